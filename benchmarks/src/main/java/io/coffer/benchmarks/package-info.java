@@ -1,0 +1,2 @@
+/** JMH benchmarks and dataset experiments. */
+package io.coffer.benchmarks;

@@ -1,0 +1,40 @@
+package io.coffer.sdk.blob;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The bytes of a blob to be put: a known length and a source that can be opened more than once, so that a
+ * failed upload can be retried.
+ */
+public interface BlobContent {
+
+    long length();
+
+    /** A fresh stream over all {@link #length()} bytes. */
+    InputStream open() throws IOException;
+
+    static BlobContent of(byte[] bytes) {
+        return of(bytes, 0, bytes.length);
+    }
+
+    static BlobContent of(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        return new BlobContent() {
+            @Override public long length() { return length; }
+            @Override public InputStream open() { return new ByteArrayInputStream(bytes, offset, length); }
+        };
+    }
+
+    static BlobContent of(Path file) throws IOException {
+        long size = Files.size(file);
+        return new BlobContent() {
+            @Override public long length() { return size; }
+            @Override public InputStream open() throws IOException { return Files.newInputStream(file); }
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package io.coffer.sdk.blob;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+
+/**
+ * A flat namespace of immutable blobs: the only thing Coffer asks of a backend.
+ *
+ * <p>Contract, which every implementation passes in the shared contract test:
+ * <ul>
+ *   <li>{@link #put} is atomic: a reader sees either no blob or the whole blob, never a prefix; a put to an
+ *       existing name replaces it atomically. When {@code put} returns the blob is durable.</li>
+ *   <li>Read-after-write: a blob is visible to {@link #get}, {@link #head} and {@link #list} once put returned.</li>
+ *   <li>{@link #delete} is idempotent: deleting a missing blob is not an error.</li>
+ *   <li>Names are {@code [a-z0-9/._-]}, at most 512 characters, never start with '/' nor contain "..".</li>
+ *   <li>All methods are thread-safe and blocking; callers that want concurrency run them on their own executor
+ *       (the engine does: see {@code io.coffer.sdk.engine}).</li>
+ * </ul>
+ * A missing blob on {@link #get} is a {@link BlobNotFoundException}; any other failure an {@link IOException}.
+ */
+public interface BlobStore extends AutoCloseable {
+
+    /** Stores {@code content} under {@code name}, atomically and durably. */
+    void put(String name, BlobContent content) throws IOException;
+
+    /**
+     * Opens a stream over {@code length} bytes of the blob starting at {@code offset}; {@code length < 0} reads to the
+     * end. A range past the end is truncated to the blob (like an HTTP range). The caller closes the stream.
+     */
+    InputStream get(String name, long offset, long length) throws IOException;
+
+    /** Reads exactly {@code length} bytes at {@code offset}; fewer available is an {@link java.io.EOFException}. */
+    default byte[] read(String name, long offset, int length) throws IOException {
+        try (InputStream in = get(name, offset, length)) {
+            byte[] out = in.readNBytes(length);
+            if (out.length != length) {
+                throw new java.io.EOFException("blob " + name + " has " + out.length + " of " + length
+                        + " bytes at offset " + offset);
+            }
+            return out;
+        }
+    }
+
+    /** Size and modification time of a blob, or empty if there is none. */
+    Optional<BlobInfo> head(String name) throws IOException;
+
+    /** Removes a blob; no error if it does not exist. */
+    void delete(String name) throws IOException;
+
+    /** Every blob whose name starts with {@code prefix}, in ascending name order, read lazily page by page. */
+    BlobListing list(String prefix) throws IOException;
+
+    /** A short description for logs and health checks, never containing credentials. */
+    String describe();
+
+    @Override
+    default void close() throws IOException {
+    }
+}

@@ -1,0 +1,2 @@
+/** Splitting byte streams into chunks: FastCDC content-defined chunking and the fixed-size baseline. */
+package io.coffer.sdk.chunk;
