@@ -1,0 +1,110 @@
+package io.coffer.sdk;
+
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.meta.UploadPage;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * The engine as an embedding program sees it: S3's object model over encrypted, deduplicated storage.
+ *
+ * <p>Every method is thread-safe and blocking; failures are {@link CofferException}s carrying an {@link ErrorCode}.
+ * Memory per call is bounded by a few chunks whatever the object size. Build one with {@link #builder()}.
+ */
+public interface Coffer extends AutoCloseable {
+
+    static CofferBuilder builder() {
+        return new CofferBuilder();
+    }
+
+    // ---- buckets
+
+    /** Creates a bucket owned by {@code owner}; {@code region} may be null (the default region). */
+    BucketRecord createBucket(String bucket, String owner, String region);
+
+    /** The bucket, or {@code NO_SUCH_BUCKET}. */
+    BucketRecord headBucket(String bucket);
+
+    /** Buckets owned by {@code owner} (every bucket when null), in name order. */
+    List<BucketRecord> listBuckets(String owner);
+
+    /** Deletes an empty bucket ({@code BUCKET_NOT_EMPTY} otherwise). */
+    void deleteBucket(String bucket);
+
+    // ---- objects
+
+    /** Stores the body under the key, replacing any object there, once the whole body was read and checked. */
+    ObjectInfo putObject(PutObjectRequest request, InputStream body);
+
+    ObjectInfo headObject(String bucket, String key);
+
+    /** Opens the object, or the given range of it (null for all of it). */
+    ObjectContent getObject(String bucket, String key, ByteRange range);
+
+    /** Opens part {@code partNumber} (1-based) of an object as stored by a multipart upload. */
+    ObjectContent getObjectPart(String bucket, String key, int partNumber);
+
+    /** Deletes the key; deleting a missing key succeeds (as in S3), a missing bucket does not. */
+    void deleteObject(String bucket, String key);
+
+    /** Deletes each key, reporting per key. */
+    List<DeleteResult> deleteObjects(String bucket, List<String> keys);
+
+    /**
+     * Copies by manifest: the new object shares every chunk with the source, no data is read or written.
+     *
+     * @param attributes the new object's attributes, or null to copy the source's
+     */
+    ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
+                          Precondition precondition);
+
+    /** One page of keys (see {@link io.coffer.sdk.meta.MetadataStore#listObjects}); {@code maxKeys} is capped at 1000. */
+    ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys);
+
+    // ---- multipart uploads
+
+    /** Starts an upload and returns its id. */
+    String createMultipartUpload(String bucket, String key, ObjectAttributes attributes);
+
+    /** Uploads part {@code partNumber} (1..10000), replacing an earlier upload of that number. */
+    PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                        byte[] contentMd5, InputStream body);
+
+    /** Makes a part from a range of an existing object (null: all of it), sharing its chunks where it can. */
+    PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
+                            int partNumber);
+
+    /**
+     * Joins the listed parts into one object whose ETag is the MD5 of the parts' MD5s followed by {@code -N}.
+     * Parts must be in ascending order ({@code INVALID_PART_ORDER}), exist with the given ETags ({@code INVALID_PART})
+     * and all but the last be at least the minimum part size ({@code ENTITY_TOO_SMALL}).
+     */
+    ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                       Precondition precondition);
+
+    void abortMultipartUpload(String bucket, String key, String uploadId);
+
+    PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts);
+
+    UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, String keyMarker,
+                                    String uploadIdMarker, int maxUploads);
+
+    // ---- administration
+
+    /** Checks every manifest against the chunk index and the backend; with {@code readData} also decrypts and verifies every chunk. */
+    FsckReport fsck(boolean readData);
+
+    /** Releases dead space: rewrites packs whose dead bytes pass the threshold and deletes retired and orphan blobs. */
+    GcReport collectGarbage();
+
+    /** Rebuilds an empty metadata store from the backend alone (bucket records, manifests, pack indexes). */
+    ReindexReport reindex();
+
+    /** Counters for metrics and dedup reports. */
+    io.coffer.sdk.meta.StoreStats stats();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,43 @@
+package io.coffer.sdk;
+
+/**
+ * Why an engine operation failed, named after the S3 error code a gateway reports for it. The engine knows nothing
+ * of HTTP; the gateway maps each code to its status in one place.
+ */
+public enum ErrorCode {
+    NO_SUCH_BUCKET("NoSuchBucket"),
+    NO_SUCH_KEY("NoSuchKey"),
+    NO_SUCH_UPLOAD("NoSuchUpload"),
+    BUCKET_ALREADY_EXISTS("BucketAlreadyExists"),
+    BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou"),
+    BUCKET_NOT_EMPTY("BucketNotEmpty"),
+    INVALID_BUCKET_NAME("InvalidBucketName"),
+    KEY_TOO_LONG("KeyTooLongError"),
+    INVALID_ARGUMENT("InvalidArgument"),
+    INVALID_RANGE("InvalidRange"),
+    INVALID_PART("InvalidPart"),
+    INVALID_PART_ORDER("InvalidPartOrder"),
+    ENTITY_TOO_SMALL("EntityTooSmall"),
+    ENTITY_TOO_LARGE("EntityTooLarge"),
+    BAD_DIGEST("BadDigest"),
+    INCOMPLETE_BODY("IncompleteBody"),
+    PRECONDITION_FAILED("PreconditionFailed"),
+    METADATA_TOO_LARGE("MetadataTooLarge"),
+    /** Stored data failed its integrity check: the backend lost or altered bytes. */
+    INTEGRITY_ERROR("InternalError"),
+    /** A transient conflict (for example a chunk collected while a write referenced it); the client may retry. */
+    CONFLICT_RETRY("InternalError"),
+    SERVICE_UNAVAILABLE("ServiceUnavailable"),
+    INTERNAL_ERROR("InternalError");
+
+    private final String s3Code;
+
+    ErrorCode(String s3Code) {
+        this.s3Code = s3Code;
+    }
+
+    /** The S3 error code string, for example {@code NoSuchKey}. */
+    public String s3Code() {
+        return s3Code;
+    }
+}

@@ -1,0 +1,142 @@
+package io.coffer.sdk.meta;
+
+import io.coffer.sdk.crypto.ChunkId;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything Coffer knows about its namespace besides the blobs themselves, with the transactions that keep chunk
+ * reference counts exact.
+ *
+ * <p>Invariants every implementation keeps at all times (the contract test checks them):
+ * <ul>
+ *   <li>A chunk's reference count equals the number of committed objects plus uploaded parts whose
+ *       {@code chunkRefs} contain it. Each write method below changes counts and rows in one transaction.</li>
+ *   <li>A referenced chunk is never removed from the index; an unreferenced one is removed only by
+ *       {@link #retirePack} after its grace period.</li>
+ *   <li>Keys compare as UTF-8 bytes (S3 order); listings use index range seeks, never a full scan.</li>
+ * </ul>
+ * Errors are {@link io.coffer.sdk.CofferException}s with the {@link io.coffer.sdk.ErrorCode} named on each method;
+ * anything else is an {@link io.coffer.sdk.ErrorCode#INTERNAL_ERROR}. All methods are thread-safe.
+ */
+public interface MetadataStore extends AutoCloseable {
+
+    // ---- buckets
+
+    /** Creates a bucket; {@code BUCKET_ALREADY_OWNED_BY_YOU} if its owner already has it, else {@code BUCKET_ALREADY_EXISTS}. */
+    void createBucket(BucketRecord bucket);
+
+    Optional<BucketRecord> bucket(String name);
+
+    /** All buckets (of every owner) in name order. */
+    List<BucketRecord> buckets();
+
+    /** Deletes an empty bucket: {@code NO_SUCH_BUCKET}, or {@code BUCKET_NOT_EMPTY} if it holds objects or uploads. */
+    void deleteBucket(String name);
+
+    // ---- chunk index
+
+    /** Locations of those of {@code ids} that are indexed; absent ids are missing from the map. */
+    Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids);
+
+    // ---- objects
+
+    Optional<ObjectRecord> object(String bucket, String key);
+
+    /**
+     * Commits a write in one transaction: checks the bucket exists ({@code NO_SUCH_BUCKET}) and the precondition
+     * ({@code PRECONDITION_FAILED}; {@code NO_SUCH_KEY} for If-Match on a missing key); registers {@code newChunks};
+     * adds one reference to every id in {@code object.chunkRefs()} ({@code CONFLICT_RETRY} if one is no longer
+     * indexed, and then nothing changes); replaces the current object under the key, releasing its references.
+     * When {@code completesUpload} is not null the upload must exist ({@code NO_SUCH_UPLOAD}); its parts' references
+     * are released and the upload and its parts deleted in the same transaction.
+     *
+     * @return the object that was replaced, so the caller can delete its manifest blob
+     */
+    Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
+                                        String completesUpload);
+
+    /** Deletes an object, releasing its references; empty if there was none (not an error). */
+    Optional<ObjectRecord> deleteObject(String bucket, String key);
+
+    /**
+     * Lists keys of {@code bucket} that start with {@code prefix} and sort after {@code after} (exclusive; null for
+     * the start), grouping keys that contain {@code delimiter} after the prefix into common prefixes (each common
+     * prefix counts toward {@code maxKeys}, as in S3). {@code NO_SUCH_BUCKET} if the bucket does not exist.
+     * Each common prefix costs one index seek, whatever the number of keys under it.
+     */
+    ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys);
+
+    // ---- multipart uploads
+
+    /** Registers a new upload ({@code NO_SUCH_BUCKET} if the bucket is missing). */
+    void createUpload(UploadRecord upload);
+
+    Optional<UploadRecord> upload(String uploadId);
+
+    /**
+     * Commits one part like {@link #commitObject}: registers {@code newChunks}, references {@code part.chunkRefs()},
+     * and replaces a part with the same number (releasing it). {@code NO_SUCH_UPLOAD} if the upload is gone.
+     */
+    void commitPart(PartRecord part, NewChunks newChunks);
+
+    /** Parts of an upload with part numbers above {@code afterPartNumber}, ascending, at most {@code max}. */
+    List<PartRecord> parts(String uploadId, int afterPartNumber, int max);
+
+    /** In-progress uploads of a bucket, ordered by (key, upload id), after the given markers (null for none). */
+    UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker, String uploadIdMarker,
+                           int maxUploads);
+
+    /** Deletes an upload and its parts, releasing their references; {@code NO_SUCH_UPLOAD} if there is none. */
+    void abortUpload(String uploadId);
+
+    // ---- packs and garbage collection
+
+    /**
+     * Registers a pack and its chunks without referencing them (used by reindex and by pack rewrites before they
+     * move chunks); ids already indexed keep their location.
+     */
+    void registerPack(PackRecord pack, List<ChunkLocation> chunks);
+
+    /** Every pack that is not retired, in name order. */
+    List<PackRecord> packs();
+
+    /**
+     * Usage of every live pack; a chunk released at or after {@code graceCutoff} still counts as live (a write may
+     * be about to reference it again).
+     */
+    List<PackUsage> packUsage(Instant graceCutoff);
+
+    /**
+     * Moves the live chunks of {@code oldPack} to the already registered {@code newPack} and retires
+     * {@code oldPack}, in one transaction. Fails with {@code CONFLICT_RETRY}, changing nothing, if {@code oldPack}
+     * holds a chunk that is referenced (or released at or after {@code graceCutoff}) but is not in {@code moved}.
+     * Unreferenced chunks of the old pack released before the cutoff are removed from the index.
+     *
+     * @param moved new locations (in {@code newPack}) of the chunks copied out of {@code oldPack}; may be empty
+     */
+    void retirePack(String oldPack, List<ChunkLocation> moved, Instant graceCutoff);
+
+    /** Packs retired before {@code cutoff}: no reader can still hold a location in them. */
+    List<String> retiredPacks(Instant cutoff);
+
+    /** Forgets a retired pack after its blob was deleted. */
+    void forgetPack(String name);
+
+    // ---- whole-store views for fsck and reindex
+
+    /** Counts for metrics and dedup reports. */
+    StoreStats stats();
+
+    /** Version ids of every committed object: the manifest blobs that must exist on the backend. */
+    List<String> versionIds();
+
+    /** True if the store holds no bucket, object, pack or chunk (reindex only writes into an empty store). */
+    boolean isEmpty();
+
+    @Override
+    void close();
+}

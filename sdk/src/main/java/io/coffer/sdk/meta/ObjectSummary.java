@@ -1,0 +1,7 @@
+package io.coffer.sdk.meta;
+
+import java.time.Instant;
+
+/** What a listing returns for one object. */
+public record ObjectSummary(String key, long size, String etag, Instant lastModified) {
+}
