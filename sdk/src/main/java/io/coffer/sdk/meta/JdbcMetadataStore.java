@@ -1131,6 +1131,25 @@ public final class JdbcMetadataStore implements MetadataStore {
         });
     }
 
+    @Override
+    public List<ChunkLocation> liveChunks(String pack, Instant graceCutoff) {
+        long cutoff = millis(graceCutoff);
+        String sql = "SELECT id, pack_offset, length FROM chunks WHERE pack = ? "
+                + "AND (refs > 0 OR COALESCE(released_at, 0) >= ?) ORDER BY pack_offset";
+        return read("liveChunks", c -> {
+            List<ChunkLocation> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, sql)) {
+                bind(ps, pack, cutoff);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new ChunkLocation(ChunkId.of(rs.getBytes(1)), pack, rs.getLong(2), rs.getInt(3)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
     /**
      * {@inheritDoc}
      *
