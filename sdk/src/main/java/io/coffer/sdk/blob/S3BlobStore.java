@@ -580,7 +580,11 @@ public final class S3BlobStore implements BlobStore {
             return this;
         }
 
-        /** Builds the client and the store; nothing is sent to the service yet. */
+        /**
+         * Builds the client and the store; nothing is sent to the service yet. Uses the SDK's Apache HttpClient 4
+         * based client ({@code apache-client}), which SDK 2.55 marks deprecated in favour of {@code apache5-client}.
+         */
+        @SuppressWarnings("deprecation")
         public S3BlobStore build() {
             if (bucket == null || bucket.isEmpty()) {
                 throw new IllegalStateException("bucket is required");
