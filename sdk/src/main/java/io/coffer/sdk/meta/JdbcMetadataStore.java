@@ -91,6 +91,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final int SQLITE_READERS = 4;
     private static final int POSTGRES_POOL = 16;
     private static final int IN_BATCH = 500;
+    private static final int MAX_BATCH = 1001;
 
     /** SQL differences between the dialects; everything else is shared. */
     private enum Dialect {
@@ -691,7 +692,8 @@ public final class JdbcMetadataStore implements MetadataStore {
         int count = 0;
         outer:
         while (true) {
-            int limit = max - count + 1;
+            // one more row than the page still needs tells whether it is truncated; huge pages go in batches
+            int limit = (int) Math.min((long) max - count + 1, MAX_BATCH);
             List<R> rows = fetch.fetch(lower, upper, limit);
             boolean seeked = false;
             for (R row : rows) {

@@ -397,6 +397,8 @@ abstract class MetadataStoreContractTest {
         assertThat(first.lastModified()).isEqualTo(T0);
 
         assertThat(store.listObjects("b", "", "/", null, 0).objects()).isEmpty();
+        assertThat(entries(store.listObjects("b", "", null, null, Integer.MAX_VALUE)))
+                .isEqualTo(expectedEntries(LISTING_KEYS, "", null, null));
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.listObjects("nope", "", null, null, 10));
     }
 
