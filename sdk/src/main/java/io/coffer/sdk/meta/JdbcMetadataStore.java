@@ -30,12 +30,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
@@ -89,6 +91,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final int SQLITE_READERS = 4;
     private static final int POSTGRES_POOL = 16;
     private static final int IN_BATCH = 500;
+    private static final int MAX_BATCH = 1001;
 
     /** SQL differences between the dialects; everything else is shared. */
     private enum Dialect {
@@ -463,10 +466,15 @@ public final class JdbcMetadataStore implements MetadataStore {
             requireBucket(c, object.bucket());
             Optional<ObjectRecord> existing = object(c, object.bucket(), key, dialect.forUpdate);
             checkPrecondition(pre, existing, object);
-            if (completesUpload != null && !uploadExists(c, completesUpload, dialect.forUpdate)) {
-                throw CofferException.noSuchUpload(completesUpload);
+            List<ChunkId> partRefs = List.of();
+            if (completesUpload != null) {
+                if (!uploadExists(c, completesUpload, dialect.forUpdate)) {
+                    throw CofferException.noSuchUpload(completesUpload);
+                }
+                partRefs = partRefs(c, completesUpload);
             }
             registerChunks(c, chunks.packs(), chunks.chunks());
+            lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()), partRefs);
             addRefs(c, object.chunkRefs());
             Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
                 object.attributes(), object.manifest(), encodeRefs(object.chunkRefs())};
@@ -492,7 +500,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 }
             }
             if (completesUpload != null) {
-                deleteUpload(c, completesUpload);
+                deleteUpload(c, completesUpload, partRefs);
             }
             return existing;
         });
@@ -539,6 +547,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                     throw new RestartTransaction();
                 }
             }
+            lockChunks(c, existing.get().chunkRefs());
             releaseRefs(c, existing.get().chunkRefs());
             return existing;
         });
@@ -672,8 +681,8 @@ public final class JdbcMetadataStore implements MetadataStore {
      * skipped (they were returned by the previous page).
      */
     private static <R> Walk<R> walk(byte[] prefix, byte[] delimiter, byte[] after, Marker start, int max,
-                                    Fetch<R> fetch, java.util.function.Function<R, byte[]> keyOf,
-                                    java.util.function.Function<R, String> uploadIdOf) throws SQLException {
+                                    Fetch<R> fetch, Function<R, byte[]> keyOf,
+                                    Function<R, String> uploadIdOf) throws SQLException {
         Walk<R> walk = new Walk<>();
         if (max <= 0) {
             return walk;
@@ -683,7 +692,8 @@ public final class JdbcMetadataStore implements MetadataStore {
         int count = 0;
         outer:
         while (true) {
-            int limit = max - count + 1;
+            // one more row than the page still needs tells whether it is truncated; huge pages go in batches
+            int limit = (int) Math.min((long) max - count + 1, MAX_BATCH);
             List<R> rows = fetch.fetch(lower, upper, limit);
             boolean seeked = false;
             for (R row : rows) {
@@ -816,6 +826,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 }
             }
             registerChunks(c, chunks.packs(), chunks.chunks());
+            lockChunks(c, part.chunkRefs(), replaced == null ? List.of() : replaced);
             addRefs(c, part.chunkRefs());
             Object[] values = {part.size(), part.etag(), millis(part.lastModified()), part.attributes(),
                 part.manifest(), encodeRefs(part.chunkRefs()), part.uploadId(), part.partNumber()};
@@ -925,23 +936,30 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (!uploadExists(c, uploadId, dialect.forUpdate)) {
                 throw CofferException.noSuchUpload(uploadId);
             }
-            deleteUpload(c, uploadId);
+            List<ChunkId> partRefs = partRefs(c, uploadId);
+            lockChunks(c, partRefs);
+            deleteUpload(c, uploadId, partRefs);
             return null;
         });
     }
 
-    /** Releases the references of an upload's parts and deletes them and the upload (which the caller locked). */
-    private void deleteUpload(Connection c, String uploadId) throws SQLException {
-        List<ChunkId> released = new ArrayList<>();
+    /** The chunk references of all parts of an upload, locking the parts. */
+    private List<ChunkId> partRefs(Connection c, String uploadId) throws SQLException {
+        List<ChunkId> refs = new ArrayList<>();
         try (PreparedStatement ps = prepare(c, "SELECT chunk_refs FROM parts WHERE upload_id = ?"
                 + dialect.forUpdate)) {
             ps.setString(1, uploadId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    released.addAll(decodeRefs(rs.getBytes(1)));
+                    refs.addAll(decodeRefs(rs.getBytes(1)));
                 }
             }
         }
+        return refs;
+    }
+
+    /** Deletes an upload (which the caller locked) and its parts, releasing {@code partRefs}, their references. */
+    private void deleteUpload(Connection c, String uploadId, List<ChunkId> partRefs) throws SQLException {
         try (PreparedStatement ps = prepare(c, "DELETE FROM parts WHERE upload_id = ?")) {
             ps.setString(1, uploadId);
             ps.executeUpdate();
@@ -952,7 +970,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 throw new RestartTransaction();
             }
         }
-        releaseRefs(c, released);
+        releaseRefs(c, partRefs);
     }
 
     // ---- reference counting
@@ -979,6 +997,37 @@ public final class JdbcMetadataStore implements MetadataStore {
                     ps.addBatch();
                 }
                 ps.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * On PostgreSQL, locks the rows of every chunk the transaction will add or release references on, all at once in
+     * id order: concurrent writes then wait for each other instead of deadlocking (each deadlock costs the server's
+     * {@code deadlock_timeout} to detect). SQLite has a single writer and needs no row locks.
+     */
+    @SafeVarargs
+    private void lockChunks(Connection c, List<ChunkId>... groups) throws SQLException {
+        if (dialect != Dialect.POSTGRES) {
+            return;
+        }
+        List<ChunkId> all = new ArrayList<>();
+        for (List<ChunkId> group : groups) {
+            all.addAll(group);
+        }
+        List<ChunkId> sorted = new ArrayList<>(new TreeSet<>(all));
+        for (int from = 0; from < sorted.size(); from += IN_BATCH) {
+            List<ChunkId> batch = sorted.subList(from, Math.min(sorted.size(), from + IN_BATCH));
+            try (PreparedStatement ps = prepare(c, "SELECT id FROM chunks WHERE id IN ("
+                    + "?, ".repeat(batch.size() - 1) + "?) ORDER BY id" + dialect.forUpdate)) {
+                for (int i = 0; i < batch.size(); i++) {
+                    ps.setBytes(i + 1, batch.get(i).toBytes());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rs.getBytes(1);
+                    }
+                }
             }
         }
     }

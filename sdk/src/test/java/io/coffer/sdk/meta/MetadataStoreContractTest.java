@@ -397,6 +397,8 @@ abstract class MetadataStoreContractTest {
         assertThat(first.lastModified()).isEqualTo(T0);
 
         assertThat(store.listObjects("b", "", "/", null, 0).objects()).isEmpty();
+        assertThat(entries(store.listObjects("b", "", null, null, Integer.MAX_VALUE)))
+                .isEqualTo(expectedEntries(LISTING_KEYS, "", null, null));
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.listObjects("nope", "", null, null, 10));
     }
 
@@ -414,7 +416,7 @@ abstract class MetadataStoreContractTest {
                     ps.setString(3, "v" + i);
                     ps.setBytes(4, new byte[] {0});
                     ps.setBytes(5, new byte[] {0});
-                    ps.setBytes(6, new byte[] {0});
+                    ps.setBytes(6, new byte[0]);
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -701,6 +703,39 @@ abstract class MetadataStoreContractTest {
             long expected = current.stream().filter(o -> o.chunkRefs().contains(chunk)).count();
             assertThat(refs(n)).as("chunk %d", n).isEqualTo(expected);
         }
+    }
+
+    /** Waits until a store write is blocked behind the open transaction of {@link #rawConnection()}. */
+    abstract void awaitBlockedWriter() throws Exception;
+
+    @Test
+    void aCommitRacingAnotherInsertOfTheSameKeyReplacesIt() throws Exception {
+        bucket("b");
+        store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (Connection raw = rawConnection()) {
+            raw.setAutoCommit(false);
+            try (PreparedStatement ps = raw.prepareStatement("INSERT INTO objects (bucket, key_utf8, version_id, "
+                    + "size, etag, last_modified, attributes, manifest, chunk_refs) "
+                    + "VALUES ('b', ?, 'other', 0, 'e', 0, ?, ?, ?)")) {
+                ps.setBytes(1, "race".getBytes(StandardCharsets.UTF_8));
+                ps.setBytes(2, new byte[] {0});
+                ps.setBytes(3, new byte[] {0});
+                ps.setBytes(4, new byte[0]);
+                ps.executeUpdate();
+            }
+            // the commit looks for the key, finds nothing committed, and its insert waits for the open transaction
+            Future<Optional<ObjectRecord>> commit = executor.submit(() -> store.commitObject(
+                    object("b", "race", "mine", 1), NewChunks.NONE, Precondition.NONE, null));
+            awaitBlockedWriter();
+            assertThat(commit).isNotDone();
+            raw.commit();
+            assertThat(commit.get(30, TimeUnit.SECONDS)).map(ObjectRecord::versionId).contains("other");
+        } finally {
+            executor.shutdownNow();
+        }
+        assertThat(store.object("b", "race")).map(ObjectRecord::versionId).contains("mine");
+        assertThat(refs(1)).isEqualTo(1);
     }
 
     // ---- whole-store views

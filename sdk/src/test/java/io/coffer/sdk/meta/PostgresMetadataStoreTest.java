@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coffer.sdk.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,6 +33,24 @@ class PostgresMetadataStoreTest extends MetadataStoreContractTest {
     Connection rawConnection() throws SQLException {
         PostgresServer server = PostgresServer.get();
         return DriverManager.getConnection(url, server.user(), server.password());
+    }
+
+    @Override
+    void awaitBlockedWriter() throws SQLException, InterruptedException {
+        try (Connection c = rawConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM pg_stat_activity "
+                     + "WHERE datname = current_database() AND wait_event_type = 'Lock'")) {
+            for (int i = 0; i < 300; i++) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("no store transaction waited for the racing insert");
     }
 
     @Override

@@ -42,6 +42,12 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
                 .doesNotContain("SCAN");
     }
 
+    @Override
+    void awaitBlockedWriter() throws InterruptedException {
+        // the store's single writer waits in BEGIN IMMEDIATE (busy timeout) for the other connection's write lock
+        Thread.sleep(300);
+    }
+
     @Test
     void databaseUsesWalAndForeignKeys() throws SQLException {
         store.createBucket(new BucketRecord("b", "alice", null, T0));
