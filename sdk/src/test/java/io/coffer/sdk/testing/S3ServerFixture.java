@@ -14,7 +14,6 @@ import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.Logger;
@@ -47,10 +46,6 @@ public final class S3ServerFixture implements BeforeAllCallback {
     public static final String REGION = "us-east-1";
 
     private static final String HOST = "127.0.0.1";
-    private static final String JACKSON_3_REQUIRED_ANNOTATION = "com.fasterxml.jackson.annotation.JsonSerializeAs";
-    private static final String MISSING_JACKSON_ANNOTATIONS = "S3 tests skipped: s3proxy 4.1.0 needs "
-            + "com.fasterxml.jackson.core:jackson-annotations 2.22+ on the test classpath (Jackson 3 uses "
-            + JACKSON_3_REQUIRED_ANNOTATION + "), but an older one is managed in; override its version in test scope";
     private static final String PROVIDER = "filesystem";
     private static final String BASEDIR_PROPERTY = "jclouds.filesystem.basedir";
     private static final String BUCKET_PREFIX = "coffer-test-";
@@ -74,26 +69,10 @@ public final class S3ServerFixture implements BeforeAllCallback {
         return new S3ServerFixture();
     }
 
-    /**
-     * Starts the shared server; skips the test class (with the reason) when the classpath cannot run s3proxy: it is
-     * built on Jackson 3, which needs {@code com.fasterxml.jackson.core:jackson-annotations} 2.22 or later, and a
-     * Jackson 2 BOM that pins an older version breaks it.
-     */
+    /** Starts the shared server before the test class runs. */
     @Override
     public void beforeAll(ExtensionContext context) {
-        Assumptions.assumeTrue(jacksonAnnotationsFitS3Proxy(), MISSING_JACKSON_ANNOTATIONS);
         server();
-    }
-
-    /** Whether the jackson-annotations on the classpath is recent enough (2.22+) for s3proxy's Jackson 3. */
-    public static boolean jacksonAnnotationsFitS3Proxy() {
-        try {
-            Class.forName(JACKSON_3_REQUIRED_ANNOTATION, false, S3ServerFixture.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            LOG.warn(MISSING_JACKSON_ANNOTATIONS);
-            return false;
-        }
     }
 
     /** The server's endpoint, such as {@code http://127.0.0.1:41234}; clients must use path-style access. */
