@@ -7,7 +7,7 @@ import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.engine.Engine;
 import io.coffer.sdk.engine.EngineConfig;
-import io.coffer.sdk.key.ConvergentKeySource;
+import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
 import io.coffer.sdk.meta.JdbcMetadataStore;
@@ -75,7 +75,10 @@ public final class CofferBuilder {
         return this;
     }
 
-    /** Where message-locked keys come from; the default is an in-process key derived from the master key. */
+    /**
+     * Where message-locked keys come from. The default evaluates the OPRF in-process under a P-256 key derived from
+     * the master key ({@link OprfKeySource#embedded}); a remote key server lets several gateways share one dedup domain.
+     */
     public CofferBuilder keySource(KeySource source) {
         this.keySource = Objects.requireNonNull(source, "source");
         return this;
@@ -175,9 +178,8 @@ public final class CofferBuilder {
             throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
         }
         Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
-        KeySource ks = keySource != null ? keySource
-                : new ConvergentKeySource(masterKey.deriveSecret("embedded-key-source"));
-        int batch = keyBatchChunks > 0 ? keyBatchChunks : 1;
+        KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
+        int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
         return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, minPartSize,
                 batch, readAhead, ioThreads, gcGrace, gcDeadFraction, meters != null ? meters
                 : new SimpleMeterRegistry()));

@@ -21,6 +21,11 @@ public interface KeySource extends AutoCloseable {
     /** True if equal hashes always yield equal keys. */
     boolean messageLocked();
 
+    /** True if each call costs a network round trip, so the engine should batch many chunks per call. */
+    default boolean remote() {
+        return false;
+    }
+
     /** A short name for logs and metrics, never containing secrets (for example {@code convergent}, {@code oprf-rsa}). */
     String name();
 
