@@ -1,7 +1,185 @@
 package io.coffer.sdk;
 
-/** Builds a {@link Coffer}; every option is validated as it is set. */
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.chunk.Chunker;
+import io.coffer.sdk.chunk.ChunkerSpec;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.engine.Engine;
+import io.coffer.sdk.engine.EngineConfig;
+import io.coffer.sdk.key.ConvergentKeySource;
+import io.coffer.sdk.key.DedupPolicy;
+import io.coffer.sdk.key.KeySource;
+import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Builds a {@link Coffer}. Each option is validated as it is set; {@link #directory} fills in whatever was not set
+ * explicitly with the embedded defaults (a directory backend, SQLite metadata and a master key file, all under one
+ * directory).
+ */
 public final class CofferBuilder {
+    public static final int DEFAULT_PACK_SIZE = 8 << 20;
+    public static final long S3_MIN_PART_SIZE = 5L << 20;
+
+    private Path directory;
+    private BlobStore blobs;
+    private MetadataStore metadata;
+    private MasterKey masterKey;
+    private Chunker chunker;
+    private KeySource keySource;
+    private DedupPolicy dedupPolicy = DedupPolicy.DEFAULT;
+    private int packSize = DEFAULT_PACK_SIZE;
+    private long minPartSize = S3_MIN_PART_SIZE;
+    private int keyBatchChunks = -1;
+    private int readAhead = 4;
+    private int ioThreads = 16;
+    private Duration gcGrace = Duration.ofHours(1);
+    private double gcDeadFraction = 0.3;
+    private MeterRegistry meters;
+
     CofferBuilder() {
+    }
+
+    /** Keeps everything not set explicitly under {@code dir}: blobs/, coffer.db and master.key. */
+    public CofferBuilder directory(Path dir) {
+        this.directory = Objects.requireNonNull(dir, "dir");
+        return this;
+    }
+
+    public CofferBuilder blobStore(BlobStore store) {
+        this.blobs = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    public CofferBuilder metadataStore(MetadataStore store) {
+        this.metadata = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    public CofferBuilder masterKey(MasterKey key) {
+        this.masterKey = Objects.requireNonNull(key, "key");
+        return this;
+    }
+
+    public CofferBuilder chunker(Chunker c) {
+        this.chunker = Objects.requireNonNull(c, "chunker");
+        return this;
+    }
+
+    /** Where message-locked keys come from; the default is an in-process key derived from the master key. */
+    public CofferBuilder keySource(KeySource source) {
+        this.keySource = Objects.requireNonNull(source, "source");
+        return this;
+    }
+
+    public CofferBuilder dedupPolicy(DedupPolicy policy) {
+        this.dedupPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /** Target pack size, 64 KiB to 256 MiB (default 8 MiB). */
+    public CofferBuilder packSize(int bytes) {
+        if (bytes < (64 << 10) || bytes > (256 << 20)) {
+            throw new IllegalArgumentException("pack size must be between 64 KiB and 256 MiB, got " + bytes);
+        }
+        this.packSize = bytes;
+        return this;
+    }
+
+    /** Smallest part of a multipart upload other than the last (default 5 MiB, as S3; tests may lower it). */
+    public CofferBuilder minPartSize(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("minimum part size must be >= 0");
+        }
+        this.minPartSize = bytes;
+        return this;
+    }
+
+    /** Chunks per key-source request (default: 1 for in-process sources, 32 for remote ones). */
+    public CofferBuilder keyBatchChunks(int chunks) {
+        if (chunks < 1 || chunks > 4096) {
+            throw new IllegalArgumentException("key batch must be 1..4096 chunks, got " + chunks);
+        }
+        this.keyBatchChunks = chunks;
+        return this;
+    }
+
+    /** Chunk reads a GET keeps in flight (default 4). */
+    public CofferBuilder readAhead(int runs) {
+        if (runs < 1 || runs > 64) {
+            throw new IllegalArgumentException("read-ahead must be 1..64, got " + runs);
+        }
+        this.readAhead = runs;
+        return this;
+    }
+
+    /** Threads for backend I/O (default 16). */
+    public CofferBuilder ioThreads(int threads) {
+        if (threads < 1 || threads > 512) {
+            throw new IllegalArgumentException("I/O threads must be 1..512, got " + threads);
+        }
+        this.ioThreads = threads;
+        return this;
+    }
+
+    /** How long garbage collection leaves unreferenced data alone (default 1 hour; must exceed the longest upload). */
+    public CofferBuilder gcGrace(Duration grace) {
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace period must not be negative");
+        }
+        this.gcGrace = grace;
+        return this;
+    }
+
+    /** Dead fraction of a pack at which garbage collection rewrites it (default 0.3). */
+    public CofferBuilder gcDeadFraction(double fraction) {
+        if (!(fraction > 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("dead fraction must be in (0, 1], got " + fraction);
+        }
+        this.gcDeadFraction = fraction;
+        return this;
+    }
+
+    public CofferBuilder meterRegistry(MeterRegistry registry) {
+        this.meters = Objects.requireNonNull(registry, "registry");
+        return this;
+    }
+
+    public Coffer build() {
+        try {
+            if (directory != null) {
+                Files.createDirectories(directory);
+                if (masterKey == null) {
+                    masterKey = MasterKey.loadOrCreate(directory.resolve("master.key"));
+                }
+                if (blobs == null) {
+                    blobs = new DirectoryBlobStore(directory.resolve("blobs"));
+                }
+                if (metadata == null) {
+                    metadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open data directory " + directory, e);
+        }
+        if (blobs == null || metadata == null || masterKey == null) {
+            throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
+        }
+        Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
+        KeySource ks = keySource != null ? keySource
+                : new ConvergentKeySource(masterKey.deriveSecret("embedded-key-source"));
+        int batch = keyBatchChunks > 0 ? keyBatchChunks : 1;
+        return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, minPartSize,
+                batch, readAhead, ioThreads, gcGrace, gcDeadFraction, meters != null ? meters
+                : new SimpleMeterRegistry()));
     }
 }

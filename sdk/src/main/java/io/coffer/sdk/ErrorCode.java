@@ -17,6 +17,7 @@ public enum ErrorCode {
     INVALID_RANGE("InvalidRange"),
     INVALID_PART("InvalidPart"),
     INVALID_PART_ORDER("InvalidPartOrder"),
+    INVALID_PART_NUMBER("InvalidPartNumber"),
     ENTITY_TOO_SMALL("EntityTooSmall"),
     ENTITY_TOO_LARGE("EntityTooLarge"),
     BAD_DIGEST("BadDigest"),

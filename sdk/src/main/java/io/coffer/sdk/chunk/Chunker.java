@@ -17,8 +17,11 @@ public interface Chunker {
     /**
      * Length of the chunk that starts at {@code data[offset]}.
      *
-     * @param length bytes available from {@code offset}; less than {@link #maxSize()} only at the end of the stream
+     * @param length bytes available from {@code offset}, at least 1; less than {@link #maxSize()} only at the end of
+     *               the stream
      * @return a value in {@code [1, min(length, maxSize())]} ({@code length} itself when {@code length <= minSize()})
+     * @throws IndexOutOfBoundsException when {@code [offset, offset + length)} is not within {@code data}
+     * @throws IllegalArgumentException when {@code length} is 0
      */
     int nextCut(byte[] data, int offset, int length);
 

@@ -111,6 +111,12 @@ public interface MetadataStore extends AutoCloseable {
     List<PackUsage> packUsage(Instant graceCutoff);
 
     /**
+     * The live chunks of {@code pack} (referenced, or released at or after {@code graceCutoff}) that are located in
+     * it, in offset order: what a rewrite of the pack must keep.
+     */
+    List<ChunkLocation> liveChunks(String pack, Instant graceCutoff);
+
+    /**
      * Moves the live chunks of {@code oldPack} to the already registered {@code newPack} and retires
      * {@code oldPack}, in one transaction. Fails with {@code CONFLICT_RETRY}, changing nothing, if {@code oldPack}
      * holds a chunk that is referenced (or released at or after {@code graceCutoff}) but is not in {@code moved}.

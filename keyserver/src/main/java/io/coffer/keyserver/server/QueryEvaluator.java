@@ -1,0 +1,111 @@
+package io.coffer.keyserver.server;
+
+import io.coffer.keyserver.oprf.Evaluation;
+import io.coffer.keyserver.oprf.KeyId;
+import io.coffer.keyserver.oprf.Oprf;
+import io.coffer.keyserver.oprf.OprfException;
+import io.coffer.keyserver.oprf.OprfPrivateKey;
+import io.coffer.keyserver.oprf.OprfServer;
+import io.coffer.keyserver.oprf.Suite;
+import io.coffer.keyserver.ratelimit.Admission;
+import io.coffer.keyserver.ratelimit.RateLimiter;
+import io.coffer.keyserver.transport.EvaluationRequest;
+import io.coffer.keyserver.transport.EvaluationResponse;
+import io.coffer.keyserver.transport.QueryHandler;
+import io.coffer.keyserver.transport.Status;
+import io.coffer.keyserver.transport.TransportMetrics;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Looks up the key a query names, applies the rate limiter, waits out any delay on a scheduler (never on a
+ * network thread) and evaluates on the worker pool. Every admitted query releases the client's
+ * active-client entry once answered, whatever the outcome.
+ */
+final class QueryEvaluator implements QueryHandler {
+    private final Map<KeyId, OprfPrivateKey> keys;
+    private final Map<String, OprfServer> servers = new ConcurrentHashMap<>();
+    private final RateLimiter limiter;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService workers;
+    private final TransportMetrics metrics;
+
+    QueryEvaluator(Map<KeyId, OprfPrivateKey> keys, RateLimiter limiter, ScheduledExecutorService scheduler,
+            ExecutorService workers, TransportMetrics metrics) {
+        this.keys = Map.copyOf(keys);
+        this.limiter = limiter;
+        this.scheduler = scheduler;
+        this.workers = workers;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public CompletionStage<EvaluationResponse> handle(String client, String transport, EvaluationRequest request) {
+        long arrival = System.nanoTime();
+        metrics.query(transport, request.count());
+        Suite suite = request.suite();
+        KeyId keyId = request.keyId();
+        OprfPrivateKey key = keys.get(keyId);
+        if (key == null) {
+            return CompletableFuture.completedFuture(EvaluationResponse.error(Status.UNKNOWN_KEY, suite, keyId));
+        }
+        if (!key.publicKey().supports(suite)) {
+            return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
+        }
+        OprfServer server = servers.computeIfAbsent(keyId.toHex() + "/" + suite.id(), k -> Oprf.server(key, suite));
+        if (request.elementLength() != server.elementLength()) {
+            return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
+        }
+        Admission admission = limiter.admit(client, request.count());
+        switch (admission.outcome()) {
+            case RATE_LIMITED:
+                metrics.rateLimitHit("limited");
+                return CompletableFuture.completedFuture(EvaluationResponse.error(Status.RATE_LIMITED, suite, keyId));
+            case BUSY:
+                metrics.rateLimitHit("busy");
+                return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BUSY, suite, keyId));
+            default:
+                break;
+        }
+        CompletableFuture<EvaluationResponse> answer = new CompletableFuture<>();
+        Runnable evaluate = () -> {
+            EvaluationResponse resp;
+            try {
+                Evaluation ev = server.blindEvaluate(request.elements());
+                resp = EvaluationResponse.ok(suite, keyId, ev);
+            } catch (OprfException e) {
+                resp = EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId);
+            } catch (RuntimeException e) {
+                resp = EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId);
+            }
+            limiter.complete(client);
+            metrics.latency(System.nanoTime() - arrival);
+            answer.complete(resp);
+        };
+        Runnable submit = () -> {
+            try {
+                workers.execute(evaluate);
+            } catch (RejectedExecutionException e) {
+                limiter.complete(client);
+                answer.complete(EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId));
+            }
+        };
+        if (admission.delayNanos() > 0) {
+            try {
+                scheduler.schedule(submit, admission.delayNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                limiter.complete(client);
+                answer.complete(EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId));
+            }
+        } else {
+            submit.run();
+        }
+        return answer;
+    }
+}

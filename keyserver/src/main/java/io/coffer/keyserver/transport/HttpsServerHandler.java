@@ -1,0 +1,127 @@
+package io.coffer.keyserver.transport;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLPeerUnverifiedException;
+
+/** Routes OPRFv1 requests; answers are written from whichever thread completes the query. */
+final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final String BINARY = "application/octet-stream";
+    private final HttpsServer.Settings settings;
+
+    HttpsServerHandler(HttpsServer.Settings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        String path = req.uri();
+        int q = path.indexOf('?');
+        if (q >= 0) {
+            path = path.substring(0, q);
+        }
+        String client = clientIdentity(ctx);
+        if (client == null) {
+            ctx.close();
+            return;
+        }
+        if (req.method().equals(HttpMethod.GET) && path.equals("/health")) {
+            boolean ok = settings.healthy.getAsBoolean();
+            send(ctx, keepAlive, ok ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain",
+                    (ok ? "ok\n" : "stopping\n").getBytes(StandardCharsets.US_ASCII));
+        } else if (req.method().equals(HttpMethod.GET) && path.equals("/metrics")) {
+            send(ctx, keepAlive, HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE,
+                    PrometheusText.format(settings.metrics.registry()).getBytes(StandardCharsets.UTF_8));
+        } else if (req.method().equals(HttpMethod.POST) && path.equals("/session")) {
+            SessionGrant grant = settings.sessions.create(client, settings.udpPort.get());
+            if (grant == null) {
+                send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain", new byte[0]);
+            } else {
+                send(ctx, keepAlive, HttpResponseStatus.OK, BINARY, grant.encode());
+            }
+        } else if (req.method().equals(HttpMethod.POST) && path.equals("/oprf")) {
+            oprf(ctx, keepAlive, client, ByteBufUtil.getBytes(req.content()));
+        } else if (path.equals("/oprf") || path.equals("/session") || path.equals("/health") || path.equals("/metrics")) {
+            send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, "text/plain", new byte[0]);
+        } else {
+            send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, "text/plain", new byte[0]);
+        }
+    }
+
+    private void oprf(ChannelHandlerContext ctx, boolean keepAlive, String client, byte[] body) {
+        EvaluationRequest request;
+        try {
+            request = EvaluationRequest.decode(body, settings.maxBatch);
+        } catch (MalformedMessageException e) {
+            settings.metrics.drop(DropReason.MALFORMED);
+            reply(ctx, keepAlive, EvaluationResponse.error(Status.BAD_REQUEST, null, null));
+            return;
+        }
+        settings.handler.handle(client, "v1", request).whenComplete((resp, err) -> {
+            EvaluationResponse answer = err != null ? EvaluationResponse.error(Status.SERVER_ERROR, request.suite(), request.keyId()) : resp;
+            reply(ctx, keepAlive, answer);
+        });
+    }
+
+    private void reply(ChannelHandlerContext ctx, boolean keepAlive, EvaluationResponse resp) {
+        send(ctx, keepAlive, HttpResponseStatus.valueOf(resp.status().httpStatus()), BINARY, resp.encode());
+    }
+
+    private static void send(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type, byte[] body) {
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        resp.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        resp.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        if (keepAlive) {
+            resp.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            ctx.writeAndFlush(resp);
+        } else {
+            ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** The client's identity: the subject DN of its (CA-verified) certificate. */
+    private static String clientIdentity(ChannelHandlerContext ctx) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        try {
+            Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+            return ((X509Certificate) chain[0]).getSubjectX500Principal().getName();
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent && !((SslHandshakeCompletionEvent) evt).isSuccess()) {
+            settings.metrics.handshakeFailure();
+        } else if (evt instanceof IdleStateEvent) {
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}

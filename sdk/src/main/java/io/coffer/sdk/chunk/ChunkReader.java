@@ -1,0 +1,111 @@
+package io.coffer.sdk.chunk;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * Splits an {@link InputStream} into chunks with a {@link Chunker}, streaming through a buffer of at most
+ * {@code 2 * maxSize} bytes whatever the input size (it starts smaller and grows only as the input needs it).
+ *
+ * <p>Before each cut the reader reads until it holds at least {@code maxSize} bytes or the stream ends (short reads
+ * are fine), so the chunks are exactly those of chunking the whole input at once. Not thread-safe. Closing the reader
+ * closes the stream.
+ */
+public final class ChunkReader implements Closeable {
+
+    private static final int INITIAL_CAPACITY = 64 << 10;
+
+    private final InputStream in;
+    private final Chunker chunker;
+    private final int maxSize;
+    private final int capacityLimit;
+    private byte[] buf;
+    private int pos;
+    private int limit;
+    private boolean eof;
+    private long streamOffset;
+
+    /** Reads chunks of {@code in} as cut by {@code chunker}. */
+    public ChunkReader(InputStream in, Chunker chunker) {
+        this.in = Objects.requireNonNull(in, "in");
+        this.chunker = Objects.requireNonNull(chunker, "chunker");
+        this.maxSize = chunker.maxSize();
+        if (maxSize < 1 || maxSize > ChunkerSpec.MAX_SIZE_LIMIT) {
+            throw new IllegalArgumentException("chunker maxSize " + maxSize + " is outside [1, 64 MiB]");
+        }
+        this.capacityLimit = 2 * maxSize;
+        this.buf = new byte[Math.min(capacityLimit, INITIAL_CAPACITY)];
+    }
+
+    /** The chunker in use. */
+    public Chunker chunker() {
+        return chunker;
+    }
+
+    /** Bytes returned in chunks so far, i.e. the stream offset of the next chunk. */
+    public long position() {
+        return streamOffset;
+    }
+
+    /**
+     * The next chunk, or {@code null} at the end of the stream (at once for an empty stream). The returned view is
+     * valid until the next call.
+     *
+     * @throws IOException from the stream
+     * @throws IllegalStateException when the chunker returns a length outside {@code [1, min(available, maxSize)]}
+     */
+    public Chunk next() throws IOException {
+        fill();
+        int available = limit - pos;
+        if (available == 0) {
+            return null;
+        }
+        int n = chunker.nextCut(buf, pos, available);
+        if (n < 1 || n > Math.min(available, maxSize)) {
+            throw new IllegalStateException(chunker + " returned cut " + n + " for " + available + " bytes");
+        }
+        Chunk chunk = new Chunk(buf, pos, n, streamOffset);
+        pos += n;
+        streamOffset += n;
+        return chunk;
+    }
+
+    /** Reads until {@code maxSize} bytes are buffered after {@code pos} or the stream ends. */
+    private void fill() throws IOException {
+        while (!eof && limit - pos < maxSize) {
+            if (limit == buf.length) {
+                makeRoom();
+            }
+            int r = in.read(buf, limit, buf.length - limit);
+            if (r < 0) {
+                eof = true;
+            } else {
+                limit += r;
+            }
+        }
+    }
+
+    /**
+     * Frees space at the tail: grows the buffer while below {@code 2 * maxSize}, else moves the unconsumed bytes
+     * (fewer than {@code maxSize}) to the front. At full capacity {@code pos > maxSize}, so space is always freed.
+     */
+    private void makeRoom() {
+        int available = limit - pos;
+        byte[] target = buf;
+        if (buf.length < capacityLimit) {
+            int grown = (int) Math.min(capacityLimit, Math.max(2L * buf.length, (long) available + maxSize));
+            target = new byte[grown];
+        }
+        System.arraycopy(buf, pos, target, 0, available);
+        buf = target;
+        pos = 0;
+        limit = available;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}

@@ -1,0 +1,546 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.ByteRange;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.FsckReport;
+import io.coffer.sdk.GcReport;
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.PartInfo;
+import io.coffer.sdk.PartListing;
+import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestCodec;
+import io.coffer.sdk.manifest.ManifestEntry;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.PartRecord;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.meta.StoreStats;
+import io.coffer.sdk.meta.UploadPage;
+import io.coffer.sdk.meta.UploadRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The storage engine: {@link Coffer} over a {@link io.coffer.sdk.blob.BlobStore} and a {@link MetadataStore}.
+ *
+ * <p>Write ordering, which is what makes a crash at any instant lose no committed object (docs/FORMAT.md,
+ * "Invariants"): packs are uploaded first, then the sealed manifest blob, then one metadata transaction commits the
+ * object and its references; only after that commit is a replaced version's manifest blob deleted. A crash before
+ * the commit leaves unreferenced blobs that fsck reports as orphans and garbage collection removes after its grace
+ * period; a crash after it leaves nothing to repair.
+ */
+public final class Engine implements Coffer {
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+    private static final int MAX_PARTS = 10_000;
+    private static final int MAX_LIST = 1000;
+
+    private final EngineContext ctx;
+    private final EngineConfig config;
+    private final MetadataStore meta;
+
+    public Engine(EngineConfig config) {
+        this.config = config;
+        this.meta = config.metadata();
+        this.ctx = new EngineContext(config);
+    }
+
+    // ---- buckets
+
+    @Override
+    public BucketRecord createBucket(String bucket, String owner, String region) {
+        Names.checkBucket(bucket);
+        BucketRecord record = new BucketRecord(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        meta.createBucket(record);
+        String blob = StoredRecords.bucketBlob(config.masterKey(), bucket);
+        try {
+            config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(config.masterKey(), record)));
+        } catch (IOException e) {
+            meta.deleteBucket(bucket);
+            throw backendFailure("could not write the bucket record", e);
+        }
+        return record;
+    }
+
+    @Override
+    public BucketRecord headBucket(String bucket) {
+        return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
+    }
+
+    @Override
+    public List<BucketRecord> listBuckets(String owner) {
+        return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
+    }
+
+    @Override
+    public void deleteBucket(String bucket) {
+        meta.deleteBucket(bucket);
+        deleteQuietly(StoredRecords.bucketBlob(config.masterKey(), bucket));
+    }
+
+    // ---- objects
+
+    @Override
+    public ObjectInfo putObject(PutObjectRequest request, InputStream body) {
+        Names.checkKey(request.key());
+        headBucket(request.bucket());
+        precheck(request.bucket(), request.key(), request.precondition());
+        ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength());
+        ObjectWriter.Result written = writeBody(writer, body);
+        try {
+            if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
+                throw new CofferException(ErrorCode.BAD_DIGEST,
+                        "The Content-MD5 you specified did not match what we received.");
+            }
+            ObjectAttributes attributes = request.attributes();
+            if (request.checksums() != null) {
+                Map<String, String> checksums = request.checksums().get();
+                if (checksums != null && !checksums.isEmpty()) {
+                    attributes = attributes.withChecksums(checksums);
+                }
+            }
+            Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
+                    HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                    attributes, List.of(), written.entries());
+            return commit(manifest, written.newChunks(), request.precondition(), null);
+        } catch (RuntimeException e) {
+            writer.discard(written);
+            throw e;
+        }
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key) {
+        return info(record(bucket, key));
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, ByteRange range) {
+        ObjectRecord record = record(bucket, key);
+        ObjectInfo info = info(record);
+        ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
+        long offset = resolved == null ? 0 : resolved.offset();
+        long length = resolved == null ? record.size() : resolved.length();
+        Manifest m = openManifest(record);
+        return new ObjectContent(info, resolved, new ObjectReadStream(ctx, m.entries(), offset, length));
+    }
+
+    @Override
+    public ObjectContent getObjectPart(String bucket, String key, int partNumber) {
+        ObjectRecord record = record(bucket, key);
+        ObjectInfo info = info(record);
+        List<Long> parts = info.partSizes().isEmpty() ? List.of(record.size()) : info.partSizes();
+        if (partNumber < 1 || partNumber > parts.size()) {
+            throw new CofferException(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
+        }
+        long offset = 0;
+        for (int i = 0; i < partNumber - 1; i++) {
+            offset += parts.get(i);
+        }
+        long length = parts.get(partNumber - 1);
+        Manifest m = openManifest(record);
+        ByteRange.Resolved range = length == 0 ? null : new ByteRange.Resolved(offset, length);
+        return new ObjectContent(info, range, new ObjectReadStream(ctx, m.entries(), offset, length));
+    }
+
+    @Override
+    public void deleteObject(String bucket, String key) {
+        Names.checkKey(key);
+        headBucket(bucket);
+        meta.deleteObject(bucket, key).ifPresent(old -> deleteQuietly(BackendLayout.manifest(old.versionId())));
+    }
+
+    @Override
+    public List<DeleteResult> deleteObjects(String bucket, List<String> keys) {
+        headBucket(bucket);
+        List<DeleteResult> results = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            try {
+                deleteObject(bucket, key);
+                results.add(new DeleteResult(key, null));
+            } catch (CofferException e) {
+                results.add(new DeleteResult(key, e));
+            }
+        }
+        return results;
+    }
+
+    @Override
+    public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
+                                 Precondition precondition) {
+        Names.checkKey(key);
+        ObjectRecord src = sourceRecord(source);
+        headBucket(bucket);
+        Manifest from = openManifest(src);
+        ObjectAttributes attrs = attributes == null ? from.attributes()
+                : attributes.withChecksums(from.attributes().checksums());
+        Manifest copy = new Manifest(bucket, key, BackendLayout.newId(), from.size(), from.etag(),
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, from.partSizes(), from.entries());
+        return commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null);
+    }
+
+    @Override
+    public ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys) {
+        if (maxKeys < 0) {
+            throw CofferException.invalid("max-keys must be non-negative");
+        }
+        return meta.listObjects(bucket, prefix == null ? "" : prefix, delimiter == null || delimiter.isEmpty()
+                ? null : delimiter, after, Math.min(maxKeys, MAX_LIST));
+    }
+
+    // ---- multipart
+
+    @Override
+    public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes) {
+        Names.checkKey(key);
+        BucketRecord b = headBucket(bucket);
+        String uploadId = BackendLayout.newId();
+        meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
+                ChronoUnit.MILLIS), ManifestCodec.encodeAttributes(attributes == null ? ObjectAttributes.EMPTY
+                : attributes, List.of())));
+        return uploadId;
+    }
+
+    @Override
+    public PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, InputStream body) {
+        checkPartNumber(partNumber);
+        upload(bucket, key, uploadId);
+        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength);
+        ObjectWriter.Result written = writeBody(writer, body);
+        try {
+            if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
+                throw new CofferException(ErrorCode.BAD_DIGEST,
+                        "The Content-MD5 you specified did not match what we received.");
+            }
+            return commitPart(bucket, key, uploadId, partNumber, written.size(),
+                    HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks());
+        } catch (RuntimeException e) {
+            writer.discard(written);
+            throw e;
+        }
+    }
+
+    @Override
+    public PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
+                                   int partNumber) {
+        checkPartNumber(partNumber);
+        upload(bucket, key, uploadId);
+        ObjectRecord src = sourceRecord(source);
+        Manifest from = openManifest(src);
+        if (range == null && from.partSizes().isEmpty()) {
+            // the whole of a single-PUT object: share its chunks, its MD5 is already known
+            return commitPart(bucket, key, uploadId, partNumber, from.size(), from.etag(), from.entries(),
+                    NewChunks.NONE);
+        }
+        // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
+        // stream them through the write path; dedup keeps whole chunks from being stored twice
+        ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
+        try (InputStream in = new ObjectReadStream(ctx, from.entries(), r.offset(), r.length())) {
+            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, in);
+        } catch (IOException e) {
+            throw readFailure(e);
+        }
+    }
+
+    @Override
+    public ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                              Precondition precondition) {
+        UploadRecord upload = upload(bucket, key, uploadId);
+        if (parts.isEmpty()) {
+            throw new CofferException(ErrorCode.INVALID_ARGUMENT, "You must specify at least one part");
+        }
+        for (int i = 1; i < parts.size(); i++) {
+            if (parts.get(i).partNumber() <= parts.get(i - 1).partNumber()) {
+                throw new CofferException(ErrorCode.INVALID_PART_ORDER,
+                        "The list of parts was not in ascending order. Parts must be ordered by part number.");
+            }
+        }
+        Map<Integer, PartRecord> stored = new java.util.HashMap<>();
+        for (PartRecord p : meta.parts(uploadId, 0, MAX_PARTS)) {
+            stored.put(p.partNumber(), p);
+        }
+        MessageDigest md5OfMd5s = Md5Pipe.newMd5();
+        List<ManifestEntry> entries = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            CompletedPart want = parts.get(i);
+            PartRecord have = stored.get(want.partNumber());
+            if (have == null || !have.etag().equals(unquote(want.etag()))) {
+                throw new CofferException(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
+                        + "found. The part may not have been uploaded, or the specified entity tag may not match the "
+                        + "part's entity tag.");
+            }
+            if (i < parts.size() - 1 && have.size() < config.minPartSize()) {
+                throw new CofferException(ErrorCode.ENTITY_TOO_SMALL,
+                        "Your proposed upload is smaller than the minimum allowed object size.");
+            }
+            md5OfMd5s.update(HexFormat.of().parseHex(have.etag()));
+            entries.addAll(openPart(uploadId, have).entries());
+            sizes.add(have.size());
+        }
+        long size = sizes.stream().mapToLong(Long::longValue).sum();
+        String etag = HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
+        ObjectAttributes attrs = attributesOf(upload.attributes()).attributes();
+        Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, etag,
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, entries);
+        return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, uploadId);
+    }
+
+    @Override
+    public void abortMultipartUpload(String bucket, String key, String uploadId) {
+        upload(bucket, key, uploadId);
+        meta.abortUpload(uploadId);
+    }
+
+    @Override
+    public PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
+        upload(bucket, key, uploadId);
+        int max = Math.max(0, Math.min(maxParts, MAX_LIST));
+        List<PartRecord> page = meta.parts(uploadId, Math.max(0, partNumberMarker), max + 1);
+        boolean truncated = page.size() > max;
+        List<PartInfo> parts = page.stream().limit(max)
+                .map(p -> new PartInfo(p.partNumber(), p.size(), p.etag(), p.lastModified())).toList();
+        int next = parts.isEmpty() ? 0 : parts.get(parts.size() - 1).partNumber();
+        return new PartListing(bucket, key, uploadId, parts, truncated, next);
+    }
+
+    @Override
+    public UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, String keyMarker,
+                                           String uploadIdMarker, int maxUploads) {
+        headBucket(bucket);
+        return meta.listUploads(bucket, prefix == null ? "" : prefix, delimiter == null || delimiter.isEmpty() ? null
+                : delimiter, keyMarker, uploadIdMarker, Math.max(0, Math.min(maxUploads, MAX_LIST)));
+    }
+
+    // ---- administration
+
+    @Override
+    public FsckReport fsck(boolean readData) {
+        return new Fsck(ctx).run(readData);
+    }
+
+    @Override
+    public GcReport collectGarbage() {
+        return new GarbageCollector(ctx).run();
+    }
+
+    @Override
+    public ReindexReport reindex() {
+        return new Reindexer(ctx).run();
+    }
+
+    @Override
+    public StoreStats stats() {
+        return meta.stats();
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+        meta.close();
+        try {
+            config.blobs().close();
+        } catch (IOException e) {
+            LOG.warn("closing the blob store failed: {}", e.toString());
+        }
+        config.keySource().close();
+    }
+
+    // ---- internals
+
+    /** Writes the manifest blob, then commits; the replaced version's manifest blob is deleted after the commit. */
+    private ObjectInfo commit(Manifest m, NewChunks newChunks, Precondition precondition, String completesUpload) {
+        String blob = BackendLayout.manifest(m.versionId());
+        byte[] sealed = StoredRecords.sealManifest(config.masterKey(), m);
+        try {
+            config.blobs().put(blob, BlobContent.of(sealed));
+        } catch (IOException e) {
+            throw backendFailure("could not write the manifest", e);
+        }
+        ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
+                m.lastModified(), ManifestCodec.encodeAttributes(m.attributes(), m.partSizes()), sealed,
+                m.distinctChunkIds());
+        Optional<ObjectRecord> replaced;
+        try {
+            replaced = meta.commitObject(record, newChunks, precondition, completesUpload);
+        } catch (RuntimeException e) {
+            deleteQuietly(blob);
+            throw e;
+        }
+        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        replaced.ifPresent(old -> deleteQuietly(BackendLayout.manifest(old.versionId())));
+        return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
+                m.partSizes());
+    }
+
+    private PartInfo commitPart(String bucket, String key, String uploadId, int partNumber, long size, String etag,
+                                List<ManifestEntry> entries, NewChunks newChunks) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Manifest m = new Manifest(bucket, key, uploadId + "." + partNumber, size, etag, now, ObjectAttributes.EMPTY,
+                List.of(), entries);
+        LinkedHashSet<ChunkId> ids = new LinkedHashSet<>(m.distinctChunkIds());
+        meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now, new byte[0],
+                StoredRecords.sealPart(config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
+        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        return new PartInfo(partNumber, size, etag, now);
+    }
+
+    private ObjectWriter.Result writeBody(ObjectWriter writer, InputStream body) {
+        try {
+            return writer.write(new ClientBody(body));
+        } catch (ClientBody.ReadFailure e) {
+            if (e.getCause() instanceof CofferException ce) {
+                throw ce;
+            }
+            if (e.getCause() != null && e.getCause().getCause() instanceof CofferException ce) {
+                throw ce;
+            }
+            throw new CofferException(ErrorCode.INCOMPLETE_BODY, "The request body could not be read: "
+                    + e.getCause().getMessage(), e);
+        } catch (IOException e) {
+            throw backendFailure("could not store the object's data", e);
+        }
+    }
+
+    /** Early checks of a precondition so a doomed upload is refused before its body is read (checked again at commit). */
+    private void precheck(String bucket, String key, Precondition p) {
+        if (p.ifNoneMatch() || p.ifMatch() != null) {
+            Optional<ObjectRecord> current = meta.object(bucket, key);
+            if (p.ifNoneMatch() && current.isPresent()) {
+                throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
+                        + "specified did not hold");
+            }
+            if (p.ifMatch() != null) {
+                if (current.isEmpty()) {
+                    throw CofferException.noSuchKey(bucket, key);
+                }
+                if (!current.get().etag().equals(unquote(p.ifMatch()))) {
+                    throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
+                            + "you specified did not hold");
+                }
+            }
+        }
+    }
+
+    private ObjectRecord sourceRecord(CopySource s) {
+        ObjectRecord src = record(s.bucket(), s.key());
+        String etag = src.etag();
+        boolean ok = (s.ifMatch() == null || unquote(s.ifMatch()).equals(etag))
+                && (s.ifNoneMatch() == null || !unquote(s.ifNoneMatch()).equals(etag))
+                && (s.ifUnmodifiedSince() == null || !src.lastModified().isAfter(s.ifUnmodifiedSince()))
+                && (s.ifModifiedSince() == null || src.lastModified().isAfter(s.ifModifiedSince()));
+        if (!ok) {
+            throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
+                    + "specified did not hold");
+        }
+        return src;
+    }
+
+    private ObjectRecord record(String bucket, String key) {
+        Names.checkKey(key);
+        Optional<ObjectRecord> r = meta.object(bucket, key);
+        if (r.isEmpty()) {
+            headBucket(bucket);
+            throw CofferException.noSuchKey(bucket, key);
+        }
+        return r.get();
+    }
+
+    private UploadRecord upload(String bucket, String key, String uploadId) {
+        headBucket(bucket);
+        UploadRecord u = meta.upload(uploadId).orElseThrow(() -> CofferException.noSuchUpload(uploadId));
+        if (!u.bucket().equals(bucket) || !u.key().equals(key)) {
+            throw CofferException.noSuchUpload(uploadId);
+        }
+        return u;
+    }
+
+    private static void checkPartNumber(int partNumber) {
+        if (partNumber < 1 || partNumber > MAX_PARTS) {
+            throw CofferException.invalid("Part number must be an integer between 1 and 10000, inclusive");
+        }
+    }
+
+    private ObjectInfo info(ObjectRecord r) {
+        ManifestCodec.Attributes a = attributesOf(r.attributes());
+        return new ObjectInfo(r.bucket(), r.key(), r.size(), r.etag(), r.lastModified(), a.attributes(),
+                a.partSizes());
+    }
+
+    private static ManifestCodec.Attributes attributesOf(byte[] bytes) {
+        try {
+            return ManifestCodec.decodeAttributes(bytes);
+        } catch (MalformedRecordException e) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
+        }
+    }
+
+    private Manifest openManifest(ObjectRecord r) {
+        try {
+            return StoredRecords.openManifest(config.masterKey(), BackendLayout.manifest(r.versionId()), r.manifest());
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
+                    e);
+        }
+    }
+
+    private Manifest openPart(String uploadId, PartRecord p) {
+        try {
+            return StoredRecords.openPart(config.masterKey(), uploadId, p.partNumber(), p.manifest());
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "A part's manifest failed its integrity check.", e);
+        }
+    }
+
+    private void deleteQuietly(String blob) {
+        try {
+            config.blobs().delete(blob);
+        } catch (IOException e) {
+            LOG.warn("could not delete blob {} (fsck reports it, gc removes it later): {}", blob, e.toString());
+        }
+    }
+
+    static String unquote(String etag) {
+        String e = etag.trim();
+        return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+    }
+
+    private static CofferException backendFailure(String what, IOException e) {
+        return new CofferException(ErrorCode.INTERNAL_ERROR, "Backend failure: " + what + " (" + e.getMessage() + ")",
+                e);
+    }
+
+    private static CofferException readFailure(IOException e) {
+        if (e.getCause() instanceof CofferException ce) {
+            return ce;
+        }
+        return backendFailure("could not read the source object", e);
+    }
+}

@@ -1,0 +1,27 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.chunk.Chunker;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.key.DedupPolicy;
+import io.coffer.sdk.key.KeySource;
+import io.coffer.sdk.meta.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+
+/**
+ * Everything an {@link Engine} is made of, validated by {@link io.coffer.sdk.CofferBuilder}.
+ *
+ * @param packSize        target pack size; a pack is sealed once the next chunk would pass it
+ * @param minPartSize     smallest multipart part other than the last (S3: 5 MiB)
+ * @param keyBatchChunks  chunks whose keys are asked for in one key-source call (1 for in-process sources)
+ * @param readAhead       chunk reads a GET keeps in flight ahead of the reader
+ * @param gcGrace         how long an unreferenced chunk, a retired pack or an unindexed blob is left alone: must
+ *                        exceed the longest upload and the longest read
+ * @param gcDeadFraction  a pack whose dead bytes reach this fraction of its size is rewritten
+ */
+public record EngineConfig(BlobStore blobs, MetadataStore metadata, MasterKey masterKey, Chunker chunker,
+                           KeySource keySource, DedupPolicy dedupPolicy, int packSize, long minPartSize,
+                           int keyBatchChunks, int readAhead, int ioThreads, Duration gcGrace, double gcDeadFraction,
+                           MeterRegistry meters) {
+}

@@ -1,0 +1,85 @@
+package io.coffer.sdk.engine;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.coffer.sdk.crypto.ChunkCipher;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.micrometer.core.instrument.Counter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** What the write and read paths share: configuration, executors, the chunk-location cache and counters. */
+final class EngineContext implements AutoCloseable {
+    final EngineConfig config;
+    /** Backend reads and writes: I/O bound, so more threads than cores. */
+    final ExecutorService io;
+    /** One MD5 digest per large upload in flight, each on its own thread (see {@link Md5Pipe}). */
+    final ExecutorService md5;
+    /** Recently seen chunk locations; a hit saves a metadata query per chunk on dedup and read. */
+    final Cache<ChunkId, ChunkLocation> locations;
+    final Counter keySourceFallbacks;
+    final Counter dedupBytes;
+    final Counter storedBytes;
+    private final ThreadLocal<ChunkCipher> ciphers = ThreadLocal.withInitial(ChunkCipher::new);
+
+    EngineContext(EngineConfig config) {
+        this.config = config;
+        this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
+        this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
+        this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
+        this.keySourceFallbacks = Counter.builder("coffer.keysource.fallbacks")
+                .description("chunks encrypted under a random key because the key source failed")
+                .register(config.meters());
+        this.dedupBytes = Counter.builder("coffer.dedup.bytes")
+                .description("plaintext bytes not stored because an equal chunk already was").register(config.meters());
+        this.storedBytes = Counter.builder("coffer.stored.bytes")
+                .description("chunk bytes written to new packs").register(config.meters());
+    }
+
+    ChunkCipher cipher() {
+        return ciphers.get();
+    }
+
+    /** Locations of the given ids, from the cache or in one metadata query for the rest. */
+    Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids) {
+        Map<ChunkId, ChunkLocation> found = new HashMap<>();
+        List<ChunkId> missing = new ArrayList<>();
+        for (ChunkId id : ids) {
+            ChunkLocation loc = locations.getIfPresent(id);
+            if (loc != null) {
+                found.put(id, loc);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (!missing.isEmpty()) {
+            Map<ChunkId, ChunkLocation> fromStore = config.metadata().locate(missing);
+            locations.putAll(fromStore);
+            found.putAll(fromStore);
+        }
+        return found;
+    }
+
+    @Override
+    public void close() {
+        io.shutdown();
+        md5.shutdownNow();
+    }
+
+    private static ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,146 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.GcReport;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.PackUsage;
+import io.coffer.sdk.pack.PackWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One garbage-collection pass (docs/FORMAT.md, "Garbage collection"). Each step is safe to interrupt at any instant:
+ * <ol>
+ *   <li>A pack with no live chunk is retired; a pack whose dead bytes reach the threshold is rewritten: its live
+ *       chunks are copied (ciphertext as is) into a new pack, which is uploaded and registered, and then one
+ *       transaction points the chunks at the new pack and retires the old one.</li>
+ *   <li>A pack retired longer than the grace period ago is deleted: no reader can still hold a location in it.</li>
+ *   <li>Packs and manifests on the backend that the metadata store does not know and that are older than the grace
+ *       period are deleted: they were left by writes that crashed before their commit.</li>
+ * </ol>
+ * The grace period must exceed the longest upload (time from a pack's upload to its commit) and the longest read.
+ */
+final class GarbageCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+
+    private final EngineContext ctx;
+    private final MetadataStore meta;
+    private final BlobStore blobs;
+
+    GarbageCollector(EngineContext ctx) {
+        this.ctx = ctx;
+        this.meta = ctx.config.metadata();
+        this.blobs = ctx.config.blobs();
+    }
+
+    GcReport run() {
+        Instant now = Instant.now();
+        Instant cutoff = now.minus(ctx.config.gcGrace());
+        int rewritten = 0;
+        int retired = 0;
+        int deleted = 0;
+        long copied = 0;
+        long freed = 0;
+        try {
+            for (PackUsage u : meta.packUsage(cutoff)) {
+                PackRecord p = u.pack();
+                if (u.liveChunks() == 0) {
+                    meta.retirePack(p.name(), List.of(), cutoff);
+                    retired++;
+                } else if (u.deadBytes() >= ctx.config.gcDeadFraction() * p.size()) {
+                    long moved = rewrite(p, cutoff);
+                    if (moved >= 0) {
+                        rewritten++;
+                        retired++;
+                        copied += moved;
+                    }
+                }
+            }
+            for (String name : meta.retiredPacks(cutoff)) {
+                long size = blobs.head(name).map(BlobInfo::size).orElse(0L);
+                blobs.delete(name);
+                meta.forgetPack(name);
+                deleted++;
+                freed += size;
+            }
+            long[] orphans = deleteOrphans(cutoff);
+            deleted += (int) orphans[0];
+            freed += orphans[1];
+        } catch (IOException e) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "garbage collection stopped: " + e.getMessage(), e);
+        }
+        return new GcReport(rewritten, retired, deleted, copied, freed);
+    }
+
+    /** Copies the live chunks of {@code old} into a new pack and retires {@code old}; -1 if a write raced it. */
+    private long rewrite(PackRecord old, Instant cutoff) throws IOException {
+        List<ChunkLocation> live = meta.liveChunks(old.name(), cutoff);
+        PackWriter writer = new PackWriter(BackendLayout.pack(BackendLayout.newId()),
+                (int) Math.min(Integer.MAX_VALUE - 64, live.stream().mapToLong(ChunkLocation::length).sum() + 1024));
+        long bytes = 0;
+        for (ChunkLocation c : live) {
+            writer.append(c.id(), blobs.read(old.name(), c.offset(), c.length()));
+            bytes += c.length();
+        }
+        int size = writer.finish(ctx.config.masterKey());
+        blobs.put(writer.name(), BlobContent.of(writer.buffer(), 0, size));
+        List<ChunkLocation> moved = writer.chunks();
+        meta.registerPack(new PackRecord(writer.name(), size, Instant.now()), moved);
+        try {
+            meta.retirePack(old.name(), moved, cutoff);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.CONFLICT_RETRY) {
+                throw e;
+            }
+            // a chunk of the old pack came back to life meanwhile: keep it, the new copy is dead weight for later
+            LOG.info("pack {} changed during its rewrite; left for the next pass", old.name());
+            return -1;
+        }
+        moved.forEach(c -> ctx.locations.invalidate(c.id()));
+        return bytes;
+    }
+
+    /** Deletes unindexed packs and manifests older than the cutoff; returns {count, bytes}. */
+    private long[] deleteOrphans(Instant cutoff) throws IOException {
+        // list the backend before reading the store: a blob committed in between is then in the store's answer
+        List<BlobInfo> packBlobs = blobs.list(BackendLayout.PACKS).toList();
+        List<BlobInfo> manifestBlobs = blobs.list(BackendLayout.MANIFESTS).toList();
+        Set<String> knownPacks = new HashSet<>();
+        meta.packs().forEach(p -> knownPacks.add(p.name()));
+        knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
+        Set<String> versions = new HashSet<>(meta.versionIds());
+        long count = 0;
+        long bytes = 0;
+        try {
+            for (BlobInfo b : packBlobs) {
+                if (!knownPacks.contains(b.name()) && b.lastModified().isBefore(cutoff)) {
+                    blobs.delete(b.name());
+                    count++;
+                    bytes += b.size();
+                }
+            }
+            for (BlobInfo b : manifestBlobs) {
+                if (!versions.contains(BackendLayout.idOf(b.name())) && b.lastModified().isBefore(cutoff)) {
+                    blobs.delete(b.name());
+                    count++;
+                    bytes += b.size();
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return new long[] {count, bytes};
+    }
+}

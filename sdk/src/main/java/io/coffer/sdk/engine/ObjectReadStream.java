@@ -1,0 +1,259 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.blob.BlobNotFoundException;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
+import io.coffer.sdk.manifest.ManifestEntry;
+import io.coffer.sdk.meta.ChunkLocation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
+ * parallel, each decrypted and checked against its manifest hash before a byte of it is returned. Consecutive chunks
+ * that lie back to back in one pack are fetched with one ranged read. Memory: {@code readAhead} runs of at most
+ * {@link #MAX_RUN_BYTES} each.
+ */
+final class ObjectReadStream extends InputStream {
+    private static final int MAX_RUN_BYTES = 4 << 20;
+    private static final int LOCATE_BATCH = 512;
+
+    private final EngineContext ctx;
+    private final List<ManifestEntry> entries;
+    private int nextEntry;
+    private final int endEntry;
+    private long skipInFirst;
+    private long remaining;
+    private final ArrayDeque<CompletableFuture<List<byte[]>>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
+    private byte[] current;
+    private int currentPos;
+    private int currentEnd;
+    /** Locations looked up so far; as large as the manifest at most, which is already in memory. */
+    private final Map<ChunkId, ChunkLocation> located = new java.util.HashMap<>();
+    private int locatedUpTo;
+    private boolean closed;
+
+    /** Streams {@code length} bytes from {@code offset} of the object whose chunks are {@code entries}. */
+    ObjectReadStream(EngineContext ctx, List<ManifestEntry> entries, long offset, long length) {
+        this.ctx = ctx;
+        this.entries = entries;
+        this.remaining = length;
+        int i = 0;
+        long pos = 0;
+        while (i < entries.size() && pos + entries.get(i).length() <= offset) {
+            pos += entries.get(i).length();
+            i++;
+        }
+        this.nextEntry = i;
+        this.skipInFirst = offset - pos;
+        long end = offset + length;
+        int j = i;
+        long p = pos;
+        while (j < entries.size() && p < end) {
+            p += entries.get(j).length();
+            j++;
+        }
+        this.endEntry = j;
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = new byte[1];
+        int n = read(one, 0, 1);
+        return n < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        if (closed) {
+            throw new IOException("stream closed");
+        }
+        if (len == 0) {
+            return 0;
+        }
+        if (remaining == 0) {
+            return -1;
+        }
+        while (current == null || currentPos == currentEnd) {
+            if (!nextChunk()) {
+                return -1;
+            }
+        }
+        int n = (int) Math.min(Math.min(len, currentEnd - currentPos), remaining);
+        System.arraycopy(current, currentPos, b, off, n);
+        currentPos += n;
+        remaining -= n;
+        return n;
+    }
+
+    @Override
+    public int available() {
+        return current == null ? 0 : (int) Math.min(currentEnd - currentPos, remaining);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (CompletableFuture<List<byte[]>> f : inFlight) {
+            f.cancel(true);
+        }
+        inFlight.clear();
+        ready.clear();
+        current = null;
+    }
+
+    private boolean nextChunk() throws IOException {
+        if (ready.isEmpty()) {
+            fill();
+            CompletableFuture<List<byte[]>> head = inFlight.poll();
+            if (head == null) {
+                return false;
+            }
+            ready.addAll(await(head));
+            fill();
+        }
+        current = ready.poll();
+        currentPos = (int) skipInFirst;
+        skipInFirst = 0;
+        currentEnd = current.length;
+        return true;
+    }
+
+    /** Starts fetches until {@code readAhead} runs are in flight or every covered chunk is requested. */
+    private void fill() throws IOException {
+        while (inFlight.size() < ctx.config.readAhead() && nextEntry < endEntry) {
+            ensureLocated(nextEntry);
+            int start = nextEntry;
+            ChunkLocation first = location(start);
+            long runBytes = first.length();
+            int end = start + 1;
+            while (end < endEntry) {
+                ensureLocated(end);
+                ChunkLocation next = location(end);
+                ChunkLocation prev = location(end - 1);
+                if (!next.pack().equals(prev.pack()) || next.offset() != prev.offset() + prev.length()
+                        || runBytes + next.length() > MAX_RUN_BYTES) {
+                    break;
+                }
+                runBytes += next.length();
+                end++;
+            }
+            List<ManifestEntry> run = entries.subList(start, end);
+            List<ChunkLocation> locs = new ArrayList<>(run.size());
+            for (int i = start; i < end; i++) {
+                locs.add(location(i));
+            }
+            nextEntry = end;
+            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs), ctx.io));
+        }
+    }
+
+    private ChunkLocation location(int entry) throws IOException {
+        ChunkLocation loc = located.get(entries.get(entry).id());
+        if (loc == null) {
+            throw integrityFailure("chunk " + entries.get(entry).id() + " is not in the chunk index", null);
+        }
+        return loc;
+    }
+
+    private void ensureLocated(int entry) {
+        if (entry < locatedUpTo) {
+            return;
+        }
+        int to = Math.min(endEntry, entry + LOCATE_BATCH);
+        List<ChunkId> ids = new ArrayList<>(to - entry);
+        for (int i = entry; i < to; i++) {
+            ids.add(entries.get(i).id());
+        }
+        located.putAll(ctx.locate(ids));
+        locatedUpTo = to;
+    }
+
+    /** Reads a run of chunks with one ranged read, then decrypts and verifies each. Runs on the I/O executor. */
+    private List<byte[]> fetch(List<ManifestEntry> run, List<ChunkLocation> locs) {
+        try {
+            byte[] bytes = readRun(locs);
+            List<byte[]> out = new ArrayList<>(run.size());
+            int pos = 0;
+            var cipher = ctx.cipher();
+            for (ManifestEntry e : run) {
+                byte[] chunk = run.size() == 1 ? bytes : java.util.Arrays.copyOfRange(bytes, pos, pos + e.length());
+                cipher.decrypt(e.key(), chunk, 0, e.length(), e.hash());
+                out.add(chunk);
+                pos += e.length();
+            }
+            return out;
+        } catch (ChunkIntegrityException e) {
+            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
+                    + "check.", e);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private byte[] readRun(List<ChunkLocation> locs) throws IOException {
+        ChunkLocation first = locs.get(0);
+        ChunkLocation last = locs.get(locs.size() - 1);
+        int length = (int) (last.offset() + last.length() - first.offset());
+        try {
+            return ctx.config.blobs().read(first.pack(), first.offset(), length);
+        } catch (BlobNotFoundException e) {
+            // a cached location may be stale (another gateway moved the chunk): ask the store once more
+            for (ChunkLocation l : locs) {
+                ctx.locations.invalidate(l.id());
+            }
+            Map<ChunkId, ChunkLocation> fresh = ctx.config.metadata().locate(locs.stream().map(ChunkLocation::id)
+                    .toList());
+            if (fresh.values().stream().noneMatch(l -> !l.pack().equals(first.pack()))) {
+                throw integrityFailure("pack " + first.pack() + " is missing from the backend", e);
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
+            for (ChunkLocation l : locs) {
+                ChunkLocation now = fresh.get(l.id());
+                if (now == null) {
+                    throw integrityFailure("chunk " + l.id() + " is not in the chunk index", e);
+                }
+                out.write(ctx.config.blobs().read(now.pack(), now.offset(), now.length()));
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private List<byte[]> await(CompletableFuture<List<byte[]>> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted reading a chunk");
+        } catch (ExecutionException e) {
+            close();
+            Throwable c = e.getCause();
+            if (c instanceof java.io.UncheckedIOException u) {
+                c = u.getCause();
+            }
+            if (c instanceof CofferException ce) {
+                throw new IOException(ce.getMessage(), ce);
+            }
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("chunk read failed", c);
+        }
+    }
+
+    private static IOException integrityFailure(String what, Throwable cause) {
+        CofferException ce = new CofferException(ErrorCode.INTEGRITY_ERROR, "Stored data of this object is "
+                + "unreadable: " + what, cause);
+        return new IOException(ce.getMessage(), ce);
+    }
+}

@@ -1,0 +1,248 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.chunk.Chunk;
+import io.coffer.sdk.chunk.ChunkReader;
+import io.coffer.sdk.crypto.ChunkCipher;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.key.KeySourceException;
+import io.coffer.sdk.manifest.ManifestEntry;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.PackRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write path for one stream (a PUT body or a part): chunk, hash, key, encrypt, pack, upload. Nothing is
+ * committed here; the caller commits the {@link Result} in one metadata transaction, or calls {@link #discard}.
+ *
+ * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash is both the key-source input and the integrity
+ * check on read), one AES-CTR pass straight into the pack buffer, and the MD5 that S3 ETags need, on another core
+ * ({@link Md5Pipe}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
+ * key source is batched, and at most two packs (one filling, one uploading), whatever the stream's length.
+ */
+final class ObjectWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectWriter.class);
+    /** Bodies up to this size are digested inline: a thread hand-off costs more than it saves. */
+    private static final long INLINE_MD5_LIMIT = 1 << 20;
+
+    /** What a stream became: its manifest entries and the packs that hold its new chunks. */
+    record Result(List<ManifestEntry> entries, NewChunks newChunks, long size, byte[] md5) {
+        List<String> packNames() {
+            return newChunks.packs().stream().map(PackRecord::name).toList();
+        }
+    }
+
+    private final EngineContext ctx;
+    private final ChunkCipher cipher;
+    private final boolean objectMayDedup;
+    private final List<ManifestEntry> entries = new ArrayList<>();
+    private final Set<ChunkId> writtenHere = new HashSet<>();
+    private final List<PackRecord> packs = new ArrayList<>();
+    private final List<ChunkLocation> newLocations = new ArrayList<>();
+    private final List<Pending> window = new ArrayList<>();
+    private byte[] windowBuf = new byte[0];
+    private int windowUsed;
+    private final long expectedLength;
+    private io.coffer.sdk.pack.PackWriter pack;
+    private CompletableFuture<Void> upload = CompletableFuture.completedFuture(null);
+
+    ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength) {
+        this.ctx = ctx;
+        this.cipher = ctx.cipher();
+        this.objectMayDedup = ctx.config.dedupPolicy().objectMayDedup(bucket, key);
+        this.expectedLength = expectedLength;
+    }
+
+    /** A chunk waiting for its key while a batch for a remote key source fills. */
+    private record Pending(int offset, int length, byte[] hash) {
+    }
+
+    Result write(InputStream body) throws IOException {
+        Md5Pipe md5 = new Md5Pipe(body, expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
+        try {
+            ChunkReader reader = new ChunkReader(md5, ctx.config.chunker());
+            for (Chunk c = reader.next(); c != null; c = reader.next()) {
+                accept(c.array(), c.offset(), c.length());
+            }
+            flushWindow();
+            byte[] digest = md5.finish();
+            if (expectedLength >= 0 && md5.count() != expectedLength) {
+                throw new CofferException(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "
+                        + "specified by the Content-Length HTTP header (got " + md5.count() + " of "
+                        + expectedLength + ").");
+            }
+            if (pack != null && !pack.isEmpty()) {
+                sealAndUpload();
+            }
+            awaitUpload();
+            return new Result(List.copyOf(entries), new NewChunks(packs, newLocations), md5.count(), digest);
+        } catch (IOException | RuntimeException | Error e) {
+            md5.abandon();
+            abort();
+            throw e;
+        }
+    }
+
+    /** Deletes the packs of a result that will not be committed (nobody else can reference them: see FORMAT.md). */
+    void discard(Result result) {
+        for (String name : result.packNames()) {
+            deleteQuietly(name);
+        }
+    }
+
+    private void accept(byte[] data, int offset, int length) throws IOException {
+        byte[] hash = cipher.hash(data, offset, length);
+        boolean dedup = objectMayDedup && ctx.config.dedupPolicy().chunkMayDedup(length);
+        int batch = ctx.config.keyBatchChunks();
+        if (!dedup || batch <= 1) {
+            ChunkKey key = dedup ? keysFor(List.of(hash)).get(0) : ChunkKey.random();
+            ChunkId id = cipher.idFor(key);
+            boolean known = dedup && isStored(id);
+            store(data, offset, length, hash, key, id, known);
+            return;
+        }
+        // remote key source: keep the plaintext until a batch of keys comes back in one round trip
+        if (windowUsed + length > windowBuf.length) {
+            windowBuf = java.util.Arrays.copyOf(windowBuf, Math.max(windowUsed + length, windowBuf.length * 2));
+        }
+        System.arraycopy(data, offset, windowBuf, windowUsed, length);
+        window.add(new Pending(windowUsed, length, hash));
+        windowUsed += length;
+        if (window.size() >= batch) {
+            flushWindow();
+        }
+    }
+
+    private void flushWindow() throws IOException {
+        if (window.isEmpty()) {
+            return;
+        }
+        List<byte[]> hashes = window.stream().map(Pending::hash).toList();
+        List<ChunkKey> keys = keysFor(hashes);
+        List<ChunkId> ids = new ArrayList<>(keys.size());
+        for (ChunkKey k : keys) {
+            ids.add(cipher.idFor(k));
+        }
+        Map<ChunkId, ChunkLocation> stored = ctx.locate(ids);
+        for (int i = 0; i < window.size(); i++) {
+            Pending p = window.get(i);
+            ChunkId id = ids.get(i);
+            store(windowBuf, p.offset(), p.length(), p.hash(), keys.get(i), id,
+                    stored.containsKey(id) || writtenHere.contains(id));
+        }
+        window.clear();
+        windowUsed = 0;
+    }
+
+    /** Message-locked keys for the hashes; random keys (dedup lost, data safe) when the source fails. */
+    private List<ChunkKey> keysFor(List<byte[]> hashes) {
+        try {
+            List<ChunkKey> keys = ctx.config.keySource().keysFor(hashes);
+            if (keys.size() != hashes.size()) {
+                throw new KeySourceException("key source returned " + keys.size() + " keys for " + hashes.size());
+            }
+            return keys;
+        } catch (KeySourceException | RuntimeException e) {
+            LOG.warn("key source {} failed, using random keys for {} chunks: {}", ctx.config.keySource().name(),
+                    hashes.size(), e.toString());
+            ctx.keySourceFallbacks.increment(hashes.size());
+            List<ChunkKey> random = new ArrayList<>(hashes.size());
+            for (int i = 0; i < hashes.size(); i++) {
+                random.add(ChunkKey.random());
+            }
+            return random;
+        }
+    }
+
+    private boolean isStored(ChunkId id) {
+        return writtenHere.contains(id) || ctx.locate(List.of(id)).containsKey(id);
+    }
+
+    private void store(byte[] data, int offset, int length, byte[] hash, ChunkKey key, ChunkId id, boolean known)
+            throws IOException {
+        entries.add(new ManifestEntry(id, key, hash, length));
+        if (known) {
+            ctx.dedupBytes.increment(length);
+            return;
+        }
+        int packSize = ctx.config.packSize();
+        if (pack != null && !pack.isEmpty() && pack.dataSize() + length > packSize) {
+            sealAndUpload();
+        }
+        if (pack == null) {
+            long remaining = expectedLength >= 0 ? expectedLength : packSize;
+            int initial = (int) Math.min(packSize + (long) ctx.config.chunker().maxSize(), Math.max(length, remaining)
+                    + 1024L);
+            pack = new io.coffer.sdk.pack.PackWriter(BackendLayout.pack(BackendLayout.newId()), initial);
+        }
+        int at = pack.reserve(id, length);
+        cipher.encrypt(key, data, offset, length, pack.buffer(), at);
+        writtenHere.add(id);
+        ctx.storedBytes.increment(length);
+    }
+
+    /** Seals the current pack and uploads it in the background; at most one upload runs per stream. */
+    private void sealAndUpload() throws IOException {
+        awaitUpload();
+        io.coffer.sdk.pack.PackWriter full = pack;
+        pack = null;
+        int size = full.finish(ctx.config.masterKey());
+        byte[] bytes = full.buffer();
+        packs.add(new PackRecord(full.name(), size, Instant.now()));
+        newLocations.addAll(full.chunks());
+        upload = CompletableFuture.runAsync(() -> {
+            try {
+                ctx.config.blobs().put(full.name(), BlobContent.of(bytes, 0, size));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, ctx.io);
+    }
+
+    private void awaitUpload() throws IOException {
+        try {
+            upload.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted waiting for a pack upload");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+            throw cause instanceof IOException io ? io : new IOException("pack upload failed", cause);
+        }
+    }
+
+    private void abort() {
+        try {
+            upload.join();
+        } catch (RuntimeException ignored) {
+            // the upload's own failure is already being reported, or the pack is deleted below anyway
+        }
+        for (PackRecord p : packs) {
+            deleteQuietly(p.name());
+        }
+    }
+
+    private void deleteQuietly(String name) {
+        try {
+            ctx.config.blobs().delete(name);
+        } catch (IOException e) {
+            LOG.warn("could not delete uncommitted pack {} (gc removes it later): {}", name, e.toString());
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestCodec;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.pack.PackIndex;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds an empty metadata store from the backend alone: bucket records, then every pack's index (the chunk index),
+ * then every manifest, keeping the newest version of each key (a crash between an overwrite's commit and the deletion
+ * of the old manifest leaves both). Blobs that do not open under the master key are skipped and counted. Uploads in
+ * progress are not on the backend and are not restored.
+ */
+final class Reindexer {
+    private static final Logger LOG = LoggerFactory.getLogger(Reindexer.class);
+
+    private final EngineContext ctx;
+    private final MetadataStore meta;
+    private final BlobStore blobs;
+    private int skipped;
+
+    Reindexer(EngineContext ctx) {
+        this.ctx = ctx;
+        this.meta = ctx.config.metadata();
+        this.blobs = ctx.config.blobs();
+    }
+
+    ReindexReport run() {
+        if (!meta.isEmpty()) {
+            throw CofferException.invalid("reindex writes only into an empty metadata store");
+        }
+        try {
+            int buckets = 0;
+            for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
+                try {
+                    BucketRecord r = StoredRecords.openBucket(ctx.config.masterKey(), b.name(),
+                            blobs.read(b.name(), 0, (int) b.size()));
+                    meta.createBucket(r);
+                    buckets++;
+                } catch (ChunkIntegrityException | MalformedRecordException e) {
+                    skip(b.name(), e);
+                }
+            }
+            int packs = 0;
+            long chunks = 0;
+            for (BlobInfo b : blobs.list(BackendLayout.PACKS)) {
+                try {
+                    List<ChunkLocation> locs = PackIndex.read(blobs, b.name(), b.size(), ctx.config.masterKey());
+                    meta.registerPack(new PackRecord(b.name(), b.size(), b.lastModified()), locs);
+                    packs++;
+                    chunks += locs.size();
+                } catch (ChunkIntegrityException | MalformedRecordException e) {
+                    skip(b.name(), e);
+                }
+            }
+            Map<String, Manifest> newest = new HashMap<>();
+            Map<Manifest, byte[]> sealedOf = new java.util.IdentityHashMap<>();
+            Comparator<Manifest> age = Comparator.comparing(Manifest::lastModified).thenComparing(Manifest::versionId);
+            for (BlobInfo b : blobs.list(BackendLayout.MANIFESTS)) {
+                try {
+                    byte[] sealed = blobs.read(b.name(), 0, (int) b.size());
+                    Manifest m = StoredRecords.openManifest(ctx.config.masterKey(), b.name(), sealed);
+                    String k = m.bucket() + "\u0000" + m.key();
+                    Manifest current = newest.get(k);
+                    if (current == null || age.compare(m, current) > 0) {
+                        newest.put(k, m);
+                        sealedOf.put(m, sealed);
+                    }
+                } catch (ChunkIntegrityException | MalformedRecordException e) {
+                    skip(b.name(), e);
+                }
+            }
+            long objects = 0;
+            for (Manifest m : newest.values()) {
+                ObjectRecord r = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
+                        m.lastModified(), ManifestCodec.encodeAttributes(m.attributes(), m.partSizes()),
+                        sealedOf.get(m), m.distinctChunkIds());
+                try {
+                    meta.commitObject(r, NewChunks.NONE, Precondition.NONE, null);
+                    objects++;
+                } catch (CofferException e) {
+                    if (e.code() != ErrorCode.CONFLICT_RETRY && e.code() != ErrorCode.NO_SUCH_BUCKET) {
+                        throw e;
+                    }
+                    skip(BackendLayout.manifest(m.versionId()), e);
+                }
+            }
+            return new ReindexReport(buckets, objects, packs, chunks, skipped);
+        } catch (IOException | UncheckedIOException e) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void skip(String blob, Exception why) {
+        skipped++;
+        LOG.warn("reindex skipped {}: {}", blob, why.getMessage());
+    }
+}

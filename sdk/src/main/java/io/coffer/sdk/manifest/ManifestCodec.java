@@ -1,0 +1,124 @@
+package io.coffer.sdk.manifest;
+
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.codec.BinaryReader;
+import io.coffer.sdk.codec.BinaryWriter;
+import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.ChunkKey;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The plaintext encoding of manifests and of stored object attributes (docs/FORMAT.md, "Manifest"). Sealing under the
+ * master key happens around it, in the engine.
+ */
+public final class ManifestCodec {
+    private static final byte[] MANIFEST_MAGIC = "CFMF".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ATTRIBUTES_MAGIC = "CFAT".getBytes(StandardCharsets.US_ASCII);
+    private static final int VERSION = 1;
+    private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
+    /** S3 allows 10,000 parts of up to 5 GiB; with chunks of at least 64 bytes this bounds a sane manifest. */
+    private static final int MAX_ENTRIES = 1 << 26;
+
+    private ManifestCodec() {
+    }
+
+    public static byte[] encode(Manifest m) {
+        BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE);
+        w.raw(MANIFEST_MAGIC).u8(VERSION)
+                .string(m.bucket()).string(m.key()).string(m.versionId())
+                .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
+        writeAttributes(w, m.attributes(), m.partSizes());
+        w.uvarint(m.entries().size());
+        for (ManifestEntry e : m.entries()) {
+            byte[] id = e.id().toBytes();
+            w.raw(id).raw(e.key().rawBytesForCipher()).raw(e.hash()).uvarint(e.length());
+        }
+        return w.toByteArray();
+    }
+
+    public static Manifest decode(byte[] bytes) throws MalformedRecordException {
+        BinaryReader r = new BinaryReader(bytes);
+        r.expect(MANIFEST_MAGIC);
+        if (r.u8() != VERSION) {
+            throw new MalformedRecordException("unknown manifest version");
+        }
+        String bucket = required(r.string());
+        String key = required(r.string());
+        String versionId = required(r.string());
+        long size = r.uvarint();
+        String etag = required(r.string());
+        Instant modified = Instant.ofEpochMilli(r.u64());
+        Attributes a = readAttributes(r);
+        int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
+        List<ManifestEntry> entries = new ArrayList<>(n);
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            ChunkId id = ChunkId.of(r.raw(ChunkId.LENGTH));
+            ChunkKey k = ChunkKey.of(r.raw(ChunkKey.LENGTH));
+            byte[] hash = r.raw(32);
+            int len = r.uvarintAtMost(Integer.MAX_VALUE);
+            if (len == 0) {
+                throw new MalformedRecordException("empty chunk");
+            }
+            total += len;
+            entries.add(new ManifestEntry(id, k, hash, len));
+        }
+        r.finish();
+        if (total != size) {
+            throw new MalformedRecordException("chunk lengths add up to " + total + ", not " + size);
+        }
+        return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(), entries);
+    }
+
+    /** Object attributes and part sizes, as kept in the metadata store's row for HEAD and listings. */
+    public record Attributes(ObjectAttributes attributes, List<Long> partSizes) {
+    }
+
+    public static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes) {
+        BinaryWriter w = new BinaryWriter(64);
+        w.raw(ATTRIBUTES_MAGIC).u8(VERSION);
+        writeAttributes(w, a, partSizes);
+        return w.toByteArray();
+    }
+
+    public static Attributes decodeAttributes(byte[] bytes) throws MalformedRecordException {
+        BinaryReader r = new BinaryReader(bytes);
+        r.expect(ATTRIBUTES_MAGIC);
+        if (r.u8() != VERSION) {
+            throw new MalformedRecordException("unknown attributes version");
+        }
+        Attributes a = readAttributes(r);
+        r.finish();
+        return a;
+    }
+
+    private static void writeAttributes(BinaryWriter w, ObjectAttributes a, List<Long> partSizes) {
+        w.string(a.contentType()).stringMap(a.userMetadata()).stringMap(a.headers()).stringMap(a.checksums());
+        w.uvarint(partSizes.size());
+        for (long s : partSizes) {
+            w.uvarint(s);
+        }
+    }
+
+    private static Attributes readAttributes(BinaryReader r) throws MalformedRecordException {
+        String contentType = r.string();
+        ObjectAttributes a = new ObjectAttributes(contentType, r.stringMap(), r.stringMap(), r.stringMap());
+        int parts = r.uvarintAtMost(10_000);
+        List<Long> sizes = new ArrayList<>(parts);
+        for (int i = 0; i < parts; i++) {
+            sizes.add(r.uvarint());
+        }
+        return new Attributes(a, sizes);
+    }
+
+    private static String required(String s) throws MalformedRecordException {
+        if (s == null) {
+            throw new MalformedRecordException("missing field");
+        }
+        return s;
+    }
+}

@@ -1,0 +1,1600 @@
+package io.coffer.sdk.meta;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.crypto.ChunkId;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The {@link MetadataStore} over JDBC, in two dialects: SQLite (the embedded default) and PostgreSQL (shared
+ * deployments; the SQL is standard SQL plus {@code INSERT ... ON CONFLICT}, so it is meant to run on CockroachDB and
+ * YugabyteDB too).
+ *
+ * <p><b>Representation.</b> Keys, prefixes and upload keys are stored as the BLOB/bytea of their UTF-8 bytes, so the
+ * database orders them bytewise, which is S3's order. A prefix is matched as the index range
+ * {@code key >= prefix AND key < successor(prefix)}; a delimiter listing walks the primary-key index and, on meeting a
+ * key that contains the delimiter after the prefix, emits the common prefix and seeks past it, so each common prefix
+ * costs one index seek. Chunk references of an object or part are stored as the concatenation of their 32-byte ids.
+ * Timestamps are epoch milliseconds ({@code Instant}s are truncated to milliseconds). The schema lives in versioned
+ * resource files ({@code schema-<dialect>-<n>.sql}) applied on open and recorded in {@code schema_version}; a store
+ * refuses to open a database whose schema is newer than it knows.
+ *
+ * <p><b>Reference counts.</b> Every write runs in one transaction that, in this order, registers new packs and chunks
+ * ({@code INSERT ... ON CONFLICT DO NOTHING}, unreferenced and "released now" so that the garbage collector's grace
+ * period protects them), adds one reference to each chunk of the new record (every update must hit exactly one row,
+ * else {@code CONFLICT_RETRY} and a rollback), then releases the references of what it replaced, so a chunk shared by
+ * the old and the new record never drops to zero in between. A chunk whose count drops to zero is stamped
+ * {@code released_at}.
+ *
+ * <p><b>SQLite.</b> WAL journal (readers never block the writer), {@code synchronous=FULL} (a committed object survives
+ * power loss, not just a process crash), a busy timeout (another process may hold the file), foreign keys on. SQLite
+ * allows one writer at a time anyway, so the store keeps a single writer connection guarded by a lock, with
+ * {@code BEGIN IMMEDIATE} transactions: writes serialize in the JVM instead of failing with {@code SQLITE_BUSY}, and
+ * concurrent commits to one key trivially see each other. Reads use a small fixed pool of separate connections that
+ * see the last committed state.
+ *
+ * <p><b>PostgreSQL.</b> A HikariCP pool; transactions run at the database's default isolation. A commit locks the
+ * bucket row {@code FOR SHARE} (so a concurrent {@code deleteBucket} waits for it) and the current object row
+ * {@code FOR UPDATE} (so commits to one key serialize and each replaced record is returned to exactly one commit); an
+ * insert that races another insert of the same key ({@code ON CONFLICT DO NOTHING} inserting nothing) restarts the
+ * transaction. Serialization failures and deadlocks (SQLState 40001, 40P01) restart the transaction transparently, a
+ * bounded number of times, after which the caller gets {@code CONFLICT_RETRY}. Server error details are turned off
+ * on the connections so that exceptions never carry key bytes.
+ *
+ * <p>Keys and manifests are never logged.
+ */
+public final class JdbcMetadataStore implements MetadataStore {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcMetadataStore.class);
+
+    /** The newest schema version this code knows; files {@code schema-<dialect>-1.sql} up to this one exist. */
+    static final int SCHEMA_VERSION = 1;
+
+    private static final int MAX_ATTEMPTS = 12;
+    private static final int SQLITE_READERS = 4;
+    private static final int POSTGRES_POOL = 16;
+    private static final int IN_BATCH = 500;
+    private static final int MAX_BATCH = 1001;
+
+    /** SQL differences between the dialects; everything else is shared. */
+    private enum Dialect {
+        SQLITE("sqlite", "", ""),
+        POSTGRES("postgres", " FOR UPDATE", " FOR SHARE");
+
+        final String name;
+        final String forUpdate;
+        final String forShare;
+
+        Dialect(String name, String forUpdate, String forShare) {
+            this.name = name;
+            this.forUpdate = forUpdate;
+            this.forShare = forShare;
+        }
+    }
+
+    /** One unit of work on a connection. */
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Thrown inside a transaction to restart it (an insert raced another insert of the same row). */
+    private static final class RestartTransaction extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RestartTransaction() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final Dialect dialect;
+    private final HikariDataSource pool;
+    private final Connection writer;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final BlockingQueue<Connection> readers;
+    private final List<Connection> allReaders;
+    private final AtomicLong statements = new AtomicLong();
+    private volatile boolean closed;
+
+    private JdbcMetadataStore(Dialect dialect, HikariDataSource pool, Connection writer, List<Connection> readers) {
+        this.dialect = dialect;
+        this.pool = pool;
+        this.writer = writer;
+        this.allReaders = List.copyOf(readers);
+        this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
+    }
+
+    // ---- factories
+
+    /** Opens (creating if needed) a SQLite metadata database in {@code file}, applying schema migrations. */
+    public static JdbcMetadataStore sqlite(Path file) {
+        Objects.requireNonNull(file, "file");
+        String url = "jdbc:sqlite:" + file.toAbsolutePath();
+        List<Connection> opened = new ArrayList<>();
+        try {
+            SQLiteConfig writerConfig = sqliteConfig();
+            writerConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
+            writerConfig.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+            SQLiteDataSource writerSource = new SQLiteDataSource(writerConfig);
+            writerSource.setUrl(url);
+            Connection writer = writerSource.getConnection();
+            opened.add(writer);
+            writer.setAutoCommit(false);
+            migrate(Dialect.SQLITE, writer);
+            writer.setAutoCommit(true);
+
+            SQLiteDataSource readerSource = new SQLiteDataSource(sqliteConfig());
+            readerSource.setUrl(url);
+            List<Connection> readers = new ArrayList<>();
+            for (int i = 0; i < SQLITE_READERS; i++) {
+                Connection reader = readerSource.getConnection();
+                opened.add(reader);
+                readers.add(reader);
+            }
+            return new JdbcMetadataStore(Dialect.SQLITE, null, writer, readers);
+        } catch (SQLException | RuntimeException e) {
+            for (Connection c : opened) {
+                closeQuietly(c);
+            }
+            if (e instanceof CofferException ce) {
+                throw ce;
+            }
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot open SQLite metadata store " + file, e);
+        }
+    }
+
+    private static SQLiteConfig sqliteConfig() {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        config.setBusyTimeout(30_000);
+        config.enforceForeignKeys(true);
+        return config;
+    }
+
+    /** Connects to a PostgreSQL (or wire-compatible) database through a connection pool, applying schema migrations. */
+    public static JdbcMetadataStore postgres(String jdbcUrl, String user, String password) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setPoolName("coffer-meta");
+        config.setMaximumPoolSize(POSTGRES_POOL);
+        config.setMinimumIdle(2);
+        config.setAutoCommit(true);
+        // exceptions must not carry row values (keys) from the server's DETAIL field
+        config.addDataSourceProperty("logServerErrorDetail", "false");
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot connect to the PostgreSQL metadata store", e);
+        }
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            migrate(Dialect.POSTGRES, c);
+            c.setAutoCommit(true);
+        } catch (SQLException | RuntimeException e) {
+            pool.close();
+            if (e instanceof CofferException ce) {
+                throw ce;
+            }
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot open the PostgreSQL metadata store", e);
+        }
+        return new JdbcMetadataStore(Dialect.POSTGRES, pool, null, List.of());
+    }
+
+    // ---- schema
+
+    private static void migrate(Dialect dialect, Connection c) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                migrateOnce(dialect, c);
+                return;
+            } catch (SQLException e) {
+                c.rollback();
+                // another process may have applied the same migration concurrently: look again once
+                if (attempt >= 2) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static void migrateOnce(Dialect dialect, Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, "
+                    + "applied BIGINT NOT NULL)");
+        }
+        c.commit();
+        int current;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
+            rs.next();
+            current = rs.getInt(1);
+        }
+        c.commit();
+        if (current > SCHEMA_VERSION) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "the metadata schema is version " + current
+                    + ", newer than this Coffer supports (" + SCHEMA_VERSION + "); upgrade Coffer");
+        }
+        for (int v = current + 1; v <= SCHEMA_VERSION; v++) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : schemaStatements(dialect, v)) {
+                    s.execute(sql);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO schema_version (version, applied) VALUES (?, ?)")) {
+                ps.setInt(1, v);
+                ps.setLong(2, System.currentTimeMillis());
+                ps.executeUpdate();
+            }
+            c.commit();
+            LOG.info("applied {} metadata schema version {}", dialect.name, v);
+        }
+    }
+
+    /** The statements of one schema file: comment lines dropped, split at semicolons that end a line. */
+    static List<String> schemaStatements(String dialectName, int version) {
+        String resource = "schema-" + dialectName + "-" + version + ".sql";
+        String text;
+        try (InputStream in = JdbcMetadataStore.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing schema resource " + resource);
+            }
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read schema resource " + resource, e);
+        }
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : text.split("\n")) {
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("--")) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (trimmed.endsWith(";")) {
+                String sql = current.toString().strip();
+                out.add(sql.substring(0, sql.length() - 1));
+                current.setLength(0);
+            }
+        }
+        if (!current.toString().isBlank()) {
+            out.add(current.toString().strip());
+        }
+        return out;
+    }
+
+    private static List<String> schemaStatements(Dialect dialect, int version) {
+        return schemaStatements(dialect.name, version);
+    }
+
+    // ---- buckets
+
+    @Override
+    public void createBucket(BucketRecord bucket) {
+        write("createBucket", c -> {
+            int inserted;
+            try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
+                    + "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
+                bind(ps, bucket.name(), bucket.owner(), bucket.region(), millis(bucket.created()));
+                inserted = ps.executeUpdate();
+            }
+            if (inserted == 1) {
+                return null;
+            }
+            Optional<BucketRecord> existing = bucket(c, bucket.name(), "");
+            if (existing.isPresent() && Objects.equals(existing.get().owner(), bucket.owner())) {
+                throw new CofferException(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU,
+                        "Your previous request to create the named bucket succeeded and you already own it: "
+                                + bucket.name());
+            }
+            throw new CofferException(ErrorCode.BUCKET_ALREADY_EXISTS,
+                    "The requested bucket name is not available: " + bucket.name());
+        });
+    }
+
+    @Override
+    public Optional<BucketRecord> bucket(String name) {
+        return read("bucket", c -> bucket(c, name, ""));
+    }
+
+    private Optional<BucketRecord> bucket(Connection c, String name, String lock) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT name, owner, region, created FROM buckets WHERE name = ?"
+                + lock)) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(bucketRecord(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static BucketRecord bucketRecord(ResultSet rs) throws SQLException {
+        return new BucketRecord(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4)));
+    }
+
+    @Override
+    public List<BucketRecord> buckets() {
+        return read("buckets", c -> {
+            List<BucketRecord> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, "SELECT name, owner, region, created FROM buckets ORDER BY name");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(bucketRecord(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void deleteBucket(String name) {
+        write("deleteBucket", c -> {
+            if (bucket(c, name, dialect.forUpdate).isEmpty()) {
+                throw CofferException.noSuchBucket(name);
+            }
+            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)
+                    || exists(c, "SELECT 1 FROM uploads WHERE bucket = ? LIMIT 1", name)) {
+                throw bucketNotEmpty(name);
+            }
+            try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
+                ps.setString(1, name);
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                if (isForeignKeyViolation(e)) {
+                    throw bucketNotEmpty(name);
+                }
+                throw e;
+            }
+            return null;
+        });
+    }
+
+    private static CofferException bucketNotEmpty(String name) {
+        return new CofferException(ErrorCode.BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty: " + name);
+    }
+
+    private void requireBucket(Connection c, String name) throws SQLException {
+        if (bucket(c, name, dialect.forShare).isEmpty()) {
+            throw CofferException.noSuchBucket(name);
+        }
+    }
+
+    // ---- chunk index
+
+    @Override
+    public Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        List<ChunkId> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        return read("locate", c -> {
+            Map<ChunkId, ChunkLocation> out = new HashMap<>();
+            for (int from = 0; from < distinct.size(); from += IN_BATCH) {
+                List<ChunkId> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
+                String sql = "SELECT id, pack, pack_offset, length FROM chunks WHERE id IN ("
+                        + "?, ".repeat(batch.size() - 1) + "?)";
+                try (PreparedStatement ps = prepare(c, sql)) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        ps.setBytes(i + 1, batch.get(i).toBytes());
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            ChunkId id = ChunkId.of(rs.getBytes(1));
+                            out.put(id, new ChunkLocation(id, rs.getString(2), rs.getLong(3), rs.getInt(4)));
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    // ---- objects
+
+    private static final String OBJECT_COLUMNS =
+            "bucket, key_utf8, version_id, size, etag, last_modified, attributes, manifest, chunk_refs";
+
+    @Override
+    public Optional<ObjectRecord> object(String bucket, String key) {
+        byte[] k = utf8(key);
+        return read("object", c -> object(c, bucket, k, ""));
+    }
+
+    private Optional<ObjectRecord> object(Connection c, String bucket, byte[] key, String lock) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
+                + " FROM objects WHERE bucket = ? AND key_utf8 = ?" + lock)) {
+            ps.setString(1, bucket);
+            ps.setBytes(2, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
+                        rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
+                        rs.getBytes(8), decodeRefs(rs.getBytes(9))));
+            }
+        }
+    }
+
+    @Override
+    public Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
+                                               String completesUpload) {
+        byte[] key = utf8(object.key());
+        NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
+        Precondition pre = precondition == null ? Precondition.NONE : precondition;
+        return write("commitObject", c -> {
+            requireBucket(c, object.bucket());
+            Optional<ObjectRecord> existing = object(c, object.bucket(), key, dialect.forUpdate);
+            checkPrecondition(pre, existing, object);
+            List<ChunkId> partRefs = List.of();
+            if (completesUpload != null) {
+                if (!uploadExists(c, completesUpload, dialect.forUpdate)) {
+                    throw CofferException.noSuchUpload(completesUpload);
+                }
+                partRefs = partRefs(c, completesUpload);
+            }
+            registerChunks(c, chunks.packs(), chunks.chunks());
+            lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()), partRefs);
+            addRefs(c, object.chunkRefs());
+            Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
+                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs())};
+            if (existing.isPresent()) {
+                try (PreparedStatement ps = prepare(c, "UPDATE objects SET version_id = ?, size = ?, etag = ?, "
+                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ? "
+                        + "WHERE bucket = ? AND key_utf8 = ?")) {
+                    bind(ps, concat(values, object.bucket(), key));
+                    if (ps.executeUpdate() != 1) {
+                        throw new RestartTransaction();
+                    }
+                }
+                releaseRefs(c, existing.get().chunkRefs());
+            } else {
+                try (PreparedStatement ps = prepare(c, "INSERT INTO objects (version_id, size, etag, last_modified, "
+                        + "attributes, manifest, chunk_refs, bucket, key_utf8) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (bucket, key_utf8) DO NOTHING")) {
+                    bind(ps, concat(values, object.bucket(), key));
+                    if (ps.executeUpdate() != 1) {
+                        // another commit inserted the key after our look: start over and replace it properly
+                        throw new RestartTransaction();
+                    }
+                }
+            }
+            if (completesUpload != null) {
+                deleteUpload(c, completesUpload, partRefs);
+            }
+            return existing;
+        });
+    }
+
+    private static void checkPrecondition(Precondition pre, Optional<ObjectRecord> existing, ObjectRecord object) {
+        if (pre.ifNoneMatch() && existing.isPresent()) {
+            throw new CofferException(ErrorCode.PRECONDITION_FAILED,
+                    "At least one of the preconditions you specified did not hold (If-None-Match)");
+        }
+        if (pre.ifMatch() != null) {
+            if (existing.isEmpty()) {
+                throw CofferException.noSuchKey(object.bucket(), object.key());
+            }
+            if (!etagMatches(pre.ifMatch(), existing.get().etag())) {
+                throw new CofferException(ErrorCode.PRECONDITION_FAILED,
+                        "At least one of the preconditions you specified did not hold (If-Match)");
+            }
+        }
+    }
+
+    /** If-Match comparison: {@code *} matches any object; quotes around either ETag are ignored. */
+    static boolean etagMatches(String ifMatch, String etag) {
+        String wanted = ifMatch.strip();
+        return wanted.equals("*") || unquote(wanted).equals(unquote(etag == null ? "" : etag.strip()));
+    }
+
+    private static String unquote(String etag) {
+        return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+                ? etag.substring(1, etag.length() - 1) : etag;
+    }
+
+    @Override
+    public Optional<ObjectRecord> deleteObject(String bucket, String key) {
+        byte[] k = utf8(key);
+        return write("deleteObject", c -> {
+            Optional<ObjectRecord> existing = object(c, bucket, k, dialect.forUpdate);
+            if (existing.isEmpty()) {
+                return existing;
+            }
+            try (PreparedStatement ps = prepare(c, "DELETE FROM objects WHERE bucket = ? AND key_utf8 = ?")) {
+                bind(ps, bucket, k);
+                if (ps.executeUpdate() != 1) {
+                    throw new RestartTransaction();
+                }
+            }
+            lockChunks(c, existing.get().chunkRefs());
+            releaseRefs(c, existing.get().chunkRefs());
+            return existing;
+        });
+    }
+
+    @Override
+    public ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys) {
+        byte[] p = prefix == null ? new byte[0] : utf8(prefix);
+        byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
+        byte[] a = after == null || after.isEmpty() ? null : utf8(after);
+        return read("listObjects", c -> {
+            if (bucket(c, bucket, "").isEmpty()) {
+                throw CofferException.noSuchBucket(bucket);
+            }
+            Marker start = a != null && Arrays.compareUnsigned(a, p) >= 0 ? Marker.after(a, null) : Marker.atLeast(p);
+            Walk<ObjectSummary> walk = walk(p, d, a, start, maxKeys,
+                    (lower, upper, limit) -> fetchObjects(c, bucket, lower, upper, limit),
+                    s -> utf8(s.key()), s -> null);
+            List<String> prefixes = walk.prefixes.stream().map(JdbcMetadataStore::string).toList();
+            return new ObjectPage(walk.items, prefixes, walk.truncated,
+                    walk.truncated ? string(walk.lastKey) : null);
+        });
+    }
+
+    private List<ObjectSummary> fetchObjects(Connection c, String bucket, Marker lower, byte[] upper, int limit)
+            throws SQLException {
+        List<ObjectSummary> out = new ArrayList<>(Math.min(limit, 1024));
+        try (PreparedStatement ps = prepare(c, objectRangeSql(lower, upper != null))) {
+            int i = 1;
+            ps.setString(i++, bucket);
+            if (lower.bound()) {
+                ps.setBytes(i++, lower.key);
+            }
+            if (upper != null) {
+                ps.setBytes(i++, upper);
+            }
+            ps.setInt(i, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new ObjectSummary(string(rs.getBytes(1)), rs.getLong(2), rs.getString(3),
+                            Instant.ofEpochMilli(rs.getLong(4))));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The range query of object listings; {@code lower} is {@code key > ?} (or {@code >=} for an inclusive seek). */
+    private static String objectRangeSql(Marker lower, boolean bounded) {
+        StringBuilder sql = new StringBuilder(
+                "SELECT key_utf8, size, etag, last_modified FROM objects WHERE bucket = ?");
+        if (lower.bound()) {
+            sql.append(lower.inclusive ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
+        }
+        if (bounded) {
+            sql.append(" AND key_utf8 < ?");
+        }
+        return sql.append(" ORDER BY key_utf8 LIMIT ?").toString();
+    }
+
+    /**
+     * The database's plan for the range query that {@link #listObjects} issues for one seek with {@code prefix}
+     * (for tests that check listings seek an index rather than scan).
+     */
+    List<String> explainListing(String bucket, String prefix, String after) {
+        byte[] p = utf8(prefix);
+        byte[] upper = successor(p);
+        Marker lower = after == null ? Marker.atLeast(p) : Marker.after(utf8(after), null);
+        String sql = (dialect == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ")
+                + objectRangeSql(lower, upper != null);
+        return read("explain", c -> {
+            List<String> plan = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                int i = 1;
+                ps.setString(i++, bucket);
+                if (lower.bound()) {
+                    ps.setBytes(i++, lower.key);
+                }
+                if (upper != null) {
+                    ps.setBytes(i++, upper);
+                }
+                ps.setInt(i, 1001);
+                try (ResultSet rs = ps.executeQuery()) {
+                    int column = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        plan.add(rs.getString(column));
+                    }
+                }
+            }
+            return plan;
+        });
+    }
+
+    // ---- listing walk, shared by objects and uploads
+
+    /** A lower bound of a seek: keys above {@code key} (or equal when inclusive), or equal with a greater upload id. */
+    private record Marker(byte[] key, boolean inclusive, String uploadIdAfter) {
+        static Marker atLeast(byte[] key) {
+            return new Marker(key, true, null);
+        }
+
+        static Marker after(byte[] key, String uploadId) {
+            return new Marker(key, false, uploadId);
+        }
+
+        /** False for the inclusive empty key, which bounds nothing (and an empty blob is best not bound at all). */
+        boolean bound() {
+            return !(inclusive && key.length == 0);
+        }
+    }
+
+    /** Fetches up to {@code limit} rows from {@code lower} (and below {@code upper}, when not null), in key order. */
+    @FunctionalInterface
+    private interface Fetch<R> {
+        List<R> fetch(Marker lower, byte[] upper, int limit) throws SQLException;
+    }
+
+    /** What a listing walk found. */
+    private static final class Walk<R> {
+        final List<R> items = new ArrayList<>();
+        final List<byte[]> prefixes = new ArrayList<>();
+        boolean truncated;
+        byte[] lastKey;
+        String lastUploadId;
+    }
+
+    /**
+     * Walks the key index from {@code start} for keys starting with {@code prefix}. Without a delimiter, it fetches
+     * one batch of {@code max + 1} rows. With one, a key holding the delimiter after the prefix yields a common prefix
+     * and the walk seeks to the successor of that prefix. Common prefixes that do not sort after {@code after} are
+     * skipped (they were returned by the previous page).
+     */
+    private static <R> Walk<R> walk(byte[] prefix, byte[] delimiter, byte[] after, Marker start, int max,
+                                    Fetch<R> fetch, Function<R, byte[]> keyOf,
+                                    Function<R, String> uploadIdOf) throws SQLException {
+        Walk<R> walk = new Walk<>();
+        if (max <= 0) {
+            return walk;
+        }
+        byte[] upper = successor(prefix);
+        Marker lower = start;
+        int count = 0;
+        outer:
+        while (true) {
+            // one more row than the page still needs tells whether it is truncated; huge pages go in batches
+            int limit = (int) Math.min((long) max - count + 1, MAX_BATCH);
+            List<R> rows = fetch.fetch(lower, upper, limit);
+            boolean seeked = false;
+            for (R row : rows) {
+                byte[] key = keyOf.apply(row);
+                int at = delimiter == null ? -1 : indexOf(key, delimiter, prefix.length);
+                if (at < 0) {
+                    if (count == max) {
+                        walk.truncated = true;
+                        break outer;
+                    }
+                    walk.items.add(row);
+                    count++;
+                    walk.lastKey = key;
+                    walk.lastUploadId = uploadIdOf.apply(row);
+                    lower = Marker.after(key, walk.lastUploadId);
+                    continue;
+                }
+                byte[] common = Arrays.copyOf(key, at + delimiter.length);
+                if (after == null || Arrays.compareUnsigned(common, after) > 0) {
+                    if (count == max) {
+                        walk.truncated = true;
+                        break outer;
+                    }
+                    walk.prefixes.add(common);
+                    count++;
+                    walk.lastKey = common;
+                    walk.lastUploadId = null;
+                }
+                byte[] next = successor(common);
+                if (next == null) {
+                    break outer;
+                }
+                lower = Marker.atLeast(next);
+                seeked = true;
+                break;
+            }
+            if (!seeked && rows.size() < limit) {
+                break;
+            }
+        }
+        return walk;
+    }
+
+    static int indexOf(byte[] haystack, byte[] needle, int from) {
+        outer:
+        for (int i = from; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /**
+     * The smallest byte string greater than every string starting with {@code prefix}: trailing 0xFF bytes dropped
+     * and the last byte incremented; null (unbounded) for the empty prefix or one made only of 0xFF bytes.
+     */
+    static byte[] successor(byte[] prefix) {
+        int end = prefix.length;
+        while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
+            end--;
+        }
+        if (end == 0) {
+            return null;
+        }
+        byte[] next = Arrays.copyOf(prefix, end);
+        next[end - 1]++;
+        return next;
+    }
+
+    // ---- multipart uploads
+
+    private static final String UPLOAD_COLUMNS = "upload_id, bucket, key_utf8, owner, initiated, attributes";
+
+    @Override
+    public void createUpload(UploadRecord upload) {
+        byte[] key = utf8(upload.key());
+        write("createUpload", c -> {
+            requireBucket(c, upload.bucket());
+            try (PreparedStatement ps = prepare(c, "INSERT INTO uploads (" + UPLOAD_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?)")) {
+                bind(ps, upload.uploadId(), upload.bucket(), key, upload.owner(), millis(upload.initiated()),
+                        upload.attributes());
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<UploadRecord> upload(String uploadId) {
+        return read("upload", c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT " + UPLOAD_COLUMNS
+                    + " FROM uploads WHERE upload_id = ?")) {
+                ps.setString(1, uploadId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(uploadRecord(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    private static UploadRecord uploadRecord(ResultSet rs) throws SQLException {
+        return new UploadRecord(rs.getString(1), rs.getString(2), string(rs.getBytes(3)), rs.getString(4),
+                Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6));
+    }
+
+    private boolean uploadExists(Connection c, String uploadId, String lock) throws SQLException {
+        return exists(c, "SELECT 1 FROM uploads WHERE upload_id = ?" + lock, uploadId);
+    }
+
+    @Override
+    public void commitPart(PartRecord part, NewChunks newChunks) {
+        NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
+        write("commitPart", c -> {
+            if (!uploadExists(c, part.uploadId(), dialect.forShare)) {
+                throw CofferException.noSuchUpload(part.uploadId());
+            }
+            List<ChunkId> replaced = null;
+            try (PreparedStatement ps = prepare(c, "SELECT chunk_refs FROM parts WHERE upload_id = ? "
+                    + "AND part_number = ?" + dialect.forUpdate)) {
+                bind(ps, part.uploadId(), part.partNumber());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        replaced = decodeRefs(rs.getBytes(1));
+                    }
+                }
+            }
+            registerChunks(c, chunks.packs(), chunks.chunks());
+            lockChunks(c, part.chunkRefs(), replaced == null ? List.of() : replaced);
+            addRefs(c, part.chunkRefs());
+            Object[] values = {part.size(), part.etag(), millis(part.lastModified()), part.attributes(),
+                part.manifest(), encodeRefs(part.chunkRefs()), part.uploadId(), part.partNumber()};
+            if (replaced != null) {
+                try (PreparedStatement ps = prepare(c, "UPDATE parts SET size = ?, etag = ?, last_modified = ?, "
+                        + "attributes = ?, manifest = ?, chunk_refs = ? WHERE upload_id = ? AND part_number = ?")) {
+                    bind(ps, values);
+                    if (ps.executeUpdate() != 1) {
+                        throw new RestartTransaction();
+                    }
+                }
+                releaseRefs(c, replaced);
+            } else {
+                try (PreparedStatement ps = prepare(c, "INSERT INTO parts (size, etag, last_modified, attributes, "
+                        + "manifest, chunk_refs, upload_id, part_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (upload_id, part_number) DO NOTHING")) {
+                    bind(ps, values);
+                    if (ps.executeUpdate() != 1) {
+                        throw new RestartTransaction();
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<PartRecord> parts(String uploadId, int afterPartNumber, int max) {
+        if (max <= 0) {
+            return List.of();
+        }
+        return read("parts", c -> {
+            List<PartRecord> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, "SELECT upload_id, part_number, size, etag, last_modified, "
+                    + "attributes, manifest, chunk_refs FROM parts WHERE upload_id = ? AND part_number > ? "
+                    + "ORDER BY part_number LIMIT ?")) {
+                bind(ps, uploadId, afterPartNumber, max);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new PartRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4),
+                                Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6), rs.getBytes(7),
+                                decodeRefs(rs.getBytes(8))));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker,
+                                  String uploadIdMarker, int maxUploads) {
+        byte[] p = prefix == null ? new byte[0] : utf8(prefix);
+        byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
+        byte[] km = keyMarker == null || keyMarker.isEmpty() ? null : utf8(keyMarker);
+        String idMarker = km == null || uploadIdMarker == null || uploadIdMarker.isEmpty() ? null : uploadIdMarker;
+        return read("listUploads", c -> {
+            if (bucket(c, bucket, "").isEmpty()) {
+                throw CofferException.noSuchBucket(bucket);
+            }
+            Marker start = km != null && Arrays.compareUnsigned(km, p) >= 0 ? Marker.after(km, idMarker)
+                    : Marker.atLeast(p);
+            Walk<UploadRecord> walk = walk(p, d, km, start, maxUploads,
+                    (lower, upper, limit) -> fetchUploads(c, bucket, lower, upper, limit),
+                    u -> utf8(u.key()), UploadRecord::uploadId);
+            List<String> prefixes = walk.prefixes.stream().map(JdbcMetadataStore::string).toList();
+            return new UploadPage(walk.items, prefixes, walk.truncated,
+                    walk.truncated ? string(walk.lastKey) : null, walk.truncated ? walk.lastUploadId : null);
+        });
+    }
+
+    private List<UploadRecord> fetchUploads(Connection c, String bucket, Marker lower, byte[] upper, int limit)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT " + UPLOAD_COLUMNS + " FROM uploads WHERE bucket = ?");
+        List<Object> args = new ArrayList<>();
+        args.add(bucket);
+        if (lower.uploadIdAfter != null) {
+            sql.append(" AND (key_utf8 > ? OR (key_utf8 = ? AND upload_id > ?))");
+            args.add(lower.key);
+            args.add(lower.key);
+            args.add(lower.uploadIdAfter);
+        } else if (lower.bound()) {
+            sql.append(lower.inclusive ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
+            args.add(lower.key);
+        }
+        if (upper != null) {
+            sql.append(" AND key_utf8 < ?");
+            args.add(upper);
+        }
+        sql.append(" ORDER BY key_utf8, upload_id LIMIT ?");
+        args.add(limit);
+        List<UploadRecord> out = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, sql.toString())) {
+            bind(ps, args.toArray());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(uploadRecord(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void abortUpload(String uploadId) {
+        write("abortUpload", c -> {
+            if (!uploadExists(c, uploadId, dialect.forUpdate)) {
+                throw CofferException.noSuchUpload(uploadId);
+            }
+            List<ChunkId> partRefs = partRefs(c, uploadId);
+            lockChunks(c, partRefs);
+            deleteUpload(c, uploadId, partRefs);
+            return null;
+        });
+    }
+
+    /** The chunk references of all parts of an upload, locking the parts. */
+    private List<ChunkId> partRefs(Connection c, String uploadId) throws SQLException {
+        List<ChunkId> refs = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, "SELECT chunk_refs FROM parts WHERE upload_id = ?"
+                + dialect.forUpdate)) {
+            ps.setString(1, uploadId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    refs.addAll(decodeRefs(rs.getBytes(1)));
+                }
+            }
+        }
+        return refs;
+    }
+
+    /** Deletes an upload (which the caller locked) and its parts, releasing {@code partRefs}, their references. */
+    private void deleteUpload(Connection c, String uploadId, List<ChunkId> partRefs) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "DELETE FROM parts WHERE upload_id = ?")) {
+            ps.setString(1, uploadId);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = prepare(c, "DELETE FROM uploads WHERE upload_id = ?")) {
+            ps.setString(1, uploadId);
+            if (ps.executeUpdate() != 1) {
+                throw new RestartTransaction();
+            }
+        }
+        releaseRefs(c, partRefs);
+    }
+
+    // ---- reference counting
+
+    private void registerChunks(Connection c, List<PackRecord> packs, List<ChunkLocation> chunks) throws SQLException {
+        if (!packs.isEmpty()) {
+            try (PreparedStatement ps = prepare(c, "INSERT INTO packs (name, size, created, retired_at) "
+                    + "VALUES (?, ?, ?, NULL) ON CONFLICT (name) DO NOTHING")) {
+                for (PackRecord pack : packs) {
+                    bind(ps, pack.name(), pack.size(), millis(pack.created()));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        if (!chunks.isEmpty()) {
+            long now = System.currentTimeMillis();
+            List<ChunkLocation> sorted = new ArrayList<>(chunks);
+            sorted.sort((x, y) -> x.id().compareTo(y.id()));
+            try (PreparedStatement ps = prepare(c, "INSERT INTO chunks (id, pack, pack_offset, length, refs, "
+                    + "released_at) VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING")) {
+                for (ChunkLocation chunk : sorted) {
+                    bind(ps, chunk.id().toBytes(), chunk.pack(), chunk.offset(), chunk.length(), now);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+    }
+
+    /**
+     * On PostgreSQL, locks the rows of every chunk the transaction will add or release references on, all at once in
+     * id order: concurrent writes then wait for each other instead of deadlocking (each deadlock costs the server's
+     * {@code deadlock_timeout} to detect). SQLite has a single writer and needs no row locks.
+     */
+    @SafeVarargs
+    private void lockChunks(Connection c, List<ChunkId>... groups) throws SQLException {
+        if (dialect != Dialect.POSTGRES) {
+            return;
+        }
+        List<ChunkId> all = new ArrayList<>();
+        for (List<ChunkId> group : groups) {
+            all.addAll(group);
+        }
+        List<ChunkId> sorted = new ArrayList<>(new TreeSet<>(all));
+        for (int from = 0; from < sorted.size(); from += IN_BATCH) {
+            List<ChunkId> batch = sorted.subList(from, Math.min(sorted.size(), from + IN_BATCH));
+            try (PreparedStatement ps = prepare(c, "SELECT id FROM chunks WHERE id IN ("
+                    + "?, ".repeat(batch.size() - 1) + "?) ORDER BY id" + dialect.forUpdate)) {
+                for (int i = 0; i < batch.size(); i++) {
+                    ps.setBytes(i + 1, batch.get(i).toBytes());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rs.getBytes(1);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Adds one reference to each id; {@code CONFLICT_RETRY} (the transaction rolls back) if one is not indexed. */
+    private void addRefs(Connection c, List<ChunkId> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        List<ChunkId> sorted = sorted(ids);
+        int[] counts;
+        try (PreparedStatement ps = prepare(c, "UPDATE chunks SET refs = refs + 1, released_at = NULL WHERE id = ?")) {
+            for (ChunkId id : sorted) {
+                ps.setBytes(1, id.toBytes());
+                ps.addBatch();
+            }
+            counts = ps.executeBatch();
+        }
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                continue;
+            }
+            if (counts[i] != 1) {
+                throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                        "chunk " + sorted.get(i) + " was collected while a write referenced it; retry the write");
+            }
+        }
+        if (Arrays.stream(counts).anyMatch(n -> n == Statement.SUCCESS_NO_INFO)) {
+            Map<ChunkId, ChunkLocation> present = locateIn(c, sorted);
+            for (ChunkId id : sorted) {
+                if (!present.containsKey(id)) {
+                    throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                            "chunk " + id + " was collected while a write referenced it; retry the write");
+                }
+            }
+        }
+    }
+
+    private Map<ChunkId, ChunkLocation> locateIn(Connection c, List<ChunkId> ids) throws SQLException {
+        Map<ChunkId, ChunkLocation> out = new HashMap<>();
+        try (PreparedStatement ps = prepare(c, "SELECT pack, pack_offset, length FROM chunks WHERE id = ?")) {
+            for (ChunkId id : ids) {
+                ps.setBytes(1, id.toBytes());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        out.put(id, new ChunkLocation(id, rs.getString(1), rs.getLong(2), rs.getInt(3)));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Releases one reference from each id, stamping {@code released_at} on those that reach zero. */
+    private void releaseRefs(Connection c, List<ChunkId> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        List<ChunkId> sorted = sorted(ids);
+        long now = System.currentTimeMillis();
+        int[] counts;
+        try (PreparedStatement ps = prepare(c, "UPDATE chunks SET refs = refs - 1, "
+                + "released_at = CASE WHEN refs = 1 THEN ? ELSE released_at END WHERE id = ? AND refs > 0")) {
+            for (ChunkId id : sorted) {
+                ps.setLong(1, now);
+                ps.setBytes(2, id.toBytes());
+                ps.addBatch();
+            }
+            counts = ps.executeBatch();
+        }
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] != 1 && counts[i] != Statement.SUCCESS_NO_INFO) {
+                throw new CofferException(ErrorCode.INTERNAL_ERROR, "metadata invariant broken: chunk "
+                        + sorted.get(i) + " is not referenced but a record held a reference to it");
+            }
+        }
+    }
+
+    private static List<ChunkId> sorted(List<ChunkId> ids) {
+        List<ChunkId> sorted = new ArrayList<>(ids);
+        sorted.sort(null);
+        return sorted;
+    }
+
+    /** The reference count of a chunk, or empty if it is not indexed (for tests and fsck-style checks). */
+    OptionalLong refCount(ChunkId id) {
+        return read("refCount", c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT refs FROM chunks WHERE id = ?")) {
+                ps.setBytes(1, id.toBytes());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+                }
+            }
+        });
+    }
+
+    /** How many SQL statements this store has prepared (each executed once, or once as a batch); for tests. */
+    long statementCount() {
+        return statements.get();
+    }
+
+    // ---- packs and garbage collection
+
+    @Override
+    public void registerPack(PackRecord pack, List<ChunkLocation> chunks) {
+        write("registerPack", c -> {
+            registerChunks(c, List.of(pack), chunks);
+            return null;
+        });
+    }
+
+    @Override
+    public List<PackRecord> packs() {
+        return read("packs", c -> {
+            List<PackRecord> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
+                    + "ORDER BY name");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new PackRecord(rs.getString(1), rs.getLong(2), Instant.ofEpochMilli(rs.getLong(3))));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<PackUsage> packUsage(Instant graceCutoff) {
+        long cutoff = millis(graceCutoff);
+        String live = "(c.refs > 0 OR COALESCE(c.released_at, 0) >= ?)";
+        String sql = "SELECT p.name, p.size, p.created, "
+                + "COALESCE(SUM(CASE WHEN " + live + " THEN c.length ELSE 0 END), 0), "
+                + "COUNT(CASE WHEN " + live + " THEN 1 END), "
+                + "COUNT(CASE WHEN c.id IS NOT NULL AND NOT " + live + " THEN 1 END) "
+                + "FROM packs p LEFT JOIN chunks c ON c.pack = p.name WHERE p.retired_at IS NULL "
+                + "GROUP BY p.name, p.size, p.created ORDER BY p.name";
+        return read("packUsage", c -> {
+            List<PackUsage> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, sql)) {
+                bind(ps, cutoff, cutoff, cutoff);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        PackRecord pack = new PackRecord(rs.getString(1), rs.getLong(2),
+                                Instant.ofEpochMilli(rs.getLong(3)));
+                        out.add(new PackUsage(pack, rs.getLong(4), rs.getInt(5), rs.getInt(6)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<ChunkLocation> liveChunks(String pack, Instant graceCutoff) {
+        long cutoff = millis(graceCutoff);
+        String sql = "SELECT id, pack_offset, length FROM chunks WHERE pack = ? "
+                + "AND (refs > 0 OR COALESCE(released_at, 0) >= ?) ORDER BY pack_offset";
+        return read("liveChunks", c -> {
+            List<ChunkLocation> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, sql)) {
+                bind(ps, pack, cutoff);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new ChunkLocation(ChunkId.of(rs.getBytes(1)), pack, rs.getLong(2), rs.getInt(3)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Retiring a pack that is unknown or already retired changes nothing. Locations in {@code moved} whose chunk
+     * is not (or no longer) in {@code oldPack} are ignored.
+     */
+    @Override
+    public void retirePack(String oldPack, List<ChunkLocation> moved, Instant graceCutoff) {
+        long cutoff = millis(graceCutoff);
+        write("retirePack", c -> {
+            if (!exists(c, "SELECT 1 FROM packs WHERE name = ? AND retired_at IS NULL" + dialect.forUpdate,
+                    oldPack)) {
+                return null;
+            }
+            if (!moved.isEmpty()) {
+                List<ChunkLocation> sorted = new ArrayList<>(moved);
+                sorted.sort((x, y) -> x.id().compareTo(y.id()));
+                try (PreparedStatement ps = prepare(c, "UPDATE chunks SET pack = ?, pack_offset = ?, length = ? "
+                        + "WHERE id = ? AND pack = ?")) {
+                    for (ChunkLocation location : sorted) {
+                        bind(ps, location.pack(), location.offset(), location.length(), location.id().toBytes(),
+                                oldPack);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+            try (PreparedStatement ps = prepare(c, "DELETE FROM chunks WHERE pack = ? AND refs = 0 "
+                    + "AND COALESCE(released_at, 0) < ?")) {
+                bind(ps, oldPack, cutoff);
+                ps.executeUpdate();
+            }
+            if (exists(c, "SELECT 1 FROM chunks WHERE pack = ? LIMIT 1", oldPack)) {
+                throw new CofferException(ErrorCode.CONFLICT_RETRY, "pack " + oldPack
+                        + " holds live chunks that were not moved; rewrite it again");
+            }
+            try (PreparedStatement ps = prepare(c, "UPDATE packs SET retired_at = ? WHERE name = ?")) {
+                bind(ps, System.currentTimeMillis(), oldPack);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<String> retiredPacks(Instant cutoff) {
+        return read("retiredPacks", c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
+                    + "AND retired_at < ? ORDER BY name")) {
+                ps.setLong(1, millis(cutoff));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Forgetting an unknown pack does nothing; a pack that is not retired is refused with
+     * {@code INVALID_ARGUMENT}.
+     */
+    @Override
+    public void forgetPack(String name) {
+        write("forgetPack", c -> {
+            int deleted;
+            try (PreparedStatement ps = prepare(c, "DELETE FROM packs WHERE name = ? AND retired_at IS NOT NULL")) {
+                ps.setString(1, name);
+                deleted = ps.executeUpdate();
+            }
+            if (deleted == 0 && exists(c, "SELECT 1 FROM packs WHERE name = ?", name)) {
+                throw CofferException.invalid("pack " + name + " is not retired");
+            }
+            return null;
+        });
+    }
+
+    // ---- whole-store views
+
+    @Override
+    public StoreStats stats() {
+        return read("stats", c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT "
+                    + "(SELECT COUNT(*) FROM objects), (SELECT COALESCE(SUM(size), 0) FROM objects), "
+                    + "(SELECT COUNT(*) FROM chunks), (SELECT COALESCE(SUM(length), 0) FROM chunks), "
+                    + "(SELECT COUNT(*) FROM packs WHERE retired_at IS NULL), "
+                    + "(SELECT COALESCE(SUM(size), 0) FROM packs WHERE retired_at IS NULL)");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new StoreStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getLong(6));
+            }
+        });
+    }
+
+    @Override
+    public List<String> versionIds() {
+        return read("versionIds", c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = prepare(c, "SELECT version_id FROM objects");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return read("isEmpty", c -> {
+            for (String table : List.of("buckets", "objects", "packs", "chunks")) {
+                try (PreparedStatement ps = prepare(c, "SELECT 1 FROM " + table + " LIMIT 1");
+                     ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (pool != null) {
+            pool.close();
+        }
+        if (writer != null) {
+            writeLock.lock();
+            try {
+                closeQuietly(writer);
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        for (Connection reader : allReaders) {
+            closeQuietly(reader);
+        }
+    }
+
+    // ---- transactions and connections
+
+    private <T> T read(String op, SqlWork<T> work) {
+        checkOpen();
+        Connection c = null;
+        try {
+            c = borrowReader();
+            return work.run(c);
+        } catch (SQLException e) {
+            throw failure(op, e);
+        } finally {
+            if (c != null) {
+                returnReader(c);
+            }
+        }
+    }
+
+    private Connection borrowReader() throws SQLException {
+        if (pool != null) {
+            return pool.getConnection();
+        }
+        try {
+            Connection c = readers.poll(30, TimeUnit.SECONDS);
+            if (c == null) {
+                throw new CofferException(ErrorCode.SERVICE_UNAVAILABLE, "no metadata read connection available");
+            }
+            return c;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "interrupted waiting for a metadata connection", e);
+        }
+    }
+
+    private void returnReader(Connection c) {
+        if (pool != null) {
+            closeQuietly(c);
+        } else {
+            readers.add(c);
+        }
+    }
+
+    /** Runs {@code work} in one transaction, restarting it on serialization failures, deadlocks and insert races. */
+    private <T> T write(String op, SqlWork<T> work) {
+        checkOpen();
+        for (int attempt = 1; ; attempt++) {
+            Connection c = null;
+            boolean locked = false;
+            try {
+                if (pool != null) {
+                    c = pool.getConnection();
+                } else {
+                    writeLock.lock();
+                    locked = true;
+                    checkOpen();
+                    c = writer;
+                }
+                // SQLite begins its (IMMEDIATE) transaction here and holds no write lock between transactions
+                c.setAutoCommit(false);
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (RestartTransaction e) {
+                rollbackQuietly(c);
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw new CofferException(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes");
+                }
+                LOG.debug("{} raced a concurrent insert; restarting (attempt {})", op, attempt);
+            } catch (SQLException e) {
+                rollbackQuietly(c);
+                if (!isRetryable(e)) {
+                    throw failure(op, e);
+                }
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                            op + " kept conflicting with concurrent writes", e);
+                }
+                LOG.debug("{} hit SQLState {}; restarting (attempt {})", op, e.getSQLState(), attempt);
+            } catch (RuntimeException | Error e) {
+                rollbackQuietly(c);
+                throw e;
+            } finally {
+                if (c != null) {
+                    try {
+                        c.setAutoCommit(true);
+                    } catch (SQLException e) {
+                        LOG.debug("cannot reset autocommit", e);
+                    }
+                    if (pool != null) {
+                        closeQuietly(c);
+                    }
+                }
+                if (locked) {
+                    writeLock.unlock();
+                }
+            }
+            backoff(attempt);
+        }
+    }
+
+    private static void backoff(int attempt) {
+        long maxMillis = Math.min(50, 1L << Math.min(attempt, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "interrupted while retrying a metadata transaction", e);
+        }
+    }
+
+    private static boolean isRetryable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                String state = s.getSQLState();
+                if ("40001".equals(state) || "40P01".equals(state)) {
+                    return true;
+                }
+                SQLException next = s.getNextException();
+                if (next != null && next != t && isRetryable(next)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isForeignKeyViolation(SQLException e) {
+        // PostgreSQL reports 23503; SQLite reports SQLITE_CONSTRAINT_FOREIGNKEY (787) with a generic state
+        return "23503".equals(e.getSQLState()) || e.getErrorCode() == 787
+                || (e.getMessage() != null && e.getMessage().contains("FOREIGN KEY constraint failed"));
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
+        }
+    }
+
+    private CofferException failure(String op, SQLException e) {
+        return new CofferException(ErrorCode.INTERNAL_ERROR, "metadata store failure in " + op
+                + " (SQLState " + e.getSQLState() + ")", e);
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            LOG.warn("metadata rollback failed (SQLState {})", e.getSQLState());
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a metadata connection failed", e);
+        }
+    }
+
+    private PreparedStatement prepare(Connection c, String sql) throws SQLException {
+        statements.incrementAndGet();
+        return c.prepareStatement(sql);
+    }
+
+    private boolean exists(Connection c, String sql, String arg) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql)) {
+            ps.setString(1, arg);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object arg = args[i];
+            int index = i + 1;
+            if (arg == null) {
+                ps.setNull(index, Types.NULL);
+            } else if (arg instanceof String s) {
+                ps.setString(index, s);
+            } else if (arg instanceof byte[] b) {
+                ps.setBytes(index, b);
+            } else if (arg instanceof Long l) {
+                ps.setLong(index, l);
+            } else if (arg instanceof Integer n) {
+                ps.setInt(index, n);
+            } else {
+                throw new IllegalArgumentException("cannot bind " + arg.getClass());
+            }
+        }
+    }
+
+    private static Object[] concat(Object[] head, Object... tail) {
+        Object[] out = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, out, head.length, tail.length);
+        return out;
+    }
+
+    // ---- encodings
+
+    private static long millis(Instant instant) {
+        return instant == null ? System.currentTimeMillis() : instant.toEpochMilli();
+    }
+
+    /** The UTF-8 bytes of a key; {@code INVALID_ARGUMENT} for a string that is not valid Unicode. */
+    static byte[] utf8(String s) {
+        try {
+            ByteBuffer buffer = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .encode(CharBuffer.wrap(s));
+            byte[] out = new byte[buffer.remaining()];
+            buffer.get(out);
+            return out;
+        } catch (CharacterCodingException e) {
+            throw CofferException.invalid("key, prefix or delimiter is not valid Unicode");
+        }
+    }
+
+    private static String string(byte[] utf8) {
+        return utf8 == null ? "" : new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    static byte[] encodeRefs(List<ChunkId> ids) {
+        byte[] out = new byte[ids.size() * ChunkId.LENGTH];
+        for (int i = 0; i < ids.size(); i++) {
+            ids.get(i).copyTo(out, i * ChunkId.LENGTH);
+        }
+        return out;
+    }
+
+    static List<ChunkId> decodeRefs(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return List.of();
+        }
+        if (bytes.length % ChunkId.LENGTH != 0) {
+            throw new CofferException(ErrorCode.INTERNAL_ERROR, "corrupt chunk reference list");
+        }
+        List<ChunkId> out = new ArrayList<>(bytes.length / ChunkId.LENGTH);
+        for (int at = 0; at < bytes.length; at += ChunkId.LENGTH) {
+            out.add(ChunkId.of(Arrays.copyOfRange(bytes, at, at + ChunkId.LENGTH)));
+        }
+        return out;
+    }
+}

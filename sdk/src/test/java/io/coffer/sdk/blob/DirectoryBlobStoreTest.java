@@ -1,0 +1,113 @@
+package io.coffer.sdk.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The contract test against {@link DirectoryBlobStore}, plus its on-disk layout, temp files and permissions. */
+class DirectoryBlobStoreTest extends BlobStoreContractTest {
+
+    @TempDir
+    Path dir;
+
+    private Path root() {
+        return dir.resolve("blobs");
+    }
+
+    @Override
+    protected BlobStore createStore() throws IOException {
+        return new DirectoryBlobStore(root());
+    }
+
+    @Test
+    void blobsAreFilesNamedAfterTheirNames() throws IOException {
+        store.put("p/ab12", BlobContent.of(new byte[] {1, 2}));
+
+        assertThat(Files.readAllBytes(root().resolve("p").resolve("ab12"))).containsExactly(1, 2);
+        assertThat(store.describe()).isEqualTo("directory:" + root().toAbsolutePath());
+    }
+
+    @Test
+    void leftoverTempFilesAreInvisibleAndStaleOnesRemovedOnOpen() throws IOException {
+        Path temp = root().resolve(DirectoryBlobStore.TEMP_DIR);
+        Path stale = Files.write(temp.resolve("put-1.part"), new byte[] {1});
+        Path fresh = Files.write(temp.resolve("put-2.part"), new byte[] {2});
+        Files.setLastModifiedTime(stale, FileTime.from(
+                Instant.now().minus(DirectoryBlobStore.STALE_TEMP_AGE).minus(Duration.ofMinutes(1))));
+
+        assertThat(names("")).isEmpty();
+        assertThat(names(".")).isEmpty();
+        assertThatThrownBy(() -> store.get(".tmp/put-2.part", 0, -1)).isInstanceOf(IllegalArgumentException.class);
+
+        try (DirectoryBlobStore reopened = new DirectoryBlobStore(root())) {
+            assertThat(stale).doesNotExist();
+            assertThat(fresh).exists();
+            assertThat(reopened.list("").toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void failedPutLeavesNoFileBehind() throws IOException {
+        assertThatThrownBy(() -> store.put("p/x/fail", TestContents.failingAfter(1 << 20, 1000)))
+                .isInstanceOf(IOException.class);
+
+        assertThat(regularFiles()).isEmpty();
+    }
+
+    @Test
+    void filesAndDirectoriesArePrivate() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
+        store.put("p/q/secret", BlobContent.of(new byte[] {1}));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root().resolve("p/q/secret"))))
+                .isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root().resolve("p/q"))))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root().resolve("p"))))
+                .isEqualTo("rwx------");
+    }
+
+    @Test
+    void namesAFilesystemCannotMapAreRejected() {
+        for (String bad : List.of("a//b", "a/", "./a", "a/./b", ".tmp/x", ".tmp", "a/" + "b".repeat(256))) {
+            assertThatThrownBy(() -> store.put(bad, BlobContent.of(new byte[1])))
+                    .as("put %s", bad).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.head(bad))
+                    .as("head %s", bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void aNameCannotBeBothABlobAndADirectory() throws IOException {
+        store.put("p/a", BlobContent.of(new byte[] {1}));
+        store.put("q/a/b", BlobContent.of(new byte[] {2}));
+
+        assertThatThrownBy(() -> store.put("p/a/b", BlobContent.of(new byte[] {3}))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> store.put("q/a", BlobContent.of(new byte[] {4}))).isInstanceOf(IOException.class);
+        assertThat(store.head("q/a")).isEmpty();
+        assertThatThrownBy(() -> store.get("q/a", 0, -1)).isInstanceOf(BlobNotFoundException.class);
+        store.delete("q/a");
+        assertThat(names("")).containsExactly("p/a", "q/a/b");
+        assertThat(regularFiles()).hasSize(2);
+    }
+
+    private List<Path> regularFiles() throws IOException {
+        try (Stream<Path> paths = Files.walk(root())) {
+            return paths.filter(Files::isRegularFile).collect(Collectors.toList());
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.coffer.sdk.blob;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test decorator that injects failures into a {@link BlobStore} on demand, for engine fault tests: failing the next
+ * N calls of an operation with an {@link IOException}, storing a blob and then reporting failure, or corrupting what
+ * the next gets return (one byte flipped, or the data cut in half). Faults not armed pass calls straight through.
+ */
+public final class FaultyBlobStore implements BlobStore {
+
+    /** The operations whose next calls can be made to fail. */
+    public enum Operation { PUT, GET, HEAD, DELETE, LIST }
+
+    private static final String INJECTED = "injected fault: ";
+
+    private final BlobStore delegate;
+    private final AtomicInteger[] failures = new AtomicInteger[Operation.values().length];
+    private final AtomicInteger putsFailingAfterWrite = new AtomicInteger();
+    private final AtomicInteger corruptedGets = new AtomicInteger();
+    private final AtomicInteger truncatedGets = new AtomicInteger();
+    private final AtomicInteger calls = new AtomicInteger();
+
+    /** Wraps {@code delegate}, with no fault armed. */
+    public FaultyBlobStore(BlobStore delegate) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        for (int i = 0; i < failures.length; i++) {
+            failures[i] = new AtomicInteger();
+        }
+    }
+
+    /** The next {@code n} calls of {@code operation} throw an {@link IOException} without reaching the store. */
+    public FaultyBlobStore failNext(Operation operation, int n) {
+        failures[operation.ordinal()].set(n);
+        return this;
+    }
+
+    /** The next {@code n} puts throw an {@link IOException} without storing anything. */
+    public FaultyBlobStore failNextPuts(int n) {
+        return failNext(Operation.PUT, n);
+    }
+
+    /** The next {@code n} gets throw an {@link IOException}. */
+    public FaultyBlobStore failNextGets(int n) {
+        return failNext(Operation.GET, n);
+    }
+
+    /** The next {@code n} puts store the blob, then throw an {@link IOException}, as a lost response would. */
+    public FaultyBlobStore failNextPutsAfterWrite(int n) {
+        putsFailingAfterWrite.set(n);
+        return this;
+    }
+
+    /** The next {@code n} non-empty gets return their data with the first byte's bits inverted. */
+    public FaultyBlobStore corruptNextGets(int n) {
+        corruptedGets.set(n);
+        return this;
+    }
+
+    /** The next {@code n} gets return only the first half (rounded down) of their data. */
+    public FaultyBlobStore truncateNextGets(int n) {
+        truncatedGets.set(n);
+        return this;
+    }
+
+    /** Disarms every fault. */
+    public FaultyBlobStore reset() {
+        for (AtomicInteger f : failures) {
+            f.set(0);
+        }
+        putsFailingAfterWrite.set(0);
+        corruptedGets.set(0);
+        truncatedGets.set(0);
+        return this;
+    }
+
+    /** How many calls reached this decorator, failed ones included. */
+    public int calls() {
+        return calls.get();
+    }
+
+    /** The wrapped store. */
+    public BlobStore delegate() {
+        return delegate;
+    }
+
+    @Override
+    public void put(String name, BlobContent content) throws IOException {
+        maybeFail(Operation.PUT, name);
+        delegate.put(name, content);
+        if (take(putsFailingAfterWrite)) {
+            throw new IOException(INJECTED + "put " + name + " stored, then failed");
+        }
+    }
+
+    @Override
+    public InputStream get(String name, long offset, long length) throws IOException {
+        maybeFail(Operation.GET, name);
+        InputStream in = delegate.get(name, offset, length);
+        boolean corrupt = corruptedGets.get() > 0;
+        boolean truncate = truncatedGets.get() > 0;
+        if (!corrupt && !truncate) {
+            return in;
+        }
+        byte[] data;
+        try (in) {
+            data = in.readAllBytes();
+        }
+        if (take(truncatedGets)) {
+            data = Arrays.copyOf(data, data.length / 2);
+        }
+        if (data.length > 0 && take(corruptedGets)) {
+            data[0] ^= (byte) 0xff;
+        }
+        return new ByteArrayInputStream(data);
+    }
+
+    @Override
+    public Optional<BlobInfo> head(String name) throws IOException {
+        maybeFail(Operation.HEAD, name);
+        return delegate.head(name);
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+        maybeFail(Operation.DELETE, name);
+        delegate.delete(name);
+    }
+
+    @Override
+    public BlobListing list(String prefix) throws IOException {
+        maybeFail(Operation.LIST, prefix);
+        return delegate.list(prefix);
+    }
+
+    @Override
+    public String describe() {
+        return "faulty(" + delegate.describe() + ")";
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+
+    private void maybeFail(Operation operation, String name) throws IOException {
+        calls.incrementAndGet();
+        if (take(failures[operation.ordinal()])) {
+            throw new IOException(INJECTED + operation.name().toLowerCase(java.util.Locale.ROOT) + " " + name);
+        }
+    }
+
+    /** Consumes one armed fault if any is left. */
+    private static boolean take(AtomicInteger remaining) {
+        return remaining.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+}

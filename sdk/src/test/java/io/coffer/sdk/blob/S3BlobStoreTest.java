@@ -1,0 +1,98 @@
+package io.coffer.sdk.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.sdk.testing.S3ServerFixture;
+import java.io.IOException;
+import java.io.InputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The contract test against {@link S3BlobStore} on the in-process S3 server, plus multipart and key prefixes. */
+class S3BlobStoreTest extends BlobStoreContractTest {
+
+    @RegisterExtension
+    static final S3ServerFixture S3 = new S3ServerFixture();
+
+    private static final int MIB = 1 << 20;
+    private static final String TENANT_PREFIX = "tenant-1/";
+
+    @Override
+    protected BlobStore createStore() throws IOException {
+        return S3.storeBuilder(S3.createBucket()).listPageSize(3).build();
+    }
+
+    @Test
+    void largeBlobGoesMultipart() throws IOException {
+        String bucket = S3.createBucket();
+        try (S3BlobStore multipart = S3.storeBuilder(bucket).multipartThreshold(8L * MIB).partSize(5L * MIB).build()) {
+            BlobContent content = TestContents.generated(20L * MIB + 123, 11);
+            multipart.put("p/multi", content);
+
+            try (InputStream in = multipart.get("p/multi", 0, -1)) {
+                assertThat(TestContents.sha256(in)).isEqualTo(TestContents.sha256(content));
+            }
+            assertThat(multipart.head("p/multi")).map(BlobInfo::size).contains(20L * MIB + 123);
+            assertThat(multipart.read("p/multi", 6L * MIB - 2, 4))
+                    .isEqualTo(java.util.Arrays.copyOfRange(
+                            TestContents.bytes(TestContents.generated(6L * MIB + 2, 11)), 6 * MIB - 2, 6 * MIB + 2));
+            assertThat(multipart.client().headObject(r -> r.bucket(bucket).key("p/multi")).eTag()).contains("-");
+        }
+    }
+
+    @Test
+    void failedMultipartUploadIsAborted() throws IOException {
+        String bucket = S3.createBucket();
+        try (S3BlobStore multipart = S3.storeBuilder(bucket).multipartThreshold(6L * MIB).partSize(5L * MIB).build()) {
+            assertThatThrownBy(() -> multipart.put("p/fail", TestContents.failingAfter(12L * MIB, 7L * MIB)))
+                    .isInstanceOf(IOException.class).hasMessageContaining("simulated failure");
+
+            assertThat(multipart.head("p/fail")).isEmpty();
+            assertThat(multipart.client().listMultipartUploads(r -> r.bucket(bucket)).uploads()).isEmpty();
+        }
+    }
+
+    @Test
+    void keyPrefixIsAddedOnWriteAndStrippedOnList() throws IOException {
+        String bucket = S3.createBucket();
+        try (S3BlobStore prefixed = S3.storeBuilder(bucket).keyPrefix(TENANT_PREFIX).build();
+             S3BlobStore whole = S3.storeBuilder(bucket).build()) {
+            prefixed.put("p/a", BlobContent.of(new byte[] {1}));
+            whole.put("p/b", BlobContent.of(new byte[] {2}));
+
+            assertThat(prefixed.list("").toList()).extracting(BlobInfo::name).containsExactly("p/a");
+            assertThat(whole.list("").toList()).extracting(BlobInfo::name)
+                    .containsExactly("p/b", TENANT_PREFIX + "p/a");
+            assertThat(whole.read(TENANT_PREFIX + "p/a", 0, 1)).containsExactly(1);
+            assertThat(prefixed.describe()).contains(bucket).contains(TENANT_PREFIX);
+        }
+    }
+
+    @Test
+    void describeNeverShowsCredentials() {
+        assertThat(store.describe()).contains(S3.endpoint().toString())
+                .doesNotContain(S3ServerFixture.SECRET_KEY).doesNotContain(S3ServerFixture.ACCESS_KEY);
+    }
+
+    @Test
+    void missingBucketIsAnErrorNotAMissingBlob() throws IOException {
+        try (S3BlobStore nowhere = S3.storeBuilder("coffer-no-such-bucket").maxAttempts(1).build()) {
+            assertThatThrownBy(() -> nowhere.get("p/x", 0, -1)).isInstanceOf(IOException.class)
+                    .isNotInstanceOf(BlobNotFoundException.class);
+            assertThatThrownBy(() -> nowhere.list("").toList()).isInstanceOf(IOException.class);
+        }
+    }
+
+    @Test
+    void createBucketIfMissingIsIdempotent() throws IOException {
+        String bucket = S3.createBucket();
+        try (S3BlobStore again = S3.storeBuilder(bucket).build()) {
+            again.createBucketIfMissing();
+            again.put("p/x", BlobContent.of(new byte[] {1}));
+            again.createBucketIfMissing();
+
+            assertThat(again.head("p/x")).isPresent();
+        }
+    }
+}

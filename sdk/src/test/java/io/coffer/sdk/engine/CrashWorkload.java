@@ -1,0 +1,113 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.testing.TestData;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Runs in a child JVM that the crash tests kill with SIGKILL. It writes in a loop and prints a line only after an
+ * operation returned: "COMMITTED key seed size" after a put or a multipart completion, "DELETING key" before and
+ * "DELETED key" after a delete. Whatever it printed as committed must survive the kill.
+ *
+ * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}; {@code large DIR BYTES}
+ * writes and reads back one object of BYTES bytes streamed with unknown length and exits 0 if it matches.
+ */
+public final class CrashWorkload {
+    private CrashWorkload() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        Path dir = Path.of(args[1]);
+        long start = Long.parseLong(args[2]);
+        PrintStream out = new PrintStream(System.out, true, "UTF-8");
+        try (Coffer c = Coffer.builder().directory(dir).minPartSize(1 << 20).gcGrace(Duration.ZERO).build()) {
+            if (mode.equals("large")) {
+                large(c, start, out);
+                return;
+            }
+            if (c.listBuckets(null).isEmpty()) {
+                c.createBucket("crash", "t", null);
+            }
+            out.println("READY");
+            SplittableRandom r = new SplittableRandom(start);
+            List<String> live = new ArrayList<>();
+            for (long i = start; ; i++) {
+                String key = "k" + i;
+                int size = r.nextInt(1, 3 << 20);
+                switch (mode) {
+                    case "put" -> {
+                        c.putObject(PutObjectRequest.of("crash", key, size), TestData.stream(i, size));
+                        out.println("COMMITTED " + key + " " + i + " " + size);
+                    }
+                    case "multipart" -> {
+                        // upload the parts of a batch of objects first, then complete them back to back, so that
+                        // a kill lands inside a completion more often than not
+                        List<Object[]> batch = new ArrayList<>();
+                        for (long j = i; j < i + 8; j++) {
+                            String k = "k" + j;
+                            String id = c.createMultipartUpload("crash", k, null);
+                            int partSize = 1 << 20;
+                            int total = 2 * partSize + r.nextInt(1, partSize);
+                            java.io.InputStream data = TestData.stream(j, total);
+                            List<CompletedPart> parts = new ArrayList<>();
+                            for (int p = 1; p <= 3; p++) {
+                                int len = p < 3 ? partSize : total - 2 * partSize;
+                                String etag = c.uploadPart("crash", k, id, p, len, null,
+                                        new java.io.ByteArrayInputStream(data.readNBytes(len))).etag();
+                                parts.add(new CompletedPart(p, etag));
+                            }
+                            batch.add(new Object[] {k, id, parts, j, total});
+                        }
+                        out.println("COMPLETING");
+                        for (Object[] u : batch) {
+                            @SuppressWarnings("unchecked")
+                            List<CompletedPart> parts = (List<CompletedPart>) u[2];
+                            c.completeMultipartUpload("crash", (String) u[0], (String) u[1], parts, null);
+                            out.println("COMMITTED " + u[0] + " " + u[3] + " " + u[4]);
+                        }
+                        i += 7;
+                    }
+                    case "gc" -> {
+                        c.putObject(PutObjectRequest.of("crash", key, size), TestData.stream(i, size));
+                        out.println("COMMITTED " + key + " " + i + " " + size);
+                        live.add(key);
+                        if (live.size() > 3) {
+                            String victim = live.remove(r.nextInt(live.size()));
+                            out.println("DELETING " + victim);
+                            c.deleteObject("crash", victim);
+                            out.println("DELETED " + victim);
+                        }
+                        c.collectGarbage();
+                    }
+                    default -> throw new IllegalArgumentException(mode);
+                }
+            }
+        }
+    }
+
+    private static void large(Coffer c, long bytes, PrintStream out) throws Exception {
+        c.createBucket("large", "t", null);
+        var info = c.putObject(PutObjectRequest.of("large", "big", -1), TestData.stream(99, bytes));
+        String expected = TestData.md5Hex(TestData.stream(99, bytes));
+        if (!info.etag().equals(expected) || info.size() != bytes) {
+            out.println("MISMATCH on write");
+            System.exit(3);
+        }
+        try (ObjectContent content = c.getObject("large", "big", null)) {
+            if (!TestData.md5Hex(content.stream()).equals(expected)) {
+                out.println("MISMATCH on read");
+                System.exit(4);
+            }
+        }
+        out.println("OK " + Runtime.getRuntime().maxMemory());
+    }
+}

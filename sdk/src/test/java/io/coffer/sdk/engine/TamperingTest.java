@@ -1,0 +1,87 @@
+package io.coffer.sdk.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.sdk.ByteRange;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.FsckReport;
+import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestEntry;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.testing.TestData;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A backend that alters stored bytes is caught on every read of the altered range and by fsck. */
+class TamperingTest {
+    private static final int SIZE = 12 << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void flippedPackByteFailsEveryReadOfTheAffectedRangeAndFsckReportsIt() throws Exception {
+        try (TestEngine e = TestEngine.open(dir)) {
+            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(7, SIZE));
+            ObjectRecord r = e.meta.object("bkt", "k").orElseThrow();
+            Manifest m = StoredRecords.openManifest(e.masterKey, BackendLayout.manifest(r.versionId()), r.manifest());
+            Map<?, ChunkLocation> locs = e.meta.locate(m.distinctChunkIds());
+            assertThat(m.entries().size()).isGreaterThan(3);
+
+            // damage the third chunk of the object, in the middle of its ciphertext
+            ManifestEntry victim = m.entries().get(2);
+            ChunkLocation loc = locs.get(victim.id());
+            long victimStart = m.entries().get(0).length() + (long) m.entries().get(1).length();
+            byte[] pack = e.blobs.read(loc.pack(), 0, (int) e.blobs.head(loc.pack()).orElseThrow().size());
+            pack[(int) (loc.offset() + loc.length() / 2)] ^= 0x01;
+            e.blobs.put(loc.pack(), BlobContent.of(pack));
+
+            assertIntegrityFailure(e, null);
+            assertIntegrityFailure(e, ByteRange.of(victimStart + 10, victimStart + 20));
+            assertIntegrityFailure(e, ByteRange.of(victimStart - 5, victimStart + 5));
+            // a range that does not touch the damaged chunk still reads
+            try (ObjectContent c = e.coffer.getObject("bkt", "k", ByteRange.of(0, 999))) {
+                byte[] expected = TestData.stream(7, SIZE).readNBytes(1000);
+                assertThat(c.stream().readAllBytes()).isEqualTo(expected);
+            }
+
+            FsckReport report = e.coffer.fsck(true);
+            assertThat(report.clean()).isFalse();
+            assertThat(report.damaged()).anySatisfy(d -> assertThat(d).contains("bkt/k").contains(
+                    victim.id().toHex()).contains("integrity"));
+        }
+    }
+
+    @Test
+    void swappedManifestBlobsFailToOpen() throws Exception {
+        try (TestEngine e = TestEngine.open(dir)) {
+            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.putObject(PutObjectRequest.of("bkt", "one", 10), TestData.stream(1, 10));
+            e.coffer.putObject(PutObjectRequest.of("bkt", "two", 10), TestData.stream(2, 10));
+            String one = BackendLayout.manifest(e.meta.object("bkt", "one").orElseThrow().versionId());
+            String two = BackendLayout.manifest(e.meta.object("bkt", "two").orElseThrow().versionId());
+            byte[] sealedTwo = e.blobs.read(two, 0, (int) e.blobs.head(two).orElseThrow().size());
+            assertThatThrownBy(() -> StoredRecords.openManifest(e.masterKey, one, sealedTwo))
+                    .isInstanceOf(io.coffer.sdk.crypto.ChunkIntegrityException.class);
+        }
+    }
+
+    private static void assertIntegrityFailure(TestEngine e, ByteRange range) {
+        assertThatThrownBy(() -> {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k", range)) {
+                c.stream().transferTo(java.io.OutputStream.nullOutputStream());
+            }
+        }).isInstanceOf(IOException.class).cause().isInstanceOfSatisfying(CofferException.class,
+                ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
+    }
+}
