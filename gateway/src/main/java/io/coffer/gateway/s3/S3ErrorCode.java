@@ -30,6 +30,7 @@ public enum S3ErrorCode {
             + " or the specified entity tag might not have matched the part's entity tag."),
     INVALID_PART_ORDER(400, "The list of parts was not in ascending order. The parts list must be specified in order"
             + " by part number."),
+    INVALID_PART_NUMBER(416, "The requested partnumber is not satisfiable"),
     INVALID_RANGE(416, "The requested range is not satisfiable"),
     INVALID_REQUEST(400, "Invalid Request"),
     INVALID_URI(400, "Couldn't parse the specified URI."),
@@ -96,6 +97,7 @@ public enum S3ErrorCode {
             case INVALID_RANGE -> INVALID_RANGE;
             case INVALID_PART -> INVALID_PART;
             case INVALID_PART_ORDER -> INVALID_PART_ORDER;
+            case INVALID_PART_NUMBER -> INVALID_PART_NUMBER;
             case ENTITY_TOO_SMALL -> ENTITY_TOO_SMALL;
             case ENTITY_TOO_LARGE -> ENTITY_TOO_LARGE;
             case BAD_DIGEST -> BAD_DIGEST;

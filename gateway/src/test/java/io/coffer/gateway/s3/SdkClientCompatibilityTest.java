@@ -3,8 +3,8 @@ package io.coffer.gateway.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.gateway.InMemoryCofferForProtocolTests;
 import io.coffer.gateway.testing.CofferGatewayExtension;
+import io.coffer.sdk.Coffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,11 +35,14 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
-/** The AWS SDK v2 (sync client, default checksum and signing behaviour) against the gateway over real sockets. */
+/**
+ * The AWS SDK v2 (sync client, default checksum and signing behaviour) against the gateway over real sockets, on the
+ * real engine (directory backend, SQLite metadata).
+ */
 class SdkClientCompatibilityTest {
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
-            .withEngine(dir -> new InMemoryCofferForProtocolTests(5L * 1024 * 1024));
+            .withEngine(dir -> Coffer.builder().directory(dir).packSize(1 << 20).build());
 
     private static String bucket(S3Client s3, String name) {
         s3.createBucket(b -> b.bucket(name));
