@@ -79,7 +79,8 @@ public final class S3Server implements AutoCloseable {
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(new S3ServerInitializer(this));
         serverChannel = b.bind(options.bindAddress(), options.port()).sync().channel();
-        LOG.info("S3 endpoint listening on {}://{}", options.sslContext() == null ? "http" : "https", address());
+        LOG.info("S3 endpoint listening on {}://{}:{}", options.sslContext() == null ? "http" : "https",
+                address().getHostString(), address().getPort());
         return this;
     }
 
