@@ -40,7 +40,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
             u = slash < 0 ? "/" : u.substring(slash);
         }
         if (!u.startsWith("/")) {
-            throw new S3Exception(S3ErrorCode.INVALID_URI);
+            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
         }
         int q = u.indexOf('?');
         String rawPath = q < 0 ? u : u.substring(0, q);
@@ -65,7 +65,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
                 }
             }
         } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_URI);
+            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
         }
         String virtualBucket = virtualBucket(host, baseDomain);
         if (virtualBucket != null) {

@@ -33,7 +33,7 @@ public enum S3ErrorCode {
     INVALID_PART_NUMBER(416, "The requested partnumber is not satisfiable"),
     INVALID_RANGE(416, "The requested range is not satisfiable"),
     INVALID_REQUEST(400, "Invalid Request"),
-    INVALID_URI(400, "Couldn't parse the specified URI."),
+    INVALID_U_R_I(400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG_ERROR(400, "Your key is too long"),
     MALFORMED_X_M_L(400, "The XML you provided was not well-formed or did not validate against our published schema."),
     METADATA_TOO_LARGE(400, "Your metadata headers exceed the maximum allowed metadata size."),
