@@ -2,7 +2,6 @@ package io.coffer.gateway.s3;
 
 import java.io.InputStream;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -46,9 +45,5 @@ public record S3Request(String requestId, String method, S3Operation operation, 
 
         /** Algorithm name (CRC32, CRC32C, CRC64NVME, SHA1, SHA256) to base64 value; complete after EOF. */
         Map<String, String> checksums();
-    }
-
-    static List<String> split(String v) {
-        return v == null ? List.of() : List.of(v.split(","));
     }
 }
