@@ -1,0 +1,61 @@
+package io.coffer.gateway.cli;
+
+import io.coffer.gateway.config.ConfigKey;
+import io.coffer.gateway.config.GatewayConfig;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The configuration flags every verb accepts; a flag overrides COFFER_* variables, which override the file. */
+final class ConfigOptions {
+    @Option(names = "--config", paramLabel = "FILE", description = "Config file of key = value lines.")
+    Path configFile;
+
+    @Option(names = "--data", paramLabel = "DIR", description = "Data directory (default ./coffer-data).")
+    String data;
+
+    @Option(names = "--backend", paramLabel = "dir|s3", description = "Where packs are stored (default dir).")
+    String backend;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "Backend S3 endpoint (default AWS).")
+    String s3Endpoint;
+
+    @Option(names = "--s3-bucket", paramLabel = "NAME", description = "Backend S3 bucket.")
+    String s3Bucket;
+
+    @Option(names = "--s3-region", paramLabel = "REGION", description = "Backend S3 region (default us-east-1).")
+    String s3Region;
+
+    @Option(names = "--s3-path-style", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            description = "Path-style addressing for the backend.")
+    String s3PathStyle;
+
+    @Option(names = "--metadata", paramLabel = "PATH|JDBC-URL",
+            description = "SQLite file or jdbc:postgresql: URL (user and password from COFFER_METADATA_USER/PASSWORD).")
+    String metadata;
+
+    Map<ConfigKey, String> flags() {
+        Map<ConfigKey, String> m = new EnumMap<>(ConfigKey.class);
+        put(m, ConfigKey.DATA, data);
+        put(m, ConfigKey.BACKEND, backend);
+        put(m, ConfigKey.S3_ENDPOINT, s3Endpoint);
+        put(m, ConfigKey.S3_BUCKET, s3Bucket);
+        put(m, ConfigKey.S3_REGION, s3Region);
+        put(m, ConfigKey.S3_PATH_STYLE, s3PathStyle);
+        put(m, ConfigKey.METADATA, metadata);
+        return m;
+    }
+
+    static void put(Map<ConfigKey, String> m, ConfigKey k, Object v) {
+        if (v != null) {
+            m.put(k, v.toString());
+        }
+    }
+
+    GatewayConfig load(Map<ConfigKey, String> extra) {
+        Map<ConfigKey, String> all = flags();
+        all.putAll(extra);
+        return GatewayConfig.load(configFile, System.getenv(), all);
+    }
+}

@@ -1,0 +1,136 @@
+package io.coffer.gateway.cli;
+
+import io.coffer.gateway.auth.Credential;
+import io.coffer.gateway.auth.CredentialStore;
+import io.coffer.gateway.config.ConfigKey;
+import io.coffer.gateway.config.CredentialsFile;
+import io.coffer.gateway.config.EngineOpener;
+import io.coffer.gateway.config.GatewayConfig;
+import io.coffer.gateway.http.AccessLog;
+import io.coffer.gateway.http.AdminServer;
+import io.coffer.gateway.http.GatewayMetrics;
+import io.coffer.gateway.http.S3Server;
+import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.sdk.Coffer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coffer serve}: opens the engine, starts the S3 endpoint and the admin endpoint, and runs until SIGTERM or
+ * SIGINT, then shuts down gracefully (ready turns 503, in-flight requests finish, connections close, engine closes).
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the S3 gateway.")
+final class ServeCommand implements Callable<Integer> {
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = "--port", description = "S3 port (default 9000).")
+    Integer port;
+
+    @Option(names = "--bind", description = "Address to listen on (default 127.0.0.1).")
+    String bind;
+
+    @Option(names = "--admin-port", description = "Health and metrics port (default 9001).")
+    Integer adminPort;
+
+    @Option(names = "--base-domain", paramLabel = "DOMAIN",
+            description = "Enables virtual-hosted-style addressing: bucket.DOMAIN.")
+    String baseDomain;
+
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "TLS certificate chain (PEM).")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "TLS private key (PKCS#8 PEM).")
+    Path tlsKey;
+
+    @Option(names = "--log-format", paramLabel = "text|json", description = "Access log format (default text).")
+    String logFormat;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<ConfigKey, String> flags = new EnumMap<>(ConfigKey.class);
+        ConfigOptions.put(flags, ConfigKey.PORT, port);
+        ConfigOptions.put(flags, ConfigKey.BIND, bind);
+        ConfigOptions.put(flags, ConfigKey.ADMIN_PORT, adminPort);
+        ConfigOptions.put(flags, ConfigKey.BASE_DOMAIN, baseDomain);
+        ConfigOptions.put(flags, ConfigKey.TLS_CERT, tlsCert);
+        ConfigOptions.put(flags, ConfigKey.TLS_KEY, tlsKey);
+        ConfigOptions.put(flags, ConfigKey.LOG_FORMAT, logFormat);
+        GatewayConfig c = config.load(flags);
+        CredentialsFile.Loaded creds = CredentialsFile.load(c);
+
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Coffer coffer = EngineOpener.open(c, prometheus);
+        SslContext ssl = c.get(ConfigKey.TLS_CERT) == null ? null
+                : SslContextBuilder.forServer(Path.of(c.get(ConfigKey.TLS_CERT)).toFile(),
+                Path.of(c.get(ConfigKey.TLS_KEY)).toFile()).build();
+        S3ServerOptions options = new S3ServerOptions(c.get(ConfigKey.BIND), c.intValue(ConfigKey.PORT),
+                c.get(ConfigKey.BASE_DOMAIN), c.get(ConfigKey.REGION), ssl, new CredentialStore(creds.credentials()),
+                c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),
+                Duration.ofSeconds(c.intValue(ConfigKey.IDLE_TIMEOUT_SECONDS)), c.intValue(ConfigKey.WORKER_THREADS),
+                c.intValue(ConfigKey.BODY_BUFFER_BYTES), Duration.ofSeconds(c.intValue(ConfigKey.SHUTDOWN_GRACE_SECONDS)),
+                Clock.systemUTC());
+        AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
+                : AccessLog.Format.TEXT;
+        S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();
+        AdminServer admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
+                () -> !s3.isDraining() && readiness(coffer)).start();
+
+        banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            s3.close();
+            admin.close();
+            coffer.close();
+            stopped.countDown();
+        }, "coffer-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    private static boolean readiness(Coffer coffer) {
+        coffer.stats();
+        coffer.listBuckets(null);
+        return true;
+    }
+
+    static void banner(PrintWriter out, boolean tls, GatewayConfig c, int port, CredentialsFile.Loaded creds) {
+        String host = c.get(ConfigKey.BIND).equals("0.0.0.0") ? "127.0.0.1" : c.get(ConfigKey.BIND);
+        String endpoint = (tls ? "https" : "http") + "://" + host + ":" + port;
+        Credential p = creds.primary();
+        out.println("Coffer S3 gateway");
+        out.println("  endpoint:   " + endpoint);
+        out.println("  admin:      http://" + host + ":" + c.get(ConfigKey.ADMIN_PORT) + "/health/ready");
+        out.println("  data:       " + c.dataDir().toAbsolutePath());
+        out.println("  access key: " + p.accessKeyId());
+        if (creds.created()) {
+            out.println("  secret key: " + p.secretKey() + "   (created now, stored in "
+                    + c.dataDir().resolve(CredentialsFile.FILE_NAME) + ")");
+            out.println();
+            out.println("Try it:");
+            out.println("  AWS_ACCESS_KEY_ID=" + p.accessKeyId() + " AWS_SECRET_ACCESS_KEY=" + p.secretKey()
+                    + " aws --endpoint-url " + endpoint + " s3 ls");
+        } else {
+            out.println("  secret key: (in " + c.dataDir().resolve(CredentialsFile.FILE_NAME)
+                    + " or your configuration)");
+        }
+        out.flush();
+    }
+}

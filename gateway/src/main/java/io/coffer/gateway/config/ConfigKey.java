@@ -1,0 +1,73 @@
+package io.coffer.gateway.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** Every configuration setting: its name in files and flags, its environment variable, default and secrecy. */
+public enum ConfigKey {
+    PORT("port", "9000", false),
+    BIND("bind", "127.0.0.1", false),
+    DATA("data", "./coffer-data", false),
+    BASE_DOMAIN("base-domain", null, false),
+    REGION("region", "us-east-1", false),
+    TLS_CERT("tls-cert", null, false),
+    TLS_KEY("tls-key", null, false),
+    ADMIN_PORT("admin-port", "9001", false),
+    BACKEND("backend", "dir", false),
+    S3_ENDPOINT("s3-endpoint", null, false),
+    S3_BUCKET("s3-bucket", null, false),
+    S3_REGION("s3-region", "us-east-1", false),
+    S3_PATH_STYLE("s3-path-style", "false", false),
+    BACKEND_ACCESS_KEY("backend-access-key", null, true),
+    BACKEND_SECRET_KEY("backend-secret-key", null, true),
+    METADATA("metadata", null, false),
+    METADATA_USER("metadata-user", null, false),
+    METADATA_PASSWORD("metadata-password", null, true),
+    LOG_FORMAT("log-format", "text", false),
+    ACCESS_KEY("access-key", null, false),
+    SECRET_KEY("secret-key", null, true),
+    /** More access keys: {@code AKID:SECRET:tenant} entries separated by commas. */
+    CREDENTIALS("credentials", null, true),
+    IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
+    WORKER_THREADS("worker-threads", "64", false),
+    MAX_HEADER_SIZE("max-header-size", "16384", false),
+    MAX_INITIAL_LINE_LENGTH("max-initial-line-length", "8192", false),
+    BODY_BUFFER_BYTES("body-buffer-bytes", "1048576", false),
+    SHUTDOWN_GRACE_SECONDS("shutdown-grace-seconds", "30", false);
+
+    private final String key;
+    private final String defaultValue;
+    private final boolean secret;
+
+    ConfigKey(String key, String defaultValue, boolean secret) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.secret = secret;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public boolean secret() {
+        return secret;
+    }
+
+    /** The environment variable, for example {@code COFFER_BASE_DOMAIN}. */
+    public String envName() {
+        return "COFFER_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    public static Optional<ConfigKey> of(String key) {
+        for (ConfigKey k : values()) {
+            if (k.key.equals(key)) {
+                return Optional.of(k);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,165 @@
+package io.coffer.gateway.config;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * The effective configuration. Precedence, lowest first: defaults, the config file ({@code key = value} lines,
+ * {@code #} comments; an unknown key is an error), {@code COFFER_<KEY>} environment variables (secrets also from
+ * {@code COFFER_<KEY>_FILE}), command-line flags.
+ */
+public final class GatewayConfig {
+    private final Map<ConfigKey, String> values;
+    private final Map<ConfigKey, String> sources;
+
+    private GatewayConfig(Map<ConfigKey, String> values, Map<ConfigKey, String> sources) {
+        this.values = values;
+        this.sources = sources;
+    }
+
+    /**
+     * @param file  the config file, or null
+     * @param env   the environment (System.getenv() in production)
+     * @param flags settings given on the command line, by key
+     */
+    public static GatewayConfig load(Path file, Map<String, String> env, Map<ConfigKey, String> flags) {
+        Map<ConfigKey, String> values = new EnumMap<>(ConfigKey.class);
+        Map<ConfigKey, String> sources = new EnumMap<>(ConfigKey.class);
+        for (ConfigKey k : ConfigKey.values()) {
+            if (k.defaultValue() != null) {
+                values.put(k, k.defaultValue());
+                sources.put(k, "default");
+            }
+        }
+        if (file != null) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read config file " + file, e);
+            }
+            int n = 0;
+            for (String raw : lines) {
+                n++;
+                String line = raw.strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int eq = line.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException(file + ":" + n + ": expected key = value");
+                }
+                String key = line.substring(0, eq).strip();
+                ConfigKey k = ConfigKey.of(key).orElseThrow(() -> new IllegalArgumentException(file + ": unknown key '"
+                        + key + "'"));
+                values.put(k, line.substring(eq + 1).strip());
+                sources.put(k, "file");
+            }
+        }
+        for (ConfigKey k : ConfigKey.values()) {
+            String v = env.get(k.envName());
+            String fileVar = env.get(k.envName() + "_FILE");
+            if (fileVar != null) {
+                try {
+                    v = Files.readString(Path.of(fileVar), StandardCharsets.UTF_8).strip();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + k.envName() + "_FILE " + fileVar, e);
+                }
+            }
+            if (v != null) {
+                values.put(k, v);
+                sources.put(k, "env");
+            }
+        }
+        for (Map.Entry<ConfigKey, String> f : flags.entrySet()) {
+            if (f.getValue() != null) {
+                values.put(f.getKey(), f.getValue());
+                sources.put(f.getKey(), "flag");
+            }
+        }
+        GatewayConfig c = new GatewayConfig(values, sources);
+        c.validate();
+        return c;
+    }
+
+    private void validate() {
+        port(ConfigKey.PORT);
+        port(ConfigKey.ADMIN_PORT);
+        String backend = get(ConfigKey.BACKEND);
+        if (!backend.equals("dir") && !backend.equals("s3")) {
+            throw new IllegalArgumentException("backend must be dir or s3, got " + backend);
+        }
+        if (backend.equals("s3") && get(ConfigKey.S3_BUCKET) == null) {
+            throw new IllegalArgumentException("backend s3 needs s3-bucket");
+        }
+        String format = get(ConfigKey.LOG_FORMAT);
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new IllegalArgumentException("log-format must be text or json, got " + format);
+        }
+        if ((get(ConfigKey.TLS_CERT) == null) != (get(ConfigKey.TLS_KEY) == null)) {
+            throw new IllegalArgumentException("tls-cert and tls-key must be given together");
+        }
+        if ((get(ConfigKey.ACCESS_KEY) == null) != (get(ConfigKey.SECRET_KEY) == null)) {
+            throw new IllegalArgumentException("access-key and secret-key must be given together");
+        }
+        for (ConfigKey k : List.of(ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
+                ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
+            if (intValue(k) < 1) {
+                throw new IllegalArgumentException(k.key() + " must be positive");
+            }
+        }
+    }
+
+    private int port(ConfigKey k) {
+        int p = intValue(k);
+        if (p < 0 || p > 65535) {
+            throw new IllegalArgumentException(k.key() + " must be 0..65535, got " + p);
+        }
+        return p;
+    }
+
+    /** The value, or null when unset and without default. */
+    public String get(ConfigKey k) {
+        return values.get(k);
+    }
+
+    public int intValue(ConfigKey k) {
+        String v = get(k);
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(k.key() + " must be an integer, got " + v);
+        }
+    }
+
+    public boolean boolValue(ConfigKey k) {
+        return Boolean.parseBoolean(get(k));
+    }
+
+    public Path dataDir() {
+        return Path.of(get(ConfigKey.DATA));
+    }
+
+    /** The effective configuration, one {@code key = value  # source} line each, secrets shown as {@code <redacted>}. */
+    public String describe() {
+        StringJoiner j = new StringJoiner("\n", "", "\n");
+        for (ConfigKey k : ConfigKey.values()) {
+            String v = values.get(k);
+            String shown = v == null ? "" : k.secret() ? "<redacted>" : v;
+            j.add(k.key() + " = " + shown + (v == null ? "" : "  # " + sources.get(k)));
+        }
+        return j.toString();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,598 @@
+package io.coffer.gateway.http;
+
+import io.coffer.gateway.auth.AuthResult;
+import io.coffer.gateway.auth.AwsChunkedInputStream;
+import io.coffer.gateway.auth.ChecksumAlgorithm;
+import io.coffer.gateway.auth.SignedRequest;
+import io.coffer.gateway.auth.VerifyingInputStream;
+import io.coffer.gateway.s3.NameRules;
+import io.coffer.gateway.s3.S3Dispatcher;
+import io.coffer.gateway.s3.S3ErrorCode;
+import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.s3.S3Operation;
+import io.coffer.gateway.s3.S3Request;
+import io.coffer.gateway.s3.S3Response;
+import io.coffer.gateway.s3.S3Router;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.ClosedChannelException;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection's request/response cycle, without HttpObjectAggregator.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li>Event loop: parses the request head, verifies the signature (cheap HMACs), routes, answers
+ *   {@code Expect: 100-continue} only once that passed, and feeds body chunks into the exchange's {@link BodyPipe}.
+ *   When the pipe is full, auto-read goes off; the worker turns it back on once it drained half of it.</li>
+ * <li>Worker thread: runs the S3 action (engine calls block), then writes the response: small bodies in one
+ *   message, streams in 64 KiB chunks, waiting while the channel is not writable so a slow reader bounds memory.</li>
+ * <li>One exchange at a time: pipelined requests wait in {@code pending} (auto-read off) until the previous response
+ *   is written. When a response is ready before its request body was read (errors), the rest of a small body is
+ *   discarded to keep the connection; a large or unknown rest closes it, as S3 does.</li>
+ * </ul>
+ */
+final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(S3ChannelHandler.class);
+    private static final int COPY_CHUNK = 64 * 1024;
+    private static final long MAX_DISCARD = 1024 * 1024;
+    private static final Set<S3Operation> READS_BODY = EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART,
+            S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET);
+
+    private final S3Server server;
+    private final ArrayDeque<Object> pending = new ArrayDeque<>();
+    private final Object writability = new Object();
+    private ChannelHandlerContext ctx;
+    private Exchange current;
+    private boolean draining;
+
+    S3ChannelHandler(S3Server server) {
+        this.server = server;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (current != null && (msg instanceof HttpRequest || current.bodyComplete)) {
+            pending.add(msg);
+            ctx.channel().config().setAutoRead(false);
+            return;
+        }
+        if (msg instanceof HttpRequest req) {
+            begin(req);
+        }
+        if (msg instanceof HttpContent content) {
+            body(content);
+        } else if (!(msg instanceof HttpRequest)) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void body(HttpContent content) {
+        Exchange ex = current;
+        try {
+            if (ex == null) {
+                return;
+            }
+            int n = content.content().readableBytes();
+            ex.bytesIn += n;
+            if (ex.pipe != null && n > 0 && ex.pipe.offer(content.content().retain())) {
+                ctx.channel().config().setAutoRead(false);
+            }
+            if (content instanceof LastHttpContent) {
+                ex.bodyComplete = true;
+                if (ex.pipe != null) {
+                    ex.pipe.finish();
+                }
+                if (ex.responseDone) {
+                    finish(ex);
+                } else {
+                    ctx.channel().config().setAutoRead(false);
+                }
+            }
+        } finally {
+            content.release();
+        }
+    }
+
+    private void begin(HttpRequest req) {
+        Exchange ex = new Exchange(req, server.newRequestId());
+        current = ex;
+        server.metrics().inFlight().incrementAndGet();
+        ex.keepAlive = HttpUtil.isKeepAlive(req) && !draining;
+        if (req.decoderResult().isFailure()) {
+            Throwable cause = req.decoderResult().cause();
+            ex.bodyComplete = true;
+            ex.closeAfter = true;
+            S3Exception e = cause instanceof TooLongHttpHeaderException
+                    ? new S3Exception(S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE)
+                    : cause instanceof TooLongFrameException
+                    ? new S3Exception(S3ErrorCode.INVALID_U_R_I, "The request line is too long.")
+                    : new S3Exception(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request.");
+            write(ex, S3Dispatcher.errorResponse(e, "/", ex.requestId, false));
+            return;
+        }
+        if (!HttpUtil.isContentLengthSet(req) && !HttpUtil.isTransferEncodingChunked(req)) {
+            ex.bodyComplete = req instanceof LastHttpContent;
+        }
+        try {
+            S3Request s3 = prepare(ex, req);
+            if (HttpUtil.is100ContinueExpected(req)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                        Unpooled.EMPTY_BUFFER));
+            }
+            server.executor().execute(() -> run(ex, s3));
+        } catch (RejectedExecutionException e) {
+            fail(ex, req, new S3Exception(S3ErrorCode.SLOW_DOWN));
+        } catch (S3Exception e) {
+            fail(ex, req, e);
+        }
+    }
+
+    private void fail(Exchange ex, HttpRequest req, S3Exception e) {
+        if (ex.pipe != null) {
+            ex.pipe.close();
+            ex.pipe = null;
+        }
+        if (HttpUtil.is100ContinueExpected(req) && hasBody(req)) {
+            ex.closeAfter = true;
+        }
+        write(ex, S3Dispatcher.errorResponse(e, ex.resource, ex.requestId,
+                req.method().equals(HttpMethod.HEAD)));
+    }
+
+    private static boolean hasBody(HttpRequest req) {
+        return HttpUtil.isTransferEncodingChunked(req) || HttpUtil.getContentLength(req, 0L) > 0;
+    }
+
+    private S3Request prepare(Exchange ex, HttpRequest req) {
+        Map<String, List<String>> headers = new HashMap<>();
+        for (Map.Entry<String, String> h : req.headers()) {
+            headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.getValue());
+        }
+        String host = req.headers().get(HttpHeaderNames.HOST);
+        RequestTarget target = RequestTarget.parse(req.uri(), host, server.options().baseDomain());
+        ex.bucket = target.bucket();
+        ex.key = target.key();
+        ex.resource = target.decodedPath();
+        SignedRequest signed = new SignedRequest(req.method().name(), target.decodedPath(), target.queryList(),
+                headers);
+        AuthResult auth = server.verifier().verify(signed);
+        ex.accessKeyId = auth.credential().accessKeyId();
+        Map<String, String> flat = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> h : headers.entrySet()) {
+            flat.put(h.getKey(), String.join(",", h.getValue()));
+        }
+        stripAwsChunked(flat);
+        Map<String, String> query = target.queryMap();
+        S3Operation op = S3Router.route(req.method().name(), target.bucket(), target.key(), query, flat);
+        ex.operation = op;
+        if (op == S3Operation.NOT_IMPLEMENTED) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
+        }
+        if (target.bucket() != null) {
+            NameRules.check(target.bucket());
+        }
+        NameRules.checkKey(target.key());
+        long decodedLength = -1;
+        InputStream body = InputStream.nullInputStream();
+        S3Request.BodyChecks checks = S3Request.BodyChecks.NONE;
+        if (READS_BODY.contains(op)) {
+            String decoded = flat.get("x-amz-decoded-content-length");
+            boolean chunkedTe = HttpUtil.isTransferEncodingChunked(req);
+            if (auth.streaming()) {
+                if (decoded == null) {
+                    if (!chunkedTe) {
+                        throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
+                    }
+                } else {
+                    decodedLength = parseLength(decoded);
+                }
+            } else if (HttpUtil.isContentLengthSet(req)) {
+                decodedLength = parseLength(req.headers().get(HttpHeaderNames.CONTENT_LENGTH));
+            } else if (!chunkedTe && op.streamsBody()) {
+                throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
+            }
+            BodyPipe pipe = new BodyPipe(server.options().bodyBufferBytes(), () -> resumeReading(ex),
+                    server.options().idleTimeout().toMillis());
+            ex.pipe = pipe;
+            if (ex.bodyComplete) {
+                pipe.finish();
+            }
+            InputStream raw = pipe;
+            AwsChunkedInputStream chunked = null;
+            if (auth.streaming()) {
+                chunked = new AwsChunkedInputStream(raw, auth.signedChunks() ? auth.chunkSigner() : null,
+                        auth.trailers());
+                raw = chunked;
+            }
+            Map<ChecksumAlgorithm, String> headerChecksums = new LinkedHashMap<>();
+            List<ChecksumAlgorithm> algorithms = new ArrayList<>();
+            for (Map.Entry<String, String> h : flat.entrySet()) {
+                ChecksumAlgorithm.fromHeaderName(h.getKey()).ifPresent(a -> {
+                    headerChecksums.put(a, h.getValue().trim());
+                    algorithms.add(a);
+                });
+            }
+            String trailer = flat.get("x-amz-trailer");
+            if (trailer != null) {
+                for (String t : trailer.split(",")) {
+                    ChecksumAlgorithm.fromHeaderName(t.trim()).filter(a -> !algorithms.contains(a))
+                            .ifPresent(algorithms::add);
+                }
+            }
+            final AwsChunkedInputStream trailers = chunked;
+            VerifyingInputStream verifying = new VerifyingInputStream(raw, auth.payloadSha256(), algorithms, () -> {
+                Map<ChecksumAlgorithm, String> expected = new LinkedHashMap<>(headerChecksums);
+                if (trailers != null) {
+                    for (Map.Entry<String, String> t : trailers.trailers().entrySet()) {
+                        ChecksumAlgorithm.fromHeaderName(t.getKey()).ifPresent(a -> expected.put(a, t.getValue()));
+                    }
+                }
+                return expected;
+            }, decodedLength);
+            body = verifying;
+            checks = verifying::checksums;
+        }
+        return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
+                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks);
+    }
+
+    private static void stripAwsChunked(Map<String, String> headers) {
+        String ce = headers.get("content-encoding");
+        if (ce == null) {
+            return;
+        }
+        List<String> kept = new ArrayList<>();
+        for (String v : ce.split(",")) {
+            if (!v.trim().equalsIgnoreCase("aws-chunked") && !v.isBlank()) {
+                kept.add(v.trim());
+            }
+        }
+        if (kept.isEmpty()) {
+            headers.remove("content-encoding");
+        } else {
+            headers.put("content-encoding", String.join(",", kept));
+        }
+    }
+
+    private static long parseLength(String v) {
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length.");
+    }
+
+    private void resumeReading(Exchange ex) {
+        ctx.channel().eventLoop().execute(() -> {
+            if (current == ex && !ex.bodyComplete) {
+                ctx.channel().config().setAutoRead(true);
+                ctx.read();
+            }
+        });
+    }
+
+    /** Worker thread: runs the action and writes its response. */
+    private void run(Exchange ex, S3Request s3) {
+        S3Response resp;
+        try {
+            resp = server.dispatcher().dispatch(s3);
+        } catch (Throwable t) {
+            S3Exception e = S3Exception.from(t);
+            if (e.error().status() >= 500) {
+                LOG.warn("request {} ({}) failed", ex.requestId, ex.operation.actionName(), t);
+            }
+            resp = S3Dispatcher.errorResponse(e, ex.resource, ex.requestId, s3.method().equals("HEAD"));
+        } finally {
+            try {
+                s3.body().close();
+            } catch (IOException e) {
+                LOG.debug("closing request body", e);
+            }
+        }
+        write(ex, resp);
+    }
+
+    /** Writes a response from any thread; streams wait for writability. */
+    private void write(Exchange ex, S3Response resp) {
+        ex.status = resp.status();
+        if (!ex.bodyComplete && hasBody(ex.request)) {
+            long declared = HttpUtil.getContentLength(ex.request, -1L);
+            long remaining = declared < 0 ? Long.MAX_VALUE : declared - ex.bytesIn;
+            if (remaining > MAX_DISCARD) {
+                ex.closeAfter = true;
+            }
+        }
+        boolean keepAlive = ex.keepAlive && !ex.closeAfter && !server.isDraining();
+        HttpResponseStatus status = HttpResponseStatus.valueOf(resp.status());
+        boolean head = ex.request.method().equals(HttpMethod.HEAD);
+        boolean noBody = head || resp.status() == 204 || resp.status() == 304;
+        try {
+            if (noBody || resp.body() != null) {
+                ByteBuf content = noBody || resp.body().length == 0 ? Unpooled.EMPTY_BUFFER
+                        : Unpooled.wrappedBuffer(resp.body());
+                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+                headers(r, resp, ex, keepAlive);
+                if (head) {
+                    HttpUtil.setContentLength(r, resp.contentLength());
+                } else if (resp.status() != 204 && resp.status() != 304) {
+                    HttpUtil.setContentLength(r, content.readableBytes());
+                }
+                ex.bytesOut = noBody ? 0 : content.readableBytes();
+                closeQuietly(resp.stream());
+                ctx.writeAndFlush(r).addListener(f -> done(ex, keepAlive, f.isSuccess()));
+                return;
+            }
+            HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+            headers(r, resp, ex, keepAlive);
+            if (resp.streamLength() >= 0) {
+                HttpUtil.setContentLength(r, resp.streamLength());
+            } else {
+                HttpUtil.setTransferEncodingChunked(r, true);
+            }
+            ctx.writeAndFlush(r);
+            long sent = copy(resp.stream(), resp.streamLength(), ex);
+            if (resp.streamLength() >= 0 && sent != resp.streamLength()) {
+                throw new IOException("object stream ended after " + sent + " of " + resp.streamLength() + " bytes");
+            }
+            ChannelFuture last = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            last.addListener(f -> done(ex, keepAlive, f.isSuccess()));
+        } catch (IOException | RuntimeException e) {
+            if (!(e instanceof ClosedChannelException)) {
+                LOG.warn("request {}: response stream failed, closing the connection", ex.requestId, e);
+            }
+            ex.status = ex.status == 200 || ex.status == 206 ? 500 : ex.status;
+            ctx.channel().eventLoop().execute(() -> {
+                ctx.close();
+                done(ex, false, false);
+            });
+        } finally {
+            closeQuietly(resp.stream());
+        }
+    }
+
+    private long copy(InputStream in, long length, Exchange ex) throws IOException {
+        byte[] buf = new byte[COPY_CHUNK];
+        long sent = 0;
+        while (length < 0 || sent < length) {
+            awaitWritable();
+            int want = length < 0 ? buf.length : (int) Math.min(buf.length, length - sent);
+            int n = in.read(buf, 0, want);
+            if (n < 0) {
+                break;
+            }
+            if (n == 0) {
+                continue;
+            }
+            ByteBuf b = ctx.alloc().buffer(n);
+            b.writeBytes(buf, 0, n);
+            ctx.writeAndFlush(new DefaultHttpContent(b));
+            sent += n;
+            ex.bytesOut = sent;
+        }
+        return sent;
+    }
+
+    private void awaitWritable() throws ClosedChannelException {
+        synchronized (writability) {
+            while (!ctx.channel().isWritable()) {
+                if (!ctx.channel().isActive()) {
+                    throw new ClosedChannelException();
+                }
+                try {
+                    writability.wait(1000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ClosedChannelException();
+                }
+            }
+        }
+        if (!ctx.channel().isActive()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    private void headers(HttpResponse r, S3Response resp, Exchange ex, boolean keepAlive) {
+        for (Map.Entry<String, String> h : resp.headers().entrySet()) {
+            r.headers().set(h.getKey(), h.getValue());
+        }
+        r.headers().set("x-amz-request-id", ex.requestId);
+        r.headers().set("x-amz-id-2", server.hostId());
+        r.headers().set(HttpHeaderNames.DATE, io.coffer.gateway.s3.ObjectHeaders.httpDate(Instant.now()));
+        r.headers().set(HttpHeaderNames.SERVER, "Coffer");
+        if (keepAlive) {
+            HttpUtil.setKeepAlive(r, true);
+        } else {
+            r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+    }
+
+    /** Event loop (listener): the response is written. */
+    private void done(Exchange ex, boolean keepAlive, boolean success) {
+        if (ex.responseDone) {
+            return;
+        }
+        ex.responseDone = true;
+        server.metrics().inFlight().decrementAndGet();
+        long nanos = System.nanoTime() - ex.startNanos;
+        String op = ex.operation.actionName();
+        server.metrics().record(op, ex.status, ex.bytesIn, ex.bytesOut, nanos);
+        server.accessLog().log(new AccessLog.Entry(ex.startTime, ex.requestId, remote(), ex.accessKeyId, op,
+                ex.request.method().name(), ex.bucket, ex.key, ex.status, ex.bytesIn, ex.bytesOut,
+                TimeUnit.NANOSECONDS.toMicros(nanos)));
+        if (!keepAlive || !success) {
+            ctx.close();
+            return;
+        }
+        if (ex.bodyComplete) {
+            finish(ex);
+        } else {
+            // the action answered before the whole body arrived: discard the (small) rest, then continue
+            if (ex.pipe != null) {
+                ex.pipe.close();
+            }
+            ctx.channel().config().setAutoRead(true);
+            ctx.read();
+        }
+    }
+
+    private String remote() {
+        return ctx.channel().remoteAddress() == null ? "-" : ctx.channel().remoteAddress().toString();
+    }
+
+    /** Event loop: request and response both complete; continue with the next request. */
+    private void finish(Exchange ex) {
+        if (current != ex) {
+            return;
+        }
+        current = null;
+        if (draining) {
+            ctx.close();
+            return;
+        }
+        while (current == null && !pending.isEmpty()) {
+            channelRead(ctx, pending.poll());
+        }
+        if (current == null || !current.bodyComplete) {
+            ctx.channel().config().setAutoRead(true);
+            ctx.read();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        synchronized (writability) {
+            writability.notifyAll();
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        Exchange ex = current;
+        if (ex != null && ex.pipe != null && !ex.bodyComplete) {
+            ex.pipe.fail(new ClosedChannelException());
+        }
+        synchronized (writability) {
+            writability.notifyAll();
+        }
+        Object m;
+        while ((m = pending.poll()) != null) {
+            ReferenceCountUtil.release(m);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            Exchange ex = current;
+            if (ex == null) {
+                ctx.close();
+            } else if (!ex.bodyComplete && ex.pipe != null) {
+                ex.pipe.fail(new S3Exception(S3ErrorCode.REQUEST_TIMEOUT));
+                ctx.close();
+            } else if (!ctx.channel().isWritable()) {
+                ctx.close();
+            }
+            return;
+        }
+        if (evt == S3Server.DRAIN) {
+            draining = true;
+            if (current == null) {
+                ctx.close();
+            }
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection error, closing", cause);
+        ctx.close();
+    }
+
+    private static void closeQuietly(InputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                LOG.debug("closing response stream", e);
+            }
+        }
+    }
+
+    /** The state of one request on this connection. */
+    private static final class Exchange {
+        final HttpRequest request;
+        final String requestId;
+        final long startNanos = System.nanoTime();
+        final Instant startTime = Instant.now();
+        S3Operation operation = S3Operation.UNKNOWN;
+        String bucket;
+        String key;
+        String resource = "/";
+        String accessKeyId;
+        BodyPipe pipe;
+        volatile boolean bodyComplete;
+        volatile boolean responseDone;
+        volatile boolean closeAfter;
+        boolean keepAlive;
+        volatile long bytesIn;
+        volatile long bytesOut;
+        volatile int status;
+
+        Exchange(HttpRequest request, String requestId) {
+            this.request = request;
+            this.requestId = requestId;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.coffer.gateway.http;
+
+import io.coffer.gateway.auth.CredentialStore;
+import io.netty.handler.ssl.SslContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the S3 server needs to run, already validated and resolved (TLS context built, credentials loaded).
+ *
+ * @param baseDomain           virtual-hosted-style base domain ({@code bucket.<baseDomain>}), or null for path style only
+ * @param sslContext           TLS server context, or null for plain HTTP
+ * @param maxInitialLineLength longest request line accepted (longer: 400 with an S3 error, connection closed)
+ * @param maxHeaderSize        largest header section accepted (larger: 400 RequestHeaderSectionTooLarge)
+ * @param idleTimeout          a connection with no request in flight and no traffic for this long is closed; also
+ *                             how long a request body may stall
+ * @param workerThreads        threads that run S3 actions (engine calls block)
+ * @param bodyBufferBytes      request body bytes buffered per connection before reading pauses
+ * @param shutdownGrace        how long graceful shutdown waits for in-flight requests
+ */
+public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
+                              CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
+                              Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
+                              Clock clock) {
+    public S3ServerOptions {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Objects.requireNonNull(credentials, "credentials");
+        Objects.requireNonNull(region, "region");
+        clock = clock == null ? Clock.systemUTC() : clock;
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+    }
+
+    /** Defaults for a local gateway: 8 KiB request line, 16 KiB headers, 1 MiB body buffer, 64 workers. */
+    public static S3ServerOptions defaults(String bindAddress, int port, CredentialStore credentials) {
+        return new S3ServerOptions(bindAddress, port, null, "us-east-1", null, credentials, 8 * 1024, 16 * 1024,
+                Duration.ofSeconds(60), 64, 1024 * 1024, Duration.ofSeconds(30), Clock.systemUTC());
+    }
+
+    public S3ServerOptions withBaseDomain(String domain) {
+        return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+    }
+
+    public S3ServerOptions withSslContext(SslContext ctx) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+    }
+
+    public S3ServerOptions withClock(Clock c) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c);
+    }
+
+    public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
+                idle, workerThreads, bodyBuffer, shutdownGrace, clock);
+    }
+
+    public S3ServerOptions withRegion(String r) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+    }
+}

@@ -1,0 +1,62 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlElement;
+import io.coffer.gateway.xml.XmlRequestReader;
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.ObjectInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * CompleteMultipartUpload: parses the part list (at most 10000 parts) and lets the engine check order
+ * (InvalidPartOrder), existence and ETags (InvalidPart) and sizes (EntityTooSmall).
+ */
+public final class CompleteMultipartUploadHandler implements S3ActionHandler {
+    private static final int MAX_PARTS = 10000;
+    private static final XmlRequestReader XML = new XmlRequestReader(4 * 1024 * 1024, 3 * MAX_PARTS + 16);
+    private final Coffer coffer;
+
+    public CompleteMultipartUploadHandler(Coffer coffer) {
+        this.coffer = coffer;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) throws IOException {
+        String uploadId = PartNumbers.uploadId(r);
+        XmlElement root = XML.read(r.body(), "CompleteMultipartUpload");
+        List<CompletedPart> parts = new ArrayList<>();
+        for (XmlElement p : root.all("Part")) {
+            String number = p.childText("PartNumber");
+            String etag = p.childText("ETag");
+            if (number == null || etag == null) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            }
+            int n;
+            try {
+                n = Integer.parseInt(number.trim());
+            } catch (NumberFormatException e) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            }
+            if (n < 1 || n > MAX_PARTS) {
+                throw new S3Exception(S3ErrorCode.INVALID_PART);
+            }
+            parts.add(new CompletedPart(n, ObjectHeaders.unquote(etag)));
+        }
+        if (parts.isEmpty()) {
+            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "You must specify at least one part");
+        }
+        ObjectInfo info = coffer.completeMultipartUpload(r.bucket(), r.key(), uploadId, parts,
+                PutObjectHandler.precondition(r));
+        String host = r.header("host");
+        byte[] xml = XmlResponseWriter.document("CompleteMultipartUploadResult")
+                .element("Location", (host == null ? "" : "http://" + host) + "/" + r.bucket() + "/" + r.key())
+                .element("Bucket", r.bucket())
+                .element("Key", r.key())
+                .element("ETag", ObjectHeaders.quote(info.etag()))
+                .toBytes();
+        return S3Response.xml(200, xml);
+    }
+}

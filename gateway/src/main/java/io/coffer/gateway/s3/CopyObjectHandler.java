@@ -1,0 +1,52 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.ObjectInfo;
+
+/**
+ * CopyObject: by manifest in the engine (no data is read or written). x-amz-metadata-directive COPY (default) or
+ * REPLACE, x-amz-copy-source-if-* conditions, If-Match / If-None-Match on the destination.
+ */
+public final class CopyObjectHandler implements S3ActionHandler {
+    private final Coffer coffer;
+    private final SourceAccess sourceAccess;
+
+    public CopyObjectHandler(Coffer coffer, SourceAccess sourceAccess) {
+        this.coffer = coffer;
+        this.sourceAccess = sourceAccess;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        NameRules.checkKey(r.key());
+        CopySource source = CopySourceHeader.parse(r);
+        sourceAccess.check(source.bucket(), r.owner());
+        String directive = r.header("x-amz-metadata-directive");
+        ObjectAttributes attributes = null;
+        if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
+        }
+        if ("REPLACE".equals(directive)) {
+            attributes = ObjectHeaders.attributesFrom(r);
+        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key())) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "This copy request is illegal because it is trying to"
+                    + " copy an object to itself without changing the object's metadata, storage class, website"
+                    + " redirect location or encryption attributes.");
+        }
+        ObjectInfo info = coffer.copyObject(source, r.bucket(), r.key(), attributes, PutObjectHandler.precondition(r));
+        byte[] xml = XmlResponseWriter.document("CopyObjectResult")
+                .element("LastModified", info.lastModified())
+                .element("ETag", ObjectHeaders.quote(info.etag()))
+                .toBytes();
+        return S3Response.xml(200, xml);
+    }
+
+    /** Checks that the caller may read the source bucket (tenant isolation applies to copy sources too). */
+    @FunctionalInterface
+    public interface SourceAccess {
+        void check(String bucket, String owner);
+    }
+}

@@ -1,0 +1,51 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.auth.SigV4;
+import io.coffer.sdk.CopySource;
+
+/** Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded) with its {@code x-amz-copy-source-if-*}. */
+final class CopySourceHeader {
+    private CopySourceHeader() {
+    }
+
+    static CopySource parse(S3Request r) {
+        String raw = r.header("x-amz-copy-source");
+        if (raw == null) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key:"
+                    + " sourcebucket/sourcekey");
+        }
+        String v = raw.trim();
+        int q = v.indexOf('?');
+        if (q >= 0) {
+            String qs = v.substring(q + 1);
+            v = v.substring(0, q);
+            if (!qs.equals("versionId=null")) {
+                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Object versions are not implemented.");
+            }
+        }
+        String decoded;
+        try {
+            decoded = SigV4.percentDecode(v, false);
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid copy source encoding");
+        }
+        if (decoded.startsWith("/")) {
+            decoded = decoded.substring(1);
+        }
+        int slash = decoded.indexOf('/');
+        if (slash <= 0 || slash == decoded.length() - 1) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key:"
+                    + " sourcebucket/sourcekey");
+        }
+        String bucket = decoded.substring(0, slash);
+        String key = decoded.substring(slash + 1);
+        NameRules.checkKey(key);
+        String ifMatch = r.header("x-amz-copy-source-if-match");
+        String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
+        return new CopySource(bucket, key,
+                ifMatch == null ? null : ObjectHeaders.unquote(ifMatch),
+                ifNoneMatch == null ? null : ObjectHeaders.unquote(ifNoneMatch),
+                ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-modified-since")),
+                ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")));
+    }
+}

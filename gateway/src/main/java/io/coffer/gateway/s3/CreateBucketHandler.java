@@ -1,0 +1,40 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlElement;
+import io.coffer.gateway.xml.XmlRequestReader;
+import io.coffer.sdk.Coffer;
+import java.io.IOException;
+
+/** CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. */
+public final class CreateBucketHandler implements S3ActionHandler {
+    private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 64);
+    private final Coffer coffer;
+    private final String defaultRegion;
+
+    public CreateBucketHandler(Coffer coffer, String defaultRegion) {
+        this.coffer = coffer;
+        this.defaultRegion = defaultRegion;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) throws IOException {
+        NameRules.check(r.bucket());
+        String region = defaultRegion;
+        byte[] body = r.body().readNBytes(64 * 1024 + 1);
+        if (r.body().read() >= 0 || body.length > 64 * 1024) {
+            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+        }
+        if (body.length > 0 && !new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+            XmlElement config = XML.parse(body, "CreateBucketConfiguration");
+            String constraint = config.childText("LocationConstraint");
+            if (constraint != null && !constraint.isBlank()) {
+                region = constraint.trim();
+            }
+        }
+        if (r.header("x-amz-acl") != null && !"private".equals(r.header("x-amz-acl"))) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Canned ACLs other than private are not implemented.");
+        }
+        coffer.createBucket(r.bucket(), r.owner(), region);
+        return S3Response.empty(200).header("Location", "/" + r.bucket());
+    }
+}

@@ -1,0 +1,99 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlElement;
+import io.coffer.gateway.xml.XmlRequestReader;
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.DeleteResult;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DeleteObjects: up to 1000 keys, quiet mode, per-key results. S3 requires Content-MD5 or an x-amz-checksum-* header
+ * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream.
+ */
+public final class DeleteObjectsHandler implements S3ActionHandler {
+    private static final int MAX_KEYS = 1000;
+    private static final XmlRequestReader XML = new XmlRequestReader(2 * 1024 * 1024, 4 * MAX_KEYS + 16);
+    private final Coffer coffer;
+
+    public DeleteObjectsHandler(Coffer coffer) {
+        this.coffer = coffer;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) throws IOException {
+        byte[] md5 = ObjectHeaders.contentMd5(r);
+        boolean checksum = r.headers().keySet().stream().anyMatch(h -> h.toLowerCase(java.util.Locale.ROOT)
+                .startsWith("x-amz-checksum-") && !h.equalsIgnoreCase("x-amz-checksum-mode"))
+                || r.header("x-amz-trailer") != null;
+        if (md5 == null && !checksum) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Missing required header for this request:"
+                    + " Content-MD5 or x-amz-checksum-*");
+        }
+        byte[] body = r.body().readNBytes(2 * 1024 * 1024 + 1);
+        if (body.length > 2 * 1024 * 1024) {
+            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+        }
+        if (r.body().read() >= 0) {
+            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+        }
+        if (md5 != null && !MessageDigest.isEqual(md5, md5(body))) {
+            throw new S3Exception(S3ErrorCode.BAD_DIGEST);
+        }
+        XmlElement delete = XML.parse(body, "Delete");
+        boolean quiet = "true".equalsIgnoreCase(trim(delete.childText("Quiet")));
+        List<String> keys = new ArrayList<>();
+        for (XmlElement o : delete.all("Object")) {
+            String key = o.childText("Key");
+            if (key == null || key.isEmpty()) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            }
+            keys.add(key);
+        }
+        if (keys.isEmpty() || keys.size() > MAX_KEYS) {
+            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+        }
+        List<String> valid = new ArrayList<>();
+        XmlResponseWriter w = XmlResponseWriter.document("DeleteResult");
+        List<String[]> errors = new ArrayList<>();
+        for (String k : keys) {
+            try {
+                NameRules.checkKey(k);
+                valid.add(k);
+            } catch (S3Exception e) {
+                errors.add(new String[] {k, e.error().code(), e.getMessage()});
+            }
+        }
+        List<DeleteResult> results = valid.isEmpty() ? List.of() : coffer.deleteObjects(r.bucket(), valid);
+        for (DeleteResult d : results) {
+            if (d.error() == null) {
+                if (!quiet) {
+                    w.start("Deleted").element("Key", d.key()).end();
+                }
+            } else {
+                S3Exception e = S3Exception.from(d.error());
+                errors.add(new String[] {d.key(), e.error().code(), e.getMessage()});
+            }
+        }
+        for (String[] e : errors) {
+            w.start("Error").element("Key", e[0]).element("Code", e[1]).element("Message", e[2]).end();
+        }
+        return S3Response.xml(200, w.toBytes());
+    }
+
+    private static String trim(String s) {
+        return s == null ? null : s.trim();
+    }
+
+    private static byte[] md5(byte[] body) {
+        try {
+            return MessageDigest.getInstance("MD5").digest(body);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.ByteRange;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.ObjectInfo;
+import java.util.Map;
+
+/**
+ * GetObject and HeadObject: conditional requests (304/412), a single Range (206 + Content-Range, 416 with
+ * {@code Content-Range: bytes *&#47;size}), partNumber, response-* header overrides and x-amz-checksum-mode. GET
+ * bodies are streamed by the server from the engine's stream.
+ */
+public final class GetObjectHandler implements S3ActionHandler {
+    private static final Map<String, String> OVERRIDES = Map.of(
+            "response-content-type", "Content-Type",
+            "response-content-language", "Content-Language",
+            "response-expires", "Expires",
+            "response-cache-control", "Cache-Control",
+            "response-content-disposition", "Content-Disposition",
+            "response-content-encoding", "Content-Encoding");
+
+    private final Coffer coffer;
+    private final boolean head;
+
+    public GetObjectHandler(Coffer coffer) {
+        this(coffer, false);
+    }
+
+    GetObjectHandler(Coffer coffer, boolean head) {
+        this.coffer = coffer;
+        this.head = head;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        NameRules.checkKey(r.key());
+        String partParam = r.queryParam("partNumber");
+        ByteRange range = RangeHeader.parse(r.header("range"));
+        if (partParam != null) {
+            if (range != null) {
+                throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Cannot specify both Range header and"
+                        + " partNumber query parameter");
+            }
+            return part(r, parsePartNumber(partParam));
+        }
+        ByteRange.Resolved resolved = null;
+        if (range != null || Conditionals.present(r) || head) {
+            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            Conditionals.check(r, info);
+            if (range != null) {
+                try {
+                    resolved = range.resolve(info.size());
+                } catch (CofferException e) {
+                    if (e.code() == ErrorCode.INVALID_RANGE) {
+                        throw new InvalidRangeException(info.size());
+                    }
+                    throw e;
+                }
+            }
+            if (head) {
+                return headers(r, info, resolved, null);
+            }
+        }
+        ObjectContent content;
+        try {
+            content = coffer.getObject(r.bucket(), r.key(), range);
+        } catch (CofferException e) {
+            if (e.code() == ErrorCode.INVALID_RANGE) {
+                ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+                throw new InvalidRangeException(info.size());
+            }
+            throw e;
+        }
+        return headers(r, content.info(), content.range(), content);
+    }
+
+    private S3Response part(S3Request r, int partNumber) {
+        if (head) {
+            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            Conditionals.check(r, info);
+            ByteRange.Resolved pr = partRange(info, partNumber);
+            return headers(r, info, pr, null);
+        }
+        ObjectContent content = coffer.getObjectPart(r.bucket(), r.key(), partNumber);
+        try {
+            Conditionals.check(r, content.info());
+        } catch (RuntimeException e) {
+            closeQuietly(content);
+            throw e;
+        }
+        ByteRange.Resolved pr = content.range() != null ? content.range() : partRange(content.info(), partNumber);
+        return headers(r, content.info(), pr, content);
+    }
+
+    private static ByteRange.Resolved partRange(ObjectInfo info, int partNumber) {
+        if (info.partCount() == 0) {
+            if (partNumber != 1) {
+                throw new InvalidRangeException(info.size());
+            }
+            return null;
+        }
+        if (partNumber > info.partCount()) {
+            throw new InvalidRangeException(info.size());
+        }
+        long offset = 0;
+        for (int i = 0; i < partNumber - 1; i++) {
+            offset += info.partSizes().get(i);
+        }
+        return new ByteRange.Resolved(offset, info.partSizes().get(partNumber - 1));
+    }
+
+    private S3Response headers(S3Request r, ObjectInfo info, ByteRange.Resolved range, ObjectContent content) {
+        boolean partial = range != null;
+        long length = range == null ? info.size() : range.length();
+        int status = partial ? 206 : 200;
+        S3Response resp = content == null ? S3Response.stream(status, null, length)
+                : S3Response.stream(status, content.stream(), length);
+        ObjectHeaders.write(resp, info, "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode")));
+        if (partial) {
+            resp.header("Content-Range", "bytes " + range.offset() + "-" + range.lastInclusive() + "/" + info.size());
+        }
+        for (Map.Entry<String, String> o : OVERRIDES.entrySet()) {
+            String v = r.queryParam(o.getKey());
+            if (v != null) {
+                resp.header(o.getValue(), v);
+            }
+        }
+        return resp;
+    }
+
+    private static int parsePartNumber(String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1 && n <= 10000) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Part number must be an integer between 1 and 10000,"
+                + " inclusive");
+    }
+
+    private static void closeQuietly(ObjectContent c) {
+        try {
+            c.close();
+        } catch (java.io.IOException ignored) {
+            // the stream was never read; nothing to report
+        }
+    }
+
+    /** 416 InvalidRange, with the object size for {@code Content-Range: bytes *&#47;size}. */
+    static final class InvalidRangeException extends S3Exception {
+        private static final long serialVersionUID = 1L;
+        private final long size;
+
+        InvalidRangeException(long size) {
+            super(S3ErrorCode.INVALID_RANGE);
+            this.size = size;
+        }
+
+        long size() {
+            return size;
+        }
+    }
+}

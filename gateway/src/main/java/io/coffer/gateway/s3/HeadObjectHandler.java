@@ -1,0 +1,17 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.Coffer;
+
+/** HeadObject: GetObject's headers without a body; errors are answered without a body too (by the server). */
+public final class HeadObjectHandler implements S3ActionHandler {
+    private final GetObjectHandler get;
+
+    public HeadObjectHandler(Coffer coffer) {
+        this.get = new GetObjectHandler(coffer, true);
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        return get.handle(r);
+    }
+}

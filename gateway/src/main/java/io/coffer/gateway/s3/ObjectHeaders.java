@@ -1,0 +1,156 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.auth.ChecksumAlgorithm;
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.ObjectInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Object headers in both directions: request headers to {@link ObjectAttributes}, {@link ObjectInfo} to response headers. */
+public final class ObjectHeaders {
+    /** S3's limit on the user-defined metadata of one object (names and values, UTF-8). */
+    public static final int MAX_USER_METADATA_BYTES = 2048;
+    public static final String DEFAULT_CONTENT_TYPE = "binary/octet-stream";
+    private static final String[] STORED = {"content-encoding", "content-disposition", "content-language",
+        "cache-control", "expires"};
+
+    private ObjectHeaders() {
+    }
+
+    /** The attributes a PUT, CreateMultipartUpload or REPLACE copy stores. */
+    public static ObjectAttributes attributesFrom(S3Request r) {
+        Map<String, String> meta = new TreeMap<>();
+        int size = 0;
+        for (Map.Entry<String, String> h : r.headers().entrySet()) {
+            String name = h.getKey().toLowerCase(Locale.ROOT);
+            if (name.startsWith("x-amz-meta-")) {
+                String n = name.substring("x-amz-meta-".length());
+                meta.put(n, h.getValue());
+                size += n.getBytes(StandardCharsets.UTF_8).length + h.getValue().getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        if (size > MAX_USER_METADATA_BYTES) {
+            throw new S3Exception(S3ErrorCode.METADATA_TOO_LARGE);
+        }
+        Map<String, String> stored = new TreeMap<>();
+        for (String name : STORED) {
+            String v = r.header(name);
+            if (v != null) {
+                stored.put(name, v);
+            }
+        }
+        return new ObjectAttributes(r.header("content-type"), meta, stored, Map.of());
+    }
+
+    /** Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*, checksums. */
+    public static void write(S3Response resp, ObjectInfo info, boolean checksumMode) {
+        resp.header("ETag", quote(info.etag()));
+        resp.header("Last-Modified", httpDate(info.lastModified()));
+        resp.header("Accept-Ranges", "bytes");
+        ObjectAttributes a = info.attributes();
+        resp.header("Content-Type", a.contentType() == null ? DEFAULT_CONTENT_TYPE : a.contentType());
+        for (Map.Entry<String, String> h : a.headers().entrySet()) {
+            resp.header(canonicalName(h.getKey()), h.getValue());
+        }
+        for (Map.Entry<String, String> m : a.userMetadata().entrySet()) {
+            resp.header("x-amz-meta-" + m.getKey(), m.getValue());
+        }
+        if (checksumMode && !a.checksums().isEmpty()) {
+            for (Map.Entry<String, String> c : a.checksums().entrySet()) {
+                ChecksumAlgorithm.fromName(c.getKey()).ifPresent(alg -> resp.header(alg.headerName(), c.getValue()));
+            }
+            resp.header("x-amz-checksum-type", info.partCount() > 0 ? "COMPOSITE" : "FULL_OBJECT");
+        }
+        if (info.partCount() > 0) {
+            resp.header("x-amz-mp-parts-count", Integer.toString(info.partCount()));
+        }
+    }
+
+    private static String canonicalName(String lower) {
+        StringBuilder sb = new StringBuilder(lower.length());
+        boolean up = true;
+        for (char c : lower.toCharArray()) {
+            sb.append(up ? Character.toUpperCase(c) : c);
+            up = c == '-';
+        }
+        return sb.toString();
+    }
+
+    public static String quote(String etag) {
+        return etag.startsWith("\"") ? etag : "\"" + etag + "\"";
+    }
+
+    public static String unquote(String etag) {
+        String e = etag.trim();
+        if (e.startsWith("W/")) {
+            e = e.substring(2);
+        }
+        if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
+            e = e.substring(1, e.length() - 1);
+        }
+        return e;
+    }
+
+    /** True when the header's comma-separated entity tags contain {@code etag} or {@code *}. */
+    public static boolean etagMatches(String header, String etag) {
+        for (String candidate : header.split(",")) {
+            String c = unquote(candidate);
+            if (c.equals("*") || c.equals(etag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static String httpDate(Instant t) {
+        return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(t, ZoneOffset.UTC));
+    }
+
+    /** Parses an HTTP date; null when absent or unparsable (S3 ignores an unparsable conditional date). */
+    public static Instant parseHttpDate(String v) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return ZonedDateTime.parse(v.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            try {
+                return Instant.parse(v.trim());
+            } catch (DateTimeParseException e2) {
+                return null;
+            }
+        }
+    }
+
+    /** Decodes Content-MD5: null when absent, InvalidDigest when not base64 of 16 bytes. */
+    public static byte[] contentMd5(S3Request r) {
+        String v = r.header("content-md5");
+        if (v == null) {
+            return null;
+        }
+        try {
+            byte[] md5 = Base64.getDecoder().decode(v.trim());
+            if (md5.length != 16) {
+                throw new S3Exception(S3ErrorCode.INVALID_DIGEST);
+            }
+            return md5;
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_DIGEST);
+        }
+    }
+
+    /** Adds the verified body checksums to the response headers, as S3 echoes them on PUT. */
+    public static void echoChecksums(S3Response resp, Map<String, String> checksums) {
+        for (Map.Entry<String, String> c : checksums.entrySet()) {
+            ChecksumAlgorithm.fromName(c.getKey()).ifPresent(a -> resp.header(a.headerName(), c.getValue()));
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.meta.Precondition;
+
+/**
+ * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every
+ * signature, hash and checksum check passed). Supports x-amz-meta-*, the stored content headers, Content-MD5,
+ * x-amz-checksum-*, If-None-Match: * and If-Match.
+ */
+public final class PutObjectHandler implements S3ActionHandler {
+    private final Coffer coffer;
+
+    public PutObjectHandler(Coffer coffer) {
+        this.coffer = coffer;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        NameRules.checkKey(r.key());
+        PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
+                ObjectHeaders.attributesFrom(r), ObjectHeaders.contentMd5(r), precondition(r),
+                () -> r.bodyChecks().checksums());
+        ObjectInfo info = coffer.putObject(put, r.body());
+        S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(info.etag()));
+        ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
+        return resp;
+    }
+
+    /** If-None-Match: * and If-Match for conditional writes; any other If-None-Match value is NotImplemented. */
+    static Precondition precondition(S3Request r) {
+        String ifNoneMatch = r.header("if-none-match");
+        String ifMatch = r.header("if-match");
+        if (ifNoneMatch != null && !ifNoneMatch.trim().equals("*")) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "If-None-Match on writes only supports *.");
+        }
+        if (ifNoneMatch == null && ifMatch == null) {
+            return Precondition.NONE;
+        }
+        return new Precondition(ifMatch == null ? null : ObjectHeaders.unquote(ifMatch), ifNoneMatch != null);
+    }
+}

@@ -1,0 +1,88 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.meta.BucketRecord;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Runs a routed request: tenant isolation first (a bucket of another tenant is AccessDenied, whatever the action),
+ * then the action's handler. Also renders errors, the one place an {@link S3Exception} becomes a response.
+ */
+public final class S3Dispatcher {
+    private final Coffer coffer;
+    private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
+
+    public S3Dispatcher(Coffer coffer, String defaultRegion) {
+        this.coffer = coffer;
+        CopyObjectHandler.SourceAccess sourceAccess = this::checkAccess;
+        handlers.put(S3Operation.LIST_BUCKETS, new ListBucketsHandler(coffer));
+        handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion));
+        handlers.put(S3Operation.HEAD_BUCKET, new HeadBucketHandler(coffer, defaultRegion));
+        handlers.put(S3Operation.DELETE_BUCKET, new DeleteBucketHandler(coffer));
+        handlers.put(S3Operation.GET_BUCKET_LOCATION, new GetBucketLocationHandler(coffer));
+        handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
+        handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
+        handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
+        handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
+        handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
+        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer));
+        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer));
+        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
+        handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
+        handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
+        handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
+        handlers.put(S3Operation.LIST_MULTIPART_UPLOADS, new ListMultipartUploadsHandler(coffer));
+    }
+
+    public S3Response dispatch(S3Request r) throws IOException {
+        S3ActionHandler handler = handlers.get(r.operation());
+        if (handler == null) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
+        }
+        if (r.operation() != S3Operation.LIST_BUCKETS && r.operation() != S3Operation.CREATE_BUCKET) {
+            checkAccess(r.bucket(), r.owner());
+        }
+        return handler.handle(r);
+    }
+
+    private void checkAccess(String bucket, String owner) {
+        BucketRecord b = coffer.headBucket(bucket);
+        if (!b.owner().equals(owner)) {
+            throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
+        }
+    }
+
+    /**
+     * The response for an error: S3's {@code <Error>} document (none for HEAD and 304), with the headers some
+     * errors carry (Content-Range on 416, ETag and Last-Modified on 304).
+     */
+    public static S3Response errorResponse(S3Exception e, String resource, String requestId, boolean head) {
+        S3ErrorCode code = e.error();
+        S3Response resp;
+        if (head || code == S3ErrorCode.NOT_MODIFIED) {
+            resp = S3Response.empty(code.status());
+        } else {
+            byte[] xml = XmlResponseWriter.plainDocument("Error")
+                    .element("Code", code.code())
+                    .element("Message", e.getMessage() == null ? code.defaultMessage() : e.getMessage())
+                    .element("Resource", resource)
+                    .element("RequestId", requestId)
+                    .toBytes();
+            resp = S3Response.xml(code.status(), xml);
+        }
+        if (e instanceof GetObjectHandler.InvalidRangeException ir) {
+            resp.header("Content-Range", "bytes */" + ir.size());
+        }
+        if (e instanceof Conditionals.NotModifiedException nm) {
+            resp.header("ETag", ObjectHeaders.quote(nm.info().etag()));
+            resp.header("Last-Modified", ObjectHeaders.httpDate(nm.info().lastModified()));
+        }
+        return resp;
+    }
+}

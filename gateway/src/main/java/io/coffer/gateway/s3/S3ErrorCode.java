@@ -1,0 +1,122 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.ErrorCode;
+import java.util.Locale;
+
+/**
+ * Every S3 error the gateway can answer, with its HTTP status and AWS's default message. The wire code is derived
+ * from the constant's name (upper-snake to camel case, {@code S_H_A} style for acronyms) so the two cannot drift.
+ */
+public enum S3ErrorCode {
+    ACCESS_DENIED(403, "Access Denied"),
+    AUTHORIZATION_HEADER_MALFORMED(400, "The authorization header is malformed."),
+    AUTHORIZATION_QUERY_PARAMETERS_ERROR(400, "Error parsing the X-Amz-Credential parameter."),
+    BAD_DIGEST(400, "The Content-MD5 you specified did not match what we received."),
+    BUCKET_ALREADY_EXISTS(409, "The requested bucket name is not available. The bucket namespace is shared by all users"
+            + " of the system. Please select a different name and try again."),
+    BUCKET_ALREADY_OWNED_BY_YOU(409, "Your previous request to create the named bucket succeeded and you already own"
+            + " it."),
+    BUCKET_NOT_EMPTY(409, "The bucket you tried to delete is not empty"),
+    ENTITY_TOO_LARGE(400, "Your proposed upload exceeds the maximum allowed object size."),
+    ENTITY_TOO_SMALL(400, "Your proposed upload is smaller than the minimum allowed object size."),
+    INCOMPLETE_BODY(400, "You did not provide the number of bytes specified by the Content-Length HTTP header."),
+    INTERNAL_ERROR(500, "We encountered an internal error. Please try again."),
+    INVALID_ACCESS_KEY_ID(403, "The AWS Access Key Id you provided does not exist in our records."),
+    INVALID_ARGUMENT(400, "Invalid Argument"),
+    INVALID_BUCKET_NAME(400, "The specified bucket is not valid."),
+    INVALID_CHUNK_SIZE_ERROR(403, "Only the last chunk is allowed to have a size less than 8192 bytes"),
+    INVALID_DIGEST(400, "The Content-MD5 you specified is not valid."),
+    INVALID_PART(400, "One or more of the specified parts could not be found. The part might not have been uploaded,"
+            + " or the specified entity tag might not have matched the part's entity tag."),
+    INVALID_PART_ORDER(400, "The list of parts was not in ascending order. The parts list must be specified in order"
+            + " by part number."),
+    INVALID_PART_NUMBER(416, "The requested partnumber is not satisfiable"),
+    INVALID_RANGE(416, "The requested range is not satisfiable"),
+    INVALID_REQUEST(400, "Invalid Request"),
+    INVALID_U_R_I(400, "Couldn't parse the specified URI."),
+    KEY_TOO_LONG_ERROR(400, "Your key is too long"),
+    MALFORMED_X_M_L(400, "The XML you provided was not well-formed or did not validate against our published schema."),
+    METADATA_TOO_LARGE(400, "Your metadata headers exceed the maximum allowed metadata size."),
+    METHOD_NOT_ALLOWED(405, "The specified method is not allowed against this resource."),
+    MISSING_CONTENT_LENGTH(411, "You must provide the Content-Length HTTP header."),
+    MISSING_SECURITY_HEADER(400, "Your request is missing a required header."),
+    NO_SUCH_BUCKET(404, "The specified bucket does not exist"),
+    NO_SUCH_KEY(404, "The specified key does not exist."),
+    NO_SUCH_UPLOAD(404, "The specified upload does not exist. The upload ID may be invalid, or the upload may have"
+            + " been aborted or completed."),
+    NOT_IMPLEMENTED(501, "A header or query you provided implies functionality that is not implemented."),
+    NOT_MODIFIED(304, "Not Modified"),
+    PRECONDITION_FAILED(412, "At least one of the pre-conditions you specified did not hold"),
+    REQUEST_HEADER_SECTION_TOO_LARGE(400, "Your request header section exceeds the maximum allowed size."),
+    REQUEST_TIME_TOO_SKEWED(403, "The difference between the request time and the server's time is too large."),
+    REQUEST_TIMEOUT(400, "Your socket connection to the server was not read from or written to within the timeout"
+            + " period."),
+    SERVICE_UNAVAILABLE(503, "Please reduce your request rate."),
+    SIGNATURE_DOES_NOT_MATCH(403, "The request signature we calculated does not match the signature you provided."
+            + " Check your key and signing method."),
+    SLOW_DOWN(503, "Please reduce your request rate."),
+    X_AMZ_CONTENT_S_H_A_256_MISMATCH(400, "The provided 'x-amz-content-sha256' header does not match what was"
+            + " computed."),
+    X_AMZ_CONTENT_CHECKSUM_MISMATCH(400, "The provided checksum does not match what was computed.");
+
+    private final int status;
+    private final String message;
+    private final String code;
+
+    S3ErrorCode(int status, String message) {
+        this.status = status;
+        this.message = message;
+        this.code = wireCode(name());
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String defaultMessage() {
+        return message;
+    }
+
+    /** The code as it appears in the {@code <Code>} element, for example {@code NoSuchKey}. */
+    public String code() {
+        return code;
+    }
+
+    /** The S3 error an engine failure is reported as: the one mapping from {@link ErrorCode} to the wire. */
+    public static S3ErrorCode of(ErrorCode engineCode) {
+        return switch (engineCode) {
+            case NO_SUCH_BUCKET -> NO_SUCH_BUCKET;
+            case NO_SUCH_KEY -> NO_SUCH_KEY;
+            case NO_SUCH_UPLOAD -> NO_SUCH_UPLOAD;
+            case BUCKET_ALREADY_EXISTS -> BUCKET_ALREADY_EXISTS;
+            case BUCKET_ALREADY_OWNED_BY_YOU -> BUCKET_ALREADY_OWNED_BY_YOU;
+            case BUCKET_NOT_EMPTY -> BUCKET_NOT_EMPTY;
+            case INVALID_BUCKET_NAME -> INVALID_BUCKET_NAME;
+            case KEY_TOO_LONG -> KEY_TOO_LONG_ERROR;
+            case INVALID_ARGUMENT -> INVALID_ARGUMENT;
+            case INVALID_RANGE -> INVALID_RANGE;
+            case INVALID_PART -> INVALID_PART;
+            case INVALID_PART_ORDER -> INVALID_PART_ORDER;
+            case INVALID_PART_NUMBER -> INVALID_PART_NUMBER;
+            case ENTITY_TOO_SMALL -> ENTITY_TOO_SMALL;
+            case ENTITY_TOO_LARGE -> ENTITY_TOO_LARGE;
+            case BAD_DIGEST -> BAD_DIGEST;
+            case INCOMPLETE_BODY -> INCOMPLETE_BODY;
+            case PRECONDITION_FAILED -> PRECONDITION_FAILED;
+            case METADATA_TOO_LARGE -> METADATA_TOO_LARGE;
+            case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;
+        };
+    }
+
+    static String wireCode(String constant) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : constant.split("_")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            sb.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,65 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.CofferException;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+
+/**
+ * A request failed with an S3 error; the gateway answers it with the error's status and XML body. Also thrown from
+ * request body streams (wrapped in an {@link IOException} where the stream contract needs one) so that a bad body
+ * makes the engine abort the write.
+ */
+public class S3Exception extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final S3ErrorCode error;
+
+    public S3Exception(S3ErrorCode error) {
+        this(error, error.defaultMessage());
+    }
+
+    public S3Exception(S3ErrorCode error, String message) {
+        super(message, null, false, false);
+        this.error = error;
+    }
+
+    public S3Exception(S3ErrorCode error, String message, Throwable cause) {
+        super(message, cause, false, false);
+        this.error = error;
+    }
+
+    public S3ErrorCode error() {
+        return error;
+    }
+
+    /**
+     * The S3 error a failure is answered with. A verdict of the gateway's own body checks wins wherever it sits in
+     * the cause chain (the engine may have wrapped it); then engine codes; then client disconnects; else InternalError.
+     */
+    public static S3Exception from(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof S3Exception s) {
+                return s;
+            }
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof CofferException ce) {
+                return new S3Exception(S3ErrorCode.of(ce.code()), ce.code() == io.coffer.sdk.ErrorCode.INTERNAL_ERROR
+                        || ce.code() == io.coffer.sdk.ErrorCode.INTEGRITY_ERROR
+                        || ce.code() == io.coffer.sdk.ErrorCode.CONFLICT_RETRY
+                        ? S3ErrorCode.INTERNAL_ERROR.defaultMessage() : ce.getMessage(), ce);
+            }
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ClosedChannelException) {
+                return new S3Exception(S3ErrorCode.INCOMPLETE_BODY, S3ErrorCode.INCOMPLETE_BODY.defaultMessage(), t);
+            }
+        }
+        return new S3Exception(S3ErrorCode.INTERNAL_ERROR, S3ErrorCode.INTERNAL_ERROR.defaultMessage(), t);
+    }
+
+    /** This exception as an {@link IOException}, for {@link java.io.InputStream} implementations. */
+    public IOException asIOException() {
+        return new IOException(getMessage(), this);
+    }
+}

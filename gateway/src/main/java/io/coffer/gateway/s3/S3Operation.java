@@ -1,0 +1,45 @@
+package io.coffer.gateway.s3;
+
+/** The S3 actions the gateway routes, as used by dispatch, metrics tags and the access log. */
+public enum S3Operation {
+    LIST_BUCKETS("ListBuckets"),
+    CREATE_BUCKET("CreateBucket"),
+    HEAD_BUCKET("HeadBucket"),
+    DELETE_BUCKET("DeleteBucket"),
+    GET_BUCKET_LOCATION("GetBucketLocation"),
+    LIST_OBJECTS("ListObjects"),
+    LIST_OBJECTS_V2("ListObjectsV2"),
+    PUT_OBJECT("PutObject"),
+    GET_OBJECT("GetObject"),
+    HEAD_OBJECT("HeadObject"),
+    DELETE_OBJECT("DeleteObject"),
+    DELETE_OBJECTS("DeleteObjects"),
+    COPY_OBJECT("CopyObject"),
+    CREATE_MULTIPART_UPLOAD("CreateMultipartUpload"),
+    UPLOAD_PART("UploadPart"),
+    UPLOAD_PART_COPY("UploadPartCopy"),
+    COMPLETE_MULTIPART_UPLOAD("CompleteMultipartUpload"),
+    ABORT_MULTIPART_UPLOAD("AbortMultipartUpload"),
+    LIST_PARTS("ListParts"),
+    LIST_MULTIPART_UPLOADS("ListMultipartUploads"),
+    /** A request for an S3 feature the gateway does not offer: answered 501 NotImplemented. */
+    NOT_IMPLEMENTED("NotImplemented"),
+    /** A request that failed before it could be routed (malformed HTTP, bad signature ...). */
+    UNKNOWN("Unknown");
+
+    private final String actionName;
+
+    S3Operation(String actionName) {
+        this.actionName = actionName;
+    }
+
+    /** The AWS action name, for example {@code PutObject}. */
+    public String actionName() {
+        return actionName;
+    }
+
+    /** True for operations whose request body is object data streamed to the engine. */
+    public boolean streamsBody() {
+        return this == PUT_OBJECT || this == UPLOAD_PART;
+    }
+}

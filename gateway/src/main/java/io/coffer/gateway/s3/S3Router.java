@@ -1,0 +1,96 @@
+package io.coffer.gateway.s3;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Maps method, bucket, key and query to the S3 action. Any query parameter outside the set a supported action reads
+ * (a subresource such as {@code ?acl}, {@code ?versioning}, {@code ?tagging}, {@code ?policy}, {@code ?lifecycle})
+ * routes to {@link S3Operation#NOT_IMPLEMENTED}: the gateway never answers a request it does not understand with
+ * a wrong success.
+ */
+public final class S3Router {
+    private static final Set<String> KNOWN = Set.of(
+            // listing
+            "prefix", "delimiter", "max-keys", "marker", "list-type", "continuation-token", "start-after",
+            "encoding-type", "fetch-owner", "key-marker", "upload-id-marker", "max-uploads", "max-parts",
+            "part-number-marker", "allow-unordered", "max-buckets", "bucket-region", "expected-bucket-owner",
+            // subresources we implement
+            "location", "uploads", "uploadId", "partNumber", "delete",
+            // GetObject response header overrides
+            "response-content-type", "response-content-language", "response-expires", "response-cache-control",
+            "response-content-disposition", "response-content-encoding",
+            // presigned URL parameters and SDK markers
+            "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
+            "X-Amz-Signature", "X-Amz-Content-Sha256", "X-Amz-Security-Token", "x-id");
+
+    private S3Router() {
+    }
+
+    public static S3Operation route(String method, String bucket, String key, Map<String, String> query,
+                                    Map<String, String> headers) {
+        for (String name : query.keySet()) {
+            if (!KNOWN.contains(name)) {
+                return S3Operation.NOT_IMPLEMENTED;
+            }
+        }
+        if (bucket == null) {
+            return method.equals("GET") ? S3Operation.LIST_BUCKETS : S3Operation.NOT_IMPLEMENTED;
+        }
+        boolean copy = headers.containsKey("x-amz-copy-source");
+        if (key == null) {
+            return switch (method) {
+                case "GET" -> {
+                    if (query.containsKey("location")) {
+                        yield S3Operation.GET_BUCKET_LOCATION;
+                    }
+                    if (query.containsKey("uploads")) {
+                        yield S3Operation.LIST_MULTIPART_UPLOADS;
+                    }
+                    if (query.containsKey("delete") || query.containsKey("uploadId") || query.containsKey("partNumber")) {
+                        yield S3Operation.NOT_IMPLEMENTED;
+                    }
+                    yield "2".equals(query.get("list-type")) ? S3Operation.LIST_OBJECTS_V2 : S3Operation.LIST_OBJECTS;
+                }
+                case "HEAD" -> S3Operation.HEAD_BUCKET;
+                case "PUT" -> query.isEmpty() || onlySdkMarkers(query) ? S3Operation.CREATE_BUCKET
+                        : S3Operation.NOT_IMPLEMENTED;
+                case "DELETE" -> query.isEmpty() || onlySdkMarkers(query) ? S3Operation.DELETE_BUCKET
+                        : S3Operation.NOT_IMPLEMENTED;
+                case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS : S3Operation.NOT_IMPLEMENTED;
+                default -> S3Operation.NOT_IMPLEMENTED;
+            };
+        }
+        boolean uploadId = query.containsKey("uploadId");
+        return switch (method) {
+            case "GET" -> uploadId ? S3Operation.LIST_PARTS : S3Operation.GET_OBJECT;
+            case "HEAD" -> S3Operation.HEAD_OBJECT;
+            case "PUT" -> {
+                if (uploadId && query.containsKey("partNumber")) {
+                    yield copy ? S3Operation.UPLOAD_PART_COPY : S3Operation.UPLOAD_PART;
+                }
+                if (uploadId || query.containsKey("partNumber")) {
+                    yield S3Operation.NOT_IMPLEMENTED;
+                }
+                yield copy ? S3Operation.COPY_OBJECT : S3Operation.PUT_OBJECT;
+            }
+            case "DELETE" -> uploadId ? S3Operation.ABORT_MULTIPART_UPLOAD : S3Operation.DELETE_OBJECT;
+            case "POST" -> {
+                if (query.containsKey("uploads")) {
+                    yield S3Operation.CREATE_MULTIPART_UPLOAD;
+                }
+                yield uploadId ? S3Operation.COMPLETE_MULTIPART_UPLOAD : S3Operation.NOT_IMPLEMENTED;
+            }
+            default -> S3Operation.NOT_IMPLEMENTED;
+        };
+    }
+
+    private static boolean onlySdkMarkers(Map<String, String> query) {
+        for (String name : query.keySet()) {
+            if (!name.startsWith("X-Amz-") && !name.equals("x-id")) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

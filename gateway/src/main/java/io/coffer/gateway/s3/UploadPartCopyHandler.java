@@ -1,0 +1,42 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.ByteRange;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.PartInfo;
+
+/** UploadPartCopy: a part made from (a range of) an existing object, {@code x-amz-copy-source-range: bytes=a-b}. */
+public final class UploadPartCopyHandler implements S3ActionHandler {
+    private final Coffer coffer;
+    private final CopyObjectHandler.SourceAccess sourceAccess;
+
+    public UploadPartCopyHandler(Coffer coffer, CopyObjectHandler.SourceAccess sourceAccess) {
+        this.coffer = coffer;
+        this.sourceAccess = sourceAccess;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        int partNumber = PartNumbers.partNumber(r);
+        String uploadId = PartNumbers.uploadId(r);
+        CopySource source = CopySourceHeader.parse(r);
+        sourceAccess.check(source.bucket(), r.owner());
+        ByteRange range = null;
+        String rangeHeader = r.header("x-amz-copy-source-range");
+        if (rangeHeader != null) {
+            range = RangeHeader.parse(rangeHeader);
+            if (range == null || range.first() < 0 || range.last() < 0) {
+                throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The x-amz-copy-source-range value must be of the"
+                        + " form bytes=first-last where first and last are the zero-based offsets of the first and"
+                        + " last bytes to copy");
+            }
+        }
+        PartInfo part = coffer.uploadPartCopy(source, range, r.bucket(), r.key(), uploadId, partNumber);
+        byte[] xml = XmlResponseWriter.document("CopyPartResult")
+                .element("LastModified", part.lastModified())
+                .element("ETag", ObjectHeaders.quote(part.etag()))
+                .toBytes();
+        return S3Response.xml(200, xml);
+    }
+}

@@ -1,0 +1,24 @@
+package io.coffer.gateway.s3;
+
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.PartInfo;
+
+/** UploadPart: streams the verified body into the engine as part {@code partNumber} of the upload. */
+public final class UploadPartHandler implements S3ActionHandler {
+    private final Coffer coffer;
+
+    public UploadPartHandler(Coffer coffer) {
+        this.coffer = coffer;
+    }
+
+    @Override
+    public S3Response handle(S3Request r) {
+        int partNumber = PartNumbers.partNumber(r);
+        String uploadId = PartNumbers.uploadId(r);
+        PartInfo part = coffer.uploadPart(r.bucket(), r.key(), uploadId, partNumber, r.contentLength(),
+                ObjectHeaders.contentMd5(r), r.body());
+        S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(part.etag()));
+        ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
+        return resp;
+    }
+}

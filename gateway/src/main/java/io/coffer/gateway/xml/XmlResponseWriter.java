@@ -1,0 +1,122 @@
+package io.coffer.gateway.xml;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+
+/**
+ * Writes an S3 response document element by element through the JDK's streaming {@link XMLStreamWriter}, which
+ * escapes text and attribute values. Listings are bounded (1000 entries) so the document is built in memory.
+ */
+public final class XmlResponseWriter {
+    public static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
+    private static final XMLOutputFactory FACTORY = XMLOutputFactory.newInstance();
+    private static final DateTimeFormatter ISO_MILLIS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    private final XMLStreamWriter writer;
+
+    private XmlResponseWriter(String root, String namespace) {
+        try {
+            writer = FACTORY.createXMLStreamWriter(out, "UTF-8");
+            writer.writeStartDocument("UTF-8", "1.0");
+            writer.writeStartElement(root);
+            if (namespace != null) {
+                writer.writeDefaultNamespace(namespace);
+            }
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A document whose root element carries the S3 namespace. */
+    public static XmlResponseWriter document(String root) {
+        return new XmlResponseWriter(root, S3_NAMESPACE);
+    }
+
+    /** A document without a namespace (S3's {@code <Error>} has none). */
+    public static XmlResponseWriter plainDocument(String root) {
+        return new XmlResponseWriter(root, null);
+    }
+
+    public XmlResponseWriter start(String name) {
+        try {
+            writer.writeStartElement(name);
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    public XmlResponseWriter end() {
+        try {
+            writer.writeEndElement();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    /** Text inside the current element. */
+    public XmlResponseWriter text(String value) {
+        try {
+            writer.writeCharacters(value);
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    /** A text element; a null value writes nothing. */
+    public XmlResponseWriter element(String name, String value) {
+        if (value == null) {
+            return this;
+        }
+        try {
+            writer.writeStartElement(name);
+            writer.writeCharacters(value);
+            writer.writeEndElement();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    public XmlResponseWriter element(String name, long value) {
+        return element(name, Long.toString(value));
+    }
+
+    public XmlResponseWriter element(String name, boolean value) {
+        return element(name, Boolean.toString(value));
+    }
+
+    /** A timestamp as S3 writes it in XML: ISO-8601 with milliseconds, for example 2009-10-12T17:50:30.000Z. */
+    public XmlResponseWriter element(String name, Instant value) {
+        return element(name, value == null ? null : iso(value));
+    }
+
+    public static String iso(Instant t) {
+        return ISO_MILLIS.format(t);
+    }
+
+    /** Closes every open element and returns the UTF-8 document. */
+    public byte[] toBytes() {
+        try {
+            writer.writeEndDocument();
+            writer.close();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public String toXmlString() {
+        return new String(toBytes(), StandardCharsets.UTF_8);
+    }
+}
