@@ -160,6 +160,11 @@ public final class CofferBuilder {
     public Coffer build() {
         try {
             if (directory != null) {
+                if (!Files.exists(directory) && directory.getFileSystem().supportedFileAttributeViews()
+                        .contains("posix")) {
+                    Files.createDirectories(directory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                }
                 Files.createDirectories(directory);
                 if (masterKey == null) {
                     masterKey = MasterKey.loadOrCreate(directory.resolve("master.key"));

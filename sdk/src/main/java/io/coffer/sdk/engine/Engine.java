@@ -128,7 +128,7 @@ public final class Engine implements Coffer {
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                     attributes, List.of(), written.entries());
-            return commit(manifest, written.newChunks(), request.precondition(), null);
+            return commit(manifest, written.newChunks(), request.precondition(), null, writer);
         } catch (RuntimeException e) {
             writer.discard(written);
             throw e;
@@ -202,7 +202,7 @@ public final class Engine implements Coffer {
                 : attributes.withChecksums(from.attributes().checksums());
         Manifest copy = new Manifest(bucket, key, BackendLayout.newId(), from.size(), from.etag(),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, from.partSizes(), from.entries());
-        return commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null);
+        return commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null, null);
     }
 
     @Override
@@ -239,6 +239,7 @@ public final class Engine implements Coffer {
                 throw new CofferException(ErrorCode.BAD_DIGEST,
                         "The Content-MD5 you specified did not match what we received.");
             }
+            awaitUploads(writer);
             return commitPart(bucket, key, uploadId, partNumber, written.size(),
                     HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks());
         } catch (RuntimeException e) {
@@ -310,7 +311,8 @@ public final class Engine implements Coffer {
         ObjectAttributes attrs = attributesOf(upload.attributes()).attributes();
         Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, etag,
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, entries);
-        return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, uploadId);
+        return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, uploadId,
+                null);
     }
 
     @Override
@@ -375,14 +377,26 @@ public final class Engine implements Coffer {
 
     // ---- internals
 
-    /** Writes the manifest blob, then commits; the replaced version's manifest blob is deleted after the commit. */
-    private ObjectInfo commit(Manifest m, NewChunks newChunks, Precondition precondition, String completesUpload) {
+    /**
+     * Writes the manifest blob (while the writer's last pack may still be uploading), waits until both are durable,
+     * then commits; the replaced version's manifest blob is deleted after the commit.
+     */
+    private ObjectInfo commit(Manifest m, NewChunks newChunks, Precondition precondition, String completesUpload,
+                              ObjectWriter writer) {
         String blob = BackendLayout.manifest(m.versionId());
         byte[] sealed = StoredRecords.sealManifest(config.masterKey(), m);
         try {
             config.blobs().put(blob, BlobContent.of(sealed));
         } catch (IOException e) {
             throw backendFailure("could not write the manifest", e);
+        }
+        if (writer != null) {
+            try {
+                awaitUploads(writer);
+            } catch (RuntimeException e) {
+                deleteQuietly(blob);
+                throw e;
+            }
         }
         ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
                 m.lastModified(), ManifestCodec.encodeAttributes(m.attributes(), m.partSizes()), sealed,
@@ -410,6 +424,14 @@ public final class Engine implements Coffer {
                 StoredRecords.sealPart(config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
         return new PartInfo(partNumber, size, etag, now);
+    }
+
+    private static void awaitUploads(ObjectWriter writer) {
+        try {
+            writer.awaitUploads();
+        } catch (IOException e) {
+            throw backendFailure("could not store the object's data", e);
+        }
     }
 
     private ObjectWriter.Result writeBody(ObjectWriter writer, InputStream body) {

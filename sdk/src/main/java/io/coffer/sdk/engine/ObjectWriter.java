@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The write path for one stream (a PUT body or a part): chunk, hash, key, encrypt, pack, upload. Nothing is
- * committed here; the caller commits the {@link Result} in one metadata transaction, or calls {@link #discard}.
+ * committed here; the caller waits for {@link #awaitUploads}, commits the {@link Result} in one metadata transaction,
+ * or calls {@link #discard}.
  *
  * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash is both the key-source input and the integrity
  * check on read), one AES-CTR pass straight into the pack buffer, and the MD5 that S3 ETags need, on another core
@@ -90,7 +91,8 @@ final class ObjectWriter {
             if (pack != null && !pack.isEmpty()) {
                 sealAndUpload();
             }
-            awaitUpload();
+            // the last pack may still be uploading: the caller overlaps it with the manifest upload and calls
+            // awaitUploads() before committing
             return new Result(List.copyOf(entries), new NewChunks(packs, newLocations), md5.count(), digest);
         } catch (IOException | RuntimeException | Error e) {
             md5.abandon();
@@ -99,8 +101,18 @@ final class ObjectWriter {
         }
     }
 
+    /** Waits until every pack of this stream is durable on the backend; a commit may only follow this. */
+    void awaitUploads() throws IOException {
+        awaitUpload();
+    }
+
     /** Deletes the packs of a result that will not be committed (nobody else can reference them: see FORMAT.md). */
     void discard(Result result) {
+        try {
+            upload.join();
+        } catch (RuntimeException ignored) {
+            // a failed upload leaves nothing, or a blob deleted below
+        }
         for (String name : result.packNames()) {
             deleteQuietly(name);
         }

@@ -144,8 +144,28 @@ public final class JdbcMetadataStore implements MetadataStore {
     // ---- factories
 
     /** Opens (creating if needed) a SQLite metadata database in {@code file}, applying schema migrations. */
+    /**
+     * Creates an absent database file with mode 0600: it holds object keys and metadata in clear (SQLite gives its
+     * -wal and -shm files the database file's permissions).
+     */
+    private static void createPrivately(Path file) {
+        try {
+            if (!java.nio.file.Files.exists(file)
+                    && file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
+                java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            }
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            // another opener created it first
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create " + file, e);
+        }
+    }
+
     public static JdbcMetadataStore sqlite(Path file) {
         Objects.requireNonNull(file, "file");
+        createPrivately(file);
         String url = "jdbc:sqlite:" + file.toAbsolutePath();
         List<Connection> opened = new ArrayList<>();
         try {
