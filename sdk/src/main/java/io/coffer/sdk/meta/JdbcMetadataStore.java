@@ -109,6 +109,30 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
     }
 
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Every row of a query, mapped. */
+    private <T> List<T> rows(Connection c, String sql, RowReader<T> reader, Object... args) throws SQLException {
+        List<T> out = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, sql)) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(reader.read(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static PackRecord packRecord(ResultSet rs) throws SQLException {
+        return new PackRecord(rs.getString(1), rs.getLong(2), Instant.ofEpochMilli(rs.getLong(3)));
+    }
+
     /** One unit of work on a connection. */
     @FunctionalInterface
     private interface SqlWork<T> {
@@ -374,16 +398,8 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<BucketRecord> buckets() {
-        return read("buckets", c -> {
-            List<BucketRecord> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, "SELECT name, owner, region, created FROM buckets ORDER BY name");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(bucketRecord(rs));
-                }
-            }
-            return out;
-        });
+        return read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
+                JdbcMetadataStore::bucketRecord));
     }
 
     @Override
@@ -878,22 +894,12 @@ public final class JdbcMetadataStore implements MetadataStore {
         if (max <= 0) {
             return List.of();
         }
-        return read("parts", c -> {
-            List<PartRecord> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, "SELECT upload_id, part_number, size, etag, last_modified, "
-                    + "attributes, manifest, chunk_refs FROM parts WHERE upload_id = ? AND part_number > ? "
-                    + "ORDER BY part_number LIMIT ?")) {
-                bind(ps, uploadId, afterPartNumber, max);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new PartRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4),
-                                Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6), rs.getBytes(7),
-                                decodeRefs(rs.getBytes(8))));
-                    }
-                }
-            }
-            return out;
-        });
+        return read("parts", c -> rows(c, "SELECT upload_id, part_number, size, etag, last_modified, "
+                + "attributes, manifest, chunk_refs FROM parts WHERE upload_id = ? AND part_number > ? "
+                + "ORDER BY part_number LIMIT ?",
+                rs -> new PartRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4),
+                        Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6), rs.getBytes(7), decodeRefs(rs.getBytes(8))),
+                uploadId, afterPartNumber, max));
     }
 
     @Override
@@ -938,16 +944,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
         sql.append(" ORDER BY key_utf8, upload_id LIMIT ?");
         args.add(limit);
-        List<UploadRecord> out = new ArrayList<>();
-        try (PreparedStatement ps = prepare(c, sql.toString())) {
-            bind(ps, args.toArray());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(uploadRecord(rs));
-                }
-            }
-        }
-        return out;
+        return rows(c, sql.toString(), JdbcMetadataStore::uploadRecord, args.toArray());
     }
 
     @Override
@@ -1161,17 +1158,8 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<PackRecord> packs() {
-        return read("packs", c -> {
-            List<PackRecord> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
-                    + "ORDER BY name");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new PackRecord(rs.getString(1), rs.getLong(2), Instant.ofEpochMilli(rs.getLong(3))));
-                }
-            }
-            return out;
-        });
+        return read("packs", c -> rows(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
+                + "ORDER BY name", JdbcMetadataStore::packRecord));
     }
 
     @Override
@@ -1184,20 +1172,8 @@ public final class JdbcMetadataStore implements MetadataStore {
                 + "COUNT(CASE WHEN c.id IS NOT NULL AND NOT " + live + " THEN 1 END) "
                 + "FROM packs p LEFT JOIN chunks c ON c.pack = p.name WHERE p.retired_at IS NULL "
                 + "GROUP BY p.name, p.size, p.created ORDER BY p.name";
-        return read("packUsage", c -> {
-            List<PackUsage> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, sql)) {
-                bind(ps, cutoff, cutoff, cutoff);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        PackRecord pack = new PackRecord(rs.getString(1), rs.getLong(2),
-                                Instant.ofEpochMilli(rs.getLong(3)));
-                        out.add(new PackUsage(pack, rs.getLong(4), rs.getInt(5), rs.getInt(6)));
-                    }
-                }
-            }
-            return out;
-        });
+        return read("packUsage", c -> rows(c, sql,
+                rs -> new PackUsage(packRecord(rs), rs.getLong(4), rs.getInt(5), rs.getInt(6)), cutoff, cutoff, cutoff));
     }
 
     @Override
@@ -1205,18 +1181,8 @@ public final class JdbcMetadataStore implements MetadataStore {
         long cutoff = millis(graceCutoff);
         String sql = "SELECT id, pack_offset, length FROM chunks WHERE pack = ? "
                 + "AND (refs > 0 OR COALESCE(released_at, 0) >= ?) ORDER BY pack_offset";
-        return read("liveChunks", c -> {
-            List<ChunkLocation> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, sql)) {
-                bind(ps, pack, cutoff);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(new ChunkLocation(ChunkId.of(rs.getBytes(1)), pack, rs.getLong(2), rs.getInt(3)));
-                    }
-                }
-            }
-            return out;
-        });
+        return read("liveChunks", c -> rows(c, sql,
+                rs -> new ChunkLocation(ChunkId.of(rs.getBytes(1)), pack, rs.getLong(2), rs.getInt(3)), pack, cutoff));
     }
 
     /**
@@ -1265,19 +1231,8 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<String> retiredPacks(Instant cutoff) {
-        return read("retiredPacks", c -> {
-            List<String> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
-                    + "AND retired_at < ? ORDER BY name")) {
-                ps.setLong(1, millis(cutoff));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.add(rs.getString(1));
-                    }
-                }
-            }
-            return out;
-        });
+        return read("retiredPacks", c -> rows(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
+                + "AND retired_at < ? ORDER BY name", rs -> rs.getString(1), millis(cutoff)));
     }
 
     /**
@@ -1321,16 +1276,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<String> versionIds() {
-        return read("versionIds", c -> {
-            List<String> out = new ArrayList<>();
-            try (PreparedStatement ps = prepare(c, "SELECT version_id FROM objects");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-            return out;
-        });
+        return read("versionIds", c -> rows(c, "SELECT version_id FROM objects", rs -> rs.getString(1)));
     }
 
     @Override
