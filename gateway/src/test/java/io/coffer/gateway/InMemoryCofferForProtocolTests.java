@@ -86,7 +86,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     public synchronized BucketRecord createBucket(String bucket, String owner, String region) {
         BucketRecord existing = buckets.get(bucket);
         if (existing != null) {
-            throw new CofferException(existing.owner().equals(owner) ? ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU
+            throw CofferException.of(existing.owner().equals(owner) ? ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU
                     : ErrorCode.BUCKET_ALREADY_EXISTS, "bucket exists: " + bucket);
         }
         BucketRecord b = new BucketRecord(bucket, owner, region, Instant.now());
@@ -118,7 +118,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     public synchronized void deleteBucket(String bucket) {
         headBucket(bucket);
         if (!objects.get(bucket).isEmpty()) {
-            throw new CofferException(ErrorCode.BUCKET_NOT_EMPTY, "not empty");
+            throw CofferException.of(ErrorCode.BUCKET_NOT_EMPTY, "not empty");
         }
         buckets.remove(bucket);
         objects.remove(bucket);
@@ -140,11 +140,11 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         bucketObjects(request.bucket());
         byte[] data = readAll(body);
         if (request.contentLength() >= 0 && data.length != request.contentLength()) {
-            throw new CofferException(ErrorCode.INCOMPLETE_BODY, "length mismatch");
+            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "length mismatch");
         }
         byte[] md5 = md5(data);
         if (request.contentMd5() != null && !MessageDigest.isEqual(md5, request.contentMd5())) {
-            throw new CofferException(ErrorCode.BAD_DIGEST, "md5 mismatch");
+            throw CofferException.of(ErrorCode.BAD_DIGEST, "md5 mismatch");
         }
         ObjectAttributes attrs = request.attributes();
         if (request.checksums() != null) {
@@ -162,10 +162,10 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         TreeMap<String, Stored> m = bucketObjects(bucket);
         Stored current = m.get(key);
         if (p.ifNoneMatch() && current != null) {
-            throw new CofferException(ErrorCode.PRECONDITION_FAILED, "exists");
+            throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "exists");
         }
         if (p.ifMatch() != null && (current == null || !current.info.etag().equals(p.ifMatch()))) {
-            throw new CofferException(current == null ? ErrorCode.NO_SUCH_KEY : ErrorCode.PRECONDITION_FAILED,
+            throw CofferException.of(current == null ? ErrorCode.NO_SUCH_KEY : ErrorCode.PRECONDITION_FAILED,
                     "etag mismatch");
         }
         ObjectInfo info = new ObjectInfo(bucket, key, data.length, etag, Instant.now(), attrs, parts);
@@ -202,12 +202,12 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         Stored s = stored(bucket, key);
         if (s.info.partCount() == 0) {
             if (partNumber != 1) {
-                throw new CofferException(ErrorCode.INVALID_RANGE, "no such part");
+                throw CofferException.of(ErrorCode.INVALID_RANGE, "no such part");
             }
             return getObject(bucket, key, null);
         }
         if (partNumber > s.info.partCount()) {
-            throw new CofferException(ErrorCode.INVALID_RANGE, "no such part");
+            throw CofferException.of(ErrorCode.INVALID_RANGE, "no such part");
         }
         long off = 0;
         for (int i = 0; i < partNumber - 1; i++) {
@@ -247,7 +247,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
                 && (c.ifModifiedSince() == null || info.lastModified().isAfter(c.ifModifiedSince()))
                 && (c.ifUnmodifiedSince() == null || !info.lastModified().isAfter(c.ifUnmodifiedSince()));
         if (!ok) {
-            throw new CofferException(ErrorCode.PRECONDITION_FAILED, "copy source precondition");
+            throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "copy source precondition");
         }
     }
 
@@ -315,11 +315,11 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         Upload u = upload(bucket, key, uploadId);
         byte[] data = readAll(body);
         if (contentLength >= 0 && data.length != contentLength) {
-            throw new CofferException(ErrorCode.INCOMPLETE_BODY, "length mismatch");
+            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "length mismatch");
         }
         byte[] md5 = md5(data);
         if (contentMd5 != null && !MessageDigest.isEqual(md5, contentMd5)) {
-            throw new CofferException(ErrorCode.BAD_DIGEST, "md5 mismatch");
+            throw CofferException.of(ErrorCode.BAD_DIGEST, "md5 mismatch");
         }
         return addPart(u, partNumber, data, md5);
     }
@@ -354,7 +354,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         int prev = 0;
         for (CompletedPart p : parts) {
             if (p.partNumber() <= prev) {
-                throw new CofferException(ErrorCode.INVALID_PART_ORDER, "order");
+                throw CofferException.of(ErrorCode.INVALID_PART_ORDER, "order");
             }
             prev = p.partNumber();
         }
@@ -365,10 +365,10 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
             CompletedPart p = parts.get(i);
             Stored s = u.parts.get(p.partNumber());
             if (s == null || !s.info.etag().equals(p.etag())) {
-                throw new CofferException(ErrorCode.INVALID_PART, "part " + p.partNumber());
+                throw CofferException.of(ErrorCode.INVALID_PART, "part " + p.partNumber());
             }
             if (i < parts.size() - 1 && s.data.length < minPartSize) {
-                throw new CofferException(ErrorCode.ENTITY_TOO_SMALL, "part too small");
+                throw CofferException.of(ErrorCode.ENTITY_TOO_SMALL, "part too small");
             }
             all.writeBytes(s.data);
             md5s.writeBytes(HexFormat.of().parseHex(s.info.etag()));

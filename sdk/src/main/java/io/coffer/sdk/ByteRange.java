@@ -47,7 +47,7 @@ public record ByteRange(long first, long last, long suffixLength) {
     }
 
     private static CofferException unsatisfiable(long size) {
-        return new CofferException(ErrorCode.INVALID_RANGE, "The requested range is not satisfiable (object size "
+        return CofferException.of(ErrorCode.INVALID_RANGE, "The requested range is not satisfiable (object size "
                 + size + ")");
     }
 

@@ -115,7 +115,7 @@ public final class Engine implements Coffer {
         ObjectWriter.Result written = writeBody(writer, body);
         try {
             if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
-                throw new CofferException(ErrorCode.BAD_DIGEST,
+                throw CofferException.of(ErrorCode.BAD_DIGEST,
                         "The Content-MD5 you specified did not match what we received.");
             }
             ObjectAttributes attributes = request.attributes();
@@ -157,7 +157,7 @@ public final class Engine implements Coffer {
         ObjectInfo info = info(record);
         List<Long> parts = info.partSizes().isEmpty() ? List.of(record.size()) : info.partSizes();
         if (partNumber < 1 || partNumber > parts.size()) {
-            throw new CofferException(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
+            throw CofferException.of(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
         }
         long offset = 0;
         for (int i = 0; i < partNumber - 1; i++) {
@@ -236,7 +236,7 @@ public final class Engine implements Coffer {
         ObjectWriter.Result written = writeBody(writer, body);
         try {
             if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
-                throw new CofferException(ErrorCode.BAD_DIGEST,
+                throw CofferException.of(ErrorCode.BAD_DIGEST,
                         "The Content-MD5 you specified did not match what we received.");
             }
             awaitUploads(writer);
@@ -275,11 +275,11 @@ public final class Engine implements Coffer {
                                               Precondition precondition) {
         UploadRecord upload = upload(bucket, key, uploadId);
         if (parts.isEmpty()) {
-            throw new CofferException(ErrorCode.INVALID_ARGUMENT, "You must specify at least one part");
+            throw CofferException.of(ErrorCode.INVALID_ARGUMENT, "You must specify at least one part");
         }
         for (int i = 1; i < parts.size(); i++) {
             if (parts.get(i).partNumber() <= parts.get(i - 1).partNumber()) {
-                throw new CofferException(ErrorCode.INVALID_PART_ORDER,
+                throw CofferException.of(ErrorCode.INVALID_PART_ORDER,
                         "The list of parts was not in ascending order. Parts must be ordered by part number.");
             }
         }
@@ -294,12 +294,12 @@ public final class Engine implements Coffer {
             CompletedPart want = parts.get(i);
             PartRecord have = stored.get(want.partNumber());
             if (have == null || !have.etag().equals(unquote(want.etag()))) {
-                throw new CofferException(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
+                throw CofferException.of(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
                         + "found. The part may not have been uploaded, or the specified entity tag may not match the "
                         + "part's entity tag.");
             }
             if (i < parts.size() - 1 && have.size() < config.minPartSize()) {
-                throw new CofferException(ErrorCode.ENTITY_TOO_SMALL,
+                throw CofferException.of(ErrorCode.ENTITY_TOO_SMALL,
                         "Your proposed upload is smaller than the minimum allowed object size.");
             }
             md5OfMd5s.update(HexFormat.of().parseHex(have.etag()));
@@ -444,7 +444,7 @@ public final class Engine implements Coffer {
             if (e.getCause() != null && e.getCause().getCause() instanceof CofferException ce) {
                 throw ce;
             }
-            throw new CofferException(ErrorCode.INCOMPLETE_BODY, "The request body could not be read: "
+            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "The request body could not be read: "
                     + e.getCause().getMessage(), e);
         } catch (IOException e) {
             throw backendFailure("could not store the object's data", e);
@@ -456,7 +456,7 @@ public final class Engine implements Coffer {
         if (p.ifNoneMatch() || p.ifMatch() != null) {
             Optional<ObjectRecord> current = meta.object(bucket, key);
             if (p.ifNoneMatch() && current.isPresent()) {
-                throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
+                throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
                         + "specified did not hold");
             }
             if (p.ifMatch() != null) {
@@ -464,7 +464,7 @@ public final class Engine implements Coffer {
                     throw CofferException.noSuchKey(bucket, key);
                 }
                 if (!current.get().etag().equals(unquote(p.ifMatch()))) {
-                    throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
+                    throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
                             + "you specified did not hold");
                 }
             }
@@ -479,7 +479,7 @@ public final class Engine implements Coffer {
                 && (s.ifUnmodifiedSince() == null || !src.lastModified().isAfter(s.ifUnmodifiedSince()))
                 && (s.ifModifiedSince() == null || src.lastModified().isAfter(s.ifModifiedSince()));
         if (!ok) {
-            throw new CofferException(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
+            throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
                     + "specified did not hold");
         }
         return src;
@@ -520,7 +520,7 @@ public final class Engine implements Coffer {
         try {
             return ManifestCodec.decodeAttributes(bytes);
         } catch (MalformedRecordException e) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
         }
     }
 
@@ -528,7 +528,7 @@ public final class Engine implements Coffer {
         try {
             return StoredRecords.openManifest(config.masterKey(), BackendLayout.manifest(r.versionId()), r.manifest());
         } catch (ChunkIntegrityException | MalformedRecordException e) {
-            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
                     e);
         }
     }
@@ -537,7 +537,7 @@ public final class Engine implements Coffer {
         try {
             return StoredRecords.openPart(config.masterKey(), uploadId, p.partNumber(), p.manifest());
         } catch (ChunkIntegrityException | MalformedRecordException e) {
-            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "A part's manifest failed its integrity check.", e);
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "A part's manifest failed its integrity check.", e);
         }
     }
 
@@ -555,7 +555,7 @@ public final class Engine implements Coffer {
     }
 
     private static CofferException backendFailure(String what, IOException e) {
-        return new CofferException(ErrorCode.INTERNAL_ERROR, "Backend failure: " + what + " (" + e.getMessage() + ")",
+        return CofferException.of(ErrorCode.INTERNAL_ERROR, "Backend failure: " + what + " (" + e.getMessage() + ")",
                 e);
     }
 

@@ -93,7 +93,7 @@ final class Fsck {
             orphans.sort(null);
             return new FsckReport(objects, chunks, bytesRead, damaged, orphans);
         } catch (IOException | UncheckedIOException e) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "fsck could not read the backend: " + e.getMessage(),
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "fsck could not read the backend: " + e.getMessage(),
                     e);
         }
     }

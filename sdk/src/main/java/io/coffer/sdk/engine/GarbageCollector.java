@@ -79,7 +79,7 @@ final class GarbageCollector {
             deleted += (int) orphans[0];
             freed += orphans[1];
         } catch (IOException e) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "garbage collection stopped: " + e.getMessage(), e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "garbage collection stopped: " + e.getMessage(), e);
         }
         return new GcReport(rewritten, retired, deleted, copied, freed);
     }

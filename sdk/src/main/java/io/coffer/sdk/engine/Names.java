@@ -19,7 +19,7 @@ public final class Names {
         if (name == null || !BUCKET.matcher(name).matches() || name.contains("..") || name.contains(".-")
                 || name.contains("-.") || IPV4.matcher(name).matches() || name.startsWith("xn--")
                 || name.startsWith("sthree-") || name.endsWith("-s3alias") || name.endsWith("--ol-s3")) {
-            throw new CofferException(ErrorCode.INVALID_BUCKET_NAME, "The specified bucket is not valid.");
+            throw CofferException.of(ErrorCode.INVALID_BUCKET_NAME, "The specified bucket is not valid.");
         }
     }
 
@@ -36,7 +36,7 @@ public final class Names {
             }
         }
         if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-            throw new CofferException(ErrorCode.KEY_TOO_LONG, "Your key is too long.");
+            throw CofferException.of(ErrorCode.KEY_TOO_LONG, "Your key is too long.");
         }
     }
 }

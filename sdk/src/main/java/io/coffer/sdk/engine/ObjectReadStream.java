@@ -194,7 +194,7 @@ final class ObjectReadStream extends InputStream {
             }
             return out;
         } catch (ChunkIntegrityException e) {
-            throw new CofferException(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
                     + "check.", e);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -252,7 +252,7 @@ final class ObjectReadStream extends InputStream {
     }
 
     private static IOException integrityFailure(String what, Throwable cause) {
-        CofferException ce = new CofferException(ErrorCode.INTEGRITY_ERROR, "Stored data of this object is "
+        CofferException ce = CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object is "
                 + "unreadable: " + what, cause);
         return new IOException(ce.getMessage(), ce);
     }

@@ -84,7 +84,7 @@ final class ObjectWriter {
             flushWindow();
             byte[] digest = md5.finish();
             if (expectedLength >= 0 && md5.count() != expectedLength) {
-                throw new CofferException(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "
+                throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "
                         + "specified by the Content-Length HTTP header (got " + md5.count() + " of "
                         + expectedLength + ").");
             }

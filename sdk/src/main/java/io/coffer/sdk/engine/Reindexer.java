@@ -108,7 +108,7 @@ final class Reindexer {
             }
             return new ReindexReport(buckets, objects, packs, chunks, skipped);
         } catch (IOException | UncheckedIOException e) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
                     + e.getMessage(), e);
         }
     }

@@ -220,7 +220,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (e instanceof CofferException ce) {
                 throw ce;
             }
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot open SQLite metadata store " + file, e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "cannot open SQLite metadata store " + file, e);
         }
     }
 
@@ -249,7 +249,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         try {
             pool = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot connect to the PostgreSQL metadata store", e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "cannot connect to the PostgreSQL metadata store", e);
         }
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
@@ -260,7 +260,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (e instanceof CofferException ce) {
                 throw ce;
             }
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "cannot open the PostgreSQL metadata store", e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "cannot open the PostgreSQL metadata store", e);
         }
         return new JdbcMetadataStore(Dialect.POSTGRES, pool, null, List.of());
     }
@@ -296,7 +296,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
         c.commit();
         if (current > SCHEMA_VERSION) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "the metadata schema is version " + current
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata schema is version " + current
                     + ", newer than this Coffer supports (" + SCHEMA_VERSION + "); upgrade Coffer");
         }
         for (int v = current + 1; v <= SCHEMA_VERSION; v++) {
@@ -368,11 +368,11 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             Optional<BucketRecord> existing = bucket(c, bucket.name(), "");
             if (existing.isPresent() && Objects.equals(existing.get().owner(), bucket.owner())) {
-                throw new CofferException(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU,
+                throw CofferException.of(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU,
                         "Your previous request to create the named bucket succeeded and you already own it: "
                                 + bucket.name());
             }
-            throw new CofferException(ErrorCode.BUCKET_ALREADY_EXISTS,
+            throw CofferException.of(ErrorCode.BUCKET_ALREADY_EXISTS,
                     "The requested bucket name is not available: " + bucket.name());
         });
     }
@@ -426,7 +426,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     private static CofferException bucketNotEmpty(String name) {
-        return new CofferException(ErrorCode.BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty: " + name);
+        return CofferException.of(ErrorCode.BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty: " + name);
     }
 
     private void requireBucket(Connection c, String name) throws SQLException {
@@ -544,7 +544,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     private static void checkPrecondition(Precondition pre, Optional<ObjectRecord> existing, ObjectRecord object) {
         if (pre.ifNoneMatch() && existing.isPresent()) {
-            throw new CofferException(ErrorCode.PRECONDITION_FAILED,
+            throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
                     "At least one of the preconditions you specified did not hold (If-None-Match)");
         }
         if (pre.ifMatch() != null) {
@@ -552,7 +552,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 throw CofferException.noSuchKey(object.bucket(), object.key());
             }
             if (!etagMatches(pre.ifMatch(), existing.get().etag())) {
-                throw new CofferException(ErrorCode.PRECONDITION_FAILED,
+                throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
                         "At least one of the preconditions you specified did not hold (If-Match)");
             }
         }
@@ -1068,7 +1068,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 continue;
             }
             if (counts[i] != 1) {
-                throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                throw CofferException.of(ErrorCode.CONFLICT_RETRY,
                         "chunk " + sorted.get(i) + " was collected while a write referenced it; retry the write");
             }
         }
@@ -1076,7 +1076,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             Map<ChunkId, ChunkLocation> present = locateIn(c, sorted);
             for (ChunkId id : sorted) {
                 if (!present.containsKey(id)) {
-                    throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                    throw CofferException.of(ErrorCode.CONFLICT_RETRY,
                             "chunk " + id + " was collected while a write referenced it; retry the write");
                 }
             }
@@ -1117,7 +1117,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] != 1 && counts[i] != Statement.SUCCESS_NO_INFO) {
-                throw new CofferException(ErrorCode.INTERNAL_ERROR, "metadata invariant broken: chunk "
+                throw CofferException.of(ErrorCode.INTERNAL_ERROR, "metadata invariant broken: chunk "
                         + sorted.get(i) + " is not referenced but a record held a reference to it");
             }
         }
@@ -1218,7 +1218,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 ps.executeUpdate();
             }
             if (exists(c, "SELECT 1 FROM chunks WHERE pack = ? LIMIT 1", oldPack)) {
-                throw new CofferException(ErrorCode.CONFLICT_RETRY, "pack " + oldPack
+                throw CofferException.of(ErrorCode.CONFLICT_RETRY, "pack " + oldPack
                         + " holds live chunks that were not moved; rewrite it again");
             }
             try (PreparedStatement ps = prepare(c, "UPDATE packs SET retired_at = ? WHERE name = ?")) {
@@ -1340,12 +1340,12 @@ public final class JdbcMetadataStore implements MetadataStore {
         try {
             Connection c = readers.poll(30, TimeUnit.SECONDS);
             if (c == null) {
-                throw new CofferException(ErrorCode.SERVICE_UNAVAILABLE, "no metadata read connection available");
+                throw CofferException.of(ErrorCode.SERVICE_UNAVAILABLE, "no metadata read connection available");
             }
             return c;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "interrupted waiting for a metadata connection", e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "interrupted waiting for a metadata connection", e);
         }
     }
 
@@ -1380,7 +1380,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             } catch (RestartTransaction e) {
                 rollbackQuietly(c);
                 if (attempt >= MAX_ATTEMPTS) {
-                    throw new CofferException(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes");
+                    throw CofferException.of(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes");
                 }
                 LOG.debug("{} raced a concurrent insert; restarting (attempt {})", op, attempt);
             } catch (SQLException e) {
@@ -1389,7 +1389,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                     throw failure(op, e);
                 }
                 if (attempt >= MAX_ATTEMPTS) {
-                    throw new CofferException(ErrorCode.CONFLICT_RETRY,
+                    throw CofferException.of(ErrorCode.CONFLICT_RETRY,
                             op + " kept conflicting with concurrent writes", e);
                 }
                 LOG.debug("{} hit SQLState {}; restarting (attempt {})", op, e.getSQLState(), attempt);
@@ -1421,7 +1421,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "interrupted while retrying a metadata transaction", e);
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "interrupted while retrying a metadata transaction", e);
         }
     }
 
@@ -1449,12 +1449,12 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     private void checkOpen() {
         if (closed) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
         }
     }
 
     private CofferException failure(String op, SQLException e) {
-        return new CofferException(ErrorCode.INTERNAL_ERROR, "metadata store failure in " + op
+        return CofferException.of(ErrorCode.INTERNAL_ERROR, "metadata store failure in " + op
                 + " (SQLState " + e.getSQLState() + ")", e);
     }
 
@@ -1555,7 +1555,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             return List.of();
         }
         if (bytes.length % ChunkId.LENGTH != 0) {
-            throw new CofferException(ErrorCode.INTERNAL_ERROR, "corrupt chunk reference list");
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "corrupt chunk reference list");
         }
         List<ChunkId> out = new ArrayList<>(bytes.length / ChunkId.LENGTH);
         for (int at = 0; at < bytes.length; at += ChunkId.LENGTH) {

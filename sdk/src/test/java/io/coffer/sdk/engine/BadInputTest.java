@@ -118,7 +118,7 @@ class BadInputTest {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
                 if (read > 12_000_000) {
-                    throw new IOException("client went away", new CofferException(ErrorCode.BAD_DIGEST, "checksum"));
+                    throw new IOException("client went away", CofferException.of(ErrorCode.BAD_DIGEST, "checksum"));
                 }
                 int n = data.read(b, off, len);
                 read += Math.max(n, 0);
