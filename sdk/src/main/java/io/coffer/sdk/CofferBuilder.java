@@ -44,6 +44,7 @@ public final class CofferBuilder {
     private int ioThreads = 16;
     private Duration gcGrace = Duration.ofHours(1);
     private double gcDeadFraction = 0.3;
+    private Duration keySourcePause = Duration.ofSeconds(5);
     private MeterRegistry meters;
 
     CofferBuilder() {
@@ -152,6 +153,18 @@ public final class CofferBuilder {
         return this;
     }
 
+    /**
+     * After a key-source failure, how long writes use random keys without asking it again (default 5 s), so a dead
+     * key server costs one timeout rather than one per batch of chunks.
+     */
+    public CofferBuilder keySourcePause(Duration pause) {
+        if (pause.isNegative()) {
+            throw new IllegalArgumentException("key-source pause must not be negative");
+        }
+        this.keySourcePause = pause;
+        return this;
+    }
+
     public CofferBuilder meterRegistry(MeterRegistry registry) {
         this.meters = Objects.requireNonNull(registry, "registry");
         return this;
@@ -186,7 +199,7 @@ public final class CofferBuilder {
         KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
         int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
         return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, minPartSize,
-                batch, readAhead, ioThreads, gcGrace, gcDeadFraction, meters != null ? meters
+                batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause, meters != null ? meters
                 : new SimpleMeterRegistry()));
     }
 }

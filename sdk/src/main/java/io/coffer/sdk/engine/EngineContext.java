@@ -28,6 +28,8 @@ final class EngineContext implements AutoCloseable {
     final Counter keySourceFallbacks;
     final Counter dedupBytes;
     final Counter storedBytes;
+    /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
+    private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers = ThreadLocal.withInitial(ChunkCipher::new);
 
     EngineContext(EngineConfig config) {
@@ -46,6 +48,14 @@ final class EngineContext implements AutoCloseable {
 
     ChunkCipher cipher() {
         return ciphers.get();
+    }
+
+    boolean keySourcePaused() {
+        return System.nanoTime() - keySourcePausedUntil < 0;
+    }
+
+    void pauseKeySource() {
+        keySourcePausedUntil = System.nanoTime() + config.keySourcePause().toNanos();
     }
 
     /** Locations of the given ids, from the cache or in one metadata query for the rest. */

@@ -164,6 +164,9 @@ final class ObjectWriter {
 
     /** Message-locked keys for the hashes; random keys (dedup lost, data safe) when the source fails. */
     private List<ChunkKey> keysFor(List<byte[]> hashes) {
+        if (ctx.keySourcePaused()) {
+            return randomKeys(hashes.size());
+        }
         try {
             List<ChunkKey> keys = ctx.config.keySource().keysFor(hashes);
             if (keys.size() != hashes.size()) {
@@ -173,13 +176,18 @@ final class ObjectWriter {
         } catch (KeySourceException | RuntimeException e) {
             LOG.warn("key source {} failed, using random keys for {} chunks: {}", ctx.config.keySource().name(),
                     hashes.size(), e.toString());
-            ctx.keySourceFallbacks.increment(hashes.size());
-            List<ChunkKey> random = new ArrayList<>(hashes.size());
-            for (int i = 0; i < hashes.size(); i++) {
-                random.add(ChunkKey.random());
-            }
-            return random;
+            ctx.pauseKeySource();
+            return randomKeys(hashes.size());
         }
+    }
+
+    private List<ChunkKey> randomKeys(int n) {
+        ctx.keySourceFallbacks.increment(n);
+        List<ChunkKey> random = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            random.add(ChunkKey.random());
+        }
+        return random;
     }
 
     private boolean isStored(ChunkId id) {

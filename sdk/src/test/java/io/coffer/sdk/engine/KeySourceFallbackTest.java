@@ -24,10 +24,12 @@ class KeySourceFallbackTest {
     /** Fault injection: a key source that can be switched off, as a dead key server would be. */
     static final class SwitchableKeySource implements KeySource {
         final AtomicBoolean down = new AtomicBoolean();
+        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         private final KeySource real = new ConvergentKeySource(new byte[] {1, 2, 3});
 
         @Override
         public List<ChunkKey> keysFor(List<byte[]> hashes) throws KeySourceException {
+            calls.incrementAndGet();
             if (down.get()) {
                 throw new KeySourceException("key server unavailable");
             }
@@ -49,7 +51,8 @@ class KeySourceFallbackTest {
     void writesSucceedWithRandomKeysWhileTheKeySourceIsDown() throws Exception {
         SwitchableKeySource keys = new SwitchableKeySource();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).meterRegistry(meters).keyBatchChunks(8))) {
+        try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).meterRegistry(meters).keyBatchChunks(8)
+                .keySourcePause(java.time.Duration.ZERO))) {
             e.coffer.createBucket("bkt", "t", null);
             int size = 6_000_000;
             e.coffer.putObject(PutObjectRequest.of("bkt", "up", size), TestData.stream(1, size));
@@ -70,6 +73,20 @@ class KeySourceFallbackTest {
             e.coffer.putObject(PutObjectRequest.of("bkt", "back", size), TestData.stream(1, size));
             assertThat(e.backendBytes() - beforeBack).isLessThan(size / 100);
             assertThat(meters.counter("coffer.keysource.fallbacks").count()).isEqualTo(fallbacks);
+        }
+    }
+
+    @Test
+    void afterAFailureTheKeySourceIsLeftAloneForThePause() throws Exception {
+        SwitchableKeySource keys = new SwitchableKeySource();
+        keys.down.set(true);
+        try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).keyBatchChunks(2)
+                .keySourcePause(java.time.Duration.ofMinutes(10)))) {
+            e.coffer.createBucket("bkt", "t", null);
+            for (int i = 0; i < 3; i++) {
+                e.coffer.putObject(PutObjectRequest.of("bkt", "k" + i, 5_000_000), TestData.stream(i, 5_000_000));
+            }
+            assertThat(keys.calls.get()).as("one failed call, then random keys without asking").isEqualTo(1);
         }
     }
 }

@@ -73,7 +73,7 @@ class OprfKeySourceTest {
         try (Coffer coffer = Coffer.builder().blobStore(blobs)
                 .metadataStore(JdbcMetadataStore.sqlite(dir.resolve("meta.db"))).masterKey(MasterKey.random())
                 .keySource(OprfKeySource.remote(client(ks, https, KeyServerClient.Transport.V2)))
-                .keyBatchChunks(4).meterRegistry(meters).build()) {
+                .keyBatchChunks(4).keySourcePause(Duration.ofMillis(200)).meterRegistry(meters).build()) {
             coffer.createBucket("bkt", "t", null);
             int size = 24 << 20;
             coffer.putObject(PutObjectRequest.of("bkt", "first", size), TestData.stream(1, size));
@@ -105,6 +105,7 @@ class OprfKeySourceTest {
             }
 
             server[0] = start(ks, https, udp);
+            Thread.sleep(300); // past the engine's key-source pause
             double fallbacks = meters.counter("coffer.keysource.fallbacks").count();
             long beforeBack = bytes(blobs);
             coffer.putObject(PutObjectRequest.of("bkt", "after-restart", size), TestData.stream(2, size));
@@ -137,7 +138,7 @@ class OprfKeySourceTest {
             throws Exception {
         return KeyServerClient.builder().host("localhost").httpsPort(httpsPort).transport(t)
                 .credentials(ks.clientCertificate("gateway"), ks.clientKey("gateway"), ks.caCertificate())
-                .publicKey(ks.oprfPublicKey(ks.currentKeyId())).timeout(Duration.ofMillis(300)).build();
+                .publicKey(ks.oprfPublicKey(ks.currentKeyId())).timeout(Duration.ofSeconds(2)).build();
     }
 
     private static long bytes(MemoryBlobStore blobs) throws IOException {
