@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class KeyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KeyServer.class);
+    /** How long {@link #stop()} waits for admitted queries to be answered. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
     /** Validated configuration; each setter checks its value. */
     public static final class Builder {
@@ -241,11 +243,25 @@ public final class KeyServer implements AutoCloseable {
         return running.get();
     }
 
-    /** Stops serving and releases ports and threads; idempotent. */
+    /**
+     * Stops serving and releases ports and threads; idempotent. Graceful: the HTTPS port stops accepting
+     * connections and /health turns 503 first, queries already admitted get up to {@link #STOP_GRACE} to be
+     * answered (over connections still open and the UDP port), then everything is closed.
+     */
     public void stop() {
         running.set(false);
         if (https != null) {
             https.stop();
+        }
+        scheduler.shutdown();
+        try {
+            long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+            // delayed (rate-limited) queries still go to the workers, which accept work until then
+            scheduler.awaitTermination(STOP_GRACE.toNanos(), TimeUnit.NANOSECONDS);
+            workers.shutdown();
+            workers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         if (udp != null) {
             udp.stop();
