@@ -64,6 +64,7 @@ public final class KeyServer implements AutoCloseable {
         private Duration sessionLifetime = Duration.ofMinutes(10);
         private int maxSessions = 100_000;
         private int workerThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private Duration maxQueueDelay = Duration.ofMillis(250);
         private MeterRegistry registry;
 
         private Builder() {}
@@ -141,6 +142,19 @@ public final class KeyServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Longest a query may wait for a worker before it is dropped unevaluated (default 250 ms, half the
+         * client's default per-try timeout): under overload the server then spends its time on queries whose
+         * clients still wait, instead of answering every query too late. 1 ms .. 60 s.
+         */
+        public Builder maxQueueDelay(Duration delay) {
+            if (delay.toMillis() < 1 || delay.getSeconds() > 60) {
+                throw new IllegalArgumentException("maxQueueDelay must be in 1ms..60s");
+            }
+            this.maxQueueDelay = delay;
+            return this;
+        }
+
         /** Registry for the meters (default: a private SimpleMeterRegistry). */
         public Builder meterRegistry(MeterRegistry registry) {
             this.registry = Objects.requireNonNull(registry);
@@ -207,7 +221,7 @@ public final class KeyServer implements AutoCloseable {
                 .protocols("TLSv1.3", "TLSv1.2")
                 .build();
         Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, System::nanoTime);
-        QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics);
+        QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics, config.maxQueueDelay.toNanos(), System::nanoTime);
         running.set(true);
         udp = UdpServer.start(io, new InetSocketAddress(config.bindAddress, config.udpPort), sessions, evaluator, metrics,
                 config.maxDatagram, config.maxBatch);
