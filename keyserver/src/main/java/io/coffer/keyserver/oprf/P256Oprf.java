@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import org.bouncycastle.math.ec.ECAlgorithms;
 import org.bouncycastle.math.ec.ECPoint;
 
 /**
@@ -134,6 +135,46 @@ public final class P256Oprf {
         BigInteger r = G.deserializeScalar(proofRandomScalar);
         ECPoint b = G.multiplyGenerator(k);
         ECPoint[] mz = computeComposites(k, b, blindedElements, evaluatedElements);
+        return proof(k, b, mz, r);
+    }
+
+    /**
+     * The VOPRF server's whole answer to a batch: BlindEvaluate of every element and GenerateProof over the
+     * batch, the same values as {@link #blindEvaluate} then {@link #generateProof}, with each blinded element
+     * deserialized (and validated) once, the evaluated elements used as computed, and the composite M as one
+     * multi-scalar multiplication.
+     *
+     * @param k the private scalar skS
+     * @param pk the public key k*G (the caller's cached copy)
+     * @param r the proof's random scalar
+     * @return the evaluated elements followed by the proof c || s as the last entry
+     */
+    List<byte[]> blindEvaluateWithProof(BigInteger k, ECPoint pk, List<byte[]> blindedElements, BigInteger r) throws OprfException {
+        int n = blindedElements.size();
+        if (n == 0 || n > 0xFFFF) {
+            throw new OprfException("invalid batch");
+        }
+        ECPoint[] c = new ECPoint[n];
+        ECPoint[] d = new ECPoint[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = G.deserializeElement(blindedElements.get(i));
+            d[i] = c[i].multiply(k);
+        }
+        G.curve.normalizeAll(d);
+        List<byte[]> out = new ArrayList<>(n + 1);
+        for (ECPoint p : d) {
+            out.add(G.serializeElement(p));
+        }
+        ECPoint m = ECAlgorithms.sumOfMultiplies(c, compositeWeights(pk, blindedElements, out)).normalize();
+        ECPoint z = m.multiply(k).normalize();
+        if (m.isInfinity() || z.isInfinity()) {
+            throw new OprfException("degenerate composite");
+        }
+        out.add(proof(k, pk, new ECPoint[] {m, z}, r));
+        return out;
+    }
+
+    private byte[] proof(BigInteger k, ECPoint b, ECPoint[] mz, BigInteger r) {
         ECPoint t2 = G.multiplyGenerator(r);
         ECPoint t3 = mz[0].multiply(r);
         BigInteger c = challenge(b, mz[0], mz[1], t2, t3);
@@ -151,8 +192,8 @@ public final class P256Oprf {
         BigInteger c = G.deserializeScalar(java.util.Arrays.copyOfRange(proof, 0, 32));
         BigInteger s = G.deserializeScalar(java.util.Arrays.copyOfRange(proof, 32, 64));
         ECPoint[] mz = computeComposites(null, b, blindedElements, evaluatedElements);
-        ECPoint t2 = G.multiplyGenerator(s).add(b.multiply(c));
-        ECPoint t3 = mz[0].multiply(s).add(mz[1].multiply(c));
+        ECPoint t2 = ECAlgorithms.sumOfTwoMultiplies(G.generator, s, b, c);
+        ECPoint t3 = ECAlgorithms.sumOfTwoMultiplies(mz[0], s, mz[1], c);
         BigInteger expected = challenge(b, mz[0], mz[1], t2, t3);
         if (!MessageDigest.isEqual(G.serializeScalar(expected), G.serializeScalar(c))) {
             throw new OprfException("proof verification failed");
@@ -160,33 +201,42 @@ public final class P256Oprf {
     }
 
     /**
-     * ComputeComposites (k == null) or ComputeCompositesFast (k given): returns {M, Z}.
+     * ComputeComposites (k == null) or ComputeCompositesFast (k given): returns {M, Z}. M (and Z without k)
+     * is computed as one multi-scalar multiplication (interleaved wNAF), the same point as the RFC's running sum.
      */
     ECPoint[] computeComposites(BigInteger k, ECPoint b, List<byte[]> c, List<byte[]> d) throws OprfException {
         if (c.size() != d.size() || c.isEmpty() || c.size() > 0xFFFF) {
             throw new OprfException("invalid batch");
         }
-        byte[] bm = G.serializeElement(b);
-        byte[] seed = Octets.sha256(Octets.lengthPrefixed(bm), Octets.lengthPrefixed(seedDst));
-        ECPoint m = G.curve.getInfinity();
-        ECPoint z = G.curve.getInfinity();
-        for (int i = 0; i < c.size(); i++) {
-            ECPoint ci = G.deserializeElement(c.get(i));
+        ECPoint[] cs = new ECPoint[c.size()];
+        ECPoint[] ds = k == null ? new ECPoint[d.size()] : null;
+        for (int i = 0; i < cs.length; i++) {
+            cs[i] = G.deserializeElement(c.get(i));
             ECPoint di = G.deserializeElement(d.get(i));
-            byte[] transcript = Octets.concat(Octets.lengthPrefixed(seed), Octets.i2osp(i, 2),
-                    Octets.lengthPrefixed(c.get(i)), Octets.lengthPrefixed(d.get(i)), Octets.ascii("Composite"));
-            BigInteger di2 = G.hashToScalar(transcript, hashToScalarDst);
-            m = ci.multiply(di2).add(m);
-            if (k == null) {
-                z = di.multiply(di2).add(z);
+            if (ds != null) {
+                ds[i] = di;
             }
         }
-        m = m.normalize();
-        z = k == null ? z.normalize() : m.multiply(k).normalize();
+        BigInteger[] weights = compositeWeights(b, c, d);
+        ECPoint m = ECAlgorithms.sumOfMultiplies(cs, weights).normalize();
+        ECPoint z = k == null ? ECAlgorithms.sumOfMultiplies(ds, weights).normalize() : m.multiply(k).normalize();
         if (m.isInfinity() || z.isInfinity()) {
             throw new OprfException("degenerate composite");
         }
         return new ECPoint[] {m, z};
+    }
+
+    /** The composite weights d_i = HashToScalar(seed || I2OSP(i, 2) || C_i || D_i || "Composite") (lengths prefixed). */
+    private BigInteger[] compositeWeights(ECPoint b, List<byte[]> c, List<byte[]> d) {
+        byte[] bm = G.serializeElement(b);
+        byte[] seed = Octets.sha256(Octets.lengthPrefixed(bm), Octets.lengthPrefixed(seedDst));
+        BigInteger[] w = new BigInteger[c.size()];
+        for (int i = 0; i < w.length; i++) {
+            byte[] transcript = Octets.concat(Octets.lengthPrefixed(seed), Octets.i2osp(i, 2),
+                    Octets.lengthPrefixed(c.get(i)), Octets.lengthPrefixed(d.get(i)), Octets.ascii("Composite"));
+            w[i] = G.hashToScalar(transcript, hashToScalarDst);
+        }
+        return w;
     }
 
     private BigInteger challenge(ECPoint b, ECPoint m, ECPoint z, ECPoint t2, ECPoint t3) {

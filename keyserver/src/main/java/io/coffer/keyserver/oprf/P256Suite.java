@@ -1,8 +1,10 @@
 package io.coffer.keyserver.oprf;
 
+import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import org.bouncycastle.math.ec.ECPoint;
 
 /** RFC 9497 P256-SHA256 behind {@link OprfClient}/{@link OprfServer}, in OPRF or VOPRF mode. */
 final class P256Suite {
@@ -83,12 +85,17 @@ final class P256Suite {
         private final Suite suite;
         private final P256Oprf oprf;
         private final SecureRandom random;
+        private final BigInteger k;
+        private final ECPoint pk;
 
         Server(P256OprfPrivateKey key, Suite suite, SecureRandom random) {
             this.key = key;
             this.suite = suite;
             this.oprf = P256Oprf.mode(modeOf(suite));
             this.random = random;
+            P256Group g = P256Group.INSTANCE;
+            this.k = new BigInteger(1, key.scalar());
+            this.pk = g.multiplyGenerator(k);
         }
 
         @Override
@@ -113,13 +120,11 @@ final class P256Suite {
 
         @Override
         public Evaluation blindEvaluate(List<byte[]> blindedElements) throws OprfException {
-            List<byte[]> evaluated = oprf.blindEvaluate(key.scalar(), blindedElements);
             if (suite != Suite.P256_SHA256_VOPRF) {
-                return new Evaluation(evaluated, new byte[0]);
+                return new Evaluation(oprf.blindEvaluate(key.scalar(), blindedElements), new byte[0]);
             }
-            P256Group g = P256Group.INSTANCE;
-            byte[] r = g.serializeScalar(g.randomNonZeroScalar(random));
-            return new Evaluation(evaluated, oprf.generateProof(key.scalar(), blindedElements, evaluated, r));
+            List<byte[]> answer = oprf.blindEvaluateWithProof(k, pk, blindedElements, P256Group.INSTANCE.randomNonZeroScalar(random));
+            return new Evaluation(answer.subList(0, answer.size() - 1), answer.get(answer.size() - 1));
         }
 
         @Override

@@ -12,9 +12,15 @@ import java.security.spec.RSAPrivateCrtKeySpec;
 /**
  * RSA private key in CRT form for the RSA-OPRF. {@link #rawSign} computes x^d mod N through the Chinese
  * remainder theorem (Garner), with base blinding against timing attacks and a y^e == x check against
- * fault attacks (a faulty CRT half would otherwise leak a factor of N).
+ * fault attacks (a faulty CRT half would otherwise leak a factor of N). Each thread keeps its own blinding
+ * pair, refreshed with a random u every {@link #BLINDING_REFRESH} uses and squared in between.
  */
 public final class RsaOprfPrivateKey implements OprfPrivateKey {
+    /**
+     * Uses of one random blinding value u before a fresh one is drawn; in between, u is squared (as OpenSSL's
+     * BN_BLINDING does), which saves the modular inverse and the exponentiation by e of a fresh u.
+     */
+    static final int BLINDING_REFRESH = 32;
     private final BigInteger n;
     private final BigInteger e;
     private final BigInteger d;
@@ -24,6 +30,7 @@ public final class RsaOprfPrivateKey implements OprfPrivateKey {
     private final BigInteger dQ;
     private final BigInteger qInv;
     private final RsaOprfPublicKey publicKey;
+    private final ThreadLocal<Blinding> blinding = new ThreadLocal<>();
 
     private RsaOprfPrivateKey(BigInteger p, BigInteger q, BigInteger e, BigInteger d) {
         this.n = p.multiply(q);
@@ -86,7 +93,7 @@ public final class RsaOprfPrivateKey implements OprfPrivateKey {
 
     /**
      * x^d mod N by CRT: m1 = x^dP mod p, m2 = x^dQ mod q, h = qInv (m1 - m2) mod p, y = m2 + h q. The
-     * input is first multiplied by u^e for a random u and the result by u^-1.
+     * input is first multiplied by u^e for a blinding value u and the result by u^-1.
      *
      * @throws OprfException if x is not in [1, N) or the result fails the y^e == x check
      */
@@ -94,19 +101,47 @@ public final class RsaOprfPrivateKey implements OprfPrivateKey {
         if (x.signum() <= 0 || x.compareTo(n) >= 0) {
             throw new OprfException("element out of range");
         }
-        BigInteger u;
-        do {
-            u = new BigInteger(n.bitLength() - 1, random);
-        } while (u.signum() == 0 || !u.gcd(n).equals(BigInteger.ONE));
-        BigInteger blinded = x.multiply(u.modPow(e, n)).mod(n);
+        Blinding b = blinding(random);
+        BigInteger blinded = x.multiply(b.ue).mod(n);
         BigInteger m1 = blinded.mod(p).modPow(dP, p);
         BigInteger m2 = blinded.mod(q).modPow(dQ, q);
         BigInteger h = qInv.multiply(m1.subtract(m2)).mod(p);
-        BigInteger y = m2.add(h.multiply(q)).multiply(u.modInverse(n)).mod(n);
+        BigInteger y = m2.add(h.multiply(q)).multiply(b.uInverse).mod(n);
         if (!y.modPow(e, n).equals(x)) {
             throw new OprfException("signature self-check failed");
         }
         return y;
+    }
+
+    /** The next blinding pair of this thread: fresh every {@link #BLINDING_REFRESH} uses, squared in between. */
+    private Blinding blinding(SecureRandom random) {
+        Blinding b = blinding.get();
+        if (b == null || b.uses >= BLINDING_REFRESH) {
+            BigInteger u;
+            do {
+                u = new BigInteger(n.bitLength() - 1, random);
+            } while (u.signum() == 0 || !u.gcd(n).equals(BigInteger.ONE));
+            b = new Blinding(u.modPow(e, n), u.modInverse(n));
+            blinding.set(b);
+        } else {
+            // (u^2)^e = (u^e)^2 and (u^2)^-1 = (u^-1)^2: a new blinding value for two multiplications
+            b.ue = b.ue.multiply(b.ue).mod(n);
+            b.uInverse = b.uInverse.multiply(b.uInverse).mod(n);
+        }
+        b.uses++;
+        return b;
+    }
+
+    /** A base-blinding pair (u^e mod N, u^-1 mod N) and how often it has been used. */
+    private static final class Blinding {
+        BigInteger ue;
+        BigInteger uInverse;
+        int uses;
+
+        Blinding(BigInteger ue, BigInteger uInverse) {
+            this.ue = ue;
+            this.uInverse = uInverse;
+        }
     }
 
     @Override

@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class KeyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KeyServer.class);
+    /** How long {@link #stop()} waits for admitted queries to be answered. */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
     /** Validated configuration; each setter checks its value. */
     public static final class Builder {
@@ -62,6 +64,7 @@ public final class KeyServer implements AutoCloseable {
         private Duration sessionLifetime = Duration.ofMinutes(10);
         private int maxSessions = 100_000;
         private int workerThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private Duration maxQueueDelay = Duration.ofMillis(250);
         private MeterRegistry registry;
 
         private Builder() {}
@@ -139,6 +142,19 @@ public final class KeyServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Longest a query may wait for a worker before it is dropped unevaluated (default 250 ms, half the
+         * client's default per-try timeout): under overload the server then spends its time on queries whose
+         * clients still wait, instead of answering every query too late. 1 ms .. 60 s.
+         */
+        public Builder maxQueueDelay(Duration delay) {
+            if (delay.toMillis() < 1 || delay.getSeconds() > 60) {
+                throw new IllegalArgumentException("maxQueueDelay must be in 1ms..60s");
+            }
+            this.maxQueueDelay = delay;
+            return this;
+        }
+
         /** Registry for the meters (default: a private SimpleMeterRegistry). */
         public Builder meterRegistry(MeterRegistry registry) {
             this.registry = Objects.requireNonNull(registry);
@@ -205,7 +221,7 @@ public final class KeyServer implements AutoCloseable {
                 .protocols("TLSv1.3", "TLSv1.2")
                 .build();
         Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, System::nanoTime);
-        QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics);
+        QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics, config.maxQueueDelay.toNanos(), System::nanoTime);
         running.set(true);
         udp = UdpServer.start(io, new InetSocketAddress(config.bindAddress, config.udpPort), sessions, evaluator, metrics,
                 config.maxDatagram, config.maxBatch);
@@ -241,11 +257,25 @@ public final class KeyServer implements AutoCloseable {
         return running.get();
     }
 
-    /** Stops serving and releases ports and threads; idempotent. */
+    /**
+     * Stops serving and releases ports and threads; idempotent. Graceful: the HTTPS port stops accepting
+     * connections and /health turns 503 first, queries already admitted get up to {@link #STOP_GRACE} to be
+     * answered (over connections still open and the UDP port), then everything is closed.
+     */
     public void stop() {
         running.set(false);
         if (https != null) {
             https.stop();
+        }
+        scheduler.shutdown();
+        try {
+            long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+            // delayed (rate-limited) queries still go to the workers, which accept work until then
+            scheduler.awaitTermination(STOP_GRACE.toNanos(), TimeUnit.NANOSECONDS);
+            workers.shutdown();
+            workers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         if (udp != null) {
             udp.stop();

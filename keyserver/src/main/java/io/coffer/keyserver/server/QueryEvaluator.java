@@ -22,11 +22,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Looks up the key a query names, applies the rate limiter, waits out any delay on a scheduler (never on a
  * network thread) and evaluates on the worker pool. Every admitted query releases the client's
- * active-client entry once answered, whatever the outcome.
+ * active-client entry once answered, whatever the outcome. Under overload (worker queue full, or a query
+ * that waited longer than the configured queue delay) the stage completes exceptionally with
+ * {@link Overloaded}: OPRFv2 drops the datagram (counted as {@code overload}), OPRFv1 answers SERVER_ERROR
+ * (HTTP 503, which the client retries).
  */
 final class QueryEvaluator implements QueryHandler {
     private final Map<KeyId, OprfPrivateKey> keys;
@@ -36,13 +40,33 @@ final class QueryEvaluator implements QueryHandler {
     private final ExecutorService workers;
     private final TransportMetrics metrics;
 
+    private final long maxQueueNanos;
+    private final LongSupplier clock;
+
+    /**
+     * @param maxQueueNanos a query that waited longer than this for a worker is not evaluated: its client
+     *     has most likely given up (the client's per-try timeout is 500 ms by default), and evaluating it would
+     *     only delay the queries behind it. Its stage completes exceptionally with {@link Overloaded}.
+     * @param clock nanosecond clock for queue waits
+     */
     QueryEvaluator(Map<KeyId, OprfPrivateKey> keys, RateLimiter limiter, ScheduledExecutorService scheduler,
-            ExecutorService workers, TransportMetrics metrics) {
+            ExecutorService workers, TransportMetrics metrics, long maxQueueNanos, LongSupplier clock) {
         this.keys = Map.copyOf(keys);
         this.limiter = limiter;
         this.scheduler = scheduler;
         this.workers = workers;
         this.metrics = metrics;
+        this.maxQueueNanos = maxQueueNanos;
+        this.clock = clock;
+    }
+
+    /** A query not evaluated because the server is overloaded (queue full, or waited too long in it). */
+    static final class Overloaded extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Overloaded(String message) {
+            super(message, null, false, false);
+        }
     }
 
     @Override
@@ -74,26 +98,31 @@ final class QueryEvaluator implements QueryHandler {
                 break;
         }
         CompletableFuture<EvaluationResponse> answer = new CompletableFuture<>();
-        Runnable evaluate = () -> {
-            EvaluationResponse resp;
-            try {
-                Evaluation ev = server.blindEvaluate(request.elements());
-                resp = EvaluationResponse.ok(suite, keyId, ev);
-            } catch (OprfException e) {
-                resp = EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId);
-            } catch (RuntimeException e) {
-                resp = EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId);
-            }
-            limiter.complete(client);
-            metrics.latency(System.nanoTime() - arrival);
-            answer.complete(resp);
-        };
         Runnable submit = () -> {
+            long queued = clock.getAsLong();
             try {
-                workers.execute(evaluate);
+                workers.execute(() -> {
+                    if (clock.getAsLong() - queued > maxQueueNanos) {
+                        limiter.complete(client);
+                        answer.completeExceptionally(new Overloaded("waited too long for a worker"));
+                        return;
+                    }
+                    EvaluationResponse resp;
+                    try {
+                        Evaluation ev = server.blindEvaluate(request.elements());
+                        resp = EvaluationResponse.ok(suite, keyId, ev);
+                    } catch (OprfException e) {
+                        resp = EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId);
+                    } catch (RuntimeException e) {
+                        resp = EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId);
+                    }
+                    limiter.complete(client);
+                    metrics.latency(System.nanoTime() - arrival);
+                    answer.complete(resp);
+                });
             } catch (RejectedExecutionException e) {
                 limiter.complete(client);
-                answer.complete(EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId));
+                answer.completeExceptionally(new Overloaded("worker queue full"));
             }
         };
         if (admission.delayNanos() > 0) {

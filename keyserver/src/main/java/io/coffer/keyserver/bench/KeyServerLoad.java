@@ -1,0 +1,1086 @@
+package io.coffer.keyserver.bench;
+
+import io.coffer.keyserver.client.KeyServerClient;
+import io.coffer.keyserver.client.LocalEvaluator;
+import io.coffer.keyserver.oprf.KeyId;
+import io.coffer.keyserver.oprf.Oprf;
+import io.coffer.keyserver.oprf.OprfPrivateKey;
+import io.coffer.keyserver.oprf.OprfServer;
+import io.coffer.keyserver.oprf.RsaOprfPrivateKey;
+import io.coffer.keyserver.oprf.RsaOprfPublicKey;
+import io.coffer.keyserver.oprf.Suite;
+import io.coffer.keyserver.pki.KeyServerDirectory;
+import io.coffer.keyserver.pki.KeyServerInit;
+import io.coffer.keyserver.pki.Pem;
+import io.coffer.keyserver.server.KeyServer;
+import io.coffer.keyserver.transport.DatagramFrame;
+import io.coffer.keyserver.transport.EvaluationRequest;
+import io.coffer.keyserver.transport.EvaluationResponse;
+import io.coffer.keyserver.transport.MalformedMessageException;
+import io.coffer.keyserver.transport.SessionGrant;
+import io.coffer.keyserver.transport.Status;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigInteger;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.bouncycastle.asn1.x9.X9ECParameters;
+import org.bouncycastle.crypto.ec.CustomNamedCurves;
+import org.bouncycastle.math.ec.ECCurve;
+import org.bouncycastle.math.ec.ECPoint;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Load test of the key server over loopback, in one run: (a) single-thread rates of the raw primitives and
+ * of the server's own evaluation, (b) closed-loop saturation (evaluations/s, p50/p99) for single and
+ * batched queries on OPRFv1 and OPRFv2, (c) the DupLESS paper's Figure 4 open-loop sweep on OPRFv2, and
+ * (d) a summary against the targets. The server runs in this JVM (rate limiting {@code none}, bound to
+ * 127.0.0.1) and the load generator shares the machine's cores with it.
+ *
+ * <p>The load generator speaks the wire protocol directly (TLS socket with HTTP/1.1 for OPRFv1, KSInit then
+ * HMAC'd datagrams for OPRFv2) with pre-made blinded elements, so that its own CPU use stays small: it does
+ * not blind, verify or unblind during measurements. Elements are uniformly random valid group elements
+ * (RSA: x in [1, N); P-256: distinct random points), distributed exactly like real blinded elements. Before
+ * measuring each key, a real {@link KeyServerClient} checks on both transports that the server's answers
+ * verify and unblind to the {@link LocalEvaluator} output.
+ */
+@Command(name = "KeyServerLoad", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Key-server load test over loopback: primitives, closed-loop saturation, Figure 4 open-loop sweep.")
+public final class KeyServerLoad implements Callable<Integer> {
+    @Option(names = "--keys", split = ",", defaultValue = "rsa2048,rsa1024,p256", description = "Keys to test: rsa2048, rsa1024, rsa3072, p256. Default: ${DEFAULT-VALUE}.")
+    List<String> keys;
+
+    @Option(names = "--parts", split = ",", defaultValue = "a,b,c", description = "Parts to run: a (primitives), b (closed loop), c (Figure 4). Default: ${DEFAULT-VALUE}.")
+    List<String> parts;
+
+    @Option(names = "--primitive-seconds", defaultValue = "2", description = "Measured seconds per primitive (after 1/2 as much warm-up). Default: ${DEFAULT-VALUE}.")
+    double primitiveSeconds;
+
+    @Option(names = "--closed-seconds", defaultValue = "4", description = "Measured seconds per closed-loop configuration. Default: ${DEFAULT-VALUE}.")
+    double closedSeconds;
+
+    @Option(names = "--closed-warmup", defaultValue = "1", description = "Warm-up seconds per closed-loop configuration. Default: ${DEFAULT-VALUE}.")
+    double closedWarmup;
+
+    @Option(names = "--threads", defaultValue = "8", description = "Client threads in the closed loop. Default: ${DEFAULT-VALUE}.")
+    int threads;
+
+    @Option(names = "--batch", defaultValue = "32", description = "Batch size of the batched queries (OPRFv2: capped to what fits a datagram). Default: ${DEFAULT-VALUE}.")
+    int batch;
+
+    @Option(names = "--fig4-keys", split = ",", description = "Keys for the Figure 4 sweep (default: all of --keys).")
+    List<String> fig4Keys;
+
+    @Option(names = "--fig4-steps", defaultValue = "64", description = "Steps i = 1..N, offering 100*i queries/s. Default: ${DEFAULT-VALUE}.")
+    int fig4Steps;
+
+    @Option(names = "--fig4-rate-step", defaultValue = "100", description = "Offered rate increment per step (queries/s). Default: ${DEFAULT-VALUE}.")
+    int fig4RateStep;
+
+    @Option(names = "--fig4-step-seconds", defaultValue = "1", description = "Sending time per step; queries per step = min(--fig4-queries, rate * this). Default: ${DEFAULT-VALUE}.")
+    double fig4StepSeconds;
+
+    @Option(names = "--fig4-queries", defaultValue = "10000", description = "Most queries per step (the paper: 10000). Default: ${DEFAULT-VALUE}.")
+    int fig4Queries;
+
+    @Option(names = "--fig4-stop-after", defaultValue = "0",
+            description = "Stop a sweep after this many consecutive steps answering under 50% (0: never). Default: ${DEFAULT-VALUE}.")
+    int fig4StopAfter;
+
+    @Option(names = "--timeout-ms", defaultValue = "500", description = "Answer timeout tR (the client's default). Default: ${DEFAULT-VALUE}.")
+    int timeoutMs;
+
+    @Option(names = "--workers", description = "Server evaluation threads (default: the server's default, available processors).")
+    Integer workers;
+
+    private final PrintStream out = System.out;
+    private final SecureRandom random = new SecureRandom();
+    /** Single-thread evaluations/s of the server's OprfServer.blindEvaluate, by "key/batch". */
+    private final Map<String, Double> rawRate = new LinkedHashMap<>();
+    private final Map<String, Double> closedV2Single = new LinkedHashMap<>();
+    private final Map<String, Fig4Result> fig4Results = new LinkedHashMap<>();
+    private final Map<String, String> primitiveNote = new LinkedHashMap<>();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new KeyServerLoad()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        long t0 = System.nanoTime();
+        int cores = Runtime.getRuntime().availableProcessors();
+        out.println("# KeyServerLoad");
+        out.println("machine: " + cores + " cores (availableProcessors), CPU " + cpuModel() + ", " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + ", " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        out.println("load average at start: " + loadAverage());
+        out.println("server and load generator share this JVM and these cores; traffic only to 127.0.0.1; rate limit none");
+        out.println("options: keys=" + keys + " parts=" + parts + " threads=" + threads + " batch=" + batch + " timeout=" + timeoutMs + "ms"
+                + " fig4: steps=" + fig4Steps + " x " + fig4RateStep + "/s, " + fig4StepSeconds + " s/step, <= " + fig4Queries + " queries/step");
+        out.println();
+        Path root = Files.createTempDirectory("ks-bench");
+        List<Target> targets = new ArrayList<>();
+        try {
+            for (String k : keys) {
+                targets.add(Target.create(root, k.trim().toLowerCase(Locale.ROOT), workers));
+            }
+            if (parts.contains("a")) {
+                primitives(targets);
+            }
+            if (parts.contains("b")) {
+                out.println("## (b) closed loop: " + threads + " client threads, each one query in flight; " + closedWarmup + " s warm-up, "
+                        + closedSeconds + " s measured");
+                out.println();
+                out.println("JVM cores: CPU used by this JVM (server + load generator) / wall time; other cores: CPU used by everything else"
+                        + " on the machine (other tenants), from /proc/stat");
+                out.println();
+                out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio | JVM cores | other cores |");
+                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                for (Target t : targets) {
+                    t.sanityCheck();
+                    for (String transport : List.of("v1", "v2")) {
+                        int big = transport.equals("v1") ? batch : Math.min(batch, t.datagramCapacity());
+                        for (int n : new int[] {1, big}) {
+                            closedLoop(t, transport, n);
+                        }
+                    }
+                }
+                out.println();
+            }
+            if (parts.contains("c")) {
+                List<String> f4 = fig4Keys == null ? keys : fig4Keys;
+                for (Target t : targets) {
+                    if (f4.contains(t.name)) {
+                        t.sanityCheck();
+                        fig4(t);
+                    }
+                }
+            }
+            summary(targets, cores);
+        } finally {
+            for (Target t : targets) {
+                t.close();
+            }
+            deleteTree(root);
+        }
+        out.println();
+        out.printf(Locale.ROOT, "load average at end: %s; total run time %.0f s%n", loadAverage(), (System.nanoTime() - t0) / 1e9);
+        return 0;
+    }
+
+    // ---------------------------------------------------------------- (a) primitives
+
+    private void primitives(List<Target> targets) throws Exception {
+        out.println("## (a) raw primitives, single thread, same harness (" + primitiveSeconds / 2 + " s warm-up, " + primitiveSeconds + " s measured)");
+        out.println();
+        out.println("| operation | ops/s (wall clock) | ops per CPU-second | CPU us/op |");
+        out.println("|---|---:|---:|---:|");
+        for (Target t : targets) {
+            if (t.key instanceof RsaOprfPrivateKey) {
+                RsaOprfPrivateKey rsa = (RsaOprfPrivateKey) t.key;
+                RSAPrivateCrtKey crt = (RSAPrivateCrtKey) KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(rsa.exportSecretPkcs8()));
+                BigInteger n = crt.getModulus();
+                BigInteger[] xs = new BigInteger[1024];
+                for (int i = 0; i < xs.length; i++) {
+                    xs[i] = new BigInteger(n.bitLength() + 64, random).mod(n);
+                }
+                BigInteger p = crt.getPrimeP(), q = crt.getPrimeQ(), dP = crt.getPrimeExponentP(), dQ = crt.getPrimeExponentQ(), qInv = crt.getCrtCoefficient();
+                int[] i = {0};
+                row("RSA-" + t.bits + " private op, bare CRT (2 half-size modPow + Garner)", rate(() -> {
+                    BigInteger x = xs[i[0]++ & 1023];
+                    BigInteger m1 = x.mod(p).modPow(dP, p);
+                    BigInteger m2 = x.mod(q).modPow(dQ, q);
+                    return m2.add(qInv.multiply(m1.subtract(m2)).mod(p).multiply(q));
+                }));
+                row("RSA-" + t.bits + " RsaOprfPrivateKey.rawSign (base blinding + CRT + y^e check)", rate(() -> rsa.rawSign(xs[i[0]++ & 1023], random)));
+            } else {
+                X9ECParameters x9 = CustomNamedCurves.getByName("secp256r1");
+                ECPoint[] pts = new ElementSource(t).points(1024);
+                BigInteger k = new BigInteger(255, random);
+                int[] i = {0};
+                row("P-256 variable-base scalar mult (BC, normalize + compress)", rate(() -> pts[i[0]++ & 1023].multiply(k).normalize().getEncoded(true)));
+                row("P-256 fixed-base scalar mult k*G (BC comb)", rate(() -> x9.getG().multiply(k).normalize().getEncoded(true)));
+            }
+            OprfServer server = Oprf.server(t.key, t.suite);
+            for (int n : t.name.equals("p256") ? new int[] {1, batch} : new int[] {1}) {
+                List<List<byte[]>> batches = new ArrayList<>();
+                ElementSource src = new ElementSource(t);
+                for (int j = 0; j < 64; j++) {
+                    batches.add(src.next(n));
+                }
+                int[] i = {0};
+                double wall = rate(() -> server.blindEvaluate(batches.get(i[0]++ & 63))) * n;
+                lastCpuRate *= n;
+                double r = lastCpuRate;
+                rawRate.put(t.name + "/" + n, r);
+                row(String.format(Locale.ROOT, "%s server evaluation, OprfServer.blindEvaluate batch %d%s (per element)", t.label(), n,
+                        t.name.equals("p256") ? " incl. DLEQ proof" : ""), wall);
+            }
+        }
+        out.println();
+        out.println("raw limit used below: 2 cores x the per-CPU-second rate of OprfServer.blindEvaluate (what a worker runs per query; "
+                + "CPU time, so that other tenants' load does not lower the limit); RSA batches cost the same per element as batch 1");
+        out.println();
+    }
+
+    private interface Op {
+        Object run() throws Exception;
+    }
+
+    /** Last rate()'s operations per second of thread CPU time (what one dedicated core would do). */
+    private double lastCpuRate;
+
+    /** Operations per wall-clock second; {@link #lastCpuRate} gets them per CPU second. */
+    private double rate(Op op) throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sink = 0;
+        long warm = System.nanoTime() + (long) (primitiveSeconds / 2 * 1e9);
+        while (System.nanoTime() < warm) {
+            sink += op.run().hashCode();
+        }
+        long cpu0 = mx.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        long end = start + (long) (primitiveSeconds * 1e9);
+        long ops = 0;
+        long now;
+        do {
+            for (int j = 0; j < 8; j++) {
+                sink += op.run().hashCode();
+            }
+            ops += 8;
+            now = System.nanoTime();
+        } while (now < end);
+        long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+        if (sink == 42) {
+            out.print("");
+        }
+        lastCpuRate = ops / (Math.max(1, cpu) / 1e9);
+        return ops / ((now - start) / 1e9);
+    }
+
+    private void row(String name, double opsPerSecond) {
+        out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f |%n", name, opsPerSecond, lastCpuRate, 1e6 / lastCpuRate);
+    }
+
+    private double rawFor(Target t, int n) {
+        Double r = rawRate.get(t.name + "/" + (t.name.equals("p256") ? n : 1));
+        if (r == null && t.name.equals("p256")) {
+            r = rawRate.get(t.name + "/1");
+        }
+        return r == null ? Double.NaN : r;
+    }
+
+    // ---------------------------------------------------------------- (b) closed loop
+
+    private void closedLoop(Target t, String transport, int n) throws Exception {
+        long warmEnd = System.nanoTime() + (long) (closedWarmup * 1e9);
+        long end = warmEnd + (long) (closedSeconds * 1e9);
+        List<LongList> lat = new ArrayList<>();
+        AtomicLong queries = new AtomicLong(), elements = new AtomicLong(), lost = new AtomicLong();
+        List<Thread> ts = new ArrayList<>();
+        List<Exception> failures = new ArrayList<>();
+        CountDownLatch ready = new CountDownLatch(threads);
+        for (int c = 0; c < threads; c++) {
+            LongList mine = new LongList();
+            lat.add(mine);
+            ElementSource src = new ElementSource(t);
+            List<byte[]> pool = src.next(Math.max(256, 4 * n));
+            Thread th = new Thread(() -> {
+                try (Conn conn = transport.equals("v1") ? new HttpsConn(t) : new UdpConn(t, timeoutMs)) {
+                    conn.warm();
+                    ready.countDown();
+                    ready.await();
+                    int at = 0;
+                    while (true) {
+                        List<byte[]> els = new ArrayList<>(n);
+                        for (int j = 0; j < n; j++) {
+                            els.add(pool.get(at++ % pool.size()));
+                        }
+                        byte[] req = new EvaluationRequest(t.suite, t.keyId, els).encode();
+                        long s = System.nanoTime();
+                        if (s >= end) {
+                            break;
+                        }
+                        boolean ok = conn.query(req, n);
+                        long e = System.nanoTime();
+                        if (s >= warmEnd && e <= end) {
+                            if (ok) {
+                                mine.add(e - s);
+                                queries.incrementAndGet();
+                                elements.addAndGet(n);
+                            } else {
+                                lost.incrementAndGet();
+                            }
+                        }
+                    }
+                } catch (Exception e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    ready.countDown();
+                }
+            }, "load-" + c);
+            th.start();
+            ts.add(th);
+        }
+        LockSupport.parkNanos(Math.max(0, warmEnd - System.nanoTime()));
+        Cpu c0 = Cpu.now();
+        LockSupport.parkNanos(Math.max(0, end - System.nanoTime()));
+        Cpu.Use use = Cpu.now().since(c0);
+        for (Thread th : ts) {
+            th.join();
+        }
+        if (!failures.isEmpty()) {
+            throw new IOException("closed loop " + t.name + " " + transport + " failed", failures.get(0));
+        }
+        long[] all = LongList.merge(lat);
+        double secs = closedSeconds;
+        double eps = elements.get() / secs;
+        double raw = 2 * rawFor(t, n);
+        if (transport.equals("v2") && n == 1) {
+            closedV2Single.put(t.name, eps);
+        }
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f |%n", t.label(), transport, n,
+                queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.otherCores);
+    }
+
+    // ---------------------------------------------------------------- (c) Figure 4
+
+    /** One step of the sweep. */
+    private static final class Step {
+        final int rate;
+        final int count;
+        final byte[] sessionId;
+        final byte[] sessionKey;
+        final long[] sent;
+        final long[] received;
+        final boolean[] ok;
+
+        Step(int rate, int count, SessionGrant g) {
+            this.rate = rate;
+            this.count = count;
+            this.sessionId = g.sessionId();
+            this.sessionKey = g.sessionKey();
+            this.sent = new long[count];
+            this.received = new long[count];
+            this.ok = new boolean[count];
+        }
+    }
+
+    /** What the sweep found for one key. */
+    private static final class Fig4Result {
+        final List<int[]> offered = new ArrayList<>();
+        final List<double[]> stats = new ArrayList<>(); // answered %, p50 ms, p99 ms, goodput/s
+        double saturation;
+        int saturationRate;
+        int highestLossless;
+        int firstLossy = -1;
+    }
+
+    private void fig4(Target t) throws Exception {
+        out.println("## (c) Figure 4 sweep, " + t.label() + ", OPRFv2, batch 1, open loop");
+        out.println();
+        out.println("offered 100*i queries/s, each query one fresh random blinded element, sent on schedule whatever the answers; "
+                + "answered = valid OK answer within " + timeoutMs + " ms");
+        out.println();
+        out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers | JVM cores | other cores |");
+        out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        Fig4Result res = new Fig4Result();
+        fig4Results.put(t.name, res);
+        long timeout = timeoutMs * 1_000_000L;
+        try (HttpsConn init = new HttpsConn(t); DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            socket.setReceiveBufferSize(4 << 20);
+            socket.setSendBufferSize(4 << 20);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), t.server.udpPort()));
+            socket.setSoTimeout(50);
+            Step[] current = new Step[1];
+            AtomicLong lastReceive = new AtomicLong(System.nanoTime());
+            AtomicLong errors = new AtomicLong();
+            stopReceiver = false;
+            Thread receiver = new Thread(() -> receive(socket, current, lastReceive, errors), "fig4-receiver");
+            receiver.setDaemon(true);
+            receiver.start();
+            ElementSource src = new ElementSource(t);
+            int lossyRun = 0;
+            boolean losslessSoFar = true;
+            for (int i = 1; i <= fig4Steps; i++) {
+                int rate = i * fig4RateStep;
+                int count = (int) Math.min(fig4Queries, Math.max(1, Math.round(rate * fig4StepSeconds)));
+                SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
+                Step step = new Step(rate, count, g);
+                byte[][] frames = new byte[count][];
+                List<byte[]> els = src.next(count);
+                for (int k = 0; k < count; k++) {
+                    byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(k))).encode();
+                    frames[k] = DatagramFrame.seal(DatagramFrame.REQUEST, step.sessionId, k + 1, req, step.sessionKey);
+                }
+                long errorsBefore = errors.get();
+                synchronized (current) {
+                    current[0] = step;
+                }
+                Cpu c0 = Cpu.now();
+                long start = System.nanoTime();
+                double interval = 1e9 / rate;
+                for (int k = 0; k < count; k++) {
+                    long target = start + (long) (k * interval);
+                    long wait = target - System.nanoTime();
+                    if (wait > 0) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    step.sent[k] = System.nanoTime();
+                    socket.send(new DatagramPacket(frames[k], frames[k].length));
+                }
+                Cpu.Use use = Cpu.now().since(c0);
+                long lastSent = step.sent[count - 1];
+                // the step lasts count intervals; when the sender fell behind, its real duration
+                double stepSeconds = Math.max(count / (double) rate, (lastSent - start + interval) / 1e9);
+                while (System.nanoTime() < lastSent + timeout) {
+                    LockSupport.parkNanos(10_000_000L);
+                }
+                int answered = 0, late = 0;
+                LongList lat = new LongList();
+                synchronized (current) {
+                    current[0] = null;
+                    for (int k = 0; k < count; k++) {
+                        if (step.received[k] != 0 && step.ok[k]) {
+                            long l = step.received[k] - step.sent[k];
+                            if (l <= timeout) {
+                                answered++;
+                                lat.add(l);
+                            } else {
+                                late++;
+                            }
+                        }
+                    }
+                }
+                long[] l = lat.toSortedArray();
+                double answeredPct = 100.0 * answered / count;
+                double goodput = answered / stepSeconds;
+                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f |%n", i, rate, count / stepSeconds, count,
+                        answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores, use.otherCores);
+                out.flush();
+                res.offered.add(new int[] {i, rate, count});
+                res.stats.add(new double[] {answeredPct, pct(l, 50), pct(l, 99), goodput});
+                if (goodput > res.saturation) {
+                    res.saturation = goodput;
+                    res.saturationRate = rate;
+                }
+                if (answered == count) {
+                    if (losslessSoFar) {
+                        res.highestLossless = rate;
+                    }
+                } else {
+                    losslessSoFar = false;
+                    if (res.firstLossy < 0) {
+                        res.firstLossy = rate;
+                    }
+                }
+                lossyRun = answeredPct < 50 ? lossyRun + 1 : 0;
+                // let the server finish what is queued, so that each step starts from an idle server
+                long drainDeadline = System.nanoTime() + 5_000_000_000L;
+                while (System.nanoTime() - lastReceive.get() < 200_000_000L && System.nanoTime() < drainDeadline) {
+                    LockSupport.parkNanos(20_000_000L);
+                }
+                if (fig4StopAfter > 0 && lossyRun >= fig4StopAfter) {
+                    out.println();
+                    out.println("stopped after " + lossyRun + " consecutive steps under 50% answered (--fig4-stop-after " + fig4StopAfter + ")");
+                    break;
+                }
+            }
+            stopReceiver = true;
+            receiver.join(1000);
+        }
+        out.println();
+        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s); highest offered rate with no loss (all steps up to it lossless): %d/s; "
+                + "first step with loss: %s%n", t.label(), res.saturation, res.saturationRate, res.highestLossless,
+                res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
+        out.println();
+    }
+
+    private volatile boolean stopReceiver;
+
+    private void receive(DatagramSocket socket, Step[] current, AtomicLong lastReceive, AtomicLong errors) {
+        byte[] buf = new byte[65536];
+        DatagramPacket p = new DatagramPacket(buf, buf.length);
+        while (!stopReceiver && !socket.isClosed()) {
+            try {
+                p.setLength(buf.length);
+                socket.receive(p);
+            } catch (SocketTimeoutException e) {
+                continue;
+            } catch (IOException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            lastReceive.set(now);
+            byte[] in = Arrays.copyOf(p.getData(), p.getLength());
+            synchronized (current) {
+                Step s = current[0];
+                if (s == null || in.length < DatagramFrame.OVERHEAD + EvaluationResponse.MIN_LENGTH
+                        || !Arrays.equals(DatagramFrame.sessionId(in), s.sessionId)) {
+                    continue;
+                }
+                long seq = DatagramFrame.sequence(in);
+                if (seq < 1 || seq > s.count || s.received[(int) seq - 1] != 0 || !DatagramFrame.verify(DatagramFrame.RESPONSE, in, s.sessionKey)) {
+                    continue;
+                }
+                s.received[(int) seq - 1] = now;
+                try {
+                    EvaluationResponse r = EvaluationResponse.decode(DatagramFrame.body(in));
+                    s.ok[(int) seq - 1] = r.status() == Status.OK && r.evaluation().size() == 1;
+                } catch (MalformedMessageException e) {
+                    s.ok[(int) seq - 1] = false;
+                }
+                if (!s.ok[(int) seq - 1]) {
+                    errors.incrementAndGet();
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- (d) summary
+
+    private void summary(List<Target> targets, int cores) {
+        out.println("## (d) summary");
+        out.println();
+        out.println("| key | raw limit: 2 x 1-thread evaluations/s | v2 closed-loop saturation | ratio | Fig. 4 saturation goodput | ratio "
+                + "| target >= 80% | no loss below 90% of saturation | p99 at ~half saturation | target p99 < 5 ms |");
+        out.println("|---|---:|---:|---:|---:|---:|---|---|---:|---|");
+        for (Target t : targets) {
+            double raw = 2 * rawFor(t, 1);
+            Double closed = closedV2Single.get(t.name);
+            Fig4Result f = fig4Results.get(t.name);
+            String closedS = closed == null ? "not run" : String.format(Locale.ROOT, "%,.0f", closed);
+            String closedR = closed == null || Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * closed / raw);
+            String figS = "not run", figR = "-", target = "-", noLoss = "-", p99 = "-", p99t = "-";
+            double best = closed == null ? 0 : closed;
+            if (f != null) {
+                figS = String.format(Locale.ROOT, "%,.0f", f.saturation);
+                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.saturation / raw);
+                best = Math.max(best, f.saturation);
+                double sat = f.saturation;
+                boolean clean = true;
+                int worstRate = -1;
+                double worstPct = 100;
+                double bestHalfDiff = Double.MAX_VALUE;
+                double halfP99 = Double.NaN;
+                int halfRate = 0;
+                for (int j = 0; j < f.offered.size(); j++) {
+                    int rate = f.offered.get(j)[1];
+                    double[] st = f.stats.get(j);
+                    if (rate < 0.9 * sat && st[0] < 100) {
+                        clean = false;
+                        if (st[0] < worstPct) {
+                            worstPct = st[0];
+                            worstRate = rate;
+                        }
+                    }
+                    double diff = Math.abs(rate - sat / 2);
+                    if (rate <= sat / 2 + fig4RateStep / 2.0 && diff < bestHalfDiff) {
+                        bestHalfDiff = diff;
+                        halfP99 = st[2];
+                        halfRate = rate;
+                    }
+                }
+                noLoss = clean ? String.format(Locale.ROOT, "met (every step < %,.0f/s lossless)", 0.9 * sat)
+                        : String.format(Locale.ROOT, "missed (%.1f%% answered at %d/s)", worstPct, worstRate);
+                p99 = Double.isNaN(halfP99) ? "-" : String.format(Locale.ROOT, "%.2f ms at %d/s", halfP99, halfRate);
+                p99t = Double.isNaN(halfP99) ? "-" : halfP99 < 5 ? "met" : "missed";
+            }
+            if (!Double.isNaN(raw) && best > 0) {
+                target = best >= 0.8 * raw ? String.format(Locale.ROOT, "met (%.0f%%)", 100 * best / raw)
+                        : String.format(Locale.ROOT, "missed (%.0f%%)", 100 * best / raw);
+            }
+            out.printf(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %s | %s | %s | %s |%n", t.label(), raw, closedS, closedR, figS, figR, target, noLoss, p99, p99t);
+        }
+        Fig4Result r1024 = fig4Results.get("rsa1024");
+        if (r1024 != null) {
+            out.println();
+            out.printf(Locale.ROOT, "RSA-1024 vs DupLESS (paper: ~3,000 queries/s without loss on OPRFv2): highest offered rate with no loss here %,d/s, "
+                    + "saturation goodput %,.0f/s (%d cores shared with the load generator)%n", r1024.highestLossless, r1024.saturation, cores);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static double pct(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))] / 1e6;
+    }
+
+    private static String cpuModel() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** CPU accounting: this JVM's CPU time and the whole machine's busy time (/proc/stat). */
+    private static final class Cpu {
+        final long wall;
+        final long process;
+        final long busyJiffies;
+        final long totalJiffies;
+
+        private Cpu(long wall, long process, long busy, long total) {
+            this.wall = wall;
+            this.process = process;
+            this.busyJiffies = busy;
+            this.totalJiffies = total;
+        }
+
+        static Cpu now() {
+            long busy = 0, total = 0;
+            try {
+                String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+                for (int i = 1; i < f.length && i <= 8; i++) {
+                    long v = Long.parseLong(f[i]);
+                    total += v;
+                    if (i != 4 && i != 5) {
+                        busy += v;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                busy = total = 0;
+            }
+            long process = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            return new Cpu(System.nanoTime(), process, busy, total);
+        }
+
+        /** Cores used on average since {@code before}. */
+        static final class Use {
+            final double jvmCores;
+            final double otherCores;
+
+            Use(double jvm, double other) {
+                this.jvmCores = jvm;
+                this.otherCores = other;
+            }
+        }
+
+        Use since(Cpu before) {
+            double wallNs = Math.max(1, wall - before.wall);
+            double jvm = (process - before.process) / wallNs;
+            long dt = totalJiffies - before.totalJiffies;
+            double machine = dt <= 0 ? Double.NaN : (double) (busyJiffies - before.busyJiffies) / dt * Runtime.getRuntime().availableProcessors();
+            return new Use(jvm, Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - jvm));
+        }
+    }
+
+    /** A growable array of longs. */
+    private static final class LongList {
+        private long[] a = new long[1024];
+        private int n;
+
+        void add(long v) {
+            if (n == a.length) {
+                a = Arrays.copyOf(a, n * 2);
+            }
+            a[n++] = v;
+        }
+
+        long[] toSortedArray() {
+            long[] r = Arrays.copyOf(a, n);
+            Arrays.sort(r);
+            return r;
+        }
+
+        static long[] merge(List<LongList> lists) {
+            int total = 0;
+            for (LongList l : lists) {
+                total += l.n;
+            }
+            long[] r = new long[total];
+            int at = 0;
+            for (LongList l : lists) {
+                System.arraycopy(l.a, 0, r, at, l.n);
+                at += l.n;
+            }
+            Arrays.sort(r);
+            return r;
+        }
+    }
+
+    // ---------------------------------------------------------------- server under test
+
+    /** One key: a directory, the server serving it, and what clients need. */
+    private static final class Target implements AutoCloseable {
+        final String name;
+        final int bits;
+        final KeyServerDirectory dir;
+        final OprfPrivateKey key;
+        final Suite suite;
+        final KeyId keyId;
+        final int elementLength;
+        final KeyServer server;
+        final SSLContext tls;
+
+        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls) {
+            this.name = name;
+            this.bits = bits;
+            this.dir = dir;
+            this.key = key;
+            this.suite = key.publicKey().defaultSuite();
+            this.keyId = key.keyId();
+            this.elementLength = key instanceof RsaOprfPrivateKey ? ((RsaOprfPrivateKey) key).publicKey().modulusLength() : 33;
+            this.server = server;
+            this.tls = tls;
+        }
+
+        static Target create(Path root, String name, Integer workers) throws Exception {
+            KeyServerInit.Options o = new KeyServerInit.Options().client("bench");
+            int bits = 0;
+            switch (name) {
+                case "rsa1024":
+                case "rsa2048":
+                case "rsa3072":
+                    bits = Integer.parseInt(name.substring(3));
+                    o.algorithm(KeyServerInit.OprfAlgorithm.RSA).rsaBits(bits);
+                    break;
+                case "p256":
+                    o.algorithm(KeyServerInit.OprfAlgorithm.P256);
+                    break;
+                default:
+                    throw new CommandLine.ParameterException(new CommandLine(new KeyServerLoad()), "unknown key " + name);
+            }
+            KeyServerDirectory d = KeyServerInit.create(root.resolve(name), o);
+            OprfPrivateKey key = d.loadOprfKeys().get(d.currentKeyId());
+            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit("none");
+            if (workers != null) {
+                b.workerThreads(workers);
+            }
+            return new Target(name, bits, d, key, b.start(), tls(d));
+        }
+
+        String label() {
+            return name.equals("p256") ? "P-256 VOPRF" : "RSA-" + bits;
+        }
+
+        /** Elements per OPRFv2 query that fit a 1400-byte datagram both ways (what KeyServerClient sends). */
+        int datagramCapacity() {
+            int budget = 1400 - DatagramFrame.OVERHEAD;
+            int proof = suite == Suite.P256_SHA256_VOPRF ? 64 : 0;
+            return Math.max(1, Math.min((budget - EvaluationRequest.HEADER_LENGTH) / elementLength,
+                    (budget - EvaluationResponse.MIN_LENGTH - proof) / elementLength));
+        }
+
+        /** A real client on both transports must get the locally computed outputs. */
+        void sanityCheck() throws Exception {
+            byte[] input = "KeyServerLoad sanity check".getBytes(StandardCharsets.UTF_8);
+            byte[] expected;
+            try (LocalEvaluator local = LocalEvaluator.of(key)) {
+                expected = local.evaluate(List.of(input)).get(0);
+            }
+            for (KeyServerClient.Transport tr : KeyServerClient.Transport.values()) {
+                try (KeyServerClient c = KeyServerClient.builder().host("127.0.0.1").httpsPort(server.httpsPort()).transport(tr)
+                        .credentials(dir.clientCertificate("bench"), dir.clientKey("bench"), dir.caCertificate())
+                        .publicKey(dir.oprfPublicKey(keyId)).timeout(Duration.ofSeconds(2)).cacheSize(0).build()) {
+                    if (!Arrays.equals(c.evaluate(input), expected)) {
+                        throw new IllegalStateException("server answer does not match the local evaluation (" + tr + ")");
+                    }
+                }
+            }
+        }
+
+        private static SSLContext tls(KeyServerDirectory d) throws Exception {
+            char[] pw = new char[0];
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey("bench")), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate("bench"))});
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, pw);
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("ca", d.loadCaCertificate());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), new SecureRandom());
+            return ctx;
+        }
+
+        @Override
+        public void close() {
+            server.stop();
+        }
+    }
+
+    /** Fresh, uniformly random valid blinded elements for a key. */
+    private static final class ElementSource {
+        private final Target t;
+        private final SecureRandom random = new SecureRandom();
+        private ECPoint walk;
+        private ECPoint stride;
+        private ECCurve curve;
+
+        ElementSource(Target t) {
+            this.t = t;
+            if (t.name.equals("p256")) {
+                X9ECParameters x9 = CustomNamedCurves.getByName("secp256r1");
+                curve = x9.getCurve();
+                walk = x9.getG().multiply(new BigInteger(255, random).add(BigInteger.ONE)).normalize();
+                stride = x9.getG().multiply(new BigInteger(255, random).add(BigInteger.ONE)).normalize();
+            }
+        }
+
+        ECPoint[] points(int n) {
+            ECPoint[] p = new ECPoint[n];
+            for (int i = 0; i < n; i++) {
+                walk = walk.add(stride);
+                p[i] = walk;
+            }
+            curve.normalizeAll(p);
+            walk = p[n - 1];
+            return p;
+        }
+
+        List<byte[]> next(int n) {
+            List<byte[]> out = new ArrayList<>(n);
+            if (curve != null) {
+                for (ECPoint p : points(n)) {
+                    out.add(p.getEncoded(true));
+                }
+                return out;
+            }
+            BigInteger mod = ((RsaOprfPublicKey) t.key.publicKey()).modulus();
+            for (int i = 0; i < n; i++) {
+                BigInteger x = new BigInteger(mod.bitLength() + 64, random).mod(mod);
+                byte[] raw = x.toByteArray();
+                byte[] el = new byte[t.elementLength];
+                int copy = Math.min(raw.length, el.length);
+                System.arraycopy(raw, raw.length - copy, el, el.length - copy, copy);
+                out.add(el);
+            }
+            return out;
+        }
+    }
+
+    // ---------------------------------------------------------------- wire-level clients
+
+    /** One client connection of the closed loop. */
+    private interface Conn extends AutoCloseable {
+        /** Establishes the connection (TLS handshake, KSInit). */
+        void warm() throws IOException;
+
+        /** One query; true for a valid OK answer with n elements, false for a timeout or an error answer. */
+        boolean query(byte[] request, int n) throws IOException;
+
+        @Override
+        void close() throws IOException;
+    }
+
+    /** An HTTP answer. */
+    private static final class HttpAnswer {
+        final int status;
+        final byte[] body;
+
+        HttpAnswer(int status, byte[] body) {
+            this.status = status;
+            this.body = body;
+        }
+    }
+
+    /** Minimal HTTP/1.1 over one persistent mutual-TLS socket: POST with a binary body, read the answer. */
+    private static final class HttpsConn implements Conn {
+        private final SSLSocket socket;
+        private final OutputStream os;
+        private final InputStream is;
+
+        HttpsConn(Target t) throws IOException {
+            socket = (SSLSocket) t.tls.getSocketFactory().createSocket("127.0.0.1", t.server.httpsPort());
+            SSLParameters params = socket.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            socket.setSSLParameters(params);
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(10_000);
+            os = socket.getOutputStream();
+            is = new BufferedInputStream(socket.getInputStream(), 16384);
+        }
+
+        @Override
+        public void warm() throws IOException {
+            socket.startHandshake();
+        }
+
+        HttpAnswer post(String path, byte[] body) throws IOException {
+            byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            byte[] msg = Arrays.copyOf(head, head.length + body.length);
+            System.arraycopy(body, 0, msg, head.length, body.length);
+            os.write(msg);
+            os.flush();
+            String status = line();
+            int code = Integer.parseInt(status.split(" ")[1]);
+            int length = -1;
+            String l;
+            while (!(l = line()).isEmpty()) {
+                int c = l.indexOf(':');
+                if (c > 0 && l.substring(0, c).trim().equalsIgnoreCase("content-length")) {
+                    length = Integer.parseInt(l.substring(c + 1).trim());
+                }
+            }
+            if (length < 0) {
+                throw new IOException("answer without content-length");
+            }
+            byte[] b = is.readNBytes(length);
+            if (b.length != length) {
+                throw new EOFException("short answer body");
+            }
+            return new HttpAnswer(code, b);
+        }
+
+        private String line() throws IOException {
+            ByteArrayOutputStream b = new ByteArrayOutputStream(64);
+            int c;
+            while ((c = is.read()) != '\n') {
+                if (c < 0) {
+                    throw new EOFException("connection closed");
+                }
+                if (c != '\r') {
+                    b.write(c);
+                }
+            }
+            return b.toString(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public boolean query(byte[] request, int n) throws IOException {
+            HttpAnswer a = post("/oprf", request);
+            return a.status == 200 && okAnswer(a.body, n);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /** OPRFv2: KSInit over mutual TLS, then one datagram per query and one answer, matched by sequence number. */
+    private static final class UdpConn implements Conn {
+        private final Target t;
+        private final HttpsConn init;
+        private final DatagramSocket socket;
+        private final byte[] buf = new byte[65536];
+        private final int timeoutMs;
+        private SessionGrant grant;
+        private long sequence;
+
+        UdpConn(Target t, int timeoutMs) throws IOException {
+            this.t = t;
+            this.init = new HttpsConn(t);
+            this.timeoutMs = timeoutMs;
+            this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        }
+
+        @Override
+        public void warm() throws IOException {
+            try {
+                grant = SessionGrant.decode(init.post("/session", new byte[0]).body);
+            } catch (MalformedMessageException e) {
+                throw new IOException("bad KSInit answer", e);
+            }
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), grant.udpPort()));
+        }
+
+        @Override
+        public boolean query(byte[] request, int n) throws IOException {
+            long seq = ++sequence;
+            byte[] frame = DatagramFrame.seal(DatagramFrame.REQUEST, grant.sessionId(), seq, request, grant.sessionKey());
+            socket.send(new DatagramPacket(frame, frame.length));
+            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+            DatagramPacket p = new DatagramPacket(buf, buf.length);
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                socket.setSoTimeout((int) Math.max(1, left / 1_000_000));
+                p.setLength(buf.length);
+                try {
+                    socket.receive(p);
+                } catch (SocketTimeoutException e) {
+                    continue;
+                }
+                byte[] in = Arrays.copyOf(p.getData(), p.getLength());
+                if (in.length < DatagramFrame.OVERHEAD + EvaluationResponse.MIN_LENGTH || DatagramFrame.sequence(in) != seq
+                        || !Arrays.equals(DatagramFrame.sessionId(in), grant.sessionId())
+                        || !DatagramFrame.verify(DatagramFrame.RESPONSE, in, grant.sessionKey())) {
+                    continue;
+                }
+                return okAnswer(DatagramFrame.body(in), n);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            init.close();
+        }
+    }
+
+    private static boolean okAnswer(byte[] body, int n) {
+        try {
+            EvaluationResponse r = EvaluationResponse.decode(body);
+            return r.status() == Status.OK && r.evaluation().size() == n;
+        } catch (MalformedMessageException e) {
+            return false;
+        }
+    }
+}
