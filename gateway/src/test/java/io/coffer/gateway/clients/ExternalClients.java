@@ -3,7 +3,6 @@ package io.coffer.gateway.clients;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -107,13 +106,5 @@ final class ExternalClients {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted running " + command, ex);
         }
-    }
-
-    static InputStream resource(String name) {
-        InputStream in = ExternalClients.class.getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalStateException("missing test resource " + name);
-        }
-        return in;
     }
 }
