@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "coffer", mixinStandardHelpOptions = true, version = "coffer 0.1.0",
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
-            ReindexCommand.class, CommandLine.HelpCommand.class})
+            ReindexCommand.class, KeyServerVerb.class, CommandLine.HelpCommand.class})
 public final class CofferCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -18,12 +18,19 @@ public final class CofferCommand implements Runnable {
 
     /** Runs the command line and returns the exit code (for tests and embedding). */
     public static int execute(String... args) {
-        CommandLine cl = new CommandLine(new CofferCommand());
+        CommandLine cl = commandLine();
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("coffer: " + e.getMessage());
             return 2;
         });
         return cl.execute(args);
+    }
+
+    /** The command line, with {@code keyserver} handing every later argument, options included, to the key server. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new CofferCommand());
+        cl.getSubcommands().get("keyserver").setUnmatchedOptionsArePositionalParams(true);
+        return cl;
     }
 
     @Override

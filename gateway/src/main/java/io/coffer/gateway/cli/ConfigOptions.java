@@ -35,6 +35,35 @@ final class ConfigOptions {
             description = "SQLite file or jdbc:postgresql: URL (user and password from COFFER_METADATA_USER/PASSWORD).")
     String metadata;
 
+    @Option(names = "--keyserver", paramLabel = "embedded|HOST:PORT",
+            description = "Chunk keys: embedded OPRF under the master key (default) or a remote key server.")
+    String keyserver;
+
+    @Option(names = "--keyserver-dir", paramLabel = "DIR",
+            description = "Key-server directory (coffer keyserver init): client files unless given one by one.")
+    String keyserverDir;
+
+    @Option(names = "--keyserver-client", paramLabel = "NAME",
+            description = "Client certificate name in --keyserver-dir (default gateway).")
+    String keyserverClient;
+
+    @Option(names = "--keyserver-cert", paramLabel = "PEM", description = "Key-server client certificate.")
+    String keyserverCert;
+
+    @Option(names = "--keyserver-key", paramLabel = "PEM", description = "Key-server client private key (PKCS#8).")
+    String keyserverKey;
+
+    @Option(names = "--keyserver-ca", paramLabel = "PEM", description = "CA certificate of the key server.")
+    String keyserverCa;
+
+    @Option(names = "--keyserver-public-key", paramLabel = "PEM",
+            description = "The key server's OPRF public key (oprf/KEYID.pub); answers are verified against it.")
+    String keyserverPublicKey;
+
+    @Option(names = "--keyserver-transport", paramLabel = "v1|v2",
+            description = "v1: HTTPS per query; v2: UDP datagrams after a TLS handshake (default v2).")
+    String keyserverTransport;
+
     Map<ConfigKey, String> flags() {
         Map<ConfigKey, String> m = new EnumMap<>(ConfigKey.class);
         put(m, ConfigKey.DATA, data);
@@ -44,6 +73,14 @@ final class ConfigOptions {
         put(m, ConfigKey.S3_REGION, s3Region);
         put(m, ConfigKey.S3_PATH_STYLE, s3PathStyle);
         put(m, ConfigKey.METADATA, metadata);
+        put(m, ConfigKey.KEYSERVER, keyserver);
+        put(m, ConfigKey.KEYSERVER_DIR, keyserverDir);
+        put(m, ConfigKey.KEYSERVER_CLIENT, keyserverClient);
+        put(m, ConfigKey.KEYSERVER_CERT, keyserverCert);
+        put(m, ConfigKey.KEYSERVER_KEY, keyserverKey);
+        put(m, ConfigKey.KEYSERVER_CA, keyserverCa);
+        put(m, ConfigKey.KEYSERVER_PUBLIC_KEY, keyserverPublicKey);
+        put(m, ConfigKey.KEYSERVER_TRANSPORT, keyserverTransport);
         return m;
     }
 

@@ -91,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();
         AdminServer admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
-                () -> !s3.isDraining() && readiness(coffer)).start();
+                AdminServer.readiness(s3, coffer)).start();
 
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -103,12 +103,6 @@ final class ServeCommand implements Callable<Integer> {
         }, "coffer-shutdown"));
         stopped.await();
         return 0;
-    }
-
-    private static boolean readiness(Coffer coffer) {
-        coffer.stats();
-        coffer.listBuckets(null);
-        return true;
     }
 
     static void banner(PrintWriter out, boolean tls, GatewayConfig c, int port, CredentialsFile.Loaded creds) {

@@ -33,7 +33,20 @@ public enum ConfigKey {
     MAX_HEADER_SIZE("max-header-size", "16384", false),
     MAX_INITIAL_LINE_LENGTH("max-initial-line-length", "8192", false),
     BODY_BUFFER_BYTES("body-buffer-bytes", "1048576", false),
-    SHUTDOWN_GRACE_SECONDS("shutdown-grace-seconds", "30", false);
+    SHUTDOWN_GRACE_SECONDS("shutdown-grace-seconds", "30", false),
+    /** Where chunk keys come from: {@code embedded} (in-process OPRF under the master key) or a key server HOST:PORT. */
+    KEYSERVER("keyserver", "embedded", false),
+    /** A key-server directory ({@code coffer keyserver init}): supplies the four files below when they are unset. */
+    KEYSERVER_DIR("keyserver-dir", null, false),
+    /** The client certificate name in {@code keyserver-dir} ({@code clients/NAME.crt}, {@code clients/NAME.key}). */
+    KEYSERVER_CLIENT("keyserver-client", "gateway", false),
+    KEYSERVER_CERT("keyserver-cert", null, false),
+    KEYSERVER_KEY("keyserver-key", null, false),
+    KEYSERVER_CA("keyserver-ca", null, false),
+    KEYSERVER_PUBLIC_KEY("keyserver-public-key", null, false),
+    KEYSERVER_TRANSPORT("keyserver-transport", "v2", false),
+    /** Per-try answer timeout of the key server; after the tries the engine falls back to random keys. */
+    KEYSERVER_TIMEOUT_MS("keyserver-timeout-ms", "500", false);
 
     private final String key;
     private final String defaultValue;

@@ -5,10 +5,20 @@ import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.blob.S3BlobStore;
 import io.coffer.sdk.meta.JdbcMetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.coffer.keyserver.client.KeyServerClient;
+import io.coffer.keyserver.pki.KeyServerDirectory;
+import io.coffer.sdk.key.OprfKeySource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
 
-/** Opens the engine a configuration describes: data directory, backend (dir or s3) and metadata (SQLite or PostgreSQL). */
+/**
+ * Opens the engine a configuration describes: data directory, backend (dir or s3), metadata (SQLite or PostgreSQL)
+ * and key source (the embedded OPRF, or a remote key server).
+ */
 public final class EngineOpener {
     private EngineOpener() {
     }
@@ -31,6 +41,9 @@ public final class EngineOpener {
             }
             b.blobStore(s3.build());
         }
+        if (c.remoteKeyServer()) {
+            b.keySource(OprfKeySource.remote(keyServerClient(c)));
+        }
         String metadata = c.get(ConfigKey.METADATA);
         if (metadata != null) {
             if (metadata.startsWith("jdbc:postgresql:")) {
@@ -41,5 +54,35 @@ public final class EngineOpener {
             }
         }
         return b.build();
+    }
+
+    /**
+     * The key-server client a configuration describes: explicit PEM files, or else those of a key-server directory
+     * ({@code ca.crt}, {@code clients/NAME.crt} and {@code .key}, the current {@code oprf/KEYID.pub}).
+     */
+    static KeyServerClient keyServerClient(GatewayConfig c) {
+        KeyServerDirectory dir = c.get(ConfigKey.KEYSERVER_DIR) == null ? null
+                : new KeyServerDirectory(Path.of(c.get(ConfigKey.KEYSERVER_DIR)));
+        String client = c.get(ConfigKey.KEYSERVER_CLIENT);
+        try {
+            Path cert = file(c, ConfigKey.KEYSERVER_CERT, dir == null ? null : dir.clientCertificate(client));
+            Path key = file(c, ConfigKey.KEYSERVER_KEY, dir == null ? null : dir.clientKey(client));
+            Path ca = file(c, ConfigKey.KEYSERVER_CA, dir == null ? null : dir.caCertificate());
+            Path publicKey = c.get(ConfigKey.KEYSERVER_PUBLIC_KEY) != null
+                    ? Path.of(c.get(ConfigKey.KEYSERVER_PUBLIC_KEY)) : dir.oprfPublicKey(dir.currentKeyId());
+            return KeyServerClient.builder().host(c.keyServerHost()).httpsPort(c.keyServerPort())
+                    .transport(c.get(ConfigKey.KEYSERVER_TRANSPORT).equals("v1") ? KeyServerClient.Transport.V1
+                            : KeyServerClient.Transport.V2)
+                    .credentials(cert, key, ca).publicKey(publicKey)
+                    .timeout(Duration.ofMillis(c.intValue(ConfigKey.KEYSERVER_TIMEOUT_MS))).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the key-server client files: " + e.getMessage(), e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("invalid key-server client files: " + e.getMessage(), e);
+        }
+    }
+
+    private static Path file(GatewayConfig c, ConfigKey k, Path fromDirectory) {
+        return c.get(k) != null ? Path.of(c.get(k)) : fromDirectory;
     }
 }

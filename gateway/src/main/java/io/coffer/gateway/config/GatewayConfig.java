@@ -109,12 +109,63 @@ public final class GatewayConfig {
         if ((get(ConfigKey.ACCESS_KEY) == null) != (get(ConfigKey.SECRET_KEY) == null)) {
             throw new IllegalArgumentException("access-key and secret-key must be given together");
         }
-        for (ConfigKey k : List.of(ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
+        validateKeyServer();
+        for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
             if (intValue(k) < 1) {
                 throw new IllegalArgumentException(k.key() + " must be positive");
             }
         }
+    }
+
+    private void validateKeyServer() {
+        String transport = get(ConfigKey.KEYSERVER_TRANSPORT);
+        if (!transport.equals("v1") && !transport.equals("v2")) {
+            throw new IllegalArgumentException("keyserver-transport must be v1 or v2, got " + transport);
+        }
+        if (!remoteKeyServer()) {
+            return;
+        }
+        keyServerPort();
+        if (get(ConfigKey.KEYSERVER_DIR) == null) {
+            for (ConfigKey k : List.of(ConfigKey.KEYSERVER_CERT, ConfigKey.KEYSERVER_KEY, ConfigKey.KEYSERVER_CA,
+                    ConfigKey.KEYSERVER_PUBLIC_KEY)) {
+                if (get(k) == null) {
+                    throw new IllegalArgumentException("keyserver " + get(ConfigKey.KEYSERVER) + " needs keyserver-dir"
+                            + " or keyserver-cert, keyserver-key, keyserver-ca and keyserver-public-key; "
+                            + k.key() + " is missing");
+                }
+            }
+        }
+    }
+
+    /** True when chunk keys come from a remote key server rather than the embedded OPRF. */
+    public boolean remoteKeyServer() {
+        return !get(ConfigKey.KEYSERVER).equals("embedded");
+    }
+
+    /** The key server's host, from {@code keyserver = HOST:PORT}. */
+    public String keyServerHost() {
+        String v = get(ConfigKey.KEYSERVER);
+        return v.substring(0, v.lastIndexOf(':'));
+    }
+
+    /** The key server's HTTPS port, from {@code keyserver = HOST:PORT}. */
+    public int keyServerPort() {
+        String v = get(ConfigKey.KEYSERVER);
+        int colon = v.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0) {
+            try {
+                port = Integer.parseInt(v.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("keyserver must be embedded or HOST:PORT, got " + v);
+        }
+        return port;
     }
 
     private int port(ConfigKey k) {

@@ -1,5 +1,6 @@
 package io.coffer.gateway.http;
 
+import io.coffer.sdk.Coffer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -41,6 +42,21 @@ public final class AdminServer implements AutoCloseable {
         this.port = port;
         this.registry = registry;
         this.ready = ready;
+    }
+
+    /**
+     * The gateway's readiness: the S3 endpoint is not draining, and the engine answers (its statistics and a bucket
+     * listing, which reach the metadata store).
+     */
+    public static BooleanSupplier readiness(S3Server s3, Coffer coffer) {
+        return () -> {
+            if (s3.isDraining()) {
+                return false;
+            }
+            coffer.stats();
+            coffer.listBuckets(null);
+            return true;
+        };
     }
 
     public AdminServer start() throws InterruptedException {

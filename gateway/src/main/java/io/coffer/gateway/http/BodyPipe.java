@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -31,6 +32,7 @@ final class BodyPipe extends InputStream {
     private final long capacity;
     private final Runnable resume;
     private final long readTimeoutNanos;
+    private final LongAccumulator bufferedHighWater;
     private long buffered;
     private long received;
     private boolean paused;
@@ -42,11 +44,13 @@ final class BodyPipe extends InputStream {
      * @param capacity      bytes buffered before the producer is told to pause
      * @param resume        run (from the consumer thread) when a paused producer may continue
      * @param readTimeoutMs how long a read waits for the client before failing with RequestTimeout
+     * @param bufferedHighWater told the buffered byte count after every offer (the server keeps the maximum)
      */
-    BodyPipe(long capacity, Runnable resume, long readTimeoutMs) {
+    BodyPipe(long capacity, Runnable resume, long readTimeoutMs, LongAccumulator bufferedHighWater) {
         this.capacity = capacity;
         this.resume = resume;
         this.readTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(readTimeoutMs);
+        this.bufferedHighWater = bufferedHighWater;
     }
 
     /** Takes ownership of {@code buf}. Returns true when the producer should pause reading. */
@@ -65,6 +69,7 @@ final class BodyPipe extends InputStream {
             buffers.add(buf);
             buffered += n;
             received += n;
+            bufferedHighWater.accumulate(buffered);
             readable.signalAll();
             if (buffered >= capacity) {
                 paused = true;

@@ -18,6 +18,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -236,7 +237,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
                 throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
             }
             BodyPipe pipe = new BodyPipe(server.options().bodyBufferBytes(), () -> resumeReading(ex),
-                    server.options().idleTimeout().toMillis());
+                    server.options().idleTimeout().toMillis(), server.requestBodyBufferHighWater());
             ex.pipe = pipe;
             if (ex.bodyComplete) {
                 pipe.finish();
@@ -414,6 +415,10 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             ByteBuf b = ctx.alloc().buffer(n);
             b.writeBytes(buf, 0, n);
             ctx.writeAndFlush(new DefaultHttpContent(b));
+            ChannelOutboundBuffer queued = ctx.channel().unsafe().outboundBuffer();
+            if (queued != null) {
+                server.responseBufferHighWater().accumulate(queued.totalPendingWriteBytes());
+            }
             sent += n;
             ex.bytesOut = sent;
         }

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,8 @@ public final class S3Server implements AutoCloseable {
     private final String hostId;
     private final String idPrefix;
     private final AtomicLong requestCounter = new AtomicLong();
+    private final LongAccumulator requestBodyBufferHighWater = new LongAccumulator(Math::max, 0);
+    private final LongAccumulator responseBufferHighWater = new LongAccumulator(Math::max, 0);
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private ExecutorService executor;
@@ -150,6 +153,16 @@ public final class S3Server implements AutoCloseable {
 
     ExecutorService executor() {
         return executor;
+    }
+
+    /** The most request-body bytes one connection has held in its BodyPipe since start (backpressure tests). */
+    LongAccumulator requestBodyBufferHighWater() {
+        return requestBodyBufferHighWater;
+    }
+
+    /** The most response bytes one connection has had queued in Netty, unsent, since start (backpressure tests). */
+    LongAccumulator responseBufferHighWater() {
+        return responseBufferHighWater;
     }
 
     String hostId() {

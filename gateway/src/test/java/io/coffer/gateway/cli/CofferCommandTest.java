@@ -20,7 +20,7 @@ class CofferCommandTest {
 
     private static String run(String... args) {
         StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new CofferCommand());
+        CommandLine cl = CofferCommand.commandLine();
         cl.setOut(new PrintWriter(out));
         int rc = cl.execute(args);
         return rc + "\n" + out;
@@ -63,6 +63,38 @@ class CofferCommandTest {
             assertThat(run(verb, "--help")).as(verb).startsWith("0\n").contains("Usage: coffer " + verb);
         }
         assertThat(run("config", "check", "--help")).contains("Usage: coffer config check");
+    }
+
+    @Test
+    void keyServerSettingsComeFromFlagsAndEnvironmentAndShowInConfigCheck() {
+        String out = run("config", "check", "--data", dir.toString(), "--keyserver", "ks.example:8443",
+                "--keyserver-dir", dir.resolve("ks").toString(), "--keyserver-transport", "v1");
+        assertThat(out).startsWith("0\n").contains("keyserver = ks.example:8443  # flag")
+                .contains("keyserver-dir = " + dir.resolve("ks") + "  # flag")
+                .contains("keyserver-transport = v1  # flag").contains("keyserver-client = gateway  # default");
+        GatewayConfig c = GatewayConfig.load(null, Map.of("COFFER_KEYSERVER", "10.0.0.5:9443",
+                "COFFER_KEYSERVER_CERT", "c.pem", "COFFER_KEYSERVER_KEY", "k.pem", "COFFER_KEYSERVER_CA", "ca.pem",
+                "COFFER_KEYSERVER_PUBLIC_KEY", "oprf.pub"), Map.of());
+        assertThat(c.remoteKeyServer()).isTrue();
+        assertThat(c.keyServerHost()).isEqualTo("10.0.0.5");
+        assertThat(c.keyServerPort()).isEqualTo(9443);
+        assertThat(GatewayConfig.load(null, Map.of(), Map.of()).remoteKeyServer()).as("embedded by default")
+                .isFalse();
+    }
+
+    @Test
+    void remoteKeyServerSettingsAreValidated() {
+        assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_KEYSERVER", "ks:8443"), Map.of()))
+                .hasMessageContaining("needs keyserver-dir or keyserver-cert");
+        assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_KEYSERVER", "ks", "COFFER_KEYSERVER_DIR",
+                "/ks"), Map.of())).hasMessageContaining("embedded or HOST:PORT");
+        assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_KEYSERVER_TRANSPORT", "v3"), Map.of()))
+                .hasMessageContaining("v1 or v2");
+    }
+
+    @Test
+    void helpListsTheKeyServerVerb() {
+        assertThat(run("--help")).startsWith("0\n").contains("keyserver").contains("serve").contains("fsck");
     }
 
     @Test

@@ -1,0 +1,157 @@
+package io.coffer.gateway.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.coffer.gateway.config.ConfigKey;
+import io.coffer.gateway.config.GatewayConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * docker/Dockerfile and docker/compose.yaml agree with the command line: every COFFER_* variable is a setting, the
+ * gateway's environment passes {@code coffer config check}, commands parse, ports and the health check line up, the
+ * image runs as a non-root user. (The image itself is not built here: no Docker daemon and no registry.)
+ */
+class DockerFilesTest {
+    private static final Path DOCKER = Path.of(System.getProperty("user.dir")).resolve("../docker").normalize();
+    private static final Set<String> SETTINGS = Arrays.stream(ConfigKey.values()).map(ConfigKey::envName)
+            .collect(Collectors.toSet());
+    private static final Pattern INTERPOLATION = Pattern.compile("\\$\\{([A-Z_]+)(?::-([^}]*))?}");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void composeGatewayEnvironmentPassesConfigCheckAndCommandsParse() throws Exception {
+        JsonNode compose = new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile());
+        JsonNode gateway = compose.path("services").path("gateway");
+        Map<String, String> env = new LinkedHashMap<>();
+        gateway.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(),
+                interpolate(e.getValue().asText())));
+        assertThat(env.keySet()).allSatisfy(name -> assertThat(SETTINGS).as("a Coffer setting").contains(name));
+        List<String> command = strings(gateway.path("command"));
+        assertThat(command).containsExactly("serve");
+        new CommandLine(new CofferCommand()).parseArgs(command.toArray(String[]::new));
+
+        env.put("COFFER_DATA", dir.resolve("data").toString());
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), CofferCommand.class.getName(), "config", "check")
+                .redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("backend = s3  # env").contains("s3-endpoint = http://minio:9000  # env")
+                .contains("keyserver = keyserver:8443  # env").contains("secret-key = <redacted>  # env")
+                .contains("backend-secret-key = <redacted>  # env").doesNotContain("change-this");
+        int port = Integer.parseInt(env.get("COFFER_PORT"));
+        int adminPort = Integer.parseInt(env.get("COFFER_ADMIN_PORT"));
+        assertThat(strings(gateway.path("ports"))).contains("127.0.0.1:" + port + ":" + port,
+                "127.0.0.1:" + adminPort + ":" + adminPort);
+
+        JsonNode keyserver = compose.path("services").path("keyserver");
+        List<String> serve = strings(keyserver.path("command"));
+        assertThat(serve.subList(0, 2)).containsExactly("keyserver", "serve");
+        assertThat(serve).contains(env.get("COFFER_KEYSERVER_DIR"));
+        assertThat(serve.get(serve.indexOf("--https-port") + 1)).isEqualTo(env.get("COFFER_KEYSERVER")
+                .substring(env.get("COFFER_KEYSERVER").indexOf(':') + 1));
+        assertThat(strings(compose.path("services").path("keyserver-init").path("command")).get(0))
+                .contains("coffer keyserver init " + env.get("COFFER_KEYSERVER_DIR"))
+                .contains("--server-name " + env.get("COFFER_KEYSERVER").split(":")[0]);
+        assertThat(strings(compose.path("services").path("create-bucket").path("command")).get(0))
+                .contains("backend/" + env.get("COFFER_S3_BUCKET"));
+    }
+
+    @Test
+    void dockerfileRunsTheCommandLineAsNonRootWithAReadinessHealthCheck() throws IOException {
+        List<String> lines = joinedLines(DOCKER.resolve("Dockerfile"));
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("ENV ")) {
+                Matcher m = Pattern.compile("([A-Z_]+)=(\\S+)").matcher(line);
+                while (m.find()) {
+                    env.put(m.group(1), m.group(2));
+                }
+            }
+        }
+        assertThat(env.keySet()).allSatisfy(name -> assertThat(SETTINGS).contains(name));
+        GatewayConfig config = GatewayConfig.load(null, env, Map.of());
+        assertThat(config.get(ConfigKey.BIND)).isEqualTo("0.0.0.0");
+
+        String user = single(lines, "USER ");
+        assertThat(user).doesNotStartWith("USER root").doesNotStartWith("USER 0");
+        assertThat(single(lines, "EXPOSE ")).isEqualTo("EXPOSE " + config.get(ConfigKey.PORT) + " "
+                + config.get(ConfigKey.ADMIN_PORT));
+        assertThat(single(lines, "HEALTHCHECK ")).contains("/health/ready").contains("${COFFER_ADMIN_PORT}");
+        assertThat(single(lines, "FROM ")).isEqualTo("FROM eclipse-temurin:17-jre");
+        assertThat(lines).contains("COPY gateway/target/lib/ /opt/coffer/lib/",
+                "COPY gateway/target/coffer-gateway-*.jar /opt/coffer/coffer-gateway.jar");
+        assertThat(Files.readString(DOCKER.resolve("../gateway/pom.xml")))
+                .as("the build lays out the runtime libraries where the Dockerfile copies them from")
+                .contains("<outputDirectory>${project.build.directory}/lib</outputDirectory>");
+        String launcher = Files.readString(DOCKER.resolve("coffer"));
+        assertThat(launcher).contains(CofferCommand.class.getName()).contains("/opt/coffer/coffer-gateway.jar")
+                .contains("/opt/coffer/lib/*");
+        assertThat(Files.isExecutable(DOCKER.resolve("coffer"))).isTrue();
+    }
+
+    private static String interpolate(String value) {
+        Matcher m = INTERPOLATION.matcher(value);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, Matcher.quoteReplacement(m.group(2) == null ? "" : m.group(2)));
+        }
+        return m.appendTail(sb).toString();
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** Dockerfile lines with backslash continuations joined. */
+    private static List<String> joinedLines(Path file) throws IOException {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String raw : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String line = raw.strip();
+            if (line.startsWith("#") || (line.isEmpty() && current.isEmpty())) {
+                continue;
+            }
+            if (line.endsWith("\\")) {
+                current.append(line, 0, line.length() - 1).append(' ');
+            } else {
+                out.add(current.append(line).toString().replaceAll("\\s+", " ").strip());
+                current.setLength(0);
+            }
+        }
+        return out;
+    }
+
+    private static String single(List<String> lines, String instruction) {
+        List<String> found = lines.stream().filter(l -> l.startsWith(instruction)).toList();
+        assertThat(found).as(instruction).hasSize(1);
+        return found.get(0);
+    }
+}
