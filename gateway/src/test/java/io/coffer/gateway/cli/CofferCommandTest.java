@@ -27,6 +27,22 @@ class CofferCommandTest {
     }
 
     @Test
+    void keyserverVerbInitialisesAKeyServerDirectoryWithPrivateKeyFiles() throws Exception {
+        Path ks = dir.resolve("ks");
+        assertThat(CofferCommand.execute("keyserver", "init", ks.toString())).isZero();
+        try (var files = Files.walk(ks)) {
+            java.util.List<Path> keys = files.filter(f -> f.getFileName().toString().endsWith(".key")
+                    || f.getFileName().toString().contains("private")).toList();
+            assertThat(keys).isNotEmpty();
+            for (Path k : keys) {
+                assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(k)))
+                        .as(k.toString()).isEqualTo("rw-------");
+            }
+        }
+        assertThat(CofferCommand.execute("keyserver", "no-such-verb")).isEqualTo(2);
+    }
+
+    @Test
     void configCheckPrintsEffectiveValuesWithSecretsRedacted() throws Exception {
         Path file = dir.resolve("coffer.conf");
         Files.writeString(file, "# test\nport = 9100\nsecret-key = hunter2\naccess-key = AK\n");
