@@ -46,7 +46,9 @@ public enum ConfigKey {
     KEYSERVER_PUBLIC_KEY("keyserver-public-key", null, false),
     KEYSERVER_TRANSPORT("keyserver-transport", "v2", false),
     /** Per-try answer timeout of the key server; after the tries the engine falls back to random keys. */
-    KEYSERVER_TIMEOUT_MS("keyserver-timeout-ms", "500", false);
+    KEYSERVER_TIMEOUT_MS("keyserver-timeout-ms", "500", false),
+    /** After a key-server failure, how long writes use random keys before asking it again. */
+    KEYSERVER_PAUSE_MS("keyserver-pause-ms", "5000", false);
 
     private final String key;
     private final String defaultValue;

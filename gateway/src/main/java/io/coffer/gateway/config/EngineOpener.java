@@ -42,7 +42,8 @@ public final class EngineOpener {
             b.blobStore(s3.build());
         }
         if (c.remoteKeyServer()) {
-            b.keySource(OprfKeySource.remote(keyServerClient(c)));
+            b.keySource(OprfKeySource.remote(keyServerClient(c)))
+                    .keySourcePause(Duration.ofMillis(c.intValue(ConfigKey.KEYSERVER_PAUSE_MS)));
         }
         String metadata = c.get(ConfigKey.METADATA);
         if (metadata != null) {

@@ -64,7 +64,7 @@ class RemoteKeyServerTest {
         KeyServer[] keyServer = {startKeyServer(ks, https, udp)};
         GatewayConfig config = GatewayConfig.load(null, Map.of(), Map.of(ConfigKey.DATA, dir.resolve("data")
                 .toString(), ConfigKey.KEYSERVER, "localhost:" + https, ConfigKey.KEYSERVER_DIR, ks.root().toString(),
-                ConfigKey.KEYSERVER_TIMEOUT_MS, "300"));
+                ConfigKey.KEYSERVER_TIMEOUT_MS, "2000", ConfigKey.KEYSERVER_PAUSE_MS, "200"));
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (Coffer engine = EngineOpener.open(config, prometheus);
              S3Server s3 = new S3Server(engine, S3ServerOptions.defaults("127.0.0.1", 0,
@@ -108,6 +108,7 @@ class RemoteKeyServerTest {
                     .isEqualTo(TestData.md5Hex(TestData.stream(2, SIZE)));
 
             keyServer[0] = startKeyServer(ks, https, udp);
+            Thread.sleep(300); // past the engine's pause after the failure
             put(client, "after-restart", TestData.stream(3, SIZE));
             stored = metrics.value("coffer_stored_bytes_total");
             put(client, "after-restart-again", TestData.stream(3, SIZE));
