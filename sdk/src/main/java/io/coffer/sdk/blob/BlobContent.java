@@ -18,6 +18,14 @@ public interface BlobContent {
     /** A fresh stream over all {@link #length()} bytes. */
     InputStream open() throws IOException;
 
+    /**
+     * The content as a buffer over memory it already occupies (no copy), or null when it is not in memory. Stores use
+     * it to write without streaming through an intermediate buffer; they must not modify it.
+     */
+    default java.nio.ByteBuffer inMemory() {
+        return null;
+    }
+
     static BlobContent of(byte[] bytes) {
         return of(bytes, 0, bytes.length);
     }
@@ -27,6 +35,9 @@ public interface BlobContent {
         return new BlobContent() {
             @Override public long length() { return length; }
             @Override public InputStream open() { return new ByteArrayInputStream(bytes, offset, length); }
+            @Override public java.nio.ByteBuffer inMemory() {
+                return java.nio.ByteBuffer.wrap(bytes, offset, length).asReadOnlyBuffer();
+            }
         };
     }
 

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.JceWarmup;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ final class EngineContext implements AutoCloseable {
 
     EngineContext(EngineConfig config) {
         this.config = config;
+        JceWarmup.startOnce();
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();

@@ -33,8 +33,8 @@ final class ObjectReadStream extends InputStream {
     private final int endEntry;
     private long skipInFirst;
     private long remaining;
-    private final ArrayDeque<CompletableFuture<List<byte[]>>> inFlight = new ArrayDeque<>();
-    private final ArrayDeque<byte[]> ready = new ArrayDeque<>();
+    private final ArrayDeque<CompletableFuture<List<Slice>>> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Slice> ready = new ArrayDeque<>();
     private byte[] current;
     private int currentPos;
     private int currentEnd;
@@ -104,7 +104,7 @@ final class ObjectReadStream extends InputStream {
     @Override
     public void close() {
         closed = true;
-        for (CompletableFuture<List<byte[]>> f : inFlight) {
+        for (CompletableFuture<List<Slice>> f : inFlight) {
             f.cancel(true);
         }
         inFlight.clear();
@@ -115,17 +115,18 @@ final class ObjectReadStream extends InputStream {
     private boolean nextChunk() throws IOException {
         if (ready.isEmpty()) {
             fill();
-            CompletableFuture<List<byte[]>> head = inFlight.poll();
+            CompletableFuture<List<Slice>> head = inFlight.poll();
             if (head == null) {
                 return false;
             }
             ready.addAll(await(head));
             fill();
         }
-        current = ready.poll();
-        currentPos = (int) skipInFirst;
+        Slice next = ready.poll();
+        current = next.array();
+        currentPos = next.offset() + (int) skipInFirst;
         skipInFirst = 0;
-        currentEnd = current.length;
+        currentEnd = next.offset() + next.length();
         return true;
     }
 
@@ -179,17 +180,22 @@ final class ObjectReadStream extends InputStream {
         locatedUpTo = to;
     }
 
-    /** Reads a run of chunks with one ranged read, then decrypts and verifies each. Runs on the I/O executor. */
-    private List<byte[]> fetch(List<ManifestEntry> run, List<ChunkLocation> locs) {
+    /** A decrypted, verified chunk: {@code length} bytes at {@code offset} of a run's buffer. */
+    private record Slice(byte[] array, int offset, int length) {
+    }
+
+    /**
+     * Reads a run of chunks with one ranged read, then decrypts and verifies each in place. Runs on the I/O executor.
+     */
+    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs) {
         try {
             byte[] bytes = readRun(locs);
-            List<byte[]> out = new ArrayList<>(run.size());
+            List<Slice> out = new ArrayList<>(run.size());
             int pos = 0;
             var cipher = ctx.cipher();
             for (ManifestEntry e : run) {
-                byte[] chunk = run.size() == 1 ? bytes : java.util.Arrays.copyOfRange(bytes, pos, pos + e.length());
-                cipher.decrypt(e.key(), chunk, 0, e.length(), e.hash());
-                out.add(chunk);
+                cipher.decrypt(e.key(), bytes, pos, e.length(), e.hash());
+                out.add(new Slice(bytes, pos, e.length()));
                 pos += e.length();
             }
             return out;
@@ -229,7 +235,7 @@ final class ObjectReadStream extends InputStream {
         }
     }
 
-    private List<byte[]> await(CompletableFuture<List<byte[]>> f) throws IOException {
+    private List<Slice> await(CompletableFuture<List<Slice>> f) throws IOException {
         try {
             return f.get();
         } catch (InterruptedException e) {

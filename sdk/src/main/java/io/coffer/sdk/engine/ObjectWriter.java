@@ -62,6 +62,9 @@ final class ObjectWriter {
     private final long expectedLength;
     private io.coffer.sdk.pack.PackWriter pack;
     private CompletableFuture<Void> upload = CompletableFuture.completedFuture(null);
+    /** The buffer of the pack being uploaded; reused for the next pack once that upload finished. */
+    private byte[] uploading;
+    private byte[] spare;
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength) {
         this.ctx = ctx;
@@ -206,10 +209,16 @@ final class ObjectWriter {
             sealAndUpload();
         }
         if (pack == null) {
-            long remaining = expectedLength >= 0 ? expectedLength : packSize;
-            int initial = (int) Math.min(packSize + (long) ctx.config.chunker().maxSize(), Math.max(length, remaining)
-                    + 1024L);
-            pack = new io.coffer.sdk.pack.PackWriter(BackendLayout.pack(BackendLayout.newId()), initial);
+            String name = BackendLayout.pack(BackendLayout.newId());
+            if (spare != null) {
+                pack = new io.coffer.sdk.pack.PackWriter(name, spare);
+                spare = null;
+            } else {
+                long remaining = expectedLength >= 0 ? expectedLength : packSize;
+                int initial = (int) Math.min(packSize + (long) ctx.config.chunker().maxSize(),
+                        Math.max(length, remaining) + 1024L);
+                pack = new io.coffer.sdk.pack.PackWriter(name, initial);
+            }
         }
         int at = pack.reserve(id, length);
         cipher.encrypt(key, data, offset, length, pack.buffer(), at);
@@ -224,6 +233,7 @@ final class ObjectWriter {
         pack = null;
         int size = full.finish(ctx.config.masterKey());
         byte[] bytes = full.buffer();
+        uploading = bytes;
         packs.add(new PackRecord(full.name(), size, Instant.now()));
         newLocations.addAll(full.chunks());
         upload = CompletableFuture.runAsync(() -> {
@@ -238,6 +248,10 @@ final class ObjectWriter {
     private void awaitUpload() throws IOException {
         try {
             upload.get();
+            if (uploading != null) {
+                spare = uploading;
+                uploading = null;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted waiting for a pack upload");

@@ -20,8 +20,13 @@ public final class PackWriter {
     private final List<ChunkLocation> chunks = new ArrayList<>();
 
     public PackWriter(String name, int initialCapacity) {
+        this(name, new byte[Math.max(1024, initialCapacity)]);
+    }
+
+    /** A pack built in {@code buffer} (a previous pack's, once its upload finished: no new 8 MiB array per pack). */
+    public PackWriter(String name, byte[] buffer) {
         this.name = name;
-        this.buf = new byte[Math.max(1024, initialCapacity)];
+        this.buf = buffer;
     }
 
     public String name() {
