@@ -25,6 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * one 16 MiB buffer of random bytes: MD5, SHA-256, AES-256-CTR (Cipher.update in 1 MiB slices, as
  * {@link io.coffer.sdk.crypto.ChunkCipher} does), AES-256-GCM fed in 16 KiB slices, and HmacSHA256.
  *
+ * <p>{@link JceWarmup} runs first in every fork, so these are steady-state (intrinsic) speeds.
+ *
  * <p>One benchmark invocation processes the whole 16 MiB buffer and counts as 16 operations
  * ({@link OperationsPerInvocation}), so the score in ops/s <b>is MiB/s</b>.
  *
@@ -55,6 +57,7 @@ public class CryptoBaselineBenchmark {
 
     @Setup
     public void setUp() throws GeneralSecurityException {
+        JceWarmup.run();
         data = Data.random(SIZE, 1);
         out = new byte[SIZE + 16];
         md5 = MessageDigest.getInstance("MD5");

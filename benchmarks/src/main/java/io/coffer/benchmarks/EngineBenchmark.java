@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -47,6 +48,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       commits its own SQLite transaction).</li>
  * </ul>
  *
+ * <p>By default {@link JceWarmup} runs first in every fork ({@code warmJce=true}): steady state.
+ *
  * <p>Scores of the large benchmarks are milliseconds per 256 MiB (single shot); {@link JmhSummary} turns them into
  * MiB/s and ratios. Run: {@code benchmarks/run.sh jmh EngineBenchmark}.
  */
@@ -58,6 +61,20 @@ public class EngineBenchmark {
     static final int LARGE = LARGE_MIB << 20;
     static final int SMALL = 4 << 10;
     static final String BUCKET = "bench";
+
+    /**
+     * Whether {@link JceWarmup} runs before the trial (steady state of a long-running gateway); {@code false}
+     * measures a freshly started JVM, where AES-CTR is not yet intrinsic ({@code -p warmJce=false}).
+     */
+    @Param({"true"})
+    public boolean warmJce;
+
+    @Setup(Level.Trial)
+    public void warmUp() {
+        if (warmJce) {
+            JceWarmup.run();
+        }
+    }
 
     /** A fresh embedded store in a temporary directory. */
     static Coffer openStore(Path dir) {
