@@ -4,6 +4,7 @@
 #                                                   benchmarks/results/, then a Markdown summary (JmhSummary)
 #   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
+#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (default: datasets/dev, git-ignored)
 #   benchmarks/run.sh machine                       CPU, core count, memory and JDK of this machine
 # Set SKIP_BUILD=1 to reuse an earlier build.
@@ -56,6 +57,11 @@ case "$cmd" in
     machine
     java -Xmx2g -cp "$CP" io.coffer.benchmarks.DedupExperiment "$dir" "$@"
     ;;
+  cpu)
+    build
+    machine
+    java -Xms2g -Xmx2g -cp "$CP" io.coffer.benchmarks.EngineCpuBreakdown "$@"
+    ;;
   fetch-dev)
     bash /work/shared/datasets/fetch-dev.sh "${1:-datasets/dev}"
     ;;
@@ -63,7 +69,7 @@ case "$cmd" in
     machine
     ;;
   *)
-    sed -n '2,9p' "$0"
+    sed -n '2,10p' "$0"
     exit 2
     ;;
 esac

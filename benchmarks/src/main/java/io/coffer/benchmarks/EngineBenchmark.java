@@ -3,6 +3,7 @@ package io.coffer.benchmarks;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.MemoryBlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -76,9 +77,23 @@ public class EngineBenchmark {
         }
     }
 
+    /**
+     * Where packs go: {@code directory} (the embedded default, fsync per pack) or, as a diagnostic that takes the
+     * file system out of the measurement, {@code memory} (a {@link MemoryBlobStore}; SQLite stays in the directory):
+     * {@code -p backend=memory}.
+     */
+    @Param({"directory"})
+    public String backend;
+
     /** A fresh embedded store in a temporary directory. */
-    static Coffer openStore(Path dir) {
-        Coffer coffer = Coffer.builder().directory(dir).build();
+    static Coffer openStore(Path dir, String backend) {
+        var builder = Coffer.builder().directory(dir);
+        if (backend.equals("memory")) {
+            builder.blobStore(new MemoryBlobStore());
+        } else if (!backend.equals("directory")) {
+            throw new IllegalArgumentException("backend must be directory or memory, not " + backend);
+        }
+        Coffer coffer = builder.build();
         coffer.createBucket(BUCKET, "bench", null);
         return coffer;
     }
@@ -123,9 +138,9 @@ public class EngineBenchmark {
         }
 
         @Setup(Level.Iteration)
-        public void open() throws IOException {
+        public void open(EngineBenchmark bench) throws IOException {
             dir = Files.createTempDirectory("coffer-bench-put");
-            coffer = openStore(dir);
+            coffer = openStore(dir, bench.backend);
         }
 
         @TearDown(Level.Iteration)
@@ -143,9 +158,9 @@ public class EngineBenchmark {
         final byte[] buf = new byte[1 << 20];
 
         @Setup(Level.Trial)
-        public void open() throws IOException {
+        public void open(EngineBenchmark bench) throws IOException {
             dir = Files.createTempDirectory("coffer-bench-get");
-            coffer = openStore(dir);
+            coffer = openStore(dir, bench.backend);
             byte[] data = Data.random(LARGE, 12);
             coffer.putObject(PutObjectRequest.of(BUCKET, "large", LARGE), new ByteArrayInputStream(data));
         }
@@ -190,9 +205,9 @@ public class EngineBenchmark {
         int gets;
 
         @Setup(Level.Trial)
-        public void open() throws IOException {
+        public void open(EngineBenchmark bench) throws IOException {
             dir = Files.createTempDirectory("coffer-bench-small");
-            coffer = openStore(dir);
+            coffer = openStore(dir, bench.backend);
             for (int i = 0; i < GET_KEYS; i++) {
                 stamp(i);
                 coffer.putObject(PutObjectRequest.of(BUCKET, "get/" + i, SMALL), new ByteArrayInputStream(body));
