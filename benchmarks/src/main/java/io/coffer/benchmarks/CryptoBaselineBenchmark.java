@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * one 16 MiB buffer of random bytes: MD5, SHA-256, AES-256-CTR (Cipher.update in 1 MiB slices, as
  * {@link io.coffer.sdk.crypto.ChunkCipher} does), AES-256-GCM fed in 16 KiB slices, and HmacSHA256.
  *
- * <p>{@link JceWarmup} runs first in every fork, so these are steady-state (intrinsic) speeds.
+ * <p>{@link JceWarmup} runs first in every fork unless {@code warmJce=false}, so these are steady-state (intrinsic)
+ * speeds.
  *
  * <p>One benchmark invocation processes the whole 16 MiB buffer and counts as 16 operations
  * ({@link OperationsPerInvocation}), so the score in ops/s <b>is MiB/s</b>.
@@ -55,9 +57,18 @@ public class CryptoBaselineBenchmark {
     private byte[] gcmIv;
     private long gcmCounter;
 
+    /**
+     * Whether {@link JceWarmup} runs first (steady state); {@code -p warmJce=false} shows a fresh JVM, where AES-CTR
+     * stays on the per-block path until {@code CounterMode.implCrypt} has been called about 5,000 times.
+     */
+    @Param({"true"})
+    public boolean warmJce;
+
     @Setup
     public void setUp() throws GeneralSecurityException {
-        JceWarmup.run();
+        if (warmJce) {
+            JceWarmup.run();
+        }
         data = Data.random(SIZE, 1);
         out = new byte[SIZE + 16];
         md5 = MessageDigest.getInstance("MD5");

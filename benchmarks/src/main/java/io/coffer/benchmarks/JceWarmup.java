@@ -16,9 +16,9 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Why it is needed: HotSpot replaces {@code CounterMode.implCrypt} (AES-CTR) with its AES-NI stub only when it
  * compiles that method at tier 4, which happens after about 5,000 invocations. {@link ChunkCipher} calls it once per
- * 1 MiB slice, so a fresh JVM runs AES-CTR through the per-block path (about 230 MiB/s here) for its first ~5 GiB and
- * then jumps to several GiB/s (measured: {@code CryptoBaselineBenchmark.aesCtr} with 12 warmup iterations of 2 s
- * went from 220–250 ops/s to 2,759 at the 12th). Short calls reach the threshold in milliseconds.
+ * 1 MiB slice, so a fresh JVM runs AES-CTR through the per-block path for its first ~5 GiB and then jumps to several
+ * GiB/s: see docs/BENCHMARKS.md ({@code CryptoBaselineBenchmark.aesCtr -p warmJce=false}, and
+ * {@code EngineBenchmark -p warmJce=false}). The warm-up prints how long it took.
  */
 final class JceWarmup {
     private static final int CALLS = 20_000;
@@ -29,6 +29,7 @@ final class JceWarmup {
 
     /** Calls MD5, SHA-256, HmacSHA256, AES-CTR, AES-GCM and {@link ChunkCipher} {@value #CALLS} times each on 64 B. */
     static void run() {
+        long start = System.nanoTime();
         try {
             byte[] in = Data.random(64, 99);
             byte[] out = new byte[64 + 16];
@@ -64,6 +65,8 @@ final class JceWarmup {
                 acc += out[0];
             }
             sink = acc;
+            System.err.printf("JCE warm-up: %d calls of 7 primitives in %d ms%n", CALLS,
+                    (System.nanoTime() - start) / 1_000_000);
             Thread.sleep(500); // let the compiler queue drain
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("JCE warm-up failed", e);
