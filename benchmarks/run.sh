@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds what it needs and runs the Coffer benchmarks. From any directory:
+#   benchmarks/run.sh jmh [REGEX] [JMH OPTIONS...]  JMH benchmarks matching REGEX (default: all), JSON results under
+#                                                   benchmarks/results/, then a Markdown summary (JmhSummary)
+#   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
+#   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
+#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
+#   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (default: datasets/dev, git-ignored)
+#   benchmarks/run.sh machine                       CPU, core count, memory and JDK of this machine
+# Set SKIP_BUILD=1 to reuse an earlier build.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+CP="benchmarks/target/classes:benchmarks/target/lib/*"
+
+build() {
+  if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    if [ -f "$HOME/.m2/repository/io/coffer/coffer-parent/0.1.0-SNAPSHOT/coffer-parent-0.1.0-SNAPSHOT.pom" ]; then
+      mvn -B -q -DskipTests -pl benchmarks -am package
+    else
+      mvn -B -q -DskipTests install
+    fi
+  fi
+}
+
+machine() {
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(aes|sha_ni|avx2|avx512f|vaes|vpclmulqdq)$' | tr '\n' ' ')"
+  echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  echo "jdk: $(java -version 2>&1 | head -2 | tr '\n' ' ')"
+}
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  jmh)
+    regex="${1:-.*Benchmark}"
+    shift || true
+    build
+    mkdir -p benchmarks/results
+    out="benchmarks/results/jmh-$(date -u +%Y%m%dT%H%M%SZ).json"
+    machine
+    java -cp "$CP" org.openjdk.jmh.Main "$regex" -rf json -rff "$out" "$@"
+    echo
+    echo "results: $out"
+    java -cp "$CP" io.coffer.benchmarks.JmhSummary "$out"
+    ;;
+  summary)
+    SKIP_BUILD="${SKIP_BUILD:-1}" build
+    java -cp "$CP" io.coffer.benchmarks.JmhSummary "$@"
+    ;;
+  dedup)
+    dir="${1:?usage: run.sh dedup DATASET_DIR [OPTIONS]}"
+    shift
+    build
+    machine
+    java -Xmx2g -cp "$CP" io.coffer.benchmarks.DedupExperiment "$dir" "$@"
+    ;;
+  cpu)
+    build
+    machine
+    java -Xms2g -Xmx2g -cp "$CP" io.coffer.benchmarks.EngineCpuBreakdown "$@"
+    ;;
+  fetch-dev)
+    bash /work/shared/datasets/fetch-dev.sh "${1:-datasets/dev}"
+    ;;
+  machine)
+    machine
+    ;;
+  *)
+    sed -n '2,10p' "$0"
+    exit 2
+    ;;
+esac
