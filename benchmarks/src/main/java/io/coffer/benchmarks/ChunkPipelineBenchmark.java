@@ -1,5 +1,7 @@
 package io.coffer.benchmarks;
 
+import io.coffer.sdk.crypto.JceWarmup;
+
 import io.coffer.sdk.chunk.Chunk;
 import io.coffer.sdk.chunk.ChunkReader;
 import io.coffer.sdk.chunk.Chunker;

@@ -1,5 +1,7 @@
 package io.coffer.benchmarks;
 
+import io.coffer.sdk.crypto.JceWarmup;
+
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,7 @@
 package io.coffer.benchmarks;
 
+import io.coffer.sdk.crypto.JceWarmup;
+
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;

@@ -40,7 +40,8 @@ public final class JceWarmup {
         }
     }
 
-    static void run() {
+    /** Runs the warm-up on the calling thread (benchmarks call it to measure steady state from the first shot). */
+    public static void run() {
         long start = System.nanoTime();
         try {
             byte[] in = new byte[64];
