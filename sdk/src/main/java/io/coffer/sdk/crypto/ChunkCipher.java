@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class ChunkCipher {
     private static final byte[] ZERO_IV = new byte[16];
-    private static final int SLICE = 256 << 10;
+    private static final int SLICE = 16 << 10;
     private static final byte[] ID_LABEL = "coffer/chunk-id/v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final Cipher cipher;
@@ -78,7 +78,8 @@ public final class ChunkCipher {
         try {
             cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key.rawBytesForCipher(), "AES"),
                     new IvParameterSpec(ZERO_IV));
-            // CTR output length equals input length; 256 KiB slices keep each call short (see JceWarmup)
+            // CTR output length equals input length; 16 KiB slices: HotSpot compiles implCrypt to its AES-NI stub only
+            // after many calls, and 1 MiB slices never got there (docs/BENCHMARKS.md, see also JceWarmup)
             int done = 0;
             while (done < length) {
                 int n = Math.min(SLICE, length - done);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# S3 gateway benchmarks (issue 4). Builds what they need from this checkout (reactor build, so the gateway and sdk
+# are this tree's, not whatever another checkout installed into ~/.m2), then runs one of:
+#
+#   benchmarks/gateway-bench.sh [GatewayBenchmark options]   end-to-end benchmark: direct s3proxy vs Coffer gateway
+#                                                            vs s3proxy's encrypting middleware, same client and
+#                                                            backend (options: see GatewayBenchmark's javadoc,
+#                                                            e.g. --rounds 3 --threads 8 --jfr /tmp/coffer.jfr)
+#   benchmarks/gateway-bench.sh load [SECONDS]               GatewayLoadTest for SECONDS (default 60): 64 clients,
+#                                                            mixed PUT/GET 4 KiB-8 MiB against `coffer serve` -Xmx512m
+#
+# Results: benchmarks/target/gateway-bench/results.md, gateway/target/load/gateway-load-summary.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" == "load" ]]; then
+  seconds="${2:-60}"
+  mvn -B -q -pl gateway -am test -Dtest=GatewayLoadTest -Dsurefire.failIfNoSpecifiedTests=false \
+      -Dcoffer.load.seconds="$seconds"
+  cat gateway/target/load/gateway-load-summary.txt
+  exit 0
+fi
+
+mvn -B -q -pl benchmarks -am package -DskipTests
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(java -version 2>&1 | head -1)" >&2
+java -Xmx2g -cp "benchmarks/target/classes:benchmarks/target/lib/*" \
+    io.coffer.benchmarks.gateway.GatewayBenchmark --out benchmarks/target/gateway-bench/results.md "$@"

@@ -1,0 +1,142 @@
+package io.coffer.benchmarks.gateway;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server the benchmark drives, in its own JVM on this JVM's classpath: s3proxy's own {@code Main} with a properties
+ * file, or {@code coffer serve} configured through {@code COFFER_*} variables. Output goes to a log file.
+ */
+final class ServerProcess implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final int port;
+
+    private ServerProcess(String name, Process process, Path log, int port) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.port = port;
+    }
+
+    /** s3proxy's {@code Main} with {@code properties} (its endpoint is set here, on a free loopback port). */
+    static ServerProcess s3proxy(String name, Path dir, String heap, Properties properties) throws Exception {
+        int port = freePort();
+        Properties p = new Properties();
+        p.putAll(properties);
+        p.setProperty("s3proxy.endpoint", "http://127.0.0.1:" + port);
+        Files.createDirectories(dir);
+        Path file = dir.resolve(name + ".properties");
+        try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            p.store(w, "s3proxy for GatewayBenchmark: " + name);
+        }
+        List<String> cmd = java(heap, List.of());
+        cmd.addAll(List.of("org.gaul.s3proxy.Main", "--properties", file.toString()));
+        return start(name, dir, cmd, Map.of(), port);
+    }
+
+    /** {@code coffer serve} with {@code env} (COFFER_* settings), extra JVM options and a free S3 and admin port. */
+    static ServerProcess coffer(String name, Path dir, String heap, Map<String, String> env, List<String> jvmOptions)
+            throws Exception {
+        int port = freePort();
+        int admin = freePort();
+        List<String> cmd = java(heap, jvmOptions);
+        cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "serve", "--bind", "127.0.0.1",
+                "--port", Integer.toString(port), "--admin-port", Integer.toString(admin)));
+        return start(name, dir, cmd, env, port);
+    }
+
+    private static List<String> java(String heap, List<String> jvmOptions) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx" + heap);
+        cmd.addAll(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        return cmd;
+    }
+
+    private static ServerProcess start(String name, Path dir, List<String> cmd, Map<String, String> env, int port)
+            throws Exception {
+        Files.createDirectories(dir);
+        Path log = dir.resolve(name + ".log");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        ServerProcess server = new ServerProcess(name, p, log, port);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!listening(port)) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new IllegalStateException(name + " did not start; its output:\n" + server.output());
+            }
+            Thread.sleep(100);
+        }
+        return server;
+    }
+
+    private static boolean listening(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    String output() {
+        try {
+            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGTERM, then a forced kill after 20 s. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+}
