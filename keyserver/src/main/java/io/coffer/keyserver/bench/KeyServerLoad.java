@@ -114,7 +114,7 @@ public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--fig4-rate-step", defaultValue = "100", description = "Offered rate increment per step (queries/s). Default: ${DEFAULT-VALUE}.")
     int fig4RateStep;
 
-    @Option(names = "--fig4-step-seconds", defaultValue = "1", description = "Sending time per step; queries per step = min(--fig4-queries, rate * this). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--fig4-step-seconds", defaultValue = "1.5", description = "Sending time per step; queries per step = min(--fig4-queries, rate * this). Default: ${DEFAULT-VALUE}.")
     double fig4StepSeconds;
 
     @Option(names = "--fig4-queries", defaultValue = "10000", description = "Most queries per step (the paper: 10000). Default: ${DEFAULT-VALUE}.")
@@ -170,8 +170,12 @@ public final class KeyServerLoad implements Callable<Integer> {
                 out.println("JVM cores: CPU used by this JVM (server + load generator) / wall time; other cores: CPU used by everything else"
                         + " on the machine (other tenants), from /proc/stat");
                 out.println();
-                out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio | JVM cores | other cores |");
-                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                out.println("ratio per JVM core: evaluations/s / (JVM cores x the 1-core raw rate), i.e. the share of the CPU this JVM got"
+                        + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT)");
+                out.println();
+                out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio "
+                        + "| JVM cores | other cores | ratio per JVM core |");
+                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
                 for (Target t : targets) {
                     t.sanityCheck();
                     for (String transport : List.of("v1", "v2")) {
@@ -376,8 +380,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         if (transport.equals("v2") && n == 1) {
             closedV2Single.put(t.name, eps);
         }
-        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f |%n", t.label(), transport, n,
-                queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.otherCores);
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.0f%% |%n", t.label(), transport, n,
+                queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.otherCores,
+                100 * eps / (use.jvmCores * raw / 2));
     }
 
     // ---------------------------------------------------------------- (c) Figure 4
@@ -409,6 +414,8 @@ public final class KeyServerLoad implements Callable<Integer> {
         final List<double[]> stats = new ArrayList<>(); // answered %, p50 ms, p99 ms, goodput/s
         double saturation;
         int saturationRate;
+        double saturationJvmCores;
+        double saturationOtherCores;
         int highestLossless;
         int firstLossy = -1;
     }
@@ -417,7 +424,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println("## (c) Figure 4 sweep, " + t.label() + ", OPRFv2, batch 1, open loop");
         out.println();
         out.println("offered 100*i queries/s, each query one fresh random blinded element, sent on schedule whatever the answers; "
-                + "answered = valid OK answer within " + timeoutMs + " ms");
+                + "answered = valid OK answer within " + timeoutMs + " ms; goodput = answered / (first send to last answer)");
         out.println();
         out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers | JVM cores | other cores |");
         out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -474,6 +481,7 @@ public final class KeyServerLoad implements Callable<Integer> {
                     LockSupport.parkNanos(10_000_000L);
                 }
                 int answered = 0, late = 0;
+                long lastAnswer = start;
                 LongList lat = new LongList();
                 synchronized (current) {
                     current[0] = null;
@@ -483,6 +491,7 @@ public final class KeyServerLoad implements Callable<Integer> {
                             if (l <= timeout) {
                                 answered++;
                                 lat.add(l);
+                                lastAnswer = Math.max(lastAnswer, step.received[k]);
                             } else {
                                 late++;
                             }
@@ -491,7 +500,9 @@ public final class KeyServerLoad implements Callable<Integer> {
                 }
                 long[] l = lat.toSortedArray();
                 double answeredPct = 100.0 * answered / count;
-                double goodput = answered / stepSeconds;
+                // answers per second over the time the server took to give them: a backlog answered after the last
+                // send (within the timeout) does not count as extra capacity
+                double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
                 out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f |%n", i, rate, count / stepSeconds, count,
                         answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores, use.otherCores);
                 out.flush();
@@ -500,6 +511,8 @@ public final class KeyServerLoad implements Callable<Integer> {
                 if (goodput > res.saturation) {
                     res.saturation = goodput;
                     res.saturationRate = rate;
+                    res.saturationJvmCores = use.jvmCores;
+                    res.saturationOtherCores = use.otherCores;
                 }
                 if (answered == count) {
                     if (losslessSoFar) {
@@ -527,9 +540,9 @@ public final class KeyServerLoad implements Callable<Integer> {
             receiver.join(1000);
         }
         out.println();
-        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s); highest offered rate with no loss (all steps up to it lossless): %d/s; "
-                + "first step with loss: %s%n", t.label(), res.saturation, res.saturationRate, res.highestLossless,
-                res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
+        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s, JVM %.2f cores, others %.2f cores); highest offered rate with no loss "
+                + "(all steps up to it lossless): %d/s; first step with loss: %s%n", t.label(), res.saturation, res.saturationRate,
+                res.saturationJvmCores, res.saturationOtherCores, res.highestLossless, res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
         out.println();
     }
 
@@ -592,7 +605,8 @@ public final class KeyServerLoad implements Callable<Integer> {
             double best = closed == null ? 0 : closed;
             if (f != null) {
                 figS = String.format(Locale.ROOT, "%,.0f", f.saturation);
-                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * f.saturation / raw);
+                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%% (%.0f%% per JVM core)", 100 * f.saturation / raw,
+                        100 * f.saturation / (f.saturationJvmCores * raw / 2));
                 best = Math.max(best, f.saturation);
                 double sat = f.saturation;
                 boolean clean = true;

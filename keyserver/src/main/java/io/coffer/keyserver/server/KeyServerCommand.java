@@ -251,6 +251,10 @@ public final class KeyServerCommand {
         @Option(names = "--max-batch", paramLabel = "N", defaultValue = "256", description = "Most elements per query (1..4096). Default: ${DEFAULT-VALUE}.")
         int maxBatch;
 
+        @Option(names = "--max-queue-delay-ms", paramLabel = "MS", defaultValue = "250",
+                description = "Queries that waited longer for a worker are dropped unevaluated (overload), 1..60000. Default: ${DEFAULT-VALUE}.")
+        int maxQueueDelayMs;
+
         @Override
         public Integer call() throws Exception {
             checkPort(spec, "--https-port", httpsPort);
@@ -266,9 +270,12 @@ public final class KeyServerCommand {
             if (maxBatch < 1 || maxBatch > 4096) {
                 throw new ParameterException(spec.commandLine(), "--max-batch must be in 1..4096");
             }
+            if (maxQueueDelayMs < 1 || maxQueueDelayMs > 60_000) {
+                throw new ParameterException(spec.commandLine(), "--max-queue-delay-ms must be in 1..60000");
+            }
             KeyServerDirectory d = existing(dir);
             KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress(bind).httpsPort(httpsPort).udpPort(udpPort)
-                    .rateLimit(rateLimit).maxBatch(maxBatch);
+                    .rateLimit(rateLimit).maxBatch(maxBatch).maxQueueDelay(Duration.ofMillis(maxQueueDelayMs));
             if (workers != null) {
                 b.workerThreads(workers);
             }

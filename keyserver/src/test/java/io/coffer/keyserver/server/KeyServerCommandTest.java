@@ -164,6 +164,10 @@ class KeyServerCommandTest {
         assertThat(limit.code()).isEqualTo(2);
         assertThat(limit.err()).contains("sometimes");
 
+        Result queue = run("serve", "--dir", dir.toString(), "--max-queue-delay-ms", "0");
+        assertThat(queue.code()).isEqualTo(2);
+        assertThat(queue.err()).contains("--max-queue-delay-ms");
+
         Result missing = run("serve", "--dir", dir.toString(), "--rate-limit", "none");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err()).contains("no key-server directory");
