@@ -1,5 +1,6 @@
 package io.coffer.keyserver.client;
 
+import io.coffer.keyserver.transport.ProtocolLimits;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.coffer.keyserver.oprf.Blinded;
@@ -145,19 +146,13 @@ public final class KeyServerClient implements KeySource {
 
         /** Most elements per OPRFv1 query; must not exceed the server's (default 256). */
         public Builder maxBatch(int n) {
-            if (n < 1 || n > 4096) {
-                throw new IllegalArgumentException("maxBatch must be in 1..4096");
-            }
-            this.maxBatch = n;
+            this.maxBatch = ProtocolLimits.checkMaxBatch(n);
             return this;
         }
 
         /** Largest OPRFv2 datagram; must not exceed the server's (default 1400). */
         public Builder maxDatagram(int bytes) {
-            if (bytes < 128 || bytes > 65000) {
-                throw new IllegalArgumentException("maxDatagram must be in 128..65000");
-            }
-            this.maxDatagram = bytes;
+            this.maxDatagram = ProtocolLimits.checkMaxDatagram(bytes);
             return this;
         }
 

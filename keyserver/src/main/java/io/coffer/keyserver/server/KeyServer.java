@@ -1,5 +1,6 @@
 package io.coffer.keyserver.server;
 
+import io.coffer.keyserver.transport.ProtocolLimits;
 import io.coffer.keyserver.oprf.KeyId;
 import io.coffer.keyserver.oprf.OprfPrivateKey;
 import io.coffer.keyserver.pki.KeyServerDirectory;
@@ -100,19 +101,13 @@ public final class KeyServer implements AutoCloseable {
 
         /** Most elements in one query (1..4096, default 256). */
         public Builder maxBatch(int n) {
-            if (n < 1 || n > 4096) {
-                throw new IllegalArgumentException("maxBatch must be in 1..4096");
-            }
-            this.maxBatch = n;
+            this.maxBatch = ProtocolLimits.checkMaxBatch(n);
             return this;
         }
 
         /** Largest OPRFv2 datagram accepted (128..65000 bytes, default 1400). */
         public Builder maxDatagram(int bytes) {
-            if (bytes < 128 || bytes > 65000) {
-                throw new IllegalArgumentException("maxDatagram must be in 128..65000");
-            }
-            this.maxDatagram = bytes;
+            this.maxDatagram = ProtocolLimits.checkMaxDatagram(bytes);
             return this;
         }
 
