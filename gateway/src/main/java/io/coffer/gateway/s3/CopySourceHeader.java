@@ -20,7 +20,7 @@ final class CopySourceHeader {
             String qs = v.substring(q + 1);
             v = v.substring(0, q);
             if (!qs.equals("versionId=null")) {
-                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Object versions are not implemented.");
+                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Object versions are not supported (versioning is off).");
             }
         }
         String decoded;
