@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash is both the key-source input and the integrity
  * check on read), one AES-CTR pass straight into the pack buffer, and the MD5 that S3 ETags need, on another core
  * ({@link Md5Pipe}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
- * key source is batched, and at most two packs (one filling, one uploading), whatever the stream's length.
+ * key source is batched, and at most three packs (one filling, {@link #UPLOADS_IN_FLIGHT} uploading), whatever the
+ * stream's length.
  */
 final class ObjectWriter {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectWriter.class);
@@ -61,9 +62,18 @@ final class ObjectWriter {
     private int windowUsed;
     private final long expectedLength;
     private io.coffer.sdk.pack.PackWriter pack;
-    private CompletableFuture<Void> upload = CompletableFuture.completedFuture(null);
-    /** The buffer of the pack being uploaded; reused for the next pack once that upload finished. */
-    private byte[] uploading;
+    /**
+     * Pack uploads a stream keeps in flight. Two, because a durable put (write, fsync, rename) of one 8 MiB pack
+     * takes about as long as filling the next: with one, the writer waited for the disk a third of the time
+     * (docs/BENCHMARKS.md: directory backend vs memory backend).
+     */
+    static final int UPLOADS_IN_FLIGHT = 2;
+
+    /** A pack upload running in the background and the buffer it reads, reused once the upload is done. */
+    private record Upload(CompletableFuture<Void> done, byte[] buffer) {
+    }
+
+    private final java.util.ArrayDeque<Upload> uploads = new java.util.ArrayDeque<>();
     private byte[] spare;
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength) {
@@ -106,16 +116,14 @@ final class ObjectWriter {
 
     /** Waits until every pack of this stream is durable on the backend; a commit may only follow this. */
     void awaitUploads() throws IOException {
-        awaitUpload();
+        while (!uploads.isEmpty()) {
+            awaitOldestUpload();
+        }
     }
 
     /** Deletes the packs of a result that will not be committed (nobody else can reference them: see FORMAT.md). */
     void discard(Result result) {
-        try {
-            upload.join();
-        } catch (RuntimeException ignored) {
-            // a failed upload leaves nothing, or a blob deleted below
-        }
+        joinUploadsQuietly();
         for (String name : result.packNames()) {
             deleteQuietly(name);
         }
@@ -226,32 +234,31 @@ final class ObjectWriter {
         ctx.storedBytes.increment(length);
     }
 
-    /** Seals the current pack and uploads it in the background; at most one upload runs per stream. */
+    /** Seals the current pack and uploads it in the background, with at most {@link #UPLOADS_IN_FLIGHT} running. */
     private void sealAndUpload() throws IOException {
-        awaitUpload();
+        while (uploads.size() >= UPLOADS_IN_FLIGHT) {
+            awaitOldestUpload();
+        }
         io.coffer.sdk.pack.PackWriter full = pack;
         pack = null;
         int size = full.finish(ctx.config.masterKey());
         byte[] bytes = full.buffer();
-        uploading = bytes;
         packs.add(new PackRecord(full.name(), size, Instant.now()));
         newLocations.addAll(full.chunks());
-        upload = CompletableFuture.runAsync(() -> {
+        uploads.add(new Upload(CompletableFuture.runAsync(() -> {
             try {
                 ctx.config.blobs().put(full.name(), BlobContent.of(bytes, 0, size));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, ctx.io);
+        }, ctx.io), bytes));
     }
 
-    private void awaitUpload() throws IOException {
+    private void awaitOldestUpload() throws IOException {
+        Upload oldest = uploads.poll();
         try {
-            upload.get();
-            if (uploading != null) {
-                spare = uploading;
-                uploading = null;
-            }
+            oldest.done().get();
+            spare = oldest.buffer();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted waiting for a pack upload");
@@ -261,12 +268,20 @@ final class ObjectWriter {
         }
     }
 
-    private void abort() {
-        try {
-            upload.join();
-        } catch (RuntimeException ignored) {
-            // the upload's own failure is already being reported, or the pack is deleted below anyway
+    /** Waits for every upload to end, successfully or not, so that no pack appears after its deletion. */
+    private void joinUploadsQuietly() {
+        for (Upload u : uploads) {
+            try {
+                u.done().join();
+            } catch (RuntimeException ignored) {
+                // the upload's own failure is already being reported, or the pack is deleted anyway
+            }
         }
+        uploads.clear();
+    }
+
+    private void abort() {
+        joinUploadsQuietly();
         for (PackRecord p : packs) {
             deleteQuietly(p.name());
         }
