@@ -118,4 +118,13 @@ class CofferCommandTest {
         String out = run("fsck", "--data", dir.resolve("data").toString());
         assertThat(out).startsWith("0\n").contains("clean");
     }
+
+    @Test
+    void gcAndReindexReportWhatTheyDid() {
+        String data = dir.resolve("data").toString();
+        assertThat(run("gc", "--data", data)).startsWith("0\n").contains("packs rewritten: 0");
+        // reindex writes only into an empty store: a fresh data directory is one
+        String reindex = run("reindex", "--data", dir.resolve("fresh").toString());
+        assertThat(reindex).startsWith("0\n").contains("buckets: 0").contains("objects: 0");
+    }
 }
