@@ -292,7 +292,9 @@ public final class FastCdcChunker implements Chunker {
             i++;
         }
 
-        // Region 2: [center, end), large-chunk mask (easier to match).
+        // Region 2: [center, end), large-chunk mask (easier to match). It repeats region 1's loop with the other
+        // masks on purpose: this is the chunker's inner loop, and a shared helper would have to hand back both the
+        // position and the rolling hash on every call.
         mask = maskL;
         maskLs = maskLLs;
         if ((i & 1) != 0 && i < end) {
