@@ -3,8 +3,12 @@ package io.coffer.benchmarks;
 import io.coffer.sdk.crypto.JceWarmup;
 
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -47,6 +51,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #getLarge}: GET of that object (stored once per trial), read to a null sink through a 1 MiB buffer.
  *       The packs are in the page cache.</li>
  *   <li>{@link #rawMd5}, {@link #rawSha256}, {@link #rawAesCtr}: the baselines over a 256 MiB buffer.</li>
+ *   <li>{@link #rawBackendPut}: the backend alone, the ceiling for a durable PUT: the same 256 MiB stored as 32 blobs
+ *       of 8 MiB (the pack size) through the same kind of {@link BlobStore} the engine uses, one after another, into a
+ *       fresh directory per iteration (directory: write, fsync, rename, fsync of the directory, per blob).</li>
  *   <li>{@link #putSmall}, {@link #getSmall}: 4 KiB objects, ops/s (each PUT writes and fsyncs its own pack and
  *       commits its own SQLite transaction).</li>
  * </ul>
@@ -195,6 +202,35 @@ public class EngineBenchmark {
         }
     }
 
+    /** A bare blob store of the benchmark's backend kind in a fresh directory per iteration, and 256 MiB to store. */
+    @State(Scope.Thread)
+    public static class BackendState {
+        byte[] data;
+        Path dir;
+        BlobStore blobs;
+
+        @Setup(Level.Trial)
+        public void data() {
+            data = Data.random(LARGE, 15);
+        }
+
+        @Setup(Level.Iteration)
+        public void open(EngineBenchmark bench) throws IOException {
+            dir = Files.createTempDirectory("coffer-bench-backend");
+            blobs = switch (bench.backend) {
+                case "directory" -> new DirectoryBlobStore(dir);
+                case "memory" -> new MemoryBlobStore();
+                default -> throw new IllegalArgumentException("backend must be directory or memory");
+            };
+        }
+
+        @TearDown(Level.Iteration)
+        public void close() throws IOException {
+            blobs = null;
+            deleteTree(dir);
+        }
+    }
+
     /** A store for 4 KiB objects: {@code GET_KEYS} of them stored up front for GET, PUTs go to new keys. */
     @State(Scope.Thread)
     public static class SmallState {
@@ -273,6 +309,20 @@ public class EngineBenchmark {
     public byte[] rawSha256(RawState s) {
         s.sha256.update(s.data, 0, LARGE);
         return s.sha256.digest();
+    }
+
+    @Benchmark
+    @BenchmarkMode(Mode.SingleShotTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 3)
+    @Measurement(iterations = 5)
+    public int rawBackendPut(BackendState s) throws IOException {
+        int pack = CofferBuilder.DEFAULT_PACK_SIZE;
+        int n = 0;
+        for (int off = 0; off < LARGE; off += pack, n++) {
+            s.blobs.put(String.format("p/%02x/%04d", n & 0xff, n), BlobContent.of(s.data, off, pack));
+        }
+        return n;
     }
 
     /** AES-256-CTR as {@link io.coffer.sdk.crypto.ChunkCipher} runs it: 1 MiB {@code update} slices. */

@@ -77,6 +77,13 @@ public final class JmhSummary {
         ratio("PUT / AES-CTR", put, ctr, "");
         ratio("GET / SHA-256", get, sha, ">= 60 %, aim 80 %");
         ratio("GET / AES-CTR", get, ctr, "");
+        for (Result p : results.values()) {
+            if (p.name().equals("EngineBenchmark.putLarge")) {
+                Result alone = results.values().stream().filter(r -> r.name().equals("EngineBenchmark.rawBackendPut")
+                        && r.params().equals(p.params())).findFirst().orElse(null);
+                ratio("PUT / backend alone (" + p.params() + ")", p, alone, "");
+            }
+        }
     }
 
     private static void ratio(String label, Result a, Result b, String target) {

@@ -29,6 +29,9 @@ import java.util.Objects;
 public final class CofferBuilder {
     public static final int DEFAULT_PACK_SIZE = 8 << 20;
     public static final long S3_MIN_PART_SIZE = 5L << 20;
+    public static final int DEFAULT_INLINE_LIMIT = 16 << 10;
+    /** Inline objects live in the metadata store's row and the manifest blob; keep both rows small. */
+    public static final int MAX_INLINE_LIMIT = 256 << 10;
 
     private Path directory;
     private BlobStore blobs;
@@ -39,6 +42,7 @@ public final class CofferBuilder {
     private DedupPolicy dedupPolicy = DedupPolicy.DEFAULT;
     private int packSize = DEFAULT_PACK_SIZE;
     private long minPartSize = S3_MIN_PART_SIZE;
+    private int inlineLimit = DEFAULT_INLINE_LIMIT;
     private int keyBatchChunks = -1;
     private int readAhead = 4;
     private int ioThreads = 16;
@@ -96,6 +100,20 @@ public final class CofferBuilder {
             throw new IllegalArgumentException("pack size must be between 64 KiB and 256 MiB, got " + bytes);
         }
         this.packSize = bytes;
+        return this;
+    }
+
+    /**
+     * Objects of at most this many bytes (default 16 KiB, 0 turns it off, at most 256 KiB) are stored inside their
+     * sealed manifest rather than chunked into a pack: one backend write per PUT instead of two, no key-source query,
+     * and a GET that needs no backend read. Such objects are not deduplicated.
+     */
+    public CofferBuilder inlineLimit(int bytes) {
+        if (bytes < 0 || bytes > MAX_INLINE_LIMIT) {
+            throw new IllegalArgumentException("inline limit must be between 0 and " + MAX_INLINE_LIMIT + ", got "
+                    + bytes);
+        }
+        this.inlineLimit = bytes;
         return this;
     }
 
@@ -198,8 +216,8 @@ public final class CofferBuilder {
         Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
         KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
         int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
-        return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, minPartSize,
-                batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause, meters != null ? meters
-                : new SimpleMeterRegistry()));
+        return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+                minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
+                meters != null ? meters : new SimpleMeterRegistry()));
     }
 }

@@ -55,11 +55,14 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * random bytes so dedup cannot flatter Coffer. An extra, separately labelled row PUTs one 64 MiB body again and again
  * (fresh keys) to show dedup. CPU time of the server processes each target involves is reported per MB / per op.
  *
- * <p>Options: {@code --rounds N} (3), {@code --objects N} (64 MiB objects per round per target, 3),
+ * <p>Options: {@code --rounds N} (3), {@code --warmup-rounds N} (1: one object and a third of the small phase per
+ * target; each further warm-up round is a whole unrecorded round), {@code --objects N} (64 MiB objects per round per
+ * target, 3),
  * {@code --size-mib N} (64), {@code --threads N} (8), {@code --small-seconds N} (8), {@code --dedup-repeats N} (3),
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
- * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings).
+ * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
+ * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent).
  */
 public final class GatewayBenchmark {
     private static final String BACKEND_KEY = "bench-backend-access";
@@ -79,6 +82,8 @@ public final class GatewayBenchmark {
     private final boolean deleteWork;
     private final Path out;
     private final String jfr;
+    private final int warmupRounds;
+    private final List<String> cofferJvmArgs;
 
     /** One way of reaching the backend, and what was measured through it. */
     static final class Target {
@@ -128,6 +133,7 @@ public final class GatewayBenchmark {
 
     private GatewayBenchmark(Map<String, String> o) throws IOException {
         rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
+        warmupRounds = Integer.parseInt(o.getOrDefault("warmup-rounds", "1"));
         objects = Integer.parseInt(o.getOrDefault("objects", "3"));
         size = Integer.parseInt(o.getOrDefault("size-mib", "64")) << 20;
         threads = Integer.parseInt(o.getOrDefault("threads", "8"));
@@ -138,6 +144,8 @@ public final class GatewayBenchmark {
         work = deleteWork ? Files.createTempDirectory("coffer-gateway-bench") : Path.of(o.get("work"));
         out = Path.of(o.getOrDefault("out", "target/gateway-bench/results.md"));
         jfr = o.get("jfr");
+        String extra = o.getOrDefault("coffer-jvm-args", "").trim();
+        cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -185,8 +193,10 @@ public final class GatewayBenchmark {
             env.put("COFFER_BACKEND_SECRET_KEY", BACKEND_SECRET);
             env.put("COFFER_ACCESS_KEY", FRONT_KEY);
             env.put("COFFER_SECRET_KEY", FRONT_SECRET);
-            List<String> jvm = jfr == null ? List.of()
-                    : List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
+            List<String> jvm = new ArrayList<>(cofferJvmArgs);
+            if (jfr != null) {
+                jvm.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
+            }
             ServerProcess coffer = ServerProcess.coffer("coffer-gateway", work, heap, env, jvm);
             all.add(coffer);
 
@@ -216,10 +226,12 @@ public final class GatewayBenchmark {
             targets.get(2).client.createBucket(b -> b.bucket("bench-enc"));
             String setup = checkEncryptionAtRest(backendClient, targets);
 
-            for (Target t : targets) {
-                log("warm-up " + t.name);
-                large(t, 1, false, true);
-                small(t, Math.max(2, smallSeconds / 3), false);
+            for (int w = 0; w < warmupRounds; w++) {
+                for (Target t : targets) {
+                    log("warm-up " + (w + 1) + "/" + warmupRounds + ": " + t.name);
+                    large(t, w == 0 ? 1 : objects, false, true);
+                    small(t, w == 0 ? Math.max(2, smallSeconds / 3) : smallSeconds, false);
+                }
             }
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < targets.size(); i++) {

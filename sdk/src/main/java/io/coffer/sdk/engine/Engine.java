@@ -111,7 +111,8 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         headBucket(request.bucket());
         precheck(request.bucket(), request.key(), request.precondition());
-        ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength());
+        ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
+                config.inlineLimit());
         ObjectWriter.Result written = writeBody(writer, body);
         try {
             if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
@@ -127,7 +128,7 @@ public final class Engine implements Coffer {
             }
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
-                    attributes, List.of(), written.entries());
+                    attributes, List.of(), written.entries(), written.inline());
             return commit(manifest, written.newChunks(), request.precondition(), null, writer);
         } catch (RuntimeException e) {
             writer.discard(written);
@@ -148,7 +149,7 @@ public final class Engine implements Coffer {
         long offset = resolved == null ? 0 : resolved.offset();
         long length = resolved == null ? record.size() : resolved.length();
         Manifest m = openManifest(record);
-        return new ObjectContent(info, resolved, new ObjectReadStream(ctx, m.entries(), offset, length));
+        return new ObjectContent(info, resolved, content(m, offset, length));
     }
 
     @Override
@@ -166,7 +167,15 @@ public final class Engine implements Coffer {
         long length = parts.get(partNumber - 1);
         Manifest m = openManifest(record);
         ByteRange.Resolved range = length == 0 ? null : new ByteRange.Resolved(offset, length);
-        return new ObjectContent(info, range, new ObjectReadStream(ctx, m.entries(), offset, length));
+        return new ObjectContent(info, range, content(m, offset, length));
+    }
+
+    /** The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs. */
+    private InputStream content(Manifest m, long offset, long length) {
+        if (m.isInline()) {
+            return new java.io.ByteArrayInputStream(m.inline(), (int) offset, (int) length);
+        }
+        return new ObjectReadStream(ctx, m.entries(), offset, length);
     }
 
     @Override
@@ -200,8 +209,8 @@ public final class Engine implements Coffer {
         Manifest from = openManifest(src);
         ObjectAttributes attrs = attributes == null ? from.attributes()
                 : attributes.withChecksums(from.attributes().checksums());
-        Manifest copy = new Manifest(bucket, key, BackendLayout.newId(), from.size(), from.etag(),
-                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, from.partSizes(), from.entries());
+        Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                attrs);
         return commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null, null);
     }
 
@@ -232,7 +241,7 @@ public final class Engine implements Coffer {
                                byte[] contentMd5, InputStream body) {
         checkPartNumber(partNumber);
         upload(bucket, key, uploadId);
-        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength);
+        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
         ObjectWriter.Result written = writeBody(writer, body);
         try {
             if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
@@ -255,7 +264,7 @@ public final class Engine implements Coffer {
         upload(bucket, key, uploadId);
         ObjectRecord src = sourceRecord(source);
         Manifest from = openManifest(src);
-        if (range == null && from.partSizes().isEmpty()) {
+        if (range == null && from.partSizes().isEmpty() && !from.isInline()) {
             // the whole of a single-PUT object: share its chunks, its MD5 is already known
             return commitPart(bucket, key, uploadId, partNumber, from.size(), from.etag(), from.entries(),
                     NewChunks.NONE);
@@ -263,7 +272,7 @@ public final class Engine implements Coffer {
         // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
         // stream them through the write path; dedup keeps whole chunks from being stored twice
         ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
-        try (InputStream in = new ObjectReadStream(ctx, from.entries(), r.offset(), r.length())) {
+        try (InputStream in = content(from, r.offset(), r.length())) {
             return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, in);
         } catch (IOException e) {
             throw readFailure(e);

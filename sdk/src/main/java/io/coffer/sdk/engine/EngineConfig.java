@@ -13,6 +13,8 @@ import java.time.Duration;
  * Everything an {@link Engine} is made of, validated by {@link io.coffer.sdk.CofferBuilder}.
  *
  * @param packSize        target pack size; a pack is sealed once the next chunk would pass it
+ * @param inlineLimit     objects (single PUTs, not parts) of at most this many bytes are kept inside their sealed
+ *                        manifest instead of being chunked into a pack (0: never)
  * @param minPartSize     smallest multipart part other than the last (S3: 5 MiB)
  * @param keyBatchChunks  chunks whose keys are asked for in one key-source call (1 for in-process sources)
  * @param readAhead       chunk reads a GET keeps in flight ahead of the reader
@@ -23,7 +25,7 @@ import java.time.Duration;
  *                        dead key server costs one timeout, not one per batch)
  */
 public record EngineConfig(BlobStore blobs, MetadataStore metadata, MasterKey masterKey, Chunker chunker,
-                           KeySource keySource, DedupPolicy dedupPolicy, int packSize, long minPartSize,
+                           KeySource keySource, DedupPolicy dedupPolicy, int packSize, int inlineLimit, long minPartSize,
                            int keyBatchChunks, int readAhead, int ioThreads, Duration gcGrace, double gcDeadFraction,
                            Duration keySourcePause, MeterRegistry meters) {
 }

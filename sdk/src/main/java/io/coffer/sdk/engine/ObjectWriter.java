@@ -43,8 +43,11 @@ final class ObjectWriter {
     /** Bodies up to this size are digested inline: a thread hand-off costs more than it saves. */
     private static final long INLINE_MD5_LIMIT = 1 << 20;
 
-    /** What a stream became: its manifest entries and the packs that hold its new chunks. */
-    record Result(List<ManifestEntry> entries, NewChunks newChunks, long size, byte[] md5) {
+    /**
+     * What a stream became: its manifest entries and the packs that hold its new chunks, or, for a small object, its
+     * bytes ({@code inline}, non-null: no entries, no packs).
+     */
+    record Result(List<ManifestEntry> entries, NewChunks newChunks, long size, byte[] md5, byte[] inline) {
         List<String> packNames() {
             return newChunks.packs().stream().map(PackRecord::name).toList();
         }
@@ -61,6 +64,8 @@ final class ObjectWriter {
     private byte[] windowBuf = new byte[0];
     private int windowUsed;
     private final long expectedLength;
+    /** Bodies of at most this many bytes become inline objects; 0 for parts, whose manifests are joined. */
+    private final int inlineLimit;
     private io.coffer.sdk.pack.PackWriter pack;
     /**
      * Pack uploads a stream keeps in flight. Two, because a durable put (write, fsync, rename) of one 8 MiB pack
@@ -76,8 +81,9 @@ final class ObjectWriter {
     private final java.util.ArrayDeque<Upload> uploads = new java.util.ArrayDeque<>();
     private byte[] spare;
 
-    ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength) {
+    ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit) {
         this.ctx = ctx;
+        this.inlineLimit = inlineLimit;
         this.cipher = ctx.cipher();
         this.objectMayDedup = ctx.config.dedupPolicy().objectMayDedup(bucket, key);
         this.expectedLength = expectedLength;
@@ -88,6 +94,15 @@ final class ObjectWriter {
     }
 
     Result write(InputStream body) throws IOException {
+        if (inlineLimit > 0 && expectedLength <= inlineLimit) {
+            // a known small length, or an unknown one: read up to one byte past the limit to decide
+            byte[] head = body.readNBytes(inlineLimit + 1);
+            if (head.length <= inlineLimit) {
+                checkLength(head.length);
+                return new Result(List.of(), NewChunks.NONE, head.length, Md5Pipe.newMd5().digest(head), head);
+            }
+            body = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head), body);
+        }
         Md5Pipe md5 = new Md5Pipe(body, expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
         try {
             ChunkReader reader = new ChunkReader(md5, ctx.config.chunker());
@@ -96,21 +111,24 @@ final class ObjectWriter {
             }
             flushWindow();
             byte[] digest = md5.finish();
-            if (expectedLength >= 0 && md5.count() != expectedLength) {
-                throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "
-                        + "specified by the Content-Length HTTP header (got " + md5.count() + " of "
-                        + expectedLength + ").");
-            }
+            checkLength(md5.count());
             if (pack != null && !pack.isEmpty()) {
                 sealAndUpload();
             }
             // the last pack may still be uploading: the caller overlaps it with the manifest upload and calls
             // awaitUploads() before committing
-            return new Result(List.copyOf(entries), new NewChunks(packs, newLocations), md5.count(), digest);
+            return new Result(List.copyOf(entries), new NewChunks(packs, newLocations), md5.count(), digest, null);
         } catch (IOException | RuntimeException | Error e) {
             md5.abandon();
             abort();
             throw e;
+        }
+    }
+
+    private void checkLength(long got) {
+        if (expectedLength >= 0 && got != expectedLength) {
+            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "
+                    + "specified by the Content-Length HTTP header (got " + got + " of " + expectedLength + ").");
         }
     }
 

@@ -9,14 +9,34 @@ import java.util.List;
 
 /**
  * Everything needed to read an object back and to rebuild its metadata row: where it lives (bucket, key), what it is
- * (size, ETag, attributes, part sizes) and its chunks in order.
+ * (size, ETag, attributes, part sizes) and its content: either its chunks in order, or, for a small object, its bytes
+ * ({@code inline}, non-null), which are then sealed with the manifest and never chunked.
  */
 public record Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
-                       ObjectAttributes attributes, List<Long> partSizes, List<ManifestEntry> entries) {
+                       ObjectAttributes attributes, List<Long> partSizes, List<ManifestEntry> entries, byte[] inline) {
 
     public Manifest {
         partSizes = List.copyOf(partSizes);
         entries = List.copyOf(entries);
+        if (inline != null && (!entries.isEmpty() || inline.length != size)) {
+            throw new IllegalArgumentException("an inline manifest has no chunks and exactly size bytes");
+        }
+    }
+
+    /** A chunked manifest. */
+    public Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
+                    ObjectAttributes attributes, List<Long> partSizes, List<ManifestEntry> entries) {
+        this(bucket, key, versionId, size, etag, lastModified, attributes, partSizes, entries, null);
+    }
+
+    public boolean isInline() {
+        return inline != null;
+    }
+
+    /** The same content under another name, version, time and attributes (a copy: no data moves). */
+    public Manifest copyAs(String toBucket, String toKey, String toVersionId, Instant modified,
+                           ObjectAttributes attrs) {
+        return new Manifest(toBucket, toKey, toVersionId, size, etag, modified, attrs, partSizes, entries, inline);
     }
 
     /** The distinct chunk ids, each of which this object holds one reference on. */

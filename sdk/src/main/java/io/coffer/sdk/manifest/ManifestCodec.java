@@ -18,7 +18,12 @@ import java.util.List;
 public final class ManifestCodec {
     private static final byte[] MANIFEST_MAGIC = "CFMF".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ATTRIBUTES_MAGIC = "CFAT".getBytes(StandardCharsets.US_ASCII);
+    /** Version 1: a chunked manifest; version 2: an inline one, whose bytes follow the attributes. */
     private static final int VERSION = 1;
+    private static final int VERSION_INLINE = 2;
+    private static final int ATTRIBUTES_VERSION = 1;
+    /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
+    private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
     /** S3 allows 10,000 parts of up to 5 GiB; with chunks of at least 64 bytes this bounds a sane manifest. */
     private static final int MAX_ENTRIES = 1 << 26;
@@ -27,11 +32,16 @@ public final class ManifestCodec {
     }
 
     public static byte[] encode(Manifest m) {
-        BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE);
-        w.raw(MANIFEST_MAGIC).u8(VERSION)
+        BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE
+                + (m.isInline() ? m.inline().length : 0));
+        w.raw(MANIFEST_MAGIC).u8(m.isInline() ? VERSION_INLINE : VERSION)
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
         writeAttributes(w, m.attributes(), m.partSizes());
+        if (m.isInline()) {
+            w.uvarint(m.inline().length).raw(m.inline());
+            return w.toByteArray();
+        }
         w.uvarint(m.entries().size());
         for (ManifestEntry e : m.entries()) {
             byte[] id = e.id().toBytes();
@@ -43,7 +53,8 @@ public final class ManifestCodec {
     public static Manifest decode(byte[] bytes) throws MalformedRecordException {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(MANIFEST_MAGIC);
-        if (r.u8() != VERSION) {
+        int version = r.u8();
+        if (version != VERSION && version != VERSION_INLINE) {
             throw new MalformedRecordException("unknown manifest version");
         }
         String bucket = required(r.string());
@@ -53,6 +64,15 @@ public final class ManifestCodec {
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
         Attributes a = readAttributes(r);
+        if (version == VERSION_INLINE) {
+            byte[] inline = r.raw(r.uvarintAtMost(Math.min(MAX_INLINE, r.remaining())));
+            r.finish();
+            if (inline.length != size) {
+                throw new MalformedRecordException("inline object of " + inline.length + " bytes, not " + size);
+            }
+            return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
+                    List.of(), inline);
+        }
         int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
         List<ManifestEntry> entries = new ArrayList<>(n);
         long total = 0;
@@ -80,7 +100,7 @@ public final class ManifestCodec {
 
     public static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes) {
         BinaryWriter w = new BinaryWriter(64);
-        w.raw(ATTRIBUTES_MAGIC).u8(VERSION);
+        w.raw(ATTRIBUTES_MAGIC).u8(ATTRIBUTES_VERSION);
         writeAttributes(w, a, partSizes);
         return w.toByteArray();
     }
@@ -88,7 +108,7 @@ public final class ManifestCodec {
     public static Attributes decodeAttributes(byte[] bytes) throws MalformedRecordException {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(ATTRIBUTES_MAGIC);
-        if (r.u8() != VERSION) {
+        if (r.u8() != ATTRIBUTES_VERSION) {
             throw new MalformedRecordException("unknown attributes version");
         }
         Attributes a = readAttributes(r);
