@@ -31,6 +31,10 @@ final class ConfigOptions {
             description = "Path-style addressing for the backend.")
     String s3PathStyle;
 
+    @Option(names = "--s3-sign-payload", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            description = "Sign upload bodies (SHA-256) over plain http, for backends that refuse UNSIGNED-PAYLOAD.")
+    String s3SignPayload;
+
     @Option(names = "--metadata", paramLabel = "PATH|JDBC-URL",
             description = "SQLite file or jdbc:postgresql: URL (user and password from COFFER_METADATA_USER/PASSWORD).")
     String metadata;
@@ -72,6 +76,7 @@ final class ConfigOptions {
         put(m, ConfigKey.S3_BUCKET, s3Bucket);
         put(m, ConfigKey.S3_REGION, s3Region);
         put(m, ConfigKey.S3_PATH_STYLE, s3PathStyle);
+        put(m, ConfigKey.S3_SIGN_PAYLOAD, s3SignPayload);
         put(m, ConfigKey.METADATA, metadata);
         put(m, ConfigKey.KEYSERVER, keyserver);
         put(m, ConfigKey.KEYSERVER_DIR, keyserverDir);

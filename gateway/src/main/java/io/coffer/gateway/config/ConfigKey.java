@@ -18,6 +18,8 @@ public enum ConfigKey {
     S3_BUCKET("s3-bucket", null, false),
     S3_REGION("s3-region", "us-east-1", false),
     S3_PATH_STYLE("s3-path-style", "false", false),
+    /** Hash upload bodies into the SigV4 signature over plain http (off: Coffer verifies what it reads back). */
+    S3_SIGN_PAYLOAD("s3-sign-payload", "false", false),
     BACKEND_ACCESS_KEY("backend-access-key", null, true),
     BACKEND_SECRET_KEY("backend-secret-key", null, true),
     METADATA("metadata", null, false),

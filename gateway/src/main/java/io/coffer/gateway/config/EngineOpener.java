@@ -30,7 +30,8 @@ public final class EngineOpener {
         }
         if (c.get(ConfigKey.BACKEND).equals("s3")) {
             S3BlobStore.Builder s3 = S3BlobStore.builder().bucket(c.get(ConfigKey.S3_BUCKET))
-                    .region(c.get(ConfigKey.S3_REGION)).pathStyleAccess(c.boolValue(ConfigKey.S3_PATH_STYLE));
+                    .region(c.get(ConfigKey.S3_REGION)).pathStyleAccess(c.boolValue(ConfigKey.S3_PATH_STYLE))
+                    .signPayloadOverHttp(c.boolValue(ConfigKey.S3_SIGN_PAYLOAD));
             if (c.get(ConfigKey.S3_ENDPOINT) != null) {
                 s3.endpoint(URI.create(c.get(ConfigKey.S3_ENDPOINT)));
             }

@@ -18,8 +18,11 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -431,6 +434,8 @@ public final class S3BlobStore implements BlobStore {
         private String bucket;
         private String keyPrefix = "";
         private boolean pathStyleAccess;
+        private boolean signPayloadOverHttp;
+        private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
         private String accessKey;
         private String secretKey;
         private Duration connectionTimeout = Duration.ofSeconds(10);
@@ -571,6 +576,23 @@ public final class S3BlobStore implements BlobStore {
             return this;
         }
 
+        /**
+         * Whether uploads over plain http carry a SHA-256 of their body in the signature (the SDK's behaviour). Off by
+         * default: Coffer checks every byte it reads back itself, and the hash costs a pass over every pack (see
+         * {@link UnsignedPayloadAuthScheme}). Turn it on for a backend that refuses {@code UNSIGNED-PAYLOAD} over
+         * http. Over https the payload is never hashed.
+         */
+        public Builder signPayloadOverHttp(boolean sign) {
+            this.signPayloadOverHttp = sign;
+            return this;
+        }
+
+        /** An SDK interceptor on the store's client; tests use it to see the requests as sent. */
+        Builder addInterceptor(ExecutionInterceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
         /** Objects per ListObjectsV2 page; tests lower it to exercise paging. */
         Builder listPageSize(int keys) {
             if (keys < 1 || keys > MAX_LIST_PAGE) {
@@ -608,10 +630,18 @@ public final class S3BlobStore implements BlobStore {
             if (apiCallAttemptTimeout != null) {
                 override.apiCallAttemptTimeout(apiCallAttemptTimeout);
             }
-            // The SDK's default request checksums (CRC32 in an aws-chunked trailer) and response validation stay on:
-            // they give end-to-end integrity, and s3proxy (the test server) accepts them, as do AWS and MinIO.
+            interceptors.forEach(override::addExecutionInterceptor);
+            // Flexible checksums only where an operation requires them: over http the SDK signs every payload
+            // (x-amz-content-sha256, checked by the server), over https TLS protects it, and every byte read back is
+            // checked by Coffer itself (chunk SHA-256, sealed records). The default CRC32 trailer would add
+            // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
+            // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
+            // wait for "100 Continue" costs a round trip per upload.
             S3ClientBuilder client = S3Client.builder()
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                     .httpClientBuilder(ApacheHttpClient.builder()
+                            .expectContinueEnabled(false)
                             .connectionTimeout(connectionTimeout)
                             .socketTimeout(socketTimeout)
                             .maxConnections(maxConnections))
@@ -620,6 +650,9 @@ public final class S3BlobStore implements BlobStore {
                     .overrideConfiguration(override.build());
             if (endpoint != null) {
                 client.endpointOverride(endpoint);
+            }
+            if (!signPayloadOverHttp) {
+                client.putAuthScheme(new UnsignedPayloadAuthScheme());
             }
             if (region != null) {
                 client.region(Region.of(region));

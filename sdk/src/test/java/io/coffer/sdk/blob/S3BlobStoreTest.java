@@ -6,8 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpMethod;
 
 /** The contract test against {@link S3BlobStore} on the in-process S3 server, plus multipart and key prefixes. */
 class S3BlobStoreTest extends BlobStoreContractTest {
@@ -39,6 +45,37 @@ class S3BlobStoreTest extends BlobStoreContractTest {
                             TestContents.bytes(TestContents.generated(6L * MIB + 2, 11)), 6 * MIB - 2, 6 * MIB + 2));
             assertThat(multipart.client().headObject(r -> r.bucket(bucket).key("p/multi")).eTag()).contains("-");
         }
+    }
+
+    @Test
+    void uploadsOverHttpAreSignedWithAnUnsignedPayloadUnlessAskedOtherwise() throws IOException {
+        String bucket = S3.createBucket();
+        List<String> unsigned = new CopyOnWriteArrayList<>();
+        List<String> signed = new CopyOnWriteArrayList<>();
+        byte[] body = TestContents.bytes(TestContents.generated(100_000, 5));
+        try (S3BlobStore lean = S3.storeBuilder(bucket).addInterceptor(contentSha256Into(unsigned)).build();
+             S3BlobStore hashed = S3.storeBuilder(bucket).signPayloadOverHttp(true)
+                     .addInterceptor(contentSha256Into(signed)).build()) {
+            // the server checks every signature: both uploads are accepted and read back intact
+            lean.put("p/lean", BlobContent.of(body));
+            hashed.put("p/hashed", BlobContent.of(body));
+            assertThat(lean.read("p/hashed", 0, body.length)).isEqualTo(body);
+            assertThat(hashed.read("p/lean", 0, body.length)).isEqualTo(body);
+        }
+        assertThat(unsigned).isNotEmpty().allMatch("UNSIGNED-PAYLOAD"::equals);
+        assertThat(signed).isNotEmpty().noneMatch(v -> v.contains("UNSIGNED"));
+    }
+
+    /** Records the x-amz-content-sha256 header of every PUT as it goes on the wire. */
+    private static ExecutionInterceptor contentSha256Into(List<String> seen) {
+        return new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                if (context.httpRequest().method() == SdkHttpMethod.PUT) {
+                    seen.add(context.httpRequest().firstMatchingHeader("x-amz-content-sha256").orElse("none"));
+                }
+            }
+        };
     }
 
     @Test
