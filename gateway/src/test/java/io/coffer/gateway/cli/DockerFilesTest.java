@@ -28,7 +28,8 @@ import picocli.CommandLine;
 /**
  * docker/Dockerfile and docker/compose.yaml agree with the command line: every COFFER_* variable is a setting, the
  * gateway's environment passes {@code coffer config check}, commands parse, ports and the health check line up, the
- * image runs as a non-root user. (The image itself is not built here: no Docker daemon and no registry.)
+ * image runs as a non-root user. (No daemon runs here to build the Dockerfile; the daemonless image that
+ * docker/build-image.py writes is built and run by {@link io.coffer.gateway.image.ContainerImageIT}.)
  */
 class DockerFilesTest {
     private static final Path DOCKER = Path.of(System.getProperty("user.dir")).resolve("../docker").normalize();

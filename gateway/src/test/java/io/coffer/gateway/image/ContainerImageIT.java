@@ -1,0 +1,275 @@
+package io.coffer.gateway.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The container image that {@code docker/build-image.py} writes without a Docker daemon: a docker-archive whose config
+ * runs the gateway as an unprivileged user with a health check, whose layers hold exactly what that config names; and,
+ * where this test may {@code chroot} (it runs as root), the image's own root file system runs {@code coffer serve} as
+ * user 10001, passes the image's HEALTHCHECK command, fails it once stopped, and stores and returns an object for the
+ * AWS SDK. Runs after {@code package} (failsafe), because the image is built from {@code target/lib}.
+ */
+class ContainerImageIT {
+    private static final Path MODULE = Path.of(System.getProperty("user.dir"));
+    private static final Path TARGET = MODULE.resolve("target");
+    private static final Path TARBALL = TARGET.resolve("coffer-image.tar");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode config;
+    private static final Map<String, TarArchiveEntry> files = new LinkedHashMap<>();
+    private static final List<Path> layers = new ArrayList<>();
+
+    @BeforeAll
+    static void buildAndReadTheImage() throws Exception {
+        Process p = new ProcessBuilder("python3", MODULE.resolve("../docker/build-image.py").normalize().toString(),
+                "--out", TARBALL.toString(), "--gateway-target", TARGET.toString(), "--tag", "coffer-gateway:it")
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(output).isZero();
+
+        Path unpacked = TARGET.resolve("image-archive");
+        deleteTree(unpacked);
+        Map<String, String> digests = new LinkedHashMap<>();
+        try (TarArchiveInputStream outer = new TarArchiveInputStream(Files.newInputStream(TARBALL))) {
+            for (TarArchiveEntry e = outer.getNextEntry(); e != null; e = outer.getNextEntry()) {
+                if (e.isDirectory()) {
+                    continue;
+                }
+                Path to = unpacked.resolve(e.getName());
+                Files.createDirectories(to.getParent());
+                MessageDigest sha = MessageDigest.getInstance("SHA-256");
+                try (InputStream in = new DigestInputStream(new NonClosing(outer), sha)) {
+                    Files.copy(in, to);
+                }
+                digests.put(e.getName(), HexFormat.of().formatHex(sha.digest()));
+            }
+        }
+        JsonNode manifest = JSON.readTree(unpacked.resolve("manifest.json").toFile()).get(0);
+        assertThat(manifest.get("RepoTags").get(0).asText()).isEqualTo("coffer-gateway:it");
+        String configName = manifest.get("Config").asText();
+        assertThat(configName).isEqualTo(digests.get(configName) + ".json");
+        JsonNode image = JSON.readTree(unpacked.resolve(configName).toFile());
+        config = image.get("config");
+        JsonNode diffIds = image.get("rootfs").get("diff_ids");
+        assertThat(manifest.get("Layers")).hasSize(diffIds.size());
+        for (int i = 0; i < diffIds.size(); i++) {
+            String layer = manifest.get("Layers").get(i).asText();
+            assertThat(diffIds.get(i).asText()).as("diff id of " + layer).isEqualTo("sha256:" + digests.get(layer));
+            layers.add(unpacked.resolve(layer));
+            try (TarArchiveInputStream in = new TarArchiveInputStream(Files.newInputStream(unpacked.resolve(layer)))) {
+                for (TarArchiveEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                    files.put(e.getName().replaceAll("/$", ""), e);
+                }
+            }
+        }
+    }
+
+    @Test
+    void imageRunsTheGatewayAsAnUnprivilegedUserWithAHealthCheck() {
+        assertThat(config.get("User").asText()).isEqualTo("10001:10001");
+        List<String> entrypoint = strings(config.get("Entrypoint"));
+        assertThat(entrypoint).containsExactly("/opt/java/bin/java", "-cp",
+                "/opt/coffer/coffer-gateway.jar:/opt/coffer/lib/*", "io.coffer.gateway.cli.CofferCommand");
+        assertThat(strings(config.get("Cmd"))).containsExactly("serve");
+        List<String> health = strings(config.get("Healthcheck").get("Test"));
+        assertThat(health.get(0)).isEqualTo("CMD");
+        assertThat(health.subList(1, health.size())).startsWith("/opt/java/bin/java").endsWith(
+                "io.coffer.gateway.cli.CofferCommand", "health");
+        assertThat(config.get("ExposedPorts").fieldNames()).toIterable().containsExactlyInAnyOrder("9000/tcp",
+                "9001/tcp");
+        assertThat(strings(config.get("Env"))).contains("COFFER_DATA=/var/lib/coffer", "COFFER_BIND=0.0.0.0");
+
+        TarArchiveEntry java = files.get("opt/java/bin/java");
+        assertThat(java).isNotNull();
+        assertThat(java.getMode() & 0111).isNotZero();
+        assertThat(files).containsKeys("lib64/ld-linux-x86-64.so.2", "etc/passwd", "opt/coffer/coffer-gateway.jar",
+                "tmp", "proc");
+        TarArchiveEntry data = files.get("var/lib/coffer");
+        assertThat(data.isDirectory()).isTrue();
+        assertThat(data.getLongUserId()).isEqualTo(10001);
+        assertThat(data.getMode() & 0777).isEqualTo(0700);
+        assertThat(files.get("tmp").getMode() & 01777).isEqualTo(01777);
+        // nothing runs as root: no file in the image is setuid or setgid
+        assertThat(files.values()).noneMatch(e -> (e.getMode() & 06000) != 0);
+    }
+
+    @Test
+    void imageCarriesExactlyThePackagedLibraries() throws IOException {
+        try (Stream<Path> lib = Files.list(TARGET.resolve("lib"))) {
+            List<String> packaged = lib.map(p -> "opt/coffer/lib/" + p.getFileName()).sorted().toList();
+            List<String> inImage = files.keySet().stream().filter(n -> n.startsWith("opt/coffer/lib/")).sorted()
+                    .toList();
+            assertThat(inImage).isEqualTo(packaged);
+        }
+    }
+
+    @Test
+    void rootFileSystemServesS3AndAnswersItsOwnHealthCheck() throws Exception {
+        assumeThat(isRoot()).as("chroot needs root").isTrue();
+        Path rootfs = TARGET.resolve("image-rootfs");
+        // a run that was killed may have left /proc mounted there
+        new ProcessBuilder("umount", rootfs.resolve("proc").toString()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        deleteTree(rootfs);
+        Files.createDirectories(rootfs);
+        for (Path layer : layers) {
+            run(List.of("tar", "--numeric-owner", "-xpf", layer.toString(), "-C", rootfs.toString()));
+        }
+        Process mount = new ProcessBuilder("mount", "-t", "proc", "proc", rootfs.resolve("proc").toString())
+                .redirectErrorStream(true).start();
+        assumeThat(mount.waitFor()).as("mounting /proc in the root file system").isZero();
+        int port = freePort();
+        int adminPort = freePort();
+        Process gateway = null;
+        try {
+            List<String> serve = new ArrayList<>(chroot(rootfs));
+            serve.addAll(strings(config.get("Entrypoint")));
+            serve.addAll(strings(config.get("Cmd")));
+            ProcessBuilder pb = new ProcessBuilder(serve).redirectErrorStream(true)
+                    .redirectOutput(TARGET.resolve("image-serve.log").toFile());
+            imageEnvironment(pb.environment(), adminPort);
+            pb.environment().put("COFFER_BIND", "127.0.0.1");
+            pb.environment().put("COFFER_PORT", Integer.toString(port));
+            pb.environment().put("COFFER_ACCESS_KEY", "imageitkey");
+            pb.environment().put("COFFER_SECRET_KEY", "image-it-secret-key-0123456789");
+            gateway = pb.start();
+
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            int health = healthCheck(rootfs, adminPort);
+            while (health != 0 && System.nanoTime() < deadline && gateway.isAlive()) {
+                Thread.sleep(500);
+                health = healthCheck(rootfs, adminPort);
+            }
+            assertThat(health).as("HEALTHCHECK exit status; gateway log: "
+                    + Files.readString(TARGET.resolve("image-serve.log"))).isZero();
+
+            byte[] body = new byte[1 << 20];
+            new Random(7).nextBytes(body);
+            try (S3Client s3 = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port))
+                    .region(Region.US_EAST_1).forcePathStyle(true)
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("imageitkey",
+                            "image-it-secret-key-0123456789"))).build()) {
+                s3.createBucket(b -> b.bucket("from-the-image"));
+                s3.putObject(b -> b.bucket("from-the-image").key("k"), RequestBody.fromBytes(body));
+                assertThat(s3.getObjectAsBytes(b -> b.bucket("from-the-image").key("k")).asByteArray())
+                        .isEqualTo(body);
+            }
+            // the data went where the image's volume is, owned by the unprivileged user
+            Path data = rootfs.resolve("var/lib/coffer");
+            assertThat(Files.getAttribute(data.resolve("master.key"), "unix:uid")).isEqualTo(10001);
+
+            gateway.destroy();
+            assertThat(gateway.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(healthCheck(rootfs, adminPort)).as("HEALTHCHECK of a stopped gateway").isEqualTo(1);
+        } finally {
+            if (gateway != null && gateway.isAlive()) {
+                gateway.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+            new ProcessBuilder("umount", rootfs.resolve("proc").toString()).start().waitFor();
+        }
+    }
+
+    /** Runs the image's HEALTHCHECK command inside the root file system; its exit status. */
+    private static int healthCheck(Path rootfs, int adminPort) throws IOException, InterruptedException {
+        List<String> test = strings(config.get("Healthcheck").get("Test"));
+        List<String> cmd = new ArrayList<>(chroot(rootfs));
+        cmd.addAll(test.subList(1, test.size()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        imageEnvironment(pb.environment(), adminPort);
+        return pb.start().waitFor();
+    }
+
+    private static void imageEnvironment(Map<String, String> env, int adminPort) {
+        env.clear();
+        for (String kv : strings(config.get("Env"))) {
+            int eq = kv.indexOf('=');
+            env.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        env.put("COFFER_ADMIN_PORT", Integer.toString(adminPort));
+    }
+
+    private static List<String> chroot(Path rootfs) {
+        String[] user = config.get("User").asText().split(":");
+        return List.of("/usr/sbin/chroot", "--userspec=" + user[0] + ":" + user[1], rootfs.toString());
+    }
+
+    private static boolean isRoot() throws IOException, InterruptedException {
+        Process id = new ProcessBuilder("id", "-u").start();
+        String uid = new String(id.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        return id.waitFor() == 0 && uid.equals("0") && Files.isExecutable(Path.of("/usr/sbin/chroot"));
+    }
+
+    private static void run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        p.getInputStream().transferTo(out);
+        assertThat(p.waitFor()).as(String.join(" ", cmd) + ": " + out).isZero();
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    /** Lets Files.copy read one tar entry without closing the archive stream under it. */
+    private static final class NonClosing extends java.io.FilterInputStream {
+        NonClosing(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public void close() {
+            // the archive stream stays open for the next entry
+        }
+    }
+}
