@@ -15,13 +15,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Python clients the suite runs as subprocesses: aws-cli v1 and boto3 from the virtual environment that
- * {@code ./coffer test} creates ({@code .venv/}) and names with {@code -Dcoffer.python} and {@code -Dcoffer.aws}.
- * A test that needs one fails (never skips) when it is missing.
+ * The clients the suite runs as subprocesses: aws-cli v1 and boto3 from the virtual environment that
+ * {@code ./coffer test} creates ({@code .venv/}) and names with {@code -Dcoffer.python} and {@code -Dcoffer.aws}, and
+ * rclone, which it builds from source into {@code .tools/bin/} and names with {@code -Dcoffer.rclone}. A test that
+ * needs one fails (never skips) when it is missing.
  */
 final class ExternalClients {
-    private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/ and passes"
-            + " -Dcoffer.python=.venv/bin/python -Dcoffer.aws=.venv/bin/aws to Maven)";
+    private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/, builds rclone"
+            + " into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python -Dcoffer.aws=.venv/bin/aws"
+            + " -Dcoffer.rclone=.tools/bin/rclone to Maven)";
 
     /** What a finished subprocess printed. */
     record Result(int exitCode, String stdout, String stderr) {
@@ -43,6 +45,10 @@ final class ExternalClients {
 
     static Path aws() {
         return executable("coffer.aws", "aws-cli v1");
+    }
+
+    static Path rclone() {
+        return executable("coffer.rclone", "rclone");
     }
 
     private static Path executable(String property, String what) {
