@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The embedded engine end to end ({@code Coffer.builder().directory(tmp)}: directory backend that fsyncs every pack,
- * SQLite metadata, convergent key source, FastCDC 256k/1m/4m, 8 MiB packs), and in the same run, with the same JVM
+ * SQLite metadata, embedded OPRF key source, FastCDC 256k/1m/4m, 8 MiB packs), and in the same run, with the same JVM
  * settings and fork count, the raw single-thread MD5, SHA-256 and AES-256-CTR speeds over the same 256 MiB so that
  * the ratios PUT/MD5 and GET/SHA-256 are taken under the same conditions.
  *
@@ -54,8 +54,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #rawBackendPut}: the backend alone, the ceiling for a durable PUT: the same 256 MiB stored as 32 blobs
  *       of 8 MiB (the pack size) through the same kind of {@link BlobStore} the engine uses, one after another, into a
  *       fresh directory per iteration (directory: write, fsync, rename, fsync of the directory, per blob).</li>
- *   <li>{@link #putSmall}, {@link #getSmall}: 4 KiB objects, ops/s (each PUT writes and fsyncs its own pack and
- *       commits its own SQLite transaction).</li>
+ *   <li>{@link #putSmall}, {@link #getSmall}: 4 KiB objects, ops/s. They are inline (docs/FORMAT.md): each PUT
+ *       writes and fsyncs its sealed manifest and commits its own SQLite transaction; a GET reads only SQLite.</li>
  * </ul>
  *
  * <p>By default {@link JceWarmup} runs first in every fork ({@code warmJce=true}): steady state.
