@@ -49,6 +49,8 @@ public final class CofferBuilder {
     private Duration gcGrace = Duration.ofHours(1);
     private double gcDeadFraction = 0.3;
     private Duration keySourcePause = Duration.ofSeconds(5);
+    private long writeBudget = -1;
+    private Duration writeBudgetWait = Duration.ofSeconds(30);
     private MeterRegistry meters;
 
     CofferBuilder() {
@@ -183,6 +185,29 @@ public final class CofferBuilder {
         return this;
     }
 
+    /**
+     * Memory that all writes in flight may hold together in buffers (default: half the JVM's maximum heap, at least
+     * 64 MiB). A write reserves its worst case before it reads its body: a small PUT a little more than its length, a
+     * large one up to three packs and a chunk window (about 44 MiB with the defaults). Writes beyond the budget wait
+     * ({@link #writeBudgetWait}) and then fail with SlowDown, having stored nothing.
+     */
+    public CofferBuilder writeBufferBudget(long bytes) {
+        if (bytes < (1 << 20)) {
+            throw new IllegalArgumentException("write buffer budget must be at least 1 MiB, got " + bytes);
+        }
+        this.writeBudget = bytes;
+        return this;
+    }
+
+    /** How long a write waits for its share of the write buffer budget before failing with SlowDown (default 30 s). */
+    public CofferBuilder writeBudgetWait(Duration wait) {
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("write budget wait must not be negative");
+        }
+        this.writeBudgetWait = wait;
+        return this;
+    }
+
     public CofferBuilder meterRegistry(MeterRegistry registry) {
         this.meters = Objects.requireNonNull(registry, "registry");
         return this;
@@ -218,6 +243,7 @@ public final class CofferBuilder {
         int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
         return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
                 minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
-                meters != null ? meters : new SimpleMeterRegistry()));
+                writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
+                writeBudgetWait, meters != null ? meters : new SimpleMeterRegistry()));
     }
 }

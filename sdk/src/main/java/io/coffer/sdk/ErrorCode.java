@@ -29,6 +29,8 @@ public enum ErrorCode {
     /** A transient conflict (for example a chunk collected while a write referenced it); the client may retry. */
     CONFLICT_RETRY("InternalError"),
     SERVICE_UNAVAILABLE("ServiceUnavailable"),
+    /** Too many writes hold memory at once; nothing was read or stored, the client should retry later. */
+    SLOW_DOWN("SlowDown"),
     INTERNAL_ERROR("InternalError");
 
     private final String s3Code;

@@ -105,6 +105,7 @@ public enum S3ErrorCode {
             case PRECONDITION_FAILED -> PRECONDITION_FAILED;
             case METADATA_TOO_LARGE -> METADATA_TOO_LARGE;
             case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
+            case SLOW_DOWN -> SLOW_DOWN;
             case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;
         };
     }

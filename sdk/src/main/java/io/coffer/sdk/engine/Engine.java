@@ -65,6 +65,11 @@ public final class Engine implements Coffer {
     private final EngineConfig config;
     private final MetadataStore meta;
 
+    /** What this engine was built with (for tests in this package). */
+    EngineConfig config() {
+        return config;
+    }
+
     public Engine(EngineConfig config) {
         this.config = config;
         this.meta = config.metadata();
@@ -111,6 +116,13 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         headBucket(request.bucket());
         precheck(request.bucket(), request.key(), request.precondition());
+        try (WriteBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
+                request.contentLength(), config.inlineLimit()))) {
+            return writeObject(request, body);
+        }
+    }
+
+    private ObjectInfo writeObject(PutObjectRequest request, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
                 config.inlineLimit());
         ObjectWriter.Result written = writeBody(writer, body);
@@ -241,6 +253,14 @@ public final class Engine implements Coffer {
                                byte[] contentMd5, InputStream body) {
         checkPartNumber(partNumber);
         upload(bucket, key, uploadId);
+        try (WriteBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
+                contentLength, 0))) {
+            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
+        }
+    }
+
+    private PartInfo writePart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
         ObjectWriter.Result written = writeBody(writer, body);
         try {

@@ -7,6 +7,7 @@ import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.JceWarmup;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ final class EngineContext implements AutoCloseable {
     final Counter keySourceFallbacks;
     final Counter dedupBytes;
     final Counter storedBytes;
+    final WriteBudget writeBudget;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers = ThreadLocal.withInitial(ChunkCipher::new);
@@ -39,6 +41,10 @@ final class EngineContext implements AutoCloseable {
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
+        this.writeBudget = new WriteBudget(config.writeBudget(), config.writeBudgetWait());
+        Gauge.builder("coffer.write.budget.available", writeBudget,
+                        b -> b.availableKib() * 1024.0).baseUnit("bytes")
+                .description("write buffer memory not reserved by writes in flight").register(config.meters());
         this.keySourceFallbacks = Counter.builder("coffer.keysource.fallbacks")
                 .description("chunks encrypted under a random key because the key source failed")
                 .register(config.meters());

@@ -89,6 +89,27 @@ final class ObjectWriter {
         this.expectedLength = expectedLength;
     }
 
+    /**
+     * The most a writer of a body of {@code expectedLength} bytes (-1: unknown) can hold in buffers at once: what
+     * {@link WriteBudget} reserves for it. The chunk reader's window (two maximum chunks), a key batch of plaintext when
+     * keys come from a remote source, the filling pack and {@link #UPLOADS_IN_FLIGHT} uploading ones, each no larger than
+     * the body; a body that will be inline, only itself.
+     */
+    static long bufferBound(EngineConfig c, long expectedLength, int inlineLimit) {
+        if (expectedLength >= 0 && expectedLength <= inlineLimit) {
+            return expectedLength + 1;
+        }
+        long maxChunk = c.chunker().maxSize();
+        long perPack = c.packSize() + maxChunk + 1024;
+        long body = expectedLength < 0 ? Long.MAX_VALUE : expectedLength;
+        long window = Math.min(body, 2 * maxChunk);
+        long keyBatch = c.keyBatchChunks() > 1 ? Math.min(body, c.keyBatchChunks() * maxChunk) : 0;
+        long packs = expectedLength < 0 ? 1 + UPLOADS_IN_FLIGHT
+                : Math.min(1 + UPLOADS_IN_FLIGHT, (expectedLength + c.packSize() - 1) / c.packSize());
+        long firstPack = expectedLength < 0 ? perPack : Math.min(expectedLength + 1024, perPack);
+        return window + keyBatch + firstPack + Math.max(0, packs - 1) * perPack;
+    }
+
     /** A chunk waiting for its key while a batch for a remote key source fills. */
     private record Pending(int offset, int length, byte[] hash) {
     }
