@@ -70,8 +70,9 @@ import picocli.CommandLine.Option;
 /**
  * Load test of the key server over loopback, in one run: (a) single-thread rates of the raw primitives and
  * of the server's own evaluation, (b) closed-loop saturation (evaluations/s, p50/p99) for single and
- * batched queries on OPRFv1 and OPRFv2, (c) the DupLESS paper's Figure 4 open-loop sweep on OPRFv2, and
- * (d) a summary against the targets. The server runs in this JVM (rate limiting {@code none}, bound to
+ * batched queries on OPRFv1 and OPRFv2, (c) the DupLESS paper's Figure 4 open-loop sweep on OPRFv2,
+ * (d) a summary against the targets, and (e) how close the fixed and exponential rate-limit delays land to
+ * their configuration. The server runs in this JVM (rate limiting {@code none} except in part e, bound to
  * 127.0.0.1) and the load generator shares the machine's cores with it.
  *
  * <p>The load generator speaks the wire protocol directly (TLS socket with HTTP/1.1 for OPRFv1, KSInit then
@@ -82,12 +83,13 @@ import picocli.CommandLine.Option;
  * verify and unblind to the {@link LocalEvaluator} output.
  */
 @Command(name = "KeyServerLoad", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Key-server load test over loopback: primitives, closed-loop saturation, Figure 4 open-loop sweep.")
+        description = "Key-server load test over loopback: primitives, closed-loop saturation, Figure 4 open-loop sweep, rate-limit delay accuracy.")
 public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--keys", split = ",", defaultValue = "rsa2048,rsa1024,p256", description = "Keys to test: rsa2048, rsa1024, rsa3072, p256. Default: ${DEFAULT-VALUE}.")
     List<String> keys;
 
-    @Option(names = "--parts", split = ",", defaultValue = "a,b,c", description = "Parts to run: a (primitives), b (closed loop), c (Figure 4). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--parts", split = ",", defaultValue = "a,b,c",
+            description = "Parts to run: a (primitives), b (closed loop), c (Figure 4), e (rate-limit delay accuracy, first of --keys). Default: ${DEFAULT-VALUE}.")
     List<String> parts;
 
     @Option(names = "--primitive-seconds", defaultValue = "2", description = "Measured seconds per primitive (after 1/2 as much warm-up). Default: ${DEFAULT-VALUE}.")
@@ -130,6 +132,26 @@ public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--workers", description = "Server evaluation threads (default: the server's default, available processors).")
     Integer workers;
 
+    @Option(names = "--delay-clients", defaultValue = "4",
+            description = "Part e: clients (each its own identity) querying a delaying server at the same time. Default: ${DEFAULT-VALUE}.")
+    int delayClients;
+
+    @Option(names = "--fixed-delays-ms", split = ",", defaultValue = "10,50,250",
+            description = "Part e: fixed delays tD to measure, in ms. Default: ${DEFAULT-VALUE}.")
+    List<Integer> fixedDelaysMs;
+
+    @Option(names = "--fixed-seconds", defaultValue = "3",
+            description = "Part e: about this long per fixed delay and transport (queries per client = this / tD, at least 5). Default: ${DEFAULT-VALUE}.")
+    double fixedSeconds;
+
+    @Option(names = "--exp-delay-ms", split = ",", defaultValue = "10,320,500",
+            description = "Part e: exponential delay initial,max,epoch in ms. Default: ${DEFAULT-VALUE}.")
+    List<Integer> expDelayMs;
+
+    @Option(names = "--exp-rounds", defaultValue = "3",
+            description = "Part e: rounds per client, each from the initial delay up to two queries at the cap, then an idle epoch. Default: ${DEFAULT-VALUE}.")
+    int expRounds;
+
     private final PrintStream out = System.out;
     private final SecureRandom random = new SecureRandom();
     /** Single-thread evaluations/s of the server's OprfServer.blindEvaluate, by "key/batch". */
@@ -150,7 +172,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println("machine: " + cores + " cores (availableProcessors), CPU " + cpuModel() + ", " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version") + ", " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         out.println("load average at start: " + loadAverage());
-        out.println("server and load generator share this JVM and these cores; traffic only to 127.0.0.1; rate limit none");
+        out.println("server and load generator share this JVM and these cores; traffic only to 127.0.0.1; rate limit none (part e: the limits it names)");
         out.println("options: keys=" + keys + " parts=" + parts + " threads=" + threads + " batch=" + batch + " timeout=" + timeoutMs + "ms"
                 + " fig4: steps=" + fig4Steps + " x " + fig4RateStep + "/s, " + fig4StepSeconds + " s/step, <= " + fig4Queries + " queries/step");
         out.println();
@@ -158,7 +180,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         List<Target> targets = new ArrayList<>();
         try {
             for (String k : keys) {
-                targets.add(Target.create(root, k.trim().toLowerCase(Locale.ROOT), workers));
+                targets.add(Target.create(root, k.trim().toLowerCase(Locale.ROOT), workers, parts.contains("e") && targets.isEmpty() ? delayClients : 0));
             }
             if (parts.contains("a")) {
                 primitives(targets);
@@ -196,7 +218,12 @@ public final class KeyServerLoad implements Callable<Integer> {
                     }
                 }
             }
-            summary(targets, cores);
+            if (parts.contains("e")) {
+                delayAccuracy(targets.get(0));
+            }
+            if (parts.contains("a") || parts.contains("b") || parts.contains("c")) {
+                summary(targets, cores);
+            }
         } finally {
             for (Target t : targets) {
                 t.close();
@@ -587,6 +614,161 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
     }
 
+    // ---------------------------------------------------------------- (e) rate-limit delay accuracy
+
+    /** The "delays within 10% of configured", measured: fixed delays on both transports, exponential on OPRFv2. */
+    private void delayAccuracy(Target t) throws Exception {
+        out.println("## (e) rate-limit delay accuracy, " + t.label() + ", " + delayClients + " clients at once");
+        out.println();
+        out.println("each client has its own identity (the active-client list would drop a second pending query of one identity), sends one "
+                + "query of one fresh random blinded element, waits for the answer, then sends the next; latency = send to valid answer at the client, "
+                + "i.e. the server's delay plus the loopback round trip and the evaluation; error = (latency - configured) / configured; "
+                + "early = latency below the configured delay; in 10% = share of the queries with 0 <= error <= 10%; one new server per rate limit");
+        out.println();
+        out.println("| rate limit | transport | configured ms | queries | lost | early | p50 ms | p99 ms | max ms | error p50 | error p99 | max error "
+                + "| in 10% | JVM cores | other cores |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        List<String> missed = new ArrayList<>();
+        List<String> met = new ArrayList<>();
+        // no delay, one client back to back: the round trip and evaluation every delayed query also pays (and a warm-up)
+        long[] none = new long[Math.max(200, (int) (fixedSeconds * 300))];
+        delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
+        DelayRun base = delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
+        delayRows("none (1 client)", "v2", base, met, missed);
+        List<SSLContext> ids = new ArrayList<>();
+        for (int i = 0; i < delayClients; i++) {
+            ids.add(t.tls("delay-" + i));
+        }
+        for (int ms : fixedDelaysMs) {
+            String spec = "fixed:delay=" + ms + "ms";
+            long[] plan = new long[(int) Math.max(5, Math.round(fixedSeconds * 1000 / ms))];
+            Arrays.fill(plan, ms * 1_000_000L);
+            for (String transport : List.of("v2", "v1")) {
+                try (KeyServer server = t.startServer(spec)) {
+                    delayRows(spec, transport, delayRun(t, server, ids, transport, plan, 1, 0), met, missed);
+                }
+            }
+        }
+        long initial = expDelayMs.get(0) * 1_000_000L, max = expDelayMs.get(1) * 1_000_000L, epoch = expDelayMs.get(2) * 1_000_000L;
+        String spec = "exp:initial=" + expDelayMs.get(0) + "ms,max=" + expDelayMs.get(1) + "ms,epoch=" + expDelayMs.get(2) + "ms";
+        // one round: the initial delay doubling up to the cap, two queries at the cap; then an idle epoch resets it
+        LongList round = new LongList();
+        for (long d = initial; ; d = Math.min(max, d * 2)) {
+            round.add(d);
+            if (d == max) {
+                round.add(d);
+                break;
+            }
+        }
+        try (KeyServer server = t.startServer(spec)) {
+            delayRows(spec, "v2", delayRun(t, server, ids, "v2", Arrays.copyOf(round.a, round.n), expRounds, epoch + 100_000_000L), met, missed);
+        }
+        out.println();
+        out.println("delays within 10% of configured (every query 0 <= error <= 10%): met for " + (met.isEmpty() ? "none" : String.join(", ", met))
+                + "; missed for " + (missed.isEmpty() ? "none" : String.join(", ", missed)));
+        out.println();
+    }
+
+    /** What the clients of one part-e run measured: per query {configured delay, latency or -1 if lost}, all in ns. */
+    private static final class DelayRun {
+        final List<long[]> samples = new ArrayList<>();
+        Cpu.Use cpu;
+    }
+
+    /**
+     * Each identity runs {@code plan} (the configured delay of each query) {@code rounds} times, pausing {@code pauseNanos}
+     * between rounds, all identities at once.
+     */
+    private DelayRun delayRun(Target t, KeyServer server, List<SSLContext> ids, String transport, long[] plan, int rounds, long pauseNanos)
+            throws Exception {
+        long maxDelay = Arrays.stream(plan).max().orElse(0);
+        int timeout = (int) Math.max(timeoutMs, 2 * maxDelay / 1_000_000 + 500);
+        DelayRun run = new DelayRun();
+        List<Thread> threads = new ArrayList<>();
+        List<Exception> failures = new ArrayList<>();
+        CountDownLatch ready = new CountDownLatch(ids.size());
+        for (SSLContext id : ids) {
+            List<byte[]> els = new ElementSource(t).next(plan.length * rounds);
+            Thread th = new Thread(() -> {
+                List<long[]> mine = new ArrayList<>();
+                try (Conn conn = transport.equals("v1") ? new HttpsConn(id, server.httpsPort()) : new UdpConn(id, server.httpsPort(), timeout)) {
+                    conn.warm();
+                    ready.countDown();
+                    ready.await();
+                    for (int r = 0; r < rounds; r++) {
+                        if (r > 0) {
+                            LockSupport.parkNanos(pauseNanos);
+                        }
+                        for (int k = 0; k < plan.length; k++) {
+                            byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(r * plan.length + k))).encode();
+                            long s = System.nanoTime();
+                            boolean ok = conn.query(req, 1);
+                            long e = System.nanoTime();
+                            mine.add(new long[] {plan[k], ok ? e - s : -1});
+                        }
+                    }
+                } catch (Exception e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    ready.countDown();
+                }
+                synchronized (run) {
+                    run.samples.addAll(mine);
+                }
+            }, "delay-client");
+            th.start();
+            threads.add(th);
+        }
+        ready.await();
+        Cpu c0 = Cpu.now();
+        for (Thread th : threads) {
+            th.join();
+        }
+        run.cpu = Cpu.now().since(c0);
+        if (!failures.isEmpty()) {
+            throw new IOException("delay run " + transport + " failed", failures.get(0));
+        }
+        return run;
+    }
+
+    /** One table row per configured delay of the run. */
+    private void delayRows(String spec, String transport, DelayRun run, List<String> met, List<String> missed) {
+        java.util.TreeMap<Long, List<Long>> byDelay = new java.util.TreeMap<>();
+        for (long[] q : run.samples) {
+            byDelay.computeIfAbsent(q[0], k -> new ArrayList<>()).add(q[1]);
+        }
+        for (Map.Entry<Long, List<Long>> e : byDelay.entrySet()) {
+            long configured = e.getKey();
+            LongList lat = new LongList();
+            int lost = 0, early = 0, within = 0;
+            for (long l : e.getValue()) {
+                if (l < 0) {
+                    lost++;
+                    continue;
+                }
+                lat.add(l);
+                early += l < configured ? 1 : 0;
+                within += l >= configured && l <= configured + configured / 10 ? 1 : 0;
+            }
+            long[] l = lat.toSortedArray();
+            String err50 = "-", err99 = "-", errMax = "-", in10 = "-";
+            if (configured > 0 && l.length > 0) {
+                double c = configured / 1e6;
+                err50 = String.format(Locale.ROOT, "%+.1f%%", 100 * (pct(l, 50) - c) / c);
+                err99 = String.format(Locale.ROOT, "%+.1f%%", 100 * (pct(l, 99) - c) / c);
+                errMax = String.format(Locale.ROOT, "%+.1f%%", 100 * (l[l.length - 1] / 1e6 - c) / c);
+                in10 = String.format(Locale.ROOT, "%.1f%%", 100.0 * within / e.getValue().size());
+                String what = String.format(Locale.ROOT, "%s %s %.0f ms (max error %s)", spec.startsWith("exp") ? "exp" : "fixed", transport, c, errMax);
+                (within == e.getValue().size() ? met : missed).add(what);
+            }
+            out.printf(Locale.ROOT, "| %s | %s | %.0f | %d | %d | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s | %.2f | %.2f |%n", spec, transport, configured / 1e6,
+                    e.getValue().size(), lost, early, pct(l, 50), pct(l, 99), l.length == 0 ? Double.NaN : l[l.length - 1] / 1e6, err50, err99, errMax, in10,
+                    run.cpu.jvmCores, run.cpu.otherCores);
+        }
+        out.flush();
+    }
+
     // ---------------------------------------------------------------- (d) summary
 
     private void summary(List<Target> targets, int cores) {
@@ -785,8 +967,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         final int elementLength;
         final KeyServer server;
         final SSLContext tls;
+        final Integer workers;
 
-        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls) {
+        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls, Integer workers) {
             this.name = name;
             this.bits = bits;
             this.dir = dir;
@@ -796,10 +979,15 @@ public final class KeyServerLoad implements Callable<Integer> {
             this.elementLength = key instanceof RsaOprfPrivateKey ? ((RsaOprfPrivateKey) key).publicKey().modulusLength() : 33;
             this.server = server;
             this.tls = tls;
+            this.workers = workers;
         }
 
-        static Target create(Path root, String name, Integer workers) throws Exception {
+        /** A key, its directory (clients "bench" and delay-0 .. delay-(delayClients - 1)) and a server without a limit. */
+        static Target create(Path root, String name, Integer workers, int delayClients) throws Exception {
             KeyServerInit.Options o = new KeyServerInit.Options().client("bench");
+            for (int i = 0; i < delayClients; i++) {
+                o.client("delay-" + i);
+            }
             int bits = 0;
             switch (name) {
                 case "rsa1024":
@@ -816,11 +1004,25 @@ public final class KeyServerLoad implements Callable<Integer> {
             }
             KeyServerDirectory d = KeyServerInit.create(root.resolve(name), o);
             OprfPrivateKey key = d.loadOprfKeys().get(d.currentKeyId());
-            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit("none");
+            return new Target(name, bits, d, key, startServer(d, workers, "none"), tls(d, "bench"), workers);
+        }
+
+        private static KeyServer startServer(KeyServerDirectory d, Integer workers, String rateLimit) throws Exception {
+            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit(rateLimit);
             if (workers != null) {
                 b.workerThreads(workers);
             }
-            return new Target(name, bits, d, key, b.start(), tls(d));
+            return b.start();
+        }
+
+        /** Another server on this key, with a rate limit (part e). */
+        KeyServer startServer(String rateLimit) throws Exception {
+            return startServer(dir, workers, rateLimit);
+        }
+
+        /** Mutual-TLS context of one of the directory's clients. */
+        SSLContext tls(String client) throws Exception {
+            return tls(dir, client);
         }
 
         String label() {
@@ -853,11 +1055,11 @@ public final class KeyServerLoad implements Callable<Integer> {
             }
         }
 
-        private static SSLContext tls(KeyServerDirectory d) throws Exception {
+        private static SSLContext tls(KeyServerDirectory d, String client) throws Exception {
             char[] pw = new char[0];
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
-            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey("bench")), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate("bench"))});
+            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey(client)), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate(client))});
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, pw);
             KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -958,7 +1160,11 @@ public final class KeyServerLoad implements Callable<Integer> {
         private final InputStream is;
 
         HttpsConn(Target t) throws IOException {
-            socket = (SSLSocket) t.tls.getSocketFactory().createSocket("127.0.0.1", t.server.httpsPort());
+            this(t.tls, t.server.httpsPort());
+        }
+
+        HttpsConn(SSLContext tls, int port) throws IOException {
+            socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
             SSLParameters params = socket.getSSLParameters();
             params.setEndpointIdentificationAlgorithm("HTTPS");
             socket.setSSLParameters(params);
@@ -1028,7 +1234,6 @@ public final class KeyServerLoad implements Callable<Integer> {
 
     /** OPRFv2: KSInit over mutual TLS, then one datagram per query and one answer, matched by sequence number. */
     private static final class UdpConn implements Conn {
-        private final Target t;
         private final HttpsConn init;
         private final DatagramSocket socket;
         private final byte[] buf = new byte[65536];
@@ -1037,8 +1242,11 @@ public final class KeyServerLoad implements Callable<Integer> {
         private long sequence;
 
         UdpConn(Target t, int timeoutMs) throws IOException {
-            this.t = t;
-            this.init = new HttpsConn(t);
+            this(t.tls, t.server.httpsPort(), timeoutMs);
+        }
+
+        UdpConn(SSLContext tls, int httpsPort, int timeoutMs) throws IOException {
+            this.init = new HttpsConn(tls, httpsPort);
             this.timeoutMs = timeoutMs;
             this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         }
