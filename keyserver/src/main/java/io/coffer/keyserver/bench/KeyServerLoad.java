@@ -152,6 +152,10 @@ public final class KeyServerLoad implements Callable<Integer> {
             description = "Part e: rounds per client, each from the initial delay up to two queries at the cap, then an idle epoch. Default: ${DEFAULT-VALUE}.")
     int expRounds;
 
+    private static final String CPU_COLUMNS = "JVM cores: CPU used by this JVM / wall time, split into server cores (the key server's threads),"
+            + " load gen cores (the load generator's threads) and JIT+GC cores (compiler and garbage-collector threads); other cores: CPU used by"
+            + " everything else on the machine (other tenants), from /proc/stat";
+
     private final PrintStream out = System.out;
     private final SecureRandom random = new SecureRandom();
     /** Single-thread evaluations/s of the server's OprfServer.blindEvaluate, by "key/batch". */
@@ -189,15 +193,14 @@ public final class KeyServerLoad implements Callable<Integer> {
                 out.println("## (b) closed loop: " + threads + " client threads, each one query in flight; " + closedWarmup + " s warm-up, "
                         + closedSeconds + " s measured");
                 out.println();
-                out.println("JVM cores: CPU used by this JVM (server + load generator) / wall time; other cores: CPU used by everything else"
-                        + " on the machine (other tenants), from /proc/stat");
+                out.println(CPU_COLUMNS);
                 out.println();
                 out.println("ratio per JVM core: evaluations/s / (JVM cores x the 1-core raw rate), i.e. the share of the CPU this JVM got"
                         + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT)");
                 out.println();
                 out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio "
-                        + "| JVM cores | other cores | ratio per JVM core |");
-                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                        + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores | ratio per JVM core |");
+                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
                 for (Target t : targets) {
                     t.sanityCheck();
                     for (String transport : List.of("v1", "v2")) {
@@ -407,9 +410,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         if (transport.equals("v2") && n == 1) {
             closedV2Single.put(t.name, eps);
         }
-        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.0f%% |%n", t.label(), transport, n,
-                queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.otherCores,
-                100 * eps / (use.jvmCores * raw / 2));
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |%n", t.label(),
+                transport, n, queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.serverCores,
+                use.loadCores, use.jitGcCores, use.otherCores, 100 * eps / (use.jvmCores * raw / 2));
     }
 
     // ---------------------------------------------------------------- (c) Figure 4
@@ -453,8 +456,11 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println("offered 100*i queries/s, each query one fresh random blinded element, sent on schedule whatever the answers; "
                 + "answered = valid OK answer within " + timeoutMs + " ms; goodput = answered / (first send to last answer)");
         out.println();
-        out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers | JVM cores | other cores |");
-        out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        out.println(CPU_COLUMNS);
+        out.println();
+        out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers "
+                + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores |");
+        out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         Fig4Result res = new Fig4Result();
         fig4Results.put(t.name, res);
         long timeout = timeoutMs * 1_000_000L;
@@ -530,8 +536,9 @@ public final class KeyServerLoad implements Callable<Integer> {
                 // answers per second over the time the server took to give them: a backlog answered after the last
                 // send (within the timeout) does not count as extra capacity
                 double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
-                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f |%n", i, rate, count / stepSeconds, count,
-                        answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores, use.otherCores);
+                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f |%n", i, rate,
+                        count / stepSeconds, count, answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores,
+                        use.serverCores, use.loadCores, use.jitGcCores, use.otherCores);
                 out.flush();
                 res.offered.add(new int[] {i, rate, count});
                 res.stats.add(new double[] {answeredPct, pct(l, 50), pct(l, 99), goodput});
@@ -868,18 +875,54 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
     }
 
-    /** CPU accounting: this JVM's CPU time and the whole machine's busy time (/proc/stat). */
+    /**
+     * CPU accounting: this JVM's CPU time, split into the key server's threads, the JIT compiler and garbage collector
+     * threads, and the rest (the load generator: it is all that runs besides them), and the whole machine's busy time
+     * (/proc/stat). Per-thread times come from /proc/self/task/TID/schedstat (nanoseconds on a CPU).
+     */
     private static final class Cpu {
         final long wall;
         final long process;
+        final long server;
+        final long jitGc;
         final long busyJiffies;
         final long totalJiffies;
 
-        private Cpu(long wall, long process, long busy, long total) {
+        private Cpu(long wall, long process, long server, long jitGc, long busy, long total) {
             this.wall = wall;
             this.process = process;
+            this.server = server;
+            this.jitGc = jitGc;
             this.busyJiffies = busy;
             this.totalJiffies = total;
+        }
+
+        /** {server, JIT + GC} nanoseconds on a CPU of the threads alive now, by thread name (the kernel keeps 15 characters). */
+        private static long[] threadTimes() {
+            long server = 0, jitGc = 0;
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path t : tasks.toList()) {
+                    try {
+                        String name = Files.readString(t.resolve("comm")).trim();
+                        boolean isServer = name.startsWith("ks-") && !name.startsWith("ks-client");
+                        boolean isJitGc = name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre") || name.startsWith("GC Thread")
+                                || name.startsWith("G1 ") || name.equals("VM Thread");
+                        if (isServer || isJitGc) {
+                            long ns = Long.parseLong(Files.readString(t.resolve("schedstat")).trim().split(" ")[0]);
+                            if (isServer) {
+                                server += ns;
+                            } else {
+                                jitGc += ns;
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // the thread ended meanwhile
+                    }
+                }
+            } catch (IOException e) {
+                return new long[] {-1, -1};
+            }
+            return new long[] {server, jitGc};
         }
 
         static Cpu now() {
@@ -896,18 +939,28 @@ public final class KeyServerLoad implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 busy = total = 0;
             }
+            long[] threads = threadTimes();
             long process = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-            return new Cpu(System.nanoTime(), process, busy, total);
+            return new Cpu(System.nanoTime(), process, threads[0], threads[1], busy, total);
         }
 
         /** Cores used on average since {@code before}. */
         static final class Use {
             final double jvmCores;
             final double otherCores;
+            /** The key server's threads (ks-io, ks-eval, ks-accept, ks-delay). */
+            final double serverCores;
+            /** JIT compiler and GC threads. */
+            final double jitGcCores;
+            /** The rest of the JVM: the load generator's threads (and threads that ended during the window). */
+            final double loadCores;
 
-            Use(double jvm, double other) {
+            Use(double jvm, double other, double server, double jitGc) {
                 this.jvmCores = jvm;
                 this.otherCores = other;
+                this.serverCores = server;
+                this.jitGcCores = jitGc;
+                this.loadCores = Math.max(0, jvm - server - jitGc);
             }
         }
 
@@ -916,7 +969,9 @@ public final class KeyServerLoad implements Callable<Integer> {
             double jvm = (process - before.process) / wallNs;
             long dt = totalJiffies - before.totalJiffies;
             double machine = dt <= 0 ? Double.NaN : (double) (busyJiffies - before.busyJiffies) / dt * Runtime.getRuntime().availableProcessors();
-            return new Use(jvm, Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - jvm));
+            boolean threads = server >= 0 && before.server >= 0;
+            return new Use(jvm, Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - jvm), threads ? (server - before.server) / wallNs : Double.NaN,
+                    threads ? (jitGc - before.jitGc) / wallNs : Double.NaN);
         }
     }
 
