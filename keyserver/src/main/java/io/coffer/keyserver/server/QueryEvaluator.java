@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  */
 final class QueryEvaluator implements QueryHandler {
     private final Map<KeyId, OprfPrivateKey> keys;
-    private final Map<String, OprfServer> servers = new ConcurrentHashMap<>();
+    private final Map<ServerKey, OprfServer> servers = new ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService workers;
@@ -62,6 +62,9 @@ final class QueryEvaluator implements QueryHandler {
         this.clock = clock;
     }
 
+    /** The evaluator of one key in one suite. */
+    private record ServerKey(KeyId keyId, Suite suite) {}
+
     /** A query not evaluated because the server is overloaded (queue full, or waited too long in it). */
     static final class Overloaded extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -84,7 +87,7 @@ final class QueryEvaluator implements QueryHandler {
         if (!key.publicKey().supports(suite)) {
             return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
         }
-        OprfServer server = servers.computeIfAbsent(keyId.toHex() + "/" + suite.id(), k -> Oprf.server(key, suite));
+        OprfServer server = servers.computeIfAbsent(new ServerKey(keyId, suite), k -> Oprf.server(key, suite));
         if (request.elementLength() != server.elementLength()) {
             return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
         }
