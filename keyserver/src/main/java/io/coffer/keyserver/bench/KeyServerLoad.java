@@ -126,6 +126,16 @@ public final class KeyServerLoad implements Callable<Integer> {
             description = "Stop a sweep after this many consecutive steps answering under 50% (0: never). Default: ${DEFAULT-VALUE}.")
     int fig4StopAfter;
 
+    @Option(names = "--fig4-warmup-queries", defaultValue = "10000",
+            description = "Queries sent, not measured, before each sweep (at 60% of the raw limit, or 1000/s without part a): "
+                    + "the JIT compiles the transport path first. 0: none. Default: ${DEFAULT-VALUE}.")
+    int fig4WarmupQueries;
+
+    @Option(names = "--fig4-extend", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Unless the last three steps up to --fig4-steps all lost queries, go on until three in a row do "
+                    + "(at most 3 x --fig4-steps), to find saturation. Default: ${DEFAULT-VALUE}.")
+    boolean fig4Extend;
+
     @Option(names = "--timeout-ms", defaultValue = "500", description = "Answer timeout tR (the client's default). Default: ${DEFAULT-VALUE}.")
     int timeoutMs;
 
@@ -196,11 +206,12 @@ public final class KeyServerLoad implements Callable<Integer> {
                 out.println(CPU_COLUMNS);
                 out.println();
                 out.println("ratio per JVM core: evaluations/s / (JVM cores x the 1-core raw rate), i.e. the share of the CPU this JVM got"
-                        + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT)");
+                        + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT); per server core: the same over the"
+                        + " server's threads only (the rest: the server's transport and hand-offs)");
                 out.println();
                 out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio "
-                        + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores | ratio per JVM core |");
-                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                        + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores | ratio per JVM core | per server core |");
+                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
                 for (Target t : targets) {
                     t.sanityCheck();
                     for (String transport : List.of("v1", "v2")) {
@@ -410,9 +421,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         if (transport.equals("v2") && n == 1) {
             closedV2Single.put(t.name, eps);
         }
-        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |%n", t.label(),
-                transport, n, queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.serverCores,
-                use.loadCores, use.jitGcCores, use.otherCores, 100 * eps / (use.jvmCores * raw / 2));
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.0f%% |%n",
+                t.label(), transport, n, queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores,
+                use.serverCores, use.loadCores, use.jitGcCores, use.otherCores, 100 * eps / (use.jvmCores * raw / 2), 100 * eps / (use.serverCores * raw / 2));
     }
 
     // ---------------------------------------------------------------- (c) Figure 4
@@ -445,6 +456,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         double saturation;
         int saturationRate;
         double saturationJvmCores;
+        double saturationServerCores;
         double saturationOtherCores;
         int highestLossless;
         int firstLossy = -1;
@@ -458,12 +470,8 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println();
         out.println(CPU_COLUMNS);
         out.println();
-        out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers "
-                + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores |");
-        out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         Fig4Result res = new Fig4Result();
         fig4Results.put(t.name, res);
-        long timeout = timeoutMs * 1_000_000L;
         try (HttpsConn init = new HttpsConn(t); DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             socket.setReceiveBufferSize(4 << 20);
             socket.setSendBufferSize(4 << 20);
@@ -477,78 +485,39 @@ public final class KeyServerLoad implements Callable<Integer> {
             receiver.setDaemon(true);
             receiver.start();
             ElementSource src = new ElementSource(t);
+            if (fig4WarmupQueries > 0) {
+                // the JIT compiles the transport path during the first thousands of queries; a long-running server has
+                // done that long before, so the sweep starts after it (the warm-up is not measured)
+                double raw = 2 * rawFor(t, 1);
+                int rate = (int) Math.max(100, Double.isNaN(raw) ? 1000 : 0.6 * raw);
+                double[] w = step(t, init, socket, current, lastReceive, errors, src, rate, fig4WarmupQueries);
+                out.printf(Locale.ROOT, "warm-up (not measured): %d queries at %d/s, %.1f%% answered, then the sweep%n%n", fig4WarmupQueries, rate, w[0]);
+            }
+            out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers "
+                    + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores |");
+            out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             int lossyRun = 0;
+            int lossyInARow = 0;
             boolean losslessSoFar = true;
-            for (int i = 1; i <= fig4Steps; i++) {
+            int lastStep = fig4Steps;
+            for (int i = 1; i <= lastStep; i++) {
                 int rate = i * fig4RateStep;
                 int count = (int) Math.min(fig4Queries, Math.max(1, Math.round(rate * fig4StepSeconds)));
-                SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
-                Step step = new Step(rate, count, g);
-                byte[][] frames = new byte[count][];
-                List<byte[]> els = src.next(count);
-                for (int k = 0; k < count; k++) {
-                    byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(k))).encode();
-                    frames[k] = DatagramFrame.seal(DatagramFrame.REQUEST, step.sessionId, k + 1, req, step.sessionKey);
-                }
-                long errorsBefore = errors.get();
-                synchronized (current) {
-                    current[0] = step;
-                }
-                Cpu c0 = Cpu.now();
-                long start = System.nanoTime();
-                double interval = 1e9 / rate;
-                for (int k = 0; k < count; k++) {
-                    long target = start + (long) (k * interval);
-                    long wait = target - System.nanoTime();
-                    if (wait > 0) {
-                        LockSupport.parkNanos(wait);
-                    }
-                    step.sent[k] = System.nanoTime();
-                    socket.send(new DatagramPacket(frames[k], frames[k].length));
-                }
-                Cpu.Use use = Cpu.now().since(c0);
-                long lastSent = step.sent[count - 1];
-                // the step lasts count intervals; when the sender fell behind, its real duration
-                double stepSeconds = Math.max(count / (double) rate, (lastSent - start + interval) / 1e9);
-                while (System.nanoTime() < lastSent + timeout) {
-                    LockSupport.parkNanos(10_000_000L);
-                }
-                int answered = 0, late = 0;
-                long lastAnswer = start;
-                LongList lat = new LongList();
-                synchronized (current) {
-                    current[0] = null;
-                    for (int k = 0; k < count; k++) {
-                        if (step.received[k] != 0 && step.ok[k]) {
-                            long l = step.received[k] - step.sent[k];
-                            if (l <= timeout) {
-                                answered++;
-                                lat.add(l);
-                                lastAnswer = Math.max(lastAnswer, step.received[k]);
-                            } else {
-                                late++;
-                            }
-                        }
-                    }
-                }
-                long[] l = lat.toSortedArray();
-                double answeredPct = 100.0 * answered / count;
-                // answers per second over the time the server took to give them: a backlog answered after the last
-                // send (within the timeout) does not count as extra capacity
-                double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
-                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f | %.2f | %.2f | %.2f |%n", i, rate,
-                        count / stepSeconds, count, answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores,
-                        use.serverCores, use.loadCores, use.jitGcCores, use.otherCores);
+                double[] st = step(t, init, socket, current, lastReceive, errors, src, rate, count);
+                double answeredPct = st[0], goodput = st[3];
+                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", i, rate,
+                        st[4], count, answeredPct, goodput, st[1], st[2], st[5], st[6], st[7], st[8], st[9], st[10], st[11]);
                 out.flush();
                 res.offered.add(new int[] {i, rate, count});
-                res.stats.add(new double[] {answeredPct, pct(l, 50), pct(l, 99), goodput});
+                res.stats.add(new double[] {answeredPct, st[1], st[2], goodput});
                 if (goodput > res.saturation) {
                     res.saturation = goodput;
                     res.saturationRate = rate;
-                    res.saturationJvmCores = use.jvmCores;
-                    res.saturationOtherCores = use.otherCores;
+                    res.saturationJvmCores = st[7];
+                    res.saturationServerCores = st[8];
+                    res.saturationOtherCores = st[11];
                 }
-                if (answered == count) {
+                if (answeredPct == 100) {
                     if (losslessSoFar) {
                         res.highestLossless = rate;
                     }
@@ -559,25 +528,101 @@ public final class KeyServerLoad implements Callable<Integer> {
                     }
                 }
                 lossyRun = answeredPct < 50 ? lossyRun + 1 : 0;
-                // let the server finish what is queued, so that each step starts from an idle server
-                long drainDeadline = System.nanoTime() + 5_000_000_000L;
-                while (System.nanoTime() - lastReceive.get() < 200_000_000L && System.nanoTime() < drainDeadline) {
-                    LockSupport.parkNanos(20_000_000L);
-                }
                 if (fig4StopAfter > 0 && lossyRun >= fig4StopAfter) {
                     out.println();
                     out.println("stopped after " + lossyRun + " consecutive steps under 50% answered (--fig4-stop-after " + fig4StopAfter + ")");
                     break;
                 }
+                lossyInARow = answeredPct < 100 ? lossyInARow + 1 : 0;
+                if (i == lastStep && fig4Extend && lossyInARow < 3 && lastStep < 3 * fig4Steps) {
+                    // the last steps were not all lossy: the sweep may not have reached saturation yet, so it goes on
+                    lastStep++;
+                }
+            }
+            if (lastStep > fig4Steps) {
+                out.println();
+                out.println("(steps past i = " + fig4Steps + ": the sweep goes on until three steps in a row lose queries, to find saturation; "
+                        + "--no-fig4-extend stops at i = " + fig4Steps + ")");
             }
             stopReceiver = true;
             receiver.join(1000);
         }
         out.println();
-        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s, JVM %.2f cores, others %.2f cores); highest offered rate with no loss "
-                + "(all steps up to it lossless): %d/s; first step with loss: %s%n", t.label(), res.saturation, res.saturationRate,
-                res.saturationJvmCores, res.saturationOtherCores, res.highestLossless, res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
+        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s, JVM %.2f cores of which server %.2f, others %.2f cores); highest offered "
+                + "rate with no loss (all steps up to it lossless): %d/s; first step with loss: %s%n", t.label(), res.saturation, res.saturationRate,
+                res.saturationJvmCores, res.saturationServerCores, res.saturationOtherCores, res.highestLossless,
+                res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
         out.println();
+    }
+
+    /**
+     * Sends {@code count} queries at {@code rate}/s on a new session, waits for the answers (the timeout, then until the
+     * server has been quiet for 200 ms, at most 5 s) and returns {answered %, p50 ms, p99 ms, goodput/s, sent/s, late,
+     * error answers, JVM cores, server cores, load gen cores, JIT+GC cores, other cores}.
+     */
+    private double[] step(Target t, HttpsConn init, DatagramSocket socket, Step[] current, AtomicLong lastReceive, AtomicLong errors,
+            ElementSource src, int rate, int count) throws Exception {
+        long timeout = timeoutMs * 1_000_000L;
+        SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
+        Step step = new Step(rate, count, g);
+        byte[][] frames = new byte[count][];
+        List<byte[]> els = src.next(count);
+        for (int k = 0; k < count; k++) {
+            byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(k))).encode();
+            frames[k] = DatagramFrame.seal(DatagramFrame.REQUEST, step.sessionId, k + 1, req, step.sessionKey);
+        }
+        long errorsBefore = errors.get();
+        synchronized (current) {
+            current[0] = step;
+        }
+        Cpu c0 = Cpu.now();
+        long start = System.nanoTime();
+        double interval = 1e9 / rate;
+        for (int k = 0; k < count; k++) {
+            long target = start + (long) (k * interval);
+            long wait = target - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            step.sent[k] = System.nanoTime();
+            socket.send(new DatagramPacket(frames[k], frames[k].length));
+        }
+        Cpu.Use use = Cpu.now().since(c0);
+        long lastSent = step.sent[count - 1];
+        // the step lasts count intervals; when the sender fell behind, its real duration
+        double stepSeconds = Math.max(count / (double) rate, (lastSent - start + interval) / 1e9);
+        while (System.nanoTime() < lastSent + timeout) {
+            LockSupport.parkNanos(10_000_000L);
+        }
+        int answered = 0, late = 0;
+        long lastAnswer = start;
+        LongList lat = new LongList();
+        synchronized (current) {
+            current[0] = null;
+            for (int k = 0; k < count; k++) {
+                if (step.received[k] != 0 && step.ok[k]) {
+                    long l = step.received[k] - step.sent[k];
+                    if (l <= timeout) {
+                        answered++;
+                        lat.add(l);
+                        lastAnswer = Math.max(lastAnswer, step.received[k]);
+                    } else {
+                        late++;
+                    }
+                }
+            }
+        }
+        long[] l = lat.toSortedArray();
+        // answers per second over the time the server took to give them: a backlog answered after the last
+        // send (within the timeout) does not count as extra capacity
+        double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
+        // let the server finish what is queued, so that each step starts from an idle server
+        long drainDeadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() - lastReceive.get() < 200_000_000L && System.nanoTime() < drainDeadline) {
+            LockSupport.parkNanos(20_000_000L);
+        }
+        return new double[] {100.0 * answered / count, pct(l, 50), pct(l, 99), goodput, count / stepSeconds, late, errors.get() - errorsBefore,
+            use.jvmCores, use.serverCores, use.loadCores, use.jitGcCores, use.otherCores};
     }
 
     private volatile boolean stopReceiver;
@@ -794,8 +839,8 @@ public final class KeyServerLoad implements Callable<Integer> {
             double best = closed == null ? 0 : closed;
             if (f != null) {
                 figS = String.format(Locale.ROOT, "%,.0f", f.saturation);
-                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%% (%.0f%% per JVM core)", 100 * f.saturation / raw,
-                        100 * f.saturation / (f.saturationJvmCores * raw / 2));
+                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%% (%.0f%% per JVM core, %.0f%% per server core)", 100 * f.saturation / raw,
+                        100 * f.saturation / (f.saturationJvmCores * raw / 2), 100 * f.saturation / (f.saturationServerCores * raw / 2));
                 best = Math.max(best, f.saturation);
                 double sat = f.saturation;
                 boolean clean = true;
