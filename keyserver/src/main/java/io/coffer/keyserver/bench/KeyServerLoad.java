@@ -116,6 +116,10 @@ public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--fig4-rate-step", defaultValue = "100", description = "Offered rate increment per step (queries/s). Default: ${DEFAULT-VALUE}.")
     int fig4RateStep;
 
+    @Option(names = "--fig4-rates", split = ",",
+            description = "Offered rates (queries/s) of the steps, instead of --fig4-steps x --fig4-rate-step, e.g. 800,800,800 to repeat one step.")
+    List<Integer> fig4Rates;
+
     @Option(names = "--fig4-step-seconds", defaultValue = "1.5", description = "Sending time per step; queries per step = min(--fig4-queries, rate * this). Default: ${DEFAULT-VALUE}.")
     double fig4StepSeconds;
 
@@ -465,7 +469,8 @@ public final class KeyServerLoad implements Callable<Integer> {
     private void fig4(Target t) throws Exception {
         out.println("## (c) Figure 4 sweep, " + t.label() + ", OPRFv2, batch 1, open loop");
         out.println();
-        out.println("offered 100*i queries/s, each query one fresh random blinded element, sent on schedule whatever the answers; "
+        out.println("offered " + (fig4Rates != null ? "rates " + fig4Rates : fig4RateStep + "*i") + " queries/s, each query one fresh random blinded element, "
+                + "sent on schedule whatever the answers; "
                 + "answered = valid OK answer within " + timeoutMs + " ms; goodput = answered / (first send to last answer)");
         out.println();
         out.println(CPU_COLUMNS);
@@ -499,9 +504,9 @@ public final class KeyServerLoad implements Callable<Integer> {
             int lossyRun = 0;
             int lossyInARow = 0;
             boolean losslessSoFar = true;
-            int lastStep = fig4Steps;
+            int lastStep = fig4Rates != null ? fig4Rates.size() : fig4Steps;
             for (int i = 1; i <= lastStep; i++) {
-                int rate = i * fig4RateStep;
+                int rate = fig4Rates != null ? fig4Rates.get(i - 1) : i * fig4RateStep;
                 int count = (int) Math.min(fig4Queries, Math.max(1, Math.round(rate * fig4StepSeconds)));
                 double[] st = step(t, init, socket, current, lastReceive, errors, src, rate, count);
                 double answeredPct = st[0], goodput = st[3];
@@ -534,12 +539,12 @@ public final class KeyServerLoad implements Callable<Integer> {
                     break;
                 }
                 lossyInARow = answeredPct < 100 ? lossyInARow + 1 : 0;
-                if (i == lastStep && fig4Extend && lossyInARow < 3 && lastStep < 3 * fig4Steps) {
+                if (i == lastStep && fig4Extend && fig4Rates == null && lossyInARow < 3 && lastStep < 3 * fig4Steps) {
                     // the last steps were not all lossy: the sweep may not have reached saturation yet, so it goes on
                     lastStep++;
                 }
             }
-            if (lastStep > fig4Steps) {
+            if (fig4Rates == null && lastStep > fig4Steps) {
                 out.println();
                 out.println("(steps past i = " + fig4Steps + ": the sweep goes on until three steps in a row lose queries, to find saturation; "
                         + "--no-fig4-extend stops at i = " + fig4Steps + ")");
