@@ -115,9 +115,11 @@ class QueryEvaluatorTest {
         long start = System.nanoTime();
         CompletableFuture<EvaluationResponse> answer = ev.handle("CN=a", "v2", request("delayed")).toCompletableFuture();
         // the evaluation does not wait for the delay: the worker finishes it while the answer is still held
-        while (workers.getCompletedTaskCount() == 0) {
+        long deadline = start + TimeUnit.SECONDS.toNanos(10);
+        while (workers.getCompletedTaskCount() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
+        assertThat(workers.getCompletedTaskCount()).as("evaluated").isEqualTo(1);
         long evaluated = System.nanoTime() - start;
         if (evaluated < TimeUnit.MILLISECONDS.toNanos(300)) {
             assertThat(answer).isNotDone();
