@@ -70,8 +70,9 @@ import picocli.CommandLine.Option;
 /**
  * Load test of the key server over loopback, in one run: (a) single-thread rates of the raw primitives and
  * of the server's own evaluation, (b) closed-loop saturation (evaluations/s, p50/p99) for single and
- * batched queries on OPRFv1 and OPRFv2, (c) the DupLESS paper's Figure 4 open-loop sweep on OPRFv2, and
- * (d) a summary against the targets. The server runs in this JVM (rate limiting {@code none}, bound to
+ * batched queries on OPRFv1 and OPRFv2, (c) the DupLESS paper's Figure 4 open-loop sweep on OPRFv2,
+ * (d) a summary against the targets, and (e) how close the fixed and exponential rate-limit delays land to
+ * their configuration. The server runs in this JVM (rate limiting {@code none} except in part e, bound to
  * 127.0.0.1) and the load generator shares the machine's cores with it.
  *
  * <p>The load generator speaks the wire protocol directly (TLS socket with HTTP/1.1 for OPRFv1, KSInit then
@@ -82,12 +83,13 @@ import picocli.CommandLine.Option;
  * verify and unblind to the {@link LocalEvaluator} output.
  */
 @Command(name = "KeyServerLoad", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Key-server load test over loopback: primitives, closed-loop saturation, Figure 4 open-loop sweep.")
+        description = "Key-server load test over loopback: primitives, closed-loop saturation, Figure 4 open-loop sweep, rate-limit delay accuracy.")
 public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--keys", split = ",", defaultValue = "rsa2048,rsa1024,p256", description = "Keys to test: rsa2048, rsa1024, rsa3072, p256. Default: ${DEFAULT-VALUE}.")
     List<String> keys;
 
-    @Option(names = "--parts", split = ",", defaultValue = "a,b,c", description = "Parts to run: a (primitives), b (closed loop), c (Figure 4). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--parts", split = ",", defaultValue = "a,b,c",
+            description = "Parts to run: a (primitives), b (closed loop), c (Figure 4), e (rate-limit delay accuracy, first of --keys). Default: ${DEFAULT-VALUE}.")
     List<String> parts;
 
     @Option(names = "--primitive-seconds", defaultValue = "2", description = "Measured seconds per primitive (after 1/2 as much warm-up). Default: ${DEFAULT-VALUE}.")
@@ -114,6 +116,10 @@ public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--fig4-rate-step", defaultValue = "100", description = "Offered rate increment per step (queries/s). Default: ${DEFAULT-VALUE}.")
     int fig4RateStep;
 
+    @Option(names = "--fig4-rates", split = ",",
+            description = "Offered rates (queries/s) of the steps, instead of --fig4-steps x --fig4-rate-step, e.g. 800,800,800 to repeat one step.")
+    List<Integer> fig4Rates;
+
     @Option(names = "--fig4-step-seconds", defaultValue = "1.5", description = "Sending time per step; queries per step = min(--fig4-queries, rate * this). Default: ${DEFAULT-VALUE}.")
     double fig4StepSeconds;
 
@@ -124,11 +130,46 @@ public final class KeyServerLoad implements Callable<Integer> {
             description = "Stop a sweep after this many consecutive steps answering under 50% (0: never). Default: ${DEFAULT-VALUE}.")
     int fig4StopAfter;
 
+    @Option(names = "--fig4-warmup-seconds", defaultValue = "40",
+            description = "Before each sweep, rounds of 1 s of queries (at 60% of the raw limit, or 1000/s without part a), not measured, "
+                    + "until one in which the JIT compiler and GC threads used under 0.03 cores (at least 3 rounds, at most this many). "
+                    + "0: no warm-up. Default: ${DEFAULT-VALUE}.")
+    int fig4WarmupSeconds;
+
+    @Option(names = "--fig4-extend", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Unless the last three steps up to --fig4-steps all lost queries, go on until three in a row do "
+                    + "(at most 3 x --fig4-steps), to find saturation. Default: ${DEFAULT-VALUE}.")
+    boolean fig4Extend;
+
     @Option(names = "--timeout-ms", defaultValue = "500", description = "Answer timeout tR (the client's default). Default: ${DEFAULT-VALUE}.")
     int timeoutMs;
 
     @Option(names = "--workers", description = "Server evaluation threads (default: the server's default, available processors).")
     Integer workers;
+
+    @Option(names = "--delay-clients", defaultValue = "4",
+            description = "Part e: clients (each its own identity) querying a delaying server at the same time. Default: ${DEFAULT-VALUE}.")
+    int delayClients;
+
+    @Option(names = "--fixed-delays-ms", split = ",", defaultValue = "10,50,250",
+            description = "Part e: fixed delays tD to measure, in ms. Default: ${DEFAULT-VALUE}.")
+    List<Integer> fixedDelaysMs;
+
+    @Option(names = "--fixed-seconds", defaultValue = "3",
+            description = "Part e: about this long per fixed delay and transport (queries per client = this / tD, at least 5). Default: ${DEFAULT-VALUE}.")
+    double fixedSeconds;
+
+    @Option(names = "--exp-delay-ms", split = ",", defaultValue = "10,320,500",
+            description = "Part e: exponential delay initial,max,epoch in ms. Default: ${DEFAULT-VALUE}.")
+    List<Integer> expDelayMs;
+
+    @Option(names = "--exp-rounds", defaultValue = "3",
+            description = "Part e: rounds per client, each from the initial delay up to two queries at the cap, then an idle epoch. Default: ${DEFAULT-VALUE}.")
+    int expRounds;
+
+    private static final String CPU_COLUMNS = "JVM cores: CPU used by this JVM / wall time, split into server cores (the key server's threads),"
+            + " load gen cores (the load generator's threads) and JIT+GC cores (compiler and garbage-collector threads); other cores: CPU used by"
+            + " everything else on the machine (other tenants), from /proc/stat";
 
     private final PrintStream out = System.out;
     private final SecureRandom random = new SecureRandom();
@@ -150,7 +191,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println("machine: " + cores + " cores (availableProcessors), CPU " + cpuModel() + ", " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version") + ", " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         out.println("load average at start: " + loadAverage());
-        out.println("server and load generator share this JVM and these cores; traffic only to 127.0.0.1; rate limit none");
+        out.println("server and load generator share this JVM and these cores; traffic only to 127.0.0.1; rate limit none (part e: the limits it names)");
         out.println("options: keys=" + keys + " parts=" + parts + " threads=" + threads + " batch=" + batch + " timeout=" + timeoutMs + "ms"
                 + " fig4: steps=" + fig4Steps + " x " + fig4RateStep + "/s, " + fig4StepSeconds + " s/step, <= " + fig4Queries + " queries/step");
         out.println();
@@ -158,7 +199,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         List<Target> targets = new ArrayList<>();
         try {
             for (String k : keys) {
-                targets.add(Target.create(root, k.trim().toLowerCase(Locale.ROOT), workers));
+                targets.add(Target.create(root, k.trim().toLowerCase(Locale.ROOT), workers, parts.contains("e") && targets.isEmpty() ? delayClients : 0));
             }
             if (parts.contains("a")) {
                 primitives(targets);
@@ -167,15 +208,15 @@ public final class KeyServerLoad implements Callable<Integer> {
                 out.println("## (b) closed loop: " + threads + " client threads, each one query in flight; " + closedWarmup + " s warm-up, "
                         + closedSeconds + " s measured");
                 out.println();
-                out.println("JVM cores: CPU used by this JVM (server + load generator) / wall time; other cores: CPU used by everything else"
-                        + " on the machine (other tenants), from /proc/stat");
+                out.println(CPU_COLUMNS);
                 out.println();
                 out.println("ratio per JVM core: evaluations/s / (JVM cores x the 1-core raw rate), i.e. the share of the CPU this JVM got"
-                        + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT)");
+                        + " that went into OPRF evaluations (the rest: transport, load generator, GC, JIT); per server core: the same over the"
+                        + " server's threads only (the rest: the server's transport and hand-offs)");
                 out.println();
                 out.println("| key | transport | batch | queries/s | evaluations/s | p50 ms | p99 ms | lost | raw limit (2 cores) | ratio "
-                        + "| JVM cores | other cores | ratio per JVM core |");
-                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                        + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores | ratio per JVM core | per server core |");
+                out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
                 for (Target t : targets) {
                     t.sanityCheck();
                     for (String transport : List.of("v1", "v2")) {
@@ -196,7 +237,12 @@ public final class KeyServerLoad implements Callable<Integer> {
                     }
                 }
             }
-            summary(targets, cores);
+            if (parts.contains("e")) {
+                delayAccuracy(targets.get(0));
+            }
+            if (parts.contains("a") || parts.contains("b") || parts.contains("c")) {
+                summary(targets, cores);
+            }
         } finally {
             for (Target t : targets) {
                 t.close();
@@ -380,9 +426,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         if (transport.equals("v2") && n == 1) {
             closedV2Single.put(t.name, eps);
         }
-        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.0f%% |%n", t.label(), transport, n,
-                queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores, use.otherCores,
-                100 * eps / (use.jvmCores * raw / 2));
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.0f | %,.0f | %.2f | %.2f | %d | %,.0f | %.0f%% | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.0f%% |%n",
+                t.label(), transport, n, queries.get() / secs, eps, pct(all, 50), pct(all, 99), lost.get(), raw, 100 * eps / raw, use.jvmCores,
+                use.serverCores, use.loadCores, use.jitGcCores, use.otherCores, 100 * eps / (use.jvmCores * raw / 2), 100 * eps / (use.serverCores * raw / 2));
     }
 
     // ---------------------------------------------------------------- (c) Figure 4
@@ -415,6 +461,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         double saturation;
         int saturationRate;
         double saturationJvmCores;
+        double saturationServerCores;
         double saturationOtherCores;
         int highestLossless;
         int firstLossy = -1;
@@ -423,14 +470,14 @@ public final class KeyServerLoad implements Callable<Integer> {
     private void fig4(Target t) throws Exception {
         out.println("## (c) Figure 4 sweep, " + t.label() + ", OPRFv2, batch 1, open loop");
         out.println();
-        out.println("offered 100*i queries/s, each query one fresh random blinded element, sent on schedule whatever the answers; "
+        out.println("offered " + (fig4Rates != null ? "rates " + fig4Rates : fig4RateStep + "*i") + " queries/s, each query one fresh random blinded element, "
+                + "sent on schedule whatever the answers; "
                 + "answered = valid OK answer within " + timeoutMs + " ms; goodput = answered / (first send to last answer)");
         out.println();
-        out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers | JVM cores | other cores |");
-        out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        out.println(CPU_COLUMNS);
+        out.println();
         Fig4Result res = new Fig4Result();
         fig4Results.put(t.name, res);
-        long timeout = timeoutMs * 1_000_000L;
         try (HttpsConn init = new HttpsConn(t); DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             socket.setReceiveBufferSize(4 << 20);
             socket.setSendBufferSize(4 << 20);
@@ -444,77 +491,45 @@ public final class KeyServerLoad implements Callable<Integer> {
             receiver.setDaemon(true);
             receiver.start();
             ElementSource src = new ElementSource(t);
+            if (fig4WarmupSeconds > 0) {
+                // the JIT compiles the transport path during the first tens of thousands of queries and competes with
+                // the server for the 2 cores meanwhile; a long-running server is past that, so the sweep starts after it
+                double raw = 2 * rawFor(t, 1);
+                int rate = (int) Math.max(100, Double.isNaN(raw) ? 1000 : 0.6 * raw);
+                double[] w = null;
+                int rounds = 0;
+                while (rounds < fig4WarmupSeconds && (rounds < 3 || w[10] >= 0.03)) {
+                    w = step(t, init, socket, current, lastReceive, errors, src, rate, rate);
+                    rounds++;
+                }
+                out.printf(Locale.ROOT, "warm-up (not measured): %d rounds of 1 s at %d/s; in the last one %.1f%% answered, p99 %.2f ms, JIT+GC %.2f cores%n%n",
+                        rounds, rate, w[0], w[2], w[10]);
+            }
+            out.println("| i | offered q/s | actually sent q/s | queries | answered % | goodput q/s | p50 ms | p99 ms | late | error answers "
+                    + "| JVM cores | server cores | load gen cores | JIT+GC cores | other cores |");
+            out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             int lossyRun = 0;
+            int lossyInARow = 0;
             boolean losslessSoFar = true;
-            for (int i = 1; i <= fig4Steps; i++) {
-                int rate = i * fig4RateStep;
+            int lastStep = fig4Rates != null ? fig4Rates.size() : fig4Steps;
+            for (int i = 1; i <= lastStep; i++) {
+                int rate = fig4Rates != null ? fig4Rates.get(i - 1) : i * fig4RateStep;
                 int count = (int) Math.min(fig4Queries, Math.max(1, Math.round(rate * fig4StepSeconds)));
-                SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
-                Step step = new Step(rate, count, g);
-                byte[][] frames = new byte[count][];
-                List<byte[]> els = src.next(count);
-                for (int k = 0; k < count; k++) {
-                    byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(k))).encode();
-                    frames[k] = DatagramFrame.seal(DatagramFrame.REQUEST, step.sessionId, k + 1, req, step.sessionKey);
-                }
-                long errorsBefore = errors.get();
-                synchronized (current) {
-                    current[0] = step;
-                }
-                Cpu c0 = Cpu.now();
-                long start = System.nanoTime();
-                double interval = 1e9 / rate;
-                for (int k = 0; k < count; k++) {
-                    long target = start + (long) (k * interval);
-                    long wait = target - System.nanoTime();
-                    if (wait > 0) {
-                        LockSupport.parkNanos(wait);
-                    }
-                    step.sent[k] = System.nanoTime();
-                    socket.send(new DatagramPacket(frames[k], frames[k].length));
-                }
-                Cpu.Use use = Cpu.now().since(c0);
-                long lastSent = step.sent[count - 1];
-                // the step lasts count intervals; when the sender fell behind, its real duration
-                double stepSeconds = Math.max(count / (double) rate, (lastSent - start + interval) / 1e9);
-                while (System.nanoTime() < lastSent + timeout) {
-                    LockSupport.parkNanos(10_000_000L);
-                }
-                int answered = 0, late = 0;
-                long lastAnswer = start;
-                LongList lat = new LongList();
-                synchronized (current) {
-                    current[0] = null;
-                    for (int k = 0; k < count; k++) {
-                        if (step.received[k] != 0 && step.ok[k]) {
-                            long l = step.received[k] - step.sent[k];
-                            if (l <= timeout) {
-                                answered++;
-                                lat.add(l);
-                                lastAnswer = Math.max(lastAnswer, step.received[k]);
-                            } else {
-                                late++;
-                            }
-                        }
-                    }
-                }
-                long[] l = lat.toSortedArray();
-                double answeredPct = 100.0 * answered / count;
-                // answers per second over the time the server took to give them: a backlog answered after the last
-                // send (within the timeout) does not count as extra capacity
-                double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
-                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %d | %d | %.2f | %.2f |%n", i, rate, count / stepSeconds, count,
-                        answeredPct, goodput, pct(l, 50), pct(l, 99), late, errors.get() - errorsBefore, use.jvmCores, use.otherCores);
+                double[] st = step(t, init, socket, current, lastReceive, errors, src, rate, count);
+                double answeredPct = st[0], goodput = st[3];
+                out.printf(Locale.ROOT, "| %d | %d | %,.0f | %d | %.1f | %,.0f | %.2f | %.2f | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", i, rate,
+                        st[4], count, answeredPct, goodput, st[1], st[2], st[5], st[6], st[7], st[8], st[9], st[10], st[11]);
                 out.flush();
                 res.offered.add(new int[] {i, rate, count});
-                res.stats.add(new double[] {answeredPct, pct(l, 50), pct(l, 99), goodput});
+                res.stats.add(new double[] {answeredPct, st[1], st[2], goodput});
                 if (goodput > res.saturation) {
                     res.saturation = goodput;
                     res.saturationRate = rate;
-                    res.saturationJvmCores = use.jvmCores;
-                    res.saturationOtherCores = use.otherCores;
+                    res.saturationJvmCores = st[7];
+                    res.saturationServerCores = st[8];
+                    res.saturationOtherCores = st[11];
                 }
-                if (answered == count) {
+                if (answeredPct == 100) {
                     if (losslessSoFar) {
                         res.highestLossless = rate;
                     }
@@ -525,25 +540,101 @@ public final class KeyServerLoad implements Callable<Integer> {
                     }
                 }
                 lossyRun = answeredPct < 50 ? lossyRun + 1 : 0;
-                // let the server finish what is queued, so that each step starts from an idle server
-                long drainDeadline = System.nanoTime() + 5_000_000_000L;
-                while (System.nanoTime() - lastReceive.get() < 200_000_000L && System.nanoTime() < drainDeadline) {
-                    LockSupport.parkNanos(20_000_000L);
-                }
                 if (fig4StopAfter > 0 && lossyRun >= fig4StopAfter) {
                     out.println();
                     out.println("stopped after " + lossyRun + " consecutive steps under 50% answered (--fig4-stop-after " + fig4StopAfter + ")");
                     break;
                 }
+                lossyInARow = answeredPct < 100 ? lossyInARow + 1 : 0;
+                if (i == lastStep && fig4Extend && fig4Rates == null && lossyInARow < 3 && lastStep < 3 * fig4Steps) {
+                    // the last steps were not all lossy: the sweep may not have reached saturation yet, so it goes on
+                    lastStep++;
+                }
+            }
+            if (fig4Rates == null && lastStep > fig4Steps) {
+                out.println();
+                out.println("(steps past i = " + fig4Steps + ": the sweep goes on until three steps in a row lose queries, to find saturation; "
+                        + "--no-fig4-extend stops at i = " + fig4Steps + ")");
             }
             stopReceiver = true;
             receiver.join(1000);
         }
         out.println();
-        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s, JVM %.2f cores, others %.2f cores); highest offered rate with no loss "
-                + "(all steps up to it lossless): %d/s; first step with loss: %s%n", t.label(), res.saturation, res.saturationRate,
-                res.saturationJvmCores, res.saturationOtherCores, res.highestLossless, res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
+        out.printf(Locale.ROOT, "%s: saturation goodput %,.0f q/s (at offered %d/s, JVM %.2f cores of which server %.2f, others %.2f cores); highest offered "
+                + "rate with no loss (all steps up to it lossless): %d/s; first step with loss: %s%n", t.label(), res.saturation, res.saturationRate,
+                res.saturationJvmCores, res.saturationServerCores, res.saturationOtherCores, res.highestLossless,
+                res.firstLossy < 0 ? "none" : res.firstLossy + "/s");
         out.println();
+    }
+
+    /**
+     * Sends {@code count} queries at {@code rate}/s on a new session, waits for the answers (the timeout, then until the
+     * server has been quiet for 200 ms, at most 5 s) and returns {answered %, p50 ms, p99 ms, goodput/s, sent/s, late,
+     * error answers, JVM cores, server cores, load gen cores, JIT+GC cores, other cores}.
+     */
+    private double[] step(Target t, HttpsConn init, DatagramSocket socket, Step[] current, AtomicLong lastReceive, AtomicLong errors,
+            ElementSource src, int rate, int count) throws Exception {
+        long timeout = timeoutMs * 1_000_000L;
+        SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
+        Step step = new Step(rate, count, g);
+        byte[][] frames = new byte[count][];
+        List<byte[]> els = src.next(count);
+        for (int k = 0; k < count; k++) {
+            byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(k))).encode();
+            frames[k] = DatagramFrame.seal(DatagramFrame.REQUEST, step.sessionId, k + 1, req, step.sessionKey);
+        }
+        long errorsBefore = errors.get();
+        synchronized (current) {
+            current[0] = step;
+        }
+        Cpu c0 = Cpu.now();
+        long start = System.nanoTime();
+        double interval = 1e9 / rate;
+        for (int k = 0; k < count; k++) {
+            long target = start + (long) (k * interval);
+            long wait = target - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            step.sent[k] = System.nanoTime();
+            socket.send(new DatagramPacket(frames[k], frames[k].length));
+        }
+        Cpu.Use use = Cpu.now().since(c0);
+        long lastSent = step.sent[count - 1];
+        // the step lasts count intervals; when the sender fell behind, its real duration
+        double stepSeconds = Math.max(count / (double) rate, (lastSent - start + interval) / 1e9);
+        while (System.nanoTime() < lastSent + timeout) {
+            LockSupport.parkNanos(10_000_000L);
+        }
+        int answered = 0, late = 0;
+        long lastAnswer = start;
+        LongList lat = new LongList();
+        synchronized (current) {
+            current[0] = null;
+            for (int k = 0; k < count; k++) {
+                if (step.received[k] != 0 && step.ok[k]) {
+                    long l = step.received[k] - step.sent[k];
+                    if (l <= timeout) {
+                        answered++;
+                        lat.add(l);
+                        lastAnswer = Math.max(lastAnswer, step.received[k]);
+                    } else {
+                        late++;
+                    }
+                }
+            }
+        }
+        long[] l = lat.toSortedArray();
+        // answers per second over the time the server took to give them: a backlog answered after the last
+        // send (within the timeout) does not count as extra capacity
+        double goodput = answered / Math.max(stepSeconds, (lastAnswer - start) / 1e9);
+        // let the server finish what is queued, so that each step starts from an idle server
+        long drainDeadline = System.nanoTime() + 5_000_000_000L;
+        while (System.nanoTime() - lastReceive.get() < 200_000_000L && System.nanoTime() < drainDeadline) {
+            LockSupport.parkNanos(20_000_000L);
+        }
+        return new double[] {100.0 * answered / count, pct(l, 50), pct(l, 99), goodput, count / stepSeconds, late, errors.get() - errorsBefore,
+            use.jvmCores, use.serverCores, use.loadCores, use.jitGcCores, use.otherCores};
     }
 
     private volatile boolean stopReceiver;
@@ -587,6 +678,161 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
     }
 
+    // ---------------------------------------------------------------- (e) rate-limit delay accuracy
+
+    /** The "delays within 10% of configured", measured: fixed delays on both transports, exponential on OPRFv2. */
+    private void delayAccuracy(Target t) throws Exception {
+        out.println("## (e) rate-limit delay accuracy, " + t.label() + ", " + delayClients + " clients at once");
+        out.println();
+        out.println("each client has its own identity (the active-client list would drop a second pending query of one identity), sends one "
+                + "query of one fresh random blinded element, waits for the answer, then sends the next; latency = send to valid answer at the client, "
+                + "i.e. the server's delay plus the loopback round trip and the evaluation; error = (latency - configured) / configured; "
+                + "early = latency below the configured delay; in 10% = share of the queries with 0 <= error <= 10%; one new server per rate limit");
+        out.println();
+        out.println("| rate limit | transport | configured ms | queries | lost | early | p50 ms | p99 ms | max ms | error p50 | error p99 | max error "
+                + "| in 10% | JVM cores | other cores |");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        List<String> missed = new ArrayList<>();
+        List<String> met = new ArrayList<>();
+        // no delay, one client back to back: the round trip and evaluation every delayed query also pays (and a warm-up)
+        long[] none = new long[Math.max(200, (int) (fixedSeconds * 300))];
+        delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
+        DelayRun base = delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
+        delayRows("none (1 client)", "v2", base, met, missed);
+        List<SSLContext> ids = new ArrayList<>();
+        for (int i = 0; i < delayClients; i++) {
+            ids.add(t.tls("delay-" + i));
+        }
+        for (int ms : fixedDelaysMs) {
+            String spec = "fixed:delay=" + ms + "ms";
+            long[] plan = new long[(int) Math.max(5, Math.round(fixedSeconds * 1000 / ms))];
+            Arrays.fill(plan, ms * 1_000_000L);
+            for (String transport : List.of("v2", "v1")) {
+                try (KeyServer server = t.startServer(spec)) {
+                    delayRows(spec, transport, delayRun(t, server, ids, transport, plan, 1, 0), met, missed);
+                }
+            }
+        }
+        long initial = expDelayMs.get(0) * 1_000_000L, max = expDelayMs.get(1) * 1_000_000L, epoch = expDelayMs.get(2) * 1_000_000L;
+        String spec = "exp:initial=" + expDelayMs.get(0) + "ms,max=" + expDelayMs.get(1) + "ms,epoch=" + expDelayMs.get(2) + "ms";
+        // one round: the initial delay doubling up to the cap, two queries at the cap; then an idle epoch resets it
+        LongList round = new LongList();
+        for (long d = initial; ; d = Math.min(max, d * 2)) {
+            round.add(d);
+            if (d == max) {
+                round.add(d);
+                break;
+            }
+        }
+        try (KeyServer server = t.startServer(spec)) {
+            delayRows(spec, "v2", delayRun(t, server, ids, "v2", Arrays.copyOf(round.a, round.n), expRounds, epoch + 100_000_000L), met, missed);
+        }
+        out.println();
+        out.println("delays within 10% of configured (every query 0 <= error <= 10%): met for " + (met.isEmpty() ? "none" : String.join(", ", met))
+                + "; missed for " + (missed.isEmpty() ? "none" : String.join(", ", missed)));
+        out.println();
+    }
+
+    /** What the clients of one part-e run measured: per query {configured delay, latency or -1 if lost}, all in ns. */
+    private static final class DelayRun {
+        final List<long[]> samples = new ArrayList<>();
+        Cpu.Use cpu;
+    }
+
+    /**
+     * Each identity runs {@code plan} (the configured delay of each query) {@code rounds} times, pausing {@code pauseNanos}
+     * between rounds, all identities at once.
+     */
+    private DelayRun delayRun(Target t, KeyServer server, List<SSLContext> ids, String transport, long[] plan, int rounds, long pauseNanos)
+            throws Exception {
+        long maxDelay = Arrays.stream(plan).max().orElse(0);
+        int timeout = (int) Math.max(timeoutMs, 2 * maxDelay / 1_000_000 + 500);
+        DelayRun run = new DelayRun();
+        List<Thread> threads = new ArrayList<>();
+        List<Exception> failures = new ArrayList<>();
+        CountDownLatch ready = new CountDownLatch(ids.size());
+        for (SSLContext id : ids) {
+            List<byte[]> els = new ElementSource(t).next(plan.length * rounds);
+            Thread th = new Thread(() -> {
+                List<long[]> mine = new ArrayList<>();
+                try (Conn conn = transport.equals("v1") ? new HttpsConn(id, server.httpsPort()) : new UdpConn(id, server.httpsPort(), timeout)) {
+                    conn.warm();
+                    ready.countDown();
+                    ready.await();
+                    for (int r = 0; r < rounds; r++) {
+                        if (r > 0) {
+                            LockSupport.parkNanos(pauseNanos);
+                        }
+                        for (int k = 0; k < plan.length; k++) {
+                            byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(r * plan.length + k))).encode();
+                            long s = System.nanoTime();
+                            boolean ok = conn.query(req, 1);
+                            long e = System.nanoTime();
+                            mine.add(new long[] {plan[k], ok ? e - s : -1});
+                        }
+                    }
+                } catch (Exception e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                    ready.countDown();
+                }
+                synchronized (run) {
+                    run.samples.addAll(mine);
+                }
+            }, "delay-client");
+            th.start();
+            threads.add(th);
+        }
+        ready.await();
+        Cpu c0 = Cpu.now();
+        for (Thread th : threads) {
+            th.join();
+        }
+        run.cpu = Cpu.now().since(c0);
+        if (!failures.isEmpty()) {
+            throw new IOException("delay run " + transport + " failed", failures.get(0));
+        }
+        return run;
+    }
+
+    /** One table row per configured delay of the run. */
+    private void delayRows(String spec, String transport, DelayRun run, List<String> met, List<String> missed) {
+        java.util.TreeMap<Long, List<Long>> byDelay = new java.util.TreeMap<>();
+        for (long[] q : run.samples) {
+            byDelay.computeIfAbsent(q[0], k -> new ArrayList<>()).add(q[1]);
+        }
+        for (Map.Entry<Long, List<Long>> e : byDelay.entrySet()) {
+            long configured = e.getKey();
+            LongList lat = new LongList();
+            int lost = 0, early = 0, within = 0;
+            for (long l : e.getValue()) {
+                if (l < 0) {
+                    lost++;
+                    continue;
+                }
+                lat.add(l);
+                early += l < configured ? 1 : 0;
+                within += l >= configured && l <= configured + configured / 10 ? 1 : 0;
+            }
+            long[] l = lat.toSortedArray();
+            String err50 = "-", err99 = "-", errMax = "-", in10 = "-";
+            if (configured > 0 && l.length > 0) {
+                double c = configured / 1e6;
+                err50 = String.format(Locale.ROOT, "%+.1f%%", 100 * (pct(l, 50) - c) / c);
+                err99 = String.format(Locale.ROOT, "%+.1f%%", 100 * (pct(l, 99) - c) / c);
+                errMax = String.format(Locale.ROOT, "%+.1f%%", 100 * (l[l.length - 1] / 1e6 - c) / c);
+                in10 = String.format(Locale.ROOT, "%.1f%%", 100.0 * within / e.getValue().size());
+                String what = String.format(Locale.ROOT, "%s %s %.0f ms (max error %s)", spec.startsWith("exp") ? "exp" : "fixed", transport, c, errMax);
+                (within == e.getValue().size() ? met : missed).add(what);
+            }
+            out.printf(Locale.ROOT, "| %s | %s | %.0f | %d | %d | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s | %.2f | %.2f |%n", spec, transport, configured / 1e6,
+                    e.getValue().size(), lost, early, pct(l, 50), pct(l, 99), l.length == 0 ? Double.NaN : l[l.length - 1] / 1e6, err50, err99, errMax, in10,
+                    run.cpu.jvmCores, run.cpu.otherCores);
+        }
+        out.flush();
+    }
+
     // ---------------------------------------------------------------- (d) summary
 
     private void summary(List<Target> targets, int cores) {
@@ -605,8 +851,8 @@ public final class KeyServerLoad implements Callable<Integer> {
             double best = closed == null ? 0 : closed;
             if (f != null) {
                 figS = String.format(Locale.ROOT, "%,.0f", f.saturation);
-                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%% (%.0f%% per JVM core)", 100 * f.saturation / raw,
-                        100 * f.saturation / (f.saturationJvmCores * raw / 2));
+                figR = Double.isNaN(raw) ? "-" : String.format(Locale.ROOT, "%.0f%% (%.0f%% per JVM core, %.0f%% per server core)", 100 * f.saturation / raw,
+                        100 * f.saturation / (f.saturationJvmCores * raw / 2), 100 * f.saturation / (f.saturationServerCores * raw / 2));
                 best = Math.max(best, f.saturation);
                 double sat = f.saturation;
                 boolean clean = true;
@@ -686,18 +932,54 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
     }
 
-    /** CPU accounting: this JVM's CPU time and the whole machine's busy time (/proc/stat). */
+    /**
+     * CPU accounting: this JVM's CPU time, split into the key server's threads, the JIT compiler and garbage collector
+     * threads, and the rest (the load generator: it is all that runs besides them), and the whole machine's busy time
+     * (/proc/stat). Per-thread times come from /proc/self/task/TID/schedstat (nanoseconds on a CPU).
+     */
     private static final class Cpu {
         final long wall;
         final long process;
+        final long server;
+        final long jitGc;
         final long busyJiffies;
         final long totalJiffies;
 
-        private Cpu(long wall, long process, long busy, long total) {
+        private Cpu(long wall, long process, long server, long jitGc, long busy, long total) {
             this.wall = wall;
             this.process = process;
+            this.server = server;
+            this.jitGc = jitGc;
             this.busyJiffies = busy;
             this.totalJiffies = total;
+        }
+
+        /** {server, JIT + GC} nanoseconds on a CPU of the threads alive now, by thread name (the kernel keeps 15 characters). */
+        private static long[] threadTimes() {
+            long server = 0, jitGc = 0;
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path t : tasks.toList()) {
+                    try {
+                        String name = Files.readString(t.resolve("comm")).trim();
+                        boolean isServer = name.startsWith("ks-") && !name.startsWith("ks-client");
+                        boolean isJitGc = name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre") || name.startsWith("GC Thread")
+                                || name.startsWith("G1 ") || name.equals("VM Thread");
+                        if (isServer || isJitGc) {
+                            long ns = Long.parseLong(Files.readString(t.resolve("schedstat")).trim().split(" ")[0]);
+                            if (isServer) {
+                                server += ns;
+                            } else {
+                                jitGc += ns;
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // the thread ended meanwhile
+                    }
+                }
+            } catch (IOException e) {
+                return new long[] {-1, -1};
+            }
+            return new long[] {server, jitGc};
         }
 
         static Cpu now() {
@@ -714,18 +996,28 @@ public final class KeyServerLoad implements Callable<Integer> {
             } catch (IOException | RuntimeException e) {
                 busy = total = 0;
             }
+            long[] threads = threadTimes();
             long process = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-            return new Cpu(System.nanoTime(), process, busy, total);
+            return new Cpu(System.nanoTime(), process, threads[0], threads[1], busy, total);
         }
 
         /** Cores used on average since {@code before}. */
         static final class Use {
             final double jvmCores;
             final double otherCores;
+            /** The key server's threads (ks-io, ks-eval, ks-accept, ks-delay). */
+            final double serverCores;
+            /** JIT compiler and GC threads. */
+            final double jitGcCores;
+            /** The rest of the JVM: the load generator's threads (and threads that ended during the window). */
+            final double loadCores;
 
-            Use(double jvm, double other) {
+            Use(double jvm, double other, double server, double jitGc) {
                 this.jvmCores = jvm;
                 this.otherCores = other;
+                this.serverCores = server;
+                this.jitGcCores = jitGc;
+                this.loadCores = Math.max(0, jvm - server - jitGc);
             }
         }
 
@@ -734,7 +1026,9 @@ public final class KeyServerLoad implements Callable<Integer> {
             double jvm = (process - before.process) / wallNs;
             long dt = totalJiffies - before.totalJiffies;
             double machine = dt <= 0 ? Double.NaN : (double) (busyJiffies - before.busyJiffies) / dt * Runtime.getRuntime().availableProcessors();
-            return new Use(jvm, Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - jvm));
+            boolean threads = server >= 0 && before.server >= 0;
+            return new Use(jvm, Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - jvm), threads ? (server - before.server) / wallNs : Double.NaN,
+                    threads ? (jitGc - before.jitGc) / wallNs : Double.NaN);
         }
     }
 
@@ -785,8 +1079,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         final int elementLength;
         final KeyServer server;
         final SSLContext tls;
+        final Integer workers;
 
-        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls) {
+        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls, Integer workers) {
             this.name = name;
             this.bits = bits;
             this.dir = dir;
@@ -796,10 +1091,15 @@ public final class KeyServerLoad implements Callable<Integer> {
             this.elementLength = key instanceof RsaOprfPrivateKey ? ((RsaOprfPrivateKey) key).publicKey().modulusLength() : 33;
             this.server = server;
             this.tls = tls;
+            this.workers = workers;
         }
 
-        static Target create(Path root, String name, Integer workers) throws Exception {
+        /** A key, its directory (clients "bench" and delay-0 .. delay-(delayClients - 1)) and a server without a limit. */
+        static Target create(Path root, String name, Integer workers, int delayClients) throws Exception {
             KeyServerInit.Options o = new KeyServerInit.Options().client("bench");
+            for (int i = 0; i < delayClients; i++) {
+                o.client("delay-" + i);
+            }
             int bits = 0;
             switch (name) {
                 case "rsa1024":
@@ -816,11 +1116,25 @@ public final class KeyServerLoad implements Callable<Integer> {
             }
             KeyServerDirectory d = KeyServerInit.create(root.resolve(name), o);
             OprfPrivateKey key = d.loadOprfKeys().get(d.currentKeyId());
-            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit("none");
+            return new Target(name, bits, d, key, startServer(d, workers, "none"), tls(d, "bench"), workers);
+        }
+
+        private static KeyServer startServer(KeyServerDirectory d, Integer workers, String rateLimit) throws Exception {
+            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit(rateLimit);
             if (workers != null) {
                 b.workerThreads(workers);
             }
-            return new Target(name, bits, d, key, b.start(), tls(d));
+            return b.start();
+        }
+
+        /** Another server on this key, with a rate limit (part e). */
+        KeyServer startServer(String rateLimit) throws Exception {
+            return startServer(dir, workers, rateLimit);
+        }
+
+        /** Mutual-TLS context of one of the directory's clients. */
+        SSLContext tls(String client) throws Exception {
+            return tls(dir, client);
         }
 
         String label() {
@@ -853,11 +1167,11 @@ public final class KeyServerLoad implements Callable<Integer> {
             }
         }
 
-        private static SSLContext tls(KeyServerDirectory d) throws Exception {
+        private static SSLContext tls(KeyServerDirectory d, String client) throws Exception {
             char[] pw = new char[0];
             KeyStore ks = KeyStore.getInstance("PKCS12");
             ks.load(null, null);
-            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey("bench")), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate("bench"))});
+            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey(client)), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate(client))});
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, pw);
             KeyStore trust = KeyStore.getInstance("PKCS12");
@@ -958,7 +1272,11 @@ public final class KeyServerLoad implements Callable<Integer> {
         private final InputStream is;
 
         HttpsConn(Target t) throws IOException {
-            socket = (SSLSocket) t.tls.getSocketFactory().createSocket("127.0.0.1", t.server.httpsPort());
+            this(t.tls, t.server.httpsPort());
+        }
+
+        HttpsConn(SSLContext tls, int port) throws IOException {
+            socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
             SSLParameters params = socket.getSSLParameters();
             params.setEndpointIdentificationAlgorithm("HTTPS");
             socket.setSSLParameters(params);
@@ -1028,7 +1346,6 @@ public final class KeyServerLoad implements Callable<Integer> {
 
     /** OPRFv2: KSInit over mutual TLS, then one datagram per query and one answer, matched by sequence number. */
     private static final class UdpConn implements Conn {
-        private final Target t;
         private final HttpsConn init;
         private final DatagramSocket socket;
         private final byte[] buf = new byte[65536];
@@ -1037,8 +1354,11 @@ public final class KeyServerLoad implements Callable<Integer> {
         private long sequence;
 
         UdpConn(Target t, int timeoutMs) throws IOException {
-            this.t = t;
-            this.init = new HttpsConn(t);
+            this(t.tls, t.server.httpsPort(), timeoutMs);
+        }
+
+        UdpConn(SSLContext tls, int httpsPort, int timeoutMs) throws IOException {
+            this.init = new HttpsConn(tls, httpsPort);
             this.timeoutMs = timeoutMs;
             this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         }

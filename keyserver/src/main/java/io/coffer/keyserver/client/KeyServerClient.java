@@ -41,7 +41,7 @@ import javax.net.ssl.SSLContext;
  * max(tD, tR) / max(tU, tR)). Queries of one client are serialised (one pending query at a time, which is
  * what the active-client list of the delay limiters expects); batching is the way to throughput.
  */
-public final class KeyServerClient implements KeySource {
+public final class KeyServerClient implements OprfEvaluator {
     /** Which DupLESS transport to use. */
     public enum Transport {
         /** OPRFv1: each query is an HTTPS request over a persistent mutual-TLS connection. */

@@ -20,7 +20,7 @@ import java.util.List;
  * the same key and suite the outputs equal those a {@link KeyServerClient} gets from a key server holding
  * that key. Thread-safe.
  */
-public final class LocalEvaluator implements KeySource {
+public final class LocalEvaluator implements OprfEvaluator {
     private final OprfServer server;
 
     private LocalEvaluator(OprfServer server) {

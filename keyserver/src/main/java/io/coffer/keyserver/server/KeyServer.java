@@ -262,13 +262,14 @@ public final class KeyServer implements AutoCloseable {
         if (https != null) {
             https.stop();
         }
-        scheduler.shutdown();
         try {
             long deadline = System.nanoTime() + STOP_GRACE.toNanos();
-            // delayed (rate-limited) queries still go to the workers, which accept work until then
-            scheduler.awaitTermination(STOP_GRACE.toNanos(), TimeUnit.NANOSECONDS);
+            // evaluations in progress or queued finish first; the answers of rate-limited ones are then held on the
+            // scheduler until their delay has passed, so it stops accepting work only after the workers are done
             workers.shutdown();
-            workers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            workers.awaitTermination(STOP_GRACE.toNanos(), TimeUnit.NANOSECONDS);
+            scheduler.shutdown();
+            scheduler.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -25,16 +25,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Looks up the key a query names, applies the rate limiter, waits out any delay on a scheduler (never on a
- * network thread) and evaluates on the worker pool. Every admitted query releases the client's
- * active-client entry once answered, whatever the outcome. Under overload (worker queue full, or a query
+ * Looks up the key a query names, applies the rate limiter, evaluates on the worker pool at once and, when
+ * the limiter imposes a delay, holds the answer on a scheduler (never on a network thread) until that delay
+ * has passed since the query arrived: the client waits the configured delay, not the delay plus the queue
+ * and the evaluation. Every admitted query releases the client's active-client entry once answered (or
+ * shed), whatever the outcome. Under overload (worker queue full, or a query
  * that waited longer than the configured queue delay) the stage completes exceptionally with
  * {@link Overloaded}: OPRFv2 drops the datagram (counted as {@code overload}), OPRFv1 answers SERVER_ERROR
  * (HTTP 503, which the client retries).
  */
 final class QueryEvaluator implements QueryHandler {
     private final Map<KeyId, OprfPrivateKey> keys;
-    private final Map<String, OprfServer> servers = new ConcurrentHashMap<>();
+    private final Map<ServerKey, OprfServer> servers = new ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService workers;
@@ -60,6 +62,9 @@ final class QueryEvaluator implements QueryHandler {
         this.clock = clock;
     }
 
+    /** The evaluator of one key in one suite. */
+    private record ServerKey(KeyId keyId, Suite suite) {}
+
     /** A query not evaluated because the server is overloaded (queue full, or waited too long in it). */
     static final class Overloaded extends RuntimeException {
         private static final long serialVersionUID = 1L;
@@ -82,7 +87,7 @@ final class QueryEvaluator implements QueryHandler {
         if (!key.publicKey().supports(suite)) {
             return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
         }
-        OprfServer server = servers.computeIfAbsent(keyId.toHex() + "/" + suite.id(), k -> Oprf.server(key, suite));
+        OprfServer server = servers.computeIfAbsent(new ServerKey(keyId, suite), k -> Oprf.server(key, suite));
         if (request.elementLength() != server.elementLength()) {
             return CompletableFuture.completedFuture(EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId));
         }
@@ -97,44 +102,57 @@ final class QueryEvaluator implements QueryHandler {
             default:
                 break;
         }
+        // the delay runs from arrival while the query is evaluated: the answer leaves at arrival + delay (or when the
+        // evaluation ends, if later), so a client waits what is configured, not the delay plus queueing and evaluation
+        long releaseAt = arrival + admission.delayNanos();
         CompletableFuture<EvaluationResponse> answer = new CompletableFuture<>();
-        Runnable submit = () -> {
-            long queued = clock.getAsLong();
-            try {
-                workers.execute(() -> {
-                    if (clock.getAsLong() - queued > maxQueueNanos) {
-                        limiter.complete(client);
-                        answer.completeExceptionally(new Overloaded("waited too long for a worker"));
-                        return;
-                    }
-                    EvaluationResponse resp;
-                    try {
-                        Evaluation ev = server.blindEvaluate(request.elements());
-                        resp = EvaluationResponse.ok(suite, keyId, ev);
-                    } catch (OprfException e) {
-                        resp = EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId);
-                    } catch (RuntimeException e) {
-                        resp = EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId);
-                    }
+        long queued = clock.getAsLong();
+        try {
+            workers.execute(() -> {
+                if (clock.getAsLong() - queued > maxQueueNanos) {
                     limiter.complete(client);
-                    metrics.latency(System.nanoTime() - arrival);
-                    answer.complete(resp);
-                });
-            } catch (RejectedExecutionException e) {
-                limiter.complete(client);
-                answer.completeExceptionally(new Overloaded("worker queue full"));
-            }
-        };
-        if (admission.delayNanos() > 0) {
-            try {
-                scheduler.schedule(submit, admission.delayNanos(), TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException e) {
-                limiter.complete(client);
-                answer.complete(EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId));
-            }
-        } else {
-            submit.run();
+                    answer.completeExceptionally(new Overloaded("waited too long for a worker"));
+                    return;
+                }
+                EvaluationResponse resp;
+                try {
+                    Evaluation ev = server.blindEvaluate(request.elements());
+                    resp = EvaluationResponse.ok(suite, keyId, ev);
+                } catch (OprfException e) {
+                    resp = EvaluationResponse.error(Status.BAD_REQUEST, suite, keyId);
+                } catch (RuntimeException e) {
+                    resp = EvaluationResponse.error(Status.SERVER_ERROR, suite, keyId);
+                }
+                release(client, arrival, releaseAt, resp, answer);
+            });
+        } catch (RejectedExecutionException e) {
+            limiter.complete(client);
+            answer.completeExceptionally(new Overloaded("worker queue full"));
         }
         return answer;
+    }
+
+    /**
+     * Completes {@code answer} with {@code resp} at {@code releaseAt} (at once if that has passed) and only then takes
+     * the client off the active-client list: its query is pending until the answer leaves.
+     */
+    private void release(String client, long arrival, long releaseAt, EvaluationResponse resp, CompletableFuture<EvaluationResponse> answer) {
+        Runnable send = () -> {
+            limiter.complete(client);
+            metrics.latency(System.nanoTime() - arrival);
+            answer.complete(resp);
+        };
+        long wait = releaseAt - System.nanoTime();
+        if (wait <= 0) {
+            send.run();
+            return;
+        }
+        try {
+            scheduler.schedule(send, wait, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // the server is stopping: an answer never leaves before its delay has passed
+            limiter.complete(client);
+            answer.complete(EvaluationResponse.error(Status.SERVER_ERROR, resp.suite(), resp.keyId()));
+        }
     }
 }

@@ -30,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Overload handling of the evaluator: queries that cannot be answered in time are shed, not evaluated late. */
+/**
+ * Overload handling of the evaluator (queries that cannot be answered in time are shed, not evaluated late) and how it
+ * applies a rate-limit delay.
+ */
 class QueryEvaluatorTest {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final OprfPrivateKey KEY = P256OprfPrivateKey.generate(RANDOM);
@@ -49,7 +52,11 @@ class QueryEvaluatorTest {
     }
 
     private QueryEvaluator evaluator() {
-        return new QueryEvaluator(Map.of(KEY.keyId(), KEY), RateLimitSpec.parse("none").create(), scheduler, workers,
+        return evaluator("none");
+    }
+
+    private QueryEvaluator evaluator(String rateLimit) {
+        return new QueryEvaluator(Map.of(KEY.keyId(), KEY), RateLimitSpec.parse(rateLimit).create(), scheduler, workers,
                 new TransportMetrics(new SimpleMeterRegistry()), MAX_QUEUE, clock::get);
     }
 
@@ -100,5 +107,28 @@ class QueryEvaluatorTest {
         release.countDown();
         assertThat(first.get(10, TimeUnit.SECONDS).status()).isEqualTo(Status.OK);
         assertThat(second.get(10, TimeUnit.SECONDS).status()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void aDelayedQueryIsEvaluatedAtOnceAndItsAnswerHeldUntilTheDelayHasPassed() throws Exception {
+        QueryEvaluator ev = evaluator("fixed:delay=300ms");
+        long start = System.nanoTime();
+        CompletableFuture<EvaluationResponse> answer = ev.handle("CN=a", "v2", request("delayed")).toCompletableFuture();
+        // the evaluation does not wait for the delay: the worker finishes it while the answer is still held
+        long deadline = start + TimeUnit.SECONDS.toNanos(10);
+        while (workers.getCompletedTaskCount() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(workers.getCompletedTaskCount()).as("evaluated").isEqualTo(1);
+        long evaluated = System.nanoTime() - start;
+        if (evaluated < TimeUnit.MILLISECONDS.toNanos(300)) {
+            assertThat(answer).isNotDone();
+            // still pending: a second query of the same client is dropped (active-client list)
+            assertThat(ev.handle("CN=a", "v2", request("second")).toCompletableFuture().join().status()).isEqualTo(Status.BUSY);
+        }
+        assertThat(answer.get(10, TimeUnit.SECONDS).status()).isEqualTo(Status.OK);
+        assertThat(System.nanoTime() - start).as("never before the delay").isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300));
+        // answered: the client may query again
+        assertThat(ev.handle("CN=a", "v2", request("third")).toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(Status.OK);
     }
 }

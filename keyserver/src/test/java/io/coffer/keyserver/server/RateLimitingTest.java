@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Rate limiting measured end to end on loopback; timings compare medians against an unlimited server. */
+/** Rate limiting measured end to end on loopback: budgets, delay accuracy and the active-client list. */
 class RateLimitingTest {
     @TempDir
     static Path tmp;
@@ -82,68 +82,75 @@ class RateLimitingTest {
         return new EvaluationRequest(oprf.suite(), oprf.keyId(), bl.elements()).encode();
     }
 
-    /** Latencies in ms of n single queries. */
-    private static double[] latencies(KeyServerClient c, int n) throws Exception {
-        double[] ms = new double[n];
-        for (int i = 0; i < n; i++) {
-            long t0 = System.nanoTime();
-            c.evaluate(fresh(1));
-            ms[i] = (System.nanoTime() - t0) / 1e6;
-        }
-        return ms;
+    /** Milliseconds one evaluate call takes, as the client sees it. */
+    private static double latencyMs(KeyServerClient c, int batch) throws Exception {
+        long t0 = System.nanoTime();
+        assertThat(c.evaluate(fresh(batch))).hasSize(batch);
+        return (System.nanoTime() - t0) / 1e6;
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
-    }
-
-    /** Median latency of an unlimited server: the overhead to subtract. */
+    /**
+     * Median latency of a server without a limit, over the same path (blinding, round trip, evaluation, verification).
+     * Its warm-up also compiles the client's and the server's code, so that the measured queries below do not pay for
+     * the JIT. Only printed with a failure, to tell a slow machine from a wrong delay.
+     */
     private static double baselineMs() throws Exception {
         try (KeyServer s = KeyServerFixture.start(dir, "none"); KeyServerClient c = client(s, "c")) {
-            latencies(c, 20);
-            return median(latencies(c, 15));
+            for (int i = 0; i < 30; i++) {
+                latencyMs(c, 1);
+            }
+            double[] ms = new double[15];
+            for (int i = 0; i < ms.length; i++) {
+                ms[i] = latencyMs(c, 1);
+            }
+            Arrays.sort(ms);
+            return ms[ms.length / 2];
         }
     }
 
     /**
-     * A delay is never shorter than configured (less 10% for clock and baseline noise) and, on this shared 2-core
-     * machine, never more than {@link #LATE_MS} late. How close to the configuration it lands on an idle machine is a
-     * measurement, not a test: see docs/KEYSERVER-BENCHMARKS.md.
+     * The issue's "delays within 10% of configured", end to end over real sockets: every latency the client measures
+     * (blinding, the round trip, the server's delay and evaluation, verification) is at least the configured delay and
+     * at most 10% above it. No absolute allowance: the delays are 300-800 ms, so 10% is 30-80 ms, while the rest of a
+     * query costs about 1-3 ms here (the no-delay baseline). The margin is for the shared machine: an answer passes
+     * three threads (scheduler, event loop, client), and with other processes busy on both cores each wake-up can wait
+     * a scheduler time slice; KeyServerLoad saw a 250 ms delay land 34 ms late that way. How close the delays land,
+     * with percentiles and smaller delays: KeyServerLoad {@code --parts e}, docs/KEYSERVER-BENCHMARKS.md.
      */
-    private static final double LATE_MS = 150;
+    private static void assertDelay(String what, double measuredMs, double configuredMs, double baselineMs) {
+        assertThat(measuredMs)
+                .as("%s: %.2f ms measured for %.0f ms configured (no-delay baseline %.2f ms)", what, measuredMs, configuredMs, baselineMs)
+                .isBetween(configuredMs, configuredMs * 1.1);
+    }
 
     @Test
-    void fixedDelayIsAppliedToEveryQuery() throws Exception {
+    void fixedDelayIsWithinTenPercentOfConfiguredOnBothTransports() throws Exception {
         double base = baselineMs();
-        try (KeyServer s = KeyServerFixture.start(dir, "fixed:delay=50ms"); KeyServerClient c = client(s, "a")) {
-            latencies(c, 2);
-            double latency = median(latencies(c, 9));
-            assertThat(latency).as("never early").isGreaterThanOrEqualTo(45.0);
-            assertThat(latency - base).as("bounded late").isLessThanOrEqualTo(50.0 + LATE_MS);
+        try (KeyServer s = KeyServerFixture.start(dir, "fixed:delay=400ms");
+                KeyServerClient v2 = client(s, "a");
+                KeyServerClient v1 = KeyServerFixture.client(dir, s, "c", KeyServerClient.Transport.V1).cacheSize(0).tries(1)
+                        .timeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(5)).build()) {
+            // the first query of each client also sets up its session (KSInit, a TLS handshake): never early, not timed
+            assertThat(latencyMs(v2, 1)).isGreaterThanOrEqualTo(400.0);
+            assertThat(latencyMs(v1, 1)).isGreaterThanOrEqualTo(400.0);
+            for (int i = 0; i < 2; i++) {
+                assertDelay("v2 query " + i, latencyMs(v2, 1), 400, base);
+            }
+            assertDelay("v2 batch of 2 (2 x tD)", latencyMs(v2, 2), 800, base);
+            assertDelay("v1 query", latencyMs(v1, 1), 400, base);
         }
     }
 
     @Test
-    void exponentialDelayDoublesToTheCapAndResetsAfterAnIdleEpoch() throws Exception {
+    void exponentialDelayIsWithinTenPercentOfConfiguredAsItDoublesToTheCapAfterAnIdleEpoch() throws Exception {
         double base = baselineMs();
-        try (KeyServer s = KeyServerFixture.start(dir, "exp:initial=40ms,max=160ms,epoch=300ms"); KeyServerClient c = client(s, "b")) {
-            latencies(c, 1);
-            Thread.sleep(400);
-            double[] ms = latencies(c, 8);
-            // latencies include the delay, so the lower bounds need no baseline; the upper ones subtract it
-            assertThat(ms[0]).isGreaterThanOrEqualTo(36.0);
-            assertThat(ms[0] - base).isLessThanOrEqualTo(40.0 + LATE_MS);
-            assertThat(ms[1]).as("second query waits twice as long").isGreaterThanOrEqualTo(72.0);
-            assertThat(ms[1] - base).isLessThanOrEqualTo(80.0 + LATE_MS);
-            double capped = median(Arrays.copyOfRange(ms, 2, 8));
-            assertThat(capped).isGreaterThanOrEqualTo(144.0);
-            assertThat(capped - base).isLessThanOrEqualTo(160.0 + LATE_MS);
-            Thread.sleep(400);
-            double reset = latencies(c, 1)[0];
-            assertThat(reset).as("reset after an idle epoch").isGreaterThanOrEqualTo(36.0);
-            assertThat(reset).as("clearly below the cap again").isLessThanOrEqualTo(capped - 60.0);
+        try (KeyServer s = KeyServerFixture.start(dir, "exp:initial=300ms,max=600ms,epoch=1s"); KeyServerClient c = client(s, "b")) {
+            // sets up the session and leaves the next delay at 600 ms; the idle epoch after it resets it to 300 ms
+            assertThat(latencyMs(c, 1)).isGreaterThanOrEqualTo(300.0);
+            Thread.sleep(1100);
+            assertDelay("first query after an idle epoch", latencyMs(c, 1), 300, base);
+            assertDelay("second query (doubled)", latencyMs(c, 1), 600, base);
+            assertDelay("third query (at the cap)", latencyMs(c, 1), 600, base);
         }
     }
 

@@ -3,6 +3,7 @@ package io.coffer.sdk.key;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.client.KeyServerException;
 import io.coffer.keyserver.client.LocalEvaluator;
+import io.coffer.keyserver.client.OprfEvaluator;
 import io.coffer.keyserver.oprf.P256OprfPrivateKey;
 import io.coffer.keyserver.oprf.Suite;
 import io.coffer.sdk.crypto.ChunkKey;
@@ -21,11 +22,11 @@ public final class OprfKeySource implements KeySource {
     /** RFC 9497 mode byte of the VOPRF suite, which the embedded key is derived for. */
     private static final int VOPRF_MODE = 0x01;
 
-    private final io.coffer.keyserver.client.KeySource evaluator;
+    private final OprfEvaluator evaluator;
     private final boolean remote;
     private final String name;
 
-    private OprfKeySource(io.coffer.keyserver.client.KeySource evaluator, boolean remote, String suite) {
+    private OprfKeySource(OprfEvaluator evaluator, boolean remote, String suite) {
         this.evaluator = evaluator;
         this.remote = remote;
         this.name = "oprf-" + suite + ":" + evaluator.keyId().toHex();
