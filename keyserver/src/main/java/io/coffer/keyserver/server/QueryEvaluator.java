@@ -136,7 +136,8 @@ final class QueryEvaluator implements QueryHandler {
      * Completes {@code answer} with {@code resp} at {@code releaseAt} (at once if that has passed) and only then takes
      * the client off the active-client list: its query is pending until the answer leaves.
      */
-    private void release(String client, long arrival, long releaseAt, EvaluationResponse resp, CompletableFuture<EvaluationResponse> answer) {
+    private void release(String client, long arrival, long releaseAt, EvaluationResponse resp,
+                         CompletableFuture<EvaluationResponse> answer) {
         Runnable send = () -> {
             limiter.complete(client);
             metrics.latency(System.nanoTime() - arrival);
