@@ -1,22 +1,17 @@
 package io.coffer.keyserver;
 
+import io.coffer.keyserver.client.ClientTls;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.pki.KeyServerDirectory;
 import io.coffer.keyserver.pki.KeyServerInit;
-import io.coffer.keyserver.pki.Pem;
 import io.coffer.keyserver.server.KeyServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.SecureRandom;
-import java.security.cert.Certificate;
 import java.time.Duration;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /** Shared set-up for tests on real sockets: key-server directories, servers on ephemeral ports, clients. */
 public final class KeyServerFixture {
@@ -47,21 +42,7 @@ public final class KeyServerFixture {
 
     /** A mutual-TLS context for raw protocol tests: client {@code name} of {@code clientDir}, trusting {@code caDir}'s CA. */
     public static SSLContext tls(KeyServerDirectory clientDir, String name, KeyServerDirectory caDir) throws Exception {
-        char[] pw = new char[0];
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry("c", Pem.readPrivateKey(clientDir.clientKey(name)), pw,
-                new Certificate[] {Pem.readCertificate(clientDir.clientCertificate(name))});
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(keys, pw);
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", caDir.loadCaCertificate());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), new SecureRandom());
-        return ctx;
+        return ClientTls.context(clientDir.clientCertificate(name), clientDir.clientKey(name), caDir.caCertificate());
     }
 
     public static HttpClient http(SSLContext tls) {

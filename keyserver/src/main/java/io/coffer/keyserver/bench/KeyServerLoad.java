@@ -1,5 +1,6 @@
 package io.coffer.keyserver.bench;
 
+import io.coffer.keyserver.client.ClientTls;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.client.LocalEvaluator;
 import io.coffer.keyserver.oprf.KeyId;
@@ -11,7 +12,6 @@ import io.coffer.keyserver.oprf.RsaOprfPublicKey;
 import io.coffer.keyserver.oprf.Suite;
 import io.coffer.keyserver.pki.KeyServerDirectory;
 import io.coffer.keyserver.pki.KeyServerInit;
-import io.coffer.keyserver.pki.Pem;
 import io.coffer.keyserver.server.KeyServer;
 import io.coffer.keyserver.transport.DatagramFrame;
 import io.coffer.keyserver.transport.EvaluationRequest;
@@ -36,9 +36,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
-import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.Certificate;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
@@ -54,11 +52,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.math.ec.ECCurve;
@@ -1168,20 +1164,7 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
 
         private static SSLContext tls(KeyServerDirectory d, String client) throws Exception {
-            char[] pw = new char[0];
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(null, null);
-            ks.setKeyEntry("c", Pem.readPrivateKey(d.clientKey(client)), pw, new Certificate[] {Pem.readCertificate(d.clientCertificate(client))});
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(ks, pw);
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, null);
-            trust.setCertificateEntry("ca", d.loadCaCertificate());
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), new SecureRandom());
-            return ctx;
+            return ClientTls.context(d.clientCertificate(client), d.clientKey(client), d.caCertificate());
         }
 
         @Override

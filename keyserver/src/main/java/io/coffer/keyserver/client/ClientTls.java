@@ -14,10 +14,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /** Builds the client's mutual-TLS context: its certificate and key, trusting only the key server's CA. */
-final class ClientTls {
+public final class ClientTls {
     private ClientTls() {}
 
-    static SSLContext context(Path clientCertificate, Path clientKey, Path caCertificate) throws IOException, GeneralSecurityException {
+    public static SSLContext context(Path clientCertificate, Path clientKey, Path caCertificate)
+            throws IOException, GeneralSecurityException {
         X509Certificate cert = Pem.readCertificate(clientCertificate);
         PrivateKey key = Pem.readPrivateKey(clientKey);
         X509Certificate ca = Pem.readCertificate(caCertificate);
