@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@link #cut}: {@link ChunkReader} over a {@link ByteArrayInputStream} with the chunker (what
- *       {@code ObjectWriter} does, minus {@code Md5Pipe});</li>
+ *       {@code ObjectWriter} does, minus {@code Md5Tap});</li>
  *   <li>{@link #cutHash}: plus SHA-256 of each chunk ({@link ChunkCipher#hash});</li>
  *   <li>{@link #writePath}: plus the key (the embedded {@link ConvergentKeySource}, one call per chunk as the engine
  *       makes with {@code keyBatchChunks = 1}), the id ({@link ChunkCipher#idFor}) and AES-256-CTR

@@ -66,6 +66,12 @@ public final class DirectoryBlobStore implements BlobStore {
     private static final String SEPARATOR = "/";
     private static final String POSIX_VIEW = "posix";
     private static final int COPY_BUFFER = 256 * 1024;
+    /**
+     * The most one read or write call moves between a heap array and a file. The JDK stages heap I/O through a
+     * per-thread temporary direct buffer as large as the call; an 8 MiB pack in one call allocated and zeroed a fresh
+     * 8 MiB direct buffer most of the time (a third of the pack-upload CPU), slices of 1 MiB reuse the cached one.
+     */
+    private static final int IO_SLICE = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryBlobStore.class);
 
     private final Path root;
@@ -203,13 +209,17 @@ public final class DirectoryBlobStore implements BlobStore {
         return true;
     }
 
-    /** Writes the content in one pass when it is in memory, else streams it. */
+    /** Writes the content straight from memory (in {@link #IO_SLICE} calls) when it is there, else streams it. */
     private static long write(BlobContent content, FileChannel out, long limit) throws IOException {
         java.nio.ByteBuffer memory = content.inMemory();
         if (memory != null) {
             long n = memory.remaining();
-            while (memory.hasRemaining()) {
-                out.write(memory);
+            int end = memory.limit();
+            while (memory.position() < end) {
+                memory.limit((int) Math.min(end, (long) memory.position() + IO_SLICE));
+                while (memory.hasRemaining()) {
+                    out.write(memory);
+                }
             }
             return n;
         }
@@ -219,8 +229,8 @@ public final class DirectoryBlobStore implements BlobStore {
     }
 
     /**
-     * Reads the range with positional reads straight into the result: no stream, no intermediate buffers (the
-     * engine's read path reads whole chunk runs this way).
+     * Reads the range with positional reads straight into the result, {@link #IO_SLICE} at a time: no stream, no
+     * intermediate buffers (the engine's read path reads whole chunk runs this way).
      */
     @Override
     public byte[] read(String name, long offset, int length) throws IOException {
@@ -230,7 +240,8 @@ public final class DirectoryBlobStore implements BlobStore {
             byte[] out = new byte[length];
             ByteBuffer buf = ByteBuffer.wrap(out);
             long pos = offset;
-            while (buf.hasRemaining()) {
+            while (buf.position() < length) {
+                buf.limit((int) Math.min(length, (long) buf.position() + IO_SLICE));
                 int n = channel.read(buf, pos);
                 if (n < 0) {
                     throw new java.io.EOFException("blob " + name + " has " + buf.position() + " of " + length

@@ -16,8 +16,29 @@ import java.util.Objects;
 public final class ChunkReader implements Closeable {
 
     private static final int INITIAL_CAPACITY = 64 << 10;
+    /**
+     * The most one read asks of the stream while a tap watches: a tap lags behind the reader by at most a few of these,
+     * which bounds how long the reader waits before it reuses buffer space.
+     */
+    private static final int TAPPED_READ = 1 << 20;
+    /** {@link #staleBase} when the buffer holds no bytes a tap may still need. */
+    private static final long NO_STALE_BYTES = Long.MIN_VALUE;
+
+    /**
+     * Sees every byte a reader reads, in stream order, straight from the reader's buffer (no copy). The reader does
+     * not overwrite bytes it handed over until {@link #release} says the tap is done with them, so a tap may consume
+     * them later, on another thread.
+     */
+    public interface ReadTap {
+        /** {@code buf[off, off + len)} were just read; they stay unchanged until released. */
+        void read(byte[] buf, int off, int len) throws IOException;
+
+        /** Returns once the tap needs no byte before stream offset {@code end} any more. */
+        void release(long end) throws IOException;
+    }
 
     private final InputStream in;
+    private final ReadTap tap;
     private final Chunker chunker;
     private final int maxSize;
     private final int capacityLimit;
@@ -26,10 +47,22 @@ public final class ChunkReader implements Closeable {
     private int limit;
     private boolean eof;
     private long streamOffset;
+    /**
+     * The stream offset of the byte that {@code buf[0]} held before the last move to the front, so that
+     * {@code buf[i]} beyond the live bytes still holds stream offset {@code staleBase + i} (a tap may be reading it);
+     * {@link #NO_STALE_BYTES} for a fresh buffer.
+     */
+    private long staleBase = NO_STALE_BYTES;
 
     /** Reads chunks of {@code in} as cut by {@code chunker}. */
     public ChunkReader(InputStream in, Chunker chunker) {
+        this(in, chunker, null);
+    }
+
+    /** Reads chunks of {@code in} as cut by {@code chunker} and hands every byte read to {@code tap} as well. */
+    public ChunkReader(InputStream in, Chunker chunker, ReadTap tap) {
         this.in = Objects.requireNonNull(in, "in");
+        this.tap = tap;
         this.chunker = Objects.requireNonNull(chunker, "chunker");
         this.maxSize = chunker.maxSize();
         if (maxSize < 1 || maxSize > ChunkerSpec.MAX_SIZE_LIMIT) {
@@ -78,10 +111,20 @@ public final class ChunkReader implements Closeable {
             if (limit == buf.length) {
                 makeRoom();
             }
-            int r = in.read(buf, limit, buf.length - limit);
+            int want = buf.length - limit;
+            if (tap != null) {
+                want = Math.min(want, TAPPED_READ);
+                if (staleBase != NO_STALE_BYTES) {
+                    tap.release(staleBase + limit + want);
+                }
+            }
+            int r = in.read(buf, limit, want);
             if (r < 0) {
                 eof = true;
             } else {
+                if (tap != null && r > 0) {
+                    tap.read(buf, limit, r);
+                }
                 limit += r;
             }
         }
@@ -89,14 +132,23 @@ public final class ChunkReader implements Closeable {
 
     /**
      * Frees space at the tail: grows the buffer while below {@code 2 * maxSize}, else moves the unconsumed bytes
-     * (fewer than {@code maxSize}) to the front. At full capacity {@code pos > maxSize}, so space is always freed.
+     * (fewer than {@code maxSize}) to the front. At full capacity {@code pos > maxSize}, so space is always freed, and
+     * the moved bytes never land on themselves.
      */
-    private void makeRoom() {
+    private void makeRoom() throws IOException {
         int available = limit - pos;
         byte[] target = buf;
+        long bufBase = streamOffset - pos;
         if (buf.length < capacityLimit) {
             int grown = (int) Math.min(capacityLimit, Math.max(2L * buf.length, (long) available + maxSize));
             target = new byte[grown];
+            staleBase = NO_STALE_BYTES;
+        } else {
+            // the move overwrites [0, available), older bytes than the live ones; the reads after it the rest
+            if (tap != null) {
+                tap.release(bufBase + available);
+            }
+            staleBase = bufBase;
         }
         System.arraycopy(buf, pos, target, 0, available);
         buf = target;

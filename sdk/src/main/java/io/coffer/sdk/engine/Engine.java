@@ -316,7 +316,7 @@ public final class Engine implements Coffer {
         for (PartRecord p : meta.parts(uploadId, 0, MAX_PARTS)) {
             stored.put(p.partNumber(), p);
         }
-        MessageDigest md5OfMd5s = Md5Pipe.newMd5();
+        MessageDigest md5OfMd5s = Md5Tap.newMd5();
         List<ManifestEntry> entries = new ArrayList<>();
         List<Long> sizes = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {

@@ -23,7 +23,7 @@ final class EngineContext implements AutoCloseable {
     final EngineConfig config;
     /** Backend reads and writes: I/O bound, so more threads than cores. */
     final ExecutorService io;
-    /** One MD5 digest per large upload in flight, each on its own thread (see {@link Md5Pipe}). */
+    /** One MD5 digest per large upload in flight, each on its own thread (see {@link Md5Tap}). */
     final ExecutorService md5;
     /** Recently seen chunk locations; a hit saves a metadata query per chunk on dedup and read. */
     final Cache<ChunkId, ChunkLocation> locations;

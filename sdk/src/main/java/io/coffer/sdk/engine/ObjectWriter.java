@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash is both the key-source input and the integrity
  * check on read), one AES-CTR pass straight into the pack buffer, and the MD5 that S3 ETags need, on another core
- * ({@link Md5Pipe}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
+ * ({@link Md5Tap}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
  * key source is batched, and at most three packs (one filling, {@link #UPLOADS_IN_FLIGHT} uploading), whatever the
  * stream's length.
  */
@@ -120,13 +120,13 @@ final class ObjectWriter {
             byte[] head = body.readNBytes(inlineLimit + 1);
             if (head.length <= inlineLimit) {
                 checkLength(head.length);
-                return new Result(List.of(), NewChunks.NONE, head.length, Md5Pipe.newMd5().digest(head), head);
+                return new Result(List.of(), NewChunks.NONE, head.length, Md5Tap.newMd5().digest(head), head);
             }
             body = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head), body);
         }
-        Md5Pipe md5 = new Md5Pipe(body, expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
+        Md5Tap md5 = new Md5Tap(expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
         try {
-            ChunkReader reader = new ChunkReader(md5, ctx.config.chunker());
+            ChunkReader reader = new ChunkReader(body, ctx.config.chunker(), md5);
             for (Chunk c = reader.next(); c != null; c = reader.next()) {
                 accept(c.array(), c.offset(), c.length());
             }

@@ -173,4 +173,70 @@ class ChunkReaderTest {
         ChunkReader reader = new ChunkReader(new ByteArrayInputStream(new byte[500]), broken);
         assertThatThrownBy(reader::next).isInstanceOf(IllegalStateException.class).hasMessageContaining("cut");
     }
+
+    /**
+     * A tap that keeps every range it was handed and checks, when the reader releases it and at the end, that the
+     * bytes under the range are still the ones it was handed: a reader that overwrote them early would be caught.
+     */
+    private static final class LaggingTap implements ChunkReader.ReadTap {
+        private record Handed(byte[] buf, int off, byte[] copy, long streamOffset) {
+        }
+
+        private final java.util.ArrayDeque<Handed> pending = new java.util.ArrayDeque<>();
+        final ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        long handed;
+        int releases;
+
+        @Override
+        public void read(byte[] buf, int off, int len) {
+            pending.add(new Handed(buf, off, java.util.Arrays.copyOfRange(buf, off, off + len), handed));
+            handed += len;
+        }
+
+        @Override
+        public void release(long end) {
+            releases++;
+            while (!pending.isEmpty() && pending.peek().streamOffset() < end) {
+                consume(pending.poll());
+            }
+        }
+
+        void finish() {
+            while (!pending.isEmpty()) {
+                consume(pending.poll());
+            }
+        }
+
+        private void consume(Handed h) {
+            byte[] now = java.util.Arrays.copyOfRange(h.buf(), h.off(), h.off() + h.copy().length);
+            assertThat(now).as("bytes at stream offset %d unchanged until released", h.streamOffset())
+                    .isEqualTo(h.copy());
+            seen.writeBytes(now);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 7, 4096, 1 << 20})
+    void tapSeesEveryByteInOrderAndNothingIsOverwrittenBeforeItsRelease(int trickle) throws IOException {
+        Chunker chunker = ChunkerSpec.parse("fastcdc:1k:4k:16k").newChunker();
+        byte[] data = FastCdcChunkerTest.randomBytes(400_000, 3);
+        LaggingTap tap = new LaggingTap();
+        InputStream in = trickle == 7 ? new TrickleInputStream(data, 11) : new ByteArrayInputStream(data) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, trickle));
+            }
+        };
+        List<Piece> pieces;
+        try (ChunkReader reader = new ChunkReader(in, chunker, tap)) {
+            pieces = readAll(reader);
+        }
+        tap.finish();
+
+        assertThat(tap.seen.toByteArray()).isEqualTo(data);
+        assertThat(tap.handed).isEqualTo(data.length);
+        assertThat(tap.releases).as("the buffer was reused, so the reader had to release").isPositive();
+        assertThat(pieces.stream().map(p -> p.bytes().length).toList())
+                .isEqualTo(FastCdcChunkerTest.chunk(chunker, data));
+    }
 }
