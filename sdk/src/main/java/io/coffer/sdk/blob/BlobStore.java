@@ -51,6 +51,15 @@ public interface BlobStore extends AutoCloseable {
     /** Every blob whose name starts with {@code prefix}, in ascending name order, read lazily page by page. */
     BlobListing list(String prefix) throws IOException;
 
+    /**
+     * A hint, given when a store is opened, of the folders (prefixes ending in '/') that its blob names will use. A
+     * store that keeps blobs in real folders creates the missing ones now, so that the first writes into a new store
+     * do not each create and fsync a folder; restic's local backend creates its 256 data folders at init for the same
+     * reason. Stores without folders (S3) ignore it.
+     */
+    default void prepareFolders(java.util.Collection<String> prefixes) throws IOException {
+    }
+
     /** A short description for logs and health checks, never containing credentials. */
     String describe();
 

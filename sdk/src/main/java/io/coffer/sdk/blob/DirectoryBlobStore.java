@@ -22,13 +22,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -275,6 +278,41 @@ public final class DirectoryBlobStore implements BlobStore {
             }
         }
         return total;
+    }
+
+    /**
+     * Creates the missing folders, then fsyncs each parent that gained one once (not once per folder: a new store
+     * gets 513 folders from the engine at its first start).
+     */
+    @Override
+    public void prepareFolders(Collection<String> prefixes) throws IOException {
+        Set<Path> grown = new LinkedHashSet<>();
+        for (String prefix : prefixes) {
+            if (!prefix.endsWith(SEPARATOR)) {
+                throw new IllegalArgumentException("a folder prefix ends with '/': \"" + prefix + '"');
+            }
+            Path dir = pathOf(prefix.substring(0, prefix.length() - 1));
+            Deque<Path> missing = new ArrayDeque<>();
+            for (Path d = dir; !d.equals(root) && !Files.isDirectory(d); d = d.getParent()) {
+                missing.push(d);
+            }
+            for (Path d : missing) {
+                try {
+                    Files.createDirectory(d, dirAttributes());
+                    grown.add(d.getParent());
+                } catch (FileAlreadyExistsException e) {
+                    if (!Files.isDirectory(d)) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        // deepest first, so that a folder's own entries are durable before its entry in its parent
+        List<Path> parents = new ArrayList<>(grown);
+        parents.sort(Comparator.comparingInt(Path::getNameCount).reversed());
+        for (Path parent : parents) {
+            syncDirectory(parent);
+        }
     }
 
     /** Creates {@code dir} and its missing ancestors up to the root, fsyncing each new one into its parent. */

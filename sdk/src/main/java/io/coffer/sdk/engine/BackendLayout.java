@@ -1,7 +1,9 @@
 package io.coffer.sdk.engine;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * Names of what Coffer writes to a backend (docs/FORMAT.md, "Backend layout"): random ids under a one-letter prefix
@@ -35,6 +37,18 @@ public final class BackendLayout {
     /** The id part of a pack or manifest blob name. */
     public static String idOf(String blobName) {
         return blobName.substring(blobName.lastIndexOf('/') + 1);
+    }
+
+    /** Every folder the names above use: the 256 pack shards, the 256 manifest shards and the bucket folder. */
+    public static List<String> folders() {
+        List<String> folders = new ArrayList<>(2 * 256 + 1);
+        for (int shard = 0; shard < 256; shard++) {
+            String hex = HexFormat.of().toHexDigits((byte) shard);
+            folders.add(PACKS + hex + "/");
+            folders.add(MANIFESTS + hex + "/");
+        }
+        folders.add(BUCKETS);
+        return folders;
     }
 
     public static String bucket(String blindedName) {

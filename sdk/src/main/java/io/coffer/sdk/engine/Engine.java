@@ -74,6 +74,12 @@ public final class Engine implements Coffer {
         this.config = config;
         this.meta = config.metadata();
         this.ctx = new EngineContext(config);
+        try {
+            config.blobs().prepareFolders(BackendLayout.folders());
+        } catch (IOException | RuntimeException e) {
+            // only a head start: each write still creates the folder it needs
+            LOG.warn("could not create the backend folders ahead of use: {}", e.toString());
+        }
     }
 
     // ---- buckets

@@ -105,6 +105,35 @@ class DirectoryBlobStoreTest extends BlobStoreContractTest {
         assertThat(regularFiles()).hasSize(2);
     }
 
+    @Test
+    void preparedFoldersExistArePrivateHoldNoBlobsAndPreparingAgainChangesNothing() throws IOException {
+        List<String> folders = List.of("p/00/", "p/ff/", "m/0a/", "b/");
+        store.prepareFolders(folders);
+        store.prepareFolders(folders);
+
+        for (String f : folders) {
+            Path folder = root().resolve(f);
+            assertThat(folder).isDirectory();
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder))).isEqualTo("rwx------");
+            }
+        }
+        assertThat(names("")).isEmpty();
+        store.put("p/00/x", BlobContent.of(new byte[] {7}));
+        assertThat(names("p/")).containsExactly("p/00/x");
+    }
+
+    @Test
+    void preparingAFolderThatIsABlobOrAnInvalidPrefixFails() throws IOException {
+        store.put("p/a", BlobContent.of(new byte[] {1}));
+
+        assertThatThrownBy(() -> store.prepareFolders(List.of("p/a/"))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> store.prepareFolders(List.of("p/b"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store.prepareFolders(List.of(".tmp/x/")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(names("")).containsExactly("p/a");
+    }
+
     private List<Path> regularFiles() throws IOException {
         try (Stream<Path> paths = Files.walk(root())) {
             return paths.filter(Files::isRegularFile).collect(Collectors.toList());
