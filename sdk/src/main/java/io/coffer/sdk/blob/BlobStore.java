@@ -2,6 +2,7 @@ package io.coffer.sdk.blob;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -57,7 +58,7 @@ public interface BlobStore extends AutoCloseable {
      * do not each create and fsync a folder; restic's local backend creates its 256 data folders at init for the same
      * reason. Stores without folders (S3) ignore it.
      */
-    default void prepareFolders(java.util.Collection<String> prefixes) throws IOException {
+    default void prepareFolders(Collection<String> prefixes) throws IOException {
     }
 
     /** A short description for logs and health checks, never containing credentials. */
