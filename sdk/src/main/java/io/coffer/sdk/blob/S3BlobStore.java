@@ -25,7 +25,9 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -50,7 +52,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * upload of {@link Builder#partSize} parts read sequentially from one {@code open()} (one part buffered in memory at
  * a time per put), aborted on failure. Either way the object appears whole or not at all, as S3 guarantees. Failed
  * requests are retried by the SDK's standard retry strategy (exponential backoff with jitter on throttling such as
- * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts.
+ * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts. Single puts of small
+ * in-memory blobs first try {@link DirectPut} (signed by the SDK's signer, sent by the same HTTP client, without the
+ * SDK's request pipeline) and fall back to the SDK on anything but success.
  */
 public final class S3BlobStore implements BlobStore {
 
@@ -75,6 +79,9 @@ public final class S3BlobStore implements BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(S3BlobStore.class);
 
     private final S3Client s3;
+    private final SdkHttpClient http;
+    /** Small in-memory puts without the SDK's pipeline, or null where they do not apply (see {@link DirectPut}). */
+    private final DirectPut direct;
     private final String bucket;
     private final String keyPrefix;
     private final String region;
@@ -83,8 +90,10 @@ public final class S3BlobStore implements BlobStore {
     private final int partSize;
     private final int listPageSize;
 
-    private S3BlobStore(Builder b, S3Client s3) {
+    private S3BlobStore(Builder b, S3Client s3, SdkHttpClient http, DirectPut direct) {
         this.s3 = s3;
+        this.http = http;
+        this.direct = direct;
         this.bucket = b.bucket;
         this.keyPrefix = b.keyPrefix;
         this.region = b.region;
@@ -115,6 +124,12 @@ public final class S3BlobStore implements BlobStore {
     }
 
     private void putSingle(String name, BlobContent content, long length) throws IOException {
+        if (direct != null && length <= DirectPut.MAX_LENGTH && DirectPut.handles(key(name))) {
+            java.nio.ByteBuffer memory = content.inMemory();
+            if (memory != null && memory.remaining() == length && direct.put(key(name), memory)) {
+                return;
+            }
+        }
         try (ReopeningProvider provider = new ReopeningProvider(content)) {
             try {
                 s3.putObject(r -> r.bucket(bucket).key(key(name)).contentLength(length).contentType(CONTENT_TYPE),
@@ -288,6 +303,12 @@ public final class S3BlobStore implements BlobStore {
     @Override
     public void close() {
         s3.close();
+        http.close(); // given to the SDK ready-made, so the SDK leaves it open
+    }
+
+    /** Puts that went straight through the HTTP client (see {@link DirectPut}); -1 where that path is off. */
+    long directPuts() {
+        return direct == null ? -1 : direct.stored();
     }
 
     /** The underlying client, for tests that inspect the bucket directly. */
@@ -637,14 +658,17 @@ public final class S3BlobStore implements BlobStore {
             // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
             // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
             // wait for "100 Continue" costs a round trip per upload.
+            // one HTTP client (one connection pool) for the SDK and the direct small puts
+            SdkHttpClient http = ApacheHttpClient.builder()
+                    .expectContinueEnabled(false)
+                    .connectionTimeout(connectionTimeout)
+                    .socketTimeout(socketTimeout)
+                    .maxConnections(maxConnections)
+                    .build();
             S3ClientBuilder client = S3Client.builder()
                     .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                    .httpClientBuilder(ApacheHttpClient.builder()
-                            .expectContinueEnabled(false)
-                            .connectionTimeout(connectionTimeout)
-                            .socketTimeout(socketTimeout)
-                            .maxConnections(maxConnections))
+                    .httpClient(http)
                     .credentialsProvider(credentials)
                     .forcePathStyle(pathStyleAccess)
                     .overrideConfiguration(override.build());
@@ -657,7 +681,13 @@ public final class S3BlobStore implements BlobStore {
             if (region != null) {
                 client.region(Region.of(region));
             }
-            return new S3BlobStore(this, client.build());
+            // test interceptors inject faults into SDK requests: with them every request takes the SDK's path
+            DirectPut direct = endpoint != null && pathStyleAccess && interceptors.isEmpty()
+                    ? new DirectPut(http, credentials,
+                            signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
+                            endpoint, bucket, region, signPayloadOverHttp)
+                    : null;
+            return new S3BlobStore(this, client.build(), http, direct);
         }
 
         private static Duration positive(Duration d, String what) {

@@ -66,6 +66,39 @@ class S3BlobStoreTest extends BlobStoreContractTest {
         assertThat(signed).isNotEmpty().noneMatch(v -> v.contains("UNSIGNED"));
     }
 
+    @Test
+    void smallInMemoryPutsBypassTheSdkPipelineSignedEitherWayAndOtherPutsDoNot() throws IOException {
+        String bucket = S3.createBucket();
+        byte[] small = TestContents.bytes(TestContents.generated(4096, 3));
+        try (S3BlobStore lean = S3.storeBuilder(bucket).build();
+             S3BlobStore hashed = S3.storeBuilder(bucket).signPayloadOverHttp(true).build();
+             S3BlobStore oddPrefix = S3.storeBuilder(bucket).keyPrefix("tenant one/").build()) {
+            // the server checks every signature: an accepted put was signed right
+            lean.put("m/ab/lean", BlobContent.of(small));
+            hashed.put("m/ab/hashed", BlobContent.of(small));
+            oddPrefix.put("m/ab/odd", BlobContent.of(small));
+            lean.put("p/ab/streamed", TestContents.generated(4096, 4));
+            lean.put("p/ab/large", BlobContent.of(new byte[DirectPut.MAX_LENGTH + 1]));
+
+            assertThat(lean.directPuts()).as("the small in-memory put only").isEqualTo(1);
+            assertThat(hashed.directPuts()).isEqualTo(1);
+            assertThat(oddPrefix.directPuts()).as("a key that needs URL encoding takes the SDK").isZero();
+            assertThat(lean.read("m/ab/hashed", 0, small.length)).isEqualTo(small);
+            assertThat(hashed.read("m/ab/lean", 0, small.length)).isEqualTo(small);
+            assertThat(oddPrefix.read("m/ab/odd", 0, small.length)).isEqualTo(small);
+            assertThat(lean.head("p/ab/large")).map(BlobInfo::size).contains((long) DirectPut.MAX_LENGTH + 1);
+        }
+    }
+
+    @Test
+    void aRefusedDirectPutFallsBackToTheSdkAndItsError() throws IOException {
+        try (S3BlobStore nowhere = S3.storeBuilder("coffer-no-such-bucket").maxAttempts(1).build()) {
+            assertThatThrownBy(() -> nowhere.put("m/ab/x", BlobContent.of(new byte[] {1})))
+                    .isInstanceOf(IOException.class).hasMessageContaining("bucket does not exist");
+            assertThat(nowhere.directPuts()).isZero();
+        }
+    }
+
     /** Records the x-amz-content-sha256 header of every PUT as it goes on the wire. */
     private static ExecutionInterceptor contentSha256Into(List<String> seen) {
         return new ExecutionInterceptor() {
