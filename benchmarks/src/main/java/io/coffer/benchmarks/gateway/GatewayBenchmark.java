@@ -62,7 +62,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
  * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
- * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent).
+ * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent),
+ * {@code --targets LIST} (comma-separated subset of {@code direct,coffer,s3proxy-enc} to measure, default all; for
+ * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN).
  */
 public final class GatewayBenchmark {
     private static final String BACKEND_KEY = "bench-backend-access";
@@ -84,6 +86,7 @@ public final class GatewayBenchmark {
     private final String jfr;
     private final int warmupRounds;
     private final List<String> cofferJvmArgs;
+    private final List<String> measured;
 
     /** One way of reaching the backend, and what was measured through it. */
     static final class Target {
@@ -146,6 +149,7 @@ public final class GatewayBenchmark {
         jfr = o.get("jfr");
         String extra = o.getOrDefault("coffer-jvm-args", "").trim();
         cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
+        measured = List.of(o.getOrDefault("targets", "direct,coffer,s3proxy-enc").split(","));
     }
 
     public static void main(String[] args) throws Exception {
@@ -226,22 +230,23 @@ public final class GatewayBenchmark {
             targets.get(2).client.createBucket(b -> b.bucket("bench-enc"));
             String setup = checkEncryptionAtRest(backendClient, targets);
 
+            List<Target> active = targets.stream().filter(t -> measured.contains(t.name)).toList();
             for (int w = 0; w < warmupRounds; w++) {
-                for (Target t : targets) {
+                for (Target t : active) {
                     log("warm-up " + (w + 1) + "/" + warmupRounds + ": " + t.name);
                     large(t, w == 0 ? 1 : objects, false, true);
                     small(t, w == 0 ? Math.max(2, smallSeconds / 3) : smallSeconds, false);
                 }
             }
             for (int r = 0; r < rounds; r++) {
-                for (int i = 0; i < targets.size(); i++) {
-                    Target t = targets.get((i + r) % targets.size());
+                for (int i = 0; i < active.size(); i++) {
+                    Target t = active.get((i + r) % active.size());
                     log("round " + (r + 1) + "/" + rounds + ": " + t.name);
                     large(t, objects, true, true);
                     small(t, smallSeconds, true);
                 }
             }
-            for (Target t : targets) {
+            for (Target t : dedupRepeats > 0 ? active : List.<Target>of()) {
                 log("dedup row " + t.name);
                 large(t, dedupRepeats, true, false);
             }
