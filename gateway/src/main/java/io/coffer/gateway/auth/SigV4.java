@@ -119,7 +119,22 @@ public final class SigV4 {
 
     /** A header value as canonicalized: trimmed, runs of spaces folded to one. */
     public static String foldValue(String v) {
-        return v.trim().replaceAll("\\s+", " ");
+        String t = v.trim();
+        // most values have nothing to fold: skip the regex (it ran for every signed header of every request)
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (isSpace(c) && (c != ' ' || (i + 1 < t.length() && isSpace(t.charAt(i + 1))))) {
+                return WHITESPACE.matcher(t).replaceAll(" ");
+            }
+        }
+        return t;
+    }
+
+    private static final java.util.regex.Pattern WHITESPACE = java.util.regex.Pattern.compile("\\s+");
+
+    /** Regex {@code \s}: space, tab, newline, vertical tab, form feed, carriage return. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 
     /**

@@ -221,13 +221,15 @@ public final class SigV4Verifier {
         }
     }
 
+    private static final java.util.regex.Pattern REGION = java.util.regex.Pattern.compile("[a-z0-9-]{1,64}");
+
     private static Scope parseCredential(String credential, String amzDate, S3ErrorCode error) {
         String[] parts = credential.split("/");
         if (parts.length != 5 || !parts[4].equals("aws4_request")) {
             throw new S3Exception(error, "The credential is malformed; expecting"
                     + " \"<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request\".");
         }
-        if (!parts[2].matches("[a-z0-9-]{1,64}")) {
+        if (!REGION.matcher(parts[2]).matches()) {
             throw new S3Exception(error, "The region in the credential is malformed.");
         }
         if (!parts[3].equals("s3")) {
