@@ -62,8 +62,16 @@ final class DirectPut {
 
     /** Whether {@link #put} can send a blob under this key (bucket names are URL-safe by S3's rules). */
     static boolean handles(String key) {
-        return PLAIN_KEY.matcher(key).matches() && !key.startsWith("/") && !key.contains("//")
-                && !key.contains("/./") && !key.contains("/../");
+        if (!PLAIN_KEY.matcher(key).matches()) {
+            return false;
+        }
+        // a path the HTTP client or server could normalize ("a//b", "a/./b", "a/..") takes the SDK's path
+        for (String segment : key.split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Sends the PUT; true once the backend answered 2xx, false when the caller should send it through the SDK. */

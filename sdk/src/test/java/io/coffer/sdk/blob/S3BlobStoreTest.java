@@ -91,6 +91,16 @@ class S3BlobStoreTest extends BlobStoreContractTest {
     }
 
     @Test
+    void onlyKeysNoHttpLayerCanRewriteAreSentDirectly() {
+        assertThat(DirectPut.handles("m/ab/0123abcd")).isTrue();
+        assertThat(DirectPut.handles("tenant-1/p/ab/x.y_z~")).isTrue();
+        for (String key : List.of("/m/x", "m//x", "m/./x", "m/../x", "m/x/", "m/..", "tenant one/m/x", "m/x?y",
+                "m/x%41", "m/é")) {
+            assertThat(DirectPut.handles(key)).as(key).isFalse();
+        }
+    }
+
+    @Test
     void aRefusedDirectPutFallsBackToTheSdkAndItsError() throws IOException {
         try (S3BlobStore nowhere = S3.storeBuilder("coffer-no-such-bucket").maxAttempts(1).build()) {
             assertThatThrownBy(() -> nowhere.put("m/ab/x", BlobContent.of(new byte[] {1})))
