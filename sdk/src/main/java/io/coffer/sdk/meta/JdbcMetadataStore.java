@@ -155,6 +155,13 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final BlockingQueue<Connection> readers;
     private final List<Connection> allReaders;
     private final AtomicLong statements = new AtomicLong();
+    /**
+     * SQLite only: per connection, the statements it prepared, kept open for reuse. Compiling the SQL was the largest
+     * single cost of a metadata read (about half of it, docs/BENCHMARKS.md); sqlite-jdbc keeps no statement cache
+     * (pgjdbc does, so PostgreSQL connections are not listed). Each inner map is touched only by the thread that holds
+     * its connection (the writer under {@code writeLock}, a reader while borrowed).
+     */
+    private final Map<Connection, Map<String, PreparedStatement>> statementCache;
     private volatile boolean closed;
 
     private JdbcMetadataStore(Dialect dialect, HikariDataSource pool, Connection writer, List<Connection> readers) {
@@ -163,6 +170,14 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.writer = writer;
         this.allReaders = List.copyOf(readers);
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
+        Map<Connection, Map<String, PreparedStatement>> cache = new java.util.IdentityHashMap<>();
+        if (dialect == Dialect.SQLITE) {
+            cache.put(writer, new StatementLru());
+            for (Connection reader : readers) {
+                cache.put(reader, new StatementLru());
+            }
+        }
+        this.statementCache = cache;
     }
 
     // ---- factories
@@ -1477,9 +1492,104 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
     }
 
+    private static void closeQuietly(Statement s) {
+        try {
+            s.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a cached statement failed", e);
+        }
+    }
+
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
         statements.incrementAndGet();
-        return c.prepareStatement(sql);
+        Map<String, PreparedStatement> cache = statementCache.get(c);
+        if (cache == null) {
+            return c.prepareStatement(sql);
+        }
+        // taken out while in use, so that a second statement of the same SQL open at once gets its own
+        PreparedStatement ps = cache.remove(sql);
+        if (ps == null || ps.isClosed()) {
+            ps = c.prepareStatement(sql);
+        }
+        return (PreparedStatement) java.lang.reflect.Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, new Reused(cache, sql, ps));
+    }
+
+    /** Open statements of one SQLite connection by SQL, least recently used first; the eldest is closed past 64. */
+    private static final class StatementLru extends java.util.LinkedHashMap<String, PreparedStatement> {
+        private static final long serialVersionUID = 1L;
+        private static final int MAX = 64;
+
+        StatementLru() {
+            super(16, 0.75f, true);
+        }
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+            if (size() <= MAX) {
+                return false;
+            }
+            closeQuietly(eldest.getValue());
+            return true;
+        }
+    }
+
+    /**
+     * A cached statement lent to one {@code try} block: {@code close()} clears its parameters and returns it to the
+     * connection's cache instead of closing it. A statement that threw is closed instead (its state is unknown).
+     */
+    private static final class Reused implements java.lang.reflect.InvocationHandler {
+        private final Map<String, PreparedStatement> cache;
+        private final String sql;
+        private final PreparedStatement ps;
+        private boolean returned;
+        private boolean failed;
+
+        Reused(Map<String, PreparedStatement> cache, String sql, PreparedStatement ps) {
+            this.cache = cache;
+            this.sql = sql;
+            this.ps = ps;
+        }
+
+        @Override
+        public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
+            String name = method.getName();
+            if (args == null && name.equals("close")) {
+                giveBack();
+                return null;
+            }
+            if (args == null && name.equals("isClosed")) {
+                return returned || ps.isClosed();
+            }
+            if (returned) {
+                throw new SQLException("statement is closed");
+            }
+            try {
+                return method.invoke(ps, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                failed = true;
+                throw e.getCause();
+            }
+        }
+
+        private void giveBack() {
+            if (returned) {
+                return;
+            }
+            returned = true;
+            try {
+                if (!failed && !ps.isClosed()) {
+                    ps.clearParameters();
+                    ps.clearBatch();
+                    if (cache.putIfAbsent(sql, ps) == null) {
+                        return;
+                    }
+                }
+            } catch (SQLException e) {
+                LOG.debug("cannot reset a cached statement; closing it", e);
+            }
+            closeQuietly(ps);
+        }
     }
 
     private boolean exists(Connection c, String sql, String arg) throws SQLException {
