@@ -7,6 +7,10 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkId;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -17,6 +21,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
@@ -24,18 +29,23 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Queue;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -68,8 +78,10 @@ import org.sqlite.SQLiteDataSource;
  * power loss, not just a process crash), a busy timeout (another process may hold the file), foreign keys on. SQLite
  * allows one writer at a time anyway, so the store keeps a single writer connection guarded by a lock, with
  * {@code BEGIN IMMEDIATE} transactions: writes serialize in the JVM instead of failing with {@code SQLITE_BUSY}, and
- * concurrent commits to one key trivially see each other. Reads use a small fixed pool of separate connections that
- * see the last committed state.
+ * concurrent commits to one key trivially see each other. Writes that queue while another commits are committed
+ * together in one transaction, each in a savepoint of its own (group commit: one WAL fsync per group, not per write;
+ * no write returns before its transaction is durable). Reads use a small fixed pool of separate connections that
+ * see the last committed state. Both kinds of connection keep their prepared statements for reuse.
  *
  * <p><b>PostgreSQL.</b> A HikariCP pool; transactions run at the database's default isolation. A commit locks the
  * bucket row {@code FOR SHARE} (so a concurrent {@code deleteBucket} waits for it) and the current object row
@@ -92,6 +104,10 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final int POSTGRES_POOL = 16;
     private static final int IN_BATCH = 500;
     private static final int MAX_BATCH = 1001;
+    /** At most this many SQLite writes share one transaction (and its fsync). */
+    private static final int MAX_GROUP = 32;
+    /** How long a queued SQLite write sleeps between looks at the writer lock, should no wake-up reach it. */
+    private static final long GROUP_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** SQL differences between the dialects; everything else is shared. */
     private enum Dialect {
@@ -152,9 +168,12 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final HikariDataSource pool;
     private final Connection writer;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** SQLite: writes waiting to be committed by whichever writer thread holds {@code writeLock}. */
+    private final Queue<PendingWrite<?>> pendingWrites = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Connection> readers;
     private final List<Connection> allReaders;
     private final AtomicLong statements = new AtomicLong();
+    private final AtomicLong writeTransactions = new AtomicLong();
     /**
      * SQLite only: per connection, the statements it prepared, kept open for reuse. Compiling the SQL was the largest
      * single cost of a metadata read (about half of it, docs/BENCHMARKS.md); sqlite-jdbc keeps no statement cache
@@ -170,7 +189,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.writer = writer;
         this.allReaders = List.copyOf(readers);
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
-        Map<Connection, Map<String, PreparedStatement>> cache = new java.util.IdentityHashMap<>();
+        Map<Connection, Map<String, PreparedStatement>> cache = new IdentityHashMap<>();
         if (dialect == Dialect.SQLITE) {
             cache.put(writer, new StatementLru());
             for (Connection reader : readers) {
@@ -1161,6 +1180,16 @@ public final class JdbcMetadataStore implements MetadataStore {
         return statements.get();
     }
 
+    /** How many write transactions this store has committed; for tests. */
+    long writeTransactions() {
+        return writeTransactions.get();
+    }
+
+    /** How many SQLite writes are waiting for the writer; for tests. */
+    int queuedWrites() {
+        return pendingWrites.size();
+    }
+
     // ---- packs and garbage collection
 
     @Override
@@ -1372,25 +1401,29 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
     }
 
-    /** Runs {@code work} in one transaction, restarting it on serialization failures, deadlocks and insert races. */
+    /**
+     * Runs {@code work} in one transaction, restarting it on serialization failures, deadlocks and insert races. On
+     * SQLite, writes that arrive while another is committing are committed together (see {@link #writeGrouped}).
+     */
     private <T> T write(String op, SqlWork<T> work) {
         checkOpen();
+        if (pool == null) {
+            return writeGrouped(op, work);
+        }
+        return transaction(op, work);
+    }
+
+    /** {@code work} in a transaction of its own, retried; on SQLite the caller holds {@code writeLock}. */
+    private <T> T transaction(String op, SqlWork<T> work) {
         for (int attempt = 1; ; attempt++) {
             Connection c = null;
-            boolean locked = false;
             try {
-                if (pool != null) {
-                    c = pool.getConnection();
-                } else {
-                    writeLock.lock();
-                    locked = true;
-                    checkOpen();
-                    c = writer;
-                }
+                c = pool != null ? pool.getConnection() : writer;
                 // SQLite begins its (IMMEDIATE) transaction here and holds no write lock between transactions
                 c.setAutoCommit(false);
                 T result = work.run(c);
                 c.commit();
+                writeTransactions.incrementAndGet();
                 return result;
             } catch (RestartTransaction e) {
                 rollbackQuietly(c);
@@ -1422,11 +1455,163 @@ public final class JdbcMetadataStore implements MetadataStore {
                         closeQuietly(c);
                     }
                 }
-                if (locked) {
-                    writeLock.unlock();
-                }
             }
             backoff(attempt);
+        }
+    }
+
+    /**
+     * SQLite group commit. Every write joins a queue; whichever writer thread gets {@code writeLock} commits what is
+     * queued (up to {@link #MAX_GROUP} writes) in one transaction, each write inside a savepoint of its own so that a
+     * failing write is undone alone, and then wakes their threads. A group costs one WAL fsync instead of one per
+     * write, and the writes in it run one after the other exactly as separate transactions would. No write returns
+     * before the transaction holding it is committed, so a crash loses nothing that was acknowledged.
+     */
+    private <T> T writeGrouped(String op, SqlWork<T> work) {
+        PendingWrite<T> mine = new PendingWrite<>(op, work);
+        pendingWrites.add(mine);
+        boolean interrupted = false;
+        while (!mine.done) {
+            if (writeLock.tryLock()) {
+                try {
+                    while (!mine.done) {
+                        commitGroup();
+                    }
+                } finally {
+                    writeLock.unlock();
+                }
+                // a write queued while this group ran may have found the lock taken and gone to sleep
+                PendingWrite<?> next = pendingWrites.peek();
+                if (next != null) {
+                    LockSupport.unpark(next.thread);
+                }
+            } else {
+                LockSupport.parkNanos(this, GROUP_PARK_NANOS);
+                interrupted |= Thread.interrupted();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return mine.result();
+    }
+
+    /** Takes the queued writes (at most {@link #MAX_GROUP}) and commits them; the caller holds {@code writeLock}. */
+    private void commitGroup() {
+        List<PendingWrite<?>> group = new ArrayList<>();
+        for (PendingWrite<?> p; group.size() < MAX_GROUP && (p = pendingWrites.poll()) != null; ) {
+            group.add(p);
+        }
+        try {
+            if (closed) {
+                CofferException f = CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
+                group.forEach(p -> p.failure = f);
+            } else if (group.size() == 1) {
+                group.get(0).runAlone();
+            } else {
+                commitTogether(group);
+            }
+        } finally {
+            group.forEach(PendingWrite::finish);
+        }
+    }
+
+    private void commitTogether(List<PendingWrite<?>> group) {
+        try {
+            writer.setAutoCommit(false);
+            for (PendingWrite<?> p : group) {
+                p.runInSavepoint();
+            }
+            writer.commit();
+            writeTransactions.incrementAndGet();
+        } catch (SQLException | RuntimeException | Error e) {
+            // the transaction as a whole failed (or a savepoint could not be undone): nothing of it was committed
+            rollbackQuietly(writer);
+            RuntimeException f = e instanceof SQLException s ? failure("group commit", s)
+                    : e instanceof RuntimeException r ? r : new IllegalStateException("group commit failed", e);
+            for (PendingWrite<?> p : group) {
+                p.value = null;
+                if (p.failure == null) {
+                    p.failure = f;
+                }
+            }
+        } finally {
+            try {
+                writer.setAutoCommit(true);
+            } catch (SQLException e) {
+                LOG.debug("cannot reset autocommit", e);
+            }
+        }
+    }
+
+    /** One write waiting in {@link #pendingWrites}: its work and, once its group is over, its outcome. */
+    private final class PendingWrite<T> {
+        final String op;
+        final SqlWork<T> work;
+        final Thread thread = Thread.currentThread();
+        T value;
+        Throwable failure;
+        /** Set after the outcome, and read before it (the outcome's fields ride on this volatile). */
+        volatile boolean done;
+
+        PendingWrite(String op, SqlWork<T> work) {
+            this.op = op;
+            this.work = work;
+        }
+
+        void runAlone() {
+            try {
+                value = transaction(op, work);
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
+        }
+
+        /** Runs the work inside a savepoint of the group's transaction; its failure undoes only its own changes. */
+        void runInSavepoint() throws SQLException {
+            for (int attempt = 1; ; attempt++) {
+                Savepoint sp = writer.setSavepoint();
+                try {
+                    value = work.run(writer);
+                    writer.releaseSavepoint(sp);
+                    return;
+                } catch (RestartTransaction e) {
+                    undo(sp);
+                    if (attempt >= MAX_ATTEMPTS) {
+                        failure = CofferException.of(ErrorCode.CONFLICT_RETRY,
+                                op + " kept conflicting with concurrent writes");
+                        return;
+                    }
+                } catch (SQLException e) {
+                    undo(sp);
+                    failure = failure(op, e);
+                    return;
+                } catch (RuntimeException | Error e) {
+                    undo(sp);
+                    failure = e;
+                    return;
+                }
+            }
+        }
+
+        private void undo(Savepoint sp) throws SQLException {
+            writer.rollback(sp);
+            writer.releaseSavepoint(sp);
+        }
+
+        void finish() {
+            done = true;
+            LockSupport.unpark(thread);
+        }
+
+        T result() {
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            return value;
         }
     }
 
@@ -1511,12 +1696,12 @@ public final class JdbcMetadataStore implements MetadataStore {
         if (ps == null || ps.isClosed()) {
             ps = c.prepareStatement(sql);
         }
-        return (PreparedStatement) java.lang.reflect.Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+        return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, new Reused(cache, sql, ps));
     }
 
     /** Open statements of one SQLite connection by SQL, least recently used first; the eldest is closed past 64. */
-    private static final class StatementLru extends java.util.LinkedHashMap<String, PreparedStatement> {
+    private static final class StatementLru extends LinkedHashMap<String, PreparedStatement> {
         private static final long serialVersionUID = 1L;
         private static final int MAX = 64;
 
@@ -1538,7 +1723,7 @@ public final class JdbcMetadataStore implements MetadataStore {
      * A cached statement lent to one {@code try} block: {@code close()} clears its parameters and returns it to the
      * connection's cache instead of closing it. A statement that threw is closed instead (its state is unknown).
      */
-    private static final class Reused implements java.lang.reflect.InvocationHandler {
+    private static final class Reused implements InvocationHandler {
         private final Map<String, PreparedStatement> cache;
         private final String sql;
         private final PreparedStatement ps;
@@ -1552,7 +1737,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
 
         @Override
-        public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             String name = method.getName();
             if (args == null && name.equals("close")) {
                 giveBack();
@@ -1566,7 +1751,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             try {
                 return method.invoke(ps, args);
-            } catch (java.lang.reflect.InvocationTargetException e) {
+            } catch (InvocationTargetException e) {
                 failed = true;
                 throw e.getCause();
             }
