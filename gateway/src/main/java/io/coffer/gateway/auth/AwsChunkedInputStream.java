@@ -2,6 +2,7 @@ package io.coffer.gateway.auth;
 
 import io.coffer.gateway.s3.S3ErrorCode;
 import io.coffer.gateway.s3.S3Exception;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,12 +29,14 @@ import java.util.Map;
  * {@link S3Exception} (SignatureDoesNotMatch, IncompleteBody, InvalidArgument) instead.
  *
  * <p>Limits, set before parsing (not after an out-of-memory): a chunk header or trailer line is at most 4 KiB,
- * a chunk at most 16 MiB, trailers at most 16 lines. Memory: one line buffer; chunk data is streamed.
+ * a chunk at most 16 MiB, trailers at most 16 lines. Memory: an 8 KiB read buffer and one line buffer; chunk data
+ * is streamed.
  */
 public final class AwsChunkedInputStream extends InputStream {
     public static final int MAX_LINE = 4096;
     public static final int MAX_CHUNK = 16 * 1024 * 1024;
     private static final int MAX_TRAILERS = 16;
+    private static final int LINE_BUFFER = 8192;
 
     private final InputStream in;
     private final ChunkSigner signer;
@@ -51,7 +54,8 @@ public final class AwsChunkedInputStream extends InputStream {
      * @param trailers whether trailing headers follow the final chunk
      */
     public AwsChunkedInputStream(InputStream in, ChunkSigner signer, boolean trailers) {
-        this.in = in;
+        // chunk headers and trailers are parsed a byte at a time; without a buffer each byte is a locked pipe read
+        this.in = new BufferedInputStream(in, LINE_BUFFER);
         this.signer = signer;
         this.trailers = trailers;
     }
