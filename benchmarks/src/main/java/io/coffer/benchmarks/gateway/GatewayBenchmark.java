@@ -56,8 +56,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * (fresh keys) to show dedup. CPU time of the server processes each target involves is reported per MB / per op.
  *
  * <p>Options: {@code --rounds N} (3), {@code --warmup-rounds N} (1: one object and a third of the small phase per
- * target; each further warm-up round is a whole unrecorded round), {@code --objects N} (64 MiB objects per round per
- * target, 3),
+ * target; each further warm-up round is a whole unrecorded round), then more whole warm-up rounds until, in the last
+ * one, no server JVM spent more than {@code --jit-idle-percent P} (3) of its CPU in its JIT compiler threads, up to
+ * {@code --max-warmup-rounds N} (8) in all (a gateway serves from the steady state; on two cores C2 keeps compiling
+ * for minutes), {@code --objects N} (64 MiB objects per round per target, 3),
  * {@code --size-mib N} (64), {@code --threads N} (8), {@code --small-seconds N} (8), {@code --dedup-repeats N} (3),
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
@@ -85,6 +87,8 @@ public final class GatewayBenchmark {
     private final Path out;
     private final String jfr;
     private final int warmupRounds;
+    private final int maxWarmupRounds;
+    private final double jitIdle;
     private final List<String> cofferJvmArgs;
     private final List<String> measured;
 
@@ -121,8 +125,7 @@ public final class GatewayBenchmark {
         double serverCpuSeconds() {
             double s = 0;
             for (ServerProcess p : servers) {
-                s += ProcessHandle.of(p.pid()).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos)
-                        .orElse(0L) / 1e9;
+                s += p.cpuSeconds();
             }
             return s;
         }
@@ -134,9 +137,44 @@ public final class GatewayBenchmark {
         }
     }
 
+    /** Per server JVM: CPU seconds of its JIT compiler threads and of the whole process. */
+    private record JitShare(Map<String, double[]> byServer) {
+        static JitShare of(List<ServerProcess> servers) {
+            Map<String, double[]> m = new LinkedHashMap<>();
+            for (ServerProcess p : servers) {
+                m.put(p.name(), new double[] {p.jitCpuSeconds(), p.cpuSeconds()});
+            }
+            return new JitShare(m);
+        }
+
+        JitShare since(JitShare before) {
+            Map<String, double[]> m = new LinkedHashMap<>();
+            byServer.forEach((name, now) -> {
+                double[] then = before.byServer.get(name);
+                m.put(name, new double[] {now[0] - then[0], now[1] - then[1]});
+            });
+            return new JitShare(m);
+        }
+
+        /** The largest share of a server's CPU that went to its JIT compilers. */
+        double max() {
+            return byServer.values().stream().mapToDouble(v -> v[1] > 0 ? v[0] / v[1] : 0).max().orElse(0);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder();
+            byServer.forEach((name, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+                    "%s %.1f %%", name, v[1] > 0 ? 100 * v[0] / v[1] : 0)));
+            return sb.toString();
+        }
+    }
+
     private GatewayBenchmark(Map<String, String> o) throws IOException {
         rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
         warmupRounds = Integer.parseInt(o.getOrDefault("warmup-rounds", "1"));
+        maxWarmupRounds = Math.max(warmupRounds, Integer.parseInt(o.getOrDefault("max-warmup-rounds", "8")));
+        jitIdle = Double.parseDouble(o.getOrDefault("jit-idle-percent", "3")) / 100;
         objects = Integer.parseInt(o.getOrDefault("objects", "3"));
         size = Integer.parseInt(o.getOrDefault("size-mib", "64")) << 20;
         threads = Integer.parseInt(o.getOrDefault("threads", "8"));
@@ -231,13 +269,21 @@ public final class GatewayBenchmark {
             String setup = checkEncryptionAtRest(backendClient, targets);
 
             List<Target> active = targets.stream().filter(t -> measured.contains(t.name)).toList();
-            for (int w = 0; w < warmupRounds; w++) {
+            List<ServerProcess> servers = active.stream().flatMap(t -> t.servers.stream()).distinct().toList();
+            JitShare lastWarmup = null;
+            int warmups = 0;
+            while (warmups < warmupRounds || (warmups < maxWarmupRounds && lastWarmup.max() > jitIdle)) {
+                JitShare before = JitShare.of(servers);
                 for (Target t : active) {
-                    log("warm-up " + (w + 1) + "/" + warmupRounds + ": " + t.name);
-                    large(t, w == 0 ? 1 : objects, false, true);
-                    small(t, w == 0 ? Math.max(2, smallSeconds / 3) : smallSeconds, false);
+                    log("warm-up " + (warmups + 1) + "/" + warmupRounds + "+: " + t.name);
+                    large(t, warmups == 0 ? 1 : objects, false, true);
+                    small(t, warmups == 0 ? Math.max(2, smallSeconds / 3) : smallSeconds, false);
                 }
+                lastWarmup = JitShare.of(servers).since(before);
+                warmups++;
+                log("JIT share of server CPU in that warm-up round: " + lastWarmup);
             }
+            JitShare beforeRounds = JitShare.of(servers);
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < active.size(); i++) {
                     Target t = active.get((i + r) % active.size());
@@ -255,7 +301,12 @@ public final class GatewayBenchmark {
                     throw new IllegalStateException(p.name() + " died; its output:\n" + p.output());
                 }
             }
-            String report = report(targets, argLine, setup, (System.nanoTime() - started) / 1e9);
+            String jit = String.format(Locale.ROOT, "warm-up: %d rounds (at least %d, then until every server JVM's "
+                    + "JIT compiler threads used at most %.0f %% of its CPU in a round, at most %d); JIT share of "
+                    + "server CPU in the last warm-up round: %s; in the measured rounds: %s%n", warmups, warmupRounds,
+                    jitIdle * 100, maxWarmupRounds, lastWarmup == null ? "-" : lastWarmup,
+                    JitShare.of(servers).since(beforeRounds));
+            String report = report(targets, argLine, setup + jit, (System.nanoTime() - started) / 1e9);
             System.out.println(report);
             Files.createDirectories(out.toAbsolutePath().getParent());
             Files.writeString(out, report, StandardCharsets.UTF_8);

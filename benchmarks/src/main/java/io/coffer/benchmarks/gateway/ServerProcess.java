@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A server the benchmark drives, in its own JVM on this JVM's classpath: s3proxy's own {@code Main} with a properties
@@ -21,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Linux reports thread CPU times in USER_HZ ticks, 100 per second on every mainstream architecture. */
+    private static final double CLOCK_TICKS_PER_SECOND = 100.0;
 
     private final String name;
     private final Process process;
@@ -110,6 +113,42 @@ final class ServerProcess implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** CPU seconds this JVM has used, all threads. */
+    double cpuSeconds() {
+        return ProcessHandle.of(pid()).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos)
+                .orElse(0L) / 1e9;
+    }
+
+    /**
+     * CPU seconds of this JVM's JIT compiler threads (HotSpot names them {@code C1 CompilerThre...} and
+     * {@code C2 CompilerThre...}), from {@code /proc/<pid>/task/<tid>/stat}; 0 where there is no /proc.
+     */
+    double jitCpuSeconds() {
+        Path tasks = Path.of("/proc", Long.toString(pid()), "task");
+        double ticks = 0;
+        try (Stream<Path> threads = Files.list(tasks)) {
+            for (Path task : threads.toList()) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+                } catch (IOException gone) {
+                    continue; // the thread ended meanwhile
+                }
+                int open = stat.indexOf('(');
+                int close = stat.lastIndexOf(')');
+                String comm = stat.substring(open + 1, close);
+                if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                    // fields after the name: state is field 3, utime field 14, stime field 15
+                    String[] f = stat.substring(close + 2).split(" ");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException noProc) {
+            return 0;
+        }
+        return ticks / CLOCK_TICKS_PER_SECOND;
     }
 
     boolean isAlive() {
