@@ -25,8 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Kills a child JVM running the engine with SIGKILL at random instants during puts, multipart completions and garbage
- * collection; after each kill every object it reported committed reads back intact and fsck finds no damage.
+ * Kills a child JVM running the engine with SIGKILL at random instants during puts, concurrent small puts (whose
+ * metadata commits share transactions), multipart completions and garbage collection; after each kill every object it
+ * reported committed reads back intact and fsck finds no damage.
  */
 class CrashSafetyTest {
     private static final int KILLS = 4;
@@ -35,7 +36,7 @@ class CrashSafetyTest {
     Path dir;
 
     @ParameterizedTest(name = "kill -9 during {0}")
-    @ValueSource(strings = {"put", "multipart", "gc"})
+    @ValueSource(strings = {"put", "multipart", "gc", "small"})
     void committedObjectsSurviveKillNine(String mode) throws Exception {
         Map<String, long[]> committed = new LinkedHashMap<>();
         Set<String> maybeDeleted = new HashSet<>();

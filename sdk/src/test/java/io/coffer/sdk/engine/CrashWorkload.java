@@ -11,13 +11,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Runs in a child JVM that the crash tests kill with SIGKILL. It writes in a loop and prints a line only after an
  * operation returned: "COMMITTED key seed size" after a put or a multipart completion, "DELETING key" before and
  * "DELETED key" after a delete. Whatever it printed as committed must survive the kill.
  *
- * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}; {@code large DIR BYTES}
+ * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}, {@code small DIR START} (small
+ * objects from four threads at once); {@code large DIR BYTES}
  * writes and reads back one object of BYTES bytes streamed with unknown length and exits 0 if it matches.
  */
 public final class CrashWorkload {
@@ -38,6 +43,10 @@ public final class CrashWorkload {
                 c.createBucket("crash", "t", null);
             }
             out.println("READY");
+            if (mode.equals("small")) {
+                smallPutsOnFourThreads(c, start, out);
+                return;
+            }
             SplittableRandom r = new SplittableRandom(start);
             List<String> live = new ArrayList<>();
             for (long i = start; ; i++) {
@@ -91,6 +100,31 @@ public final class CrashWorkload {
                     default -> throw new IllegalArgumentException(mode);
                 }
             }
+        }
+    }
+
+    /**
+     * Four threads putting small objects (their bytes travel inside the manifest), so that their metadata commits
+     * queue behind each other and are committed in shared transactions when the kill lands.
+     */
+    private static void smallPutsOnFourThreads(Coffer c, long start, PrintStream out) throws Exception {
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<Void>> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long first = start + t;
+            Callable<Void> puts = () -> {
+                SplittableRandom r = new SplittableRandom(first);
+                for (long i = first; ; i += threads) {
+                    int size = r.nextInt(1, 8 << 10);
+                    c.putObject(PutObjectRequest.of("crash", "k" + i, size), TestData.stream(i, size));
+                    out.println("COMMITTED k" + i + " " + i + " " + size);
+                }
+            };
+            running.add(pool.submit(puts));
+        }
+        for (Future<Void> f : running) {
+            f.get(); // the threads run until the kill; a failure ends the child with its stack trace
         }
     }
 
