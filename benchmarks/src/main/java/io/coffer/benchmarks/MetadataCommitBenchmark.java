@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -30,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Commits of small objects into the SQLite metadata store (synchronous=FULL, so each committed transaction is a WAL
- * fsync), the metadata half of a 4 KiB gateway PUT: a fresh key per op, a manifest of 200 bytes, no chunk references
- * (a small object's bytes travel inside its manifest). {@code commitSmall} runs on 8 threads, as the gateway
+ * fsync), the metadata half of a gateway PUT: a fresh key per op, no chunk references, a manifest of 200 bytes or of
+ * 4,400 (a 4 KiB object's bytes travel inside its manifest). {@code commitSmall} runs on 8 threads, as the gateway
  * benchmark's 4 KiB phase does, so concurrent commits can share a transaction; {@code commitSmallAlone} on one.
  *
  * <p>Run: {@code benchmarks/run.sh jmh MetadataCommitBenchmark} (quick: {@code -f 1 -wi 2 -i 3}).
@@ -47,13 +48,18 @@ public class MetadataCommitBenchmark {
 
     private final AtomicLong keys = new AtomicLong();
     private final byte[] attributes = new byte[40];
-    private final byte[] manifest = new byte[200];
+    /** Manifest bytes per object: 200 (chunked object) or 4,400 (a 4 KiB object's bytes travel inside it). */
+    @Param({"200", "4400"})
+    public int manifestBytes;
+
+    private byte[] manifest;
     private Path dir;
     private JdbcMetadataStore store;
 
     /** A fresh database file in a temporary directory, with one bucket. */
     @Setup(Level.Trial)
     public void open() throws IOException {
+        manifest = new byte[manifestBytes];
         dir = Files.createTempDirectory("coffer-meta-bench");
         store = JdbcMetadataStore.sqlite(dir.resolve("meta.db"));
         store.createBucket(new BucketRecord("bench", "owner", null, NOW));
