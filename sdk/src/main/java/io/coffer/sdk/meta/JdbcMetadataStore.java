@@ -1428,7 +1428,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             } catch (RestartTransaction e) {
                 rollbackQuietly(c);
                 if (attempt >= MAX_ATTEMPTS) {
-                    throw CofferException.of(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes");
+                    throw keptConflicting(op, null);
                 }
                 LOG.debug("{} raced a concurrent insert; restarting (attempt {})", op, attempt);
             } catch (SQLException e) {
@@ -1437,8 +1437,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                     throw failure(op, e);
                 }
                 if (attempt >= MAX_ATTEMPTS) {
-                    throw CofferException.of(ErrorCode.CONFLICT_RETRY,
-                            op + " kept conflicting with concurrent writes", e);
+                    throw keptConflicting(op, e);
                 }
                 LOG.debug("{} hit SQLState {}; restarting (attempt {})", op, e.getSQLState(), attempt);
             } catch (RuntimeException | Error e) {
@@ -1588,8 +1587,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 } catch (RestartTransaction e) {
                     undo(sp);
                     if (attempt >= MAX_ATTEMPTS) {
-                        failure = CofferException.of(ErrorCode.CONFLICT_RETRY,
-                                op + " kept conflicting with concurrent writes");
+                        failure = keptConflicting(op, null);
                         return;
                     }
                 } catch (SQLException e) {
@@ -1623,6 +1621,11 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             return value;
         }
+    }
+
+    /** A write that was restarted too often; {@code cause} may be null. */
+    private static CofferException keptConflicting(String op, SQLException cause) {
+        return CofferException.of(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes", cause);
     }
 
     private static void backoff(int attempt) {

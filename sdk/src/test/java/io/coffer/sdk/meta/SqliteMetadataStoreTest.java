@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
