@@ -59,7 +59,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * target; each further warm-up round is a whole unrecorded round), then more whole warm-up rounds until, in the last
  * one, no server JVM spent more than {@code --jit-idle-percent P} (3) of its CPU in its JIT compiler threads, up to
  * {@code --max-warmup-rounds N} (8) in all (a gateway serves from the steady state; on two cores C2 keeps compiling
- * for minutes; {@code --warmup-rounds 0 --max-warmup-rounds 0} measures cold JVMs), {@code --objects N} (64 MiB objects per round per target, 3),
+ * for minutes; {@code --warmup-rounds 0 --max-warmup-rounds 0} measures cold JVMs), {@code --objects N} (64 MiB
+ * objects per round per target, 3),
  * {@code --size-mib N} (64), {@code --threads N} (8), {@code --small-seconds N} (8), {@code --dedup-repeats N} (3),
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),

@@ -36,7 +36,7 @@ public final class AwsChunkedInputStream extends InputStream {
     public static final int MAX_LINE = 4096;
     public static final int MAX_CHUNK = 16 * 1024 * 1024;
     private static final int MAX_TRAILERS = 16;
-    private static final int LINE_BUFFER = 8192;
+    private static final int READ_BUFFER = 8192;
 
     private final InputStream in;
     private final ChunkSigner signer;
@@ -55,7 +55,7 @@ public final class AwsChunkedInputStream extends InputStream {
      */
     public AwsChunkedInputStream(InputStream in, ChunkSigner signer, boolean trailers) {
         // chunk headers and trailers are parsed a byte at a time; without a buffer each byte is a locked pipe read
-        this.in = new BufferedInputStream(in, LINE_BUFFER);
+        this.in = new BufferedInputStream(in, READ_BUFFER);
         this.signer = signer;
         this.trailers = trailers;
     }
