@@ -23,7 +23,7 @@ public final class CopyObjectHandler implements S3ActionHandler {
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
         CopySource source = CopySourceHeader.parse(r);
-        sourceAccess.check(source.bucket(), r.owner());
+        sourceAccess.check(source.bucket(), r);
         String directive = r.header("x-amz-metadata-directive");
         ObjectAttributes attributes = null;
         if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
@@ -31,7 +31,8 @@ public final class CopyObjectHandler implements S3ActionHandler {
         }
         if ("REPLACE".equals(directive)) {
             attributes = ObjectHeaders.attributesFrom(r);
-        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key())) {
+        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key())
+                && !FeatureHeaders.restatesStorage(r)) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "This copy request is illegal because it is trying to"
                     + " copy an object to itself without changing the object's metadata, storage class, website"
                     + " redirect location or encryption attributes.");
@@ -44,9 +45,9 @@ public final class CopyObjectHandler implements S3ActionHandler {
         return S3Response.xml(200, xml);
     }
 
-    /** Checks that the caller may read the source bucket (tenant isolation applies to copy sources too). */
+    /** Checks that the caller of {@code r} may read the source bucket (tenant isolation applies to copy sources too). */
     @FunctionalInterface
     public interface SourceAccess {
-        void check(String bucket, String owner);
+        void check(String bucket, S3Request r);
     }
 }

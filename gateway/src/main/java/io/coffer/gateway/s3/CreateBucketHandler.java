@@ -31,9 +31,6 @@ public final class CreateBucketHandler implements S3ActionHandler {
                 region = constraint.trim();
             }
         }
-        if (r.header("x-amz-acl") != null && !"private".equals(r.header("x-amz-acl"))) {
-            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Canned ACLs other than private are not supported.");
-        }
         coffer.createBucket(r.bucket(), r.owner(), region);
         return S3Response.empty(200).header("Location", "/" + r.bucket());
     }

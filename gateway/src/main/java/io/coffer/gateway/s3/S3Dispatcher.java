@@ -17,7 +17,8 @@ public final class S3Dispatcher {
 
     public S3Dispatcher(Coffer coffer, String defaultRegion) {
         this.coffer = coffer;
-        CopyObjectHandler.SourceAccess sourceAccess = this::checkAccess;
+        CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
+                r.header("x-amz-source-expected-bucket-owner"));
         handlers.put(S3Operation.LIST_BUCKETS, new ListBucketsHandler(coffer));
         handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion));
         handlers.put(S3Operation.HEAD_BUCKET, new HeadBucketHandler(coffer, defaultRegion));
@@ -46,14 +47,20 @@ public final class S3Dispatcher {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
         }
         if (r.operation() != S3Operation.LIST_BUCKETS && r.operation() != S3Operation.CREATE_BUCKET) {
-            checkAccess(r.bucket(), r.owner());
+            checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner"));
         }
+        FeatureHeaders.check(r);
         return handler.handle(r);
     }
 
-    private void checkAccess(String bucket, String owner) {
+    /**
+     * Tenant isolation: the bucket must be the caller's. {@code expectedOwner} is the request's
+     * x-amz-expected-bucket-owner (or x-amz-source-expected-bucket-owner for a copy source): when given, the bucket's
+     * owner (the tenant, shown as Owner ID in listings) must be that one, else AccessDenied as in S3.
+     */
+    private void checkAccess(String bucket, String owner, String expectedOwner) {
         BucketRecord b = coffer.headBucket(bucket);
-        if (!b.owner().equals(owner)) {
+        if (!b.owner().equals(owner) || (expectedOwner != null && !b.owner().equals(expectedOwner.trim()))) {
             throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
         }
     }

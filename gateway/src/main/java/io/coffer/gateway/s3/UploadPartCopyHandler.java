@@ -21,7 +21,7 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
         int partNumber = PartNumbers.partNumber(r);
         String uploadId = PartNumbers.uploadId(r);
         CopySource source = CopySourceHeader.parse(r);
-        sourceAccess.check(source.bucket(), r.owner());
+        sourceAccess.check(source.bucket(), r);
         ByteRange range = null;
         String rangeHeader = r.header("x-amz-copy-source-range");
         if (rangeHeader != null) {

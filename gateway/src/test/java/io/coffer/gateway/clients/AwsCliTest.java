@@ -111,10 +111,15 @@ class AwsCliTest {
                 "single/small.bin\t" + TestFiles.singlePartEtag(small));
         assertThat(TestFiles.multipartEtag(big, PART_SIZE)).as("6 parts of 8 MiB").endsWith("-6");
 
+        // a bucket-to-bucket copy past the multipart threshold: UploadPartCopy in 8 MiB ranges
+        cli.run("s3", "cp", s3 + "/multi/big.bin", s3 + "/copied/big.bin");
+
         Path down = work.resolve("down");
         cli.run("s3", "cp", "--recursive", s3, down.toString());
         assertThat(TestFiles.md5Hex(down.resolve("single/small.bin"))).isEqualTo(TestFiles.md5Hex(small));
         assertThat(TestFiles.md5Hex(down.resolve("multi/big.bin"))).isEqualTo(TestFiles.md5Hex(big));
+        assertThat(TestFiles.md5Hex(down.resolve("copied/big.bin"))).isEqualTo(TestFiles.md5Hex(big));
+        assertThat(cli.etag(bucket, "copied/big.bin")).isEqualTo(TestFiles.multipartEtag(big, PART_SIZE));
 
         Path tree = work.resolve("tree");
         List<String> relative = List.of("a.txt", "sub/b.bin", "sub/deeper/c with space.txt", "sub/deeper/d.bin");
@@ -131,10 +136,10 @@ class AwsCliTest {
 
         String listing = cli.run("s3", "ls", "--recursive", s3);
         assertThat(listing.lines().map(l -> l.substring(l.lastIndexOf(' ') + 1))).contains("single/small.bin",
-                "multi/big.bin", "tree/a.txt", "tree/sub/b.bin", "tree/sub/deeper/d.bin");
+                "multi/big.bin", "copied/big.bin", "tree/a.txt", "tree/sub/b.bin", "tree/sub/deeper/d.bin");
         assertThat(listing).contains("tree/sub/deeper/c with space.txt").contains(Long.toString(Files.size(big)));
 
-        assertThat(cli.run("s3", "rm", "--recursive", s3).lines()).hasSize(6);
+        assertThat(cli.run("s3", "rm", "--recursive", s3).lines()).hasSize(7);
         cli.run("s3", "rb", s3);
         assertThat(cli.run("s3", "ls")).doesNotContain(bucket);
     }

@@ -1,0 +1,122 @@
+package io.coffer.gateway.s3;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Request headers that ask S3 for a feature: the gateway either honours what they ask or refuses the request with
+ * S3's error, and never drops them silently (a PUT with {@code x-amz-tagging}, a public-read ACL or an object lock
+ * that answered 200 without tags, public access or retention would be a wrong success). What passes is what Coffer
+ * does anyway: the private ACL (and the bucket-owner ACLs, the bucket owner being the only writer), SSE with
+ * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class, an empty tag set.
+ */
+final class FeatureHeaders {
+    private static final Set<String> OBJECT_ACLS = Set.of("private", "bucket-owner-full-control", "bucket-owner-read");
+    private static final String[] GRANTS = {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
+        "x-amz-grant-write-acp", "x-amz-grant-full-control"};
+    private static final String[] OBJECT_LOCK = {"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date",
+        "x-amz-object-lock-legal-hold"};
+    private static final String[] KMS = {"x-amz-server-side-encryption-aws-kms-key-id",
+        "x-amz-server-side-encryption-context"};
+    private static final String[] CUSTOMER_KEY = {"x-amz-server-side-encryption-customer-algorithm",
+        "x-amz-server-side-encryption-customer-key", "x-amz-server-side-encryption-customer-key-md5"};
+    private static final String[] COPY_SOURCE_CUSTOMER_KEY = {
+        "x-amz-copy-source-server-side-encryption-customer-algorithm",
+        "x-amz-copy-source-server-side-encryption-customer-key",
+        "x-amz-copy-source-server-side-encryption-customer-key-md5"};
+
+    private FeatureHeaders() {
+    }
+
+    /** Throws the S3 error for the first feature header of {@code r} the gateway cannot honour. */
+    static void check(S3Request r) {
+        switch (r.operation()) {
+            case CREATE_BUCKET -> {
+                cannedAcl(r, Set.of("private"));
+                absent(r, GRANTS, "ACL grants");
+                if ("true".equalsIgnoreCase(trimmed(r, "x-amz-bucket-object-lock-enabled"))) {
+                    throw notImplemented("Object Lock");
+                }
+            }
+            case PUT_OBJECT, CREATE_MULTIPART_UPLOAD -> {
+                newObject(r);
+                if (!isBlank(r.header("x-amz-tagging"))) {
+                    throw notImplemented("Object tagging");
+                }
+            }
+            case COPY_OBJECT -> {
+                newObject(r);
+                absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
+                if ("REPLACE".equals(trimmed(r, "x-amz-tagging-directive")) && !isBlank(r.header("x-amz-tagging"))) {
+                    throw notImplemented("Object tagging");
+                }
+            }
+            case UPLOAD_PART_COPY -> {
+                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
+                absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
+            }
+            case UPLOAD_PART, GET_OBJECT, HEAD_OBJECT ->
+                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
+            default -> {
+            }
+        }
+    }
+
+    /** True when a copy onto itself changes what S3 counts as a change: encryption or storage class named anew. */
+    static boolean restatesStorage(S3Request r) {
+        return r.header("x-amz-server-side-encryption") != null || r.header("x-amz-storage-class") != null;
+    }
+
+    /** Headers that create an object with attributes: PutObject, CopyObject, CreateMultipartUpload. */
+    private static void newObject(S3Request r) {
+        cannedAcl(r, OBJECT_ACLS);
+        absent(r, GRANTS, "ACL grants");
+        absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
+        absent(r, KMS, "Server-side encryption with AWS KMS keys");
+        String sse = trimmed(r, "x-amz-server-side-encryption");
+        if (sse != null && !sse.equals("AES256")) {
+            throw notImplemented("Server-side encryption " + sse);
+        }
+        String storageClass = trimmed(r, "x-amz-storage-class");
+        if (storageClass != null && !storageClass.equals("STANDARD")) {
+            throw notImplemented("Storage class " + storageClass);
+        }
+        if (r.header("x-amz-website-redirect-location") != null) {
+            throw notImplemented("Website redirects");
+        }
+        for (String h : OBJECT_LOCK) {
+            if (r.header(h) != null) {
+                // S3's answer for a bucket created without Object Lock, which every Coffer bucket is
+                throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Bucket is missing Object Lock Configuration");
+            }
+        }
+    }
+
+    private static void cannedAcl(S3Request r, Set<String> honoured) {
+        String acl = trimmed(r, "x-amz-acl");
+        if (acl != null && !honoured.contains(acl.toLowerCase(Locale.ROOT))) {
+            throw notImplemented("The canned ACL " + acl);
+        }
+    }
+
+    private static void absent(S3Request r, String[] headers, String feature) {
+        for (String h : headers) {
+            if (r.header(h) != null) {
+                throw notImplemented(feature);
+            }
+        }
+    }
+
+    private static S3Exception notImplemented(String feature) {
+        return new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, feature + " is not implemented by this gateway.");
+    }
+
+    private static String trimmed(S3Request r, String name) {
+        String v = r.header(name);
+        return v == null ? null : v.trim();
+    }
+
+    private static boolean isBlank(String v) {
+        return v == null || v.isBlank();
+    }
+}
