@@ -39,6 +39,13 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
         handlers.put(S3Operation.LIST_MULTIPART_UPLOADS, new ListMultipartUploadsHandler(coffer));
+        handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler());
+        GetAclHandler acl = new GetAclHandler(coffer);
+        handlers.put(S3Operation.GET_BUCKET_ACL, acl);
+        handlers.put(S3Operation.GET_OBJECT_ACL, acl);
+        handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
+        UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
+        UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
     }
 
     public S3Response dispatch(S3Request r) throws IOException {

@@ -22,6 +22,17 @@ public enum S3Operation {
     ABORT_MULTIPART_UPLOAD("AbortMultipartUpload"),
     LIST_PARTS("ListParts"),
     LIST_MULTIPART_UPLOADS("ListMultipartUploads"),
+    GET_BUCKET_VERSIONING("GetBucketVersioning"),
+    GET_BUCKET_ACL("GetBucketAcl"),
+    GET_OBJECT_ACL("GetObjectAcl"),
+    GET_OBJECT_TAGGING("GetObjectTagging"),
+    GET_BUCKET_TAGGING("GetBucketTagging"),
+    GET_BUCKET_POLICY("GetBucketPolicy"),
+    GET_BUCKET_CORS("GetBucketCors"),
+    GET_BUCKET_LIFECYCLE_CONFIGURATION("GetBucketLifecycleConfiguration"),
+    GET_BUCKET_WEBSITE("GetBucketWebsite"),
+    GET_OBJECT_LOCK_CONFIGURATION("GetObjectLockConfiguration"),
+    GET_BUCKET_REPLICATION("GetBucketReplication"),
     /** A request for an S3 feature the gateway does not offer: answered 501 NotImplemented. */
     NOT_IMPLEMENTED("NotImplemented"),
     /** A request that failed before it could be routed (malformed HTTP, bad signature ...). */

@@ -5,9 +5,9 @@ import java.util.Set;
 
 /**
  * Maps method, bucket, key and query to the S3 action. Any query parameter outside the set a supported action reads
- * (a subresource such as {@code ?acl}, {@code ?versioning}, {@code ?tagging}, {@code ?policy}, {@code ?lifecycle})
- * routes to {@link S3Operation#NOT_IMPLEMENTED}: the gateway never answers a request it does not understand with
- * a wrong success.
+ * (a subresource such as {@code ?versions}, {@code ?restore}, {@code ?select}, or a configuration subresource such
+ * as {@code ?acl} or {@code ?policy} with any method but GET) routes to {@link S3Operation#NOT_IMPLEMENTED}: the
+ * gateway never answers a request it does not understand with a wrong success.
  */
 public final class S3Router {
     private static final Set<String> KNOWN = Set.of(
@@ -24,11 +24,25 @@ public final class S3Router {
             "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
             "X-Amz-Signature", "X-Amz-Content-Sha256", "X-Amz-Security-Token", "x-id");
 
+    /** GET of a bucket's configuration subresource: the configurations a Coffer bucket has, or has never set. */
+    private static final Map<String, S3Operation> BUCKET_GETTERS = Map.of(
+            "versioning", S3Operation.GET_BUCKET_VERSIONING, "acl", S3Operation.GET_BUCKET_ACL,
+            "tagging", S3Operation.GET_BUCKET_TAGGING, "policy", S3Operation.GET_BUCKET_POLICY,
+            "cors", S3Operation.GET_BUCKET_CORS, "lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION,
+            "website", S3Operation.GET_BUCKET_WEBSITE, "object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION,
+            "replication", S3Operation.GET_BUCKET_REPLICATION);
+    private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
+            "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
+
     private S3Router() {
     }
 
     public static S3Operation route(String method, String bucket, String key, Map<String, String> query,
                                     Map<String, String> headers) {
+        S3Operation getter = configurationGetter(method, bucket, key, query);
+        if (getter != null) {
+            return getter;
+        }
         for (String name : query.keySet()) {
             if (!KNOWN.contains(name)) {
                 return S3Operation.NOT_IMPLEMENTED;
@@ -83,6 +97,35 @@ public final class S3Router {
             }
             default -> S3Operation.NOT_IMPLEMENTED;
         };
+    }
+
+    /**
+     * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
+     * a GET with nothing else in the query but SDK markers, NotImplemented for anything else (setting or deleting a
+     * configuration, a version); null when the request names none.
+     */
+    private static S3Operation configurationGetter(String method, String bucket, String key,
+                                                   Map<String, String> query) {
+        String subresource = null;
+        boolean other = false;
+        for (String name : query.keySet()) {
+            if (BUCKET_GETTERS.containsKey(name)) {
+                if (subresource != null) {
+                    return S3Operation.NOT_IMPLEMENTED;
+                }
+                subresource = name;
+            } else if (!name.startsWith("X-Amz-") && !name.equals("x-id")) {
+                other = true;
+            }
+        }
+        if (subresource == null) {
+            return null;
+        }
+        if (other || !method.equals("GET") || bucket == null) {
+            return S3Operation.NOT_IMPLEMENTED;
+        }
+        S3Operation op = (key == null ? BUCKET_GETTERS : OBJECT_GETTERS).get(subresource);
+        return op == null ? S3Operation.NOT_IMPLEMENTED : op;
     }
 
     private static boolean onlySdkMarkers(Map<String, String> query) {

@@ -15,6 +15,7 @@ import javax.xml.stream.XMLStreamWriter;
  */
 public final class XmlResponseWriter {
     public static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
+    private static final String XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance";
     private static final XMLOutputFactory FACTORY = XMLOutputFactory.newInstance();
     private static final DateTimeFormatter ISO_MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -48,6 +49,18 @@ public final class XmlResponseWriter {
     public XmlResponseWriter start(String name) {
         try {
             writer.writeStartElement(name);
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException(e);
+        }
+        return this;
+    }
+
+    /** An element with an {@code xsi:type} attribute, as the grantees of S3's ACL documents carry. */
+    public XmlResponseWriter startTyped(String name, String xsiType) {
+        try {
+            writer.writeStartElement(name);
+            writer.writeNamespace("xsi", XSI_NAMESPACE);
+            writer.writeAttribute("xsi", XSI_NAMESPACE, "type", xsiType);
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);
         }

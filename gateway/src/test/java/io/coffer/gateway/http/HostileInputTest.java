@@ -184,14 +184,27 @@ class HostileInputTest {
     }
 
     @Test
-    void unsupportedSubresourcesAre501NotImplemented() throws IOException {
+    void unsupportedSubresourcesAre501NotImplementedAndChangeNothing() throws IOException {
+        int before = engine().commits.get();
         try (RawClient c = client()) {
-            for (String q : new String[] {"acl", "versioning", "policy", "tagging", "lifecycle", "cors"}) {
+            for (String q : new String[] {"acl", "versioning", "policy", "tagging", "lifecycle", "cors", "website",
+                "object-lock", "replication"}) {
                 assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
-                assertError(c.send("GET", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
+                assertError(c.send("DELETE", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
-            assertError(c.send("GET", "/hostile/ten", "tagging", Map.of(), new byte[0]), 501, "NotImplemented");
+            for (String q : new String[] {"acl", "tagging", "retention", "legal-hold"}) {
+                assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
+            }
+            assertError(c.send("DELETE", "/hostile/ten", "tagging", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 501,
+                    "NotImplemented");
+            assertError(c.send("GET", "/hostile", "acl&policy", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertThat(c.send("GET", "/hostile/ten", "", Map.of(), new byte[0]).body()).isEqualTo("0123456789");
         }
+        assertThat(engine().commits.get()).isEqualTo(before);
     }
 
     @Test
