@@ -51,7 +51,13 @@ def main():
 
     listed = s3.list_objects_v2(Bucket=bucket)
     result["keys"] = [o["Key"] for o in listed.get("Contents", [])]
-    s3.delete_objects(Bucket=bucket, Delete={"Objects": [{"Key": k} for k in result["keys"]]})
+    # empty the bucket the way scripts do for versioned and unversioned buckets alike: every version of every key
+    versions = boto3.resource("s3", endpoint_url=args["endpoint"], region_name="us-east-1",
+                              config=s3.meta.config).Bucket(bucket).object_versions
+    result["version_ids"] = sorted(v.id for v in versions.all())
+    deleted = versions.delete()
+    result["versions_deleted"] = sorted(d["Key"] + "@" + d.get("VersionId", "") for r in deleted
+                                        for d in r.get("Deleted", []))
     s3.delete_bucket(Bucket=bucket)
     result["buckets_after_delete"] = [b["Name"] for b in s3.list_buckets()["Buckets"]]
     print(json.dumps(result))

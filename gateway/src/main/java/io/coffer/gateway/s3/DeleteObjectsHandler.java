@@ -9,11 +9,15 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * DeleteObjects: up to 1000 keys, quiet mode, per-key results. S3 requires Content-MD5 or an x-amz-checksum-* header
- * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream.
+ * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream. A VersionId of {@code null} (the
+ * one version of an object in a bucket that never had versioning) deletes the object; any other is that key's
+ * NoSuchVersion.
  */
 public final class DeleteObjectsHandler implements S3ActionHandler {
     private static final int MAX_KEYS = 1000;
@@ -46,24 +50,30 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
         }
         XmlElement delete = XML.parse(body, "Delete");
         boolean quiet = "true".equalsIgnoreCase(trim(delete.childText("Quiet")));
-        List<String> keys = new ArrayList<>();
-        for (XmlElement o : delete.all("Object")) {
-            String key = o.childText("Key");
-            if (key == null || key.isEmpty()) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
-            }
-            keys.add(key);
-        }
-        if (keys.isEmpty() || keys.size() > MAX_KEYS) {
+        List<XmlElement> objects = delete.all("Object");
+        if (objects.isEmpty() || objects.size() > MAX_KEYS) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
         }
         List<String> valid = new ArrayList<>();
+        // the version named for each key, echoed in <Deleted>: only S3's null version exists (never versioned)
+        Map<String, String> versionIds = new HashMap<>();
         XmlResponseWriter w = XmlResponseWriter.document("DeleteResult");
         List<String[]> errors = new ArrayList<>();
-        for (String k : keys) {
+        for (XmlElement o : objects) {
+            String k = o.childText("Key");
+            if (k == null || k.isEmpty()) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            }
+            String versionId = trim(o.childText("VersionId"));
             try {
                 NameRules.checkKey(k);
+                if (versionId != null && !versionId.equals(ListObjectVersionsHandler.NULL_VERSION)) {
+                    throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
+                }
                 valid.add(k);
+                if (versionId != null) {
+                    versionIds.put(k, versionId);
+                }
             } catch (S3Exception e) {
                 errors.add(new String[] {k, e.error().code(), e.getMessage()});
             }
@@ -72,7 +82,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
         for (DeleteResult d : results) {
             if (d.error() == null) {
                 if (!quiet) {
-                    w.start("Deleted").element("Key", d.key()).end();
+                    w.start("Deleted").element("Key", d.key()).element("VersionId", versionIds.get(d.key())).end();
                 }
             } else {
                 S3Exception e = S3Exception.from(d.error());

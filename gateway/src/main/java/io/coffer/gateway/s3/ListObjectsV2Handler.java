@@ -3,10 +3,8 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.ObjectSummary;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.List;
 
 /**
  * ListObjectsV2: prefix, delimiter, max-keys, start-after, continuation-token, encoding-type, fetch-owner. The
@@ -35,8 +33,7 @@ public final class ListObjectsV2Handler implements S3ActionHandler {
                 after = startAfter;
             }
         }
-        ObjectPage page = maxKeys == 0 ? new ObjectPage(List.of(), List.of(), false, null)
-                : coffer.listObjects(r.bucket(), prefix, delimiter, after, maxKeys);
+        ObjectPage page = ListingParams.page(coffer, r, prefix, delimiter, after, maxKeys);
         XmlResponseWriter w = XmlResponseWriter.document("ListBucketResult");
         w.element("Name", r.bucket())
                 .element("Prefix", prefix == null ? "" : ListingParams.encode(prefix, url))
@@ -52,19 +49,7 @@ public final class ListObjectsV2Handler implements S3ActionHandler {
         if (url) {
             w.element("EncodingType", "url");
         }
-        for (ObjectSummary o : page.objects()) {
-            w.start("Contents").element("Key", ListingParams.encode(o.key(), url))
-                    .element("LastModified", o.lastModified())
-                    .element("ETag", ObjectHeaders.quote(o.etag()))
-                    .element("Size", o.size());
-            if (fetchOwner) {
-                w.start("Owner").element("ID", r.owner()).element("DisplayName", r.owner()).end();
-            }
-            w.element("StorageClass", "STANDARD").end();
-        }
-        for (String p : page.commonPrefixes()) {
-            w.start("CommonPrefixes").element("Prefix", ListingParams.encode(p, url)).end();
-        }
+        ListingParams.writeEntries(w, page, "Contents", url, fetchOwner ? r.owner() : null);
         return S3Response.xml(200, w.toBytes());
     }
 

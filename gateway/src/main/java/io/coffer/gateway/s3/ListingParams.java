@@ -1,8 +1,16 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.gateway.auth.SigV4;
+import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.meta.ObjectSummary;
+import java.util.List;
 
-/** Parsing and encoding shared by the listing actions: max-keys style limits and encoding-type=url. */
+/**
+ * What the object listings (ListObjects v1 and v2, ListObjectVersions) share: max-keys style limits, encoding-type=url,
+ * the page read and the entries written.
+ */
 final class ListingParams {
     private ListingParams() {
     }
@@ -44,5 +52,35 @@ final class ListingParams {
 
     static String encode(String v, boolean url) {
         return v == null || !url ? v : SigV4.uriEncode(v, true);
+    }
+
+    /** A page of at most {@code maxKeys} objects after {@code after}; max-keys 0 asks for none and reads nothing. */
+    static ObjectPage page(Coffer coffer, S3Request r, String prefix, String delimiter, String after, int maxKeys) {
+        return maxKeys == 0 ? new ObjectPage(List.of(), List.of(), false, null)
+                : coffer.listObjects(r.bucket(), prefix, delimiter, after, maxKeys);
+    }
+
+    /**
+     * The page's entries: each object as {@code element} (Contents, or Version with S3's {@code null} version id of
+     * an object in a bucket that never had versioning), with Owner unless {@code owner} is null, then the common
+     * prefixes.
+     */
+    static void writeEntries(XmlResponseWriter w, ObjectPage page, String element, boolean url, String owner) {
+        for (ObjectSummary o : page.objects()) {
+            w.start(element).element("Key", encode(o.key(), url));
+            if (element.equals("Version")) {
+                w.element("VersionId", ListObjectVersionsHandler.NULL_VERSION).element("IsLatest", true);
+            }
+            w.element("LastModified", o.lastModified())
+                    .element("ETag", ObjectHeaders.quote(o.etag()))
+                    .element("Size", o.size());
+            if (owner != null) {
+                w.start("Owner").element("ID", owner).element("DisplayName", owner).end();
+            }
+            w.element("StorageClass", "STANDARD").end();
+        }
+        for (String p : page.commonPrefixes()) {
+            w.start("CommonPrefixes").element("Prefix", encode(p, url)).end();
+        }
     }
 }

@@ -26,6 +26,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_LOCATION, new GetBucketLocationHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
+        handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer));
         handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
         handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
@@ -57,6 +58,10 @@ public final class S3Dispatcher {
             checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner"));
         }
         FeatureHeaders.check(r);
+        String versionId = r.queryParam("versionId");
+        if (versionId != null && !versionId.equals(ListObjectVersionsHandler.NULL_VERSION)) {
+            throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
+        }
         return handler.handle(r);
     }
 

@@ -49,6 +49,7 @@ public enum S3ErrorCode {
     NO_SUCH_UPLOAD(404, "The specified upload does not exist. The upload ID may be invalid, or the upload may have"
             + " been aborted or completed."),
     NOT_IMPLEMENTED(501, "A header or query you provided implies functionality that is not implemented."),
+    NO_SUCH_VERSION(404, "The specified version does not exist."),
     NO_SUCH_WEBSITE_CONFIGURATION(404, "The specified bucket does not have a website configuration"),
     NOT_MODIFIED(304, "Not Modified"),
     OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR(404, "Object Lock configuration does not exist for this bucket"),

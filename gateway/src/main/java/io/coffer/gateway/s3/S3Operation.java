@@ -9,6 +9,7 @@ public enum S3Operation {
     GET_BUCKET_LOCATION("GetBucketLocation"),
     LIST_OBJECTS("ListObjects"),
     LIST_OBJECTS_V2("ListObjectsV2"),
+    LIST_OBJECT_VERSIONS("ListObjectVersions"),
     PUT_OBJECT("PutObject"),
     GET_OBJECT("GetObject"),
     HEAD_OBJECT("HeadObject"),

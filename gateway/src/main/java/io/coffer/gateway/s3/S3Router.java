@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * Maps method, bucket, key and query to the S3 action. Any query parameter outside the set a supported action reads
- * (a subresource such as {@code ?versions}, {@code ?restore}, {@code ?select}, or a configuration subresource such
+ * (a subresource such as {@code ?restore}, {@code ?select}, {@code ?attributes}, or a configuration subresource such
  * as {@code ?acl} or {@code ?policy} with any method but GET) routes to {@link S3Operation#NOT_IMPLEMENTED}: the
  * gateway never answers a request it does not understand with a wrong success.
  */
@@ -16,7 +16,7 @@ public final class S3Router {
             "encoding-type", "fetch-owner", "key-marker", "upload-id-marker", "max-uploads", "max-parts",
             "part-number-marker", "allow-unordered", "max-buckets", "bucket-region", "expected-bucket-owner",
             // subresources we implement
-            "location", "uploads", "uploadId", "partNumber", "delete",
+            "location", "uploads", "uploadId", "partNumber", "delete", "versions", "version-id-marker", "versionId",
             // GetObject response header overrides
             "response-content-type", "response-content-language", "response-expires", "response-cache-control",
             "response-content-disposition", "response-content-encoding",
@@ -31,6 +31,12 @@ public final class S3Router {
             "cors", S3Operation.GET_BUCKET_CORS, "lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION,
             "website", S3Operation.GET_BUCKET_WEBSITE, "object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION,
             "replication", S3Operation.GET_BUCKET_REPLICATION);
+    /**
+     * The actions that take {@code versionId}: every object has the one version S3 calls {@code null}, as in a bucket
+     * that never had versioning; any other action with one is NotImplemented.
+     */
+    private static final Set<S3Operation> VERSION_ID_ACTIONS = Set.of(S3Operation.GET_OBJECT,
+            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT);
     private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
             "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
 
@@ -48,6 +54,17 @@ public final class S3Router {
                 return S3Operation.NOT_IMPLEMENTED;
             }
         }
+        S3Operation op = routeKnown(method, bucket, key, query, headers);
+        if (query.containsKey("versionId") && !VERSION_ID_ACTIONS.contains(op)
+                || (query.containsKey("versions") || query.containsKey("version-id-marker"))
+                && op != S3Operation.LIST_OBJECT_VERSIONS) {
+            return S3Operation.NOT_IMPLEMENTED;
+        }
+        return op;
+    }
+
+    private static S3Operation routeKnown(String method, String bucket, String key, Map<String, String> query,
+                                          Map<String, String> headers) {
         if (bucket == null) {
             return method.equals("GET") ? S3Operation.LIST_BUCKETS : S3Operation.NOT_IMPLEMENTED;
         }
@@ -60,6 +77,9 @@ public final class S3Router {
                     }
                     if (query.containsKey("uploads")) {
                         yield S3Operation.LIST_MULTIPART_UPLOADS;
+                    }
+                    if (query.containsKey("versions")) {
+                        yield S3Operation.LIST_OBJECT_VERSIONS;
                     }
                     if (query.containsKey("delete") || query.containsKey("uploadId") || query.containsKey("partNumber")) {
                         yield S3Operation.NOT_IMPLEMENTED;

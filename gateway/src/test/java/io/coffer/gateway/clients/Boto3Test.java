@@ -70,6 +70,10 @@ class Boto3Test {
         assertThat(TestFiles.unquote(text(result, "presigned_head_etag"))).isEqualTo(payloadMd5);
         assertThat(result.field("keys").orElseThrow().asArray()).extracting(JsonNode::asString)
                 .containsExactly("big.bin", "presigned.txt");
+        assertThat(result.field("version_ids").orElseThrow().asArray()).extracting(JsonNode::asString)
+                .containsExactly("null", "null");
+        assertThat(result.field("versions_deleted").orElseThrow().asArray()).extracting(JsonNode::asString)
+                .containsExactly("big.bin@null", "presigned.txt@null");
         assertThat(result.field("buckets_after_delete").orElseThrow().asArray()).extracting(JsonNode::asString)
                 .doesNotContain(bucket);
     }

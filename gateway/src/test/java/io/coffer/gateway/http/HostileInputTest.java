@@ -196,7 +196,10 @@ class HostileInputTest {
                 assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
             assertError(c.send("DELETE", "/hostile/ten", "tagging", Map.of(), new byte[0]), 501, "NotImplemented");
-            assertError(c.send("GET", "/hostile", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("PUT", "/hostile/ten", "versionId=null", Map.of(), new byte[0]), 501,
+                    "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "attributes", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 501,
