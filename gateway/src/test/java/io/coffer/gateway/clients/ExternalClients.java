@@ -17,13 +17,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * The clients the suite runs as subprocesses: aws-cli v1 and boto3 from the virtual environment that
  * {@code ./coffer test} creates ({@code .venv/}) and names with {@code -Dcoffer.python} and {@code -Dcoffer.aws}, and
- * rclone, which it builds from source into {@code .tools/bin/} and names with {@code -Dcoffer.rclone}. A test that
- * needs one fails (never skips) when it is missing.
+ * rclone, the Docker registry and crane, which it builds from source into {@code .tools/bin/} and names with
+ * {@code -Dcoffer.rclone}, {@code -Dcoffer.registry} and {@code -Dcoffer.crane}. A test that needs one fails (never
+ * skips) when it is missing.
  */
 final class ExternalClients {
-    private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/, builds rclone"
-            + " into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python -Dcoffer.aws=.venv/bin/aws"
-            + " -Dcoffer.rclone=.tools/bin/rclone to Maven)";
+    private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/, builds rclone,"
+            + " registry and crane into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python"
+            + " -Dcoffer.aws=.venv/bin/aws -Dcoffer.rclone=.tools/bin/rclone -Dcoffer.registry=.tools/bin/registry"
+            + " -Dcoffer.crane=.tools/bin/crane to Maven)";
 
     /** What a finished subprocess printed. */
     record Result(int exitCode, String stdout, String stderr) {
@@ -49,6 +51,14 @@ final class ExternalClients {
 
     static Path rclone() {
         return executable("coffer.rclone", "rclone");
+    }
+
+    static Path registry() {
+        return executable("coffer.registry", "the Docker registry (distribution)");
+    }
+
+    static Path crane() {
+        return executable("coffer.crane", "crane (go-containerregistry)");
     }
 
     private static Path executable(String property, String what) {
