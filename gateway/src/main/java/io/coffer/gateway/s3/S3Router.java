@@ -31,14 +31,14 @@ public final class S3Router {
             "cors", S3Operation.GET_BUCKET_CORS, "lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION,
             "website", S3Operation.GET_BUCKET_WEBSITE, "object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION,
             "replication", S3Operation.GET_BUCKET_REPLICATION);
+    private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
+            "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
     /**
      * The actions that take {@code versionId}: every object has the one version S3 calls {@code null}, as in a bucket
      * that never had versioning; any other action with one is NotImplemented.
      */
     private static final Set<S3Operation> VERSION_ID_ACTIONS = Set.of(S3Operation.GET_OBJECT,
             S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT);
-    private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
-            "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
 
     private S3Router() {
     }
@@ -134,7 +134,7 @@ public final class S3Router {
                     return S3Operation.NOT_IMPLEMENTED;
                 }
                 subresource = name;
-            } else if (!name.startsWith("X-Amz-") && !name.equals("x-id")) {
+            } else if (!isSdkMarker(name)) {
                 other = true;
             }
         }
@@ -150,10 +150,15 @@ public final class S3Router {
 
     private static boolean onlySdkMarkers(Map<String, String> query) {
         for (String name : query.keySet()) {
-            if (!name.startsWith("X-Amz-") && !name.equals("x-id")) {
+            if (!isSdkMarker(name)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A presigned URL's X-Amz-* parameter or the SDKs' x-id action marker: neither names a subresource. */
+    private static boolean isSdkMarker(String name) {
+        return name.startsWith("X-Amz-") || name.equals("x-id");
     }
 }
