@@ -257,6 +257,31 @@ class SdkClientCompatibilityTest {
         assertError(() -> s3.headBucket(r -> r.bucket("lifecycle-bucket")), 404, null);
     }
 
+    @Test
+    void listBucketsFiltersByPrefixAndRegionAndPages(S3Client s3) {
+        for (String name : List.of("lb-a", "lb-b", "lb-c", "lb-d", "lb-e")) {
+            s3.createBucket(b -> b.bucket(name));
+        }
+        s3.createBucket(b -> b.bucket("lb-west").createBucketConfiguration(c -> c.locationConstraint("eu-west-1")));
+        List<String> paged = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            String t = token;
+            var page = s3.listBuckets(r -> r.prefix("lb-").maxBuckets(4).continuationToken(t));
+            page.buckets().forEach(b -> paged.add(b.name()));
+            assertThat(page.prefix()).isEqualTo("lb-");
+            token = page.continuationToken();
+            pages++;
+        } while (token != null && pages < 10);
+        assertThat(pages).isEqualTo(2);
+        assertThat(paged).containsExactly("lb-a", "lb-b", "lb-c", "lb-d", "lb-e", "lb-west");
+        assertThat(s3.listBuckets(r -> r.prefix("lb-").bucketRegion("eu-west-1")).buckets())
+                .extracting(software.amazon.awssdk.services.s3.model.Bucket::name).containsExactly("lb-west");
+        assertThat(s3.listBuckets(r -> r.prefix("no-such-prefix")).buckets()).isEmpty();
+        assertError(() -> s3.listBuckets(r -> r.maxBuckets(0)), 400, "InvalidArgument");
+    }
+
     static void assertError(Runnable call, int status, String code) {
         assertThatThrownBy(call::run).isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.statusCode()).isEqualTo(status);
