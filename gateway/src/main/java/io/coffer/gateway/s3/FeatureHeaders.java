@@ -108,7 +108,7 @@ final class FeatureHeaders {
     }
 
     private static S3Exception notImplemented(String feature) {
-        return new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, feature + " is not implemented by this gateway.");
+        return new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, feature + ": not offered by this gateway.");
     }
 
     private static String trimmed(S3Request r, String name) {
