@@ -3,7 +3,10 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.sdk.CopySource;
 
-/** Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded) with its {@code x-amz-copy-source-if-*}. */
+/**
+ * Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded, optionally {@code ?versionId=null}) with its
+ * {@code x-amz-copy-source-if-*}.
+ */
 final class CopySourceHeader {
     private CopySourceHeader() {
     }
@@ -19,8 +22,12 @@ final class CopySourceHeader {
         if (q >= 0) {
             String qs = v.substring(q + 1);
             v = v.substring(0, q);
-            if (!qs.equals("versionId=null")) {
-                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Object versions are not supported (versioning is off).");
+            if (!qs.startsWith("versionId=")) {
+                throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "A copy source takes no query but versionId.");
+            }
+            // every object is its one null version (no bucket is ever versioned): any other version does not exist
+            if (!qs.equals("versionId=" + ListObjectVersionsHandler.NULL_VERSION)) {
+                throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
             }
         }
         String decoded;

@@ -103,6 +103,13 @@ class ObjectVersionsTest {
         });
         assertThat(s3.headObject(r -> r.bucket(b).key("kept")).contentLength()).isEqualTo(12);
 
+        s3.copyObject(r -> r.sourceBucket(b).sourceKey("k").sourceVersionId("null").destinationBucket(b)
+                .destinationKey("k-copy"));
+        assertThat(s3.getObjectAsBytes(r -> r.bucket(b).key("k-copy")).asUtf8String()).isEqualTo("body of k");
+        assertError(() -> s3.copyObject(r -> r.sourceBucket(b).sourceKey("k").sourceVersionId(OTHER_VERSION)
+                .destinationBucket(b).destinationKey("never-copied")), 404, "NoSuchVersion");
+        assertError(() -> s3.headObject(r -> r.bucket(b).key("never-copied")), 404, null);
+
         s3.deleteObject(r -> r.bucket(b).key("k").versionId("null"));
         assertError(() -> s3.headObject(r -> r.bucket(b).key("k")), 404, null);
     }
