@@ -11,6 +11,9 @@ import java.util.Set;
  * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class, an empty tag set.
  */
 final class FeatureHeaders {
+    static final String SSE = "x-amz-server-side-encryption";
+    /** S3's name for SSE with keys the server manages, which is what Coffer does to every object (AES-256). */
+    static final String SSE_AES256 = "AES256";
     private static final Set<String> OBJECT_ACLS = Set.of("private", "bucket-owner-full-control", "bucket-owner-read");
     private static final String[] GRANTS = {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
         "x-amz-grant-write-acp", "x-amz-grant-full-control"};
@@ -64,7 +67,7 @@ final class FeatureHeaders {
 
     /** True when a copy onto itself changes what S3 counts as a change: encryption or storage class named anew. */
     static boolean restatesStorage(S3Request r) {
-        return r.header("x-amz-server-side-encryption") != null || r.header("x-amz-storage-class") != null;
+        return r.header(SSE) != null || r.header("x-amz-storage-class") != null;
     }
 
     /** Headers that create an object with attributes: PutObject, CopyObject, CreateMultipartUpload. */
@@ -73,8 +76,8 @@ final class FeatureHeaders {
         absent(r, GRANTS, "ACL grants");
         absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
         absent(r, KMS, "Server-side encryption with AWS KMS keys");
-        String sse = trimmed(r, "x-amz-server-side-encryption");
-        if (sse != null && !sse.equals("AES256")) {
+        String sse = trimmed(r, SSE);
+        if (sse != null && !sse.equals(SSE_AES256)) {
             throw notImplemented("Server-side encryption " + sse);
         }
         String storageClass = trimmed(r, "x-amz-storage-class");

@@ -5,13 +5,24 @@ import io.coffer.sdk.Coffer;
 import io.coffer.sdk.meta.BucketRecord;
 import java.io.IOException;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a routed request: tenant isolation first (a bucket of another tenant is AccessDenied, whatever the action),
  * then the action's handler. Also renders errors, the one place an {@link S3Exception} becomes a response.
  */
 public final class S3Dispatcher {
+    /**
+     * The actions whose response S3 marks with the object's server-side encryption: every object Coffer stores is
+     * encrypted at rest with AES-256 under keys Coffer manages, which S3 reports as SSE-S3, {@code AES256}.
+     */
+    private static final Set<S3Operation> STORES_OR_SERVES_OBJECT_DATA = EnumSet.of(
+            S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD,
+            S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY, S3Operation.COMPLETE_MULTIPART_UPLOAD,
+            S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT);
+
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
 
@@ -41,6 +52,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
         handlers.put(S3Operation.LIST_MULTIPART_UPLOADS, new ListMultipartUploadsHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler());
+        handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler());
         GetAclHandler acl = new GetAclHandler(coffer);
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_ACL, acl);
@@ -62,7 +74,11 @@ public final class S3Dispatcher {
         if (versionId != null && !versionId.equals(ListObjectVersionsHandler.NULL_VERSION)) {
             throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
         }
-        return handler.handle(r);
+        S3Response resp = handler.handle(r);
+        if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())) {
+            resp.header(FeatureHeaders.SSE, FeatureHeaders.SSE_AES256);
+        }
+        return resp;
     }
 
     /**

@@ -34,6 +34,7 @@ public enum S3Operation {
     GET_BUCKET_WEBSITE("GetBucketWebsite"),
     GET_OBJECT_LOCK_CONFIGURATION("GetObjectLockConfiguration"),
     GET_BUCKET_REPLICATION("GetBucketReplication"),
+    GET_BUCKET_ENCRYPTION("GetBucketEncryption"),
     /** A request for an S3 feature the gateway does not offer: answered 501 NotImplemented. */
     NOT_IMPLEMENTED("NotImplemented"),
     /** A request that failed before it could be routed (malformed HTTP, bad signature ...). */

@@ -30,7 +30,7 @@ public final class S3Router {
             "tagging", S3Operation.GET_BUCKET_TAGGING, "policy", S3Operation.GET_BUCKET_POLICY,
             "cors", S3Operation.GET_BUCKET_CORS, "lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION,
             "website", S3Operation.GET_BUCKET_WEBSITE, "object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION,
-            "replication", S3Operation.GET_BUCKET_REPLICATION);
+            "replication", S3Operation.GET_BUCKET_REPLICATION, "encryption", S3Operation.GET_BUCKET_ENCRYPTION);
     private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
             "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
     /**

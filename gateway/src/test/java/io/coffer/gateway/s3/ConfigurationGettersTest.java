@@ -48,6 +48,15 @@ class ConfigurationGettersTest {
     }
 
     @Test
+    void encryptionIsAlwaysAes256AtRest(S3Client s3) {
+        var rules = s3.getBucketEncryption(r -> r.bucket(BUCKET)).serverSideEncryptionConfiguration().rules();
+        assertThat(rules).singleElement().satisfies(rule -> assertThat(rule.applyServerSideEncryptionByDefault()
+                .sseAlgorithm()).isEqualTo(software.amazon.awssdk.services.s3.model.ServerSideEncryption.AES256));
+        assertThat(s3.headObject(r -> r.bucket(BUCKET).key("obj")).serverSideEncryption())
+                .isEqualTo(software.amazon.awssdk.services.s3.model.ServerSideEncryption.AES256);
+    }
+
+    @Test
     void aclsAreTheOwnersFullControl(S3Client s3) {
         GetBucketAclResponse bucketAcl = s3.getBucketAcl(r -> r.bucket(BUCKET));
         assertThat(bucketAcl.owner().id()).isEqualTo(owner);

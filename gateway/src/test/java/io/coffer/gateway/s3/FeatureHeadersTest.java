@@ -74,11 +74,15 @@ class FeatureHeadersTest {
 
     @Test
     void whatCofferDoesAnywayPasses(S3Client s3) {
-        s3.putObject(r -> r.bucket(BUCKET).key("plain").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL)
+        var put = s3.putObject(r -> r.bucket(BUCKET).key("plain").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL)
                         .serverSideEncryption(ServerSideEncryption.AES256).storageClass(StorageClass.STANDARD)
                         .tagging("").expectedBucketOwner(owner),
                 RequestBody.fromString("plain bytes"));
-        assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("plain")).asUtf8String()).isEqualTo("plain bytes");
+        assertThat(put.serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
+        var got = s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("plain"));
+        assertThat(got.asUtf8String()).isEqualTo("plain bytes");
+        assertThat(got.response().serverSideEncryption()).as("every object is encrypted at rest")
+                .isEqualTo(ServerSideEncryption.AES256);
         s3.copyObject(r -> r.sourceBucket(BUCKET).sourceKey("plain").destinationBucket(BUCKET).destinationKey("copied")
                 .taggingDirective(TaggingDirective.COPY).acl(ObjectCannedACL.PRIVATE));
         assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("copied")).asUtf8String()).isEqualTo("plain bytes");
