@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * Runs a routed request: tenant isolation first (a bucket of another tenant is AccessDenied, whatever the action),
- * then the action's handler. Also renders errors, the one place an {@link S3Exception} becomes a response.
+ * then what every action shares (feature headers, the version id), then the action's handler. Also renders errors,
+ * the one place an {@link S3Exception} becomes a response.
  */
 public final class S3Dispatcher {
     /**
