@@ -2,10 +2,10 @@
 # S3 gateway benchmarks (issue 4). Builds what they need from this checkout (reactor build, so the gateway and sdk
 # are this tree's, not whatever another checkout installed into ~/.m2), then runs one of:
 #
-#   benchmarks/gateway-bench.sh [GatewayBenchmark options]   end-to-end benchmark: direct s3proxy vs Coffer gateway
-#                                                            vs s3proxy's encrypting middleware, same client and
-#                                                            backend (options: see GatewayBenchmark's javadoc,
-#                                                            e.g. --rounds 3 --threads 8 --jfr /tmp/coffer.jfr)
+#   benchmarks/gateway-bench.sh [GatewayBenchmark options]   end-to-end benchmark: direct s3proxy vs a bare TCP relay
+#                                                            vs Coffer gateway vs s3proxy's encrypting middleware,
+#                                                            same client and backend (options: see GatewayBenchmark's
+#                                                            javadoc, e.g. --rounds 3 --threads 8 --jfr /tmp/c.jfr)
 #   benchmarks/gateway-bench.sh load [SECONDS]               GatewayLoadTest for SECONDS (default 60): 64 clients,
 #                                                            mixed PUT/GET 4 KiB-8 MiB against `coffer serve` -Xmx512m
 #

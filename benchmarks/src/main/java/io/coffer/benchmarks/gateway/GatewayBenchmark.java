@@ -44,6 +44,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * temporary directory, in its own JVM):
  * <ol>
  * <li><b>direct</b>: client → backend s3proxy;</li>
+ * <li><b>relay</b>: client → a bare TCP relay ({@link TcpRelay}, own JVM) → backend: bytes forwarded unchanged, no
+ *   HTTP, no crypto. Its share of direct is the most any gateway could reach on this machine, since every gateway at
+ *   least receives each byte on one socket and sends it on another;</li>
  * <li><b>coffer</b>: client → {@code coffer serve} (own JVM; backend s3 = the backend s3proxy, SQLite metadata) →
  *   backend;</li>
  * <li><b>s3proxy-enc</b>: client → a second s3proxy (own JVM) with {@code s3proxy.encrypted-blobstore=true}, provider
@@ -66,7 +69,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
  * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
  * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent),
- * {@code --targets LIST} (comma-separated subset of {@code direct,coffer,s3proxy-enc} to measure, default all; for
+ * {@code --targets LIST} (comma-separated subset of {@code direct,relay,coffer,s3proxy-enc} to measure, default all; for
  * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN).
  */
 public final class GatewayBenchmark {
@@ -188,7 +191,7 @@ public final class GatewayBenchmark {
         jfr = o.get("jfr");
         String extra = o.getOrDefault("coffer-jvm-args", "").trim();
         cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
-        measured = List.of(o.getOrDefault("targets", "direct,coffer,s3proxy-enc").split(","));
+        measured = List.of(o.getOrDefault("targets", "direct,relay,coffer,s3proxy-enc").split(","));
     }
 
     public static void main(String[] args) throws Exception {
@@ -224,6 +227,9 @@ public final class GatewayBenchmark {
             S3Client backendClient = client(backendUri, BACKEND_KEY, BACKEND_SECRET);
             backendClient.createBucket(b -> b.bucket("bench-direct"));
             backendClient.createBucket(b -> b.bucket("coffer-backend"));
+            backendClient.createBucket(b -> b.bucket("bench-relay"));
+            ServerProcess relay = ServerProcess.relay("tcp-relay", work, heap, backend.port());
+            all.add(relay);
 
             Map<String, String> env = new LinkedHashMap<>();
             env.put("COFFER_DATA", work.resolve("coffer-data").toString());
@@ -259,15 +265,18 @@ public final class GatewayBenchmark {
             ServerProcess enc = ServerProcess.s3proxy("encrypting-s3proxy", work, heap, encProps);
             all.add(enc);
 
+            Target cofferTarget = new Target("coffer", client(URI.create("http://127.0.0.1:" + coffer.port()),
+                    FRONT_KEY, FRONT_SECRET), "bench-coffer", List.of(coffer, backend));
+            Target encTarget = new Target("s3proxy-enc", client(URI.create("http://127.0.0.1:" + enc.port()),
+                    FRONT_KEY, FRONT_SECRET), "bench-enc", List.of(enc, backend));
             List<Target> targets = List.of(
                     new Target("direct", backendClient, "bench-direct", List.of(backend)),
-                    new Target("coffer", client(URI.create("http://127.0.0.1:" + coffer.port()), FRONT_KEY,
-                            FRONT_SECRET), "bench-coffer", List.of(coffer, backend)),
-                    new Target("s3proxy-enc", client(URI.create("http://127.0.0.1:" + enc.port()), FRONT_KEY,
-                            FRONT_SECRET), "bench-enc", List.of(enc, backend)));
-            targets.get(1).client.createBucket(b -> b.bucket("bench-coffer"));
-            targets.get(2).client.createBucket(b -> b.bucket("bench-enc"));
-            String setup = checkEncryptionAtRest(backendClient, targets);
+                    new Target("relay", client(URI.create("http://127.0.0.1:" + relay.port()), BACKEND_KEY,
+                            BACKEND_SECRET), "bench-relay", List.of(relay, backend)),
+                    cofferTarget, encTarget);
+            cofferTarget.client.createBucket(b -> b.bucket("bench-coffer"));
+            encTarget.client.createBucket(b -> b.bucket("bench-enc"));
+            String setup = checkEncryptionAtRest(backendClient, List.of(cofferTarget, encTarget));
 
             List<Target> active = targets.stream().filter(t -> measured.contains(t.name)).toList();
             List<ServerProcess> servers = active.stream().flatMap(t -> t.servers.stream()).distinct().toList();
@@ -325,11 +334,11 @@ public final class GatewayBenchmark {
         }
     }
 
-    /** Shows that both encrypting paths store ciphertext: a probe object's stored bytes are not its plaintext. */
+    /** Shows that the encrypting paths store ciphertext: a probe object's stored bytes are not its plaintext. */
     private String checkEncryptionAtRest(S3Client backend, List<Target> targets) throws IOException {
         byte[] probe = "coffer-bench-plaintext-probe ".repeat(200).getBytes(StandardCharsets.US_ASCII);
         StringBuilder sb = new StringBuilder();
-        for (Target t : targets.subList(1, 3)) {
+        for (Target t : targets) {
             t.client.putObject(r -> r.bucket(t.bucket).key("probe"), RequestBody.fromBytes(probe));
             byte[] back = t.client.getObjectAsBytes(r -> r.bucket(t.bucket).key("probe")).asByteArray();
             if (!Arrays.equals(back, probe)) {
@@ -483,8 +492,9 @@ public final class GatewayBenchmark {
 
     private String report(List<Target> ts, String argLine, String setup, double seconds) {
         Target d = ts.get(0);
-        Target c = ts.get(1);
-        Target e = ts.get(2);
+        Target l = ts.get(1);
+        Target c = ts.get(2);
+        Target e = ts.get(3);
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "GatewayBenchmark %s%n", argLine.isEmpty() ? "(defaults)" : argLine));
         sb.append(String.format(Locale.ROOT, "machine: %d CPUs (%s), %s %s, server JVMs -Xmx%s; run took %.0f s%n",
@@ -495,22 +505,18 @@ public final class GatewayBenchmark {
                 rounds, objects, size >> 20, threads, smallSeconds));
         sb.append(setup);
         sb.append('\n');
-        sb.append("| metric | direct | Coffer | s3proxy-enc | Coffer/direct | Coffer/s3proxy-enc |\n");
-        sb.append("|---|---|---|---|---|---|\n");
-        row(sb, "PUT " + (size >> 20) + " MiB, MB/s", d.putMBps, c.putMBps, e.putMBps, 1);
-        row(sb, "GET " + (size >> 20) + " MiB, MB/s", d.getMBps, c.getMBps, e.getMBps, 1);
-        row(sb, "PUT 4 KiB, ops/s (" + threads + " threads)", d.smallPutOps, c.smallPutOps, e.smallPutOps, 0);
-        row(sb, "GET 4 KiB, ops/s (" + threads + " threads)", d.smallGetOps, c.smallGetOps, e.smallGetOps, 0);
-        row(sb, "PUT 4 KiB p50 ms", d.smallPutP50, c.smallPutP50, e.smallPutP50, 1);
-        row(sb, "PUT 4 KiB p99 ms", d.smallPutP99, c.smallPutP99, e.smallPutP99, 1);
-        row(sb, "GET 4 KiB p50 ms", d.smallGetP50, c.smallGetP50, e.smallGetP50, 1);
-        row(sb, "GET 4 KiB p99 ms", d.smallGetP99, c.smallGetP99, e.smallGetP99, 1);
-        row(sb, "dedup row (NOT fresh data): PUT of one identical " + (size >> 20) + " MiB body, repeated, MB/s",
-                d.dedupPutMBps, c.dedupPutMBps, e.dedupPutMBps, 1);
+        sb.append("| metric | direct | relay | Coffer | s3proxy-enc | Coffer/direct | Coffer/relay "
+                + "| Coffer/s3proxy-enc |\n");
+        sb.append("|---|---|---|---|---|---|---|---|\n");
+        for (String m : List.of("put", "get", "sput", "sget", "sputp50", "sputp99", "sgetp50", "sgetp99", "dedup")) {
+            // ops/s rows whole numbers, MB/s and ms one decimal
+            row(sb, label(m), pick(d, m), pick(l, m), pick(c, m), pick(e, m), m.equals("sput") || m.equals("sget")
+                    ? 0 : 1);
+        }
         sb.append('\n');
         sb.append("Server CPU per unit of work (CPU time of every server process the path goes through: direct = "
-                + "backend; Coffer = gateway + backend; s3proxy-enc = proxy + backend):\n\n");
-        sb.append("| work | direct | Coffer | s3proxy-enc |\n|---|---|---|---|\n");
+                + "backend; relay = relay + backend; Coffer = gateway + backend; s3proxy-enc = proxy + backend):\n\n");
+        sb.append("| work | direct | relay | Coffer | s3proxy-enc |\n|---|---|---|---|---|\n");
         for (String[] m : new String[][] {{"put-large", "PUT large, CPU ms/MB"}, {"get-large", "GET large, CPU ms/MB"},
             {"put-small", "PUT 4 KiB, CPU ms/op"}, {"get-small", "GET 4 KiB, CPU ms/op"},
             {"put-dedup", "dedup PUT, CPU ms/MB"}}) {
@@ -523,19 +529,39 @@ public final class GatewayBenchmark {
             sb.append(" |\n");
         }
         sb.append('\n');
-        target(sb, "large PUT Coffer/direct", median(c.putMBps) / median(d.putMBps), 0.60, 0.85);
-        target(sb, "large GET Coffer/direct", median(c.getMBps) / median(d.getMBps), 0.60, 0.85);
-        target(sb, "4 KiB PUT ops/s Coffer/direct", median(c.smallPutOps) / median(d.smallPutOps), 0.50, 0.70);
-        target(sb, "4 KiB GET ops/s Coffer/direct", median(c.smallGetOps) / median(d.smallGetOps), 0.50, 0.70);
-        for (String[] m : new String[][] {{"large PUT", "put"}, {"large GET", "get"}, {"4 KiB PUT", "sput"},
-            {"4 KiB GET", "sget"}}) {
-            List<Double> cv = pick(c, m[1]);
-            List<Double> ev = pick(e, m[1]);
-            double ratio = median(cv) / median(ev);
+        String[][] measures = {{"large PUT", "put"}, {"large GET", "get"}, {"4 KiB PUT", "sput"}, {"4 KiB GET", "sget"}};
+        double[][] targetsAndAims = {{0.60, 0.85}, {0.60, 0.85}, {0.50, 0.70}, {0.50, 0.70}};
+        for (int i = 0; i < measures.length; i++) {
+            String m = measures[i][1];
+            double ratio = median(pick(c, m)) / median(pick(d, m));
+            double min = targetsAndAims[i][0];
+            double aim = targetsAndAims[i][1];
+            sb.append(String.format(Locale.ROOT, "- %s Coffer/direct = %.0f%% (target >= %.0f%%, aim %.0f%%): %s; "
+                            + "the bare relay reached %.0f%% of direct, Coffer %.0f%% of the relay%n", measures[i][0],
+                    ratio * 100, min * 100, aim * 100, ratio >= aim ? "MET (aim reached)" : ratio >= min ? "MET"
+                            : "MISSED", median(pick(l, m)) / median(pick(d, m)) * 100,
+                    median(pick(c, m)) / median(pick(l, m)) * 100));
+        }
+        for (String[] m : measures) {
+            double ratio = median(pick(c, m[1])) / median(pick(e, m[1]));
             sb.append(String.format(Locale.ROOT, "- Coffer vs s3proxy-enc, %s: %.2fx -> %s%n", m[0], ratio,
                     ratio > 1 ? "Coffer faster" : "s3proxy-enc faster"));
         }
         return sb.toString();
+    }
+
+    private String label(String m) {
+        return switch (m) {
+            case "put" -> "PUT " + (size >> 20) + " MiB, MB/s";
+            case "get" -> "GET " + (size >> 20) + " MiB, MB/s";
+            case "sput" -> "PUT 4 KiB, ops/s (" + threads + " threads)";
+            case "sget" -> "GET 4 KiB, ops/s (" + threads + " threads)";
+            case "sputp50" -> "PUT 4 KiB p50 ms";
+            case "sputp99" -> "PUT 4 KiB p99 ms";
+            case "sgetp50" -> "GET 4 KiB p50 ms";
+            case "sgetp99" -> "GET 4 KiB p99 ms";
+            default -> "dedup row (NOT fresh data): PUT of one identical " + (size >> 20) + " MiB body, repeated, MB/s";
+        };
     }
 
     private static List<Double> pick(Target t, String m) {
@@ -543,21 +569,26 @@ public final class GatewayBenchmark {
             case "put" -> t.putMBps;
             case "get" -> t.getMBps;
             case "sput" -> t.smallPutOps;
-            default -> t.smallGetOps;
+            case "sget" -> t.smallGetOps;
+            case "sputp50" -> t.smallPutP50;
+            case "sputp99" -> t.smallPutP99;
+            case "sgetp50" -> t.smallGetP50;
+            case "sgetp99" -> t.smallGetP99;
+            case "dedup" -> t.dedupPutMBps;
+            default -> throw new IllegalArgumentException(m);
         };
     }
 
-    private static void target(StringBuilder sb, String what, double ratio, double min, double aim) {
-        sb.append(String.format(Locale.ROOT, "- %s = %.0f%% (target >= %.0f%%, aim %.0f%%): %s%n", what, ratio * 100,
-                min * 100, aim * 100, ratio >= aim ? "MET (aim reached)" : ratio >= min ? "MET" : "MISSED"));
-    }
-
-    private static void row(StringBuilder sb, String label, List<Double> d, List<Double> c, List<Double> e,
-                            int decimals) {
-        sb.append("| ").append(label).append(" | ").append(cell(d, decimals)).append(" | ").append(cell(c, decimals))
-                .append(" | ").append(cell(e, decimals)).append(" | ")
-                .append(String.format(Locale.ROOT, "%.2f", median(c) / median(d))).append(" | ")
-                .append(String.format(Locale.ROOT, "%.2f", median(c) / median(e))).append(" |\n");
+    private static void row(StringBuilder sb, String label, List<Double> d, List<Double> l, List<Double> c,
+                            List<Double> e, int decimals) {
+        sb.append("| ").append(label);
+        for (List<Double> v : List.of(d, l, c, e)) {
+            sb.append(" | ").append(cell(v, decimals));
+        }
+        for (List<Double> base : List.of(d, l, e)) {
+            sb.append(" | ").append(String.format(Locale.ROOT, "%.2f", median(c) / median(base)));
+        }
+        sb.append(" |\n");
     }
 
     private static String cell(List<Double> v, int decimals) {

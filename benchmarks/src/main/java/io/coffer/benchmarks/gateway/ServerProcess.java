@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * A server the benchmark drives, in its own JVM on this JVM's classpath: s3proxy's own {@code Main} with a properties
- * file, or {@code coffer serve} configured through {@code COFFER_*} variables. Output goes to a log file.
+ * file, {@code coffer serve} configured through {@code COFFER_*} variables, or a {@link TcpRelay}. Output goes to a
+ * log file.
  */
 final class ServerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -62,6 +63,14 @@ final class ServerProcess implements AutoCloseable {
         cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "serve", "--bind", "127.0.0.1",
                 "--port", Integer.toString(port), "--admin-port", Integer.toString(admin)));
         return start(name, dir, cmd, env, port);
+    }
+
+    /** {@link TcpRelay} from a free port to {@code targetPort}. */
+    static ServerProcess relay(String name, Path dir, String heap, int targetPort) throws Exception {
+        int port = freePort();
+        List<String> cmd = java(heap, List.of());
+        cmd.addAll(List.of(TcpRelay.class.getName(), Integer.toString(port), Integer.toString(targetPort)));
+        return start(name, dir, cmd, Map.of(), port);
     }
 
     private static List<String> java(String heap, List<String> jvmOptions) {
