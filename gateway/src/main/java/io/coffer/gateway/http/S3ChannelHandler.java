@@ -400,7 +400,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     }
 
     private long copy(InputStream in, long length, Exchange ex) throws IOException {
-        byte[] buf = new byte[COPY_CHUNK];
+        // no larger than the body: zeroing a 64 KiB array for each 4 KiB GET showed in the gateway's CPU profile
+        byte[] buf = new byte[length < 0 ? COPY_CHUNK : (int) Math.max(1, Math.min(COPY_CHUNK, length))];
         long sent = 0;
         while (length < 0 || sent < length) {
             awaitWritable();

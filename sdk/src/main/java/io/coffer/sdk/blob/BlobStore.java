@@ -33,13 +33,22 @@ public interface BlobStore extends AutoCloseable {
 
     /** Reads exactly {@code length} bytes at {@code offset}; fewer available is an {@link java.io.EOFException}. */
     default byte[] read(String name, long offset, int length) throws IOException {
+        byte[] out = new byte[length];
+        readInto(name, offset, out, 0, length);
+        return out;
+    }
+
+    /**
+     * Reads exactly {@code length} bytes at {@code offset} into {@code dst} from {@code dstOffset}, for callers that
+     * reuse their buffers; fewer available is an {@link java.io.EOFException}.
+     */
+    default void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
         try (InputStream in = get(name, offset, length)) {
-            byte[] out = in.readNBytes(length);
-            if (out.length != length) {
-                throw new java.io.EOFException("blob " + name + " has " + out.length + " of " + length
-                        + " bytes at offset " + offset);
+            int got = in.readNBytes(dst, dstOffset, length);
+            if (got != length) {
+                throw new java.io.EOFException("blob " + name + " has " + got + " of " + length + " bytes at offset "
+                        + offset);
             }
-            return out;
         }
     }
 

@@ -236,12 +236,11 @@ public final class DirectoryBlobStore implements BlobStore {
      * intermediate buffers (the engine's read path reads whole chunk runs this way).
      */
     @Override
-    public byte[] read(String name, long offset, int length) throws IOException {
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
         BlobNames.checkGet(name, offset);
         Path path = pathOf(name);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            byte[] out = new byte[length];
-            ByteBuffer buf = ByteBuffer.wrap(out);
+            ByteBuffer buf = ByteBuffer.wrap(dst, dstOffset, length).slice();
             long pos = offset;
             while (buf.position() < length) {
                 buf.limit((int) Math.min(length, (long) buf.position() + IO_SLICE));
@@ -252,7 +251,6 @@ public final class DirectoryBlobStore implements BlobStore {
                 }
                 pos += n;
             }
-            return out;
         } catch (NoSuchFileException e) {
             throw new BlobNotFoundException(name);
         } catch (IOException e) {

@@ -223,26 +223,6 @@ public final class S3BlobStore implements BlobStore {
         }
     }
 
-    /**
-     * Reads straight into the result: the default {@code readNBytes(length)} reads 8 KiB at a time (one socket read
-     * each, the Apache client bypasses its buffer for reads that large) into a list of buffers, then copies them all.
-     */
-    @Override
-    public byte[] read(String name, long offset, int length) throws IOException {
-        if (length == 0) {
-            return BlobStore.super.read(name, offset, length);
-        }
-        try (InputStream in = get(name, offset, length)) {
-            byte[] out = new byte[length];
-            int got = in.readNBytes(out, 0, length);
-            if (got != length) {
-                throw new java.io.EOFException("blob " + name + " has " + got + " of " + length + " bytes at offset "
-                        + offset);
-            }
-            return out;
-        }
-    }
-
     @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         BlobNames.requireValid(name);

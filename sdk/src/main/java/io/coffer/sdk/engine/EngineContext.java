@@ -31,6 +31,8 @@ final class EngineContext implements AutoCloseable {
     final Counter dedupBytes;
     final Counter storedBytes;
     final WriteBudget writeBudget;
+    /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
+    final RunBuffers runBuffers;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers = ThreadLocal.withInitial(ChunkCipher::new);
@@ -42,6 +44,7 @@ final class EngineContext implements AutoCloseable {
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
         this.writeBudget = new WriteBudget(config.writeBudget(), config.writeBudgetWait());
+        this.runBuffers = new RunBuffers(ObjectReadStream.MAX_RUN_BYTES, 2 * (config.readAhead() + 1));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

@@ -21,10 +21,13 @@ import java.util.concurrent.ExecutionException;
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
  * parallel, each decrypted and checked against its manifest hash before a byte of it is returned. Consecutive chunks
  * that lie back to back in one pack are fetched with one ranged read. Memory: {@code readAhead} runs of at most
- * {@link #MAX_RUN_BYTES} each.
+ * {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once the reader has passed their run.
+ *
+ * <p>{@code read} and {@code close} are synchronized so that a close from another thread cannot hand an array back
+ * while a read is still copying out of it.
  */
 final class ObjectReadStream extends InputStream {
-    private static final int MAX_RUN_BYTES = 4 << 20;
+    static final int MAX_RUN_BYTES = 4 << 20;
     private static final int LOCATE_BATCH = 512;
 
     private final EngineContext ctx;
@@ -74,7 +77,7 @@ final class ObjectReadStream extends InputStream {
     }
 
     @Override
-    public int read(byte[] b, int off, int len) throws IOException {
+    public synchronized int read(byte[] b, int off, int len) throws IOException {
         if (closed) {
             throw new IOException("stream closed");
         }
@@ -97,19 +100,32 @@ final class ObjectReadStream extends InputStream {
     }
 
     @Override
-    public int available() {
+    public synchronized int available() {
         return current == null ? 0 : (int) Math.min(currentEnd - currentPos, remaining);
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         for (CompletableFuture<List<Slice>> f : inFlight) {
+            // a fetch still running keeps its array; it goes to the garbage collector, not back to the pool
             f.cancel(true);
         }
         inFlight.clear();
-        ready.clear();
+        // each array once: the current slice and the next ones of its run share one
+        byte[] last = current;
+        ctx.runBuffers.give(current);
         current = null;
+        for (Slice s : ready) {
+            if (s.array() != last) {
+                ctx.runBuffers.give(s.array());
+                last = s.array();
+            }
+        }
+        ready.clear();
     }
 
     private boolean nextChunk() throws IOException {
@@ -123,6 +139,10 @@ final class ObjectReadStream extends InputStream {
             fill();
         }
         Slice next = ready.poll();
+        if (current != null && current != next.array()) {
+            // a run's slices are consecutive in the queue: moving to another array means its run is done
+            ctx.runBuffers.give(current);
+        }
         current = next.array();
         currentPos = next.offset() + (int) skipInFirst;
         skipInFirst = 0;
@@ -188,8 +208,13 @@ final class ObjectReadStream extends InputStream {
      * Reads a run of chunks with one ranged read, then decrypts and verifies each in place. Runs on the I/O executor.
      */
     private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs) {
+        ChunkLocation first = locs.get(0);
+        ChunkLocation last = locs.get(locs.size() - 1);
+        int length = (int) (last.offset() + last.length() - first.offset());
+        byte[] bytes = ctx.runBuffers.take(length);
+        boolean handedOut = false;
         try {
-            byte[] bytes = readRun(locs);
+            readRun(locs, bytes, length);
             List<Slice> out = new ArrayList<>(run.size());
             int pos = 0;
             var cipher = ctx.cipher();
@@ -198,21 +223,25 @@ final class ObjectReadStream extends InputStream {
                 out.add(new Slice(bytes, pos, e.length()));
                 pos += e.length();
             }
+            handedOut = true;
             return out;
         } catch (ChunkIntegrityException e) {
             throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
                     + "check.", e);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        } finally {
+            if (!handedOut) {
+                ctx.runBuffers.give(bytes);
+            }
         }
     }
 
-    private byte[] readRun(List<ChunkLocation> locs) throws IOException {
+    /** Reads the run's {@code length} bytes into {@code buffer}. */
+    private void readRun(List<ChunkLocation> locs, byte[] buffer, int length) throws IOException {
         ChunkLocation first = locs.get(0);
-        ChunkLocation last = locs.get(locs.size() - 1);
-        int length = (int) (last.offset() + last.length() - first.offset());
         try {
-            return ctx.config.blobs().read(first.pack(), first.offset(), length);
+            ctx.config.blobs().readInto(first.pack(), first.offset(), buffer, 0, length);
         } catch (BlobNotFoundException e) {
             // a cached location may be stale (another gateway moved the chunk): ask the store once more
             for (ChunkLocation l : locs) {
@@ -223,15 +252,18 @@ final class ObjectReadStream extends InputStream {
             if (fresh.values().stream().noneMatch(l -> !l.pack().equals(first.pack()))) {
                 throw integrityFailure("pack " + first.pack() + " is missing from the backend", e);
             }
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(length);
+            int pos = 0;
             for (ChunkLocation l : locs) {
                 ChunkLocation now = fresh.get(l.id());
                 if (now == null) {
                     throw integrityFailure("chunk " + l.id() + " is not in the chunk index", e);
                 }
-                out.write(ctx.config.blobs().read(now.pack(), now.offset(), now.length()));
+                if (now.length() != l.length()) {
+                    throw integrityFailure("chunk " + l.id() + " has another length in the chunk index", e);
+                }
+                ctx.config.blobs().readInto(now.pack(), now.offset(), buffer, pos, now.length());
+                pos += now.length();
             }
-            return out.toByteArray();
         }
     }
 
