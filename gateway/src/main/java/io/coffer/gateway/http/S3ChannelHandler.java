@@ -76,7 +76,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     private static final int COPY_CHUNK = 64 * 1024;
     private static final long MAX_DISCARD = 1024 * 1024;
     private static final Set<S3Operation> READS_BODY = EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART,
-            S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET);
+            S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET,
+            S3Operation.PUT_OBJECT_TAGGING);
 
     private final S3Server server;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();

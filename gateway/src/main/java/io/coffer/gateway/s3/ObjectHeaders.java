@@ -67,11 +67,16 @@ public final class ObjectHeaders {
             for (Map.Entry<String, String> c : a.checksums().entrySet()) {
                 ChecksumAlgorithm.fromName(c.getKey()).ifPresent(alg -> resp.header(alg.headerName(), c.getValue()));
             }
-            resp.header("x-amz-checksum-type", info.partCount() > 0 ? "COMPOSITE" : "FULL_OBJECT");
+            resp.header("x-amz-checksum-type", checksumType(info));
         }
         if (info.partCount() > 0) {
             resp.header("x-amz-mp-parts-count", Integer.toString(info.partCount()));
         }
+    }
+
+    /** How the stored checksums cover the object: a multipart object's are checksums of its parts' checksums. */
+    static String checksumType(ObjectInfo info) {
+        return info.partCount() > 0 ? "COMPOSITE" : "FULL_OBJECT";
     }
 
     private static String canonicalName(String lower) {

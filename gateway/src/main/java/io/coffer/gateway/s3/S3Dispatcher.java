@@ -58,6 +58,9 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
+        handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer));
         UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
     }

@@ -5,9 +5,9 @@ import java.util.Set;
 
 /**
  * Maps method, bucket, key and query to the S3 action. Any query parameter outside the set a supported action reads
- * (a subresource such as {@code ?restore}, {@code ?select}, {@code ?attributes}, or a configuration subresource such
- * as {@code ?acl} or {@code ?policy} with any method but GET) routes to {@link S3Operation#NOT_IMPLEMENTED}: the
- * gateway never answers a request it does not understand with a wrong success.
+ * (a subresource such as {@code ?restore} or {@code ?select}, or a configuration subresource such as {@code ?acl} or
+ * {@code ?policy} with any method but GET) routes to {@link S3Operation#NOT_IMPLEMENTED}: the gateway never answers a
+ * request it does not understand with a wrong success.
  */
 public final class S3Router {
     private static final Set<String> KNOWN = Set.of(
@@ -17,6 +17,7 @@ public final class S3Router {
             "part-number-marker", "allow-unordered", "max-buckets", "bucket-region", "expected-bucket-owner",
             // subresources we implement
             "location", "uploads", "uploadId", "partNumber", "delete", "versions", "version-id-marker", "versionId",
+            "attributes",
             // GetObject response header overrides
             "response-content-type", "response-content-language", "response-expires", "response-cache-control",
             "response-content-disposition", "response-content-encoding",
@@ -38,7 +39,7 @@ public final class S3Router {
      * that never had versioning; any other action with one is NotImplemented.
      */
     private static final Set<S3Operation> VERSION_ID_ACTIONS = Set.of(S3Operation.GET_OBJECT,
-            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT);
+            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES);
 
     private S3Router() {
     }
@@ -57,7 +58,8 @@ public final class S3Router {
         S3Operation op = routeKnown(method, bucket, key, query, headers);
         if (query.containsKey("versionId") && !VERSION_ID_ACTIONS.contains(op)
                 || (query.containsKey("versions") || query.containsKey("version-id-marker"))
-                && op != S3Operation.LIST_OBJECT_VERSIONS) {
+                && op != S3Operation.LIST_OBJECT_VERSIONS
+                || query.containsKey("attributes") && op != S3Operation.GET_OBJECT_ATTRIBUTES) {
             return S3Operation.NOT_IMPLEMENTED;
         }
         return op;
@@ -97,7 +99,12 @@ public final class S3Router {
         }
         boolean uploadId = query.containsKey("uploadId");
         return switch (method) {
-            case "GET" -> uploadId ? S3Operation.LIST_PARTS : S3Operation.GET_OBJECT;
+            case "GET" -> {
+                if (query.containsKey("attributes")) {
+                    yield uploadId ? S3Operation.NOT_IMPLEMENTED : S3Operation.GET_OBJECT_ATTRIBUTES;
+                }
+                yield uploadId ? S3Operation.LIST_PARTS : S3Operation.GET_OBJECT;
+            }
             case "HEAD" -> S3Operation.HEAD_OBJECT;
             case "PUT" -> {
                 if (uploadId && query.containsKey("partNumber")) {
@@ -121,8 +128,9 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET with nothing else in the query but SDK markers, NotImplemented for anything else (setting or deleting a
-     * configuration, a version); null when the request names none.
+     * a GET with nothing else in the query but SDK markers; PutObjectTagging and DeleteObjectTagging for an object's
+     * {@code ?tagging} (an object's tag set is always empty, and those two can keep it so); NotImplemented for anything
+     * else (setting or deleting a bucket configuration, a version); null when the request names none.
      */
     private static S3Operation configurationGetter(String method, String bucket, String key,
                                                    Map<String, String> query) {
@@ -141,8 +149,18 @@ public final class S3Router {
         if (subresource == null) {
             return null;
         }
-        if (other || !method.equals("GET") || bucket == null) {
+        if (other || bucket == null) {
             return S3Operation.NOT_IMPLEMENTED;
+        }
+        if (!method.equals("GET")) {
+            if (key == null || !subresource.equals("tagging")) {
+                return S3Operation.NOT_IMPLEMENTED;
+            }
+            return switch (method) {
+                case "PUT" -> S3Operation.PUT_OBJECT_TAGGING;
+                case "DELETE" -> S3Operation.DELETE_OBJECT_TAGGING;
+                default -> S3Operation.NOT_IMPLEMENTED;
+            };
         }
         S3Operation op = (key == null ? BUCKET_GETTERS : OBJECT_GETTERS).get(subresource);
         return op == null ? S3Operation.NOT_IMPLEMENTED : op;

@@ -184,7 +184,7 @@ class HostileInputTest {
     }
 
     @Test
-    void unsupportedSubresourcesAre501NotImplementedAndChangeNothing() throws IOException {
+    void unsupportedSubresourcesAreRefusedAndChangeNothing() throws IOException {
         int before = engine().commits.get();
         try (RawClient c = client()) {
             for (String q : new String[] {"acl", "versioning", "policy", "tagging", "lifecycle", "cors", "website",
@@ -192,14 +192,24 @@ class HostileInputTest {
                 assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
                 assertError(c.send("DELETE", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
-            for (String q : new String[] {"acl", "tagging", "retention", "legal-hold"}) {
+            for (String q : new String[] {"acl", "retention", "legal-hold"}) {
                 assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
-            assertError(c.send("DELETE", "/hostile/ten", "tagging", Map.of(), new byte[0]), 501, "NotImplemented");
+            // an object's tag set can only stay empty: a tag is 501, a body that is no Tagging document 400
+            byte[] tag = "<Tagging><TagSet><Tag><Key>a</Key><Value>b</Value></Tag></TagSet></Tagging>"
+                    .getBytes(StandardCharsets.UTF_8);
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), tag), 501, "NotImplemented");
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), new byte[0]), 400, "MalformedXML");
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), "<Tagging/>".getBytes(
+                    StandardCharsets.UTF_8)), 400, "MalformedXML");
             assertError(c.send("GET", "/hostile/ten", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("PUT", "/hostile/ten", "versionId=null", Map.of(), new byte[0]), 501,
                     "NotImplemented");
-            assertError(c.send("GET", "/hostile/ten", "attributes", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile", "attributes", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("PUT", "/hostile/ten", "attributes", Map.of(), new byte[0]), 501, "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "attributes", Map.of(), new byte[0]), 400, "InvalidArgument");
+            assertError(c.send("GET", "/hostile/ten", "attributes", Map.of("x-amz-object-attributes", "ETag,Owner"),
+                    new byte[0]), 400, "InvalidArgument");
             assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 501,
