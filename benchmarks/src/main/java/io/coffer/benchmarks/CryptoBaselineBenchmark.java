@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Raw single-thread JCE speeds (the JDK's default providers, with whatever intrinsics the JVM uses on this CPU) over
- * one 16 MiB buffer of random bytes: MD5, SHA-256, AES-256-CTR (Cipher.update in 1 MiB slices, as
- * {@link io.coffer.sdk.crypto.ChunkCipher} does), AES-256-GCM fed in 16 KiB slices, and HmacSHA256.
+ * one 16 MiB buffer of random bytes: MD5, SHA-256, AES-256-CTR (Cipher.update in 1 MiB slices), AES-256-GCM fed in
+ * 16 KiB slices, GMAC (GCM over associated data only) and HmacSHA256.
  *
  * <p>{@link JceWarmup} runs first in every fork unless {@code warmJce=false}, so these are steady-state (intrinsic)
  * speeds.
@@ -81,6 +81,13 @@ public class CryptoBaselineBenchmark {
         gcm = Cipher.getInstance("AES/GCM/NoPadding");
         aesKey = new SecretKeySpec(Data.random(32, 3), "AES");
         gcmIv = new byte[12];
+        if (warmJce) {
+            // GHASH.processBlocks gets its CLMUL stub only once compiled, which one call per 16 MiB never achieves
+            // within a run (JceWarmup does the same for AES-CTR's implCrypt)
+            for (int i = 0; i < 20_000; i++) {
+                gmac(16 << 10);
+            }
+        }
     }
 
     @Benchmark
@@ -114,6 +121,28 @@ public class CryptoBaselineBenchmark {
             done += ctr.update(data, done, CTR_SLICE, out, done);
         }
         ctr.doFinal(out, done);
+        return out;
+    }
+
+    /**
+     * GMAC: AES-256-GCM with the whole buffer as associated data (one {@code updateAAD} call) and nothing to encrypt, i.e. only the GHASH tag over it. What a keyed
+     * polynomial MAC over a stored chunk's ciphertext would cost, measured for the large-GET analysis in
+     * docs/BENCHMARKS.md (an alternative to re-hashing the plaintext with SHA-256).
+     */
+    @Benchmark
+    @OperationsPerInvocation(SIZE_MIB)
+    public byte[] gmac() throws GeneralSecurityException {
+        return gmac(SIZE);
+    }
+
+    private byte[] gmac(int length) throws GeneralSecurityException {
+        gcmCounter++;
+        for (int i = 0; i < 8; i++) {
+            gcmIv[4 + i] = (byte) (gcmCounter >>> (8 * i));
+        }
+        gcm.init(Cipher.ENCRYPT_MODE, aesKey, new GCMParameterSpec(128, gcmIv));
+        gcm.updateAAD(data, 0, length);
+        gcm.doFinal(out, 0);
         return out;
     }
 

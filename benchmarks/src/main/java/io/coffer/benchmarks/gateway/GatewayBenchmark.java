@@ -45,8 +45,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <ol>
  * <li><b>direct</b>: client → backend s3proxy;</li>
  * <li><b>relay</b>: client → a bare TCP relay ({@link TcpRelay}, own JVM) → backend: bytes forwarded unchanged, no
- *   HTTP, no crypto. Its share of direct is the most any gateway could reach on this machine, since every gateway at
- *   least receives each byte on one socket and sends it on another;</li>
+ *   HTTP, no crypto: what one extra hop costs on this machine, since every gateway at least receives each byte on
+ *   one socket and sends it on another;</li>
  * <li><b>coffer</b>: client → {@code coffer serve} (own JVM; backend s3 = the backend s3proxy, SQLite metadata) →
  *   backend;</li>
  * <li><b>s3proxy-enc</b>: client → a second s3proxy (own JVM) with {@code s3proxy.encrypted-blobstore=true}, provider

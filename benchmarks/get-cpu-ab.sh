@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A/B of the gateway's CPU per MB served for large GETs, two builds side by side on one machine:
+#
+#   benchmarks/get-cpu-ab.sh OLD_DIR NEW_DIR [ROUNDS]
+#
+# OLD_DIR and NEW_DIR each hold a gateway build: coffer-gateway-*.jar and its lib/ (copy gateway/target/ of each
+# commit after `mvn -pl gateway -am package -DskipTests`). Each gateway runs `coffer serve` (directory backend,
+# SQLite, embedded key evaluator, -Xmx1g) on its own data directory and port and stores one object of 64 MiB of
+# random bytes; curl then GETs it through a presigned URL in batches of 15, the two builds alternating which goes
+# first, 3 warm-up batches each, then ROUNDS (default 8) measured ones. Printed per batch: the gateway process's
+# CPU (user + system, /proc) per MB served, and MB/s. Needs .venv (aws-cli, boto3: `./coffer test` creates it).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
+WORK="$(mktemp -d)"; trap 'kill $P_old $P_new 2>/dev/null || true; rm -rf "$WORK"' EXIT
+export AWS_ACCESS_KEY_ID=abtestkey AWS_SECRET_ACCESS_KEY=abtestsecret0123456789 AWS_DEFAULT_REGION=us-east-1
+head -c $((64 << 20)) /dev/urandom > "$WORK/object"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+start() { # dir port -> pid
+  mkdir -p "$WORK/data-$2"
+  (cd "$1" && COFFER_DATA="$WORK/data-$2" COFFER_ACCESS_KEY=$AWS_ACCESS_KEY_ID COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
+    exec java -Xmx1g -cp "$(ls coffer-gateway-*.jar):lib/*" io.coffer.gateway.cli.CofferCommand serve \
+    --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
+  echo $!
+}
+setup() { # port -> presigned url
+  for _ in $(seq 1 90); do curl -s -o /dev/null "http://127.0.0.1:$1/" && break; sleep 1; done
+  "$ROOT/.venv/bin/aws" --endpoint-url "http://127.0.0.1:$1" s3 mb s3://ab-bench >/dev/null
+  "$ROOT/.venv/bin/aws" --endpoint-url "http://127.0.0.1:$1" s3api put-object --bucket ab-bench --key o \
+      --body "$WORK/object" >/dev/null
+  "$ROOT/.venv/bin/python" -c "
+import boto3; from botocore.config import Config
+s=boto3.client('s3',endpoint_url='http://127.0.0.1:$1',config=Config(signature_version='s3v4'))
+print(s.generate_presigned_url('get_object',Params={'Bucket':'ab-bench','Key':'o'},ExpiresIn=7200))"
+}
+PORT_old=$(free_port); PORT_new=$(free_port)
+P_old=$(start "$OLD" "$PORT_old"); P_new=$(start "$NEW" "$PORT_new")
+U_old=$(setup "$PORT_old"); U_new=$(setup "$PORT_new")
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+batch() { # label url pid
+  local c0 t0 t1 c1
+  c0=$(cpu "$3"); t0=$(date +%s.%N)
+  for _ in $(seq 1 15); do curl -s -o /dev/null "$2"; done
+  t1=$(date +%s.%N); c1=$(cpu "$3")
+  python3 -c "mb = 15 * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0)))"
+}
+for _ in 1 2 3; do batch old "$U_old" "$P_old" >/dev/null; batch new "$U_new" "$P_new" >/dev/null; done
+for r in $(seq 1 "$ROUNDS"); do
+  if (( r % 2 )); then batch old "$U_old" "$P_old"; batch new "$U_new" "$P_new"
+  else batch new "$U_new" "$P_new"; batch old "$U_old" "$P_old"; fi
+done
