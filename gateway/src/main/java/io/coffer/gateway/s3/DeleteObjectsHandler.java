@@ -6,8 +6,6 @@ import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.DeleteResult;
 import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,16 +36,8 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Missing required header for this request:"
                     + " Content-MD5 or x-amz-checksum-*");
         }
-        byte[] body = r.body().readNBytes(2 * 1024 * 1024 + 1);
-        if (body.length > 2 * 1024 * 1024) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
-        }
-        if (r.body().read() >= 0) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
-        }
-        if (md5 != null && !MessageDigest.isEqual(md5, md5(body))) {
-            throw new S3Exception(S3ErrorCode.BAD_DIGEST);
-        }
+        byte[] body = XML.readBytes(r.body());
+        ObjectHeaders.checkMd5(md5, body);
         XmlElement delete = XML.parse(body, "Delete");
         boolean quiet = "true".equalsIgnoreCase(trim(delete.childText("Quiet")));
         List<XmlElement> objects = delete.all("Object");
@@ -97,13 +87,5 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
 
     private static String trim(String s) {
         return s == null ? null : s.trim();
-    }
-
-    private static byte[] md5(byte[] body) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(body);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -4,6 +4,8 @@ import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -136,6 +138,20 @@ public final class ObjectHeaders {
     }
 
     /** Decodes Content-MD5: null when absent, InvalidDigest when not base64 of 16 bytes. */
+    /** BadDigest unless {@code body} has the MD5 {@code expected}; no check when there is none (null). */
+    public static void checkMd5(byte[] expected, byte[] body) {
+        if (expected == null) {
+            return;
+        }
+        try {
+            if (!MessageDigest.isEqual(expected, MessageDigest.getInstance("MD5").digest(body))) {
+                throw new S3Exception(S3ErrorCode.BAD_DIGEST);
+            }
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK lacks MD5", e);
+        }
+    }
+
     public static byte[] contentMd5(S3Request r) {
         String v = r.header("content-md5");
         if (v == null) {

@@ -9,7 +9,7 @@ import java.io.IOException;
  * PutObjectTagging with an empty TagSet: Coffer objects carry no tags (a write that asks for some is refused), so the
  * one tag set it can store truthfully is the empty one, which clears an object's tags in S3
  * ({@code aws s3api put-object-tagging --tagging 'TagSet=[]'}). A set with any tag is 501 NotImplemented and changes
- * nothing, like a PUT with {@code x-amz-tagging}.
+ * nothing, like a PUT with {@code x-amz-tagging}. Content-MD5 is checked here, x-amz-checksum-* by the body stream.
  */
 public final class PutObjectTaggingHandler implements S3ActionHandler {
     /** S3 allows 10 tags of at most 128 + 256 characters; 64 KiB is ample for any valid document. */
@@ -22,7 +22,9 @@ public final class PutObjectTaggingHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) throws IOException {
-        XmlElement tagging = XML.read(r.body(), "Tagging");
+        byte[] body = XML.readBytes(r.body());
+        ObjectHeaders.checkMd5(ObjectHeaders.contentMd5(r), body);
+        XmlElement tagging = XML.parse(body, "Tagging");
         if (tagging.all("TagSet").size() != 1) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
         }

@@ -46,6 +46,11 @@ public final class XmlRequestReader {
 
     /** Reads at most the cap from {@code body} and parses it; throws MalformedXML (an S3Exception) otherwise. */
     public XmlElement read(InputStream body, String expectedRoot) throws IOException {
+        return parse(readBytes(body), expectedRoot);
+    }
+
+    /** Reads the whole body, at most the cap (MalformedXML beyond it), for callers that check its digest first. */
+    public byte[] readBytes(InputStream body) throws IOException {
         byte[] bytes = body.readNBytes(maxBytes + 1);
         if (bytes.length > maxBytes) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "The XML you provided was larger than the maximum of "
@@ -54,7 +59,7 @@ public final class XmlRequestReader {
         if (body.read() >= 0) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
         }
-        return parse(bytes, expectedRoot);
+        return bytes;
     }
 
     public XmlElement parse(byte[] bytes, String expectedRoot) {

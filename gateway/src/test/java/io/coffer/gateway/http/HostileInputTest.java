@@ -202,6 +202,10 @@ class HostileInputTest {
             assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), new byte[0]), 400, "MalformedXML");
             assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), "<Tagging/>".getBytes(
                     StandardCharsets.UTF_8)), 400, "MalformedXML");
+            // an empty tag set whose Content-MD5 is another body's
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of("content-md5",
+                    java.util.Base64.getEncoder().encodeToString(md5("other".getBytes(StandardCharsets.UTF_8)))),
+                    "<Tagging><TagSet/></Tagging>".getBytes(StandardCharsets.UTF_8)), 400, "BadDigest");
             assertError(c.send("GET", "/hostile/ten", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("PUT", "/hostile/ten", "versionId=null", Map.of(), new byte[0]), 501,
                     "NotImplemented");
