@@ -189,6 +189,14 @@ class AwsCliTest {
         Files.write(joined, Files.readAllBytes(part1));
         Files.write(joined, Files.readAllBytes(part2), java.nio.file.StandardOpenOption.APPEND);
         assertThat(multiEtag).isEqualTo(TestFiles.multipartEtag(joined, 5 * MIB)).endsWith("-2");
+        assertThat(cli.run("s3api", "get-object-attributes", "--bucket", bucket, "--key", "multi",
+                "--object-attributes", "ETag", "ObjectSize", "ObjectParts", "--query",
+                "[ETag, ObjectSize, ObjectParts.TotalPartsCount]", "--output", "text").split("\\s+"))
+                .containsExactly(multiEtag, Long.toString(Files.size(joined)), "2");
+        cli.run("s3api", "put-object-tagging", "--bucket", bucket, "--key", "multi", "--tagging", "TagSet=[]");
+        cli.run("s3api", "delete-object-tagging", "--bucket", bucket, "--key", "multi");
+        assertThat(cli.attempt("s3api", "put-object-tagging", "--bucket", bucket, "--key", "multi", "--tagging",
+                "TagSet=[{Key=a,Value=b}]").stderr()).contains("NotImplemented");
 
         String keys = cli.run("s3api", "list-objects-v2", "--bucket", bucket, "--query", "Contents[].Key",
                 "--output", "text");
