@@ -536,12 +536,18 @@ public final class GatewayBenchmark {
             double ratio = median(pick(c, m)) / median(pick(d, m));
             double min = targetsAndAims[i][0];
             double aim = targetsAndAims[i][1];
+            List<Double> paired = perRoundRatios(pick(c, m), pick(d, m), m.startsWith("s") ? 1 : objects);
             sb.append(String.format(Locale.ROOT, "- %s Coffer/direct = %.0f%% (target >= %.0f%%, aim %.0f%%): %s; "
-                            + "the bare relay reached %.0f%% of direct, Coffer %.0f%% of the relay%n", measures[i][0],
+                            + "round by round %.0f%% [%.0f-%.0f%%]; the bare relay reached %.0f%% of direct, Coffer "
+                            + "%.0f%% of the relay%n", measures[i][0],
                     ratio * 100, min * 100, aim * 100, ratio >= aim ? "MET (aim reached)" : ratio >= min ? "MET"
-                            : "MISSED", median(pick(l, m)) / median(pick(d, m)) * 100,
-                    median(pick(c, m)) / median(pick(l, m)) * 100));
+                            : "MISSED", median(paired) * 100, paired.stream().min(Double::compare).orElse(Double.NaN)
+                            * 100, paired.stream().max(Double::compare).orElse(Double.NaN) * 100,
+                    median(pick(l, m)) / median(pick(d, m)) * 100, median(pick(c, m)) / median(pick(l, m)) * 100));
         }
+        sb.append("(Round by round: Coffer's median over direct's within each measured round, both measured minutes "
+                + "apart; the median and range of those ratios show how much of a run's ratio is the machine drifting "
+                + "between rounds.)\n");
         for (String[] m : measures) {
             double ratio = median(pick(c, m[1])) / median(pick(e, m[1]));
             sb.append(String.format(Locale.ROOT, "- Coffer vs s3proxy-enc, %s: %.2fx -> %s%n", m[0], ratio,
@@ -562,6 +568,19 @@ public final class GatewayBenchmark {
             case "sgetp99" -> "GET 4 KiB p99 ms";
             default -> "dedup row (NOT fresh data): PUT of one identical " + (size >> 20) + " MiB body, repeated, MB/s";
         };
+    }
+
+    /**
+     * Per measured round, median of {@code c}'s samples over median of {@code d}'s; each round adds {@code perRound}
+     * samples to both lists, in round order.
+     */
+    private List<Double> perRoundRatios(List<Double> c, List<Double> d, int perRound) {
+        List<Double> ratios = new ArrayList<>();
+        for (int r = 0; (r + 1) * perRound <= Math.min(c.size(), d.size()); r++) {
+            ratios.add(median(c.subList(r * perRound, (r + 1) * perRound))
+                    / median(d.subList(r * perRound, (r + 1) * perRound)));
+        }
+        return ratios;
     }
 
     private static List<Double> pick(Target t, String m) {
