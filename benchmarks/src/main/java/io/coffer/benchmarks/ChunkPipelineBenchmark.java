@@ -17,6 +17,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -39,10 +42,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code ObjectWriter} does, minus {@code Md5Tap});</li>
  *   <li>{@link #cutHash}: plus SHA-256 of each chunk ({@link ChunkCipher#hash});</li>
  *   <li>{@link #writePath}: plus the key (the embedded {@link ConvergentKeySource}, one call per chunk as the engine
- *       makes with {@code keyBatchChunks = 1}), the id ({@link ChunkCipher#idFor}) and AES-256-CTR
- *       ({@link ChunkCipher#encrypt}) into an 8 MiB pack-sized buffer;</li>
- *   <li>{@link #readPath}: per chunk, copy the ciphertext into a fresh array (as {@code ObjectReadStream} copies each
- *       chunk out of a run) and {@link ChunkCipher#decrypt} it: AES-256-CTR plus the SHA-256 check.</li>
+ *       makes with {@code keyBatchChunks = 1}), the id ({@link ChunkCipher#idFor}) and AES-256-GCM
+ *       ({@link ChunkCipher#seal}) into an 8 MiB pack-sized buffer;</li>
+ *   <li>{@link #readPath}: per chunk, copy the sealed chunk into a fresh array and {@link ChunkCipher#open} it in
+ *       place: AES-256-GCM with its tag check;</li>
+ *   <li>{@link #readPathFormat1}: the same for chunks written before format 2: AES-256-CTR plus the SHA-256 check of
+ *       the plaintext.</li>
  * </ul>
  *
  * <p>{@link JceWarmup} runs first in every fork (steady-state JIT). One invocation counts as 64 operations, so the score in ops/s <b>is MiB/s</b>. Run:
@@ -69,9 +74,11 @@ public class ChunkPipelineBenchmark {
     private KeySource keySource;
     private byte[] pack;
 
-    // read path: the buffer chunked and encrypted once in setUp
+    // read path: the buffer chunked and sealed once in setUp, and also encrypted as format 1 (AES-CTR under K)
     private byte[] ciphertext;
+    private byte[] ctrCiphertext;
     private int[] offsets;
+    private int[] sealedOffsets;
     private int[] lengths;
     private ChunkKey[] keys;
     private byte[][] hashes;
@@ -81,10 +88,13 @@ public class ChunkPipelineBenchmark {
         JceWarmup.run();
         data = Data.random(SIZE, 7);
         chunker = ChunkerSpec.parse(spec).newChunker();
-        cipher = new ChunkCipher();
+        cipher = new ChunkCipher(Data.random(32, 9));
         keySource = new ConvergentKeySource(Data.random(32, 8));
-        pack = new byte[PACK + chunker.maxSize()];
-        ciphertext = new byte[SIZE];
+        pack = new byte[PACK + ChunkCipher.sealedLength(chunker.maxSize())];
+        ciphertext = new byte[SIZE + (SIZE / chunker.minSize() + 1) * ChunkCipher.TAG_LENGTH];
+        ctrCiphertext = new byte[SIZE];
+        int sealedAt = 0;
+        List<Integer> sealedCuts = new ArrayList<>();
         List<int[]> cuts = new ArrayList<>();
         List<ChunkKey> ks = new ArrayList<>();
         List<byte[]> hs = new ArrayList<>();
@@ -92,7 +102,13 @@ public class ChunkPipelineBenchmark {
             for (Chunk c = reader.next(); c != null; c = reader.next()) {
                 byte[] h = cipher.hash(c.array(), c.offset(), c.length());
                 ChunkKey k = keySource.keysFor(List.of(h)).get(0);
-                cipher.encrypt(k, c.array(), c.offset(), c.length(), ciphertext, (int) c.streamOffset());
+                cipher.seal(k, c.array(), c.offset(), c.length(), ciphertext, sealedAt);
+                sealedCuts.add(sealedAt);
+                sealedAt += ChunkCipher.sealedLength(c.length());
+                Cipher ctr = Cipher.getInstance("AES/CTR/NoPadding");
+                ctr.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(k.rawBytesForCipher(), "AES"),
+                        new IvParameterSpec(new byte[16]));
+                ctr.doFinal(c.array(), c.offset(), c.length(), ctrCiphertext, (int) c.streamOffset());
                 cuts.add(new int[] {(int) c.streamOffset(), c.length()});
                 ks.add(k);
                 hs.add(h);
@@ -100,6 +116,7 @@ public class ChunkPipelineBenchmark {
         }
         offsets = cuts.stream().mapToInt(c -> c[0]).toArray();
         lengths = cuts.stream().mapToInt(c -> c[1]).toArray();
+        sealedOffsets = sealedCuts.stream().mapToInt(Integer::intValue).toArray();
         keys = ks.toArray(new ChunkKey[0]);
         hashes = hs.toArray(new byte[0][]);
     }
@@ -138,11 +155,12 @@ public class ChunkPipelineBenchmark {
                 byte[] h = cipher.hash(c.array(), c.offset(), c.length());
                 ChunkKey k = keySource.keysFor(List.of(h)).get(0);
                 ChunkId id = cipher.idFor(k);
-                if (at + c.length() > pack.length) {
+                int sealed = ChunkCipher.sealedLength(c.length());
+                if (at + sealed > pack.length) {
                     at = 0; // a new pack
                 }
-                cipher.encrypt(k, c.array(), c.offset(), c.length(), pack, at);
-                at += c.length();
+                cipher.seal(k, c.array(), c.offset(), c.length(), pack, at);
+                at += sealed;
                 sum += id.hashCode();
             }
         }
@@ -154,8 +172,22 @@ public class ChunkPipelineBenchmark {
     public long readPath() throws ChunkIntegrityException {
         long sum = 0;
         for (int i = 0; i < offsets.length; i++) {
-            byte[] chunk = java.util.Arrays.copyOfRange(ciphertext, offsets[i], offsets[i] + lengths[i]);
-            cipher.decrypt(keys[i], chunk, 0, lengths[i], hashes[i]);
+            int stored = ChunkCipher.sealedLength(lengths[i]);
+            byte[] chunk = java.util.Arrays.copyOfRange(ciphertext, sealedOffsets[i], sealedOffsets[i] + stored);
+            cipher.open(keys[i], chunk, 0, stored, lengths[i], hashes[i]);
+            sum += chunk[0];
+        }
+        return sum;
+    }
+
+    /** The read path of chunks written before format 2: AES-CTR under K, checked by the plaintext's SHA-256. */
+    @Benchmark
+    @OperationsPerInvocation(SIZE_MIB)
+    public long readPathFormat1() throws ChunkIntegrityException {
+        long sum = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            byte[] chunk = java.util.Arrays.copyOfRange(ctrCiphertext, offsets[i], offsets[i] + lengths[i]);
+            cipher.open(keys[i], chunk, 0, lengths[i], lengths[i], hashes[i]);
             sum += chunk[0];
         }
         return sum;

@@ -58,6 +58,7 @@ public class CryptoBaselineBenchmark {
     private SecretKeySpec aesKey;
     private byte[] gcmIv;
     private long gcmCounter;
+    private byte[] sealed;
 
     /**
      * Whether {@link JceWarmup} runs first (steady state); {@code -p warmJce=false} shows a fresh JVM, where AES-CTR
@@ -81,6 +82,13 @@ public class CryptoBaselineBenchmark {
         gcm = Cipher.getInstance("AES/GCM/NoPadding");
         aesKey = new SecretKeySpec(Data.random(32, 3), "AES");
         gcmIv = new byte[12];
+        sealed = new byte[SIZE + 16 * SIZE_MIB];
+        for (int i = 0; i < SIZE_MIB; i++) {
+            // a fresh Cipher per chunk: the JCE refuses to encrypt twice under one key and IV in a row
+            Cipher sealer = Cipher.getInstance("AES/GCM/NoPadding");
+            sealer.init(Cipher.ENCRYPT_MODE, aesKey, new GCMParameterSpec(128, new byte[12]));
+            sealer.doFinal(data, i << 20, 1 << 20, sealed, i * ((1 << 20) + 16));
+        }
         if (warmJce) {
             // GHASH.processBlocks gets its CLMUL stub only once compiled, which one call per 16 MiB never achieves
             // within a run (JceWarmup does the same for AES-CTR's implCrypt)
@@ -143,6 +151,22 @@ public class CryptoBaselineBenchmark {
         gcm.init(Cipher.ENCRYPT_MODE, aesKey, new GCMParameterSpec(128, gcmIv));
         gcm.updateAAD(data, 0, length);
         gcm.doFinal(out, 0);
+        return out;
+    }
+
+    /**
+     * AES-256-GCM decryption and tag check in place, one {@code doFinal} per 1 MiB chunk (ciphertext and tag): what
+     * reading a chunk sealed with AES-GCM costs, against {@code ChunkPipelineBenchmark.readPath}.
+     */
+    @Benchmark
+    @OperationsPerInvocation(SIZE_MIB)
+    public byte[] aesGcmOpen1m() throws GeneralSecurityException {
+        int chunk = 1 << 20;
+        for (int i = 0; i < SIZE_MIB; i++) {
+            int at = i * (chunk + 16);
+            gcm.init(Cipher.DECRYPT_MODE, aesKey, new GCMParameterSpec(128, new byte[12]));
+            gcm.doFinal(sealed, at, chunk + 16, out, i * chunk);
+        }
         return out;
     }
 

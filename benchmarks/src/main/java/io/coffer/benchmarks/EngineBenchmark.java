@@ -333,7 +333,7 @@ public class EngineBenchmark {
         return n;
     }
 
-    /** AES-256-CTR as {@link io.coffer.sdk.crypto.ChunkCipher} runs it: 1 MiB {@code update} slices. */
+    /** AES-256-CTR in 1 MiB {@code update} slices: the cipher of format-1 chunks (see ChunkCipher), as a raw baseline. */
     @Benchmark
     @BenchmarkMode(Mode.SingleShotTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -18,11 +18,15 @@ import org.slf4j.LoggerFactory;
  * <p>Why: HotSpot uses the AES-NI stub for {@code CounterMode.implCrypt} (AES-CTR) only once that method is compiled
  * at tier 4, after about 5,000 invocations. The engine calls it a few times per chunk, so a fresh JVM would encrypt
  * and decrypt through the per-block path for its first gigabytes: measured 162 MiB/s instead of 4,673 MiB/s
- * (docs/BENCHMARKS.md). Twenty thousand calls on 64 bytes cost a fraction of a second.
+ * (docs/BENCHMARKS.md). AES-GCM's wide stub is the same, and is used only for inputs of several KiB. Twenty thousand
+ * calls on 64 bytes and five thousand on 16 KiB cost a fraction of a second.
  */
 public final class JceWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(JceWarmup.class);
     private static final int CALLS = 20_000;
+    /** Lengths of the larger warm-up chunks: block-aligned or not, below and above the JDK's GCM split points. */
+    private static final int[] NARROW_LENGTHS = {16 << 10, (16 << 10) + 5, 7680, 7680 * 2 + 16, 1027, 4096};
+    private static final int[] WIDE_LENGTHS = {(64 << 10) + 16, (128 << 10) + 9, 1 << 20, (1 << 20) + 23};
     private static final AtomicBoolean STARTED = new AtomicBoolean();
     /** Written with the loop's result so that the loop cannot be optimised away. */
     private static volatile long sink;
@@ -51,9 +55,17 @@ public final class JceWarmup {
             mac.init(new SecretKeySpec(new byte[32], "HmacSHA256"));
             Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
             SecretKeySpec aes = new SecretKeySpec(new byte[32], "AES");
-            ChunkCipher chunks = new ChunkCipher();
+            ChunkCipher chunks = new ChunkCipher(new byte[32]);
             ChunkKey key = ChunkKey.of(new byte[32]);
             byte[] hash = chunks.hash(in, 0, in.length);
+            // a format-1 chunk (AES-CTR under K itself, see ChunkCipher) so that reading old packs is warm too
+            Cipher ctr = Cipher.getInstance("AES/CTR/NoPadding");
+            ctr.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key.rawBytesForCipher(), "AES"),
+                    new IvParameterSpec(new byte[16]));
+            byte[] legacy = ctr.doFinal(in);
+            byte[] legacyCopy = new byte[legacy.length];
+            byte[] chunk = new byte[WIDE_LENGTHS[WIDE_LENGTHS.length - 1]];
+            byte[] sealed = new byte[ChunkCipher.sealedLength(chunk.length)];
             byte[] iv = new byte[12];
             long acc = 0;
             for (int i = 0; i < CALLS; i++) {
@@ -66,9 +78,20 @@ public final class JceWarmup {
                 iv[2] = (byte) (i >>> 16);
                 gcm.init(Cipher.ENCRYPT_MODE, aes, new GCMParameterSpec(128, iv));
                 acc += gcm.doFinal(in, 0, in.length, out, 0);
-                chunks.encrypt(key, in, 0, in.length, out, 0);
-                chunks.decrypt(key, out, 0, in.length, hash);
+                chunks.seal(key, in, 0, in.length, out, 0);
+                chunks.open(key, out, 0, out.length, in.length, hash);
                 acc += out[0];
+                System.arraycopy(legacy, 0, legacyCopy, 0, legacy.length);
+                chunks.open(key, legacyCopy, 0, legacy.length, in.length, hash);
+                if (i % 4 == 0) {
+                    // GCM takes its wide paths only for inputs of several KiB, and compiled code that meets a length
+                    // class it never saw falls back to the interpreter (measured: 30 MiB/s for a minute of chunks)
+                    int n = i % 64 == 0 ? WIDE_LENGTHS[(i / 64) % WIDE_LENGTHS.length]
+                            : NARROW_LENGTHS[(i / 4) % NARROW_LENGTHS.length];
+                    chunks.seal(key, chunk, 0, n, sealed, 0);
+                    chunks.open(key, sealed, 0, ChunkCipher.sealedLength(n), n, hash);
+                    acc += sealed[0];
+                }
             }
             sink = acc;
             LOG.debug("JCE warm-up: {} calls in {} ms", CALLS, (System.nanoTime() - start) / 1_000_000);

@@ -35,16 +35,20 @@ final class EngineContext implements AutoCloseable {
     final RunBuffers runBuffers;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
-    private final ThreadLocal<ChunkCipher> ciphers = ThreadLocal.withInitial(ChunkCipher::new);
+    private final ThreadLocal<ChunkCipher> ciphers;
 
     EngineContext(EngineConfig config) {
         this.config = config;
         JceWarmup.startOnce();
+        byte[] chunkSealKey = config.masterKey().deriveSecret(ChunkCipher.SEAL_PURPOSE);
+        this.ciphers = ThreadLocal.withInitial(() -> new ChunkCipher(chunkSealKey));
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
         this.writeBudget = new WriteBudget(config.writeBudget(), config.writeBudgetWait());
-        this.runBuffers = new RunBuffers(ObjectReadStream.MAX_RUN_BYTES, 2 * (config.readAhead() + 1));
+        // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
+        this.runBuffers = new RunBuffers(ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH,
+                2 * (config.readAhead() + 1));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

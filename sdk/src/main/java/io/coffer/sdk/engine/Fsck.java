@@ -140,7 +140,7 @@ final class Fsck {
         try {
             byte[] bytes = blobs.read(loc.pack(), loc.offset(), loc.length());
             bytesRead += bytes.length;
-            ctx.cipher().decrypt(e.key(), bytes, 0, bytes.length, e.hash());
+            ctx.cipher().open(e.key(), bytes, 0, bytes.length, e.length(), e.hash());
         } catch (ChunkIntegrityException ex) {
             damaged.add(where + ": chunk " + e.id() + " in pack " + loc.pack() + " failed its integrity check");
         } catch (IOException ex) {

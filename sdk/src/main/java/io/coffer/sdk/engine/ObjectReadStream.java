@@ -19,8 +19,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
- * parallel, each decrypted and checked against its manifest hash before a byte of it is returned. Consecutive chunks
- * that lie back to back in one pack are fetched with one ranged read. Memory: {@code readAhead} runs of at most
+ * parallel, each decrypted and checked (its GCM tag, or for a format-1 chunk its manifest hash) before a byte of it
+ * is returned. Consecutive chunks that lie back to back in one pack are fetched with one ranged read. Memory: {@code readAhead} runs of at most
  * {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once the reader has passed their run.
  *
  * <p>{@code read} and {@code close} are synchronized so that a close from another thread cannot hand an array back
@@ -218,10 +218,12 @@ final class ObjectReadStream extends InputStream {
             List<Slice> out = new ArrayList<>(run.size());
             int pos = 0;
             var cipher = ctx.cipher();
-            for (ManifestEntry e : run) {
-                cipher.decrypt(e.key(), bytes, pos, e.length(), e.hash());
+            for (int i = 0; i < run.size(); i++) {
+                ManifestEntry e = run.get(i);
+                int stored = locs.get(i).length();
+                cipher.open(e.key(), bytes, pos, stored, e.length(), e.hash());
                 out.add(new Slice(bytes, pos, e.length()));
-                pos += e.length();
+                pos += stored;
             }
             handedOut = true;
             return out;

@@ -252,7 +252,8 @@ final class ObjectWriter {
             return;
         }
         int packSize = ctx.config.packSize();
-        if (pack != null && !pack.isEmpty() && pack.dataSize() + length > packSize) {
+        int sealed = ChunkCipher.sealedLength(length);
+        if (pack != null && !pack.isEmpty() && pack.dataSize() + sealed > packSize) {
             sealAndUpload();
         }
         if (pack == null) {
@@ -267,10 +268,10 @@ final class ObjectWriter {
                 pack = new io.coffer.sdk.pack.PackWriter(name, initial);
             }
         }
-        int at = pack.reserve(id, length);
-        cipher.encrypt(key, data, offset, length, pack.buffer(), at);
+        int at = pack.reserve(id, sealed);
+        cipher.seal(key, data, offset, length, pack.buffer(), at);
         writtenHere.add(id);
-        ctx.storedBytes.increment(length);
+        ctx.storedBytes.increment(sealed);
     }
 
     /** Seals the current pack and uploads it in the background, with at most {@link #UPLOADS_IN_FLIGHT} running. */
