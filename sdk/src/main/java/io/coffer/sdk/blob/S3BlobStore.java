@@ -53,8 +53,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * a time per put), aborted on failure. Either way the object appears whole or not at all, as S3 guarantees. Failed
  * requests are retried by the SDK's standard retry strategy (exponential backoff with jitter on throttling such as
  * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts. Single puts of small
- * in-memory blobs first try {@link DirectPut} (signed by the SDK's signer, sent by the same HTTP client, without the
- * SDK's request pipeline) and fall back to the SDK on anything but success.
+ * in-memory blobs and ranged reads into an array first try {@link DirectRequests} (signed by the SDK's signer, sent
+ * by the same HTTP client, without the SDK's request pipeline) and fall back to the SDK on anything but success.
  */
 public final class S3BlobStore implements BlobStore {
 
@@ -80,8 +80,8 @@ public final class S3BlobStore implements BlobStore {
 
     private final S3Client s3;
     private final SdkHttpClient http;
-    /** Small in-memory puts without the SDK's pipeline, or null where they do not apply (see {@link DirectPut}). */
-    private final DirectPut direct;
+    /** Small in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply. */
+    private final DirectRequests direct;
     private final String bucket;
     private final String keyPrefix;
     private final String region;
@@ -90,7 +90,7 @@ public final class S3BlobStore implements BlobStore {
     private final int partSize;
     private final int listPageSize;
 
-    private S3BlobStore(Builder b, S3Client s3, SdkHttpClient http, DirectPut direct) {
+    private S3BlobStore(Builder b, S3Client s3, SdkHttpClient http, DirectRequests direct) {
         this.s3 = s3;
         this.http = http;
         this.direct = direct;
@@ -124,7 +124,7 @@ public final class S3BlobStore implements BlobStore {
     }
 
     private void putSingle(String name, BlobContent content, long length) throws IOException {
-        if (direct != null && length <= DirectPut.MAX_LENGTH && DirectPut.handles(key(name))) {
+        if (direct != null && length <= DirectRequests.MAX_PUT_LENGTH && DirectRequests.handles(key(name))) {
             java.nio.ByteBuffer memory = content.inMemory();
             if (memory != null && memory.remaining() == length && direct.put(key(name), memory)) {
                 return;
@@ -224,6 +224,17 @@ public final class S3BlobStore implements BlobStore {
     }
 
     @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
+        BlobNames.checkGet(name, offset);
+        java.util.Objects.checkFromIndexSize(dstOffset, length, dst.length);
+        if (direct != null && length > 0 && DirectRequests.handles(key(name))
+                && direct.readInto(key(name), offset, dst, dstOffset, length)) {
+            return;
+        }
+        BlobStore.super.readInto(name, offset, dst, dstOffset, length);
+    }
+
+    @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         BlobNames.requireValid(name);
         try {
@@ -306,9 +317,14 @@ public final class S3BlobStore implements BlobStore {
         http.close(); // given to the SDK ready-made, so the SDK leaves it open
     }
 
-    /** Puts that went straight through the HTTP client (see {@link DirectPut}); -1 where that path is off. */
+    /** Puts that went straight through the HTTP client (see {@link DirectRequests}); -1 where that path is off. */
     long directPuts() {
         return direct == null ? -1 : direct.stored();
+    }
+
+    /** Ranged reads that went straight through the HTTP client; -1 where that path is off. */
+    long directReads() {
+        return direct == null ? -1 : direct.reads();
     }
 
     /** The underlying client, for tests that inspect the bucket directly. */
@@ -658,7 +674,7 @@ public final class S3BlobStore implements BlobStore {
             // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
             // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
             // wait for "100 Continue" costs a round trip per upload.
-            // one HTTP client (one connection pool) for the SDK and the direct small puts
+            // one HTTP client (one connection pool) for the SDK and the direct requests
             SdkHttpClient http = ApacheHttpClient.builder()
                     .expectContinueEnabled(false)
                     .connectionTimeout(connectionTimeout)
@@ -682,8 +698,8 @@ public final class S3BlobStore implements BlobStore {
                 client.region(Region.of(region));
             }
             // test interceptors inject faults into SDK requests: with them every request takes the SDK's path
-            DirectPut direct = endpoint != null && pathStyleAccess && interceptors.isEmpty()
-                    ? new DirectPut(http, credentials,
+            DirectRequests direct = endpoint != null && pathStyleAccess && interceptors.isEmpty()
+                    ? new DirectRequests(http, credentials,
                             signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
                             endpoint, bucket, region, signPayloadOverHttp)
                     : null;

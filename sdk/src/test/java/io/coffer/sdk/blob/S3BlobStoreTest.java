@@ -78,7 +78,7 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             hashed.put("m/ab/hashed", BlobContent.of(small));
             oddPrefix.put("m/ab/odd", BlobContent.of(small));
             lean.put("p/ab/streamed", TestContents.generated(4096, 4));
-            lean.put("p/ab/large", BlobContent.of(new byte[DirectPut.MAX_LENGTH + 1]));
+            lean.put("p/ab/large", BlobContent.of(new byte[DirectRequests.MAX_PUT_LENGTH + 1]));
 
             assertThat(lean.directPuts()).as("the small in-memory put only").isEqualTo(1);
             assertThat(hashed.directPuts()).isEqualTo(1);
@@ -86,17 +86,48 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             assertThat(lean.read("m/ab/hashed", 0, small.length)).isEqualTo(small);
             assertThat(hashed.read("m/ab/lean", 0, small.length)).isEqualTo(small);
             assertThat(oddPrefix.read("m/ab/odd", 0, small.length)).isEqualTo(small);
-            assertThat(lean.head("p/ab/large")).map(BlobInfo::size).contains((long) DirectPut.MAX_LENGTH + 1);
+            assertThat(lean.head("p/ab/large")).map(BlobInfo::size).contains((long) DirectRequests.MAX_PUT_LENGTH + 1);
+        }
+    }
+
+    @Test
+    void rangedReadsIntoAnArrayBypassTheSdkPipelineAndFallBackOnAnythingElse() throws IOException {
+        String bucket = S3.createBucket();
+        byte[] pack = TestContents.bytes(TestContents.generated(3 * MIB + 17, 6));
+        try (S3BlobStore lean = S3.storeBuilder(bucket).build();
+             S3BlobStore hashed = S3.storeBuilder(bucket).signPayloadOverHttp(true).build();
+             S3BlobStore oddPrefix = S3.storeBuilder(bucket).keyPrefix("tenant one/").build()) {
+            lean.put("p/ab/pack", BlobContent.of(pack));
+            oddPrefix.put("p/ab/pack", BlobContent.of(pack));
+            byte[] into = new byte[MIB + 10];
+            lean.readInto("p/ab/pack", 2 * MIB, into, 5, MIB);
+            assertThat(java.util.Arrays.copyOfRange(into, 5, 5 + MIB))
+                    .isEqualTo(java.util.Arrays.copyOfRange(pack, 2 * MIB, 3 * MIB));
+            assertThat(hashed.read("p/ab/pack", 0, pack.length)).isEqualTo(pack);
+            assertThat(oddPrefix.read("p/ab/pack", 7, 100)).isEqualTo(java.util.Arrays.copyOfRange(pack, 7, 107));
+            assertThat(lean.directReads()).isEqualTo(1);
+            assertThat(hashed.directReads()).as("the server checks the signature of the payload-signing store too")
+                    .isEqualTo(1);
+            assertThat(oddPrefix.directReads()).as("a key that needs URL encoding takes the SDK").isZero();
+
+            // a short range and a missing blob are answered by the SDK's path, with its errors
+            assertThatThrownBy(() -> lean.read("p/ab/pack", pack.length - 10, 20))
+                    .isInstanceOf(java.io.EOFException.class);
+            assertThatThrownBy(() -> lean.read("p/ab/missing", 0, 10)).isInstanceOf(BlobNotFoundException.class);
+            assertThat(lean.directReads()).isEqualTo(1);
+            // and the pooled connection is still good after those aborted answers
+            assertThat(lean.read("p/ab/pack", 1, 3)).isEqualTo(java.util.Arrays.copyOfRange(pack, 1, 4));
+            assertThat(lean.directReads()).isEqualTo(2);
         }
     }
 
     @Test
     void onlyKeysNoHttpLayerCanRewriteAreSentDirectly() {
-        assertThat(DirectPut.handles("m/ab/0123abcd")).isTrue();
-        assertThat(DirectPut.handles("tenant-1/p/ab/x.y_z~")).isTrue();
+        assertThat(DirectRequests.handles("m/ab/0123abcd")).isTrue();
+        assertThat(DirectRequests.handles("tenant-1/p/ab/x.y_z~")).isTrue();
         for (String key : List.of("/m/x", "m//x", "m/./x", "m/../x", "m/x/", "m/..", "tenant one/m/x", "m/x?y",
                 "m/x%41", "m/é")) {
-            assertThat(DirectPut.handles(key)).as(key).isFalse();
+            assertThat(DirectRequests.handles(key)).as(key).isFalse();
         }
     }
 
