@@ -10,6 +10,8 @@ import io.coffer.sdk.meta.ChunkLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,13 +22,15 @@ import java.util.concurrent.ExecutionException;
 /**
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
  * parallel, each decrypted and checked (its GCM tag, or for a format-1 chunk its manifest hash) before a byte of it
- * is returned. Consecutive chunks that lie back to back in one pack are fetched with one ranged read. Memory: {@code readAhead} runs of at most
- * {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once the reader has passed their run.
+ * is returned. Consecutive chunks that lie back to back in one pack are fetched with one ranged read. Memory:
+ * {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once
+ * the reader has passed their run.
  *
- * <p>{@code read} and {@code close} are synchronized so that a close from another thread cannot hand an array back
- * while a read is still copying out of it.
+ * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
+ * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
+ * hand an array back while a read is still copying out of it.
  */
-final class ObjectReadStream extends InputStream {
+final class ObjectReadStream extends InputStream implements ReadableByteChannel {
     static final int MAX_RUN_BYTES = 4 << 20;
     private static final int LOCATE_BATCH = 512;
 
@@ -78,6 +82,36 @@ final class ObjectReadStream extends InputStream {
 
     @Override
     public synchronized int read(byte[] b, int off, int len) throws IOException {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        int n = readable(len);
+        if (n > 0) {
+            System.arraycopy(current, currentPos, b, off, n);
+            consumed(n);
+        }
+        return n;
+    }
+
+    /**
+     * Reads into {@code dst} straight from the verified chunk: a caller that writes to a direct buffer (the gateway's
+     * socket writes) saves the copy through a byte array of its own.
+     */
+    @Override
+    public synchronized int read(ByteBuffer dst) throws IOException {
+        int n = readable(dst.remaining());
+        if (n > 0) {
+            dst.put(current, currentPos, n);
+            consumed(n);
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized boolean isOpen() {
+        return !closed;
+    }
+
+    /** How many bytes (at most {@code len}) the current slice can give now, fetching it if need be; -1 at the end. */
+    private int readable(int len) throws IOException {
         if (closed) {
             throw new IOException("stream closed");
         }
@@ -92,11 +126,12 @@ final class ObjectReadStream extends InputStream {
                 return -1;
             }
         }
-        int n = (int) Math.min(Math.min(len, currentEnd - currentPos), remaining);
-        System.arraycopy(current, currentPos, b, off, n);
+        return (int) Math.min(Math.min(len, currentEnd - currentPos), remaining);
+    }
+
+    private void consumed(int n) {
         currentPos += n;
         remaining -= n;
-        return n;
     }
 
     @Override
