@@ -36,7 +36,7 @@ final class DirectRequests {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9._~/-]+");
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final int PARTIAL_CONTENT = 206;
-    /** Larger blobs (packs) are put through the SDK: its per-request cost is small next to theirs, and no copy is made. */
+    /** Larger blobs (packs) are put through the SDK: its per-request cost is small next to theirs, and no copy made. */
     static final int MAX_PUT_LENGTH = 1 << 20;
 
     private final SdkHttpClient http;

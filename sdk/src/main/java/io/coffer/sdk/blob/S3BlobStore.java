@@ -670,7 +670,7 @@ public final class S3BlobStore implements BlobStore {
             interceptors.forEach(override::addExecutionInterceptor);
             // Flexible checksums only where an operation requires them: over http the SDK signs every payload
             // (x-amz-content-sha256, checked by the server), over https TLS protects it, and every byte read back is
-            // checked by Coffer itself (chunk SHA-256, sealed records). The default CRC32 trailer would add
+            // checked by Coffer itself (chunk tags, sealed records). The default CRC32 trailer would add
             // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
             // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
             // wait for "100 Continue" costs a round trip per upload.

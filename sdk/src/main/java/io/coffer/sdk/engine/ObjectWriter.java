@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * committed here; the caller waits for {@link #awaitUploads}, commits the {@link Result} in one metadata transaction,
  * or calls {@link #discard}.
  *
- * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash is both the key-source input and the integrity
- * check on read), one AES-CTR pass straight into the pack buffer, and the MD5 that S3 ETags need, on another core
+ * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash, the key-source input), one AES-GCM pass straight
+ * into the pack buffer (its tag is the integrity check on read), and the MD5 that S3 ETags need, on another core
  * ({@link Md5Tap}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
  * key source is batched, and at most three packs (one filling, {@link #UPLOADS_IN_FLIGHT} uploading), whatever the
  * stream's length.
