@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
-import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -93,7 +92,7 @@ public final class ChunkCipher {
     public void seal(ChunkKey key, byte[] in, int inOffset, int length, byte[] out, int outOffset) {
         byte[] aesKey = sealingKey(key);
         try {
-            if (Arrays.equals(aesKey, lastSealed)) {
+            if (lastSealed != null && MessageDigest.isEqual(aesKey, lastSealed)) {
                 // the JCE refuses to encrypt under the key and nonce of its previous encryption, and sealing one chunk
                 // twice in a row is legitimate here (its ciphertext is the same): a fresh Cipher has no such memory
                 gcm = Cipher.getInstance("AES/GCM/NoPadding");
