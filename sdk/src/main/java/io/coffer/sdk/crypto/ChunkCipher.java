@@ -46,12 +46,10 @@ public final class ChunkCipher {
     private Cipher gcm;
     private byte[] lastSealed;
 
-    /** A cipher whose chunk sealing keys derive from {@code master}. */
-    public ChunkCipher(MasterKey master) {
-        this(master.deriveSecret(SEAL_PURPOSE));
-    }
-
-    /** A cipher whose chunk sealing keys derive from the 32-byte {@code chunkSealKey}. */
+    /**
+     * A cipher whose chunk sealing keys derive from the 32-byte {@code chunkSealKey}, which an engine derives once from
+     * its master key ({@code masterKey.deriveSecret(SEAL_PURPOSE)}).
+     */
     public ChunkCipher(byte[] chunkSealKey) {
         if (chunkSealKey.length != 32) {
             throw new IllegalArgumentException("chunk seal key must be 32 bytes");
