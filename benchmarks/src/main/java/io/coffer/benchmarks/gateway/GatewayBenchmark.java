@@ -576,6 +576,9 @@ public final class GatewayBenchmark {
      */
     private List<Double> perRoundRatios(List<Double> c, List<Double> d, int perRound) {
         List<Double> ratios = new ArrayList<>();
+        if (perRound <= 0) {
+            return ratios; // that measurement was not run (e.g. --objects 0)
+        }
         for (int r = 0; (r + 1) * perRound <= Math.min(c.size(), d.size()); r++) {
             ratios.add(median(c.subList(r * perRound, (r + 1) * perRound))
                     / median(d.subList(r * perRound, (r + 1) * perRound)));

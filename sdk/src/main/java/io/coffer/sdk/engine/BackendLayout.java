@@ -2,8 +2,11 @@ package io.coffer.sdk.engine;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Names of what Coffer writes to a backend (docs/FORMAT.md, "Backend layout"): random ids under a one-letter prefix
@@ -13,6 +16,10 @@ public final class BackendLayout {
     public static final String PACKS = "p/";
     public static final String MANIFESTS = "m/";
     public static final String BUCKETS = "b/";
+    /** Manifest groups: the sealed manifests of several small objects written as one blob. */
+    public static final String GROUPS = "g/";
+    /** Tombstones: a grouped manifest's version that was deleted or replaced. */
+    public static final String TOMBSTONES = "t/";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private BackendLayout() {
@@ -34,18 +41,65 @@ public final class BackendLayout {
         return MANIFESTS + versionId.substring(0, 2) + "/" + versionId;
     }
 
+    /** A manifest group: {@code id} is 32 hex digits, like a pack's. */
+    public static String group(String id) {
+        return GROUPS + id.substring(0, 2) + "/" + id;
+    }
+
+    /** The version id of the {@code index}-th manifest of group {@code groupId}. */
+    public static String groupMember(String groupId, int index) {
+        return groupId + "." + index;
+    }
+
+    /** Whether a version's manifest lives in a group (its id is {@code <groupId>.<index>}), not in a blob of its own. */
+    public static boolean isGrouped(String versionId) {
+        return versionId.indexOf('.') >= 0;
+    }
+
+    /** The group a grouped version's manifest lives in. */
+    public static String groupOf(String versionId) {
+        return versionId.substring(0, versionId.indexOf('.'));
+    }
+
+    /** The groups that hold at least one of these versions' manifests (their group ids). */
+    public static Set<String> groupsOf(Collection<String> versionIds) {
+        Set<String> groups = new HashSet<>();
+        for (String v : versionIds) {
+            if (isGrouped(v)) {
+                groups.add(groupOf(v));
+            }
+        }
+        return groups;
+    }
+
+    /** A grouped version's position in its group, or -1 if its id has no valid one. */
+    public static int memberIndex(String versionId) {
+        try {
+            return Integer.parseInt(versionId.substring(versionId.indexOf('.') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The tombstone of a grouped version. */
+    public static String tombstone(String versionId) {
+        return TOMBSTONES + versionId.substring(0, 2) + "/" + versionId;
+    }
+
     /** The id part of a pack or manifest blob name. */
     public static String idOf(String blobName) {
         return blobName.substring(blobName.lastIndexOf('/') + 1);
     }
 
-    /** Every folder the names above use: the 256 pack shards, the 256 manifest shards and the bucket folder. */
+    /** Every folder the names above use: the 256 shards of packs, manifests, groups and tombstones, and buckets. */
     public static List<String> folders() {
-        List<String> folders = new ArrayList<>(2 * 256 + 1);
+        List<String> folders = new ArrayList<>(4 * 256 + 1);
         for (int shard = 0; shard < 256; shard++) {
             String hex = HexFormat.of().toHexDigits((byte) shard);
             folders.add(PACKS + hex + "/");
             folders.add(MANIFESTS + hex + "/");
+            folders.add(GROUPS + hex + "/");
+            folders.add(TOMBSTONES + hex + "/");
         }
         folders.add(BUCKETS);
         return folders;

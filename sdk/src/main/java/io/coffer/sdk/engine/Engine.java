@@ -70,6 +70,11 @@ public final class Engine implements Coffer {
         return config;
     }
 
+    /** Its manifest groups (for tests in this package). */
+    ManifestGroups manifestGroups() {
+        return ctx.manifestGroups;
+    }
+
     public Engine(EngineConfig config) {
         this.config = config;
         this.meta = config.metadata();
@@ -200,7 +205,7 @@ public final class Engine implements Coffer {
     public void deleteObject(String bucket, String key) {
         Names.checkKey(key);
         headBucket(bucket);
-        meta.deleteObject(bucket, key).ifPresent(old -> deleteQuietly(BackendLayout.manifest(old.versionId())));
+        meta.deleteObject(bucket, key).ifPresent(old -> forgetManifest(old.versionId()));
     }
 
     @Override
@@ -414,14 +419,23 @@ public final class Engine implements Coffer {
 
     /**
      * Writes the manifest blob (while the writer's last pack may still be uploading), waits until both are durable,
-     * then commits; the replaced version's manifest blob is deleted after the commit.
+     * then commits; the replaced version's manifest is forgotten after the commit. An inline object's manifest goes
+     * into a manifest group instead ({@link ManifestGroups}), which gives it its version id.
      */
-    private ObjectInfo commit(Manifest m, NewChunks newChunks, Precondition precondition, String completesUpload,
-                              ObjectWriter writer) {
-        String blob = BackendLayout.manifest(m.versionId());
-        byte[] sealed = StoredRecords.sealManifest(config.masterKey(), m);
+    private ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition,
+                              String completesUpload, ObjectWriter writer) {
+        Manifest m;
+        byte[] sealed;
         try {
-            config.blobs().put(blob, BlobContent.of(sealed));
+            if (unversioned.isInline()) {
+                ManifestGroups.Member member = ctx.manifestGroups.write(unversioned);
+                m = member.manifest();
+                sealed = member.sealed();
+            } else {
+                m = unversioned;
+                sealed = StoredRecords.sealManifest(config.masterKey(), m);
+                config.blobs().put(BackendLayout.manifest(m.versionId()), BlobContent.of(sealed));
+            }
         } catch (IOException e) {
             throw backendFailure("could not write the manifest", e);
         }
@@ -429,7 +443,7 @@ public final class Engine implements Coffer {
             try {
                 awaitUploads(writer);
             } catch (RuntimeException e) {
-                deleteQuietly(blob);
+                forgetManifest(m.versionId());
                 throw e;
             }
         }
@@ -440,13 +454,32 @@ public final class Engine implements Coffer {
         try {
             replaced = meta.commitObject(record, newChunks, precondition, completesUpload);
         } catch (RuntimeException e) {
-            deleteQuietly(blob);
+            forgetManifest(m.versionId());
             throw e;
         }
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
-        replaced.ifPresent(old -> deleteQuietly(BackendLayout.manifest(old.versionId())));
+        replaced.ifPresent(old -> forgetManifest(old.versionId()));
         return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
                 m.partSizes());
+    }
+
+    /**
+     * Makes a version that is no longer (or never was) committed invisible to reindex: its own manifest blob is
+     * deleted; a grouped one gets a tombstone (its group is deleted by gc once no member is live). Best effort: fsck
+     * reports what is left, as an orphan.
+     */
+    private void forgetManifest(String versionId) {
+        if (!BackendLayout.isGrouped(versionId)) {
+            deleteQuietly(BackendLayout.manifest(versionId));
+            return;
+        }
+        String tombstone = BackendLayout.tombstone(versionId);
+        try {
+            config.blobs().put(tombstone, BlobContent.of(StoredRecords.sealTombstone(config.masterKey(), versionId)));
+        } catch (IOException e) {
+            LOG.warn("could not write tombstone {} (fsck reports the version as an orphan): {}", tombstone,
+                    e.toString());
+        }
     }
 
     private PartInfo commitPart(String bucket, String key, String uploadId, int partNumber, long size, String etag,

@@ -33,6 +33,7 @@ final class EngineContext implements AutoCloseable {
     final WriteBudget writeBudget;
     /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
     final RunBuffers runBuffers;
+    final ManifestGroups manifestGroups;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers;
@@ -44,6 +45,7 @@ final class EngineContext implements AutoCloseable {
         this.ciphers = ThreadLocal.withInitial(() -> new ChunkCipher(chunkSealKey));
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
+        this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
         this.writeBudget = new WriteBudget(config.writeBudget(), config.writeBudgetWait());
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag

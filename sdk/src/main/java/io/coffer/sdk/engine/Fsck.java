@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,9 @@ import java.util.Set;
 /**
  * Checks every committed object against the chunk index and the backend: its manifest opens, every chunk is indexed
  * and lies inside a pack that exists; with {@code readData}, every chunk (once per distinct chunk) is read, decrypted
- * and compared with its hash, and every pack index is opened. Blobs no record refers to are reported as orphans.
+ * and compared with its hash, every pack index is opened and every manifest group is read and compared with the
+ * metadata store. Blobs no record refers to are reported as orphans (with {@code readData}, also group members that
+ * are neither committed nor buried by a tombstone).
  */
 final class Fsck {
     private final EngineContext ctx;
@@ -41,6 +44,8 @@ final class Fsck {
     private long objects;
     private long chunks;
     private long bytesRead;
+    private final Map<String, Long> groupSizes = new HashMap<>();
+    private final Map<String, List<byte[]>> groups = new HashMap<>();
 
     Fsck(EngineContext ctx) {
         this.ctx = ctx;
@@ -57,6 +62,10 @@ final class Fsck {
             Set<String> manifestBlobs = new HashSet<>();
             for (BlobInfo b : blobs.list(BackendLayout.MANIFESTS)) {
                 manifestBlobs.add(b.name());
+            }
+            for (BlobInfo b : blobs.list(BackendLayout.GROUPS)) {
+                manifestBlobs.add(b.name());
+                groupSizes.put(b.name(), b.size());
             }
             for (BucketRecord bucket : meta.buckets()) {
                 if (blobs.head(StoredRecords.bucketBlob(ctx.config.masterKey(), bucket.name())).isEmpty()) {
@@ -85,9 +94,22 @@ final class Fsck {
                 }
             }
             Set<String> versions = new HashSet<>(meta.versionIds());
+            Set<String> liveGroups = BackendLayout.groupsOf(versions);
             for (String m : manifestBlobs) {
-                if (!versions.contains(BackendLayout.idOf(m))) {
+                String id = BackendLayout.idOf(m);
+                boolean group = groupSizes.containsKey(m);
+                if (!(group ? liveGroups.contains(id) : versions.contains(id))) {
                     orphans.add(m);
+                } else if (group && readData) {
+                    orphans.addAll(deadMembers(m, versions));
+                }
+            }
+            for (BlobInfo b : blobs.list(BackendLayout.TOMBSTONES)) {
+                String v = BackendLayout.idOf(b.name());
+                boolean groupExists = BackendLayout.isGrouped(v)
+                        && groupSizes.containsKey(BackendLayout.group(BackendLayout.groupOf(v)));
+                if (!groupExists) {
+                    orphans.add(b.name());
                 }
             }
             orphans.sort(null);
@@ -103,8 +125,12 @@ final class Fsck {
         objects++;
         String where = r.bucket() + "/" + r.key();
         String blob = BackendLayout.manifest(r.versionId());
-        if (!manifestBlobs.contains(blob)) {
-            damaged.add(where + ": manifest blob " + blob + " missing from the backend (reindex would lose it)");
+        String stored = BackendLayout.isGrouped(r.versionId())
+                ? BackendLayout.group(BackendLayout.groupOf(r.versionId())) : blob;
+        if (!manifestBlobs.contains(stored)) {
+            damaged.add(where + ": manifest blob " + stored + " missing from the backend (reindex would lose it)");
+        } else if (readData && !stored.equals(blob)) {
+            checkGroupMember(where, stored, r);
         }
         Manifest m;
         try {
@@ -147,6 +173,43 @@ final class Fsck {
             damaged.add(where + ": chunk " + e.id() + " could not be read from pack " + loc.pack() + " ("
                     + ex.getMessage() + ")");
         }
+    }
+
+    /** With {@code readData}: the group holds this version's manifest, byte for byte as the metadata store does. */
+    private void checkGroupMember(String where, String group, ObjectRecord r) {
+        List<byte[]> members = groupMembers(group);
+        int index = BackendLayout.memberIndex(r.versionId());
+        if (members == null) {
+            damaged.add(where + ": manifest group " + group + " unreadable");
+        } else if (index < 0 || index >= members.size() || !Arrays.equals(members.get(index), r.manifest())) {
+            damaged.add(where + ": manifest group " + group + " does not hold this version's manifest");
+        }
+    }
+
+    /** With {@code readData}: a live group's members that are neither committed nor buried (reindex revives them). */
+    private List<String> deadMembers(String group, Set<String> versions) throws IOException {
+        List<byte[]> members = groupMembers(group);
+        List<String> dead = new ArrayList<>();
+        for (int i = 0; members != null && i < members.size(); i++) {
+            String v = BackendLayout.groupMember(BackendLayout.idOf(group), i);
+            if (!versions.contains(v) && blobs.head(BackendLayout.tombstone(v)).isEmpty()) {
+                dead.add(group + " member " + i + " (no tombstone)");
+            }
+        }
+        return dead;
+    }
+
+    /** A group's sealed manifests, read once per run; null if the group does not decode. */
+    private List<byte[]> groupMembers(String group) {
+        return groups.computeIfAbsent(group, g -> {
+            try {
+                byte[] bytes = blobs.read(g, 0, groupSizes.get(g).intValue());
+                bytesRead += bytes.length;
+                return ManifestGroups.decode(bytes);
+            } catch (MalformedRecordException | IOException e) {
+                return null;
+            }
+        });
     }
 
     private void checkPackIndex(String pack, long size) {

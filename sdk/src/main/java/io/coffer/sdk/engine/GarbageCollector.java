@@ -112,35 +112,55 @@ final class GarbageCollector {
         return bytes;
     }
 
-    /** Deletes unindexed packs and manifests older than the cutoff; returns {count, bytes}. */
+    /**
+     * Deletes unindexed packs and manifests, groups with no live member and tombstones whose group is gone, all older
+     * than the cutoff; returns {count, bytes}. A group goes before its tombstones: a crash in between leaves
+     * tombstones without a group (deleted next pass), never a group whose dead members lost their tombstones.
+     */
     private long[] deleteOrphans(Instant cutoff) throws IOException {
         // list the backend before reading the store: a blob committed in between is then in the store's answer
         List<BlobInfo> packBlobs = blobs.list(BackendLayout.PACKS).toList();
         List<BlobInfo> manifestBlobs = blobs.list(BackendLayout.MANIFESTS).toList();
+        List<BlobInfo> groupBlobs = blobs.list(BackendLayout.GROUPS).toList();
+        List<BlobInfo> tombstoneBlobs = blobs.list(BackendLayout.TOMBSTONES).toList();
         Set<String> knownPacks = new HashSet<>();
         meta.packs().forEach(p -> knownPacks.add(p.name()));
         knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
         Set<String> versions = new HashSet<>(meta.versionIds());
-        long count = 0;
-        long bytes = 0;
+        Set<String> liveGroups = BackendLayout.groupsOf(versions);
+        Set<String> groupsLeft = new HashSet<>();
+        long[] deleted = new long[2];
         try {
             for (BlobInfo b : packBlobs) {
-                if (!knownPacks.contains(b.name()) && b.lastModified().isBefore(cutoff)) {
-                    blobs.delete(b.name());
-                    count++;
-                    bytes += b.size();
-                }
+                deleteIf(b, !knownPacks.contains(b.name()), cutoff, deleted);
             }
             for (BlobInfo b : manifestBlobs) {
-                if (!versions.contains(BackendLayout.idOf(b.name())) && b.lastModified().isBefore(cutoff)) {
-                    blobs.delete(b.name());
-                    count++;
-                    bytes += b.size();
+                deleteIf(b, !versions.contains(BackendLayout.idOf(b.name())), cutoff, deleted);
+            }
+            for (BlobInfo b : groupBlobs) {
+                if (!deleteIf(b, !liveGroups.contains(BackendLayout.idOf(b.name())), cutoff, deleted)) {
+                    groupsLeft.add(BackendLayout.idOf(b.name()));
                 }
+            }
+            for (BlobInfo b : tombstoneBlobs) {
+                String versionId = BackendLayout.idOf(b.name());
+                boolean wellFormed = BackendLayout.isGrouped(versionId);
+                deleteIf(b, !wellFormed || !groupsLeft.contains(BackendLayout.groupOf(versionId)), cutoff, deleted);
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        return new long[] {count, bytes};
+        return deleted;
+    }
+
+    /** Deletes {@code b} if it is unreferenced and older than the cutoff, counting it; returns whether it did. */
+    private boolean deleteIf(BlobInfo b, boolean unreferenced, Instant cutoff, long[] deleted) throws IOException {
+        if (!unreferenced || !b.lastModified().isBefore(cutoff)) {
+            return false;
+        }
+        blobs.delete(b.name());
+        deleted[0]++;
+        deleted[1] += b.size();
+        return true;
     }
 }

@@ -21,15 +21,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds an empty metadata store from the backend alone: bucket records, then every pack's index (the chunk index),
- * then every manifest, keeping the newest version of each key (a crash between an overwrite's commit and the deletion
- * of the old manifest leaves both). Blobs that do not open under the master key are skipped and counted. Uploads in
+ * then every manifest, on its own or in a group, keeping the newest version of each key (a crash between an
+ * overwrite's commit and the deletion of the old manifest leaves both); a grouped version with a tombstone is gone.
+ * Blobs that do not open under the master key are skipped and counted. Uploads in
  * progress are not on the backend and are not restored.
  */
 final class Reindexer {
@@ -38,6 +42,10 @@ final class Reindexer {
     private final EngineContext ctx;
     private final MetadataStore meta;
     private final BlobStore blobs;
+    private static final Comparator<Manifest> AGE =
+            Comparator.comparing(Manifest::lastModified).thenComparing(Manifest::versionId);
+    private final Map<String, Manifest> newest = new HashMap<>();
+    private final Map<Manifest, byte[]> sealedOf = new IdentityHashMap<>();
     private int skipped;
 
     Reindexer(EngineContext ctx) {
@@ -74,21 +82,43 @@ final class Reindexer {
                     skip(b.name(), e);
                 }
             }
-            Map<String, Manifest> newest = new HashMap<>();
-            Map<Manifest, byte[]> sealedOf = new java.util.IdentityHashMap<>();
-            Comparator<Manifest> age = Comparator.comparing(Manifest::lastModified).thenComparing(Manifest::versionId);
+            Set<String> buried = new HashSet<>();
+            for (BlobInfo b : blobs.list(BackendLayout.TOMBSTONES)) {
+                try {
+                    buried.add(StoredRecords.openTombstone(ctx.config.masterKey(), b.name(),
+                            blobs.read(b.name(), 0, (int) b.size())));
+                } catch (ChunkIntegrityException | MalformedRecordException e) {
+                    skip(b.name(), e);
+                }
+            }
             for (BlobInfo b : blobs.list(BackendLayout.MANIFESTS)) {
                 try {
                     byte[] sealed = blobs.read(b.name(), 0, (int) b.size());
-                    Manifest m = StoredRecords.openManifest(ctx.config.masterKey(), b.name(), sealed);
-                    String k = m.bucket() + "\u0000" + m.key();
-                    Manifest current = newest.get(k);
-                    if (current == null || age.compare(m, current) > 0) {
-                        newest.put(k, m);
-                        sealedOf.put(m, sealed);
-                    }
+                    consider(StoredRecords.openManifest(ctx.config.masterKey(), b.name(), sealed), sealed);
                 } catch (ChunkIntegrityException | MalformedRecordException e) {
                     skip(b.name(), e);
+                }
+            }
+            for (BlobInfo b : blobs.list(BackendLayout.GROUPS)) {
+                List<byte[]> members;
+                try {
+                    members = ManifestGroups.decode(blobs.read(b.name(), 0, (int) b.size()));
+                } catch (MalformedRecordException e) {
+                    skip(b.name(), e);
+                    continue;
+                }
+                for (int i = 0; i < members.size(); i++) {
+                    String versionId = BackendLayout.groupMember(BackendLayout.idOf(b.name()), i);
+                    if (buried.contains(versionId)) {
+                        continue;
+                    }
+                    String name = BackendLayout.manifest(versionId);
+                    try {
+                        consider(StoredRecords.openManifest(ctx.config.masterKey(), name, members.get(i)),
+                                members.get(i));
+                    } catch (ChunkIntegrityException | MalformedRecordException e) {
+                        skip(b.name() + " member " + i, e);
+                    }
                 }
             }
             long objects = 0;
@@ -110,6 +140,16 @@ final class Reindexer {
         } catch (IOException | UncheckedIOException e) {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /** Keeps {@code m} if it is the newest version of its key seen so far. */
+    private void consider(Manifest m, byte[] sealed) {
+        String k = m.bucket() + "\u0000" + m.key();
+        Manifest current = newest.get(k);
+        if (current == null || AGE.compare(m, current) > 0) {
+            newest.put(k, m);
+            sealedOf.put(m, sealed);
         }
     }
 

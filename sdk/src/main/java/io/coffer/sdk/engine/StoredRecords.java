@@ -19,7 +19,9 @@ public final class StoredRecords {
     static final String MANIFEST = "manifest";
     static final String PART = "part";
     static final String BUCKET = "bucket";
+    static final String TOMBSTONE = "tombstone";
     private static final byte[] BUCKET_MAGIC = "CFBK".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TOMBSTONE_MAGIC = "CFTS".getBytes(StandardCharsets.US_ASCII);
 
     private StoredRecords() {
     }
@@ -41,6 +43,27 @@ public final class StoredRecords {
             throw new MalformedRecordException("manifest names another version");
         }
         return m;
+    }
+
+    /**
+     * The tombstone of a grouped version: says only "this version is gone", and is authentic because the seal binds
+     * it to its name, so a backend cannot make reindex drop a live object by inventing one.
+     */
+    static byte[] sealTombstone(MasterKey key, String versionId) {
+        return key.seal(TOMBSTONE, BackendLayout.tombstone(versionId),
+                new BinaryWriter(8).raw(TOMBSTONE_MAGIC).u8(1).toByteArray());
+    }
+
+    /** Opens the tombstone stored as {@code blobName}; returns the version id it buries. */
+    static String openTombstone(MasterKey key, String blobName, byte[] sealed)
+            throws ChunkIntegrityException, MalformedRecordException {
+        BinaryReader r = new BinaryReader(key.open(TOMBSTONE, blobName, sealed));
+        r.expect(TOMBSTONE_MAGIC);
+        if (r.u8() != 1) {
+            throw new MalformedRecordException("unknown tombstone version");
+        }
+        r.finish();
+        return BackendLayout.idOf(blobName);
     }
 
     static byte[] sealPart(MasterKey key, String uploadId, int partNumber, Manifest m) {

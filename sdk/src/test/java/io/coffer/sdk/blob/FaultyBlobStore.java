@@ -6,12 +6,15 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A test decorator that injects failures into a {@link BlobStore} on demand, for engine fault tests: failing the next
  * N calls of an operation with an {@link IOException}, storing a blob and then reporting failure, or corrupting what
- * the next gets return (one byte flipped, or the data cut in half). Faults not armed pass calls straight through.
+ * the next gets return (one byte flipped, or the data cut in half), or holding a put back until the test lets it go.
+ * Faults not armed pass calls straight through.
  */
 public final class FaultyBlobStore implements BlobStore {
 
@@ -26,6 +29,7 @@ public final class FaultyBlobStore implements BlobStore {
     private final AtomicInteger corruptedGets = new AtomicInteger();
     private final AtomicInteger truncatedGets = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicReference<Hold> held = new AtomicReference<>();
 
     /** Wraps {@code delegate}, with no fault armed. */
     public FaultyBlobStore(BlobStore delegate) {
@@ -69,6 +73,20 @@ public final class FaultyBlobStore implements BlobStore {
         return this;
     }
 
+    /** A put held back: {@code reached} opens when it arrives, and it goes on once {@code release} opens. */
+    public record Hold(String prefix, CountDownLatch reached, CountDownLatch release) {
+    }
+
+    /**
+     * The next put of a blob whose name starts with {@code prefix} waits, before it reaches the store, until the
+     * returned hold's {@code release} is counted down (a slow backend, at a moment the test chooses).
+     */
+    public Hold holdNextPut(String prefix) {
+        Hold hold = new Hold(prefix, new CountDownLatch(1), new CountDownLatch(1));
+        held.set(hold);
+        return hold;
+    }
+
     /** Disarms every fault. */
     public FaultyBlobStore reset() {
         for (AtomicInteger f : failures) {
@@ -77,6 +95,10 @@ public final class FaultyBlobStore implements BlobStore {
         putsFailingAfterWrite.set(0);
         corruptedGets.set(0);
         truncatedGets.set(0);
+        Hold hold = held.getAndSet(null);
+        if (hold != null) {
+            hold.release().countDown();
+        }
         return this;
     }
 
@@ -93,6 +115,16 @@ public final class FaultyBlobStore implements BlobStore {
     @Override
     public void put(String name, BlobContent content) throws IOException {
         maybeFail(Operation.PUT, name);
+        Hold hold = held.get();
+        if (hold != null && name.startsWith(hold.prefix()) && held.compareAndSet(hold, null)) {
+            hold.reached().countDown();
+            try {
+                hold.release().await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("held put interrupted");
+            }
+        }
         delegate.put(name, content);
         if (take(putsFailingAfterWrite)) {
             throw new IOException(INJECTED + "put " + name + " stored, then failed");

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Objects up to the inline limit live inside their sealed manifest: one backend blob per object, no pack, no chunk,
+ * Objects up to the inline limit live inside their sealed manifest: no pack, no chunk, one manifest group on the backend
+ * (shared with other small objects committed at the same time: ManifestGroupsTest),
  * and every other operation (range reads, copies, part copies, reindex, GC, fsck) treats them like any object.
  */
 class InlineObjectTest {
@@ -49,7 +50,7 @@ class InlineObjectTest {
 
             assertThat(info.etag()).isEqualTo(TestData.md5Hex(data));
             assertThat(e.blobs()).extracting(BlobInfo::name).noneMatch(n -> n.startsWith(BackendLayout.PACKS));
-            assertThat(e.blobs()).extracting(BlobInfo::name).filteredOn(n -> n.startsWith(BackendLayout.MANIFESTS))
+            assertThat(e.blobs()).extracting(BlobInfo::name).filteredOn(n -> n.startsWith(BackendLayout.GROUPS))
                     .hasSize(1);
             for (BlobInfo b : e.blobs()) {
                 String stored = new String(e.blobs.read(b.name(), 0, (int) b.size()), StandardCharsets.ISO_8859_1);
@@ -118,7 +119,7 @@ class InlineObjectTest {
                             x -> assertThat(x.code()).isEqualTo(ErrorCode.INCOMPLETE_BODY));
             assertThat(e.meta.object("bkt", "k")).isEmpty();
             assertThat(e.blobs()).extracting(BlobInfo::name).allMatch(n -> !n.startsWith(BackendLayout.PACKS)
-                    && !n.startsWith(BackendLayout.MANIFESTS));
+                    && !n.startsWith(BackendLayout.MANIFESTS) && !n.startsWith(BackendLayout.GROUPS));
         }
     }
 
