@@ -78,20 +78,23 @@ final class ManifestGroups {
             }
         }
         if (leader) {
-            IOException failure = null;
+            // an Error on the way leaves this failure, and the members are still woken
+            IOException failure = new IOException("the manifest group write did not finish");
             try {
                 // a group is written once, by one thread, after it stopped taking members: no lock needed to read it
                 blobs.put(BackendLayout.group(g.id), BlobContent.of(encode(g.sealed)));
+                failure = null;
             } catch (IOException e) {
                 failure = e;
             } catch (RuntimeException e) {
                 failure = new IOException("manifest group write failed", e);
-            }
-            synchronized (this) {
-                g.failure = failure;
-                g.done = true;
-                writing = false;
-                notifyAll();
+            } finally {
+                synchronized (this) {
+                    g.failure = failure;
+                    g.done = true;
+                    writing = false;
+                    notifyAll();
+                }
             }
         }
         if (interrupted) {
@@ -103,16 +106,16 @@ final class ManifestGroups {
         return member;
     }
 
-    /**
-     * Waits for a change, not giving up on an interrupt (the interrupt is kept for the caller): a writer that left
-     * would leave its manifest in the group uncommitted and without a tombstone, for reindex to bring back. A group
-     * write takes milliseconds.
-     */
     /** How many manifests the open group holds, waiting for the group write in flight to end (for tests). */
     synchronized int gathering() {
         return open.sealed.size();
     }
 
+    /**
+     * Waits for a change, not giving up on an interrupt (the interrupt is kept for the caller): a writer that left
+     * would leave its manifest in the group uncommitted and without a tombstone, for reindex to bring back. A group
+     * write takes milliseconds.
+     */
     private boolean await() {
         try {
             wait();
