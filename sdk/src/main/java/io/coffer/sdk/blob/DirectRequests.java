@@ -1,6 +1,5 @@
 package io.coffer.sdk.blob;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -88,12 +87,10 @@ final class DirectRequests {
     /** Sends the PUT; true once the backend answered 2xx, false when the caller should send it through the SDK. */
     boolean put(String key, ByteBuffer bytes) {
         ByteBuffer body = bytes.asReadOnlyBuffer();
-        byte[] array = new byte[body.remaining()];
-        body.get(array);
-        ContentStreamProvider content = () -> new ByteArrayInputStream(array);
+        ContentStreamProvider content = () -> new ByteBufferInputStream(body);
         SdkHttpFullRequest request = request(SdkHttpMethod.PUT, key)
                 .putHeader("Content-Type", CONTENT_TYPE)
-                .putHeader("Content-Length", Integer.toString(array.length))
+                .putHeader("Content-Length", Integer.toString(body.remaining()))
                 .build();
         try {
             HttpExecuteResponse response = execute(request, content);

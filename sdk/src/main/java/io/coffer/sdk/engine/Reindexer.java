@@ -33,17 +33,18 @@ import org.slf4j.LoggerFactory;
  * Rebuilds an empty metadata store from the backend alone: bucket records, then every pack's index (the chunk index),
  * then every manifest, on its own or in a group, keeping the newest version of each key (a crash between an
  * overwrite's commit and the deletion of the old manifest leaves both); a grouped version with a tombstone is gone.
- * Blobs that do not open under the master key are skipped and counted. Uploads in
- * progress are not on the backend and are not restored.
+ * Blobs that do not open under the master key are skipped and counted. Uploads in progress are not on the backend
+ * and are not restored.
  */
 final class Reindexer {
     private static final Logger LOG = LoggerFactory.getLogger(Reindexer.class);
 
+    private static final Comparator<Manifest> AGE =
+            Comparator.comparing(Manifest::lastModified).thenComparing(Manifest::versionId);
+
     private final EngineContext ctx;
     private final MetadataStore meta;
     private final BlobStore blobs;
-    private static final Comparator<Manifest> AGE =
-            Comparator.comparing(Manifest::lastModified).thenComparing(Manifest::versionId);
     private final Map<String, Manifest> newest = new HashMap<>();
     private final Map<Manifest, byte[]> sealedOf = new IdentityHashMap<>();
     private int skipped;
