@@ -13,6 +13,7 @@ final class ByteBufferInputStream extends InputStream {
     /** Reads from a duplicate of {@code buffer}: the caller's position and limit are left alone. */
     ByteBufferInputStream(ByteBuffer buffer) {
         this.buffer = buffer.duplicate();
+        this.buffer.mark();
     }
 
     @Override
@@ -44,5 +45,21 @@ final class ByteBufferInputStream extends InputStream {
     @Override
     public int available() {
         return buffer.remaining();
+    }
+
+    // mark and reset as ByteArrayInputStream has them: the HTTP client wraps a stream without them in a buffering one
+    @Override
+    public boolean markSupported() {
+        return true;
+    }
+
+    @Override
+    public void mark(int readLimit) {
+        buffer.mark();
+    }
+
+    @Override
+    public void reset() {
+        buffer.reset();
     }
 }

@@ -26,6 +26,13 @@ class ByteBufferInputStreamTest {
         assertThat(in.read()).isEqualTo(-1);
         assertThat(in.read(new byte[4], 0, 4)).isEqualTo(-1);
         assertThat(in.read(new byte[4], 0, 0)).isZero();
+        ByteBufferInputStream marked = new ByteBufferInputStream(buffer);
+        assertThat(marked.markSupported()).isTrue();
+        marked.skip(50);
+        marked.mark(1000);
+        assertThat(marked.read()).isEqualTo(60);
+        marked.reset();
+        assertThat(marked.read()).isEqualTo(60);
         // a second stream over the same buffer starts again: the HTTP client may read a body twice (signing)
         assertThat(buffer.position()).isEqualTo(10);
         assertThat(new ByteBufferInputStream(buffer).readAllBytes()).hasSize(200);
