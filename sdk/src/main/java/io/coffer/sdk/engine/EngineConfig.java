@@ -12,7 +12,8 @@ import java.time.Duration;
 /**
  * Everything an {@link Engine} is made of, validated by {@link io.coffer.sdk.CofferBuilder}.
  *
- * @param packSize        target pack size; a pack is sealed once the next chunk would pass it
+ * @param packSize        target pack size; a pack is sealed once the next chunk would pass it (or earlier near the
+ *                        end of a body longer than one pack, see docs/FORMAT.md)
  * @param inlineLimit     objects (single PUTs, not parts) of at most this many bytes are kept inside their sealed
  *                        manifest instead of being chunked into a pack (0: never)
  * @param minPartSize     smallest multipart part other than the last (S3: 5 MiB)

@@ -63,6 +63,8 @@ final class ObjectWriter {
     private final List<Pending> window = new ArrayList<>();
     private byte[] windowBuf = new byte[0];
     private int windowUsed;
+    /** Body bytes handed to {@link #store} so far, stored or deduplicated. */
+    private long bodyStored;
     private final long expectedLength;
     /** Bodies of at most this many bytes become inline objects; 0 for parts, whose manifests are joined. */
     private final int inlineLimit;
@@ -104,7 +106,8 @@ final class ObjectWriter {
         long body = expectedLength < 0 ? Long.MAX_VALUE : expectedLength;
         long window = Math.min(body, 2 * maxChunk);
         long keyBatch = c.keyBatchChunks() > 1 ? Math.min(body, c.keyBatchChunks() * maxChunk) : 0;
-        long packs = expectedLength < 0 ? 1 + UPLOADS_IN_FLIGHT
+        // a body longer than one pack ends in smaller packs (see endsPackEarly): as many buffers as a long body
+        long packs = expectedLength < 0 || expectedLength > c.packSize() ? 1 + UPLOADS_IN_FLIGHT
                 : Math.min(1 + UPLOADS_IN_FLIGHT, (expectedLength + c.packSize() - 1) / c.packSize());
         long firstPack = expectedLength < 0 ? perPack : Math.min(expectedLength + 1024, perPack);
         return window + keyBatch + firstPack + Math.max(0, packs - 1) * perPack;
@@ -246,6 +249,8 @@ final class ObjectWriter {
 
     private void store(byte[] data, int offset, int length, byte[] hash, ChunkKey key, ChunkId id, boolean known)
             throws IOException {
+        long remaining = expectedLength >= 0 ? expectedLength - bodyStored : -1; // this chunk included
+        bodyStored += length;
         entries.add(new ManifestEntry(id, key, hash, length));
         if (known) {
             ctx.dedupBytes.increment(length);
@@ -253,7 +258,7 @@ final class ObjectWriter {
         }
         int packSize = ctx.config.packSize();
         int sealed = ChunkCipher.sealedLength(length);
-        if (pack != null && !pack.isEmpty() && pack.dataSize() + sealed > packSize) {
+        if (pack != null && !pack.isEmpty() && (pack.dataSize() + sealed > packSize || endsPackEarly(remaining))) {
             sealAndUpload();
         }
         if (pack == null) {
@@ -262,9 +267,8 @@ final class ObjectWriter {
                 pack = new io.coffer.sdk.pack.PackWriter(name, spare);
                 spare = null;
             } else {
-                long remaining = expectedLength >= 0 ? expectedLength : packSize;
                 int initial = (int) Math.min(packSize + (long) ctx.config.chunker().maxSize(),
-                        Math.max(length, remaining) + 1024L);
+                        Math.max(length, remaining < 0 ? packSize : remaining) + 1024L);
                 pack = new io.coffer.sdk.pack.PackWriter(name, initial);
             }
         }
@@ -272,6 +276,17 @@ final class ObjectWriter {
         cipher.seal(key, data, offset, length, pack.buffer(), at);
         writtenHere.add(id);
         ctx.storedBytes.increment(sealed);
+    }
+
+    /**
+     * Whether to seal the filling pack before a chunk although it has room: a body longer than one pack, once the
+     * pack holds at least an eighth of a pack and more than is left of the body ({@code remaining}, this chunk
+     * included). The last packs of such a body then halve in size, and the one uploaded after the body's last byte,
+     * which the client waits for, is small instead of up to a whole pack.
+     */
+    private boolean endsPackEarly(long remaining) {
+        int packSize = ctx.config.packSize();
+        return expectedLength > packSize && pack.dataSize() >= packSize / 8 && pack.dataSize() >= remaining;
     }
 
     /** Seals the current pack and uploads it in the background, with at most {@link #UPLOADS_IN_FLIGHT} running. */

@@ -108,6 +108,10 @@ class WriteBudgetTest {
             long twentyMiB = 20L * MIB;
             assertThat(ObjectWriter.bufferBound(c, twentyMiB, c.inlineLimit()))
                     .isEqualTo(2 * maxChunk + perPack + 2 * perPack);
+            // longer than one pack: it ends in smaller packs, so it may hold three buffers like any long body
+            long tenMiB = 10L * MIB;
+            assertThat(ObjectWriter.bufferBound(c, tenMiB, c.inlineLimit()))
+                    .isEqualTo(2 * maxChunk + (tenMiB + 1024) + 2 * perPack);
             assertThat(ObjectWriter.bufferBound(c, -1, c.inlineLimit())).isEqualTo(2 * maxChunk + 3 * perPack);
             assertThat(CofferBuilder.DEFAULT_PACK_SIZE).isEqualTo(c.packSize());
         }
