@@ -78,17 +78,21 @@ final class ManifestGroups {
             }
         }
         if (leader) {
-            // an Error on the way leaves this failure, and the members are still woken
-            IOException failure = new IOException("the manifest group write did not finish");
+            IOException failure = null;
+            boolean written = false;
             try {
                 // a group is written once, by one thread, after it stopped taking members: no lock needed to read it
                 blobs.put(BackendLayout.group(g.id), BlobContent.of(encode(g.sealed)));
-                failure = null;
+                written = true;
             } catch (IOException e) {
                 failure = e;
             } catch (RuntimeException e) {
                 failure = new IOException("manifest group write failed", e);
             } finally {
+                if (!written && failure == null) {
+                    // an Error on the way: the members are still woken, and fail
+                    failure = new IOException("the manifest group write did not finish");
+                }
                 synchronized (this) {
                     g.failure = failure;
                     g.done = true;

@@ -30,6 +30,7 @@ public final class FaultyBlobStore implements BlobStore {
     private final AtomicInteger truncatedGets = new AtomicInteger();
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicReference<Hold> held = new AtomicReference<>();
+    private final AtomicReference<String> errorPrefix = new AtomicReference<>();
 
     /** Wraps {@code delegate}, with no fault armed. */
     public FaultyBlobStore(BlobStore delegate) {
@@ -87,6 +88,15 @@ public final class FaultyBlobStore implements BlobStore {
         return hold;
     }
 
+    /**
+     * The next put of a blob whose name starts with {@code prefix} throws an {@link AssertionError} (an Error, as a
+     * bug in a backend client would) without reaching the store.
+     */
+    public FaultyBlobStore errorOnNextPut(String prefix) {
+        errorPrefix.set(prefix);
+        return this;
+    }
+
     /** Disarms every fault. */
     public FaultyBlobStore reset() {
         for (AtomicInteger f : failures) {
@@ -95,6 +105,7 @@ public final class FaultyBlobStore implements BlobStore {
         putsFailingAfterWrite.set(0);
         corruptedGets.set(0);
         truncatedGets.set(0);
+        errorPrefix.set(null);
         Hold hold = held.getAndSet(null);
         if (hold != null) {
             hold.release().countDown();
@@ -115,6 +126,10 @@ public final class FaultyBlobStore implements BlobStore {
     @Override
     public void put(String name, BlobContent content) throws IOException {
         maybeFail(Operation.PUT, name);
+        String errorAt = errorPrefix.get();
+        if (errorAt != null && name.startsWith(errorAt) && errorPrefix.compareAndSet(errorAt, null)) {
+            throw new AssertionError(INJECTED + "put " + name + " died of an Error");
+        }
         Hold hold = held.get();
         if (hold != null && name.startsWith(hold.prefix()) && held.compareAndSet(hold, null)) {
             hold.reached().countDown();

@@ -201,6 +201,44 @@ class ManifestGroupsTest {
     }
 
     @Test
+    void aGroupWriterThatDiesOfAnErrorFailsItsFellowMembersAndTheNextGroupIsWritten() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (Held h = open(Duration.ofHours(1))) {
+            FaultyBlobStore.Hold hold = h.faulty().holdNextPut(BackendLayout.GROUPS);
+            Future<?> first = pool.submit(() -> put(h.engine().coffer, "first", 0));
+            assertThat(hold.reached().await(10, TimeUnit.SECONDS)).isTrue();
+            // b and c gather in the next group, whose writer's backend put then dies of an Error
+            h.faulty().errorOnNextPut(BackendLayout.GROUPS);
+            List<Future<?>> next = List.of(pool.submit(() -> put(h.engine().coffer, "b", 1)),
+                    pool.submit(() -> put(h.engine().coffer, "c", 2)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (h.coffer().manifestGroups().gathering() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(h.coffer().manifestGroups().gathering()).isEqualTo(2);
+            hold.release().countDown();
+            first.get(10, TimeUnit.SECONDS);
+
+            List<Throwable> failures = new ArrayList<>();
+            for (Future<?> f : next) {
+                assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).satisfies(t -> failures.add(t.getCause()));
+            }
+            // the writer gets its own Error; the member it wrote for is woken and fails instead of waiting forever
+            assertThat(failures).filteredOn(t -> t instanceof AssertionError).hasSize(1);
+            assertThat(failures).filteredOn(t -> !(t instanceof AssertionError)).singleElement()
+                    .satisfies(t -> assertThat(t).hasStackTraceContaining("did not finish"));
+            assertThat(h.engine().meta.object("bkt", "b")).isEmpty();
+            assertThat(h.engine().meta.object("bkt", "c")).isEmpty();
+
+            put(h.engine().coffer, "after", 3);
+            assertThat(read(h.engine().coffer, "after")).isEqualTo(TestData.bytes(3, 1003));
+            assertThat(read(h.engine().coffer, "first")).isEqualTo(TestData.bytes(0, 1000));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aGroupBlobIsCheckedStrictlyAndItsMembersCannotBeReordered() throws Exception {
         byte[] two = ManifestGroups.encode(List.of(new byte[] {1, 2}, new byte[] {3}));
         assertThat(ManifestGroups.decode(two)).hasSize(2);
