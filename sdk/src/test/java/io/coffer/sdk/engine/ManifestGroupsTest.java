@@ -70,11 +70,7 @@ class ManifestGroupsTest {
                 int seed = i + 1;
                 puts.add(pool.submit(() -> put(h.engine().coffer, key, seed)));
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (h.coffer().manifestGroups().gathering() < others.length && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            assertThat(h.coffer().manifestGroups().gathering()).isEqualTo(others.length);
+            awaitGathering(h, others.length);
             hold.release().countDown();
             for (Future<?> f : puts) {
                 f.get(10, TimeUnit.SECONDS);
@@ -82,6 +78,15 @@ class ManifestGroupsTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Waits until {@code n} writers gather in the open group, behind the group write in flight. */
+    private static void awaitGathering(Held h, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (h.coffer().manifestGroups().gathering() < n && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertThat(h.coffer().manifestGroups().gathering()).isEqualTo(n);
     }
 
     private static Void put(Coffer coffer, String key, int seed) {
@@ -211,11 +216,7 @@ class ManifestGroupsTest {
             h.faulty().errorOnNextPut(BackendLayout.GROUPS);
             List<Future<?>> next = List.of(pool.submit(() -> put(h.engine().coffer, "b", 1)),
                     pool.submit(() -> put(h.engine().coffer, "c", 2)));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (h.coffer().manifestGroups().gathering() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
-            assertThat(h.coffer().manifestGroups().gathering()).isEqualTo(2);
+            awaitGathering(h, 2);
             hold.release().countDown();
             first.get(10, TimeUnit.SECONDS);
 
