@@ -50,7 +50,8 @@ public final class CofferBuilder {
     private double gcDeadFraction = 0.3;
     private Duration keySourcePause = Duration.ofSeconds(5);
     private long writeBudget = -1;
-    private Duration writeBudgetWait = Duration.ofSeconds(30);
+    private long readBudget = -1;
+    private Duration budgetWait = Duration.ofSeconds(30);
     private MeterRegistry meters;
 
     CofferBuilder() {
@@ -189,7 +190,7 @@ public final class CofferBuilder {
      * Memory that all writes in flight may hold together in buffers (default: half the JVM's maximum heap, at least
      * 64 MiB). A write reserves its worst case before it reads its body: a small PUT a little more than its length, a
      * large one up to three packs and a chunk window (about 44 MiB with the defaults). Writes beyond the budget wait
-     * ({@link #writeBudgetWait}) and then fail with SlowDown, having stored nothing.
+     * ({@link #budgetWait}) and then fail with SlowDown, having stored nothing.
      */
     public CofferBuilder writeBufferBudget(long bytes) {
         if (bytes < (1 << 20)) {
@@ -199,12 +200,29 @@ public final class CofferBuilder {
         return this;
     }
 
-    /** How long a write waits for its share of the write buffer budget before failing with SlowDown (default 30 s). */
-    public CofferBuilder writeBudgetWait(Duration wait) {
-        if (wait.isNegative()) {
-            throw new IllegalArgumentException("write budget wait must not be negative");
+    /**
+     * Memory that all reads in flight may hold together in run buffers (default: a quarter of the JVM's maximum heap,
+     * at least 32 MiB). A GET reserves one run (at most about 4 MiB, less for a smaller object) before its response
+     * starts, and reads ahead only with memory the budget has free; a GET that finds the budget spent waits
+     * ({@link #budgetWait}) and then fails with SlowDown before it sends a byte.
+     */
+    public CofferBuilder readBufferBudget(long bytes) {
+        if (bytes < (1 << 20)) {
+            throw new IllegalArgumentException("read buffer budget must be at least 1 MiB, got " + bytes);
         }
-        this.writeBudgetWait = wait;
+        this.readBudget = bytes;
+        return this;
+    }
+
+    /**
+     * How long a write or a read waits for its share of its buffer budget before failing with SlowDown (default
+     * 30 s).
+     */
+    public CofferBuilder budgetWait(Duration wait) {
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("budget wait must not be negative");
+        }
+        this.budgetWait = wait;
         return this;
     }
 
@@ -244,6 +262,7 @@ public final class CofferBuilder {
         return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
                 minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                 writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
-                writeBudgetWait, meters != null ? meters : new SimpleMeterRegistry()));
+                readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
+                budgetWait, meters != null ? meters : new SimpleMeterRegistry()));
     }
 }

@@ -329,7 +329,10 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             resp = server.dispatcher().dispatch(s3);
         } catch (Throwable t) {
             S3Exception e = S3Exception.from(t);
-            if (e.error().status() >= 500) {
+            if (e.error() == S3ErrorCode.SLOW_DOWN) {
+                // deliberate backpressure (a buffer budget is spent), which clients retry: one line, no stack trace
+                LOG.warn("request {} ({}) answered SlowDown", ex.requestId, ex.operation.actionName());
+            } else if (e.error().status() >= 500) {
                 LOG.warn("request {} ({}) failed", ex.requestId, ex.operation.actionName(), t);
             }
             resp = S3Dispatcher.errorResponse(e, ex.resource, ex.requestId, s3.method().equals("HEAD"));

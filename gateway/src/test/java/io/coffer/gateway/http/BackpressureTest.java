@@ -113,6 +113,49 @@ class BackpressureTest {
         }
     }
 
+    @Test
+    void getBeyondTheReadBufferBudgetAnswersSlowDownUntilAnotherGetEnds() throws Exception {
+        int size = 24 << 20;
+        // room for one GET's first run (a 4 MiB array) and a little more, so a second GET finds the budget spent
+        try (RunningGateway g = RunningGateway.start(dir, o -> o, b -> b.readBufferBudget(5 << 20)
+                .budgetWait(Duration.ofMillis(300)))) {
+            try (RawClient raw = new RawClient(g.port(), AK, SK)) {
+                assertThat(raw.send("PUT", "/budget", "", Map.of(), new byte[0]).status()).isEqualTo(200);
+                assertThat(raw.send("PUT", "/budget/large", "", Map.of(), TestData.bytes(11, size)).status())
+                        .isEqualTo(200);
+            }
+            Socket stalled = new Socket("127.0.0.1", g.port());
+            try (RawClient raw = new RawClient(g.port(), AK, SK)) {
+                // a GET whose client reads only the head: its stream stays open and holds its share
+                String head = RawClient.signedHead("GET", "/budget/large", "", Map.of(),
+                        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "127.0.0.1:" + g.port(),
+                        AK, SK, Instant.now());
+                stalled.getOutputStream().write((head + "\r\n").getBytes(StandardCharsets.UTF_8));
+                assertThat(readHead(stalled.getInputStream())).startsWith("HTTP/1.1 200");
+
+                RawClient.Response refused = raw.send("GET", "/budget/large", "", Map.of(), new byte[0]);
+                assertThat(refused.status()).isEqualTo(503);
+                assertThat(refused.body()).contains("<Code>SlowDown</Code>");
+                assertThat(g.admin("/metrics").body()).contains("coffer_read_budget_available_bytes");
+
+                stalled.close();
+                // the gateway notices the closed connection, closes that GET's stream and its share comes back
+                RawClient.Response served = null;
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (System.nanoTime() < deadline) {
+                    served = raw.send("GET", "/budget/large", "", Map.of(), new byte[0]);
+                    if (served.status() != 503) {
+                        break;
+                    }
+                }
+                assertThat(served.status()).isEqualTo(200);
+                assertThat(served.headers().get("content-length")).isEqualTo(Integer.toString(size));
+            } finally {
+                stalled.close();
+            }
+        }
+    }
+
     private static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         int matched = 0;

@@ -3,6 +3,7 @@ package io.coffer.gateway.http;
 import io.coffer.gateway.auth.Credential;
 import io.coffer.gateway.auth.CredentialStore;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -40,8 +41,14 @@ final class RunningGateway implements AutoCloseable {
 
     /** A gateway on the real engine in {@code dataDir}; {@code options} adjusts the defaults (TLS, limits). */
     static RunningGateway start(Path dataDir, UnaryOperator<S3ServerOptions> options) throws InterruptedException {
+        return start(dataDir, options, UnaryOperator.identity());
+    }
+
+    /** As {@link #start(Path, UnaryOperator)}, with {@code engine} adjusting the engine's defaults (budgets). */
+    static RunningGateway start(Path dataDir, UnaryOperator<S3ServerOptions> options,
+                                UnaryOperator<CofferBuilder> engineOptions) throws InterruptedException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Coffer engine = Coffer.builder().directory(dataDir).meterRegistry(prometheus).build();
+        Coffer engine = engineOptions.apply(Coffer.builder().directory(dataDir).meterRegistry(prometheus)).build();
         S3ServerOptions o = options.apply(S3ServerOptions.defaults("127.0.0.1", 0,
                 new CredentialStore(List.of(CREDENTIAL))));
         S3Server s3 = new S3Server(engine, o, new GatewayMetrics(prometheus), new AccessLog(AccessLog.Format.TEXT))

@@ -127,7 +127,7 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         headBucket(request.bucket());
         precheck(request.bucket(), request.key(), request.precondition());
-        try (WriteBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
+        try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
             return writeObject(request, body);
         }
@@ -264,7 +264,7 @@ public final class Engine implements Coffer {
                                byte[] contentMd5, InputStream body) {
         checkPartNumber(partNumber);
         upload(bucket, key, uploadId);
-        try (WriteBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
+        try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 contentLength, 0))) {
             return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
         }

@@ -22,14 +22,15 @@ import java.time.Duration;
  * @param gcGrace         how long an unreferenced chunk, a retired pack or an unindexed blob is left alone: must
  *                        exceed the longest upload and the longest read
  * @param gcDeadFraction  a pack whose dead bytes reach this fraction of its size is rewritten
- * @param writeBudget     bytes that all writes together may hold in buffers ({@link WriteBudget})
- * @param writeBudgetWait how long a write waits for its share of {@code writeBudget} before failing with SlowDown
+ * @param writeBudget     bytes that all writes together may hold in buffers ({@link BufferBudget})
+ * @param readBudget      bytes that all reads together may hold in run buffers ({@link BufferBudget})
+ * @param budgetWait      how long a write or a read waits for its share of its budget before failing with SlowDown
  * @param keySourcePause  after a key-source failure, how long writes use random keys without asking it again (so a
  *                        dead key server costs one timeout, not one per batch)
  */
 public record EngineConfig(BlobStore blobs, MetadataStore metadata, MasterKey masterKey, Chunker chunker,
                            KeySource keySource, DedupPolicy dedupPolicy, int packSize, int inlineLimit, long minPartSize,
                            int keyBatchChunks, int readAhead, int ioThreads, Duration gcGrace, double gcDeadFraction,
-                           Duration keySourcePause, long writeBudget, Duration writeBudgetWait,
+                           Duration keySourcePause, long writeBudget, long readBudget, Duration budgetWait,
                            MeterRegistry meters) {
 }

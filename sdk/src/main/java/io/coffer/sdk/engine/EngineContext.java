@@ -30,7 +30,8 @@ final class EngineContext implements AutoCloseable {
     final Counter keySourceFallbacks;
     final Counter dedupBytes;
     final Counter storedBytes;
-    final WriteBudget writeBudget;
+    final BufferBudget writeBudget;
+    final BufferBudget readBudget;
     /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
     final RunBuffers runBuffers;
     final ManifestGroups manifestGroups;
@@ -47,13 +48,17 @@ final class EngineContext implements AutoCloseable {
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
-        this.writeBudget = new WriteBudget(config.writeBudget(), config.writeBudgetWait());
+        this.writeBudget = new BufferBudget(config.writeBudget(), config.budgetWait());
+        this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
         this.runBuffers = new RunBuffers(ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH,
                 2 * (config.readAhead() + 1));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());
+        Gauge.builder("coffer.read.budget.available", readBudget,
+                        b -> b.availableKib() * 1024.0).baseUnit("bytes")
+                .description("read buffer memory not reserved by reads in flight").register(config.meters());
         this.keySourceFallbacks = Counter.builder("coffer.keysource.fallbacks")
                 .description("chunks encrypted under a random key because the key source failed")
                 .register(config.meters());

@@ -3,6 +3,7 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.blob.BlobNotFoundException;
+import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.ManifestEntry;
@@ -24,7 +25,9 @@ import java.util.concurrent.ExecutionException;
  * parallel, each decrypted and checked (its GCM tag, or for a format-1 chunk its manifest hash) before a byte of it
  * is returned. Consecutive chunks that lie back to back in one pack are fetched with one ranged read. Memory:
  * {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once
- * the reader has passed their run.
+ * the reader has passed their run. All reads together hold at most the engine's read budget ({@link BufferBudget}):
+ * a stream reserves one run when it opens (waiting, then SlowDown, if the budget is spent) and every further run of
+ * its read-ahead only if the budget has it free, so it always makes progress and reads ahead when memory allows.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
@@ -49,6 +52,15 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private final Map<ChunkId, ChunkLocation> located = new java.util.HashMap<>();
     private int locatedUpTo;
     private boolean closed;
+    /** The read budget's share every stream holds while open: its largest possible run, fetched one at a time. */
+    private final BufferBudget.Reservation base;
+    private boolean baseInUse;
+    /**
+     * What each run started and not yet passed holds of the read budget, oldest first (runs are read in order):
+     * {@link #BASE} for the run under {@link #base}, else its own reservation.
+     */
+    private final ArrayDeque<BufferBudget.Reservation> held = new ArrayDeque<>();
+    private static final BufferBudget.Reservation BASE = () -> { };
 
     /** Streams {@code length} bytes from {@code offset} of the object whose chunks are {@code entries}. */
     ObjectReadStream(EngineContext ctx, List<ManifestEntry> entries, long offset, long length) {
@@ -71,6 +83,17 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             j++;
         }
         this.endEntry = j;
+        // a run is one chunk, or back-to-back chunks of at most MAX_RUN_BYTES together; a chunk is stored with at most
+        // TAG_LENGTH more bytes than it holds
+        long covered = 0;
+        long largestChunk = 0;
+        for (int k = i; k < j; k++) {
+            long stored = entries.get(k).length() + ChunkCipher.TAG_LENGTH;
+            covered += stored;
+            largestChunk = Math.max(largestChunk, stored);
+        }
+        long largestRun = Math.min(covered, Math.max(MAX_RUN_BYTES, largestChunk));
+        this.base = ctx.readBudget.reserve(largestRun == 0 ? 0 : ctx.runBuffers.footprint((int) largestRun));
     }
 
     @Override
@@ -123,6 +146,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         }
         while (current == null || currentPos == currentEnd) {
             if (!nextChunk()) {
+                releaseAll();
                 return -1;
             }
         }
@@ -132,6 +156,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private void consumed(int n) {
         currentPos += n;
         remaining -= n;
+        if (remaining == 0) {
+            // the end: hand the arrays and the budget back now, not only when (or if) the caller closes
+            releaseAll();
+        }
     }
 
     @Override
@@ -145,8 +173,15 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             return;
         }
         closed = true;
+        releaseAll();
+    }
+
+    /**
+     * Gives back every array and the whole read budget share. A fetch still running keeps its array until it ends (at
+     * most one per I/O thread); it goes to the garbage collector, not back to the pool.
+     */
+    private void releaseAll() {
         for (CompletableFuture<List<Slice>> f : inFlight) {
-            // a fetch still running keeps its array; it goes to the garbage collector, not back to the pool
             f.cancel(true);
         }
         inFlight.clear();
@@ -161,10 +196,31 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             }
         }
         ready.clear();
+        while (!held.isEmpty()) {
+            releaseOldestRun();
+        }
+        base.close();
+    }
+
+    /** The oldest run still held is passed: its share of the read budget goes back. */
+    private void releaseOldestRun() {
+        BufferBudget.Reservation r = held.poll();
+        if (r == BASE) {
+            baseInUse = false;
+        } else if (r != null) {
+            r.close();
+        }
     }
 
     private boolean nextChunk() throws IOException {
         if (ready.isEmpty()) {
+            if (current != null) {
+                // the current run is passed: its array and budget share go back before the next runs are started,
+                // so that a stream whose budget share is only its base can fetch its next run under it
+                ctx.runBuffers.give(current);
+                current = null;
+                releaseOldestRun();
+            }
             fill();
             CompletableFuture<List<Slice>> head = inFlight.poll();
             if (head == null) {
@@ -177,6 +233,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         if (current != null && current != next.array()) {
             // a run's slices are consecutive in the queue: moving to another array means its run is done
             ctx.runBuffers.give(current);
+            releaseOldestRun();
         }
         current = next.array();
         currentPos = next.offset() + (int) skipInFirst;
@@ -185,7 +242,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         return true;
     }
 
-    /** Starts fetches until {@code readAhead} runs are in flight or every covered chunk is requested. */
+    /**
+     * Starts fetches until {@code readAhead} runs are in flight, every covered chunk is requested, or the read budget
+     * has no room for another run (the run under the stream's base always starts).
+     */
     private void fill() throws IOException {
         while (inFlight.size() < ctx.config.readAhead() && nextEntry < endEntry) {
             ensureLocated(nextEntry);
@@ -204,6 +264,17 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 runBytes += next.length();
                 end++;
             }
+            BufferBudget.Reservation share;
+            if (!baseInUse) {
+                share = BASE;
+                baseInUse = true;
+            } else {
+                share = ctx.readBudget.tryReserve(ctx.runBuffers.footprint((int) runBytes));
+                if (share == null) {
+                    break;
+                }
+            }
+            held.add(share);
             List<ManifestEntry> run = entries.subList(start, end);
             List<ChunkLocation> locs = new ArrayList<>(run.size());
             for (int i = start; i < end; i++) {

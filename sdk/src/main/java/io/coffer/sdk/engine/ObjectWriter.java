@@ -93,7 +93,7 @@ final class ObjectWriter {
 
     /**
      * The most a writer of a body of {@code expectedLength} bytes (-1: unknown) can hold in buffers at once: what
-     * {@link WriteBudget} reserves for it. The chunk reader's window (two maximum chunks), a key batch of plaintext when
+     * {@link BufferBudget} reserves for it. The chunk reader's window (two maximum chunks), a key batch of plaintext when
      * keys come from a remote source, the filling pack and {@link #UPLOADS_IN_FLIGHT} uploading ones, each no larger than
      * the body; a body that will be inline, only itself.
      */

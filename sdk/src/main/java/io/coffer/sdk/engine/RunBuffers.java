@@ -20,13 +20,26 @@ final class RunBuffers {
         this.free = new ArrayBlockingQueue<>(Math.max(1, retained));
     }
 
-    /** An array of at least {@code length} bytes, whose content is unspecified. */
+    /**
+     * An array of at least {@code length} bytes, whose content is unspecified: a pooled one, or for a run of at most a
+     * quarter of the pooled size or longer than it, one of exactly {@code length} bytes (a small object's GET then
+     * holds its own size, not a whole pooled array).
+     */
     byte[] take(int length) {
-        if (length > size) {
+        if (length > size || isSmall(length)) {
             return new byte[length];
         }
         byte[] b = free.poll();
         return b != null ? b : new byte[size];
+    }
+
+    /** The bytes that {@link #take} hands out for a run of {@code length}, which a read reserves for it. */
+    long footprint(int length) {
+        return length > size || isSmall(length) ? length : size;
+    }
+
+    private boolean isSmall(int length) {
+        return length <= size / 4;
     }
 
     /**

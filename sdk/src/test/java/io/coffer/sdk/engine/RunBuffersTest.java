@@ -9,11 +9,27 @@ class RunBuffersTest {
     @Test
     void aGivenBackArrayIsTakenAgainInsteadOfAllocatingOne() {
         RunBuffers pool = new RunBuffers(1024, 2);
-        byte[] a = pool.take(100);
+        byte[] a = pool.take(300);
         assertThat(a).hasSize(1024);
         pool.give(a);
         assertThat(pool.take(1024)).isSameAs(a);
-        assertThat(pool.take(10)).isNotSameAs(a);
+        assertThat(pool.take(300)).isNotSameAs(a);
+    }
+
+    @Test
+    void aRunOfAtMostAQuarterArrayGetsAnArrayOfItsOwnSizeWhichIsNotKept() {
+        RunBuffers pool = new RunBuffers(1024, 2);
+        pool.give(new byte[1024]);
+        byte[] small = pool.take(256);
+        assertThat(small).hasSize(256);
+        assertThat(pool.pooled()).isEqualTo(1);
+        pool.give(small);
+        assertThat(pool.pooled()).isEqualTo(1);
+        // what a reader reserves for a run is what take hands out for it
+        assertThat(pool.footprint(256)).isEqualTo(256);
+        assertThat(pool.footprint(257)).isEqualTo(1024);
+        assertThat(pool.footprint(1024)).isEqualTo(1024);
+        assertThat(pool.footprint(5000)).isEqualTo(5000);
     }
 
     @Test

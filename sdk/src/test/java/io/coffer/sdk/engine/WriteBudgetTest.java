@@ -39,7 +39,7 @@ class WriteBudgetTest {
     void writeBeyondTheBudgetFailsWithSlowDownStoresNothingAndSucceedsOnceMemoryIsBack() throws Exception {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (TestEngine e = TestEngine.open(dir, b -> b.writeBufferBudget(32L * MIB)
-                .writeBudgetWait(Duration.ofMillis(300)))) {
+                .budgetWait(Duration.ofMillis(300)))) {
             e.coffer.createBucket("bkt", "t", null);
             String upload = e.coffer.createMultipartUpload("bkt", "mp", null);
 
