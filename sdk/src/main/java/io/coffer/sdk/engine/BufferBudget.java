@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
  * always streams and reads ahead when memory is free.
  *
  * <p>A request that gets no reservation within the wait fails with SlowDown (503) having read and stored nothing, and
- * the client retries. Every request takes its one blocking reservation before it holds any buffer, so no request
- * waits while holding memory and requests cannot deadlock one another. Accounting is in KiB; one request never
- * reserves more than the whole budget.
+ * the client retries. A request takes at most one blocking reservation from each budget, before it holds any buffer
+ * of that budget, and the read one first where it takes both (UploadPartCopy of a range: its source, then its part),
+ * so requests cannot deadlock one another; every wait also ends after the budget's wait. Accounting is in KiB; one
+ * request never reserves more than the whole budget.
  */
 final class BufferBudget {
     /** Returned by {@link #reserve}; closing it gives the memory back (once). */
