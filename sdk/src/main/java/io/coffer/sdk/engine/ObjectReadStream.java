@@ -202,6 +202,13 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         base.close();
     }
 
+    /** The reader is done with the current run: its array and its share of the read budget go back. */
+    private void passCurrentRun() {
+        ctx.runBuffers.give(current);
+        current = null;
+        releaseOldestRun();
+    }
+
     /** The oldest run still held is passed: its share of the read budget goes back. */
     private void releaseOldestRun() {
         BufferBudget.Reservation r = held.poll();
@@ -215,11 +222,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private boolean nextChunk() throws IOException {
         if (ready.isEmpty()) {
             if (current != null) {
-                // the current run is passed: its array and budget share go back before the next runs are started,
-                // so that a stream whose budget share is only its base can fetch its next run under it
-                ctx.runBuffers.give(current);
-                current = null;
-                releaseOldestRun();
+                // before the next runs start, so that a stream whose budget share is only its base can fetch its next
+                // run under it
+                passCurrentRun();
             }
             fill();
             CompletableFuture<List<Slice>> head = inFlight.poll();
@@ -232,8 +237,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         Slice next = ready.poll();
         if (current != null && current != next.array()) {
             // a run's slices are consecutive in the queue: moving to another array means its run is done
-            ctx.runBuffers.give(current);
-            releaseOldestRun();
+            passCurrentRun();
         }
         current = next.array();
         currentPos = next.offset() + (int) skipInFirst;
