@@ -5,9 +5,11 @@ package io.coffer.gateway.auth;
  *
  * @param payloadHash the declared payload: a hex SHA-256, UNSIGNED-PAYLOAD or one of the STREAMING-* modes
  * @param signature   the request's own signature: the seed of an aws-chunked signature chain
+ * @param signingKey  the SigV4 signing key, null with SigV2 (so are amzDate and scope)
+ * @param authParams  the query parameters that carried the authentication, not parameters of the S3 action
  */
 public record AuthResult(Credential credential, String payloadHash, byte[] signingKey, String amzDate, String scope,
-                         String signature, boolean presigned) {
+                         String signature, boolean presigned, java.util.Set<String> authParams) {
 
     public boolean streaming() {
         return payloadHash.startsWith("STREAMING-");

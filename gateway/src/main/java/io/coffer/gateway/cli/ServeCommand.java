@@ -86,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
                 c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),
                 Duration.ofSeconds(c.intValue(ConfigKey.IDLE_TIMEOUT_SECONDS)), c.intValue(ConfigKey.WORKER_THREADS),
                 c.intValue(ConfigKey.BODY_BUFFER_BYTES), Duration.ofSeconds(c.intValue(ConfigKey.SHUTDOWN_GRACE_SECONDS)),
-                Clock.systemUTC());
+                Clock.systemUTC(), c.boolValue(ConfigKey.AUTH_SIGV2));
         AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();

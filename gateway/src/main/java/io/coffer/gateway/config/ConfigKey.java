@@ -30,6 +30,8 @@ public enum ConfigKey {
     SECRET_KEY("secret-key", null, true),
     /** More access keys: {@code AKID:SECRET:tenant} entries separated by commas. */
     CREDENTIALS("credentials", null, true),
+    /** Accept AWS Signature Version 2 (HMAC-SHA1) requests and presigned URLs; false: Version 4 only. */
+    AUTH_SIGV2("auth-sigv2", "true", false),
     IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
     WORKER_THREADS("worker-threads", "64", false),
     MAX_HEADER_SIZE("max-header-size", "16384", false),

@@ -84,7 +84,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
         return new RequestTarget(rest.substring(0, slash), key.isEmpty() ? null : key, path, query);
     }
 
-    private static String virtualBucket(String host, String baseDomain) {
+    static String virtualBucket(String host, String baseDomain) {
         if (host == null || baseDomain == null || baseDomain.isEmpty()) {
             return null;
         }

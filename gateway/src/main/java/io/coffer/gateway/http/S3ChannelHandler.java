@@ -201,7 +201,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         ex.key = target.key();
         ex.resource = target.decodedPath();
         SignedRequest signed = new SignedRequest(req.method().name(), target.decodedPath(), target.queryList(),
-                headers);
+                headers, SignedRequest.rawPath(req.uri()),
+                RequestTarget.virtualBucket(host, server.options().baseDomain()));
         AuthResult auth = server.verifier().verify(signed);
         ex.accessKeyId = auth.credential().accessKeyId();
         Map<String, String> flat = new LinkedHashMap<>();
@@ -210,6 +211,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         stripAwsChunked(flat);
         Map<String, String> query = target.queryMap();
+        query.keySet().removeAll(auth.authParams());
         S3Operation op = S3Router.route(req.method().name(), target.bucket(), target.key(), query, flat);
         ex.operation = op;
         if (op == S3Operation.NOT_IMPLEMENTED) {

@@ -1,6 +1,6 @@
 package io.coffer.gateway.http;
 
-import io.coffer.gateway.auth.SigV4Verifier;
+import io.coffer.gateway.auth.RequestAuthenticator;
 import io.coffer.gateway.s3.S3Dispatcher;
 import io.coffer.sdk.Coffer;
 import io.netty.bootstrap.ServerBootstrap;
@@ -38,7 +38,7 @@ public final class S3Server implements AutoCloseable {
 
     private final S3ServerOptions options;
     private final S3Dispatcher dispatcher;
-    private final SigV4Verifier verifier;
+    private final RequestAuthenticator verifier;
     private final GatewayMetrics metrics;
     private final AccessLog accessLog;
     private final ChannelGroup channels = new DefaultChannelGroup("s3", GlobalEventExecutor.INSTANCE);
@@ -56,7 +56,7 @@ public final class S3Server implements AutoCloseable {
     public S3Server(Coffer coffer, S3ServerOptions options, GatewayMetrics metrics, AccessLog accessLog) {
         this.options = options;
         this.dispatcher = new S3Dispatcher(coffer, options.region());
-        this.verifier = new SigV4Verifier(options.credentials(), options.clock());
+        this.verifier = new RequestAuthenticator(options.credentials(), options.clock(), options.acceptSigV2());
         this.metrics = metrics;
         this.accessLog = accessLog;
         byte[] random = new byte[8];
@@ -139,7 +139,7 @@ public final class S3Server implements AutoCloseable {
         return dispatcher;
     }
 
-    SigV4Verifier verifier() {
+    RequestAuthenticator verifier() {
         return verifier;
     }
 

@@ -18,11 +18,12 @@ import java.util.Objects;
  * @param workerThreads        threads that run S3 actions (engine calls block)
  * @param bodyBufferBytes      request body bytes buffered per connection before reading pauses
  * @param shutdownGrace        how long graceful shutdown waits for in-flight requests
+ * @param acceptSigV2          accept AWS Signature Version 2 (else only Version 4)
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
-                              Clock clock) {
+                              Clock clock, boolean acceptSigV2) {
     public S3ServerOptions {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(credentials, "credentials");
@@ -36,31 +37,36 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     /** Defaults for a local gateway: 8 KiB request line, 16 KiB headers, 1 MiB body buffer, 64 workers. */
     public static S3ServerOptions defaults(String bindAddress, int port, CredentialStore credentials) {
         return new S3ServerOptions(bindAddress, port, null, "us-east-1", null, credentials, 8 * 1024, 16 * 1024,
-                Duration.ofSeconds(60), 64, 1024 * 1024, Duration.ofSeconds(30), Clock.systemUTC());
+                Duration.ofSeconds(60), 64, 1024 * 1024, Duration.ofSeconds(30), Clock.systemUTC(), true);
     }
 
     public S3ServerOptions withBaseDomain(String domain) {
         return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
     }
 
     public S3ServerOptions withSslContext(SslContext ctx) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
     }
 
     public S3ServerOptions withClock(Clock c) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c, acceptSigV2);
     }
 
     public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
-                idle, workerThreads, bodyBuffer, shutdownGrace, clock);
+                idle, workerThreads, bodyBuffer, shutdownGrace, clock, acceptSigV2);
     }
 
     public S3ServerOptions withRegion(String r) {
         return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
+    }
+
+    public S3ServerOptions withSigV2(boolean accept) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, accept);
     }
 }

@@ -50,6 +50,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private final List<Credential> extraCredentials = new ArrayList<>();
     private final Credential credential;
     private String baseDomain;
+    private boolean acceptSigV2 = true;
     private Path dataDir;
     private Coffer engine;
     private S3Server server;
@@ -77,6 +78,12 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         return this;
     }
 
+    /** Refuses (false) or accepts (the default) AWS Signature Version 2. */
+    public CofferGatewayExtension withSigV2(boolean accept) {
+        this.acceptSigV2 = accept;
+        return this;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         dataDir = Files.createTempDirectory("coffer-gateway-test");
@@ -84,7 +91,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         List<Credential> all = new ArrayList<>(extraCredentials);
         all.add(credential);
         S3ServerOptions options = S3ServerOptions.defaults("127.0.0.1", 0, new CredentialStore(all))
-                .withBaseDomain(baseDomain);
+                .withBaseDomain(baseDomain).withSigV2(acceptSigV2);
         server = new S3Server(engine, options, new GatewayMetrics(new SimpleMeterRegistry()),
                 new AccessLog(AccessLog.Format.TEXT)).start();
         client = newClient(credential.accessKeyId(), credential.secretKey());

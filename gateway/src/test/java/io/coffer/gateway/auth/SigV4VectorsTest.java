@@ -142,13 +142,15 @@ class SigV4VectorsTest {
     }
 
     @Test
-    void presignedExpiryOverSevenDaysIsRejected() {
-        List<Map.Entry<String, String>> q = query("X-Amz-Algorithm", "AWS4-HMAC-SHA256",
-                "X-Amz-Credential", AKID + "/20130524/us-east-1/s3/aws4_request", "X-Amz-Date", "20130524T000000Z",
-                "X-Amz-Expires", "604801", "X-Amz-SignedHeaders", "host", "X-Amz-Signature", "0".repeat(64));
-        SignedRequest r = new SignedRequest("GET", "/test.txt", q, headers("host", "examplebucket.s3.amazonaws.com"));
-        assertThatThrownBy(() -> verifier.verify(r)).isInstanceOfSatisfying(S3Exception.class,
-                e -> assertThat(e.error()).isEqualTo(S3ErrorCode.AUTHORIZATION_QUERY_PARAMETERS_ERROR));
+    void presignedExpiryOutOfRangeIsAccessDenied() {
+        for (String expires : List.of("604801", "-1000", "0")) {
+            List<Map.Entry<String, String>> q = query("X-Amz-Algorithm", "AWS4-HMAC-SHA256",
+                    "X-Amz-Credential", AKID + "/20130524/us-east-1/s3/aws4_request", "X-Amz-Date", "20130524T000100Z",
+                    "X-Amz-Expires", expires, "X-Amz-SignedHeaders", "host", "X-Amz-Signature", "0".repeat(64));
+            SignedRequest r = new SignedRequest("GET", "/test.txt", q, headers("host", "examplebucket.s3.amazonaws.com"));
+            assertThatThrownBy(() -> verifier.verify(r)).as(expires).isInstanceOfSatisfying(S3Exception.class,
+                    e -> assertThat(e.error()).isEqualTo(S3ErrorCode.ACCESS_DENIED));
+        }
     }
 
     @Test

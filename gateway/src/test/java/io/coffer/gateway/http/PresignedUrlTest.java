@@ -70,4 +70,47 @@ class PresignedUrlTest {
             assertThat(r.body()).contains("<Code>AccessDenied</Code>").contains("Request has expired");
         }
     }
+
+    @Test
+    void presignedPutHolderCannotAddUnsignedAmzHeaders() throws Exception {
+        gateway.client().createBucket(b -> b.bucket("unsigned"));
+        gateway.client().putObject(o -> o.bucket("unsigned").key("secret"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("the signer's other object"));
+        HttpClient http = HttpClient.newHttpClient();
+        try (S3Presigner p = presigner()) {
+            URI put = p.presignPutObject(r -> r.signatureDuration(Duration.ofMinutes(5))
+                    .putObjectRequest(o -> o.bucket("unsigned").key("target"))).url().toURI();
+            for (String[] header : new String[][] {{"x-amz-copy-source", "/unsigned/secret"},
+                    {"x-amz-meta-injected", "1"}, {"X-Amz-Tagging", "a=b"}}) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(put).header(header[0], header[1])
+                        .PUT(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(header[0]).isEqualTo(403);
+                assertThat(r.body()).contains("<Code>AccessDenied</Code>")
+                        .contains("There were headers present in the request which were not signed");
+            }
+            assertThat(gateway.client().listObjectsV2(l -> l.bucket("unsigned")).contents())
+                    .extracting(o -> o.key()).as("nothing written").containsExactly("secret");
+
+            HttpResponse<String> plain = http.send(HttpRequest.newBuilder(put)
+                    .PUT(HttpRequest.BodyPublishers.ofString("as signed")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(plain.statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void presignedExpiryOutOfRangeIsAccessDenied() throws Exception {
+        gateway.client().createBucket(b -> b.bucket("out-of-range"));
+        try (S3Presigner p = presigner()) {
+            String url = p.presignGetObject(r -> r.signatureDuration(Duration.ofMinutes(5))
+                    .getObjectRequest(o -> o.bucket("out-of-range").key("k"))).url().toString();
+            for (String expires : new String[] {"604801", "-1000", "0"}) {
+                // the signature no longer matches either, but the range is checked first, as S3 does
+                URI changed = URI.create(url.replaceFirst("X-Amz-Expires=\\d+", "X-Amz-Expires=" + expires));
+                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(changed).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(expires).isEqualTo(403);
+                assertThat(r.body()).as(expires).contains("<Code>AccessDenied</Code>");
+            }
+        }
+    }
 }
