@@ -60,6 +60,12 @@ def main():
     result["presigned_put_added_meta"] = send(put_url, "PUT", b"x", {"x-amz-meta-injected": "1"})
     result["presigned_put_added_copy_source"] = send(put_url, "PUT", b"", {
         "x-amz-copy-source": "/%s/v2-header.txt" % bucket})
+    meta_url = default.generate_presigned_url("put_object", Params={
+        "Bucket": bucket, "Key": "presigned-meta.txt", "Metadata": {"m": "v"}, "ContentType": "text/x-signed"},
+        ExpiresIn=300)
+    result["presigned_put_meta"] = send(meta_url, "PUT", b"metadata in the query\n")
+    head = default.head_object(Bucket=bucket, Key="presigned-meta.txt")
+    result["presigned_put_meta_stored"] = "%s %s" % (head["Metadata"].get("m"), head["ContentType"])
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(get_url).query))
     tampered = get_url.replace(urllib.parse.quote(query["Signature"], safe=""), "AAAAAAAAAAAAAAAAAAAAAAAAAAA%3D")
     result["presigned_get_tampered"] = send(tampered, "GET")

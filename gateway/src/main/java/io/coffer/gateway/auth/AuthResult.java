@@ -7,9 +7,12 @@ package io.coffer.gateway.auth;
  * @param signature   the request's own signature: the seed of an aws-chunked signature chain
  * @param signingKey  the SigV4 signing key, null with SigV2 (so are amzDate and scope)
  * @param authParams  the query parameters that carried the authentication, not parameters of the S3 action
+ * @param queryHeaders headers a SigV2 presigner moved into the query (x-amz-*, Content-Type, Content-MD5), signed
+ *                     as headers and applied as headers; by lower-case name
  */
 public record AuthResult(Credential credential, String payloadHash, byte[] signingKey, String amzDate, String scope,
-                         String signature, boolean presigned, java.util.Set<String> authParams) {
+                         String signature, boolean presigned, java.util.Set<String> authParams,
+                         java.util.Map<String, String> queryHeaders) {
 
     public boolean streaming() {
         return payloadHash.startsWith("STREAMING-");

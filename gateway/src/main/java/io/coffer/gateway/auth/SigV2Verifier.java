@@ -70,7 +70,7 @@ public final class SigV2Verifier {
         // with x-amz-date the Date line is empty: x-amz-date is signed among the x-amz-* headers
         String dateLine = amzDate != null ? "" : date.strip();
         return check(r, credential.substring(0, colon), credential.substring(colon + 1), dateLine, r.headers(),
-                Set.of(), false);
+                Set.of(), Map.of(), false);
     }
 
     private AuthResult verifyQuery(SignedRequest r) {
@@ -95,21 +95,25 @@ public final class SigV2Verifier {
         // a header of the same name sent as well is what gets signed, so it cannot be swapped unsigned
         Map<String, List<String>> headers = new LinkedHashMap<>(r.headers());
         Set<String> consumed = new HashSet<>(QUERY_PARAMS);
+        Map<String, String> queryHeaders = new LinkedHashMap<>();
         for (Map.Entry<String, String> p : r.query()) {
             String name = p.getKey().toLowerCase(Locale.ROOT);
             if (name.startsWith("x-amz-") || name.equals("content-type") || name.equals("content-md5")) {
                 consumed.add(p.getKey());
                 if (!r.headers().containsKey(name)) {
                     headers.computeIfAbsent(name, k -> new ArrayList<>()).add(p.getValue());
+                    queryHeaders.merge(name, p.getValue(), (a, b) -> a + "," + b);
                 }
             }
         }
         // a Base64 '+' left unescaped in the URL arrives as a space
-        return check(r, accessKeyId, signature.replace(' ', '+'), expires, headers, Set.copyOf(consumed), true);
+        return check(r, accessKeyId, signature.replace(' ', '+'), expires, headers, Set.copyOf(consumed),
+                Map.copyOf(queryHeaders), true);
     }
 
     private AuthResult check(SignedRequest r, String accessKeyId, String signature, String dateLine,
-                             Map<String, List<String>> headers, Set<String> authParams, boolean presigned) {
+                             Map<String, List<String>> headers, Set<String> authParams,
+                             Map<String, String> queryHeaders, boolean presigned) {
         Credential cred = credentials.find(accessKeyId)
                 .orElseThrow(() -> new S3Exception(S3ErrorCode.INVALID_ACCESS_KEY_ID));
         String stringToSign = SigV2.stringToSign(r.method(), first(headers, "content-md5"),
@@ -120,7 +124,7 @@ public final class SigV2Verifier {
                 signature.getBytes(StandardCharsets.UTF_8))) {
             throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
         }
-        return new AuthResult(cred, payloadHash(r), null, null, null, expected, presigned, authParams);
+        return new AuthResult(cred, payloadHash(r), null, null, null, expected, presigned, authParams, queryHeaders);
     }
 
     /** The body is unsigned unless the client declared its SHA-256 (or unsigned aws-chunked with trailers). */

@@ -194,7 +194,7 @@ public final class SigV4Verifier {
             throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
         }
         return new AuthResult(cred, payloadHash, key, amzDate, scopeString, expected, presigned,
-                presigned ? PRESIGN_PARAMS : Set.of());
+                presigned ? PRESIGN_PARAMS : Set.of(), Map.of());
     }
 
     /**

@@ -209,6 +209,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         for (Map.Entry<String, List<String>> h : headers.entrySet()) {
             flat.put(h.getKey(), String.join(",", h.getValue()));
         }
+        auth.queryHeaders().forEach(flat::putIfAbsent);
         stripAwsChunked(flat);
         Map<String, String> query = target.queryMap();
         query.keySet().removeAll(auth.authParams());

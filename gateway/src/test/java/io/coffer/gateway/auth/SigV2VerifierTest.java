@@ -151,7 +151,9 @@ class SigV2VerifierTest {
         SignedRequest r = new SignedRequest("PUT", "/b/k", query("AWSAccessKeyId", CRED.accessKeyId(), "Expires",
                 Long.toString(expires), "content-type", "text/plain", "x-amz-meta-a", "1", "Signature",
                 SigV2.sign(CRED.secretKey(), sts).replace('+', ' ')), Map.of(), "/b/k", null);
-        assertThat(authenticator(true).verify(r).authParams()).contains("content-type", "x-amz-meta-a");
+        AuthResult result = authenticator(true).verify(r);
+        assertThat(result.authParams()).contains("content-type", "x-amz-meta-a");
+        assertThat(result.queryHeaders()).isEqualTo(Map.of("content-type", "text/plain", "x-amz-meta-a", "1"));
     }
 
     @Test

@@ -117,6 +117,9 @@ class SignatureClientsTest {
                 .contains("AWSAccessKeyId=").doesNotContain("X-Amz-Signature");
         assertResponse(r, "presigned_put", 200, "");
         assertResponse(r, "presigned_get", 200, "via a SigV2 presigned PUT\n");
+        assertResponse(r, "presigned_put_meta", 200, "");
+        assertThat(text(r, "presigned_put_meta_stored")).as("signed headers carried in the query apply")
+                .isEqualTo("v text/x-signed");
         assertResponse(r, "presigned_put_added_meta", 403, "<Code>SignatureDoesNotMatch</Code>");
         assertResponse(r, "presigned_put_added_copy_source", 403, "<Code>SignatureDoesNotMatch</Code>");
         assertResponse(r, "presigned_get_tampered", 403, "<Code>SignatureDoesNotMatch</Code>");
@@ -127,7 +130,7 @@ class SignatureClientsTest {
         assertThat(text(r, "v2_multi_length")).isEqualTo("1024");
         assertThat(r.field("v2_versioning")).isPresent();
         assertThat(r.field("v2_list").orElseThrow().asArray()).extracting(JsonNode::asString)
-                .containsExactly("pre signed.txt", "v2 multi", "v2-header.txt");
+                .containsExactly("pre signed.txt", "presigned-meta.txt", "v2 multi", "v2-header.txt");
         assertThat(text(r, "v2_wrong_secret")).isEqualTo("403 403");
 
         assertResponse(r, "v4_presigned_put_added_copy_source", 403,
