@@ -19,12 +19,11 @@ import java.util.concurrent.TimeUnit;
  * The gateway the way a user starts it from a checkout: the {@code ./coffer} launcher at the repository root, which
  * runs {@code gateway/target/coffer-gateway-*.jar} with {@code gateway/target/lib/*} (what {@code mvn package} laid
  * out before failsafe runs) in a JVM of its own, with its default JVM options. Credentials come from
- * {@code COFFER_ACCESS_KEY}/{@code COFFER_SECRET_KEY}; every other setting from the flags given.
+ * {@code COFFER_ACCESS_KEY}/{@code COFFER_SECRET_KEY} ({@link StockClients}' identity); every other setting from the
+ * flags given.
  */
 final class ShippedGateway implements AutoCloseable {
     static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-    static final String ACCESS_KEY = "CKRELEASESTAGE000001";
-    static final String SECRET_KEY = "release-stage-secret-key-0123456789";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     /** What the launcher prints when it would rebuild: the jar under test must be the one the build just made. */
     private static final String REBUILDING = "coffer: building";
@@ -55,8 +54,8 @@ final class ShippedGateway implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
-        pb.environment().put("COFFER_ACCESS_KEY", ACCESS_KEY);
-        pb.environment().put("COFFER_SECRET_KEY", SECRET_KEY);
+        pb.environment().put("COFFER_ACCESS_KEY", StockClients.ACCESS_KEY);
+        pb.environment().put("COFFER_SECRET_KEY", StockClients.SECRET_KEY);
         pb.environment().putAll(env);
         ShippedGateway gateway = new ShippedGateway(pb.start(), log, port);
         try {
@@ -114,9 +113,10 @@ final class ShippedGateway implements AutoCloseable {
         }
     }
 
-    /** SIGTERM (the gateway drains and stops), then a forced kill. */
+    /** SIGTERM (the gateway drains and stops), then a forced kill; also to a build the launcher started. */
     @Override
     public void close() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroy);
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
