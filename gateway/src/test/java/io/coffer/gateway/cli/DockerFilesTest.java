@@ -76,11 +76,43 @@ class DockerFilesTest {
         assertThat(serve).contains(env.get("COFFER_KEYSERVER_DIR"));
         assertThat(serve.get(serve.indexOf("--https-port") + 1)).isEqualTo(env.get("COFFER_KEYSERVER")
                 .substring(env.get("COFFER_KEYSERVER").indexOf(':') + 1));
-        assertThat(strings(compose.path("services").path("keyserver-init").path("command")).get(0))
-                .contains("coffer keyserver init " + env.get("COFFER_KEYSERVER_DIR"))
-                .contains("--server-name " + env.get("COFFER_KEYSERVER").split(":")[0]);
+        List<String> init = strings(compose.path("services").path("keyserver-init").path("command"));
+        assertThat(init.subList(0, 3)).containsExactly("keyserver", "init", env.get("COFFER_KEYSERVER_DIR"));
+        assertThat(init.get(init.indexOf("--server-name") + 1)).isEqualTo(env.get("COFFER_KEYSERVER").split(":")[0]);
+        assertThat(init).as("a second `up` finds the directory initialised").contains("--if-missing");
         assertThat(strings(compose.path("services").path("create-bucket").path("command")).get(0))
                 .contains("backend/" + env.get("COFFER_S3_BUCKET"));
+    }
+
+    /**
+     * The image docker/build-image.py writes has no shell and runs the command line as its entrypoint (the
+     * Dockerfile's entrypoint, a script, takes the same arguments): a compose service on the Coffer image must keep
+     * that entrypoint, give it a command line Coffer parses and keep the image's health check or none.
+     */
+    @Test
+    void composeRunsEveryCofferServiceThroughTheImageEntrypointWithoutAShell() throws Exception {
+        JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile())
+                .path("services");
+        String image = services.path("gateway").path("image").asText();
+        List<String> onTheImage = new ArrayList<>();
+        services.fields().forEachRemaining(e -> {
+            if (e.getValue().path("image").asText().equals(image)) {
+                onTheImage.add(e.getKey());
+            }
+        });
+        assertThat(onTheImage).contains("gateway", "keyserver", "keyserver-init");
+        for (String name : onTheImage) {
+            JsonNode service = services.path(name);
+            assertThat(service.has("entrypoint")).as(name + ": entrypoint overridden").isFalse();
+            List<String> command = strings(service.path("command"));
+            assertThat(command).as(name + ": command").isNotEmpty();
+            CofferCommand.commandLine().parseArgs(command.toArray(String[]::new));
+            JsonNode health = service.path("healthcheck");
+            if (!health.isMissingNode()) {
+                assertThat(health.path("disable").asBoolean()).as(name + ": healthcheck other than the image's")
+                        .isTrue();
+            }
+        }
     }
 
     @Test

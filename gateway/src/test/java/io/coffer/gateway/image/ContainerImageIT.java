@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.coffer.gateway.release.StockClients;
+import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +19,7 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +29,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -38,7 +44,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * runs the gateway as an unprivileged user with a health check, whose layers hold exactly what that config names; and,
  * where this test may {@code chroot} (it runs as root), the image's own root file system runs {@code coffer serve} as
  * user 10001, passes the image's HEALTHCHECK command, fails it once stopped, and stores and returns an object for the
- * AWS SDK. Runs after {@code package} (failsafe), because the image is built from {@code target/lib}.
+ * AWS SDK; on an S3 backend, serves aws-cli and boto3 (the release stage's smoke test); and runs compose's
+ * keyserver-init without a shell. Runs after
+ * {@code package} (failsafe), because the image is built from {@code target/lib}.
  */
 class ContainerImageIT {
     private static final Path MODULE = Path.of(System.getProperty("user.dir"));
@@ -49,6 +57,7 @@ class ContainerImageIT {
     private static JsonNode config;
     private static final Map<String, TarArchiveEntry> files = new LinkedHashMap<>();
     private static final List<Path> layers = new ArrayList<>();
+    private static boolean rootfsMounted;
 
     @BeforeAll
     static void buildAndReadTheImage() throws Exception {
@@ -136,44 +145,14 @@ class ContainerImageIT {
 
     @Test
     void rootFileSystemServesS3AndAnswersItsOwnHealthCheck() throws Exception {
-        assumeThat(isRoot()).as("chroot needs root").isTrue();
-        Path rootfs = TARGET.resolve("image-rootfs");
-        // a run that was killed may have left /proc mounted there
-        new ProcessBuilder("umount", rootfs.resolve("proc").toString()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-        deleteTree(rootfs);
-        Files.createDirectories(rootfs);
-        for (Path layer : layers) {
-            run(List.of("tar", "--numeric-owner", "-xpf", layer.toString(), "-C", rootfs.toString()));
-        }
-        Process mount = new ProcessBuilder("mount", "-t", "proc", "proc", rootfs.resolve("proc").toString())
-                .redirectErrorStream(true).start();
-        assumeThat(mount.waitFor()).as("mounting /proc in the root file system").isZero();
+        Path rootfs = mountedRootFileSystem();
         int port = freePort();
         int adminPort = freePort();
-        Process gateway = null;
+        Process gateway = startGateway(rootfs, adminPort, Map.of(
+                "COFFER_PORT", Integer.toString(port),
+                "COFFER_ACCESS_KEY", "imageitkey",
+                "COFFER_SECRET_KEY", "image-it-secret-key-0123456789"), TARGET.resolve("image-serve.log"));
         try {
-            List<String> serve = new ArrayList<>(chroot(rootfs));
-            serve.addAll(strings(config.get("Entrypoint")));
-            serve.addAll(strings(config.get("Cmd")));
-            ProcessBuilder pb = new ProcessBuilder(serve).redirectErrorStream(true)
-                    .redirectOutput(TARGET.resolve("image-serve.log").toFile());
-            imageEnvironment(pb.environment(), adminPort);
-            pb.environment().put("COFFER_BIND", "127.0.0.1");
-            pb.environment().put("COFFER_PORT", Integer.toString(port));
-            pb.environment().put("COFFER_ACCESS_KEY", "imageitkey");
-            pb.environment().put("COFFER_SECRET_KEY", "image-it-secret-key-0123456789");
-            gateway = pb.start();
-
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            int health = healthCheck(rootfs, adminPort);
-            while (health != 0 && System.nanoTime() < deadline && gateway.isAlive()) {
-                Thread.sleep(500);
-                health = healthCheck(rootfs, adminPort);
-            }
-            assertThat(health).as("HEALTHCHECK exit status; gateway log: "
-                    + Files.readString(TARGET.resolve("image-serve.log"))).isZero();
-
             byte[] body = new byte[1 << 20];
             new Random(7).nextBytes(body);
             try (S3Client s3 = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + port))
@@ -193,10 +172,150 @@ class ContainerImageIT {
             assertThat(gateway.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(healthCheck(rootfs, adminPort)).as("HEALTHCHECK of a stopped gateway").isEqualTo(1);
         } finally {
-            if (gateway != null && gateway.isAlive()) {
+            stop(gateway);
+        }
+    }
+
+    /**
+     * The release stage's smoke test on the image: its java serves an S3 backend (s3proxy on a loopback port of this
+     * JVM) to aws-cli and boto3 on their default settings.
+     */
+    @Test
+    void rootFileSystemServesAnS3BackendToStockClients(@TempDir Path work) throws Exception {
+        Path rootfs = mountedRootFileSystem();
+        S3ServerFixture backend = S3ServerFixture.start();
+        int port = freePort();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("COFFER_PORT", Integer.toString(port));
+        env.put("COFFER_DATA", "/tmp/coffer-on-s3");
+        env.put("COFFER_ACCESS_KEY", StockClients.ACCESS_KEY);
+        env.put("COFFER_SECRET_KEY", StockClients.SECRET_KEY);
+        env.put("COFFER_BACKEND", "s3");
+        env.put("COFFER_S3_ENDPOINT", backend.endpoint().toString());
+        env.put("COFFER_S3_BUCKET", backend.createBucket());
+        env.put("COFFER_S3_PATH_STYLE", "true");
+        env.put("COFFER_BACKEND_ACCESS_KEY", backend.accessKey());
+        env.put("COFFER_BACKEND_SECRET_KEY", backend.secretKey());
+        Process gateway = startGateway(rootfs, freePort(), env, TARGET.resolve("image-serve-s3.log"));
+        try {
+            URI endpoint = URI.create("http://127.0.0.1:" + port);
+            Path up = work.resolve("up.bin");
+            byte[] body = new byte[20 << 20];
+            new Random(8).nextBytes(body);
+            Files.write(up, body);
+            Path down = work.resolve("down.bin");
+            StockClients.awsCli(endpoint, work, "s3", "mb", "s3://image-smoke").requireSuccess();
+            StockClients.awsCli(endpoint, work, "s3", "cp", up.toString(), "s3://image-smoke/up.bin")
+                    .requireSuccess();
+            StockClients.awsCli(endpoint, work, "s3", "cp", "s3://image-smoke/up.bin", down.toString())
+                    .requireSuccess();
+            assertThat(Files.mismatch(up, down)).as("first differing byte").isEqualTo(-1);
+
+            Path range = work.resolve("range.bin");
+            StockClients.boto3(endpoint, work, "range", "image-smoke-boto3", up.toString(), "100", "1048675",
+                    range.toString()).requireSuccess();
+            assertThat(Files.readAllBytes(range)).isEqualTo(Arrays.copyOfRange(body, 100, 1048676));
+        } finally {
+            stop(gateway);
+        }
+    }
+
+    /**
+     * compose's keyserver-init as compose runs it on this image: its command after the image's entrypoint (the image
+     * has no shell), as the image's user, on the directory the key-server volume mounts; a second run (the next
+     * {@code up}) succeeds and changes nothing.
+     */
+    @Test
+    void composeKeyServerInitRunsInTheImageTwice() throws Exception {
+        Path rootfs = mountedRootFileSystem();
+        JsonNode init = new ObjectMapper(new YAMLFactory()).readTree(MODULE.resolve("../docker/compose.yaml")
+                .toFile()).path("services").path("keyserver-init");
+        assertThat(init.has("entrypoint")).as("keyserver-init overrides the entrypoint").isFalse();
+        List<String> command = new ArrayList<>(chroot(rootfs));
+        command.addAll(strings(config.get("Entrypoint")));
+        command.addAll(strings(init.path("command")));
+        Path ca = rootfs.resolve("var/lib/coffer-keyserver/ca.crt");
+        byte[] first = null;
+        for (int run = 1; run <= 2; run++) {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            imageEnvironment(pb.environment(), freePort());
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as("run " + run + " of " + command + ": " + out).isZero();
+            if (first == null) {
+                first = Files.readAllBytes(ca);
+            }
+        }
+        assertThat(Files.readAllBytes(ca)).isEqualTo(first);
+        assertThat(Files.getAttribute(ca, "unix:uid")).isEqualTo(10001);
+    }
+
+    /** The image's layers unpacked once for every test, with /proc mounted; assumes root (chroot needs it). */
+    private static synchronized Path mountedRootFileSystem() throws Exception {
+        assumeThat(isRoot()).as("chroot needs root").isTrue();
+        Path rootfs = TARGET.resolve("image-rootfs");
+        if (!rootfsMounted) {
+            // a run that was killed may have left /proc mounted there
+            unmountProc(rootfs);
+            deleteTree(rootfs);
+            Files.createDirectories(rootfs);
+            for (Path layer : layers) {
+                run(List.of("tar", "--numeric-owner", "-xpf", layer.toString(), "-C", rootfs.toString()));
+            }
+            Process mount = new ProcessBuilder("mount", "-t", "proc", "proc", rootfs.resolve("proc").toString())
+                    .redirectErrorStream(true).start();
+            assumeThat(mount.waitFor()).as("mounting /proc in the root file system").isZero();
+            rootfsMounted = true;
+        }
+        return rootfs;
+    }
+
+    @AfterAll
+    static void unmountRootFileSystem() throws Exception {
+        if (rootfsMounted) {
+            unmountProc(TARGET.resolve("image-rootfs"));
+            rootfsMounted = false;
+        }
+    }
+
+    private static void unmountProc(Path rootfs) throws IOException, InterruptedException {
+        new ProcessBuilder("umount", rootfs.resolve("proc").toString()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
+
+    /**
+     * Runs the image's entrypoint and command in {@code rootfs} as the image's user, with the image's environment
+     * plus {@code env} (bound to 127.0.0.1), and waits until the image's HEALTHCHECK passes.
+     */
+    private static Process startGateway(Path rootfs, int adminPort, Map<String, String> env, Path log)
+            throws Exception {
+        List<String> serve = new ArrayList<>(chroot(rootfs));
+        serve.addAll(strings(config.get("Entrypoint")));
+        serve.addAll(strings(config.get("Cmd")));
+        ProcessBuilder pb = new ProcessBuilder(serve).redirectErrorStream(true).redirectOutput(log.toFile());
+        imageEnvironment(pb.environment(), adminPort);
+        pb.environment().put("COFFER_BIND", "127.0.0.1");
+        pb.environment().putAll(env);
+        Process gateway = pb.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        int health = healthCheck(rootfs, adminPort);
+        while (health != 0 && System.nanoTime() < deadline && gateway.isAlive()) {
+            Thread.sleep(500);
+            health = healthCheck(rootfs, adminPort);
+        }
+        if (health != 0) {
+            stop(gateway);
+        }
+        assertThat(health).as("HEALTHCHECK exit status; gateway log: " + Files.readString(log)).isZero();
+        return gateway;
+    }
+
+    private static void stop(Process gateway) throws InterruptedException {
+        if (gateway.isAlive()) {
+            gateway.destroy();
+            if (!gateway.waitFor(60, TimeUnit.SECONDS)) {
                 gateway.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
-            new ProcessBuilder("umount", rootfs.resolve("proc").toString()).start().waitFor();
         }
     }
 

@@ -124,9 +124,17 @@ public final class KeyServerCommand {
                 description = "Extra DNS name or IP address for the server certificate (localhost and 127.0.0.1 are always in).")
         List<String> serverNames = new ArrayList<>();
 
+        @Option(names = "--if-missing",
+                description = "Exit 0 and change nothing when DIR is initialised already (for one-shot containers, which have no shell to test first).")
+        boolean ifMissing;
+
         @Override
         public Integer call() throws Exception {
             checkRsaBits(spec, rsaBits);
+            if (ifMissing && Files.exists(new KeyServerDirectory(dir).caCertificate())) {
+                spec.commandLine().getOut().println("key server directory " + dir.toAbsolutePath() + " is initialised already; nothing changed");
+                return OK;
+            }
             KeyServerInit.Options o = new KeyServerInit.Options().algorithm(algorithm.oprf()).rsaBits(rsaBits).client("gateway");
             for (String n : serverNames) {
                 o.serverName(n);

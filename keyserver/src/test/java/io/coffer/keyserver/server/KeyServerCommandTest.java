@@ -67,6 +67,17 @@ class KeyServerCommandTest {
     }
 
     @Test
+    void initIfMissingLeavesAnInitialisedDirectoryAlone() throws Exception {
+        Path dir = tmp.resolve("ks");
+        assertThat(run("init", dir.toString(), "--algorithm", "p256", "--if-missing").code()).isEqualTo(0);
+        byte[] ca = Files.readAllBytes(new KeyServerDirectory(dir).caCertificate());
+        Result again = run("init", dir.toString(), "--algorithm", "p256", "--if-missing");
+        assertThat(again.code()).as(again.err()).isEqualTo(0);
+        assertThat(again.out()).contains("initialised already; nothing changed");
+        assertThat(Files.readAllBytes(new KeyServerDirectory(dir).caCertificate())).isEqualTo(ca);
+    }
+
+    @Test
     void issueClientAndRotateKeyExtendTheDirectory() throws Exception {
         Path dir = tmp.resolve("ks");
         assertThat(run("init", dir.toString(), "--rsa-bits", "1024").code()).isEqualTo(0);

@@ -1,0 +1,131 @@
+package io.coffer.gateway.release;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gateway the way a user starts it from a checkout: the {@code ./coffer} launcher at the repository root, which
+ * runs {@code gateway/target/coffer-gateway-*.jar} with {@code gateway/target/lib/*} (what {@code mvn package} laid
+ * out before failsafe runs) in a JVM of its own, with its default JVM options. Credentials come from
+ * {@code COFFER_ACCESS_KEY}/{@code COFFER_SECRET_KEY} ({@link StockClients}' identity); every other setting from the
+ * flags given.
+ */
+final class ShippedGateway implements AutoCloseable {
+    static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    /** What the launcher prints when it would rebuild: the jar under test must be the one the build just made. */
+    private static final String REBUILDING = "coffer: building";
+
+    private final Process process;
+    private final Path log;
+    private final int port;
+
+    private ShippedGateway(Process process, Path log, int port) {
+        this.process = process;
+        this.log = log;
+        this.port = port;
+    }
+
+    /**
+     * Runs {@code ./coffer serve --data DATA --bind 127.0.0.1 --port P --admin-port A} plus {@code flags}, with
+     * {@code env} added to an environment cleared of {@code COFFER_*}, and waits until /health/ready answers 200.
+     */
+    static ShippedGateway start(Path work, List<String> flags, Map<String, String> env) throws Exception {
+        Path data = work.resolve("data");
+        Path log = work.resolve("gateway.log");
+        int port = freePort();
+        int adminPort = freePort();
+        List<String> command = new ArrayList<>(List.of(REPOSITORY.resolve("coffer").toString(), "serve",
+                "--data", data.toString(), "--bind", "127.0.0.1", "--port", Integer.toString(port),
+                "--admin-port", Integer.toString(adminPort)));
+        command.addAll(flags);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
+        pb.environment().put("COFFER_ACCESS_KEY", StockClients.ACCESS_KEY);
+        pb.environment().put("COFFER_SECRET_KEY", StockClients.SECRET_KEY);
+        pb.environment().putAll(env);
+        ShippedGateway gateway = new ShippedGateway(pb.start(), log, port);
+        try {
+            gateway.awaitReady(adminPort);
+        } catch (Exception | AssertionError e) {
+            gateway.close();
+            throw e;
+        }
+        return gateway;
+    }
+
+    private void awaitReady(int adminPort) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
+                .timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            if (output().contains(REBUILDING)) {
+                throw new AssertionError("the launcher rebuilt the gateway instead of running the jar the build"
+                        + " made (a source is newer than the jar?); its output:\n" + output());
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("./coffer serve exited with status " + process.exitValue()
+                        + " before it was ready; its output:\n" + output());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("./coffer serve was not ready after " + START_TIMEOUT + "; its output:\n"
+                        + output());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Everything the launcher and the gateway printed so far. */
+    String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
+    }
+
+    /** SIGTERM (the gateway drains and stops), then a forced kill; also to a build the launcher started. */
+    @Override
+    public void close() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

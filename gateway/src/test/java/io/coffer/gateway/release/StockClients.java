@@ -1,0 +1,143 @@
+package io.coffer.gateway.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The command-line clients of the release stage, run as a user runs them: only credentials and a region in the
+ * environment (as {@code aws configure} would give), no configuration file of the machine's (each client is pointed
+ * at a file that does not exist), nothing tuned. {@code ./coffer test} installs them and names them with
+ * {@code -Dcoffer.aws}, {@code -Dcoffer.python} (the venv's, with boto3) and {@code -Dcoffer.rclone}; a check whose
+ * client is missing fails, never skips.
+ */
+public final class StockClients {
+    /** The access key the clients sign with; the release stage's gateways are started with it. */
+    public static final String ACCESS_KEY = "CKRELEASESTAGE000001";
+    /** The secret key the clients sign with. */
+    public static final String SECRET_KEY = "release-stage-secret-key-0123456789";
+    private static final Duration TIMEOUT = Duration.ofMinutes(4);
+    private static final String HOW = " (./coffer test installs aws-cli and boto3 into .venv/ and rclone into"
+            + " .tools/bin/, and passes -Dcoffer.aws, -Dcoffer.python and -Dcoffer.rclone to Maven)";
+
+    /** What a finished client printed. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        public Result requireSuccess() {
+            assertThat(exitCode).as("exit status\nstdout:\n%s\nstderr:\n%s", stdout, stderr).isZero();
+            return this;
+        }
+    }
+
+    private StockClients() {
+    }
+
+    static Path aws() {
+        return executable("coffer.aws", "aws-cli");
+    }
+
+    static Path python() {
+        return executable("coffer.python", "python with boto3");
+    }
+
+    static Path rclone() {
+        return executable("coffer.rclone", "rclone");
+    }
+
+    /** Test resource {@code release/NAME}, as a file. */
+    static Path resource(String name) {
+        URL url = StockClients.class.getResource("/release/" + name);
+        assertThat(url).as("test resource release/" + name).isNotNull();
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs {@code aws --endpoint-url ENDPOINT ARGS} in {@code workDir}. */
+    public static Result awsCli(URI endpoint, Path workDir, String... args) {
+        List<String> command = new ArrayList<>(List.of(aws().toString(), "--endpoint-url", endpoint.toString()));
+        command.addAll(List.of(args));
+        return run(command, Map.of(), workDir);
+    }
+
+    /** Runs test resource release/boto3_checks.py with {@code ENDPOINT ARGS} in {@code workDir}. */
+    public static Result boto3(URI endpoint, Path workDir, String... args) {
+        List<String> command = new ArrayList<>(List.of(python().toString(), resource("boto3_checks.py").toString(),
+                endpoint.toString()));
+        command.addAll(List.of(args));
+        return run(command, Map.of(), workDir);
+    }
+
+    /** Runs rclone in {@code workDir} with a remote {@code coffer:} of provider "Other" on {@code endpoint}. */
+    public static Result rclone(URI endpoint, Path workDir, String... args) {
+        List<String> command = new ArrayList<>(List.of(rclone().toString()));
+        command.addAll(List.of(args));
+        return run(command, Map.of(
+                "RCLONE_CONFIG_COFFER_TYPE", "s3",
+                "RCLONE_CONFIG_COFFER_PROVIDER", "Other",
+                "RCLONE_CONFIG_COFFER_ENDPOINT", endpoint.toString(),
+                "RCLONE_CONFIG_COFFER_ACCESS_KEY_ID", ACCESS_KEY,
+                "RCLONE_CONFIG_COFFER_SECRET_ACCESS_KEY", SECRET_KEY), workDir);
+    }
+
+    private static Result run(List<String> command, Map<String, String> env, Path workDir) {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile());
+        Map<String, String> e = pb.environment();
+        e.keySet().removeIf(k -> k.startsWith("AWS_") || k.startsWith("BOTO_") || k.startsWith("RCLONE_")
+                || k.startsWith("PYTHON"));
+        e.put("AWS_ACCESS_KEY_ID", ACCESS_KEY);
+        e.put("AWS_SECRET_ACCESS_KEY", SECRET_KEY);
+        e.put("AWS_DEFAULT_REGION", "us-east-1");
+        e.put("AWS_CONFIG_FILE", workDir.resolve("no-aws-config").toString());
+        e.put("AWS_SHARED_CREDENTIALS_FILE", workDir.resolve("no-aws-credentials").toString());
+        e.put("AWS_EC2_METADATA_DISABLED", "true");
+        e.put("RCLONE_CONFIG", workDir.resolve("no-rclone.conf").toString());
+        e.putAll(env);
+        try {
+            Path out = Files.createTempFile(workDir, "stdout", ".txt");
+            Path err = Files.createTempFile(workDir, "stderr", ".txt");
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                fail("timed out after " + TIMEOUT + ": " + String.join(" ", command) + "\nstderr:\n"
+                        + Files.readString(err, StandardCharsets.UTF_8));
+            }
+            Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+            Files.delete(out);
+            Files.delete(err);
+            return r;
+        } catch (IOException e1) {
+            throw new java.io.UncheckedIOException("cannot run " + command, e1);
+        } catch (InterruptedException e1) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running " + command, e1);
+        }
+    }
+
+    private static Path executable(String property, String what) {
+        String value = System.getProperty(property);
+        if (value == null || value.isBlank()) {
+            fail("-D" + property + " is not set: the release stage needs " + what + HOW);
+        }
+        Path p = Path.of(value);
+        if (!Files.isExecutable(p)) {
+            fail(property + "=" + value + " is not an executable file: the release stage needs " + what + HOW);
+        }
+        return p;
+    }
+}
