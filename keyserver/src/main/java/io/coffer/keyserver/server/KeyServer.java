@@ -52,6 +52,8 @@ public final class KeyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KeyServer.class);
     /** How long {@link #stop()} waits for admitted queries to be answered. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** Default of {@link Builder#maxSessionsPerClient}. */
+    public static final int DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
 
     /** Validated configuration; each setter checks its value. */
     public static final class Builder {
@@ -64,6 +66,7 @@ public final class KeyServer implements AutoCloseable {
         private int maxDatagram = 1400;
         private Duration sessionLifetime = Duration.ofMinutes(10);
         private int maxSessions = 100_000;
+        private int maxSessionsPerClient = DEFAULT_MAX_SESSIONS_PER_CLIENT;
         private int workerThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private Duration maxQueueDelay = Duration.ofMillis(250);
         private MeterRegistry registry;
@@ -125,6 +128,18 @@ public final class KeyServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxSessions must be positive");
             }
             this.maxSessions = n;
+            return this;
+        }
+
+        /**
+         * Most live OPRFv2 sessions one client identity (certificate subject) may hold (default 16; a client renews
+         * its session at 90 % of the lifetime, so a steady client holds one or two): a further KSInit is answered 429.
+         */
+        public Builder maxSessionsPerClient(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxSessionsPerClient must be positive");
+            }
+            this.maxSessionsPerClient = n;
             return this;
         }
 
@@ -215,7 +230,8 @@ public final class KeyServer implements AutoCloseable {
                 .sslProvider(SslProvider.JDK)
                 .protocols("TLSv1.3", "TLSv1.2")
                 .build();
-        Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, System::nanoTime);
+        Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, config.maxSessionsPerClient,
+                System::nanoTime);
         QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics, config.maxQueueDelay.toNanos(), System::nanoTime);
         running.set(true);
         udp = UdpServer.start(io, new InetSocketAddress(config.bindAddress, config.udpPort), sessions, evaluator, metrics,

@@ -52,11 +52,13 @@ final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpReque
             send(ctx, keepAlive, HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE,
                     PrometheusText.format(settings.metrics.registry()).getBytes(StandardCharsets.UTF_8));
         } else if (req.method().equals(HttpMethod.POST) && path.equals("/session")) {
-            SessionGrant grant = settings.sessions.create(client, settings.udpPort.get());
-            if (grant == null) {
-                send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain", new byte[0]);
-            } else {
-                send(ctx, keepAlive, HttpResponseStatus.OK, BINARY, grant.encode());
+            try {
+                send(ctx, keepAlive, HttpResponseStatus.OK, BINARY,
+                        settings.sessions.create(client, settings.udpPort.get()).encode());
+            } catch (Sessions.Refused e) {
+                settings.metrics.sessionRefused(e.httpStatus() == 429 ? "client_limit" : "table_full");
+                send(ctx, keepAlive, HttpResponseStatus.valueOf(e.httpStatus()), "text/plain",
+                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
             }
         } else if (req.method().equals(HttpMethod.POST) && path.equals("/oprf")) {
             oprf(ctx, keepAlive, client, ByteBufUtil.getBytes(req.content()));
