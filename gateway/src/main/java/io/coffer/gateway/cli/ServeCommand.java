@@ -60,6 +60,14 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--log-format", paramLabel = "text|json", description = "Access log format (default text).")
     String logFormat;
 
+    @Option(names = "--dedup-min-size", paramLabel = "BYTES",
+            description = "Chunks smaller than this never deduplicate (default 1024).")
+    Integer dedupMinSize;
+
+    @Option(names = "--dedup-exclude", paramLabel = "BUCKET[/PREFIX],...",
+            description = "Objects that never deduplicate with others (random chunk keys).")
+    String dedupExclude;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -73,6 +81,8 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.TLS_CERT, tlsCert);
         ConfigOptions.put(flags, ConfigKey.TLS_KEY, tlsKey);
         ConfigOptions.put(flags, ConfigKey.LOG_FORMAT, logFormat);
+        ConfigOptions.put(flags, ConfigKey.DEDUP_MIN_SIZE, dedupMinSize);
+        ConfigOptions.put(flags, ConfigKey.DEDUP_EXCLUDE, dedupExclude);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
 
