@@ -134,6 +134,12 @@ class CofferCommandTest {
             }
         }
         assertThat(help.out).containsPattern("(?m)^  test ");
+        java.util.regex.Matcher helpable = java.util.regex.Pattern.compile("java_verbs=\"([^\"]*)\"")
+                .matcher(Files.readString(launcherScript()));
+        assertThat(helpable.find()).as("java_verbs in ./coffer").isTrue();
+        java.util.Set<String> verbs = new java.util.TreeSet<>(CofferCommand.commandLine().getSubcommands().keySet());
+        verbs.remove("help");
+        assertThat(new java.util.TreeSet<>(java.util.List.of(helpable.group(1).split(" ")))).isEqualTo(verbs);
         assertThat(launcher("--help").out).isEqualTo(help.out);
         ScriptResult test = launcher("help", "test");
         assertThat(test.exitCode).isZero();
@@ -146,10 +152,13 @@ class CofferCommandTest {
     private record ScriptResult(int exitCode, String out, String err) {
     }
 
+    private static Path launcherScript() {
+        return Path.of("").toAbsolutePath().getParent().resolve("coffer");
+    }
+
     /** Runs the repository's ./coffer with bash (only verbs that need no build). */
     private ScriptResult launcher(String... args) throws Exception {
-        Path script = Path.of("").toAbsolutePath().getParent().resolve("coffer");
-        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("bash", script.toString()));
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("bash", launcherScript().toString()));
         cmd.addAll(java.util.List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
