@@ -259,11 +259,16 @@ public final class KeyServerCommand {
                 description = "Most live OPRFv2 sessions one client certificate may hold; more KSInits get 429. Default: ${DEFAULT-VALUE}.")
         int maxSessionsPerClient;
 
+        @Option(names = "--max-connections-per-client", paramLabel = "N", defaultValue = "256",
+                description = "Most open HTTPS connections one client certificate may hold; requests on more get 429. Default: ${DEFAULT-VALUE}.")
+        int maxConnectionsPerClient;
+
         @Override
         public Integer call() throws Exception {
             checkPort(spec, "--https-port", httpsPort);
-            if (maxSessionsPerClient < 1) {
-                throw new ParameterException(spec.commandLine(), "--max-sessions-per-client must be positive");
+            if (maxSessionsPerClient < 1 || maxConnectionsPerClient < 1) {
+                throw new ParameterException(spec.commandLine(),
+                        "--max-sessions-per-client and --max-connections-per-client must be positive");
             }
             checkPort(spec, "--udp-port", udpPort);
             try {
@@ -283,7 +288,7 @@ public final class KeyServerCommand {
             KeyServerDirectory d = existing(dir);
             KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress(bind).httpsPort(httpsPort).udpPort(udpPort)
                     .rateLimit(rateLimit).maxBatch(maxBatch).maxQueueDelay(Duration.ofMillis(maxQueueDelayMs))
-                    .maxSessionsPerClient(maxSessionsPerClient);
+                    .maxSessionsPerClient(maxSessionsPerClient).maxConnectionsPerClient(maxConnectionsPerClient);
             if (workers != null) {
                 b.workerThreads(workers);
             }

@@ -64,6 +64,11 @@ public final class TransportMetrics {
         Counter.builder("keyserver.sessions.refused").tag("reason", reason).register(registry).increment();
     }
 
+    /** A request on a connection over its client's connection cap. */
+    public void connectionRefused() {
+        Counter.builder("keyserver.connections.refused").register(registry).increment();
+    }
+
     public void handshakeFailure() {
         Counter.builder("keyserver.tls.handshake.failures").register(registry).increment();
     }
