@@ -12,8 +12,23 @@ public final class CofferCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Logback's console target ({@code logback.xml}): -Dcoffer.log.target=System.err overrides it. */
+    static final String LOG_TARGET = "coffer.log.target";
+
     public static void main(String[] args) {
+        if (System.getProperty(LOG_TARGET) == null) {
+            System.setProperty(LOG_TARGET, runsAServer(args) ? "System.out" : "System.err");
+        }
         System.exit(execute(args));
+    }
+
+    /**
+     * Servers log to stdout, as services in containers and under systemd are expected to; every other verb logs to
+     * stderr, so that what it prints on stdout (a report, the configuration) can be piped or parsed.
+     */
+    static boolean runsAServer(String... args) {
+        return args.length > 0 && (args[0].equals("serve")
+                || args[0].equals("keyserver") && args.length > 1 && args[1].equals("serve"));
     }
 
     /** Runs the command line and returns the exit code (for tests and embedding). */

@@ -60,6 +60,14 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--log-format", paramLabel = "text|json", description = "Access log format (default text).")
     String logFormat;
 
+    @Option(names = "--dedup-min-size", paramLabel = "BYTES",
+            description = "Chunks smaller than this never deduplicate (default 1024).")
+    Integer dedupMinSize;
+
+    @Option(names = "--dedup-exclude", paramLabel = "BUCKET[/PREFIX],...",
+            description = "Objects that never deduplicate with others (random chunk keys).")
+    String dedupExclude;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -73,6 +81,8 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.TLS_CERT, tlsCert);
         ConfigOptions.put(flags, ConfigKey.TLS_KEY, tlsKey);
         ConfigOptions.put(flags, ConfigKey.LOG_FORMAT, logFormat);
+        ConfigOptions.put(flags, ConfigKey.DEDUP_MIN_SIZE, dedupMinSize);
+        ConfigOptions.put(flags, ConfigKey.DEDUP_EXCLUDE, dedupExclude);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
 
@@ -90,10 +100,17 @@ final class ServeCommand implements Callable<Integer> {
         AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();
-        AdminServer admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
-                AdminServer.readiness(s3, coffer)).start();
+        AdminServer admin;
+        try {
+            admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
+                    AdminServer.readiness(s3, coffer)).start();
+        } catch (RuntimeException e) {
+            s3.close();
+            coffer.close();
+            throw e;
+        }
 
-        banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds);
+        banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s3.close();
@@ -105,26 +122,45 @@ final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    static void banner(PrintWriter out, boolean tls, GatewayConfig c, int port, CredentialsFile.Loaded creds) {
+    /**
+     * Prints where the gateway listens. A secret created now is shown only to an interactive terminal: where output goes
+     * to a log (a service manager, a container), the banner names the credentials file instead.
+     */
+    static void banner(PrintWriter out, boolean tls, GatewayConfig c, int port, CredentialsFile.Loaded creds,
+                       boolean terminal) {
         String host = c.get(ConfigKey.BIND).equals("0.0.0.0") ? "127.0.0.1" : c.get(ConfigKey.BIND);
         String endpoint = (tls ? "https" : "http") + "://" + host + ":" + port;
         Credential p = creds.primary();
+        Path file = c.dataDir().toAbsolutePath().resolve(CredentialsFile.FILE_NAME);
         out.println("Coffer S3 gateway");
         out.println("  endpoint:   " + endpoint);
         out.println("  admin:      http://" + host + ":" + c.get(ConfigKey.ADMIN_PORT) + "/health/ready");
         out.println("  data:       " + c.dataDir().toAbsolutePath());
         out.println("  access key: " + p.accessKeyId());
-        if (creds.created()) {
-            out.println("  secret key: " + p.secretKey() + "   (created now, stored in "
-                    + c.dataDir().resolve(CredentialsFile.FILE_NAME) + ")");
+        if (creds.created() && terminal) {
+            out.println("  secret key: " + p.secretKey() + "   (created now, stored in " + file + ")");
             out.println();
             out.println("Try it:");
             out.println("  AWS_ACCESS_KEY_ID=" + p.accessKeyId() + " AWS_SECRET_ACCESS_KEY=" + p.secretKey()
                     + " aws --endpoint-url " + endpoint + " s3 ls");
+        } else if (creds.created()) {
+            out.println("  secret key: created now, in " + file + " (not printed: output is not a terminal)");
         } else {
-            out.println("  secret key: (in " + c.dataDir().resolve(CredentialsFile.FILE_NAME)
-                    + " or your configuration)");
+            out.println("  secret key: (in " + file + " or your configuration)");
         }
         out.flush();
+    }
+
+    /** True when stdin and stdout are a terminal (on JDK 22 and later System.console() alone no longer says so). */
+    static boolean interactiveTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException beforeJdk22) {
+            return true;
+        }
     }
 }

@@ -38,6 +38,10 @@ public enum ConfigKey {
     MAX_INITIAL_LINE_LENGTH("max-initial-line-length", "8192", false),
     BODY_BUFFER_BYTES("body-buffer-bytes", "1048576", false),
     SHUTDOWN_GRACE_SECONDS("shutdown-grace-seconds", "30", false),
+    /** Chunks smaller than this many bytes get random keys and never deduplicate (DedupPolicy's minimum size). */
+    DEDUP_MIN_SIZE("dedup-min-size", "1024", false),
+    /** Objects that never deduplicate: {@code BUCKET} or {@code BUCKET/PREFIX} entries separated by commas. */
+    DEDUP_EXCLUDE("dedup-exclude", null, false),
     /** Where chunk keys come from: {@code embedded} (in-process OPRF under the master key) or a key server HOST:PORT. */
     KEYSERVER("keyserver", "embedded", false),
     /** A key-server directory ({@code coffer keyserver init}): supplies the four files below when they are unset. */

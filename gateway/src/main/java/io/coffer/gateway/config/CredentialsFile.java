@@ -1,6 +1,7 @@
 package io.coffer.gateway.config;
 
 import io.coffer.gateway.auth.Credential;
+import io.coffer.keyserver.pki.SecretFile;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -9,7 +10,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,8 @@ import java.util.Properties;
 
 /**
  * The gateway's access keys: from configuration ({@code access-key}/{@code secret-key}, {@code credentials}), or else
- * the {@code credentials} file in the data directory, created with random keys (mode 0600) on first start.
+ * the {@code credentials} file in the data directory, created with random keys (mode 0600) on first start and refused
+ * when group or others may read it.
  */
 public final class CredentialsFile {
     public static final String FILE_NAME = "credentials";
@@ -48,6 +49,7 @@ public final class CredentialsFile {
                 create(file);
                 created = true;
             }
+            SecretFile.checkPrivate(file, "credentials file");
             Properties p = new Properties();
             try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 p.load(r);
@@ -77,9 +79,7 @@ public final class CredentialsFile {
         String ak = "CK" + random(rnd, ALPHABET, 18);
         String sk = random(rnd, SECRET_ALPHABET, 40);
         try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
+            SecretFile.createPrivate(file);
         } catch (FileAlreadyExistsException e) {
             return;
         }

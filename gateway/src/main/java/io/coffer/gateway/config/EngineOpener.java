@@ -24,7 +24,7 @@ public final class EngineOpener {
     }
 
     public static Coffer open(GatewayConfig c, MeterRegistry meters) {
-        CofferBuilder b = Coffer.builder().directory(c.dataDir());
+        CofferBuilder b = Coffer.builder().directory(c.dataDir()).dedupPolicy(c.dedupPolicy());
         if (meters != null) {
             b.meterRegistry(meters);
         }

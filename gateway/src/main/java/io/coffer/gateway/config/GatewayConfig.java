@@ -1,21 +1,29 @@
 package io.coffer.gateway.config;
 
+import io.coffer.sdk.key.DedupPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.TreeSet;
 
 /**
  * The effective configuration. Precedence, lowest first: defaults, the config file ({@code key = value} lines,
  * {@code #} comments; an unknown key is an error), {@code COFFER_<KEY>} environment variables (secrets also from
- * {@code COFFER_<KEY>_FILE}), command-line flags.
+ * {@code COFFER_<KEY>_FILE}; any other {@code COFFER_*} variable is an error, so a mistyped name cannot go unnoticed),
+ * command-line flags. Booleans are {@code true} or {@code false}, nothing else.
  */
 public final class GatewayConfig {
+    /** {@code COFFER_*} variables that the {@code ./coffer} launcher reads itself (JVM and Maven options). */
+    static final Set<String> LAUNCHER_VARIABLES = Set.of("COFFER_JAVA_OPTS", "COFFER_MVN_OPTS");
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
 
@@ -63,6 +71,7 @@ public final class GatewayConfig {
                 sources.put(k, "file");
             }
         }
+        checkVariableNames(env);
         for (ConfigKey k : ConfigKey.values()) {
             String v = env.get(k.envName());
             String fileVar = env.get(k.envName() + "_FILE");
@@ -89,7 +98,26 @@ public final class GatewayConfig {
         return c;
     }
 
+    private static void checkVariableNames(Map<String, String> env) {
+        Set<String> known = new HashSet<>(LAUNCHER_VARIABLES);
+        for (ConfigKey k : ConfigKey.values()) {
+            known.add(k.envName());
+            known.add(k.envName() + "_FILE");
+        }
+        for (String name : new TreeSet<>(env.keySet())) {
+            if (name.startsWith("COFFER_") && !known.contains(name)) {
+                throw new IllegalArgumentException("unknown environment variable " + name
+                        + " (not a configuration setting; see ./coffer config check --help)");
+            }
+        }
+    }
+
     private void validate() {
+        for (ConfigKey k : ConfigKey.values()) {
+            if (isBoolean(k)) {
+                boolValue(k);
+            }
+        }
         port(ConfigKey.PORT);
         port(ConfigKey.ADMIN_PORT);
         String backend = get(ConfigKey.BACKEND);
@@ -110,6 +138,7 @@ public final class GatewayConfig {
             throw new IllegalArgumentException("access-key and secret-key must be given together");
         }
         validateKeyServer();
+        dedupPolicy();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
             if (intValue(k) < 1) {
@@ -137,6 +166,27 @@ public final class GatewayConfig {
                 }
             }
         }
+    }
+
+    /** The engine's DedupPolicy: {@code dedup-min-size} and the {@code dedup-exclude} entries. */
+    public DedupPolicy dedupPolicy() {
+        int minSize = intValue(ConfigKey.DEDUP_MIN_SIZE);
+        if (minSize < 0) {
+            throw new IllegalArgumentException("dedup-min-size must be 0 or more, got " + minSize);
+        }
+        List<DedupPolicy.Exclusion> exclusions = new ArrayList<>();
+        String v = get(ConfigKey.DEDUP_EXCLUDE);
+        for (String entry : v == null || v.isBlank() ? new String[0] : v.split(",")) {
+            String e = entry.strip();
+            int slash = e.indexOf('/');
+            String bucket = slash < 0 ? e : e.substring(0, slash);
+            if (bucket.isEmpty()) {
+                throw new IllegalArgumentException("dedup-exclude entries must be BUCKET or BUCKET/PREFIX, got '"
+                        + entry + "'");
+            }
+            exclusions.add(new DedupPolicy.Exclusion(bucket, slash < 0 ? "" : e.substring(slash + 1)));
+        }
+        return new DedupPolicy(minSize, exclusions);
     }
 
     /** True when chunk keys come from a remote key server rather than the embedded OPRF. */
@@ -190,8 +240,21 @@ public final class GatewayConfig {
         }
     }
 
+    /** A boolean setting: {@code true} or {@code false} (any case); anything else is an error naming the key. */
     public boolean boolValue(ConfigKey k) {
-        return Boolean.parseBoolean(get(k));
+        String v = get(k);
+        if ("true".equalsIgnoreCase(v)) {
+            return true;
+        }
+        if ("false".equalsIgnoreCase(v)) {
+            return false;
+        }
+        throw new IllegalArgumentException(k.key() + " (" + k.envName() + ") must be true or false, got '" + v + "'");
+    }
+
+    /** A setting whose default is a boolean is a boolean setting. */
+    private static boolean isBoolean(ConfigKey k) {
+        return "true".equals(k.defaultValue()) || "false".equals(k.defaultValue());
     }
 
     public Path dataDir() {

@@ -6,7 +6,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One structured line per request on the {@code io.coffer.gateway.access} logger, as text ({@code key=value}) or
- * JSON. Carries the access key id, never secrets, signatures or the Authorization header.
+ * JSON. The shipped logback.xml writes these lines bare (no time or level prefix), so that a JSON line is one complete
+ * JSON object. Carries the access key id, never secrets, signatures or the Authorization header.
  */
 public final class AccessLog {
     private static final Logger LOG = LoggerFactory.getLogger("io.coffer.gateway.access");

@@ -65,7 +65,7 @@ public final class AdminServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -73,7 +73,13 @@ public final class AdminServer implements AutoCloseable {
                                 .addLast("aggregate", new HttpObjectAggregator(8192))
                                 .addLast("admin", new Handler());
                     }
-                }).bind(bind, port).sync().channel();
+                });
+        try {
+            channel = PortBinding.bind(b, bind, port, "admin port");
+        } catch (PortBinding.BindFailure e) {
+            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+            throw e;
+        }
         return this;
     }
 

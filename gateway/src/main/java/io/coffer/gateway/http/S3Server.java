@@ -67,7 +67,7 @@ public final class S3Server implements AutoCloseable {
         this.hostId = java.util.Base64.getEncoder().encodeToString(host);
     }
 
-    /** Binds the port and starts serving; returns once listening. */
+    /** Binds the port and starts serving; returns once listening. A port that cannot be bound is an error naming it. */
     public S3Server start() throws InterruptedException {
         boss = new NioEventLoopGroup(1, threads("coffer-s3-accept"));
         workers = new NioEventLoopGroup(0, threads("coffer-s3-io"));
@@ -81,7 +81,14 @@ public final class S3Server implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                 .childHandler(new S3ServerInitializer(this));
-        serverChannel = b.bind(options.bindAddress(), options.port()).sync().channel();
+        try {
+            serverChannel = PortBinding.bind(b, options.bindAddress(), options.port(), "S3 port");
+        } catch (PortBinding.BindFailure e) {
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            executor.shutdownNow();
+            throw e;
+        }
         LOG.info("S3 endpoint listening on {}://{}:{}", options.sslContext() == null ? "http" : "https",
                 address().getHostString(), address().getPort());
         return this;

@@ -114,6 +114,76 @@ class CofferCommandTest {
     }
 
     @Test
+    void helpVerbPrintsThatVerbsHelpAndAnUnknownVerbIsAnError() throws Exception {
+        CofferProcess.Result serve = CofferProcess.run(dir, Map.of(), "help", "serve");
+        assertThat(serve.exitCode()).isZero();
+        assertThat(serve.out()).contains("Usage: coffer serve").contains("--dedup-exclude");
+        CofferProcess.Result unknown = CofferProcess.run(dir, Map.of(), "help", "no-such-verb");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no-such-verb");
+    }
+
+    /** The launcher's own help lists every verb of the command line (and its own, test) without building anything. */
+    @Test
+    void launcherHelpListsEveryVerbAndHelpOfAnUnknownVerbExitsTwo() throws Exception {
+        ScriptResult help = launcher("help");
+        assertThat(help.exitCode).isZero();
+        for (String verb : CofferCommand.commandLine().getSubcommands().keySet()) {
+            if (!verb.equals("help")) {
+                assertThat(help.out).as(verb).containsPattern("(?m)^  " + verb + " ");
+            }
+        }
+        assertThat(help.out).containsPattern("(?m)^  test ");
+        java.util.regex.Matcher helpable = java.util.regex.Pattern.compile("java_verbs=\"([^\"]*)\"")
+                .matcher(Files.readString(launcherScript()));
+        assertThat(helpable.find()).as("java_verbs in ./coffer").isTrue();
+        java.util.Set<String> verbs = new java.util.TreeSet<>(CofferCommand.commandLine().getSubcommands().keySet());
+        verbs.remove("help");
+        assertThat(new java.util.TreeSet<>(java.util.List.of(helpable.group(1).split(" ")))).isEqualTo(verbs);
+        assertThat(launcher("--help").out).isEqualTo(help.out);
+        ScriptResult test = launcher("help", "test");
+        assertThat(test.exitCode).isZero();
+        assertThat(test.out).contains("usage: ./coffer test");
+        ScriptResult unknown = launcher("help", "no-such-verb");
+        assertThat(unknown.exitCode).isEqualTo(2);
+        assertThat(unknown.err).contains("unknown verb 'no-such-verb'");
+    }
+
+    private record ScriptResult(int exitCode, String out, String err) {
+    }
+
+    private static Path launcherScript() {
+        return Path.of("").toAbsolutePath().getParent().resolve("coffer");
+    }
+
+    /** Runs the repository's ./coffer with bash (only verbs that need no build). */
+    private ScriptResult launcher(String... args) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("bash", launcherScript().toString()));
+        cmd.addAll(java.util.List.of(args));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return new ScriptResult(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Test
+    void aNonBooleanOrAMistypedVariableStopsTheCommandNamingTheVariable() throws Exception {
+        CofferProcess.Result yes = CofferProcess.run(dir, Map.of("COFFER_S3_PATH_STYLE", "yes"), "config", "check",
+                "--data", dir.toString());
+        assertThat(yes.exitCode()).isEqualTo(2);
+        assertThat(yes.err()).contains("COFFER_S3_PATH_STYLE").contains("true or false");
+        CofferProcess.Result typo = CofferProcess.run(dir, Map.of("COFFER_S3_PATHSTYLE", "true"), "config", "check",
+                "--data", dir.toString());
+        assertThat(typo.exitCode()).isEqualTo(2);
+        assertThat(typo.err()).contains("unknown environment variable COFFER_S3_PATHSTYLE");
+        CofferProcess.Result ok = CofferProcess.run(dir, Map.of("COFFER_JAVA_OPTS", "-Xmx1g",
+                "COFFER_DEDUP_EXCLUDE", "private"), "config", "check", "--data", dir.toString());
+        assertThat(ok.exitCode()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("dedup-exclude = private  # env").contains("dedup-min-size = 1024  # default");
+    }
+
+    @Test
     void fsckOnAFreshDataDirectoryIsClean() {
         String out = run("fsck", "--data", dir.resolve("data").toString());
         assertThat(out).startsWith("0\n").contains("clean");

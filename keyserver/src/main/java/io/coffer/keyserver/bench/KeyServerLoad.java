@@ -1116,7 +1116,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
 
         private static KeyServer startServer(KeyServerDirectory d, Integer workers, String rateLimit) throws Exception {
-            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit(rateLimit);
+            KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress("127.0.0.1").httpsPort(0).udpPort(0).rateLimit(rateLimit)
+                    // every step and connection opens a session (and connection) under the one certificate
+                    .maxSessionsPerClient(1_000_000).maxConnectionsPerClient(1_000_000);
             if (workers != null) {
                 b.workerThreads(workers);
             }

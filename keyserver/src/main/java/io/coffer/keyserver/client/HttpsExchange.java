@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +56,11 @@ final class HttpsExchange implements Exchange {
         HttpResponse<byte[]> resp = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
         String type = resp.headers().firstValue("Content-Type").orElse("");
         if (!type.startsWith(BINARY)) {
-            throw new ProtocolFailure("HTTP " + resp.statusCode() + " without a key-server answer");
+            // a refusal the server explains in text (a KSInit over the client's session limit) keeps its reason
+            String reason = type.startsWith("text/plain") && resp.body().length > 0
+                    ? ": " + new String(resp.body(), 0, Math.min(resp.body().length, 300), StandardCharsets.UTF_8).strip()
+                    : " without a key-server answer";
+            throw new ProtocolFailure("HTTP " + resp.statusCode() + reason);
         }
         return resp.body();
     }

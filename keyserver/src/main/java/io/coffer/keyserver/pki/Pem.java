@@ -7,7 +7,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -15,7 +14,6 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
-import java.util.Set;
 
 /** PEM armour (RFC 7468) for certificates, PKCS#8 private keys and SubjectPublicKeyInfo public keys. */
 public final class Pem {
@@ -46,7 +44,11 @@ public final class Pem {
         }
     }
 
+    /** The DER of the file's first block with this label; a private key file must be private ({@link SecretFile}). */
     public static byte[] read(String label, Path file) throws IOException {
+        if (label.equals(PRIVATE_KEY)) {
+            SecretFile.checkPrivate(file, "private key file");
+        }
         return decode(label, Files.readString(file, StandardCharsets.US_ASCII));
     }
 
@@ -70,22 +72,12 @@ public final class Pem {
         Files.writeString(file, encode(label, der), StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW);
     }
 
-    /**
-     * Writes a secret file created with permissions 0600 (on POSIX file systems; elsewhere the directory's
-     * defaults apply). Fails if it exists.
-     */
+    /** Writes a secret file created with permissions 0600 ({@link SecretFile}). Fails if it exists. */
     public static void writeSecret(Path file, String label, byte[] der) throws IOException {
         if (Files.exists(file)) {
             throw new FileAlreadyExistsException(file.toString());
         }
-        boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
-        if (posix) {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(Set.of(
-                    java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-                    java.nio.file.attribute.PosixFilePermission.OWNER_WRITE)));
-        } else {
-            Files.createFile(file);
-        }
+        SecretFile.createPrivate(file);
         Files.writeString(file, encode(label, der), StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
     }
 }

@@ -6,6 +6,7 @@ import io.coffer.keyserver.oprf.OprfPrivateKey;
 import io.coffer.keyserver.pki.KeyServerDirectory;
 import io.coffer.keyserver.ratelimit.RateLimitSpec;
 import io.coffer.keyserver.ratelimit.RateLimiter;
+import io.coffer.keyserver.transport.ClientConnections;
 import io.coffer.keyserver.transport.EvaluationRequest;
 import io.coffer.keyserver.transport.HttpsServer;
 import io.coffer.keyserver.transport.Sessions;
@@ -52,6 +53,10 @@ public final class KeyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KeyServer.class);
     /** How long {@link #stop()} waits for admitted queries to be answered. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(2);
+    /** Default of {@link Builder#maxSessionsPerClient}. */
+    public static final int DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
+    /** Default of {@link Builder#maxConnectionsPerClient}. */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
 
     /** Validated configuration; each setter checks its value. */
     public static final class Builder {
@@ -64,6 +69,8 @@ public final class KeyServer implements AutoCloseable {
         private int maxDatagram = 1400;
         private Duration sessionLifetime = Duration.ofMinutes(10);
         private int maxSessions = 100_000;
+        private int maxSessionsPerClient = DEFAULT_MAX_SESSIONS_PER_CLIENT;
+        private int maxConnectionsPerClient = DEFAULT_MAX_CONNECTIONS_PER_CLIENT;
         private int workerThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private Duration maxQueueDelay = Duration.ofMillis(250);
         private MeterRegistry registry;
@@ -125,6 +132,30 @@ public final class KeyServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxSessions must be positive");
             }
             this.maxSessions = n;
+            return this;
+        }
+
+        /**
+         * Most live OPRFv2 sessions one client identity (certificate subject) may hold (default 16; a client renews
+         * its session at 90 % of the lifetime, so a steady client holds one or two): a further KSInit is answered 429.
+         */
+        public Builder maxSessionsPerClient(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxSessionsPerClient must be positive");
+            }
+            this.maxSessionsPerClient = n;
+            return this;
+        }
+
+        /**
+         * Most open HTTPS connections one client identity may hold (default 256; a gateway's OPRFv1 client opens at
+         * most one per concurrent query): requests on a further connection are answered 429 and it is closed.
+         */
+        public Builder maxConnectionsPerClient(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxConnectionsPerClient must be positive");
+            }
+            this.maxConnectionsPerClient = n;
             return this;
         }
 
@@ -215,14 +246,16 @@ public final class KeyServer implements AutoCloseable {
                 .sslProvider(SslProvider.JDK)
                 .protocols("TLSv1.3", "TLSv1.2")
                 .build();
-        Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, System::nanoTime);
+        Sessions sessions = new Sessions(config.sessionLifetime, config.maxSessions, config.maxSessionsPerClient,
+                System::nanoTime);
         QueryEvaluator evaluator = new QueryEvaluator(keys, limiter, scheduler, workers, metrics, config.maxQueueDelay.toNanos(), System::nanoTime);
         running.set(true);
         udp = UdpServer.start(io, new InetSocketAddress(config.bindAddress, config.udpPort), sessions, evaluator, metrics,
                 config.maxDatagram, config.maxBatch);
         int maxBody = EvaluationRequest.encodedLength(config.maxBatch, EvaluationRequest.MAX_ELEMENT_LENGTH);
         https = HttpsServer.start(boss, io, new InetSocketAddress(config.bindAddress, config.httpsPort),
-                new HttpsServer.Settings(ssl, evaluator, sessions, udp::port, metrics, running::get, config.maxBatch, maxBody, 60));
+                new HttpsServer.Settings(ssl, evaluator, sessions, udp::port, metrics, running::get, config.maxBatch, maxBody, 60,
+                        new ClientConnections(config.maxConnectionsPerClient)));
         long sweep = Math.max(1, config.sessionLifetime.getSeconds() / 4);
         scheduler.scheduleAtFixedRate(sessions::sweep, sweep, sweep, TimeUnit.SECONDS);
         LOG.info("key server on {} https {} udp {}, {} OPRF key(s), current {}, rate limit {}", config.bindAddress, https.port(),

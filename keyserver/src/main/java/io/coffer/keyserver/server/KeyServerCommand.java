@@ -263,9 +263,21 @@ public final class KeyServerCommand {
                 description = "Queries that waited longer for a worker are dropped unevaluated (overload), 1..60000. Default: ${DEFAULT-VALUE}.")
         int maxQueueDelayMs;
 
+        @Option(names = "--max-sessions-per-client", paramLabel = "N", defaultValue = "16",
+                description = "Most live OPRFv2 sessions one client certificate may hold; more KSInits get 429. Default: ${DEFAULT-VALUE}.")
+        int maxSessionsPerClient;
+
+        @Option(names = "--max-connections-per-client", paramLabel = "N", defaultValue = "256",
+                description = "Most open HTTPS connections one client certificate may hold; requests on more get 429. Default: ${DEFAULT-VALUE}.")
+        int maxConnectionsPerClient;
+
         @Override
         public Integer call() throws Exception {
             checkPort(spec, "--https-port", httpsPort);
+            if (maxSessionsPerClient < 1 || maxConnectionsPerClient < 1) {
+                throw new ParameterException(spec.commandLine(),
+                        "--max-sessions-per-client and --max-connections-per-client must be positive");
+            }
             checkPort(spec, "--udp-port", udpPort);
             try {
                 RateLimitSpec.parse(rateLimit);
@@ -283,7 +295,8 @@ public final class KeyServerCommand {
             }
             KeyServerDirectory d = existing(dir);
             KeyServer.Builder b = KeyServer.builder().directory(d.root()).bindAddress(bind).httpsPort(httpsPort).udpPort(udpPort)
-                    .rateLimit(rateLimit).maxBatch(maxBatch).maxQueueDelay(Duration.ofMillis(maxQueueDelayMs));
+                    .rateLimit(rateLimit).maxBatch(maxBatch).maxQueueDelay(Duration.ofMillis(maxQueueDelayMs))
+                    .maxSessionsPerClient(maxSessionsPerClient).maxConnectionsPerClient(maxConnectionsPerClient);
             if (workers != null) {
                 b.workerThreads(workers);
             }

@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 
 /**
  * OPRFv1 and KSInit endpoint: HTTPS with mutual TLS (client certificates required, trusted only if
- * issued by the key server's CA). Routes: {@code POST /oprf} (binary query, binary answer),
+ * issued by the key server's CA), at most {@link ClientConnections#maxPerClient} open connections per client
+ * identity. Routes: {@code POST /oprf} (binary query, binary answer),
  * {@code POST /session} (KSInit: a {@link SessionGrant}), {@code GET /health}, {@code GET /metrics}.
  */
 public final class HttpsServer {
@@ -27,9 +28,11 @@ public final class HttpsServer {
         final int maxBatch;
         final int maxBodyBytes;
         final int idleSeconds;
+        final ClientConnections connections;
 
         public Settings(SslContext sslContext, QueryHandler handler, Sessions sessions, Supplier<Integer> udpPort,
-                TransportMetrics metrics, BooleanSupplier healthy, int maxBatch, int maxBodyBytes, int idleSeconds) {
+                TransportMetrics metrics, BooleanSupplier healthy, int maxBatch, int maxBodyBytes, int idleSeconds,
+                ClientConnections connections) {
             this.sslContext = sslContext;
             this.handler = handler;
             this.sessions = sessions;
@@ -39,6 +42,7 @@ public final class HttpsServer {
             this.maxBatch = maxBatch;
             this.maxBodyBytes = maxBodyBytes;
             this.idleSeconds = idleSeconds;
+            this.connections = connections;
         }
     }
 

@@ -26,6 +26,10 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final String BINARY = "application/octet-stream";
     private final HttpsServer.Settings settings;
+    /** The identity this connection is counted under in {@link ClientConnections}, once counted. */
+    private String counted;
+    /** Set when the client already held its most connections: every request is refused, then the connection closed. */
+    private String refusedClient;
 
     HttpsServerHandler(HttpsServer.Settings settings) {
         this.settings = settings;
@@ -33,6 +37,13 @@ final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        if (refusedClient != null) {
+            settings.metrics.connectionRefused();
+            send(ctx, false, HttpResponseStatus.TOO_MANY_REQUESTS, "text/plain", ("client " + refusedClient
+                    + " already has " + settings.connections.maxPerClient()
+                    + " open connections (the most per client)\n").getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         String path = req.uri();
         int q = path.indexOf('?');
@@ -52,11 +63,13 @@ final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpReque
             send(ctx, keepAlive, HttpResponseStatus.OK, PrometheusText.CONTENT_TYPE,
                     PrometheusText.format(settings.metrics.registry()).getBytes(StandardCharsets.UTF_8));
         } else if (req.method().equals(HttpMethod.POST) && path.equals("/session")) {
-            SessionGrant grant = settings.sessions.create(client, settings.udpPort.get());
-            if (grant == null) {
-                send(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain", new byte[0]);
-            } else {
-                send(ctx, keepAlive, HttpResponseStatus.OK, BINARY, grant.encode());
+            try {
+                send(ctx, keepAlive, HttpResponseStatus.OK, BINARY,
+                        settings.sessions.create(client, settings.udpPort.get()).encode());
+            } catch (Sessions.Refused e) {
+                settings.metrics.sessionRefused(e.httpStatus() == 429 ? "client_limit" : "table_full");
+                send(ctx, keepAlive, HttpResponseStatus.valueOf(e.httpStatus()), "text/plain",
+                        (e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
             }
         } else if (req.method().equals(HttpMethod.POST) && path.equals("/oprf")) {
             oprf(ctx, keepAlive, client, ByteBufUtil.getBytes(req.content()));
@@ -113,11 +126,27 @@ final class HttpsServerHandler extends SimpleChannelInboundHandler<FullHttpReque
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof SslHandshakeCompletionEvent && !((SslHandshakeCompletionEvent) evt).isSuccess()) {
             settings.metrics.handshakeFailure();
+        } else if (evt instanceof SslHandshakeCompletionEvent) {
+            String client = clientIdentity(ctx);
+            if (client != null && settings.connections.tryOpen(client)) {
+                counted = client;
+            } else if (client != null) {
+                refusedClient = client;
+            }
         } else if (evt instanceof IdleStateEvent) {
             ctx.close();
             return;
         }
         super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (counted != null) {
+            settings.connections.closed(counted);
+            counted = null;
+        }
+        super.channelInactive(ctx);
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The key server's meters: queries and elements per transport, batch sizes, drops by reason, rate-limit
- * hits by outcome, TLS handshake failures and request latency (arrival to answer, rate-limit delay
+ * hits by outcome, refused sessions, TLS handshake failures and request latency (arrival to answer, rate-limit delay
  * included). Meters are looked up once and kept: a registry lookup per query costs more than the increment.
  */
 public final class TransportMetrics {
@@ -57,6 +57,16 @@ public final class TransportMetrics {
     public void rateLimitHit(String outcome) {
         rateLimitHits.computeIfAbsent(outcome, o -> Counter.builder("keyserver.rate.limit.hits").tag("outcome", o).register(registry))
                 .increment();
+    }
+
+    /** reason: "client_limit" (the client holds its most live sessions) or "table_full". */
+    public void sessionRefused(String reason) {
+        Counter.builder("keyserver.sessions.refused").tag("reason", reason).register(registry).increment();
+    }
+
+    /** A request on a connection over its client's connection cap. */
+    public void connectionRefused() {
+        Counter.builder("keyserver.connections.refused").register(registry).increment();
     }
 
     public void handshakeFailure() {

@@ -1,5 +1,6 @@
 package io.coffer.sdk.crypto;
 
+import io.coffer.keyserver.pki.SecretFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,14 +8,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.Set;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -83,11 +81,7 @@ public final class MasterKey {
                 + Base64.getEncoder().encodeToString(raw) + "\n";
         Files.createDirectories(file.toAbsolutePath().getParent());
         try {
-            if (posix(file.toAbsolutePath().getParent())) {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } else {
-                Files.createFile(file);
-            }
+            SecretFile.createPrivate(file);
         } catch (FileAlreadyExistsException raced) {
             return load(file);
         }
@@ -98,12 +92,7 @@ public final class MasterKey {
 
     /** Loads a key file written by {@link #loadOrCreate}. */
     public static MasterKey load(Path file) throws IOException {
-        if (posix(file)) {
-            Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
-            if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
-                throw new IOException("master key file " + file + " is accessible by group or others; chmod 600 it");
-            }
-        }
+        SecretFile.checkPrivate(file, "master key file");
         String[] lines = Files.readString(file, StandardCharsets.US_ASCII).split("\n");
         if (lines.length < 3 || !lines[0].equals(FILE_HEADER) || !lines[2].startsWith("key: ")) {
             throw new IOException("not a coffer master key file: " + file);
@@ -206,10 +195,6 @@ public final class MasterKey {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
-    }
-
-    private static boolean posix(Path p) {
-        return p.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
     @Override
