@@ -193,12 +193,23 @@ public final class Engine implements Coffer {
         return new ObjectContent(info, range, content(m, offset, length));
     }
 
-    /** The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs. */
+    /**
+     * The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs, with
+     * the first run of chunks already read and verified, so that damage there fails this call rather than the read.
+     */
     private InputStream content(Manifest m, long offset, long length) {
         if (m.isInline()) {
             return new java.io.ByteArrayInputStream(m.inline(), (int) offset, (int) length);
         }
-        return new ObjectReadStream(ctx, m.entries(), offset, length);
+        ObjectReadStream stream = new ObjectReadStream(ctx, m.entries(), offset, length);
+        try {
+            stream.start();
+        } catch (IOException e) {
+            stream.close();
+            throw e.getCause() instanceof CofferException ce ? ce
+                    : backendFailure("could not read the object's data", e);
+        }
+        return stream;
     }
 
     @Override
