@@ -64,6 +64,7 @@ public final class Engine implements Coffer {
     private final EngineContext ctx;
     private final EngineConfig config;
     private final MetadataStore meta;
+    private final AutoCloseable directoryLock;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -76,6 +77,12 @@ public final class Engine implements Coffer {
     }
 
     public Engine(EngineConfig config) {
+        this(config, null);
+    }
+
+    /** An engine that releases {@code directoryLock} (null: none) when it is closed. */
+    public Engine(EngineConfig config, AutoCloseable directoryLock) {
+        this.directoryLock = directoryLock;
         this.config = config;
         this.meta = config.metadata();
         this.ctx = new EngineContext(config);
@@ -424,6 +431,13 @@ public final class Engine implements Coffer {
             LOG.warn("closing the blob store failed: {}", e.toString());
         }
         config.keySource().close();
+        if (directoryLock != null) {
+            try {
+                directoryLock.close();
+            } catch (Exception e) {
+                LOG.warn("releasing the data directory lock failed: {}", e.toString());
+            }
+        }
     }
 
     // ---- internals
