@@ -112,6 +112,32 @@ class OfflineVerbsTest {
     }
 
     @Test
+    void fsckReadDataAndReindexExitOneAndNameADamagedBucketRecord() throws Exception {
+        Path data = dir.resolve("data");
+        try (Coffer c = Coffer.builder().directory(data).build()) {
+            c.createBucket("bkt", "default", null);
+        }
+        Path record;
+        try (var files = Files.list(data.resolve("blobs/b"))) {
+            record = files.findFirst().orElseThrow();
+        }
+        byte[] b = Files.readAllBytes(record);
+        b[b.length - 1] ^= 0x01;
+        Files.write(record, b);
+        String name = "b/" + record.getFileName();
+
+        Result fsck = coffer("fsck", "--read-data", "--data", data.toString());
+        assertThat(fsck.exit()).as(fsck.output()).isEqualTo(1);
+        assertThat(fsck.output()).contains("DAMAGED bkt: bucket record " + name + " does not open")
+                .contains("DAMAGE FOUND");
+
+        Files.delete(data.resolve("coffer.db"));
+        Result reindex = coffer("reindex", "--data", data.toString());
+        assertThat(reindex.exit()).as(reindex.output()).isEqualTo(1);
+        assertThat(reindex.output()).contains("DAMAGED " + name + ":").contains("buckets: 0");
+    }
+
+    @Test
     void anEngineOpenInThisProcessHoldsTheLockAndReleasesItOnClose() throws Exception {
         Path data = dir.resolve("data");
         try (Coffer open = Coffer.builder().directory(data).build()) {
