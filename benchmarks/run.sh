@@ -5,7 +5,8 @@
 #   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
-#   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (default: datasets/dev, git-ignored)
+#   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
+#                                                   datasets/dev, git-ignored)
 #   benchmarks/run.sh machine                       CPU, core count, memory and JDK of this machine
 # Set SKIP_BUILD=1 to reuse an earlier build.
 set -euo pipefail
@@ -63,13 +64,13 @@ case "$cmd" in
     java -Xms2g -Xmx2g -cp "$CP" io.coffer.benchmarks.EngineCpuBreakdown "$@"
     ;;
   fetch-dev)
-    bash /work/shared/datasets/fetch-dev.sh "${1:-datasets/dev}"
+    benchmarks/fetch-dataset.sh "${1:-datasets/dev}"
     ;;
   machine)
     machine
     ;;
   *)
-    sed -n '2,10p' "$0"
+    sed -n '2,11p' "$0"
     exit 2
     ;;
 esac

@@ -430,7 +430,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public ReindexReport reindex() {
-        return new ReindexReport(0, 0, 0, 0, 0);
+        return new ReindexReport(0, 0, 0, 0, java.util.List.of());
     }
 
     @Override

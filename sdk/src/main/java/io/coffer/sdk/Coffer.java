@@ -40,7 +40,10 @@ public interface Coffer extends AutoCloseable {
 
     ObjectInfo headObject(String bucket, String key);
 
-    /** Opens the object, or the given range of it (null for all of it). */
+    /**
+     * Opens the object, or the given range of it (null for all of it), having read and verified its first run of
+     * chunks: damage there fails this call ({@code INTEGRITY_ERROR}), later damage the stream's read.
+     */
     ObjectContent getObject(String bucket, String key, ByteRange range);
 
     /** Opens part {@code partNumber} (1-based) of an object as stored by a multipart upload. */

@@ -34,6 +34,7 @@ public final class CofferBuilder {
     public static final int MAX_INLINE_LIMIT = 256 << 10;
 
     private Path directory;
+    private boolean createIfMissing = true;
     private BlobStore blobs;
     private MetadataStore metadata;
     private MasterKey masterKey;
@@ -57,9 +58,23 @@ public final class CofferBuilder {
     CofferBuilder() {
     }
 
-    /** Keeps everything not set explicitly under {@code dir}: blobs/, coffer.db and master.key. */
+    /**
+     * Keeps everything not set explicitly under {@code dir}: blobs/, coffer.db and master.key. The engine holds an
+     * exclusive lock on the directory ({@code coffer.lock}) until it is closed: a second engine on it, in this process
+     * or another, fails to build.
+     */
     public CofferBuilder directory(Path dir) {
         this.directory = Objects.requireNonNull(dir, "dir");
+        return this;
+    }
+
+    /**
+     * Whether {@link #build} may create a new store in {@link #directory} (default true). With false, a directory that
+     * holds no store (no {@code master.key}) is refused, so that a tool pointed at the wrong path cannot mint a new
+     * master key, and so a new and empty store, in its place.
+     */
+    public CofferBuilder createIfMissing(boolean create) {
+        this.createIfMissing = create;
         return this;
     }
 
@@ -232,14 +247,20 @@ public final class CofferBuilder {
     }
 
     public Coffer build() {
+        DataDirectoryLock lock = null;
         try {
             if (directory != null) {
+                if (!createIfMissing && !Files.isRegularFile(directory.resolve("master.key"))) {
+                    throw new IllegalStateException("no Coffer store in " + directory.toAbsolutePath() + ": "
+                            + (Files.isDirectory(directory) ? "it holds no master.key" : "no such directory"));
+                }
                 if (!Files.exists(directory) && directory.getFileSystem().supportedFileAttributeViews()
                         .contains("posix")) {
                     Files.createDirectories(directory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                             java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
                 }
                 Files.createDirectories(directory);
+                lock = DataDirectoryLock.acquire(directory);
                 if (masterKey == null) {
                     masterKey = MasterKey.loadOrCreate(directory.resolve("master.key"));
                 }
@@ -250,19 +271,27 @@ public final class CofferBuilder {
                     metadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
                 }
             }
+            if (blobs == null || metadata == null || masterKey == null) {
+                throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
+            }
+            Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
+            KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
+            int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
+            return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+                    minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
+                    writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
+                    readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
+                    budgetWait, meters != null ? meters : new SimpleMeterRegistry()), lock);
         } catch (IOException e) {
+            if (lock != null) {
+                lock.close();
+            }
             throw new UncheckedIOException("cannot open data directory " + directory, e);
+        } catch (RuntimeException | Error e) {
+            if (lock != null) {
+                lock.close();
+            }
+            throw e;
         }
-        if (blobs == null || metadata == null || masterKey == null) {
-            throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
-        }
-        Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
-        KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
-        int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
-        return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
-                minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
-                writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
-                readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
-                budgetWait, meters != null ? meters : new SimpleMeterRegistry()));
     }
 }

@@ -8,7 +8,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 
-/** An admin verb that opens the engine on the configured data, runs once, prints a report and closes it. */
+/**
+ * An admin verb that opens the engine on the configured data, runs once, prints a report and closes it. It opens only
+ * an existing store (it never creates a data directory or a master key) and holds the data directory's lock while it
+ * runs, so it refuses to run beside a gateway or another verb on the same directory.
+ */
 abstract class EngineVerb implements Callable<Integer> {
     @Mixin
     ConfigOptions config;
@@ -19,10 +23,15 @@ abstract class EngineVerb implements Callable<Integer> {
     /** Runs the verb on an open engine and returns the exit code. */
     abstract int run(Coffer coffer, PrintWriter out);
 
+    /** True for a verb that rebuilds lost metadata, so it runs where the metadata store is missing. */
+    boolean rebuildsMetadata() {
+        return false;
+    }
+
     @Override
     public final Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Coffer coffer = EngineOpener.open(config.load(Map.of()), null)) {
+        try (Coffer coffer = EngineOpener.openExisting(config.load(Map.of()), !rebuildsMetadata())) {
             return run(coffer, out);
         } finally {
             out.flush();

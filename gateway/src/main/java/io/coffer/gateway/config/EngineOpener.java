@@ -11,20 +11,48 @@ import io.coffer.sdk.key.OprfKeySource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 
 /**
  * Opens the engine a configuration describes: data directory, backend (dir or s3), metadata (SQLite or PostgreSQL)
- * and key source (the embedded OPRF, or a remote key server).
+ * and key source (the embedded OPRF, or a remote key server). The data directory always holds the master key, so it is
+ * what the engine locks while open (docs/OPERATIONS.md), whatever the backend and metadata store.
  */
 public final class EngineOpener {
     private EngineOpener() {
     }
 
+    /** For {@code serve}: creates the store (data directory, master key, SQLite file) on first start. */
     public static Coffer open(GatewayConfig c, MeterRegistry meters) {
-        CofferBuilder b = Coffer.builder().directory(c.dataDir()).dedupPolicy(c.dedupPolicy());
+        return open(c, meters, true);
+    }
+
+    /**
+     * For the offline verbs: opens only an existing store (the data directory holds {@code master.key}). With
+     * {@code metadataMustExist}, a SQLite metadata file must exist too: fsck and gc on a store whose metadata is lost
+     * would see every backend blob as an orphan (and gc would delete them); reindex is what rebuilds it.
+     */
+    public static Coffer openExisting(GatewayConfig c, boolean metadataMustExist) {
+        String metadata = c.get(ConfigKey.METADATA);
+        Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
+                : metadata.startsWith("jdbc:") ? null : Path.of(metadata);
+        if (!Files.isRegularFile(c.dataDir().resolve("master.key"))) {
+            throw new IllegalStateException("no Coffer store in " + c.dataDir().toAbsolutePath() + " (no master.key"
+                    + " there): give the data directory of an existing store; `coffer serve` creates one on first start");
+        }
+        if (metadataMustExist && sqlite != null && !Files.isRegularFile(sqlite)) {
+            throw new IllegalStateException("no metadata in " + sqlite.toAbsolutePath() + ": `coffer reindex` rebuilds"
+                    + " it from the backend");
+        }
+        return open(c, null, false);
+    }
+
+    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create) {
+        CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create)
+                .dedupPolicy(c.dedupPolicy());
         if (meters != null) {
             b.meterRegistry(meters);
         }

@@ -184,17 +184,25 @@ class CofferCommandTest {
     }
 
     @Test
-    void fsckOnAFreshDataDirectoryIsClean() {
-        String out = run("fsck", "--data", dir.resolve("data").toString());
+    void fsckOnANewStoreIsClean() {
+        Path data = newStore("data");
+        String out = run("fsck", "--data", data.toString());
         assertThat(out).startsWith("0\n").contains("clean");
     }
 
     @Test
     void gcAndReindexReportWhatTheyDid() {
-        String data = dir.resolve("data").toString();
+        String data = newStore("data").toString();
         assertThat(run("gc", "--data", data)).startsWith("0\n").contains("packs rewritten: 0");
-        // reindex writes only into an empty store: a fresh data directory is one
-        String reindex = run("reindex", "--data", dir.resolve("fresh").toString());
+        // reindex writes only into an empty store: a new store is one
+        String reindex = run("reindex", "--data", newStore("fresh").toString());
         assertThat(reindex).startsWith("0\n").contains("buckets: 0").contains("objects: 0");
+    }
+
+    /** A store as {@code serve} leaves it on first start (the offline verbs never create one). */
+    private Path newStore(String name) {
+        Path data = dir.resolve(name);
+        io.coffer.sdk.Coffer.builder().directory(data).build().close();
+        return data;
     }
 }

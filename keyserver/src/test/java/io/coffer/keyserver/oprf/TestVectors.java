@@ -3,39 +3,26 @@ package io.coffer.keyserver.oprf;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Reads the shared published test vectors in place: from the directory named by the system property
- * {@code coffer.vectors}, else the first {@code shared/vectors} found walking up from the module directory.
+ * The published test vectors the tests check against: test resources under {@code vectors/} (README.md there names
+ * each source), so the tests read nothing outside the checkout.
  */
 final class TestVectors {
     private TestVectors() {}
 
-    static Path directory() {
-        String configured = System.getProperty("coffer.vectors");
-        if (configured != null) {
-            return Paths.get(configured);
-        }
-        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared").resolve("vectors");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/vectors not found above " + Paths.get("").toAbsolutePath());
-    }
-
     static JsonNode load(String name) {
-        try {
-            return new ObjectMapper().readTree(directory().resolve(name).toFile());
+        try (InputStream in = TestVectors.class.getResourceAsStream("/vectors/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("test resource vectors/" + name + " is missing");
+            }
+            return new ObjectMapper().readTree(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

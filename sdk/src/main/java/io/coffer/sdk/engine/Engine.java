@@ -64,6 +64,7 @@ public final class Engine implements Coffer {
     private final EngineContext ctx;
     private final EngineConfig config;
     private final MetadataStore meta;
+    private final AutoCloseable directoryLock;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -76,6 +77,12 @@ public final class Engine implements Coffer {
     }
 
     public Engine(EngineConfig config) {
+        this(config, null);
+    }
+
+    /** An engine that releases {@code directoryLock} (null: none) when it is closed. */
+    public Engine(EngineConfig config, AutoCloseable directoryLock) {
+        this.directoryLock = directoryLock;
         this.config = config;
         this.meta = config.metadata();
         this.ctx = new EngineContext(config);
@@ -193,12 +200,23 @@ public final class Engine implements Coffer {
         return new ObjectContent(info, range, content(m, offset, length));
     }
 
-    /** The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs. */
+    /**
+     * The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs, with
+     * the first run of chunks already read and verified, so that damage there fails this call rather than the read.
+     */
     private InputStream content(Manifest m, long offset, long length) {
         if (m.isInline()) {
             return new java.io.ByteArrayInputStream(m.inline(), (int) offset, (int) length);
         }
-        return new ObjectReadStream(ctx, m.entries(), offset, length);
+        ObjectReadStream stream = new ObjectReadStream(ctx, m.entries(), offset, length);
+        try {
+            stream.start();
+        } catch (IOException e) {
+            stream.close();
+            throw e.getCause() instanceof CofferException ce ? ce
+                    : backendFailure("could not read the object's data", e);
+        }
+        return stream;
     }
 
     @Override
@@ -413,6 +431,13 @@ public final class Engine implements Coffer {
             LOG.warn("closing the blob store failed: {}", e.toString());
         }
         config.keySource().close();
+        if (directoryLock != null) {
+            try {
+                directoryLock.close();
+            } catch (Exception e) {
+                LOG.warn("releasing the data directory lock failed: {}", e.toString());
+            }
+        }
     }
 
     // ---- internals

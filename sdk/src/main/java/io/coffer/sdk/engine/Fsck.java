@@ -30,10 +30,12 @@ import java.util.Set;
 
 /**
  * Checks every committed object against the chunk index and the backend: its manifest opens, every chunk is indexed
- * and lies inside a pack that exists; with {@code readData}, every chunk (once per distinct chunk) is read, decrypted
- * and compared with its hash, every pack index is opened and every manifest group is read and compared with the
- * metadata store. Blobs no record refers to are reported as orphans (with {@code readData}, also group members that
- * are neither committed nor buried by a tombstone).
+ * and lies inside a pack that exists, and every bucket and manifest has its record on the backend. With
+ * {@code readData} it also reads every backend record reindex would rebuild from and checks it: every chunk (once per
+ * distinct chunk) is decrypted and authenticated, every pack index, bucket record, manifest blob and tombstone is
+ * opened under the master key, and bucket records, manifest blobs and group members are compared with the metadata
+ * store. Blobs no record refers to are reported as orphans (with {@code readData}, also group members that are neither
+ * committed nor buried by a tombstone).
  */
 final class Fsck {
     private final EngineContext ctx;
@@ -45,6 +47,7 @@ final class Fsck {
     private long chunks;
     private long bytesRead;
     private final Map<String, Long> groupSizes = new HashMap<>();
+    private final Map<String, Long> manifestSizes = new HashMap<>();
     private final Map<String, List<byte[]>> groups = new HashMap<>();
 
     Fsck(EngineContext ctx) {
@@ -62,14 +65,23 @@ final class Fsck {
             Set<String> manifestBlobs = new HashSet<>();
             for (BlobInfo b : blobs.list(BackendLayout.MANIFESTS)) {
                 manifestBlobs.add(b.name());
+                manifestSizes.put(b.name(), b.size());
             }
             for (BlobInfo b : blobs.list(BackendLayout.GROUPS)) {
                 manifestBlobs.add(b.name());
                 groupSizes.put(b.name(), b.size());
             }
+            Map<String, Long> bucketBlobs = new HashMap<>();
+            for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
+                bucketBlobs.put(b.name(), b.size());
+            }
             for (BucketRecord bucket : meta.buckets()) {
-                if (blobs.head(StoredRecords.bucketBlob(ctx.config.masterKey(), bucket.name())).isEmpty()) {
+                String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket.name());
+                Long size = bucketBlobs.remove(blob);
+                if (size == null) {
                     damaged.add(bucket.name() + ": bucket record missing from the backend (reindex would lose it)");
+                } else if (readData) {
+                    checkBucketRecord(bucket, blob, size);
                 }
                 String after = null;
                 ObjectPage page;
@@ -82,7 +94,7 @@ final class Fsck {
                     after = page.nextAfter();
                 } while (page.truncated());
             }
-            List<String> orphans = new ArrayList<>();
+            List<String> orphans = new ArrayList<>(bucketBlobs.keySet());
             Set<String> knownPacks = new HashSet<>();
             meta.packs().forEach(p -> knownPacks.add(p.name()));
             knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
@@ -110,6 +122,8 @@ final class Fsck {
                         && groupSizes.containsKey(BackendLayout.group(BackendLayout.groupOf(v)));
                 if (!groupExists) {
                     orphans.add(b.name());
+                } else if (readData) {
+                    checkTombstone(b);
                 }
             }
             orphans.sort(null);
@@ -131,6 +145,8 @@ final class Fsck {
             damaged.add(where + ": manifest blob " + stored + " missing from the backend (reindex would lose it)");
         } else if (readData && !stored.equals(blob)) {
             checkGroupMember(where, stored, r);
+        } else if (readData) {
+            checkManifestBlob(where, blob, r);
         }
         Manifest m;
         try {
@@ -173,6 +189,64 @@ final class Fsck {
             damaged.add(where + ": chunk " + e.id() + " could not be read from pack " + loc.pack() + " ("
                     + ex.getMessage() + ")");
         }
+    }
+
+    /**
+     * With {@code readData}: the manifest blob holds this version's manifest, byte for byte as the metadata store does
+     * (both are the same sealed value), and opens under its name.
+     */
+    private void checkManifestBlob(String where, String blob, ObjectRecord r) {
+        byte[] stored;
+        try {
+            stored = read(blob, manifestSizes.get(blob));
+        } catch (IOException e) {
+            damaged.add(where + ": manifest blob " + blob + " unreadable (" + e.getMessage() + ")");
+            return;
+        }
+        try {
+            StoredRecords.openManifest(ctx.config.masterKey(), blob, stored);
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            damaged.add(where + ": manifest blob " + blob + " does not open (" + e.getMessage() + ")");
+            return;
+        }
+        if (!Arrays.equals(stored, r.manifest())) {
+            damaged.add(where + ": manifest blob " + blob + " differs from the metadata store's manifest");
+        }
+    }
+
+    /** With {@code readData}: the bucket's record on the backend opens and says what the metadata store says. */
+    private void checkBucketRecord(BucketRecord bucket, String blob, long size) {
+        try {
+            BucketRecord stored = StoredRecords.openBucket(ctx.config.masterKey(), blob, read(blob, size));
+            if (!stored.equals(bucket)) {
+                damaged.add(bucket.name() + ": bucket record " + blob + " differs from the metadata store's");
+            }
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            damaged.add(bucket.name() + ": bucket record " + blob + " does not open (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            damaged.add(bucket.name() + ": bucket record " + blob + " unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * With {@code readData}: a tombstone of a live group opens under its name; one that does not cannot keep reindex
+     * from reviving the version it buries.
+     */
+    private void checkTombstone(BlobInfo b) {
+        try {
+            StoredRecords.openTombstone(ctx.config.masterKey(), b.name(), read(b.name(), b.size()));
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            damaged.add(b.name() + ": tombstone does not open (" + e.getMessage() + "; reindex would revive "
+                    + "the version it buries)");
+        } catch (IOException e) {
+            damaged.add(b.name() + ": tombstone unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    private byte[] read(String blob, long size) throws IOException {
+        byte[] bytes = blobs.read(blob, 0, (int) size);
+        bytesRead += bytes.length;
+        return bytes;
     }
 
     /** With {@code readData}: the group holds this version's manifest, byte for byte as the metadata store does. */

@@ -27,7 +27,8 @@ import java.util.concurrent.ExecutionException;
  * {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once
  * the reader has passed their run. All reads together hold at most the engine's read budget ({@link BufferBudget}):
  * a stream reserves one run when it opens (waiting, then SlowDown, if the budget is spent) and every further run of
- * its read-ahead only if the budget has it free, so it always makes progress and reads ahead when memory allows.
+ * its read-ahead only if the budget has it free, so it always makes progress and reads ahead when memory allows. The
+ * engine fetches and verifies the first run ({@link #start}) before it hands the stream out.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
@@ -52,6 +53,8 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private final Map<ChunkId, ChunkLocation> located = new java.util.HashMap<>();
     private int locatedUpTo;
     private boolean closed;
+    /** {@link #start} fetched the first run alone: the first read starts the read-ahead behind it. */
+    private boolean readAheadDue;
     /** The read budget's share every stream holds while open: its largest possible run, fetched one at a time. */
     private final BufferBudget.Reservation base;
     private boolean baseInUse;
@@ -94,6 +97,24 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         }
         long largestRun = Math.min(covered, Math.max(MAX_RUN_BYTES, largestChunk));
         this.base = ctx.readBudget.reserve(largestRun == 0 ? 0 : ctx.runBuffers.footprint((int) largestRun));
+    }
+
+    /**
+     * Fetches and verifies the first run now, so that damage there fails the GET before the caller has begun an answer
+     * (a gateway then still sends an error status); later runs are verified when the reader reaches them.
+     */
+    synchronized void start() throws IOException {
+        if (remaining == 0 || current != null) {
+            return;
+        }
+        // the first run alone, under the stream's base share: read-ahead takes free memory only once reading starts
+        fill(1);
+        CompletableFuture<List<Slice>> head = inFlight.poll();
+        if (head != null) {
+            ready.addAll(await(head));
+            nextChunk();
+            readAheadDue = true;
+        }
     }
 
     @Override
@@ -143,6 +164,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         }
         if (remaining == 0) {
             return -1;
+        }
+        if (readAheadDue) {
+            readAheadDue = false;
+            fill(ctx.config.readAhead());
         }
         while (current == null || currentPos == currentEnd) {
             if (!nextChunk()) {
@@ -226,13 +251,13 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 // run under it
                 passCurrentRun();
             }
-            fill();
+            fill(ctx.config.readAhead());
             CompletableFuture<List<Slice>> head = inFlight.poll();
             if (head == null) {
                 return false;
             }
             ready.addAll(await(head));
-            fill();
+            fill(ctx.config.readAhead());
         }
         Slice next = ready.poll();
         if (current != null && current != next.array()) {
@@ -247,11 +272,11 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     }
 
     /**
-     * Starts fetches until {@code readAhead} runs are in flight, every covered chunk is requested, or the read budget
-     * has no room for another run (the run under the stream's base always starts).
+     * Starts fetches until {@code runs} runs are in flight, every covered chunk is requested, or the read budget has no
+     * room for another run (the run under the stream's base always starts).
      */
-    private void fill() throws IOException {
-        while (inFlight.size() < ctx.config.readAhead() && nextEntry < endEntry) {
+    private void fill(int runs) throws IOException {
+        while (inFlight.size() < runs && nextEntry < endEntry) {
             ensureLocated(nextEntry);
             int start = nextEntry;
             ChunkLocation first = location(start);

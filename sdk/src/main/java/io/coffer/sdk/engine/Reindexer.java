@@ -19,6 +19,7 @@ import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.pack.PackIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * Rebuilds an empty metadata store from the backend alone: bucket records, then every pack's index (the chunk index),
  * then every manifest, on its own or in a group, keeping the newest version of each key (a crash between an
  * overwrite's commit and the deletion of the old manifest leaves both); a grouped version with a tombstone is gone.
- * Blobs that do not open under the master key are skipped and counted. Uploads in progress are not on the backend
- * and are not restored.
+ * Records that do not open under the master key (altered, truncated, moved or sealed under another key) are not
+ * restored: each is named in the report's {@code damaged} list with the reason, and logged. Uploads in progress are
+ * not on the backend and are not restored.
  */
 final class Reindexer {
     private static final Logger LOG = LoggerFactory.getLogger(Reindexer.class);
@@ -47,7 +49,7 @@ final class Reindexer {
     private final BlobStore blobs;
     private final Map<String, Manifest> newest = new HashMap<>();
     private final Map<Manifest, byte[]> sealedOf = new IdentityHashMap<>();
-    private int skipped;
+    private final List<String> damaged = new ArrayList<>();
 
     Reindexer(EngineContext ctx) {
         this.ctx = ctx;
@@ -137,7 +139,7 @@ final class Reindexer {
                     skip(BackendLayout.manifest(m.versionId()), e);
                 }
             }
-            return new ReindexReport(buckets, objects, packs, chunks, skipped);
+            return new ReindexReport(buckets, objects, packs, chunks, damaged);
         } catch (IOException | UncheckedIOException e) {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
                     + e.getMessage(), e);
@@ -155,7 +157,9 @@ final class Reindexer {
     }
 
     private void skip(String blob, Exception why) {
-        skipped++;
-        LOG.warn("reindex skipped {}: {}", blob, why.getMessage());
+        String reason = why instanceof CofferException ce && ce.code() == ErrorCode.NO_SUCH_BUCKET
+                ? "its bucket record is missing or damaged" : why.getMessage();
+        damaged.add(blob + ": " + reason);
+        LOG.warn("reindex could not restore {}: {}", blob, reason);
     }
 }

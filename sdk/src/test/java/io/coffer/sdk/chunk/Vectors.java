@@ -3,17 +3,15 @@ package io.coffer.sdk.chunk;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Test access to the external FastCDC vectors in {@code shared/vectors/fastcdc}, found by walking up from the working
- * directory to the first folder that contains {@code shared/vectors}.
+ * Test access to the FastCDC vectors: test resources under {@code vectors/fastcdc} (README.md there names the
+ * source), so the tests read nothing outside the checkout.
  */
 final class Vectors {
 
@@ -22,29 +20,20 @@ final class Vectors {
     private Vectors() {
     }
 
-    /** The {@code shared/vectors/fastcdc} folder; fails loudly when it cannot be found. */
-    static Path fastCdcDir() {
-        Path start = Paths.get("").toAbsolutePath();
-        for (Path dir = start; dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared").resolve("vectors");
-            if (Files.isDirectory(candidate)) {
-                return candidate.resolve("fastcdc");
-            }
-        }
-        throw new IllegalStateException("no folder containing shared/vectors above " + start);
-    }
-
     static JsonNode json(String name) {
         try {
-            return MAPPER.readTree(fastCdcDir().resolve(name).toFile());
+            return MAPPER.readTree(bytes(name));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     static byte[] bytes(String name) {
-        try {
-            return Files.readAllBytes(fastCdcDir().resolve(name));
+        try (InputStream in = Vectors.class.getResourceAsStream("/vectors/fastcdc/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("test resource vectors/fastcdc/" + name + " is missing");
+            }
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -63,6 +63,48 @@ class TamperingTest {
     }
 
     @Test
+    void damageInTheFirstRunFailsGetObjectBeforeItReturnsAndLaterDamageFailsTheRead() throws Exception {
+        try (TestEngine e = TestEngine.open(dir)) {
+            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(7, SIZE));
+            ObjectRecord r = e.meta.object("bkt", "k").orElseThrow();
+            Manifest m = StoredRecords.openManifest(e.masterKey, BackendLayout.manifest(r.versionId()), r.manifest());
+            Map<?, ChunkLocation> locs = e.meta.locate(m.distinctChunkIds());
+
+            // the last chunk lies past the first run (at most 4 MiB): getObject returns, the read fails there
+            ManifestEntry last = m.entries().get(m.entries().size() - 1);
+            flipByte(e, locs.get(last.id()));
+            byte[] prefix;
+            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+                prefix = TestData.stream(7, SIZE).readNBytes(1 << 20);
+                assertThat(c.stream().readNBytes(1 << 20)).isEqualTo(prefix);
+                assertThatThrownBy(() -> c.stream().transferTo(java.io.OutputStream.nullOutputStream()))
+                        .isInstanceOf(IOException.class).cause().isInstanceOfSatisfying(CofferException.class,
+                                ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
+            }
+
+            // the first chunk: getObject itself fails, before the caller has a stream to answer with
+            flipByte(e, locs.get(m.entries().get(0).id()));
+            assertThatThrownBy(() -> e.coffer.getObject("bkt", "k", null)).isInstanceOfSatisfying(
+                    CofferException.class, ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
+            assertThatThrownBy(() -> e.coffer.getObject("bkt", "k", ByteRange.of(10, 20))).isInstanceOfSatisfying(
+                    CofferException.class, ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
+            // a range that starts past the damage starts its first run there
+            long start = m.entries().get(0).length();
+            try (ObjectContent c = e.coffer.getObject("bkt", "k", ByteRange.of(start, start + 99))) {
+                assertThat(c.stream().readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(
+                        TestData.bytes(7, (int) start + 100), (int) start, (int) start + 100));
+            }
+        }
+    }
+
+    private static void flipByte(TestEngine e, ChunkLocation loc) throws IOException {
+        byte[] pack = e.blobs.read(loc.pack(), 0, (int) e.blobs.head(loc.pack()).orElseThrow().size());
+        pack[(int) (loc.offset() + loc.length() / 2)] ^= 0x01;
+        e.blobs.put(loc.pack(), BlobContent.of(pack));
+    }
+
+    @Test
     void swappedManifestBlobsFailToOpen() throws Exception {
         // inline limit 0: each object has a manifest blob of its own (grouped ones: ManifestGroupsTest)
         try (TestEngine e = TestEngine.open(dir, b -> b.inlineLimit(0))) {
@@ -78,11 +120,13 @@ class TamperingTest {
     }
 
     private static void assertIntegrityFailure(TestEngine e, ByteRange range) {
+        // damage in the range's first run fails getObject itself, later damage the read
         assertThatThrownBy(() -> {
             try (ObjectContent c = e.coffer.getObject("bkt", "k", range)) {
                 c.stream().transferTo(java.io.OutputStream.nullOutputStream());
             }
-        }).isInstanceOf(IOException.class).cause().isInstanceOfSatisfying(CofferException.class,
-                ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
+        }).satisfies(t -> assertThat(t instanceof CofferException ce ? ce : t.getCause())
+                .isInstanceOfSatisfying(CofferException.class,
+                        ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR)));
     }
 }
