@@ -216,8 +216,8 @@ class HostileInputTest {
                     new byte[0]), 400, "InvalidArgument");
             assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
-            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 501,
-                    "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 404,
+                    "NoSuchVersion");
             assertError(c.send("GET", "/hostile", "acl&policy", Map.of(), new byte[0]), 501, "NotImplemented");
             assertThat(c.send("GET", "/hostile/ten", "", Map.of(), new byte[0]).body()).isEqualTo("0123456789");
         }
