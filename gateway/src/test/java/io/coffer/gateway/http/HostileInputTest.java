@@ -225,6 +225,18 @@ class HostileInputTest {
     }
 
     @Test
+    void emptyOrForeignContinuationTokenIsInvalidArgumentAsS3Answers() throws IOException {
+        try (RawClient c = client()) {
+            for (String token : new String[] {"", "not-a-token%21"}) {
+                RawClient.Response r = c.send("GET", "/hostile", "list-type=2&continuation-token=" + token, Map.of(),
+                        new byte[0]);
+                assertError(r, 400, "InvalidArgument");
+                assertThat(r.body()).contains("The continuation token provided is incorrect");
+            }
+        }
+    }
+
+    @Test
     void headErrorsHaveNoBody() throws IOException {
         try (RawClient c = client()) {
             RawClient.Response r = c.send("HEAD", "/hostile/missing", "", Map.of(), new byte[0]);
