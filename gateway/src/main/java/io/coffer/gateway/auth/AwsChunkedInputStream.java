@@ -9,8 +9,10 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decodes an {@code aws-chunked} request body ({@code Content-Encoding: aws-chunked}), yielding the object bytes.
@@ -26,7 +28,10 @@ import java.util.Map;
  * end of the chunk, before any byte of the next chunk is returned; the trailer signature continues the chain. The
  * stream reports EOF only after the final chunk and the trailers have been checked, so a consumer that commits at
  * EOF never commits a forged, truncated or malformed body: it gets an {@link IOException} caused by an
- * {@link S3Exception} (SignatureDoesNotMatch, IncompleteBody, InvalidArgument) instead.
+ * {@link S3Exception} (SignatureDoesNotMatch, IncompleteBody, InvalidArgument, MalformedTrailerError) instead.
+ *
+ * <p>Chunk sizes are hex digits only (no sign, no {@code 0x}). The trailers must be exactly those the request
+ * declared in {@code x-amz-trailer}: a declared checksum that does not arrive would otherwise go unchecked.
  *
  * <p>Limits, set before parsing (not after an out-of-memory): a chunk header or trailer line is at most 4 KiB,
  * a chunk at most 16 MiB, trailers at most 16 lines. Memory: an 8 KiB read buffer and one line buffer; chunk data
@@ -40,7 +45,7 @@ public final class AwsChunkedInputStream extends InputStream {
 
     private final InputStream in;
     private final ChunkSigner signer;
-    private final boolean trailers;
+    private final Set<String> declaredTrailers;
     private final Map<String, String> trailerValues = new LinkedHashMap<>();
     private long remainingInChunk;
     private boolean eof;
@@ -50,14 +55,28 @@ public final class AwsChunkedInputStream extends InputStream {
     private long decoded;
 
     /**
-     * @param signer   verifies the chunk signature chain; null for unsigned payloads
-     * @param trailers whether trailing headers follow the final chunk
+     * @param signer           verifies the chunk signature chain; null for unsigned payloads
+     * @param declaredTrailers the trailing headers that follow the final chunk (lower-case names, see
+     *                         {@link #declaredTrailers}); null when the payload has no trailer section
      */
-    public AwsChunkedInputStream(InputStream in, ChunkSigner signer, boolean trailers) {
+    public AwsChunkedInputStream(InputStream in, ChunkSigner signer, Set<String> declaredTrailers) {
         // chunk headers and trailers are parsed a byte at a time; without a buffer each byte is a locked pipe read
         this.in = new BufferedInputStream(in, READ_BUFFER);
         this.signer = signer;
-        this.trailers = trailers;
+        this.declaredTrailers = declaredTrailers == null ? null : Set.copyOf(declaredTrailers);
+    }
+
+    /** The names an {@code x-amz-trailer} header declares, lower-case; empty for null. */
+    public static Set<String> declaredTrailers(String header) {
+        Set<String> names = new LinkedHashSet<>();
+        if (header != null) {
+            for (String n : header.split(",")) {
+                if (!n.isBlank()) {
+                    names.add(n.trim().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return names;
     }
 
     /** Trailing headers (lower-case names), complete once the stream reported EOF. */
@@ -140,16 +159,7 @@ public final class AwsChunkedInputStream extends InputStream {
         if (signer != null && chunkSignature == null) {
             throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH, "A chunk signature is missing.");
         }
-        long size;
-        try {
-            sizePart = sizePart.trim();
-            if (sizePart.isEmpty() || sizePart.length() > 8) {
-                throw new NumberFormatException(sizePart);
-            }
-            size = Long.parseLong(sizePart, 16);
-        } catch (NumberFormatException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Malformed aws-chunked encoding: bad chunk size.");
-        }
+        long size = parseChunkSize(sizePart.trim());
         if (size > MAX_CHUNK) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "aws-chunked chunk larger than " + MAX_CHUNK
                     + " bytes.");
@@ -160,12 +170,24 @@ public final class AwsChunkedInputStream extends InputStream {
             return;
         }
         verifyChunk();
-        if (trailers) {
+        if (declaredTrailers != null) {
             readTrailers();
         } else {
             expectCrlf();
         }
         eof = true;
+    }
+
+    /** 1 to 8 hex digits; Long.parseLong would also take a sign ("+10", "-0"). */
+    private static long parseChunkSize(String hex) {
+        boolean digits = !hex.isEmpty() && hex.length() <= 8;
+        for (int i = 0; digits && i < hex.length(); i++) {
+            digits = Character.digit(hex.charAt(i), 16) >= 0 && hex.charAt(i) < 128;
+        }
+        if (!digits) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Malformed aws-chunked encoding: bad chunk size.");
+        }
+        return Long.parseLong(hex, 16);
     }
 
     private void readTrailers() throws IOException {
@@ -187,6 +209,9 @@ public final class AwsChunkedInputStream extends InputStream {
             String value = line.substring(colon + 1).trim();
             if (name.equals("x-amz-trailer-signature")) {
                 trailerSignature = value;
+            } else if (!declaredTrailers.contains(name)) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_TRAILER_ERROR, "The trailing header " + name
+                        + " was not declared in x-amz-trailer.");
             } else {
                 trailerValues.put(name, value);
                 signedText.append(name).append(':').append(value).append('\n');
@@ -194,6 +219,12 @@ public final class AwsChunkedInputStream extends InputStream {
         }
         if (signer != null && !signer.verifyTrailer(signedText.toString(), trailerSignature)) {
             throw new S3Exception(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
+        }
+        for (String name : declaredTrailers) {
+            if (!trailerValues.containsKey(name)) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_TRAILER_ERROR, "The trailing header " + name
+                        + " declared in x-amz-trailer is missing.");
+            }
         }
     }
 

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * Passes a request body through while computing its SHA-256 (when the request signed a hex payload hash), the
  * requested {@code x-amz-checksum-*} values and its length, and checks them all at the end: instead of reporting EOF
  * it throws an {@link IOException} caused by an {@link S3Exception} (XAmzContentSHA256Mismatch, BadDigest,
- * IncompleteBody), so an engine that commits at EOF aborts and stores nothing.
+ * IncompleteBody, EntityTooLarge), so an engine that commits at EOF aborts and stores nothing.
  */
 public final class VerifyingInputStream extends FilterInputStream {
     private final String expectedSha256Hex;
@@ -23,6 +23,7 @@ public final class VerifyingInputStream extends FilterInputStream {
     private final Map<ChecksumAlgorithm, ChecksumAlgorithm.Running> running = new EnumMap<>(ChecksumAlgorithm.class);
     private final Supplier<Map<ChecksumAlgorithm, String>> expectedChecksums;
     private final long expectedLength;
+    private final long maxLength;
     private final Map<String, String> verified = new LinkedHashMap<>();
     private long count;
     private boolean done;
@@ -34,9 +35,12 @@ public final class VerifyingInputStream extends FilterInputStream {
      * @param expectedChecksums  the expected values, asked at EOF (trailers are known only then); an algorithm without
      *                           an expected value is computed and reported but not checked
      * @param expectedLength     the body length the request declared, or -1
+     * @param maxLength          the most bytes the body may carry (EntityTooLarge past it, for bodies of no declared
+     *                           length)
      */
     public VerifyingInputStream(InputStream in, String expectedSha256Hex, Iterable<ChecksumAlgorithm> algorithms,
-                                Supplier<Map<ChecksumAlgorithm, String>> expectedChecksums, long expectedLength) {
+                                Supplier<Map<ChecksumAlgorithm, String>> expectedChecksums, long expectedLength,
+                                long maxLength) {
         super(in);
         this.expectedSha256Hex = expectedSha256Hex;
         this.sha256 = expectedSha256Hex == null ? null : SigV4.sha256();
@@ -45,6 +49,7 @@ public final class VerifyingInputStream extends FilterInputStream {
         }
         this.expectedChecksums = expectedChecksums;
         this.expectedLength = expectedLength;
+        this.maxLength = maxLength;
     }
 
     /** The verified checksums by algorithm name (CRC32 ...), base64; complete once EOF was reported. */
@@ -82,6 +87,10 @@ public final class VerifyingInputStream extends FilterInputStream {
         if (expectedLength >= 0 && count > expectedLength) {
             failure = new S3Exception(S3ErrorCode.INCOMPLETE_BODY, "The body is longer than the declared length.")
                     .asIOException();
+            throw failure;
+        }
+        if (count > maxLength) {
+            failure = new S3Exception(S3ErrorCode.ENTITY_TOO_LARGE).asIOException();
             throw failure;
         }
         if (sha256 != null) {

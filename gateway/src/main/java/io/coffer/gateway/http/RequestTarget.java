@@ -3,6 +3,10 @@ package io.coffer.gateway.http;
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.gateway.s3.S3ErrorCode;
 import io.coffer.gateway.s3.S3Exception;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,7 +16,8 @@ import java.util.Map;
 
 /**
  * Where a request points: the bucket and key from path-style ({@code /bucket/key}) or virtual-hosted-style
- * ({@code bucket.base-domain/key}) addressing, the decoded path SigV4 signs and the decoded query.
+ * ({@code bucket.base-domain/key}) addressing, the decoded path SigV4 signs and the decoded query. Escapes and raw
+ * bytes that are not UTF-8 are InvalidURI (400).
  *
  * @param bucket null for the service root (ListBuckets)
  * @param key    null for bucket-level requests
@@ -42,6 +47,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
         if (!u.startsWith("/")) {
             throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
         }
+        u = utf8(u);
         int q = u.indexOf('?');
         String rawPath = q < 0 ? u : u.substring(0, q);
         String rawQuery = q < 0 ? "" : u.substring(q + 1);
@@ -82,6 +88,31 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
         }
         String key = rest.substring(slash + 1);
         return new RequestTarget(rest.substring(0, slash), key.isEmpty() ? null : key, path, query);
+    }
+
+    /**
+     * The request line as its bytes mean in UTF-8: the HTTP decoder hands each byte over as one ISO-8859-1 char, so
+     * bytes above 0x7F sent unescaped are read again as UTF-8; what is not UTF-8 is InvalidURI, as for escapes.
+     */
+    private static String utf8(String u) {
+        boolean ascii = true;
+        for (int i = 0; i < u.length(); i++) {
+            char c = u.charAt(i);
+            if (c > 0xFF) {
+                throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+            }
+            ascii &= c < 0x80;
+        }
+        if (ascii) {
+            return u;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(u.getBytes(StandardCharsets.ISO_8859_1))).toString();
+        } catch (CharacterCodingException e) {
+            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+        }
     }
 
     static String virtualBucket(String host, String baseDomain) {

@@ -6,6 +6,7 @@ import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.gateway.auth.SignedRequest;
 import io.coffer.gateway.auth.VerifyingInputStream;
 import io.coffer.gateway.s3.NameRules;
+import io.coffer.gateway.s3.ObjectSizeLimit;
 import io.coffer.gateway.s3.S3Dispatcher;
 import io.coffer.gateway.s3.S3ErrorCode;
 import io.coffer.gateway.s3.S3Exception;
@@ -241,6 +242,9 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             } else if (!chunkedTe && op.streamsBody()) {
                 throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
             }
+            if (op.streamsBody()) {
+                ObjectSizeLimit.check(decodedLength);
+            }
             BodyPipe pipe = new BodyPipe(server.options().bodyBufferBytes(), () -> resumeReading(ex),
                     server.options().idleTimeout().toMillis(), server.requestBodyBufferHighWater());
             ex.pipe = pipe;
@@ -249,9 +253,14 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             }
             InputStream raw = pipe;
             AwsChunkedInputStream chunked = null;
+            String trailer = flat.get("x-amz-trailer");
+            if (trailer != null && !auth.trailers()) {
+                throw new S3Exception(S3ErrorCode.MALFORMED_TRAILER_ERROR, "x-amz-trailer needs a payload with"
+                        + " trailers (STREAMING-...-TRAILER).");
+            }
             if (auth.streaming()) {
                 chunked = new AwsChunkedInputStream(raw, auth.signedChunks() ? auth.chunkSigner() : null,
-                        auth.trailers());
+                        auth.trailers() ? AwsChunkedInputStream.declaredTrailers(trailer) : null);
                 raw = chunked;
             }
             Map<ChecksumAlgorithm, String> headerChecksums = new LinkedHashMap<>();
@@ -262,7 +271,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
                     algorithms.add(a);
                 });
             }
-            String trailer = flat.get("x-amz-trailer");
             if (trailer != null) {
                 for (String t : trailer.split(",")) {
                     ChecksumAlgorithm.fromHeaderName(t.trim()).filter(a -> !algorithms.contains(a))
@@ -278,7 +286,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
                     }
                 }
                 return expected;
-            }, decodedLength);
+            }, decodedLength, op.streamsBody() ? ObjectSizeLimit.MAX_UPLOAD_BYTES : Long.MAX_VALUE);
             body = verifying;
             checks = verifying::checksums;
         }

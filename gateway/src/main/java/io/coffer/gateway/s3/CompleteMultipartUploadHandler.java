@@ -16,7 +16,11 @@ import java.util.List;
  */
 public final class CompleteMultipartUploadHandler implements S3ActionHandler {
     private static final int MAX_PARTS = 10000;
-    private static final XmlRequestReader XML = new XmlRequestReader(4 * 1024 * 1024, 3 * MAX_PARTS + 16);
+    /**
+     * Room for 10,000 parts each naming all it may (ETag, PartNumber and the five checksums, SHA-256's the longest:
+     * about 450 bytes with indentation), with margin: 8 elements and 8 MiB at most.
+     */
+    private static final XmlRequestReader XML = new XmlRequestReader(8 * 1024 * 1024, 8 * MAX_PARTS + 16);
     private final Coffer coffer;
 
     public CompleteMultipartUploadHandler(Coffer coffer) {

@@ -3,11 +3,18 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
 import java.io.IOException;
 
-/** CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. */
+/**
+ * CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. Re-creating a bucket
+ * one already owns is 200 in us-east-1 (S3's legacy behaviour there, which scripts rely on; nothing changes) and
+ * BucketAlreadyOwnedByYou (409) in any other region.
+ */
 public final class CreateBucketHandler implements S3ActionHandler {
     private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 64);
+    private static final String US_EAST_1 = "us-east-1";
     private final Coffer coffer;
     private final String defaultRegion;
 
@@ -31,7 +38,14 @@ public final class CreateBucketHandler implements S3ActionHandler {
                 region = constraint.trim();
             }
         }
-        coffer.createBucket(r.bucket(), r.owner(), region);
+        try {
+            coffer.createBucket(r.bucket(), r.owner(), region);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU || !region.equals(US_EAST_1)
+                    || !coffer.headBucket(r.bucket()).region().equals(US_EAST_1)) {
+                throw e;
+            }
+        }
         return S3Response.empty(200).header("Location", "/" + r.bucket());
     }
 }

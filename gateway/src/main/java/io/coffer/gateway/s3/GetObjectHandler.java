@@ -10,8 +10,12 @@ import java.util.Map;
 
 /**
  * GetObject and HeadObject: conditional requests (304/412), a single Range (206 + Content-Range, 416 with
- * {@code Content-Range: bytes *&#47;size}), partNumber, response-* header overrides and x-amz-checksum-mode. GET
- * bodies are streamed by the server from the engine's stream.
+ * {@code Content-Range: bytes *&#47;size}), partNumber (206 + Content-Range; 416 InvalidPartNumber past the last
+ * part), response-* header overrides and x-amz-checksum-mode (header or presigned query parameter). GET bodies are
+ * streamed by the server from the engine's stream.
+ *
+ * <p>Stored checksums cover the whole object, so they are sent only with a response that carries the whole object:
+ * a client that checks them (boto3, the AWS SDKs) would fail a range or a part of a multipart object against them.
  */
 public final class GetObjectHandler implements S3ActionHandler {
     private static final Map<String, String> OVERRIDES = Map.of(
@@ -95,15 +99,13 @@ public final class GetObjectHandler implements S3ActionHandler {
         return headers(r, content.info(), pr, content);
     }
 
+    /** The bytes of part {@code partNumber}: a single-PUT object is its one part; null for an empty object. */
     private static ByteRange.Resolved partRange(ObjectInfo info, int partNumber) {
-        if (info.partCount() == 0) {
-            if (partNumber != 1) {
-                throw new InvalidRangeException(info.size());
-            }
-            return null;
+        if (partNumber > Math.max(1, info.partCount())) {
+            throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER);
         }
-        if (partNumber > info.partCount()) {
-            throw new InvalidRangeException(info.size());
+        if (info.partCount() == 0) {
+            return info.size() == 0 ? null : new ByteRange.Resolved(0, info.size());
         }
         long offset = 0;
         for (int i = 0; i < partNumber - 1; i++) {
@@ -118,7 +120,8 @@ public final class GetObjectHandler implements S3ActionHandler {
         int status = partial ? 206 : 200;
         S3Response resp = content == null ? S3Response.stream(status, null, length)
                 : S3Response.stream(status, content.stream(), length);
-        ObjectHeaders.write(resp, info, "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode")));
+        boolean whole = range == null || range.offset() == 0 && range.length() == info.size();
+        ObjectHeaders.write(resp, info, whole && checksumMode(r));
         if (partial) {
             resp.header("Content-Range", "bytes " + range.offset() + "-" + range.lastInclusive() + "/" + info.size());
         }
@@ -129,6 +132,12 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
         }
         return resp;
+    }
+
+    /** x-amz-checksum-mode: ENABLED, as a header or, in a presigned URL, a query parameter. */
+    private static boolean checksumMode(S3Request r) {
+        return "ENABLED".equalsIgnoreCase(r.header("x-amz-checksum-mode"))
+                || "ENABLED".equalsIgnoreCase(r.queryParam("x-amz-checksum-mode"));
     }
 
     private static int parsePartNumber(String v) {

@@ -34,9 +34,10 @@ public final class ListObjectVersionsHandler implements S3ActionHandler {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified");
         }
         int maxKeys = ListingParams.limit(r, "max-keys", 1000);
-        boolean url = ListingParams.urlEncoding(r);
+        ListingParams.urlEncoding(r);
         // the only version of key-marker is null, so the listing resumes after key-marker whatever the version marker
         ObjectPage page = ListingParams.page(coffer, r, prefix, delimiter, keyMarker, maxKeys);
+        boolean url = ListingParams.urlEncoding(r, page, prefix, delimiter, keyMarker);
         XmlResponseWriter w = XmlResponseWriter.document("ListVersionsResult");
         w.element("Name", r.bucket())
                 .element("Prefix", prefix == null ? "" : ListingParams.encode(prefix, url))

@@ -18,8 +18,9 @@ public final class ListObjectsHandler implements S3ActionHandler {
         String delimiter = ListingParams.opt(r.queryParam("delimiter"));
         String marker = ListingParams.opt(r.queryParam("marker"));
         int maxKeys = ListingParams.limit(r, "max-keys", 1000);
-        boolean url = ListingParams.urlEncoding(r);
+        ListingParams.urlEncoding(r);
         ObjectPage page = ListingParams.page(coffer, r, prefix, delimiter, marker, maxKeys);
+        boolean url = ListingParams.urlEncoding(r, page, prefix, delimiter, marker);
         XmlResponseWriter w = XmlResponseWriter.document("ListBucketResult");
         w.element("Name", r.bucket())
                 .element("Prefix", prefix == null ? "" : ListingParams.encode(prefix, url))

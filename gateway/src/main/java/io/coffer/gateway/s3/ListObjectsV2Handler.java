@@ -24,7 +24,7 @@ public final class ListObjectsV2Handler implements S3ActionHandler {
         String startAfter = ListingParams.opt(r.queryParam("start-after"));
         String token = r.queryParam("continuation-token");
         int maxKeys = ListingParams.limit(r, "max-keys", 1000);
-        boolean url = ListingParams.urlEncoding(r);
+        ListingParams.urlEncoding(r);
         boolean fetchOwner = "true".equals(r.queryParam("fetch-owner"));
         String after = startAfter;
         if (token != null) {
@@ -34,6 +34,7 @@ public final class ListObjectsV2Handler implements S3ActionHandler {
             }
         }
         ObjectPage page = ListingParams.page(coffer, r, prefix, delimiter, after, maxKeys);
+        boolean url = ListingParams.urlEncoding(r, page, prefix, delimiter, startAfter);
         XmlResponseWriter w = XmlResponseWriter.document("ListBucketResult");
         w.element("Name", r.bucket())
                 .element("Prefix", prefix == null ? "" : ListingParams.encode(prefix, url))

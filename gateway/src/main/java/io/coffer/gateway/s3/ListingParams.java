@@ -45,6 +45,37 @@ final class ListingParams {
         return true;
     }
 
+    /**
+     * Whether the listing is written URL-encoded (with {@code <EncodingType>url</EncodingType>}): when the request
+     * asked for it, and also when a name on the page or echoed from the request has a character an XML 1.0 document
+     * cannot carry exactly (a control character, CR, ...). The document stays well-formed, and a client that reads
+     * EncodingType (the AWS SDKs do) decodes each name back to the stored key.
+     */
+    static boolean urlEncoding(S3Request r, ObjectPage page, String... echoed) {
+        if (urlEncoding(r)) {
+            return true;
+        }
+        for (String v : echoed) {
+            if (v != null && !XmlResponseWriter.carries(v)) {
+                return true;
+            }
+        }
+        if (page.nextAfter() != null && !XmlResponseWriter.carries(page.nextAfter())) {
+            return true;
+        }
+        for (ObjectSummary o : page.objects()) {
+            if (!XmlResponseWriter.carries(o.key())) {
+                return true;
+            }
+        }
+        for (String p : page.commonPrefixes()) {
+            if (!XmlResponseWriter.carries(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Null-safe empty-to-null for optional parameters. */
     static String opt(String v) {
         return v == null || v.isEmpty() ? null : v;

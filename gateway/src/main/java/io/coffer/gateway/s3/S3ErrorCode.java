@@ -35,6 +35,8 @@ public enum S3ErrorCode {
     INVALID_REQUEST(400, "Invalid Request"),
     INVALID_U_R_I(400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG_ERROR(400, "Your key is too long"),
+    MALFORMED_TRAILER_ERROR(400, "The request contained trailing data that was not well-formed or did not conform to"
+            + " our published schema."),
     MALFORMED_X_M_L(400, "The XML you provided was not well-formed or did not validate against our published schema."),
     METADATA_TOO_LARGE(400, "Your metadata headers exceed the maximum allowed metadata size."),
     METHOD_NOT_ALLOWED(405, "The specified method is not allowed against this resource."),

@@ -4,26 +4,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Maps method, bucket, key and query to the S3 action. Any query parameter outside the set a supported action reads
- * (a subresource such as {@code ?restore} or {@code ?select}, or a configuration subresource such as {@code ?acl} or
- * {@code ?policy} with any method but GET) routes to {@link S3Operation#NOT_IMPLEMENTED}: the gateway never answers a
- * request it does not understand with a wrong success.
+ * Maps method, bucket, key and query to the S3 action. Query parameters that name no subresource (response-*
+ * overrides, listing options, presigned URL and SDK parameters such as {@code X-Amz-*}, {@code x-amz-checksum-mode} or
+ * {@code x-id}, and any S3 ignores) do not change the action. A subresource S3 offers and Coffer does not (listed once,
+ * in {@link #UNSUPPORTED}), or a configuration subresource with any method but GET, routes to
+ * {@link S3Operation#NOT_IMPLEMENTED}: the gateway never answers a request it does not understand with a wrong success.
  */
 public final class S3Router {
-    private static final Set<String> KNOWN = Set.of(
-            // listing
-            "prefix", "delimiter", "max-keys", "marker", "list-type", "continuation-token", "start-after",
-            "encoding-type", "fetch-owner", "key-marker", "upload-id-marker", "max-uploads", "max-parts",
-            "part-number-marker", "allow-unordered", "max-buckets", "bucket-region", "expected-bucket-owner",
-            // subresources we implement
+    /** S3's subresources Coffer does not offer: a request naming any of them is NotImplemented. */
+    static final Set<String> UNSUPPORTED = Set.of(
+            "accelerate", "analytics", "intelligent-tiering", "inventory", "legal-hold", "logging",
+            "metadataConfiguration", "metadataTable", "metrics", "notification", "ownershipControls", "policyStatus",
+            "publicAccessBlock", "requestPayment", "restore", "retention", "select", "session", "torrent",
+            "renameObject");
+    /** The subresources that pick one of the implemented actions. */
+    private static final Set<String> ROUTING = Set.of(
             "location", "uploads", "uploadId", "partNumber", "delete", "versions", "version-id-marker", "versionId",
-            "attributes",
-            // GetObject response header overrides
-            "response-content-type", "response-content-language", "response-expires", "response-cache-control",
-            "response-content-disposition", "response-content-encoding",
-            // presigned URL parameters and SDK markers
-            "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
-            "X-Amz-Signature", "X-Amz-Content-Sha256", "X-Amz-Security-Token", "x-id");
+            "attributes");
 
     /** GET of a bucket's configuration subresource: the configurations a Coffer bucket has, or has never set. */
     private static final Map<String, S3Operation> BUCKET_GETTERS = Map.of(
@@ -46,14 +43,14 @@ public final class S3Router {
 
     public static S3Operation route(String method, String bucket, String key, Map<String, String> query,
                                     Map<String, String> headers) {
+        for (String name : query.keySet()) {
+            if (UNSUPPORTED.contains(name)) {
+                return S3Operation.NOT_IMPLEMENTED;
+            }
+        }
         S3Operation getter = configurationGetter(method, bucket, key, query);
         if (getter != null) {
             return getter;
-        }
-        for (String name : query.keySet()) {
-            if (!KNOWN.contains(name)) {
-                return S3Operation.NOT_IMPLEMENTED;
-            }
         }
         S3Operation op = routeKnown(method, bucket, key, query, headers);
         if (query.containsKey("versionId") && !VERSION_ID_ACTIONS.contains(op)
@@ -89,10 +86,8 @@ public final class S3Router {
                     yield "2".equals(query.get("list-type")) ? S3Operation.LIST_OBJECTS_V2 : S3Operation.LIST_OBJECTS;
                 }
                 case "HEAD" -> S3Operation.HEAD_BUCKET;
-                case "PUT" -> query.isEmpty() || onlySdkMarkers(query) ? S3Operation.CREATE_BUCKET
-                        : S3Operation.NOT_IMPLEMENTED;
-                case "DELETE" -> query.isEmpty() || onlySdkMarkers(query) ? S3Operation.DELETE_BUCKET
-                        : S3Operation.NOT_IMPLEMENTED;
+                case "PUT" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.CREATE_BUCKET;
+                case "DELETE" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.DELETE_BUCKET;
                 case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS : S3Operation.NOT_IMPLEMENTED;
                 default -> S3Operation.NOT_IMPLEMENTED;
             };
@@ -128,7 +123,7 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET with nothing else in the query but SDK markers; PutObjectTagging and DeleteObjectTagging for an object's
+     * a GET that names no other subresource; PutObjectTagging and DeleteObjectTagging for an object's
      * {@code ?tagging} (an object's tag set is always empty, and those two can keep it so); NotImplemented for anything
      * else (setting or deleting a bucket configuration, a version); null when the request names none.
      */
@@ -142,7 +137,7 @@ public final class S3Router {
                     return S3Operation.NOT_IMPLEMENTED;
                 }
                 subresource = name;
-            } else if (!isSdkMarker(name)) {
+            } else if (ROUTING.contains(name) && !name.equals("versionId")) {
                 other = true;
             }
         }
@@ -166,17 +161,12 @@ public final class S3Router {
         return op == null ? S3Operation.NOT_IMPLEMENTED : op;
     }
 
-    private static boolean onlySdkMarkers(Map<String, String> query) {
+    private static boolean namesSubresource(Map<String, String> query) {
         for (String name : query.keySet()) {
-            if (!isSdkMarker(name)) {
-                return false;
+            if (ROUTING.contains(name)) {
+                return true;
             }
         }
-        return true;
-    }
-
-    /** A presigned URL's X-Amz-* parameter or the SDKs' x-id action marker: neither names a subresource. */
-    private static boolean isSdkMarker(String name) {
-        return name.startsWith("X-Amz-") || name.equals("x-id");
+        return false;
     }
 }

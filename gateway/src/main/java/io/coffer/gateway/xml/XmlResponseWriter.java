@@ -12,6 +12,10 @@ import javax.xml.stream.XMLStreamWriter;
 /**
  * Writes an S3 response document element by element through the JDK's streaming {@link XMLStreamWriter}, which
  * escapes text and attribute values. Listings are bounded (1000 entries) so the document is built in memory.
+ *
+ * <p>The document is always well-formed XML 1.0: a character it cannot carry exactly (see {@link #carries}) is written
+ * percent-encoded as its UTF-8 bytes, for example U+0001 as {@code %01}. Listings avoid that by switching to
+ * encoding-type=url for the whole page.
  */
 public final class XmlResponseWriter {
     public static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
@@ -19,6 +23,8 @@ public final class XmlResponseWriter {
     private static final XMLOutputFactory FACTORY = XMLOutputFactory.newInstance();
     private static final DateTimeFormatter ISO_MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private static final String HEX = "0123456789ABCDEF";
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     private final XMLStreamWriter writer;
@@ -79,11 +85,50 @@ public final class XmlResponseWriter {
     /** Text inside the current element. */
     public XmlResponseWriter text(String value) {
         try {
-            writer.writeCharacters(value);
+            writer.writeCharacters(xmlSafe(value));
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);
         }
         return this;
+    }
+
+    /**
+     * True when every character of {@code s} reaches an XML 1.0 parser unchanged: the Char production without the
+     * C0 controls, and without CR, which parsers turn into LF.
+     */
+    public static boolean carries(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            if (!carried(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
+    }
+
+    private static boolean carried(int c) {
+        return c == 0x9 || c == 0xA || c >= 0x20 && c <= 0xD7FF || c >= 0xE000 && c <= 0xFFFD
+                || c >= 0x10000 && c <= 0x10FFFF;
+    }
+
+    private static String xmlSafe(String s) {
+        if (carries(s)) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            if (carried(c)) {
+                sb.appendCodePoint(c);
+            } else {
+                for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
+                    sb.append('%').append(HEX.charAt((b >> 4) & 0xF)).append(HEX.charAt(b & 0xF));
+                }
+            }
+            i += Character.charCount(c);
+        }
+        return sb.toString();
     }
 
     /** A text element; a null value writes nothing. */
@@ -93,7 +138,7 @@ public final class XmlResponseWriter {
         }
         try {
             writer.writeStartElement(name);
-            writer.writeCharacters(value);
+            writer.writeCharacters(xmlSafe(value));
             writer.writeEndElement();
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,7 +47,7 @@ class AwsChunkedInputStreamTest {
     @Test
     void documentedSignedExampleDecodesTo66560Bytes() throws IOException {
         byte[] decoded = new AwsChunkedInputStream(new ByteArrayInputStream(documentedBody(CHUNK_SIGNATURES)),
-                exampleSigner(), false).readAllBytes();
+                exampleSigner(), null).readAllBytes();
         assertThat(decoded).hasSize(66560);
         assertThat(new String(decoded, StandardCharsets.US_ASCII)).matches("a+");
     }
@@ -68,7 +69,7 @@ class AwsChunkedInputStreamTest {
         String[] forged = CHUNK_SIGNATURES.clone();
         forged[1] = "1" + forged[1].substring(1);
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(documentedBody(forged)),
-                exampleSigner(), false);
+                exampleSigner(), null);
         assertFails(in, S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
     }
 
@@ -76,7 +77,7 @@ class AwsChunkedInputStreamTest {
     void truncatedBodyIsIncompleteBody() {
         byte[] body = documentedBody(CHUNK_SIGNATURES);
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(Arrays.copyOf(body,
-                body.length - 200)), exampleSigner(), false);
+                body.length - 200)), exampleSigner(), null);
         assertFails(in, S3ErrorCode.INCOMPLETE_BODY);
     }
 
@@ -86,7 +87,7 @@ class AwsChunkedInputStreamTest {
         String text = new String(body, StandardCharsets.ISO_8859_1);
         int end = text.indexOf("0;chunk-signature=" + CHUNK_SIGNATURES[2]);
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(Arrays.copyOf(body, end)),
-                exampleSigner(), false);
+                exampleSigner(), null);
         assertFails(in, S3ErrorCode.INCOMPLETE_BODY);
     }
 
@@ -95,7 +96,7 @@ class AwsChunkedInputStreamTest {
         String crc = ChecksumAlgorithm.CRC32.of("hello".getBytes(StandardCharsets.US_ASCII));
         String body = "5\r\nhello\r\n0\r\nx-amz-checksum-crc32:" + crc + "\r\n\r\n";
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
-                body.getBytes(StandardCharsets.US_ASCII)), null, true);
+                body.getBytes(StandardCharsets.US_ASCII)), null, Set.of("x-amz-checksum-crc32"));
         assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("hello");
         assertThat(in.trailers()).containsEntry("x-amz-checksum-crc32", crc);
     }
@@ -111,13 +112,13 @@ class AwsChunkedInputStreamTest {
         String body = "5;chunk-signature=" + s1 + "\r\nhello\r\n0;chunk-signature=" + s2 + "\r\n"
                 + "x-amz-checksum-crc32c:" + crc + "\r\nx-amz-trailer-signature:" + ts + "\r\n\r\n";
         AwsChunkedInputStream ok = new AwsChunkedInputStream(new ByteArrayInputStream(
-                body.getBytes(StandardCharsets.US_ASCII)), exampleSigner(), true);
+                body.getBytes(StandardCharsets.US_ASCII)), exampleSigner(), Set.of("x-amz-checksum-crc32c"));
         assertThat(new String(ok.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("hello");
         assertThat(ok.trailers()).containsEntry("x-amz-checksum-crc32c", crc);
 
         String tampered = body.replace("x-amz-checksum-crc32c:" + crc, "x-amz-checksum-crc32c:AAAAAA==");
         AwsChunkedInputStream bad = new AwsChunkedInputStream(new ByteArrayInputStream(
-                tampered.getBytes(StandardCharsets.US_ASCII)), exampleSigner(), true);
+                tampered.getBytes(StandardCharsets.US_ASCII)), exampleSigner(), Set.of("x-amz-checksum-crc32c"));
         assertFails(bad, S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
     }
 
@@ -125,7 +126,7 @@ class AwsChunkedInputStreamTest {
     void oversizedChunkHeaderLineIsRejectedBeforeBuffering() {
         String body = "5;" + "x".repeat(AwsChunkedInputStream.MAX_LINE + 10) + "\r\nhello\r\n0\r\n\r\n";
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
-                body.getBytes(StandardCharsets.US_ASCII)), null, false);
+                body.getBytes(StandardCharsets.US_ASCII)), null, null);
         assertFails(in, S3ErrorCode.INVALID_ARGUMENT);
     }
 
@@ -133,8 +134,39 @@ class AwsChunkedInputStreamTest {
     void chunkLargerThanSixteenMebibytesIsRejected() {
         String body = "1000001\r\n";
         AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
-                body.getBytes(StandardCharsets.US_ASCII)), null, false);
+                body.getBytes(StandardCharsets.US_ASCII)), null, null);
         assertFails(in, S3ErrorCode.INVALID_ARGUMENT);
+    }
+
+    @Test
+    void chunkSizeWithASignIsInvalidArgument() {
+        for (String size : new String[] {"+5", "-0", "0x5", "5 5"}) {
+            String body = size + "\r\nhello\r\n0\r\n\r\n";
+            AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
+                    body.getBytes(StandardCharsets.US_ASCII)), null, null);
+            assertFails(in, S3ErrorCode.INVALID_ARGUMENT);
+        }
+        // a final chunk written "-0" would end the body early with the data unread
+        AwsChunkedInputStream negativeZero = new AwsChunkedInputStream(new ByteArrayInputStream(
+                "-0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)), null, null);
+        assertFails(negativeZero, S3ErrorCode.INVALID_ARGUMENT);
+    }
+
+    @Test
+    void declaredTrailerMissingFromTheTrailerIsMalformedTrailerError() {
+        String body = "5\r\nhello\r\n0\r\n\r\n";
+        AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
+                body.getBytes(StandardCharsets.US_ASCII)), null, Set.of("x-amz-checksum-crc32"));
+        assertFails(in, S3ErrorCode.MALFORMED_TRAILER_ERROR);
+    }
+
+    @Test
+    void undeclaredTrailerIsMalformedTrailerError() {
+        String crc = ChecksumAlgorithm.CRC32.of("hello".getBytes(StandardCharsets.US_ASCII));
+        String body = "5\r\nhello\r\n0\r\nx-amz-checksum-crc32:" + crc + "\r\n\r\n";
+        AwsChunkedInputStream in = new AwsChunkedInputStream(new ByteArrayInputStream(
+                body.getBytes(StandardCharsets.US_ASCII)), null, Set.of("x-amz-checksum-sha256"));
+        assertFails(in, S3ErrorCode.MALFORMED_TRAILER_ERROR);
     }
 
     static void assertFails(java.io.InputStream in, S3ErrorCode code) {

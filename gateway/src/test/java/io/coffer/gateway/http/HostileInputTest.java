@@ -216,12 +216,24 @@ class HostileInputTest {
                     new byte[0]), 400, "InvalidArgument");
             assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
-            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 501,
-                    "NotImplemented");
+            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 404,
+                    "NoSuchVersion");
             assertError(c.send("GET", "/hostile", "acl&policy", Map.of(), new byte[0]), 501, "NotImplemented");
             assertThat(c.send("GET", "/hostile/ten", "", Map.of(), new byte[0]).body()).isEqualTo("0123456789");
         }
         assertThat(engine().commits.get()).isEqualTo(before);
+    }
+
+    @Test
+    void emptyOrForeignContinuationTokenIsInvalidArgumentAsS3Answers() throws IOException {
+        try (RawClient c = client()) {
+            for (String token : new String[] {"", "not-a-token%21"}) {
+                RawClient.Response r = c.send("GET", "/hostile", "list-type=2&continuation-token=" + token, Map.of(),
+                        new byte[0]);
+                assertError(r, 400, "InvalidArgument");
+                assertThat(r.body()).contains("The continuation token provided is incorrect");
+            }
+        }
     }
 
     @Test

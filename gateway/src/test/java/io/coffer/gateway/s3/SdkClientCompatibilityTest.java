@@ -249,7 +249,8 @@ class SdkClientCompatibilityTest {
         assertThat(s3.listBuckets().buckets()).extracting(x -> x.name()).contains("lifecycle-bucket");
         s3.headBucket(r -> r.bucket("lifecycle-bucket"));
         assertThat(s3.getBucketLocation(r -> r.bucket("lifecycle-bucket")).locationConstraintAsString()).isEmpty();
-        assertError(() -> s3.createBucket(r -> r.bucket("lifecycle-bucket")), 409, "BucketAlreadyOwnedByYou");
+        // us-east-1: re-creating one's own bucket is 200 (CreateBucketTest has the other regions)
+        assertThat(s3.createBucket(r -> r.bucket("lifecycle-bucket")).sdkHttpResponse().statusCode()).isEqualTo(200);
         s3.putObject(r -> r.bucket("lifecycle-bucket").key("k"), RequestBody.fromString("v"));
         assertError(() -> s3.deleteBucket(r -> r.bucket("lifecycle-bucket")), 409, "BucketNotEmpty");
         s3.deleteObject(r -> r.bucket("lifecycle-bucket").key("k"));
