@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Runs ceph/s3-tests (the S3 conformance suite Ceph and s3proxy run in their CI) against the gateway as it ships:
+# `./coffer serve` (the launcher's jar and lib/, built by the launcher when a source is newer) as a separate process
+# on a fresh data directory. Writes a summary with every failing test grouped by its reason
+# (conformance/s3-tests-reasons.txt) to conformance/results/. Not part of `./coffer test`.
+#
+#   conformance/s3-tests.sh SUITE_DIR [PYTEST_ARGS ...]
+#
+# SUITE_DIR is a checkout (or `git archive` tree) of https://github.com/ceph/s3-tests; docs/S3-COMPATIBILITY.md names
+# the commit the published numbers come from (S3_TESTS_COMMIT=<hash> records it when SUITE_DIR is no git checkout).
+# The suite's Python dependencies come from PyPI into a venv (S3_TESTS_VENV, default .cache/s3-tests-venv). The JUnit
+# XML, pytest's output and the gateway's log stay in S3_TESTS_OUT (default .cache/s3-tests). Extra arguments go to
+# pytest, e.g. `-k test_object_head` or `s3tests/functional/test_s3.py::test_bucket_list_empty` to run a few tests
+# (a run with arguments writes no results file).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SUITE="${1:?usage: conformance/s3-tests.sh SUITE_DIR [PYTEST_ARGS ...]}"; shift
+SUITE="$(cd "$SUITE" && pwd)"
+[[ -f "$SUITE/s3tests/functional/test_s3.py" ]] || { echo "$SUITE is no ceph/s3-tests tree" >&2; exit 2; }
+VENV="${S3_TESTS_VENV:-$ROOT/.cache/s3-tests-venv}"
+OUT="${S3_TESTS_OUT:-$ROOT/.cache/s3-tests}"
+COMMIT="${S3_TESTS_COMMIT:-$(git -C "$SUITE" rev-parse HEAD 2>/dev/null || echo unknown)}"
+
+# The S3 API's test files (IAM, STS, SNS and S3 Select are other services or a retired API). Deselected: what the
+# suite itself marks as failing on AWS (RGW's own extensions and relaxations, e.g. bucket names S3 refuses).
+TESTS=(s3tests/functional/test_s3.py s3tests/functional/test_headers.py)
+MARKERS="not fails_on_aws"
+for arg in "$@"; do if [[ "$arg" == s3tests/* ]]; then TESTS=(); fi; done
+
+# The suite's dependencies (its requirements.txt, unpinned upstream) and a per-test timeout, once per venv.
+if [[ ! -f "$VENV/.s3-tests-ready" ]] || ! cmp -s "$SUITE/requirements.txt" "$VENV/.s3-tests-ready"; then
+  echo "s3-tests: installing the suite's requirements into $VENV (pip) ..." >&2
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q -r "$SUITE/requirements.txt" pytest-timeout >&2
+  cp "$SUITE/requirements.txt" "$VENV/.s3-tests-ready"
+fi
+
+STARTED="$(date -u +%Y%m%dT%H%MZ)"
+rm -rf "$OUT"; mkdir -p "$OUT"
+DATA="$(mktemp -d)"; GW=""
+stop_gateway() {
+  if [[ -n "$GW" ]] && kill -0 "$GW" 2>/dev/null; then
+    kill "$GW"; wait "$GW" 2>/dev/null || true
+  fi
+  GW=""
+}
+trap 'stop_gateway; rm -rf "$DATA"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port); ADMIN=$(free_port)
+
+# Three users as the suite wants them: main, alt and "tenant", each its own Coffer tenant. Coffer reports a tenant's
+# name as its canonical user id and display name, so the config names them that way.
+MAIN_KEY=S3TESTSMAINKEY000001; MAIN_SECRET=s3testsmainsecret0000000000000000000001
+ALT_KEY=S3TESTSALTKEY0000001; ALT_SECRET=s3testsaltsecret00000000000000000000001
+TENANT_KEY=S3TESTSTENANTKEY0001; TENANT_SECRET=s3teststenantsecret00000000000000000001
+(cd "$ROOT" && COFFER_DATA="$DATA" COFFER_ACCESS_KEY=$MAIN_KEY COFFER_SECRET_KEY=$MAIN_SECRET \
+  COFFER_CREDENTIALS="$ALT_KEY:$ALT_SECRET:alt,$TENANT_KEY:$TENANT_SECRET:testx" \
+  exec ./coffer serve --port "$PORT" --admin-port "$ADMIN" > "$OUT/gateway.log" 2>&1) &
+GW=$!
+# The launcher may build first (minutes); wait while it lives.
+until curl -sf -o /dev/null "http://127.0.0.1:$ADMIN/health/ready"; do
+  if ! kill -0 "$GW" 2>/dev/null; then
+    echo "s3-tests: the gateway exited before it was ready:" >&2; tail -30 "$OUT/gateway.log" >&2; exit 1
+  fi
+  sleep 1
+done
+
+cat > "$OUT/s3tests.conf" <<CONF
+[DEFAULT]
+host = 127.0.0.1
+port = $PORT
+is_secure = False
+ssl_verify = False
+
+[fixtures]
+bucket prefix = s3t-{random}-
+
+[s3 main]
+display_name = default
+user_id = default
+email = main@example.com
+access_key = $MAIN_KEY
+secret_key = $MAIN_SECRET
+
+[s3 alt]
+display_name = alt
+user_id = alt
+email = alt@example.com
+access_key = $ALT_KEY
+secret_key = $ALT_SECRET
+
+[s3 tenant]
+display_name = testx
+user_id = testx
+email = tenant@example.com
+access_key = $TENANT_KEY
+secret_key = $TENANT_SECRET
+tenant = testx
+
+# The suite reads these sections even when no IAM test runs; Coffer has no IAM, so they name no real user.
+[iam]
+email = iam@example.com
+user_id = iam
+access_key = S3TESTSNOIAMUSER0001
+secret_key = s3testsnoiamuser000000000000000000000001
+display_name = iam
+
+[iam root]
+access_key = S3TESTSNOIAMROOT0001
+secret_key = s3testsnoiamroot000000000000000000000001
+user_id = iamroot
+email = iamroot@example.com
+
+[iam alt root]
+access_key = S3TESTSNOIAMALTROOT1
+secret_key = s3testsnoiamaltroot00000000000000000001
+user_id = iamaltroot
+email = iamaltroot@example.com
+CONF
+
+# Every test asserts on an answer the first attempt already carries; botocore's retries of 500s and BadDigest would
+# only slow the run (s3proxy's CI does the same). No shared AWS config or credentials leak in.
+echo "s3-tests: running the suite ($COMMIT) against http://127.0.0.1:$PORT; output in $OUT" >&2
+set +e
+(cd "$SUITE" && env -u AWS_PROFILE -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_SESSION_TOKEN \
+  -u AWS_DEFAULT_REGION -u AWS_REGION AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null \
+  AWS_MAX_ATTEMPTS=1 AWS_RETRY_MODE=standard S3TEST_CONF="$OUT/s3tests.conf" PYTHONPATH="$ROOT/conformance" \
+  "$VENV/bin/python" -m pytest -p no:cacheprovider -q -rN --timeout=300 -m "$MARKERS" \
+  -p s3_tests_markers --junitxml="$OUT/junit.xml" "$@" ${TESTS[@]+"${TESTS[@]}"} > "$OUT/pytest.log" 2>&1)
+set -e
+stop_gateway
+tail -1 "$OUT/pytest.log" >&2
+
+RESULT=""
+if [[ $# -eq 0 ]]; then
+  mkdir -p "$ROOT/conformance/results"
+  RESULT="$ROOT/conformance/results/s3-tests-$STARTED.md"
+fi
+"$VENV/bin/python" "$ROOT/conformance/s3_tests_report.py" --junit "$OUT/junit.xml" \
+  --reasons "$ROOT/conformance/s3-tests-reasons.txt" --commit "$COMMIT" --markers "$MARKERS" \
+  --boto3 "$("$VENV/bin/python" -c 'import boto3; print(boto3.__version__)')" \
+  ${RESULT:+--out "$RESULT"}

@@ -1,0 +1,144 @@
+"""Summarises a ceph/s3-tests JUnit XML run: counts, and every failing test grouped by the first rule of the reasons
+file that matches it (conformance/s3-tests.sh calls this; standard library only).
+
+Reasons file: one rule a line, `CLASS | PATTERN | REASON` (fields split at " | "), `#` starts a comment. CLASS is `claimed` (a failure in
+what docs/S3-COMPATIBILITY.md says Coffer offers), `missing` (a feature Coffer does not offer yet) or `suite` (the
+test expects something S3 does not do). PATTERN is `name:REGEX` (the whole test name, parameters included),
+`message:REGEX` (found anywhere in the failure's message or its `E ` lines) or `marker:NAME` (a pytest marker of the
+test). Failures no rule matches are listed as unclassified: read them and add a rule.
+"""
+import argparse
+import collections
+import datetime
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+CLASSES = [
+    ("claimed", "Failures in what Coffer offers"),
+    ("missing", "Features Coffer does not offer yet"),
+    ("suite", "Tests that expect what S3 does not do"),
+    ("unclassified", "Unclassified (no rule in conformance/s3-tests-reasons.txt)"),
+]
+
+
+def load_rules(path):
+    rules = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split(" | ", 2)]
+            if len(parts) != 3 or parts[0] not in {c for c, _ in CLASSES[:3]}:
+                sys.exit(f"{path}:{n}: expected `claimed|missing|suite | marker:NAME or name:REGEX | reason`")
+            kind, _, value = parts[1].partition(":")
+            if kind == "marker":
+                rules.append((parts[0], lambda t, v=value: v in t["markers"], parts[2]))
+            elif kind == "name":
+                rx = re.compile(value)
+                rules.append((parts[0], lambda t, r=rx: r.fullmatch(t["name"]) is not None, parts[2]))
+            elif kind == "message":
+                rx = re.compile(value)
+                rules.append((parts[0], lambda t, r=rx: r.search(t["detail"]) is not None, parts[2]))
+            else:
+                sys.exit(f"{path}:{n}: a pattern is name:REGEX, message:REGEX or marker:NAME")
+    return rules
+
+
+def read_tests(path):
+    """The run's start (UTC) and one entry per test: its outcome (passed, failed, error, skipped), markers and the
+    first line of its failure."""
+    tests = collections.OrderedDict()
+    root = ET.parse(path).getroot()
+    suite = root if root.tag == "testsuite" else root.find("testsuite")
+    started = datetime.datetime.fromisoformat(suite.get("timestamp")).astimezone(datetime.timezone.utc)
+    for case in root.iter("testcase"):
+        name = case.get("name")
+        t = tests.setdefault(name, {"name": name, "outcome": "passed", "markers": set(), "message": "", "detail": ""})
+        for prop in case.iter("property"):
+            if prop.get("name") == "markers" and prop.get("value"):
+                t["markers"].update(prop.get("value").split(","))
+        for tag in ("failure", "error", "skipped"):
+            el = case.find(tag)
+            if el is None:
+                continue
+            # A teardown error after a failure keeps the failure; an error outranks a skip.
+            if t["outcome"] == "passed" or (t["outcome"] == "skipped" and tag != "skipped"):
+                t["outcome"] = "failed" if tag == "failure" else tag
+                t["message"] = first_line(el.get("message") or el.text or "")
+                errors = [l[1:].strip() for l in (el.text or "").splitlines() if l.startswith("E ")]
+                t["detail"] = "\n".join([el.get("message") or ""] + errors)
+    return started, list(tests.values())
+
+
+def first_line(text):
+    line = next((l.strip() for l in text.splitlines() if l.strip()), "")
+    return line[:160] + ("..." if len(line) > 160 else "")
+
+
+def classify(tests, rules):
+    groups = collections.OrderedDict((c, collections.OrderedDict()) for c, _ in CLASSES)
+    for t in tests:
+        if t["outcome"] not in ("failed", "error"):
+            continue
+        cls, reason = next(((c, r) for c, match, r in rules if match(t)), ("unclassified", "no rule matches"))
+        groups[cls].setdefault(reason, []).append(t)
+    return groups
+
+
+def report(started, tests, groups, args):
+    count = collections.Counter(t["outcome"] for t in tests)
+    failed = count["failed"] + count["error"]
+    out = [
+        "# ceph/s3-tests against Coffer",
+        "",
+        f"Run {started:%Y-%m-%d %H:%M} UTC by `conformance/s3-tests.sh`: suite "
+        f"ceph/s3-tests `{args.commit}`, boto3 {args.boto3}, `-m '{args.markers}'`.",
+        "",
+        f"**{count['passed']} passed, {failed} failed, {count['skipped']} skipped** of {len(tests)} tests "
+        f"({count['error']} of the failures are errors outside the test body).",
+        "",
+    ]
+    for cls, title in CLASSES:
+        reasons = groups[cls]
+        if not reasons:
+            continue
+        n = sum(len(v) for v in reasons.values())
+        out += [f"## {title}: {n}", ""]
+        for reason, ts in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
+            out.append(f"### {reason} ({len(ts)})")
+            out.append("")
+            for t in ts:
+                detail = f": {t['message']}" if cls != "missing" and t["message"] else ""
+                out.append(f"- `{t['name']}`{detail}")
+            out.append("")
+    return "\n".join(out)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--junit", required=True)
+    p.add_argument("--reasons", required=True)
+    p.add_argument("--commit", default="unknown")
+    p.add_argument("--markers", default="")
+    p.add_argument("--boto3", default="unknown")
+    p.add_argument("--out")
+    args = p.parse_args()
+    started, tests = read_tests(args.junit)
+    groups = classify(tests, load_rules(args.reasons))
+    text = report(started, tests, groups, args)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"results: {args.out}")
+    count = collections.Counter(t["outcome"] for t in tests)
+    print(f"{count['passed']} passed, {count['failed'] + count['error']} failed, {count['skipped']} skipped")
+    for cls, title in CLASSES:
+        n = sum(len(v) for v in groups[cls].values())
+        if n:
+            print(f"  {title}: {n}")
+
+
+if __name__ == "__main__":
+    main()
