@@ -21,15 +21,15 @@ import java.util.concurrent.TimeUnit;
  * {@code -Dcoffer.rclone}, {@code -Dcoffer.registry} and {@code -Dcoffer.crane}. A test that needs one fails (never
  * skips) when it is missing.
  */
-final class ExternalClients {
+public final class ExternalClients {
     private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/, builds rclone,"
             + " registry and crane into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python"
             + " -Dcoffer.aws=.venv/bin/aws -Dcoffer.rclone=.tools/bin/rclone -Dcoffer.registry=.tools/bin/registry"
             + " -Dcoffer.crane=.tools/bin/crane to Maven)";
 
     /** What a finished subprocess printed. */
-    record Result(int exitCode, String stdout, String stderr) {
-        Result requireSuccess(List<String> command) {
+    public record Result(int exitCode, String stdout, String stderr) {
+        public Result requireSuccess(List<String> command) {
             if (exitCode != 0) {
                 fail("exit code " + exitCode + " from " + String.join(" ", command) + "\nstdout:\n" + stdout
                         + "\nstderr:\n" + stderr);
@@ -61,7 +61,8 @@ final class ExternalClients {
         return executable("coffer.crane", "crane (go-containerregistry)");
     }
 
-    private static Path executable(String property, String what) {
+    /** The executable named by system property {@code property}; fails the test, saying how to get it, if absent. */
+    public static Path executable(String property, String what) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
             fail("-D" + property + " is not set: this test needs " + what + HOW);
@@ -100,6 +101,15 @@ final class ExternalClients {
         e.put("PYTHONPATH", pythonSupportDir().toString());
         e.put("PYTHONDONTWRITEBYTECODE", "1");
         e.putAll(env);
+        return run(pb, workDir, timeout);
+    }
+
+    /**
+     * Starts {@code pb} (its command, directory and environment as given) with an empty standard input, waits at most
+     * {@code timeout} (then kills it and fails the test) and returns what it printed.
+     */
+    public static Result run(ProcessBuilder pb, Path workDir, Duration timeout) {
+        List<String> command = pb.command();
         try {
             Path out = Files.createTempFile(workDir, "stdout", ".txt");
             Path err = Files.createTempFile(workDir, "stderr", ".txt");

@@ -1,20 +1,16 @@
 package io.coffer.gateway.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
+import io.coffer.gateway.clients.ExternalClients;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The command-line clients of the release stage, run as a user runs them: only credentials and a region in the
@@ -29,8 +25,6 @@ public final class StockClients {
     /** The secret key the clients sign with. */
     public static final String SECRET_KEY = "release-stage-secret-key-0123456789";
     private static final Duration TIMEOUT = Duration.ofMinutes(4);
-    private static final String HOW = " (./coffer test installs aws-cli and boto3 into .venv/ and rclone into"
-            + " .tools/bin/, and passes -Dcoffer.aws, -Dcoffer.python and -Dcoffer.rclone to Maven)";
 
     /** What a finished client printed. */
     public record Result(int exitCode, String stdout, String stderr) {
@@ -44,15 +38,15 @@ public final class StockClients {
     }
 
     static Path aws() {
-        return executable("coffer.aws", "aws-cli");
+        return ExternalClients.executable("coffer.aws", "aws-cli");
     }
 
     static Path python() {
-        return executable("coffer.python", "python with boto3");
+        return ExternalClients.executable("coffer.python", "python with boto3");
     }
 
     static Path rclone() {
-        return executable("coffer.rclone", "rclone");
+        return ExternalClients.executable("coffer.rclone", "rclone");
     }
 
     /** Test resource {@code release/NAME}, as a file. */
@@ -106,38 +100,7 @@ public final class StockClients {
         e.put("AWS_EC2_METADATA_DISABLED", "true");
         e.put("RCLONE_CONFIG", workDir.resolve("no-rclone.conf").toString());
         e.putAll(env);
-        try {
-            Path out = Files.createTempFile(workDir, "stdout", ".txt");
-            Path err = Files.createTempFile(workDir, "stderr", ".txt");
-            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            if (!p.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                fail("timed out after " + TIMEOUT + ": " + String.join(" ", command) + "\nstderr:\n"
-                        + Files.readString(err, StandardCharsets.UTF_8));
-            }
-            Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-            Files.delete(out);
-            Files.delete(err);
-            return r;
-        } catch (IOException e1) {
-            throw new java.io.UncheckedIOException("cannot run " + command, e1);
-        } catch (InterruptedException e1) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted running " + command, e1);
-        }
-    }
-
-    private static Path executable(String property, String what) {
-        String value = System.getProperty(property);
-        if (value == null || value.isBlank()) {
-            fail("-D" + property + " is not set: the release stage needs " + what + HOW);
-        }
-        Path p = Path.of(value);
-        if (!Files.isExecutable(p)) {
-            fail(property + "=" + value + " is not an executable file: the release stage needs " + what + HOW);
-        }
-        return p;
+        ExternalClients.Result r = ExternalClients.run(pb, workDir, TIMEOUT);
+        return new Result(r.exitCode(), r.stdout(), r.stderr());
     }
 }
