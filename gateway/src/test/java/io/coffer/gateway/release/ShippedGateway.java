@@ -39,8 +39,10 @@ final class ShippedGateway implements AutoCloseable {
     }
 
     /**
-     * Runs {@code ./coffer serve --data DATA --bind 127.0.0.1 --port P --admin-port A} plus {@code flags}, with
-     * {@code env} added to an environment cleared of {@code COFFER_*}, and waits until /health/ready answers 200.
+     * Runs {@code ./coffer serve --data data --bind 127.0.0.1 --port P --admin-port A} plus {@code flags} in
+     * {@code work}, with {@code env} added to an environment cleared of {@code COFFER_*}, and waits until /health/ready
+     * answers 200. The data directory is given relative, as a user in their own directory gives it: the store must
+     * appear in {@code work/data}, not in the checkout the launcher lives in.
      */
     static ShippedGateway start(Path work, List<String> flags, Map<String, String> env) throws Exception {
         Path data = work.resolve("data");
@@ -48,7 +50,7 @@ final class ShippedGateway implements AutoCloseable {
         int port = freePort();
         int adminPort = freePort();
         List<String> command = new ArrayList<>(List.of(REPOSITORY.resolve("coffer").toString(), "serve",
-                "--data", data.toString(), "--bind", "127.0.0.1", "--port", Integer.toString(port),
+                "--data", "data", "--bind", "127.0.0.1", "--port", Integer.toString(port),
                 "--admin-port", Integer.toString(adminPort)));
         command.addAll(flags);
         ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
@@ -60,6 +62,10 @@ final class ShippedGateway implements AutoCloseable {
         ShippedGateway gateway = new ShippedGateway(pb.start(), log, port);
         try {
             gateway.awaitReady(adminPort);
+            if (!Files.isRegularFile(data.resolve("master.key"))) {
+                throw new AssertionError("--data data did not resolve against the caller's directory: no store in "
+                        + data + "; the launcher's output:\n" + gateway.output());
+            }
         } catch (Exception | AssertionError e) {
             gateway.close();
             throw e;
