@@ -203,10 +203,13 @@ public final class SigV4Verifier {
      * x-amz-content-sha256 may go unsigned, as with S3: the canonical request's last line binds the payload anyway.
      */
     private static void refuseUnsignedAmzHeaders(SignedRequest r, Set<String> signed) {
-        for (String name : r.headers().keySet()) {
-            if (name.startsWith("x-amz-") && !signed.contains(name) && !name.equals("x-amz-content-sha256")) {
-                throw new S3Exception(S3ErrorCode.ACCESS_DENIED, UNSIGNED_HEADERS);
-            }
+        java.util.List<String> unsigned = r.headers().keySet().stream()
+                .filter(name -> name.startsWith("x-amz-") && !signed.contains(name)
+                        && !name.equals("x-amz-content-sha256"))
+                .sorted().toList();
+        if (!unsigned.isEmpty()) {
+            throw new S3Exception(S3ErrorCode.ACCESS_DENIED, UNSIGNED_HEADERS, "HeadersNotSigned",
+                    String.join(", ", unsigned));
         }
     }
 

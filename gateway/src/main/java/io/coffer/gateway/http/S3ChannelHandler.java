@@ -300,15 +300,21 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         List<String> kept = new ArrayList<>();
+        boolean chunked = false;
         for (String v : ce.split(",")) {
-            if (!v.trim().equalsIgnoreCase("aws-chunked") && !v.isBlank()) {
+            if (v.trim().equalsIgnoreCase("aws-chunked")) {
+                chunked = true;
+            } else if (!v.isBlank()) {
                 kept.add(v.trim());
             }
+        }
+        if (!chunked) {
+            return; // stored and returned exactly as sent, as S3 does
         }
         if (kept.isEmpty()) {
             headers.remove("content-encoding");
         } else {
-            headers.put("content-encoding", String.join(",", kept));
+            headers.put("content-encoding", String.join(", ", kept));
         }
     }
 

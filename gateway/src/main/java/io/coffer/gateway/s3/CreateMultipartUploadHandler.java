@@ -1,9 +1,14 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 
-/** CreateMultipartUpload: stores the object attributes with the upload and returns its id. */
+/**
+ * CreateMultipartUpload: stores the object attributes with the upload and returns its id. A checksum algorithm and
+ * type the client names ({@code x-amz-checksum-algorithm}, {@code x-amz-checksum-type}) are checked and answered back
+ * as S3 does; each part's checksum is verified (and answered) by UploadPart.
+ */
 public final class CreateMultipartUploadHandler implements S3ActionHandler {
     private final Coffer coffer;
 
@@ -14,9 +19,53 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
     @Override
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
+        ChecksumAlgorithm algorithm = checksumAlgorithm(r);
+        String type = checksumType(r, algorithm);
         String uploadId = coffer.createMultipartUpload(r.bucket(), r.key(), ObjectHeaders.attributesFrom(r));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();
-        return S3Response.xml(200, xml);
+        S3Response resp = S3Response.xml(200, xml);
+        if (algorithm != null) {
+            resp.header("x-amz-checksum-algorithm", algorithm.name());
+            resp.header("x-amz-checksum-type", type);
+        }
+        return resp;
+    }
+
+    private static ChecksumAlgorithm checksumAlgorithm(S3Request r) {
+        String name = r.header("x-amz-checksum-algorithm");
+        if (name == null) {
+            return null;
+        }
+        return ChecksumAlgorithm.fromName(name.trim()).orElseThrow(() -> new S3Exception(S3ErrorCode.INVALID_REQUEST,
+                "Checksum algorithm provided is unsupported. Please try again with any of the valid types:"
+                        + " [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]"));
+    }
+
+    /**
+     * The checksum type: as sent, else S3's default for the algorithm (FULL_OBJECT for CRC64NVME, COMPOSITE for the
+     * others). S3 offers SHA-1 and SHA-256 only as COMPOSITE and CRC64NVME only as FULL_OBJECT.
+     */
+    private static String checksumType(S3Request r, ChecksumAlgorithm algorithm) {
+        String type = r.header("x-amz-checksum-type");
+        if (type == null) {
+            return algorithm == ChecksumAlgorithm.CRC64NVME ? "FULL_OBJECT" : "COMPOSITE";
+        }
+        type = type.trim();
+        if (!type.equals("COMPOSITE") && !type.equals("FULL_OBJECT")) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Value for x-amz-checksum-type header is invalid.");
+        }
+        if (algorithm == null) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
+                    "The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm header.");
+        }
+        boolean composite = type.equals("COMPOSITE");
+        boolean fullObjectOnly = algorithm == ChecksumAlgorithm.CRC64NVME;
+        boolean compositeOnly = algorithm == ChecksumAlgorithm.SHA1 || algorithm == ChecksumAlgorithm.SHA256;
+        if (composite ? fullObjectOnly : compositeOnly) {
+            throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "The " + type + " checksum type cannot be used with the "
+                    + algorithm.name().toLowerCase(java.util.Locale.ROOT) + " checksum algorithm.");
+        }
+        return type;
     }
 }

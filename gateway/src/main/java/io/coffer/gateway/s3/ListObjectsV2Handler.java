@@ -8,7 +8,8 @@ import java.util.Base64;
 
 /**
  * ListObjectsV2: prefix, delimiter, max-keys, start-after, continuation-token, encoding-type, fetch-owner. The
- * continuation token is opaque to clients: base64url of the last key or common prefix of the previous page.
+ * continuation token is opaque to clients: base64url of the last key or common prefix of the previous page. An empty
+ * continuation-token is no token: the listing starts at the beginning and echoes the empty ContinuationToken.
  */
 public final class ListObjectsV2Handler implements S3ActionHandler {
     private final Coffer coffer;
@@ -27,7 +28,7 @@ public final class ListObjectsV2Handler implements S3ActionHandler {
         ListingParams.urlEncoding(r);
         boolean fetchOwner = "true".equals(r.queryParam("fetch-owner"));
         String after = startAfter;
-        if (token != null) {
+        if (token != null && !token.isEmpty()) {
             after = decodeToken(token);
             if (startAfter != null && startAfter.compareTo(after) > 0) {
                 after = startAfter;

@@ -98,8 +98,9 @@ public final class S3Dispatcher {
     }
 
     /**
-     * The response for an error: S3's {@code <Error>} document (none for HEAD and 304), with the headers some
-     * errors carry (Content-Range on 416, ETag and Last-Modified on 304).
+     * The response for an error: S3's {@code <Error>} document (none for HEAD and 304) with any extra element the
+     * error names (HeadersNotSigned), and the headers some errors carry (Content-Range on 416, ETag and
+     * Last-Modified on 304).
      */
     public static S3Response errorResponse(S3Exception e, String resource, String requestId, boolean head) {
         S3ErrorCode code = e.error();
@@ -107,9 +108,13 @@ public final class S3Dispatcher {
         if (head || code == S3ErrorCode.NOT_MODIFIED) {
             resp = S3Response.empty(code.status());
         } else {
-            byte[] xml = XmlResponseWriter.plainDocument("Error")
+            XmlResponseWriter w = XmlResponseWriter.plainDocument("Error")
                     .element("Code", code.code())
-                    .element("Message", e.getMessage() == null ? code.defaultMessage() : e.getMessage())
+                    .element("Message", e.getMessage() == null ? code.defaultMessage() : e.getMessage());
+            if (e.detailElement() != null) {
+                w.element(e.detailElement(), e.detailValue());
+            }
+            byte[] xml = w
                     .element("Resource", resource)
                     .element("RequestId", requestId)
                     .toBytes();

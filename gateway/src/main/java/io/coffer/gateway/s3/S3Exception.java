@@ -13,23 +13,44 @@ public class S3Exception extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final S3ErrorCode error;
+    /** An element S3 adds to some errors' XML after Message (e.g. HeadersNotSigned), or null. */
+    private final String detailElement;
+    private final String detailValue;
 
     public S3Exception(S3ErrorCode error) {
         this(error, error.defaultMessage());
     }
 
     public S3Exception(S3ErrorCode error, String message) {
-        super(message, null, false, false);
-        this.error = error;
+        this(error, message, (Throwable) null);
     }
 
     public S3Exception(S3ErrorCode error, String message, Throwable cause) {
         super(message, cause, false, false);
         this.error = error;
+        this.detailElement = null;
+        this.detailValue = null;
+    }
+
+    /** An error whose XML carries one more element, {@code <detailElement>detailValue</detailElement>}. */
+    public S3Exception(S3ErrorCode error, String message, String detailElement, String detailValue) {
+        super(message, null, false, false);
+        this.error = error;
+        this.detailElement = detailElement;
+        this.detailValue = detailValue;
     }
 
     public S3ErrorCode error() {
         return error;
+    }
+
+    /** The name of the extra element of the error XML, or null when there is none. */
+    public String detailElement() {
+        return detailElement;
+    }
+
+    public String detailValue() {
+        return detailValue;
     }
 
     /**

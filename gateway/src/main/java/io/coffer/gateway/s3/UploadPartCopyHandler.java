@@ -31,6 +31,7 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
                         + " form bytes=first-last where first and last are the zero-based offsets of the first and"
                         + " last bytes to copy");
             }
+            checkWithinSource(range, coffer.headObject(source.bucket(), source.key()).size());
         }
         PartInfo part = coffer.uploadPartCopy(source, range, r.bucket(), r.key(), uploadId, partNumber);
         byte[] xml = XmlResponseWriter.document("CopyPartResult")
@@ -38,5 +39,13 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
                 .element("ETag", ObjectHeaders.quote(part.etag()))
                 .toBytes();
         return S3Response.xml(200, xml);
+    }
+
+    /** Unlike a GET's Range, a copy range is not cut to the source: any byte past its end is InvalidRange. */
+    private static void checkWithinSource(ByteRange range, long sourceSize) {
+        if (range.first() >= sourceSize || range.last() >= sourceSize) {
+            throw new S3Exception(S3ErrorCode.INVALID_RANGE, "Range specified is not valid for source object of size: "
+                    + sourceSize);
+        }
     }
 }
