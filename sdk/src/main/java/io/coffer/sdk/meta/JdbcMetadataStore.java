@@ -442,10 +442,13 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
                 throw CofferException.noSuchBucket(name);
             }
-            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)
-                    || exists(c, "SELECT 1 FROM uploads WHERE bucket = ? LIMIT 1", name)) {
+            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)) {
                 throw bucketNotEmpty(name);
             }
+            // S3 deletes a bucket that holds only uploads in progress, aborting them; the bucket row's lock keeps
+            // new uploads and completions out, and the upload rows' locks wait out parts being committed
+            abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
+                    + dialect.forUpdate, rs -> rs.getString(1), name));
             try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
                 ps.setString(1, name);
                 ps.executeUpdate();
@@ -987,11 +990,27 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (!uploadExists(c, uploadId, dialect.forUpdate)) {
                 throw CofferException.noSuchUpload(uploadId);
             }
-            List<ChunkId> partRefs = partRefs(c, uploadId);
-            lockChunks(c, partRefs);
-            deleteUpload(c, uploadId, partRefs);
+            abortLocked(c, List.of(uploadId));
             return null;
         });
+    }
+
+    /**
+     * Deletes uploads (which the caller locked) and their parts, releasing the parts' references: the chunks of all
+     * of them are locked at once, in id order, before any is released.
+     */
+    private void abortLocked(Connection c, List<String> uploadIds) throws SQLException {
+        Map<String, List<ChunkId>> refs = new LinkedHashMap<>();
+        List<ChunkId> all = new ArrayList<>();
+        for (String uploadId : uploadIds) {
+            List<ChunkId> partRefs = partRefs(c, uploadId);
+            refs.put(uploadId, partRefs);
+            all.addAll(partRefs);
+        }
+        lockChunks(c, all);
+        for (Map.Entry<String, List<ChunkId>> upload : refs.entrySet()) {
+            deleteUpload(c, upload.getKey(), upload.getValue());
+        }
     }
 
     /** The chunk references of all parts of an upload, locking the parts. */

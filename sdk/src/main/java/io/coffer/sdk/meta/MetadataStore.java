@@ -34,7 +34,10 @@ public interface MetadataStore extends AutoCloseable {
     /** All buckets (of every owner) in name order. */
     List<BucketRecord> buckets();
 
-    /** Deletes an empty bucket: {@code NO_SUCH_BUCKET}, or {@code BUCKET_NOT_EMPTY} if it holds objects or uploads. */
+    /**
+     * Deletes a bucket that holds no object ({@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}), aborting its uploads
+     * in progress as {@link #abortUpload} does, in the same transaction.
+     */
     void deleteBucket(String name);
 
     // ---- chunk index
