@@ -97,7 +97,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMetadataStore.class);
 
     /** The newest schema version this code knows; files {@code schema-<dialect>-1.sql} up to this one exist. */
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
     private static final int MAX_ATTEMPTS = 12;
     private static final int SQLITE_READERS = 4;
@@ -513,19 +513,36 @@ public final class JdbcMetadataStore implements MetadataStore {
         return read("object", c -> object(c, bucket, k, ""));
     }
 
+    @Override
+    public Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId) {
+        byte[] k = utf8(key);
+        return read("completedUpload", c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
+                    + " FROM objects WHERE bucket = ? AND key_utf8 = ? AND upload_id = ?")) {
+                bind(ps, bucket, k, uploadId);
+                return objectRecord(ps);
+            }
+        });
+    }
+
     private Optional<ObjectRecord> object(Connection c, String bucket, byte[] key, String lock) throws SQLException {
         try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
                 + " FROM objects WHERE bucket = ? AND key_utf8 = ?" + lock)) {
             ps.setString(1, bucket);
             ps.setBytes(2, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
-                        rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
-                        rs.getBytes(8), decodeRefs(rs.getBytes(9))));
+            return objectRecord(ps);
+        }
+    }
+
+    /** Runs a query for at most one row of {@link #OBJECT_COLUMNS}. */
+    private static Optional<ObjectRecord> objectRecord(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                return Optional.empty();
             }
+            return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
+                    rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
+                    rs.getBytes(8), decodeRefs(rs.getBytes(9))));
         }
     }
 
@@ -550,10 +567,10 @@ public final class JdbcMetadataStore implements MetadataStore {
             lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()), partRefs);
             addRefs(c, object.chunkRefs());
             Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
-                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs())};
+                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs()), completesUpload};
             if (existing.isPresent()) {
                 try (PreparedStatement ps = prepare(c, "UPDATE objects SET version_id = ?, size = ?, etag = ?, "
-                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ? "
+                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ?, upload_id = ? "
                         + "WHERE bucket = ? AND key_utf8 = ?")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {
@@ -563,7 +580,8 @@ public final class JdbcMetadataStore implements MetadataStore {
                 releaseRefs(c, existing.get().chunkRefs());
             } else {
                 try (PreparedStatement ps = prepare(c, "INSERT INTO objects (version_id, size, etag, last_modified, "
-                        + "attributes, manifest, chunk_refs, bucket, key_utf8) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "attributes, manifest, chunk_refs, upload_id, bucket, key_utf8) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         + "ON CONFLICT (bucket, key_utf8) DO NOTHING")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {

@@ -621,6 +621,41 @@ abstract class MetadataStoreContractTest {
     }
 
     @Test
+    void anObjectRemembersTheUploadItWasCompletedFromUntilReplaced() {
+        bucket("b");
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.commitPart(part("u1", 1, 1), newChunks("p1", 1));
+        put("b", "k", "old", 1);
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+
+        store.commitObject(object("b", "k", "v1", 1), NewChunks.NONE, Precondition.NONE, "u1");
+        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(store.completedUpload("b", "k", "u2")).isEmpty();
+        assertThat(store.completedUpload("b", "k2", "u1")).isEmpty();
+        assertThat(store.completedUpload("other", "k", "u1")).isEmpty();
+
+        put("b", "k", "v2", 1);
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+    }
+
+    @Test
+    void aVersionOneDatabaseIsMigratedKeepingItsObjects() throws SQLException {
+        bucket("b");
+        put("b", "k", "v1");
+        store.close();
+        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
+            s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
+        }
+        store = reopenStore();
+        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.commitObject(object("b", "k", "v2"), NewChunks.NONE, Precondition.NONE, "u1");
+        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v2");
+    }
+
+    @Test
     void uploadsAreListedByKeyThenUploadIdWithMarkersAndDelimiters() {
         bucket("b");
         bucket("other");
