@@ -30,7 +30,7 @@ public interface Coffer extends AutoCloseable {
     /** Buckets owned by {@code owner} (every bucket when null), in name order. */
     List<BucketRecord> listBuckets(String owner);
 
-    /** Deletes an empty bucket ({@code BUCKET_NOT_EMPTY} otherwise). */
+    /** Deletes a bucket that holds no object ({@code BUCKET_NOT_EMPTY} otherwise), aborting its uploads in progress. */
     void deleteBucket(String bucket);
 
     // ---- objects
@@ -82,7 +82,9 @@ public interface Coffer extends AutoCloseable {
     /**
      * Joins the listed parts into one object whose ETag is the MD5 of the parts' MD5s followed by {@code -N}.
      * Parts must be in ascending order ({@code INVALID_PART_ORDER}), exist with the given ETags ({@code INVALID_PART})
-     * and all but the last be at least the minimum part size ({@code ENTITY_TOO_SMALL}).
+     * and all but the last be at least the minimum part size ({@code ENTITY_TOO_SMALL}). Repeated after it succeeded,
+     * with the same parts, it answers the same object while that is still the key's current version
+     * ({@code NO_SUCH_UPLOAD} otherwise).
      */
     ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                        Precondition precondition);

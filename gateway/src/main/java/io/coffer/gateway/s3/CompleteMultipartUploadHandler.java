@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * CompleteMultipartUpload: parses the part list (at most 10000 parts) and lets the engine check order
- * (InvalidPartOrder), existence and ETags (InvalidPart) and sizes (EntityTooSmall).
+ * (InvalidPartOrder), existence and ETags (InvalidPart) and sizes (EntityTooSmall). A repeat of a Complete that
+ * succeeded (a client's retry) gets the same answer while the object it made is the key's current version.
  */
 public final class CompleteMultipartUploadHandler implements S3ActionHandler {
     private static final int MAX_PARTS = 10000;

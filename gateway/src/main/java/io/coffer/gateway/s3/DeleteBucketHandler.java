@@ -2,7 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.sdk.Coffer;
 
-/** DeleteBucket: 204 once the empty bucket is gone (BucketNotEmpty otherwise). */
+/** DeleteBucket: 204 once the bucket is gone, its uploads in progress aborted as S3 does (BucketNotEmpty: objects). */
 public final class DeleteBucketHandler implements S3ActionHandler {
     private final Coffer coffer;
 

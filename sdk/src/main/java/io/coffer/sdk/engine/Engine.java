@@ -331,7 +331,15 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                               Precondition precondition) {
-        UploadRecord upload = upload(bucket, key, uploadId);
+        UploadRecord upload;
+        try {
+            upload = upload(bucket, key, uploadId);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
+                throw e;
+            }
+            return completedBefore(bucket, key, uploadId, parts).orElseThrow(() -> e);
+        }
         if (parts.isEmpty()) {
             throw CofferException.of(ErrorCode.INVALID_ARGUMENT, "You must specify at least one part");
         }
@@ -345,7 +353,6 @@ public final class Engine implements Coffer {
         for (PartRecord p : meta.parts(uploadId, 0, MAX_PARTS)) {
             stored.put(p.partNumber(), p);
         }
-        MessageDigest md5OfMd5s = Md5Tap.newMd5();
         List<ManifestEntry> entries = new ArrayList<>();
         List<Long> sizes = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
@@ -360,17 +367,51 @@ public final class Engine implements Coffer {
                 throw CofferException.of(ErrorCode.ENTITY_TOO_SMALL,
                         "Your proposed upload is smaller than the minimum allowed object size.");
             }
-            md5OfMd5s.update(HexFormat.of().parseHex(have.etag()));
             entries.addAll(openPart(uploadId, have).entries());
             sizes.add(have.size());
         }
         long size = sizes.stream().mapToLong(Long::longValue).sum();
-        String etag = HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
         ObjectAttributes attrs = attributesOf(upload.attributes()).attributes();
-        Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, etag,
+        Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, multipartEtag(parts),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, entries);
-        return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, uploadId,
-                null);
+        try {
+            return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
+                    uploadId, null);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
+                throw e;
+            }
+            // a concurrent Complete of the same upload (a client's retry) committed first
+            return completedBefore(bucket, key, uploadId, parts).orElseThrow(() -> e);
+        }
+    }
+
+    /**
+     * A Complete repeated after the upload completed (a client retrying after a lost response): S3 answers again
+     * with the object the upload produced, as long as that is still the key's current version and the request names
+     * the same parts (the same ETags in the same order give the same multipart ETag); else empty (NoSuchUpload).
+     */
+    private Optional<ObjectInfo> completedBefore(String bucket, String key, String uploadId,
+                                                 List<CompletedPart> parts) {
+        String etag;
+        try {
+            etag = multipartEtag(parts);
+        } catch (IllegalArgumentException notHex) {
+            return Optional.empty();
+        }
+        return meta.completedUpload(bucket, key, uploadId).filter(done -> done.etag().equals(etag)).map(this::info);
+    }
+
+    /**
+     * The ETag of an object completed from these parts: the MD5 of their binary MD5s, "-", their count.
+     * {@code IllegalArgumentException} if a part's ETag is not hex.
+     */
+    private static String multipartEtag(List<CompletedPart> parts) {
+        MessageDigest md5OfMd5s = Md5Tap.newMd5();
+        for (CompletedPart p : parts) {
+            md5OfMd5s.update(HexFormat.of().parseHex(unquote(p.etag())));
+        }
+        return HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
     }
 
     @Override

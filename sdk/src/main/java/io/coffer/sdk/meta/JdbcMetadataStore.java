@@ -97,7 +97,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMetadataStore.class);
 
     /** The newest schema version this code knows; files {@code schema-<dialect>-1.sql} up to this one exist. */
-    static final int SCHEMA_VERSION = 1;
+    static final int SCHEMA_VERSION = 2;
 
     private static final int MAX_ATTEMPTS = 12;
     private static final int SQLITE_READERS = 4;
@@ -442,10 +442,13 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
                 throw CofferException.noSuchBucket(name);
             }
-            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)
-                    || exists(c, "SELECT 1 FROM uploads WHERE bucket = ? LIMIT 1", name)) {
+            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)) {
                 throw bucketNotEmpty(name);
             }
+            // S3 deletes a bucket that holds only uploads in progress, aborting them; the bucket row's lock keeps
+            // new uploads and completions out, and the upload rows' locks wait out parts being committed
+            abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
+                    + dialect.forUpdate, rs -> rs.getString(1), name));
             try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
                 ps.setString(1, name);
                 ps.executeUpdate();
@@ -510,19 +513,36 @@ public final class JdbcMetadataStore implements MetadataStore {
         return read("object", c -> object(c, bucket, k, ""));
     }
 
+    @Override
+    public Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId) {
+        byte[] k = utf8(key);
+        return read("completedUpload", c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
+                    + " FROM objects WHERE bucket = ? AND key_utf8 = ? AND upload_id = ?")) {
+                bind(ps, bucket, k, uploadId);
+                return objectRecord(ps);
+            }
+        });
+    }
+
     private Optional<ObjectRecord> object(Connection c, String bucket, byte[] key, String lock) throws SQLException {
         try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
                 + " FROM objects WHERE bucket = ? AND key_utf8 = ?" + lock)) {
             ps.setString(1, bucket);
             ps.setBytes(2, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
-                        rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
-                        rs.getBytes(8), decodeRefs(rs.getBytes(9))));
+            return objectRecord(ps);
+        }
+    }
+
+    /** Runs a query for at most one row of {@link #OBJECT_COLUMNS}. */
+    private static Optional<ObjectRecord> objectRecord(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                return Optional.empty();
             }
+            return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
+                    rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
+                    rs.getBytes(8), decodeRefs(rs.getBytes(9))));
         }
     }
 
@@ -547,10 +567,10 @@ public final class JdbcMetadataStore implements MetadataStore {
             lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()), partRefs);
             addRefs(c, object.chunkRefs());
             Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
-                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs())};
+                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs()), completesUpload};
             if (existing.isPresent()) {
                 try (PreparedStatement ps = prepare(c, "UPDATE objects SET version_id = ?, size = ?, etag = ?, "
-                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ? "
+                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ?, upload_id = ? "
                         + "WHERE bucket = ? AND key_utf8 = ?")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {
@@ -560,7 +580,8 @@ public final class JdbcMetadataStore implements MetadataStore {
                 releaseRefs(c, existing.get().chunkRefs());
             } else {
                 try (PreparedStatement ps = prepare(c, "INSERT INTO objects (version_id, size, etag, last_modified, "
-                        + "attributes, manifest, chunk_refs, bucket, key_utf8) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "attributes, manifest, chunk_refs, upload_id, bucket, key_utf8) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         + "ON CONFLICT (bucket, key_utf8) DO NOTHING")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {
@@ -987,11 +1008,27 @@ public final class JdbcMetadataStore implements MetadataStore {
             if (!uploadExists(c, uploadId, dialect.forUpdate)) {
                 throw CofferException.noSuchUpload(uploadId);
             }
-            List<ChunkId> partRefs = partRefs(c, uploadId);
-            lockChunks(c, partRefs);
-            deleteUpload(c, uploadId, partRefs);
+            abortLocked(c, List.of(uploadId));
             return null;
         });
+    }
+
+    /**
+     * Deletes uploads (which the caller locked) and their parts, releasing the parts' references: the chunks of all
+     * of them are locked at once, in id order, before any is released.
+     */
+    private void abortLocked(Connection c, List<String> uploadIds) throws SQLException {
+        Map<String, List<ChunkId>> refs = new LinkedHashMap<>();
+        List<ChunkId> all = new ArrayList<>();
+        for (String uploadId : uploadIds) {
+            List<ChunkId> partRefs = partRefs(c, uploadId);
+            refs.put(uploadId, partRefs);
+            all.addAll(partRefs);
+        }
+        lockChunks(c, all);
+        for (Map.Entry<String, List<ChunkId>> upload : refs.entrySet()) {
+            deleteUpload(c, upload.getKey(), upload.getValue());
+        }
     }
 
     /** The chunk references of all parts of an upload, locking the parts. */

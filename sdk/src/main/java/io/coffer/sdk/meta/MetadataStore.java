@@ -34,7 +34,10 @@ public interface MetadataStore extends AutoCloseable {
     /** All buckets (of every owner) in name order. */
     List<BucketRecord> buckets();
 
-    /** Deletes an empty bucket: {@code NO_SUCH_BUCKET}, or {@code BUCKET_NOT_EMPTY} if it holds objects or uploads. */
+    /**
+     * Deletes a bucket that holds no object ({@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}), aborting its uploads
+     * in progress as {@link #abortUpload} does, in the same transaction.
+     */
     void deleteBucket(String name);
 
     // ---- chunk index
@@ -52,12 +55,19 @@ public interface MetadataStore extends AutoCloseable {
      * adds one reference to every id in {@code object.chunkRefs()} ({@code CONFLICT_RETRY} if one is no longer
      * indexed, and then nothing changes); replaces the current object under the key, releasing its references.
      * When {@code completesUpload} is not null the upload must exist ({@code NO_SUCH_UPLOAD}); its parts' references
-     * are released and the upload and its parts deleted in the same transaction.
+     * are released and the upload and its parts deleted in the same transaction, and the object remembers the
+     * upload it was completed from (see {@link #completedUpload}).
      *
      * @return the object that was replaced, so the caller can delete its manifest blob
      */
     Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
                                         String completesUpload);
+
+    /**
+     * The current object under the key if it was committed by completing {@code uploadId} (a later write to the key
+     * forgets that); empty otherwise.
+     */
+    Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId);
 
     /** Deletes an object, releasing its references; empty if there was none (not an error). */
     Optional<ObjectRecord> deleteObject(String bucket, String key);

@@ -145,6 +145,38 @@ class ObjectOperationsTest {
     }
 
     @Test
+    void aRepeatedCompleteAnswersWithTheObjectTheUploadProduced() throws Exception {
+        String id = e.coffer.createMultipartUpload("bkt", "mp", null);
+        String p1 = e.coffer.uploadPart("bkt", "mp", id, 1, 1 << 20, null, TestData.stream(1, 1 << 20)).etag();
+        String p2 = e.coffer.uploadPart("bkt", "mp", id, 2, 1000, null, TestData.stream(2, 1000)).etag();
+        List<CompletedPart> parts = List.of(new CompletedPart(1, "\"" + p1 + "\""), new CompletedPart(2, p2));
+        ObjectInfo first = e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null);
+
+        // a client retrying after a lost response gets the same answer, and nothing changes
+        ObjectInfo again = e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null);
+        assertThat(again.etag()).isEqualTo(first.etag());
+        assertThat(again.size()).isEqualTo(first.size());
+        assertThat(again.lastModified()).isEqualTo(first.lastModified());
+        assertThat(read("mp")).hasSize((1 << 20) + 1000);
+
+        // other parts than the completion named, or another key, are no retry of it
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id,
+                List.of(new CompletedPart(1, p1)), null));
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id,
+                List.of(new CompletedPart(1, p1), new CompletedPart(2, "not-an-etag")), null));
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "other", id, parts, null));
+        // once the key holds another version, the upload is gone for good
+        put("mp", 3, 10);
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null));
+        assertThat(read("mp")).isEqualTo(TestData.bytes(3, 10));
+    }
+
+    private static void assertNoSuchUpload(Runnable call) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(CofferException.class,
+                ex -> assertThat(ex.code()).isEqualTo(ErrorCode.NO_SUCH_UPLOAD));
+    }
+
+    @Test
     void uploadPartCopyTakesARangeOfAnObject() throws Exception {
         put("src", 3, 4_000_000);
         String id = e.coffer.createMultipartUpload("bkt", "joined", null);

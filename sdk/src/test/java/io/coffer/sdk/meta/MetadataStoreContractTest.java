@@ -132,19 +132,109 @@ abstract class MetadataStoreContractTest {
     }
 
     @Test
-    void deleteBucketRequiresAnEmptyExistingBucket() {
+    void deleteBucketRequiresABucketWithoutObjects() {
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.deleteBucket("missing"));
         bucket("b");
         store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
         put("b", "k", "v1", 1);
         assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
         store.deleteObject("b", "k");
-        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
-        assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
-        store.abortUpload("u1");
         store.deleteBucket("b");
         assertThat(store.bucket("b")).isEmpty();
         assertThat(store.buckets()).isEmpty();
+    }
+
+    @Test
+    void deletingABucketAbortsItsUploadsAndReleasesTheirParts() {
+        bucket("b");
+        bucket("other");
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.createUpload(new UploadRecord("u2", "b", "k2", "alice", T0, null));
+        store.createUpload(new UploadRecord("u3", "b", "k3", "alice", T0, null));
+        store.createUpload(new UploadRecord("o1", "other", "k", "alice", T0, null));
+        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
+        store.commitPart(part("u1", 2, 3), newChunks("p2", 3));
+        store.commitPart(part("u2", 1, 2, 4), newChunks("p3", 4));
+        store.commitPart(part("o1", 1, 4), NewChunks.NONE);
+        put("b", "k", "v1", 1);
+
+        // an object keeps the bucket, and then nothing changes
+        assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
+        assertThat(store.upload("u1")).isPresent();
+        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(2L, 2L, 1L, 2L);
+
+        store.deleteObject("b", "k");
+        store.deleteBucket("b");
+        assertThat(store.bucket("b")).isEmpty();
+        for (String upload : List.of("u1", "u2", "u3")) {
+            assertThat(store.upload(upload)).as(upload).isEmpty();
+            assertThat(store.parts(upload, 0, 10)).as(upload).isEmpty();
+        }
+        // released as an abort releases them; chunk 4 is still held by the other bucket's upload
+        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(0L, 0L, 0L, 1L);
+        assertThat(store.upload("o1")).isPresent();
+        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.deleteBucket("b"));
+        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitPart(part("u1", 3, 4), NewChunks.NONE));
+        assertThat(refs(4)).isEqualTo(1);
+    }
+
+    @Test
+    void aDeleteBucketRacingACompleteEitherFailsOrAbortsTheUpload() throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(2);
+        int deleted = 0;
+        try {
+            for (int r = 0; r < 20; r++) {
+                int round = r;
+                String bucket = "race" + round;
+                String upload = "u" + round;
+                bucket(bucket);
+                store.createUpload(new UploadRecord(upload, bucket, "k", "alice", T0, null));
+                store.commitPart(part(upload, 1, round), newChunks("p" + round, round));
+                CountDownLatch go = new CountDownLatch(1);
+                Future<?> complete = executor.submit(() -> {
+                    go.await();
+                    return store.commitObject(object(bucket, "k", "v" + round, round), NewChunks.NONE,
+                            Precondition.NONE, upload);
+                });
+                Future<?> delete = executor.submit(() -> {
+                    go.await();
+                    store.deleteBucket(bucket);
+                    return null;
+                });
+                go.countDown();
+                ErrorCode completeError = errorOf(complete);
+                ErrorCode deleteError = errorOf(delete);
+                if (deleteError == null) {
+                    deleted++;
+                    assertThat(completeError).as("round %d", round).isIn(ErrorCode.NO_SUCH_BUCKET,
+                            ErrorCode.NO_SUCH_UPLOAD);
+                    assertThat(store.object(bucket, "k")).as("round %d", round).isEmpty();
+                    assertThat(refs(round)).as("round %d", round).isZero();
+                } else {
+                    assertThat(deleteError).as("round %d", round).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+                    assertThat(completeError).as("round %d", round).isNull();
+                    assertThat(store.object(bucket, "k")).as("round %d", round).isPresent();
+                    assertThat(refs(round)).as("round %d", round).isEqualTo(1);
+                }
+                assertThat(store.upload(upload)).as("round %d", round).isEmpty();
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        assertThat(store.buckets()).hasSize(20 - deleted);
+    }
+
+    /** The error code a store call ended with; null if it succeeded. */
+    static ErrorCode errorOf(Future<?> call) throws Exception {
+        try {
+            call.get(30, TimeUnit.SECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof CofferException ce) {
+                return ce.code();
+            }
+            throw e;
+        }
     }
 
     // ---- objects and reference counts
@@ -528,6 +618,41 @@ abstract class MetadataStoreContractTest {
         assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitObject(object("b", "k", "v2", 1), NewChunks.NONE,
                 Precondition.NONE, "u1"));
         assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
+    }
+
+    @Test
+    void anObjectRemembersTheUploadItWasCompletedFromUntilReplaced() {
+        bucket("b");
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.commitPart(part("u1", 1, 1), newChunks("p1", 1));
+        put("b", "k", "old", 1);
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+
+        store.commitObject(object("b", "k", "v1", 1), NewChunks.NONE, Precondition.NONE, "u1");
+        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(store.completedUpload("b", "k", "u2")).isEmpty();
+        assertThat(store.completedUpload("b", "k2", "u1")).isEmpty();
+        assertThat(store.completedUpload("other", "k", "u1")).isEmpty();
+
+        put("b", "k", "v2", 1);
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+    }
+
+    @Test
+    void aVersionOneDatabaseIsMigratedKeepingItsObjects() throws SQLException {
+        bucket("b");
+        put("b", "k", "v1");
+        store.close();
+        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
+            s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
+        }
+        store = reopenStore();
+        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.commitObject(object("b", "k", "v2"), NewChunks.NONE, Precondition.NONE, "u1");
+        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v2");
     }
 
     @Test

@@ -68,7 +68,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
                 rs.next();
                 assertThat(rs.getString(1)).isEqualToIgnoringCase("wal");
             }
-            try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
+            try (ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(JdbcMetadataStore.SCHEMA_VERSION);
             }
