@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Verifies AWS Signature Version 2 (HMAC-SHA1), in the Authorization header ({@code AWS AKID:signature}, Date or
@@ -27,6 +28,7 @@ import java.util.Set;
 public final class SigV2Verifier {
     public static final String HEADER_PREFIX = "AWS ";
     static final List<String> QUERY_PARAMS = List.of("AWSAccessKeyId", "Signature", "Expires");
+    private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
 
     private final CredentialStore credentials;
     private final Clock clock;
@@ -146,10 +148,14 @@ public final class SigV2Verifier {
         return v == null || v.isEmpty() ? null : HeaderText.signed(v.get(0)).strip();
     }
 
-    /** RFC 1123 ({@code Tue, 27 Mar 2007 19:36:42 +0000} or {@code GMT}) or ISO 8601 basic, else null. */
+    /**
+     * RFC 1123 ({@code Tue, 27 Mar 2007 19:36:42 +0000} or {@code GMT}) or ISO 8601 basic, else null. The weekday is
+     * not checked against the date (S3 does not: a wrong one still gets RequestTimeTooSkewed or passes).
+     */
     private static Instant parseHttpDate(String value) {
         try {
-            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return ZonedDateTime.parse(WEEKDAY.matcher(value).replaceFirst(""), DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
         } catch (DateTimeParseException e) {
             try {
                 return ZonedDateTime.parse(value, SigV4Verifier.AMZ_DATE).toInstant();

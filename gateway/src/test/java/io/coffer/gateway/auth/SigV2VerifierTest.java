@@ -127,6 +127,21 @@ class SigV2VerifierTest {
         assertS3Error(() -> authenticator(true).verify(noDate), S3ErrorCode.ACCESS_DENIED, "valid Date");
     }
 
+    /** ceph/s3-tests sends dates whose weekday is wrong for the date; S3 reads the date and answers the skew. */
+    @Test
+    void aDateWithTheWrongWeekdayIsReadAndFarOnesAreRequestTimeTooSkewed() {
+        for (String date : List.of("Tue, 07 Jul 2010 21:53:04 GMT", "Tue, 07 Jul 9999 21:53:04 GMT")) {
+            SignedRequest r = headerSigned("PUT", "/b/k", List.of(), headers("x-amz-date", date), Map.of());
+            assertS3Error(() -> authenticator(true).verify(r), S3ErrorCode.REQUEST_TIME_TOO_SKEWED, "");
+        }
+        String nowWrongDay = DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ENGLISH)
+                .format(NOW.atZone(ZoneOffset.UTC));
+        String weekday = NOW.atZone(ZoneOffset.UTC).getDayOfWeek() == java.time.DayOfWeek.MONDAY ? "Tue" : "Mon";
+        SignedRequest r = headerSigned("PUT", "/b/k", List.of(), headers("date", weekday + ", " + nowWrongDay),
+                Map.of());
+        assertThat(authenticator(true).verify(r)).isNotNull();
+    }
+
     @Test
     void queryAuthVerifiesUntilExpiresThenIsRequestHasExpired() {
         SignedRequest valid = querySigned("GET", "/b/k", NOW.getEpochSecond() + 60, Map.of());
