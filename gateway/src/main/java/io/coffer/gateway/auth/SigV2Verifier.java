@@ -149,13 +149,14 @@ public final class SigV2Verifier {
     }
 
     /**
-     * RFC 1123 ({@code Tue, 27 Mar 2007 19:36:42 +0000} or {@code GMT}) or ISO 8601 basic, else null. The weekday is
-     * not checked against the date (S3 does not: a wrong one still gets RequestTimeTooSkewed or passes).
+     * RFC 1123 ({@code Tue, 27 Mar 2007 19:36:42 +0000} or {@code GMT}) from 1970 on, or ISO 8601 basic, else null.
+     * The weekday is not checked against the date (S3 does not: a wrong one still gets RequestTimeTooSkewed or passes).
      */
     private static Instant parseHttpDate(String value) {
         try {
-            return ZonedDateTime.parse(WEEKDAY.matcher(value).replaceFirst(""), DateTimeFormatter.RFC_1123_DATE_TIME)
-                    .toInstant();
+            Instant t = ZonedDateTime.parse(WEEKDAY.matcher(value).replaceFirst(""),
+                    DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return t.isBefore(Instant.EPOCH) ? null : t; // S3: a date before 1970 is no valid date (AccessDenied)
         } catch (DateTimeParseException e) {
             try {
                 return ZonedDateTime.parse(value, SigV4Verifier.AMZ_DATE).toInstant();

@@ -129,11 +129,14 @@ class SigV2VerifierTest {
 
     /** ceph/s3-tests sends dates whose weekday is wrong for the date; S3 reads the date and answers the skew. */
     @Test
-    void aDateWithTheWrongWeekdayIsReadAndFarOnesAreRequestTimeTooSkewed() {
+    void aDateWithTheWrongWeekdayIsReadFarOnesAreRequestTimeTooSkewedAndOnesBefore1970AccessDenied() {
         for (String date : List.of("Tue, 07 Jul 2010 21:53:04 GMT", "Tue, 07 Jul 9999 21:53:04 GMT")) {
             SignedRequest r = headerSigned("PUT", "/b/k", List.of(), headers("x-amz-date", date), Map.of());
             assertS3Error(() -> authenticator(true).verify(r), S3ErrorCode.REQUEST_TIME_TOO_SKEWED, "");
         }
+        SignedRequest beforeEpoch = headerSigned("PUT", "/b/k", List.of(),
+                headers("x-amz-date", "Tue, 07 Jul 1950 21:53:04 GMT"), Map.of());
+        assertS3Error(() -> authenticator(true).verify(beforeEpoch), S3ErrorCode.ACCESS_DENIED, "valid Date");
         String nowWrongDay = DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ENGLISH)
                 .format(NOW.atZone(ZoneOffset.UTC));
         String weekday = NOW.atZone(ZoneOffset.UTC).getDayOfWeek() == java.time.DayOfWeek.MONDAY ? "Tue" : "Mon";
