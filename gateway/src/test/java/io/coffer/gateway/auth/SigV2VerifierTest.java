@@ -1,5 +1,7 @@
 package io.coffer.gateway.auth;
 
+import static io.coffer.gateway.auth.RequestParts.headers;
+import static io.coffer.gateway.auth.RequestParts.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,8 +11,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.AbstractMap;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,22 +25,6 @@ class SigV2VerifierTest {
 
     private static RequestAuthenticator authenticator(boolean acceptSigV2) {
         return new RequestAuthenticator(CredentialStore.of(CRED), Clock.fixed(NOW, ZoneOffset.UTC), acceptSigV2);
-    }
-
-    private static Map<String, List<String>> headers(String... nameValues) {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            m.computeIfAbsent(nameValues[i], k -> new ArrayList<>()).add(nameValues[i + 1]);
-        }
-        return m;
-    }
-
-    private static List<Map.Entry<String, String>> query(String... nameValues) {
-        List<Map.Entry<String, String>> q = new ArrayList<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            q.add(new AbstractMap.SimpleImmutableEntry<>(nameValues[i], nameValues[i + 1]));
-        }
-        return q;
     }
 
     /** A header-signed request: {@code signed} are the headers covered, {@code extra} are added after signing. */

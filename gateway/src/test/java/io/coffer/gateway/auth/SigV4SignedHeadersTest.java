@@ -1,5 +1,6 @@
 package io.coffer.gateway.auth;
 
+import static io.coffer.gateway.auth.RequestParts.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,14 +29,6 @@ class SigV4SignedHeadersTest {
     static final String SCOPE = SigV4.scope("20260301", "us-east-1", "s3");
     private final SigV4Verifier verifier = new SigV4Verifier(CredentialStore.of(CRED), Clock.fixed(NOW,
             ZoneOffset.UTC));
-
-    private static Map<String, List<String>> headers(String... nameValues) {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            m.computeIfAbsent(nameValues[i], k -> new ArrayList<>()).add(nameValues[i + 1]);
-        }
-        return m;
-    }
 
     private static byte[] key() {
         return SigV4.signingKey(CRED.secretKey(), "20260301", "us-east-1", "s3");

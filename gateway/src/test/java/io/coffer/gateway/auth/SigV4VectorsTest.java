@@ -1,5 +1,7 @@
 package io.coffer.gateway.auth;
 
+import static io.coffer.gateway.auth.RequestParts.headers;
+import static io.coffer.gateway.auth.RequestParts.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,9 +10,6 @@ import io.coffer.gateway.s3.S3Exception;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.AbstractMap;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,22 +24,6 @@ class SigV4VectorsTest {
     static final Instant TIME = Instant.parse("2013-05-24T00:00:00Z");
     private final SigV4Verifier verifier = new SigV4Verifier(CredentialStore.of(new Credential(AKID, SECRET, "t")),
             Clock.fixed(TIME.plusSeconds(60), ZoneOffset.UTC));
-
-    private static Map<String, List<String>> headers(String... nameValues) {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            m.computeIfAbsent(nameValues[i], k -> new ArrayList<>()).add(nameValues[i + 1]);
-        }
-        return m;
-    }
-
-    private static List<Map.Entry<String, String>> query(String... nameValues) {
-        List<Map.Entry<String, String>> q = new ArrayList<>();
-        for (int i = 0; i < nameValues.length; i += 2) {
-            q.add(new AbstractMap.SimpleImmutableEntry<>(nameValues[i], nameValues[i + 1]));
-        }
-        return q;
-    }
 
     private static String auth(String signedHeaders, String signature) {
         return "AWS4-HMAC-SHA256 Credential=" + AKID + "/20130524/us-east-1/s3/aws4_request,SignedHeaders="
