@@ -134,8 +134,8 @@ public class CryptoBaselineBenchmark {
 
     /**
      * GMAC: AES-256-GCM with the whole buffer as associated data (one {@code updateAAD} call) and nothing to encrypt, i.e. only the GHASH tag over it. What a keyed
-     * polynomial MAC over a stored chunk's ciphertext would cost, measured for the large-GET analysis in
-     * docs/BENCHMARKS.md (an alternative to re-hashing the plaintext with SHA-256).
+     * polynomial MAC over a stored chunk's ciphertext would cost, measured for the large-GET analysis
+     * (docs/BENCHMARKS.md, "Chunk read path"; an alternative to re-hashing the plaintext with SHA-256).
      */
     @Benchmark
     @OperationsPerInvocation(SIZE_MIB)

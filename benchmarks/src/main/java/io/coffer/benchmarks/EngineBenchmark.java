@@ -68,9 +68,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class EngineBenchmark {
     /**
      * Unmeasured shots before the five measured ones of each single-shot benchmark (256 MiB each). With 3, C2 was still
-     * compiling the PUT path during the measured shots: in one fork the 2nd to 8th PUT shots took 878, 775, 766, 779,
-     * 704, 735 and 737 ms, the five after them 609-697 ms (docs/BENCHMARKS.md, run 6); a gateway serves from the
-     * steady state.
+     * compiling the PUT path during the measured shots (docs/BENCHMARKS.md, "Figures the code cites"); a gateway
+     * serves from the steady state.
      */
     static final int SHOT_WARMUPS = 8;
 

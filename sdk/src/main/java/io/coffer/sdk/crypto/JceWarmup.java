@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: HotSpot uses the AES-NI stub for {@code CounterMode.implCrypt} (AES-CTR) only once that method is compiled
  * at tier 4, after about 5,000 invocations. The engine calls it a few times per chunk, so a fresh JVM would encrypt
- * and decrypt through the per-block path for its first gigabytes: measured 162 MiB/s instead of 4,673 MiB/s
- * (docs/BENCHMARKS.md). AES-GCM's wide stub is the same, and is used only for inputs of several KiB. Twenty thousand
+ * and decrypt through the per-block path, many times slower, for its first gigabytes (docs/BENCHMARKS.md, "Figures
+ * the code cites"). AES-GCM's wide stub is the same, and is used only for inputs of several KiB. Twenty thousand
  * calls on 64 bytes and five thousand on 16 KiB cost a fraction of a second.
  */
 public final class JceWarmup {
@@ -85,7 +85,7 @@ public final class JceWarmup {
                 chunks.open(key, legacyCopy, 0, legacy.length, in.length, hash);
                 if (i % 4 == 0) {
                     // GCM takes its wide paths only for inputs of several KiB, and compiled code that meets a length
-                    // class it never saw falls back to the interpreter (measured: 30 MiB/s for a minute of chunks)
+                    // class it never saw falls back to the interpreter, for seconds of chunks (docs/BENCHMARKS.md)
                     int n = i % 64 == 0 ? WIDE_LENGTHS[(i / 64) % WIDE_LENGTHS.length]
                             : NARROW_LENGTHS[(i / 4) % NARROW_LENGTHS.length];
                     chunks.seal(key, chunk, 0, n, sealed, 0);

@@ -71,8 +71,8 @@ final class ObjectWriter {
     private io.coffer.sdk.pack.PackWriter pack;
     /**
      * Pack uploads a stream keeps in flight. Two, because a durable put (write, fsync, rename) of one 8 MiB pack
-     * takes about as long as filling the next: with one, the writer waited for the disk a third of the time
-     * (docs/BENCHMARKS.md: directory backend vs memory backend).
+     * takes about as long as filling the next: with one, the writer would wait for the disk; three gained nothing
+     * (docs/BENCHMARKS.md, "Figures the code cites").
      */
     static final int UPLOADS_IN_FLIGHT = 2;
 

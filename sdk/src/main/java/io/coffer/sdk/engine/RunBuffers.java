@@ -4,8 +4,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * Reusable byte arrays for the read path's runs. A GET reads a run of up to 4 MiB per backend request; allocating each
- * afresh cost the JVM a zeroed 4 MiB humongous object per run, about 0.08 ms of CPU per MB served
- * (docs/BENCHMARKS.md). At most {@code retained} arrays are kept between GETs; beyond that, and for runs longer than
+ * afresh cost the JVM a zeroed 4 MiB humongous object per run (measured: docs/BENCHMARKS.md, "Figures the code
+ * cites"). At most {@code retained} arrays are kept between GETs; beyond that, and for runs longer than
  * one array, arrays are allocated and left to the garbage collector as before.
  *
  * <p>A returned array still holds the decrypted bytes of the object it last served; it is only ever read within the
