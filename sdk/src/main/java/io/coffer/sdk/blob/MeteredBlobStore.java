@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -16,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * {@code operation} put, get, read, head, delete or list and {@code outcome} success, not_found or error), and the bytes
  * that went to the store ({@value #BYTES_WRITTEN}, counted when a put succeeds) and came from it
  * ({@value #BYTES_READ}, counted as the caller reads). A get is timed until its stream is open (about the time to
- * the first byte), a list until its first page is asked for; a read into an array is timed whole. Over a retrying
- * store, one call is one measurement however many tries it took.
+ * the first byte), a list until the store hands back its listing (a lazy one reads its pages later), a read into an
+ * array whole. Over a retrying store, one call is one measurement however many tries it took.
  */
 public final class MeteredBlobStore extends ForwardingBlobStore {
 
@@ -31,6 +32,8 @@ public final class MeteredBlobStore extends ForwardingBlobStore {
     /** How a call ended, as tagged. */
     private enum Outcome { SUCCESS, NOT_FOUND, ERROR }
 
+    private final MeterRegistry registry;
+    /** Registered on first use, so that /metrics shows only the series that occurred; racing registrations agree. */
     private final Timer[][] timers = new Timer[Operation.values().length][Outcome.values().length];
     private final Counter bytesWritten;
     private final Counter bytesRead;
@@ -38,15 +41,7 @@ public final class MeteredBlobStore extends ForwardingBlobStore {
     /** Measures {@code delegate} into {@code registry}. */
     public MeteredBlobStore(BlobStore delegate, MeterRegistry registry) {
         super(delegate);
-        for (Operation op : Operation.values()) {
-            for (Outcome outcome : Outcome.values()) {
-                timers[op.ordinal()][outcome.ordinal()] = Timer.builder(DURATION)
-                        .description("blob store call latency by operation and outcome")
-                        .tag("operation", tag(op)).tag("outcome", tag(outcome)).publishPercentileHistogram()
-                        .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
-                        .register(registry);
-            }
-        }
+        this.registry = Objects.requireNonNull(registry, "registry");
         bytesWritten = Counter.builder(BYTES_WRITTEN).description("blob bytes stored by successful puts")
                 .baseUnit("bytes").register(registry);
         bytesRead = Counter.builder(BYTES_READ).description("blob bytes read from the store").baseUnit("bytes")
@@ -134,8 +129,19 @@ public final class MeteredBlobStore extends ForwardingBlobStore {
     private void record(Operation op, Throwable failure, long startNanos) {
         Outcome outcome = failure == null ? Outcome.SUCCESS
                 : failure instanceof BlobNotFoundException ? Outcome.NOT_FOUND : Outcome.ERROR;
-        timers[op.ordinal()][outcome.ordinal()].record(System.nanoTime() - startNanos,
-                TimeUnit.NANOSECONDS);
+        timer(op, outcome).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Timer timer(Operation op, Outcome outcome) {
+        Timer timer = timers[op.ordinal()][outcome.ordinal()];
+        if (timer == null) {
+            timer = Timer.builder(DURATION).description("blob store call latency by operation and outcome")
+                    .tag("operation", tag(op)).tag("outcome", tag(outcome)).publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
+                    .register(registry);
+            timers[op.ordinal()][outcome.ordinal()] = timer;
+        }
+        return timer;
     }
 
     private static String tag(Enum<?> value) {
