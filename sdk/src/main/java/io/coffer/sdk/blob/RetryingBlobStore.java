@@ -164,14 +164,19 @@ public final class RetryingBlobStore extends ForwardingBlobStore {
         }
     }
 
-    /** Waits before try {@code attempt + 1}; false if interrupted meanwhile (the interrupt is kept). */
-    private boolean pause(int attempt) {
-        long cap = baseDelayNanos << Math.min(attempt - 1, 30);
-        if (cap < 0 || cap > maxDelayNanos) {
-            cap = maxDelayNanos;
+    /** The longest wait, in nanoseconds, after failed try {@code attempt}: the base doubled per try, up to the max. */
+    long backoffCap(int attempt) {
+        int doublings = attempt - 1;
+        if (baseDelayNanos == 0 || doublings >= Long.numberOfLeadingZeros(baseDelayNanos) - 1) {
+            return baseDelayNanos == 0 ? 0 : maxDelayNanos;
         }
+        return Math.min(maxDelayNanos, baseDelayNanos << doublings);
+    }
+
+    /** Waits (full jitter) before try {@code attempt + 1}; false if interrupted meanwhile (the interrupt is kept). */
+    private boolean pause(int attempt) {
         try {
-            TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(cap + 1));
+            TimeUnit.NANOSECONDS.sleep(ThreadLocalRandom.current().nextLong(backoffCap(attempt) + 1));
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -14,6 +14,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -179,6 +180,18 @@ class RetryingBlobStoreTest extends BlobStoreContractTest {
         assertThat(RetryingBlobStore.isTransient(new ClosedByInterruptException())).isFalse();
         assertThat(RetryingBlobStore.isTransient(new ReadOnlyBlobStoreException("put", "p/a", "memory:x")))
                 .isFalse();
+    }
+
+    @Test
+    void theLongestWaitDoublesPerTryUpToTheMax() {
+        RetryingBlobStore store = new RetryingBlobStore(memory, 50, Duration.ofMillis(10), Duration.ofMillis(100));
+        RetryingBlobStore hours = new RetryingBlobStore(memory, 50, Duration.ofHours(1), Duration.ofDays(1));
+
+        assertThat(List.of(1, 2, 3, 4, 5, 49)).map(store::backoffCap).map(Duration::ofNanos).containsExactly(
+                Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(80),
+                Duration.ofMillis(100), Duration.ofMillis(100));
+        assertThat(hours.backoffCap(49)).isEqualTo(Duration.ofDays(1).toNanos());
+        assertThat(new RetryingBlobStore(memory, 5, Duration.ZERO, Duration.ZERO).backoffCap(4)).isZero();
     }
 
     @Test
