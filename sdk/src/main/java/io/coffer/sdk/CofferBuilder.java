@@ -2,6 +2,8 @@ package io.coffer.sdk;
 
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.blob.MeteredBlobStore;
+import io.coffer.sdk.blob.RetryingBlobStore;
 import io.coffer.sdk.chunk.Chunker;
 import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.crypto.MasterKey;
@@ -78,6 +80,11 @@ public final class CofferBuilder {
         return this;
     }
 
+    /**
+     * The backend (default with {@link #directory}: a {@link DirectoryBlobStore} under it, in a
+     * {@link RetryingBlobStore}). A store given here is used as it is, its own retries included: wrap it in a
+     * {@link RetryingBlobStore} if it has none. Either way the engine measures its calls ({@link MeteredBlobStore}).
+     */
     public CofferBuilder blobStore(BlobStore store) {
         this.blobs = Objects.requireNonNull(store, "store");
         return this;
@@ -265,7 +272,8 @@ public final class CofferBuilder {
                     masterKey = MasterKey.loadOrCreate(directory.resolve("master.key"));
                 }
                 if (blobs == null) {
-                    blobs = new DirectoryBlobStore(directory.resolve("blobs"));
+                    // a store given by the caller keeps its own retry policy (S3BlobStore's is the AWS SDK's)
+                    blobs = new RetryingBlobStore(new DirectoryBlobStore(directory.resolve("blobs")));
                 }
                 if (metadata == null) {
                     metadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
@@ -277,11 +285,12 @@ public final class CofferBuilder {
             Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
             KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
             int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
-            return new Engine(new EngineConfig(blobs, metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+            MeterRegistry registry = meters != null ? meters : new SimpleMeterRegistry();
+            return new Engine(new EngineConfig(new MeteredBlobStore(blobs, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
-                    budgetWait, meters != null ? meters : new SimpleMeterRegistry()), lock);
+                    budgetWait, registry), lock);
         } catch (IOException e) {
             if (lock != null) {
                 lock.close();

@@ -52,7 +52,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * upload of {@link Builder#partSize} parts read sequentially from one {@code open()} (one part buffered in memory at
  * a time per put), aborted on failure. Either way the object appears whole or not at all, as S3 guarantees. Failed
  * requests are retried by the SDK's standard retry strategy (exponential backoff with jitter on throttling such as
- * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts. Single puts of small
+ * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts; these are its only
+ * retries (the engine does not wrap it in a {@link RetryingBlobStore}, which would multiply them). Single puts of small
  * in-memory blobs and ranged reads into an array first try {@link DirectRequests} (signed by the SDK's signer, sent
  * by the same HTTP client, without the SDK's request pipeline) and fall back to the SDK on anything but success.
  */

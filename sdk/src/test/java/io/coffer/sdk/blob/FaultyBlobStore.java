@@ -1,10 +1,12 @@
 package io.coffer.sdk.blob;
 
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import java.util.Objects;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,16 +16,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * A test decorator that injects failures into a {@link BlobStore} on demand, for engine fault tests: failing the next
  * N calls of an operation with an {@link IOException}, storing a blob and then reporting failure, or corrupting what
  * the next gets return (one byte flipped, or the data cut in half), or holding a put back until the test lets it go.
- * Faults not armed pass calls straight through.
+ * Faults not armed pass calls straight through: with none armed it passes the blob store contract.
  */
-public final class FaultyBlobStore implements BlobStore {
+public final class FaultyBlobStore extends ForwardingBlobStore {
 
     /** The operations whose next calls can be made to fail. */
     public enum Operation { PUT, GET, HEAD, DELETE, LIST }
 
     private static final String INJECTED = "injected fault: ";
 
-    private final BlobStore delegate;
     private final AtomicInteger[] failures = new AtomicInteger[Operation.values().length];
     private final AtomicInteger putsFailingAfterWrite = new AtomicInteger();
     private final AtomicInteger corruptedGets = new AtomicInteger();
@@ -34,7 +35,7 @@ public final class FaultyBlobStore implements BlobStore {
 
     /** Wraps {@code delegate}, with no fault armed. */
     public FaultyBlobStore(BlobStore delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        super(delegate);
         for (int i = 0; i < failures.length; i++) {
             failures[i] = new AtomicInteger();
         }
@@ -118,11 +119,6 @@ public final class FaultyBlobStore implements BlobStore {
         return calls.get();
     }
 
-    /** The wrapped store. */
-    public BlobStore delegate() {
-        return delegate;
-    }
-
     @Override
     public void put(String name, BlobContent content) throws IOException {
         maybeFail(Operation.PUT, name);
@@ -137,10 +133,10 @@ public final class FaultyBlobStore implements BlobStore {
                 hold.release().await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("held put interrupted");
+                throw new InterruptedIOException("held put interrupted");
             }
         }
-        delegate.put(name, content);
+        super.put(name, content);
         if (take(putsFailingAfterWrite)) {
             throw new IOException(INJECTED + "put " + name + " stored, then failed");
         }
@@ -149,7 +145,7 @@ public final class FaultyBlobStore implements BlobStore {
     @Override
     public InputStream get(String name, long offset, long length) throws IOException {
         maybeFail(Operation.GET, name);
-        InputStream in = delegate.get(name, offset, length);
+        InputStream in = super.get(name, offset, length);
         boolean corrupt = corruptedGets.get() > 0;
         boolean truncate = truncatedGets.get() > 0;
         if (!corrupt && !truncate) {
@@ -168,38 +164,44 @@ public final class FaultyBlobStore implements BlobStore {
         return new ByteArrayInputStream(data);
     }
 
+    /** Reads through {@link #get}, so that the faults armed for gets apply to reads into arrays too. */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
+        try (InputStream in = get(name, offset, length)) {
+            int got = in.readNBytes(dst, dstOffset, length);
+            if (got != length) {
+                throw new EOFException("blob " + name + " has " + got + " of " + length + " bytes at " + offset);
+            }
+        }
+    }
+
     @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         maybeFail(Operation.HEAD, name);
-        return delegate.head(name);
+        return super.head(name);
     }
 
     @Override
     public void delete(String name) throws IOException {
         maybeFail(Operation.DELETE, name);
-        delegate.delete(name);
+        super.delete(name);
     }
 
     @Override
     public BlobListing list(String prefix) throws IOException {
         maybeFail(Operation.LIST, prefix);
-        return delegate.list(prefix);
+        return super.list(prefix);
     }
 
     @Override
     public String describe() {
-        return "faulty(" + delegate.describe() + ")";
-    }
-
-    @Override
-    public void close() throws IOException {
-        delegate.close();
+        return "faulty(" + super.describe() + ")";
     }
 
     private void maybeFail(Operation operation, String name) throws IOException {
         calls.incrementAndGet();
         if (take(failures[operation.ordinal()])) {
-            throw new IOException(INJECTED + operation.name().toLowerCase(java.util.Locale.ROOT) + " " + name);
+            throw new IOException(INJECTED + operation.name().toLowerCase(Locale.ROOT) + " " + name);
         }
     }
 

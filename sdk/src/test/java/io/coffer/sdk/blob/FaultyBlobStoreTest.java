@@ -6,11 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
-/** Checks that {@link FaultyBlobStore} injects exactly the faults it is armed with, then passes calls through. */
-class FaultyBlobStoreTest {
+/**
+ * Checks that {@link FaultyBlobStore} injects exactly the faults it is armed with, then passes calls through, and that
+ * with none armed it passes the contract.
+ */
+class FaultyBlobStoreTest extends BlobStoreContractTest {
 
     private final MemoryBlobStore memory = new MemoryBlobStore();
     private final FaultyBlobStore faulty = new FaultyBlobStore(memory);
+
+    @Override
+    protected BlobStore createStore() {
+        return new FaultyBlobStore(new MemoryBlobStore("test"));
+    }
 
     @Test
     void failsTheNextPutsThenRecovers() throws IOException {
