@@ -1,10 +1,15 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk.meta.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.Precondition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

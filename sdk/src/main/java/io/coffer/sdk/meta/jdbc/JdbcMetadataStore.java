@@ -1,10 +1,24 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk.meta.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.ObjectSummary;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.PackUsage;
+import io.coffer.sdk.meta.PartRecord;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.meta.StoreStats;
+import io.coffer.sdk.meta.UploadPage;
+import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationHandler;
