@@ -123,22 +123,6 @@ public final class JdbcMetadataStore implements MetadataStore {
     /** How long a queued SQLite write sleeps between looks at the writer lock, should no wake-up reach it. */
     private static final long GROUP_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** SQL differences between the dialects; everything else is shared. */
-    private enum Dialect {
-        SQLITE("sqlite", "", ""),
-        POSTGRES("postgres", " FOR UPDATE", " FOR SHARE");
-
-        final String name;
-        final String forUpdate;
-        final String forShare;
-
-        Dialect(String name, String forUpdate, String forShare) {
-            this.name = name;
-            this.forUpdate = forUpdate;
-            this.forShare = forShare;
-        }
-    }
-
     /** Maps the current row of a result set. */
     @FunctionalInterface
     private interface RowReader<T> {
@@ -204,7 +188,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.allReaders = List.copyOf(readers);
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
         Map<Connection, Map<String, PreparedStatement>> cache = new IdentityHashMap<>();
-        if (dialect == Dialect.SQLITE) {
+        if (dialect.cachesStatements) {
             cache.put(writer, new StatementLru());
             for (Connection reader : readers) {
                 cache.put(reader, new StatementLru());
@@ -721,8 +705,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         byte[] p = utf8(prefix);
         byte[] upper = successor(p);
         Marker lower = after == null ? Marker.atLeast(p) : Marker.after(utf8(after), null);
-        String sql = (dialect == Dialect.SQLITE ? "EXPLAIN QUERY PLAN " : "EXPLAIN ")
-                + objectRangeSql(lower, upper != null);
+        String sql = dialect.explain + objectRangeSql(lower, upper != null);
         return read("explain", c -> {
             List<String> plan = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -1110,7 +1093,7 @@ public final class JdbcMetadataStore implements MetadataStore {
      */
     @SafeVarargs
     private void lockChunks(Connection c, List<ChunkId>... groups) throws SQLException {
-        if (dialect != Dialect.POSTGRES) {
+        if (!dialect.locksChunkRows) {
             return;
         }
         List<ChunkId> all = new ArrayList<>();
