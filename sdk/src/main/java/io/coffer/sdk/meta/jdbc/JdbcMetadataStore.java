@@ -20,7 +20,6 @@ import io.coffer.sdk.meta.StoreStats;
 import io.coffer.sdk.meta.UploadPage;
 import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -78,8 +77,7 @@ import org.sqlite.SQLiteDataSource;
  * key that contains the delimiter after the prefix, emits the common prefix and seeks past it, so each common prefix
  * costs one index seek. Chunk references of an object or part are stored as the concatenation of their 32-byte ids.
  * Timestamps are epoch milliseconds ({@code Instant}s are truncated to milliseconds). The schema lives in versioned
- * resource files ({@code schema-<dialect>-<n>.sql}) applied on open and recorded in {@code schema_version}; a store
- * refuses to open a database whose schema is newer than it knows.
+ * resource files applied on open ({@link SchemaMigrations}).
  *
  * <p><b>Reference counts.</b> Every write runs in one transaction that, in this order, registers new packs and chunks
  * ({@code INSERT ... ON CONFLICT DO NOTHING}, unreferenced and "released now" so that the garbage collector's grace
@@ -109,9 +107,6 @@ import org.sqlite.SQLiteDataSource;
  */
 public final class JdbcMetadataStore implements MetadataStore {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcMetadataStore.class);
-
-    /** The newest schema version this code knows; files {@code schema-<dialect>-1.sql} up to this one exist. */
-    static final int SCHEMA_VERSION = 2;
 
     private static final int MAX_ATTEMPTS = 12;
     private static final int SQLITE_READERS = 4;
@@ -233,7 +228,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             Connection writer = writerSource.getConnection();
             opened.add(writer);
             writer.setAutoCommit(false);
-            migrate(Dialect.SQLITE, writer);
+            SchemaMigrations.migrate(Dialect.SQLITE, writer);
             writer.setAutoCommit(true);
 
             SQLiteDataSource readerSource = new SQLiteDataSource(sqliteConfig());
@@ -285,7 +280,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
-            migrate(Dialect.POSTGRES, c);
+            SchemaMigrations.migrate(Dialect.POSTGRES, c);
             c.setAutoCommit(true);
         } catch (SQLException | RuntimeException e) {
             pool.close();
@@ -295,93 +290,6 @@ public final class JdbcMetadataStore implements MetadataStore {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "cannot open the PostgreSQL metadata store", e);
         }
         return new JdbcMetadataStore(Dialect.POSTGRES, pool, null, List.of());
-    }
-
-    // ---- schema
-
-    private static void migrate(Dialect dialect, Connection c) throws SQLException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                migrateOnce(dialect, c);
-                return;
-            } catch (SQLException e) {
-                c.rollback();
-                // another process may have applied the same migration concurrently: look again once
-                if (attempt >= 2) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private static void migrateOnce(Dialect dialect, Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL PRIMARY KEY, "
-                    + "applied BIGINT NOT NULL)");
-        }
-        c.commit();
-        int current;
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
-            rs.next();
-            current = rs.getInt(1);
-        }
-        c.commit();
-        if (current > SCHEMA_VERSION) {
-            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata schema is version " + current
-                    + ", newer than this Coffer supports (" + SCHEMA_VERSION + "); upgrade Coffer");
-        }
-        for (int v = current + 1; v <= SCHEMA_VERSION; v++) {
-            try (Statement s = c.createStatement()) {
-                for (String sql : schemaStatements(dialect, v)) {
-                    s.execute(sql);
-                }
-            }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO schema_version (version, applied) VALUES (?, ?)")) {
-                ps.setInt(1, v);
-                ps.setLong(2, System.currentTimeMillis());
-                ps.executeUpdate();
-            }
-            c.commit();
-            LOG.info("applied {} metadata schema version {}", dialect.name, v);
-        }
-    }
-
-    /** The statements of one schema file: comment lines dropped, split at semicolons that end a line. */
-    static List<String> schemaStatements(String dialectName, int version) {
-        String resource = "schema-" + dialectName + "-" + version + ".sql";
-        String text;
-        try (InputStream in = JdbcMetadataStore.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing schema resource " + resource);
-            }
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read schema resource " + resource, e);
-        }
-        List<String> out = new ArrayList<>();
-        StringBuilder current = new StringBuilder();
-        for (String line : text.split("\n")) {
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("--")) {
-                continue;
-            }
-            current.append(line).append('\n');
-            if (trimmed.endsWith(";")) {
-                String sql = current.toString().strip();
-                out.add(sql.substring(0, sql.length() - 1));
-                current.setLength(0);
-            }
-        }
-        if (!current.toString().isBlank()) {
-            out.add(current.toString().strip());
-        }
-        return out;
-    }
-
-    private static List<String> schemaStatements(Dialect dialect, int version) {
-        return schemaStatements(dialect.name, version);
     }
 
     // ---- buckets

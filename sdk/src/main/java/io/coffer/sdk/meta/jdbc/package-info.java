@@ -3,3 +3,4 @@
  * the other classes are its parts, one concern each.
  */
 package io.coffer.sdk.meta.jdbc;
+

@@ -917,7 +917,7 @@ abstract class MetadataStoreContractTest {
         store.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO schema_version (version, applied) VALUES ("
-                    + (JdbcMetadataStore.SCHEMA_VERSION + 1) + ", 0)");
+                    + (SchemaMigrations.SCHEMA_VERSION + 1) + ", 0)");
         }
         assertThatThrownBy(this::reopenStore).isInstanceOfSatisfying(CofferException.class,
                 e -> assertThat(e.getMessage()).contains("newer"));
@@ -927,7 +927,7 @@ abstract class MetadataStoreContractTest {
     /** Removes the future schema version row the schema test added, then reopens (so cleanup can close it). */
     JdbcMetadataStore reopenStoreIgnoringVersion() throws SQLException {
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM schema_version WHERE version > " + JdbcMetadataStore.SCHEMA_VERSION);
+            s.executeUpdate("DELETE FROM schema_version WHERE version > " + SchemaMigrations.SCHEMA_VERSION);
         }
         return reopenStore();
     }

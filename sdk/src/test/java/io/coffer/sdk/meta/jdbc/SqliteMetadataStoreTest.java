@@ -75,7 +75,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
             }
             try (ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
                 rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(JdbcMetadataStore.SCHEMA_VERSION);
+                assertThat(rs.getInt(1)).isEqualTo(SchemaMigrations.SCHEMA_VERSION);
             }
         }
         assertThat(store.bucket("b")).map(BucketRecord::region).isEmpty();
