@@ -20,10 +20,6 @@ import io.coffer.sdk.meta.StoreStats;
 import io.coffer.sdk.meta.UploadPage;
 import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -42,7 +38,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -165,15 +160,8 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final Queue<PendingWrite<?>> pendingWrites = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<Connection> readers;
     private final List<Connection> allReaders;
-    private final AtomicLong statements = new AtomicLong();
     private final AtomicLong writeTransactions = new AtomicLong();
-    /**
-     * SQLite only: per connection, the statements it prepared, kept open for reuse. Compiling the SQL took 11 % of a
-     * 4 KiB PUT's worker-thread CPU in a profile (docs/BENCHMARKS.md); sqlite-jdbc keeps no statement cache
-     * (pgjdbc does, so PostgreSQL connections are not listed). Each inner map is touched only by the thread that holds
-     * its connection (the writer under {@code writeLock}, a reader while borrowed).
-     */
-    private final Map<Connection, Map<String, PreparedStatement>> statementCache;
+    private final StatementCache statementCache;
     private volatile boolean closed;
 
     private JdbcMetadataStore(Dialect dialect, HikariDataSource pool, Connection writer, List<Connection> readers) {
@@ -182,14 +170,12 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.writer = writer;
         this.allReaders = List.copyOf(readers);
         this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
-        Map<Connection, Map<String, PreparedStatement>> cache = new IdentityHashMap<>();
-        if (dialect.cachesStatements) {
-            cache.put(writer, new StatementLru());
-            for (Connection reader : readers) {
-                cache.put(reader, new StatementLru());
-            }
+        List<Connection> connections = new ArrayList<>();
+        if (writer != null) {
+            connections.add(writer);
         }
-        this.statementCache = cache;
+        connections.addAll(readers);
+        this.statementCache = new StatementCache(dialect, connections);
     }
 
     // ---- factories
@@ -1119,7 +1105,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     /** How many SQL statements this store has prepared (each executed once, or once as a batch); for tests. */
     long statementCount() {
-        return statements.get();
+        return statementCache.prepared();
     }
 
     /** How many write transactions this store has committed; for tests. */
@@ -1632,104 +1618,8 @@ public final class JdbcMetadataStore implements MetadataStore {
         }
     }
 
-    private static void closeQuietly(Statement s) {
-        try {
-            s.close();
-        } catch (SQLException e) {
-            LOG.debug("closing a cached statement failed", e);
-        }
-    }
-
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
-        statements.incrementAndGet();
-        Map<String, PreparedStatement> cache = statementCache.get(c);
-        if (cache == null) {
-            return c.prepareStatement(sql);
-        }
-        // taken out while in use, so that a second statement of the same SQL open at once gets its own
-        PreparedStatement ps = cache.remove(sql);
-        if (ps == null || ps.isClosed()) {
-            ps = c.prepareStatement(sql);
-        }
-        return (PreparedStatement) Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
-                new Class<?>[] {PreparedStatement.class}, new Reused(cache, sql, ps));
-    }
-
-    /** Open statements of one SQLite connection by SQL, least recently used first; the eldest is closed past 64. */
-    private static final class StatementLru extends LinkedHashMap<String, PreparedStatement> {
-        private static final long serialVersionUID = 1L;
-        private static final int MAX = 64;
-
-        StatementLru() {
-            super(16, 0.75f, true);
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
-            if (size() <= MAX) {
-                return false;
-            }
-            closeQuietly(eldest.getValue());
-            return true;
-        }
-    }
-
-    /**
-     * A cached statement lent to one {@code try} block: {@code close()} clears its parameters and returns it to the
-     * connection's cache instead of closing it. A statement that threw is closed instead (its state is unknown).
-     */
-    private static final class Reused implements InvocationHandler {
-        private final Map<String, PreparedStatement> cache;
-        private final String sql;
-        private final PreparedStatement ps;
-        private boolean returned;
-        private boolean failed;
-
-        Reused(Map<String, PreparedStatement> cache, String sql, PreparedStatement ps) {
-            this.cache = cache;
-            this.sql = sql;
-            this.ps = ps;
-        }
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
-            if (args == null && name.equals("close")) {
-                giveBack();
-                return null;
-            }
-            if (args == null && name.equals("isClosed")) {
-                return returned || ps.isClosed();
-            }
-            if (returned) {
-                throw new SQLException("statement is closed");
-            }
-            try {
-                return method.invoke(ps, args);
-            } catch (InvocationTargetException e) {
-                failed = true;
-                throw e.getCause();
-            }
-        }
-
-        private void giveBack() {
-            if (returned) {
-                return;
-            }
-            returned = true;
-            try {
-                if (!failed && !ps.isClosed()) {
-                    ps.clearParameters();
-                    ps.clearBatch();
-                    if (cache.putIfAbsent(sql, ps) == null) {
-                        return;
-                    }
-                }
-            } catch (SQLException e) {
-                LOG.debug("cannot reset a cached statement; closing it", e);
-            }
-            closeQuietly(ps);
-        }
+        return statementCache.prepare(c, sql);
     }
 
     private boolean exists(Connection c, String sql, String arg) throws SQLException {

@@ -4,3 +4,4 @@
  */
 package io.coffer.sdk.meta.jdbc;
 
+
