@@ -30,7 +30,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
@@ -45,19 +44,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Queue;
 import java.util.TreeSet;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -101,17 +89,11 @@ import org.sqlite.SQLiteDataSource;
  * <p>Keys and manifests are never logged.
  */
 public final class JdbcMetadataStore implements MetadataStore {
-    private static final Logger LOG = LoggerFactory.getLogger(JdbcMetadataStore.class);
 
-    private static final int MAX_ATTEMPTS = 12;
     private static final int SQLITE_READERS = 4;
     private static final int POSTGRES_POOL = 16;
     private static final int IN_BATCH = 500;
     private static final int MAX_BATCH = 1001;
-    /** At most this many SQLite writes share one transaction (and its fsync). */
-    private static final int MAX_GROUP = 32;
-    /** How long a queued SQLite write sleeps between looks at the writer lock, should no wake-up reach it. */
-    private static final long GROUP_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Maps the current row of a result set. */
     @FunctionalInterface
@@ -137,45 +119,12 @@ public final class JdbcMetadataStore implements MetadataStore {
         return new PackRecord(rs.getString(1), rs.getLong(2), Instant.ofEpochMilli(rs.getLong(3)));
     }
 
-    /** One unit of work on a connection. */
-    @FunctionalInterface
-    private interface SqlWork<T> {
-        T run(Connection c) throws SQLException;
-    }
-
-    /** Thrown inside a transaction to restart it (an insert raced another insert of the same row). */
-    private static final class RestartTransaction extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        RestartTransaction() {
-            super(null, null, false, false);
-        }
-    }
-
+    private final Database db;
     private final Dialect dialect;
-    private final HikariDataSource pool;
-    private final Connection writer;
-    private final ReentrantLock writeLock = new ReentrantLock();
-    /** SQLite: writes waiting to be committed by whichever writer thread holds {@code writeLock}. */
-    private final Queue<PendingWrite<?>> pendingWrites = new ConcurrentLinkedQueue<>();
-    private final BlockingQueue<Connection> readers;
-    private final List<Connection> allReaders;
-    private final AtomicLong writeTransactions = new AtomicLong();
-    private final StatementCache statementCache;
-    private volatile boolean closed;
 
-    private JdbcMetadataStore(Dialect dialect, HikariDataSource pool, Connection writer, List<Connection> readers) {
-        this.dialect = dialect;
-        this.pool = pool;
-        this.writer = writer;
-        this.allReaders = List.copyOf(readers);
-        this.readers = new ArrayBlockingQueue<>(Math.max(1, readers.size()), false, readers);
-        List<Connection> connections = new ArrayList<>();
-        if (writer != null) {
-            connections.add(writer);
-        }
-        connections.addAll(readers);
-        this.statementCache = new StatementCache(dialect, connections);
+    private JdbcMetadataStore(Database db) {
+        this.db = db;
+        this.dialect = db.dialect;
     }
 
     // ---- factories
@@ -225,10 +174,10 @@ public final class JdbcMetadataStore implements MetadataStore {
                 opened.add(reader);
                 readers.add(reader);
             }
-            return new JdbcMetadataStore(Dialect.SQLITE, null, writer, readers);
+            return new JdbcMetadataStore(Database.sqlite(writer, readers));
         } catch (SQLException | RuntimeException e) {
             for (Connection c : opened) {
-                closeQuietly(c);
+                Database.closeQuietly(c);
             }
             if (e instanceof CofferException ce) {
                 throw ce;
@@ -275,14 +224,14 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "cannot open the PostgreSQL metadata store", e);
         }
-        return new JdbcMetadataStore(Dialect.POSTGRES, pool, null, List.of());
+        return new JdbcMetadataStore(Database.postgres(pool));
     }
 
     // ---- buckets
 
     @Override
     public void createBucket(BucketRecord bucket) {
-        write("createBucket", c -> {
+        db.write("createBucket", c -> {
             int inserted;
             try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
                     + "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
@@ -305,7 +254,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public Optional<BucketRecord> bucket(String name) {
-        return read("bucket", c -> bucket(c, name, ""));
+        return db.read("bucket", c -> bucket(c, name, ""));
     }
 
     private Optional<BucketRecord> bucket(Connection c, String name, String lock) throws SQLException {
@@ -324,13 +273,13 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<BucketRecord> buckets() {
-        return read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
+        return db.read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
                 JdbcMetadataStore::bucketRecord));
     }
 
     @Override
     public void deleteBucket(String name) {
-        write("deleteBucket", c -> {
+        db.write("deleteBucket", c -> {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
                 throw CofferException.noSuchBucket(name);
             }
@@ -372,7 +321,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             return Map.of();
         }
         List<ChunkId> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
-        return read("locate", c -> {
+        return db.read("locate", c -> {
             Map<ChunkId, ChunkLocation> out = new HashMap<>();
             for (int from = 0; from < distinct.size(); from += IN_BATCH) {
                 List<ChunkId> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
@@ -402,13 +351,13 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public Optional<ObjectRecord> object(String bucket, String key) {
         byte[] k = utf8(key);
-        return read("object", c -> object(c, bucket, k, ""));
+        return db.read("object", c -> object(c, bucket, k, ""));
     }
 
     @Override
     public Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId) {
         byte[] k = utf8(key);
-        return read("completedUpload", c -> {
+        return db.read("completedUpload", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
                     + " FROM objects WHERE bucket = ? AND key_utf8 = ? AND upload_id = ?")) {
                 bind(ps, bucket, k, uploadId);
@@ -444,7 +393,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         byte[] key = utf8(object.key());
         NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
         Precondition pre = precondition == null ? Precondition.NONE : precondition;
-        return write("commitObject", c -> {
+        return db.write("commitObject", c -> {
             requireBucket(c, object.bucket());
             Optional<ObjectRecord> existing = object(c, object.bucket(), key, dialect.forUpdate);
             checkPrecondition(pre, existing, object);
@@ -519,7 +468,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public Optional<ObjectRecord> deleteObject(String bucket, String key) {
         byte[] k = utf8(key);
-        return write("deleteObject", c -> {
+        return db.write("deleteObject", c -> {
             Optional<ObjectRecord> existing = object(c, bucket, k, dialect.forUpdate);
             if (existing.isEmpty()) {
                 return existing;
@@ -541,7 +490,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         byte[] p = prefix == null ? new byte[0] : utf8(prefix);
         byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
         byte[] a = after == null || after.isEmpty() ? null : utf8(after);
-        return read("listObjects", c -> {
+        return db.read("listObjects", c -> {
             if (bucket(c, bucket, "").isEmpty()) {
                 throw CofferException.noSuchBucket(bucket);
             }
@@ -600,7 +549,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         byte[] upper = successor(p);
         Marker lower = after == null ? Marker.atLeast(p) : Marker.after(utf8(after), null);
         String sql = dialect.explain + objectRangeSql(lower, upper != null);
-        return read("explain", c -> {
+        return db.read("explain", c -> {
             List<String> plan = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 int i = 1;
@@ -756,7 +705,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public void createUpload(UploadRecord upload) {
         byte[] key = utf8(upload.key());
-        write("createUpload", c -> {
+        db.write("createUpload", c -> {
             requireBucket(c, upload.bucket());
             try (PreparedStatement ps = prepare(c, "INSERT INTO uploads (" + UPLOAD_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?)")) {
@@ -770,7 +719,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public Optional<UploadRecord> upload(String uploadId) {
-        return read("upload", c -> {
+        return db.read("upload", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT " + UPLOAD_COLUMNS
                     + " FROM uploads WHERE upload_id = ?")) {
                 ps.setString(1, uploadId);
@@ -793,7 +742,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public void commitPart(PartRecord part, NewChunks newChunks) {
         NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
-        write("commitPart", c -> {
+        db.write("commitPart", c -> {
             if (!uploadExists(c, part.uploadId(), dialect.forShare)) {
                 throw CofferException.noSuchUpload(part.uploadId());
             }
@@ -840,7 +789,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         if (max <= 0) {
             return List.of();
         }
-        return read("parts", c -> rows(c, "SELECT upload_id, part_number, size, etag, last_modified, "
+        return db.read("parts", c -> rows(c, "SELECT upload_id, part_number, size, etag, last_modified, "
                 + "attributes, manifest, chunk_refs FROM parts WHERE upload_id = ? AND part_number > ? "
                 + "ORDER BY part_number LIMIT ?",
                 rs -> new PartRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4),
@@ -855,7 +804,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
         byte[] km = keyMarker == null || keyMarker.isEmpty() ? null : utf8(keyMarker);
         String idMarker = km == null || uploadIdMarker == null || uploadIdMarker.isEmpty() ? null : uploadIdMarker;
-        return read("listUploads", c -> {
+        return db.read("listUploads", c -> {
             if (bucket(c, bucket, "").isEmpty()) {
                 throw CofferException.noSuchBucket(bucket);
             }
@@ -895,7 +844,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public void abortUpload(String uploadId) {
-        write("abortUpload", c -> {
+        db.write("abortUpload", c -> {
             if (!uploadExists(c, uploadId, dialect.forUpdate)) {
                 throw CofferException.noSuchUpload(uploadId);
             }
@@ -1093,7 +1042,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     /** The reference count of a chunk, or empty if it is not indexed (for tests and fsck-style checks). */
     OptionalLong refCount(ChunkId id) {
-        return read("refCount", c -> {
+        return db.read("refCount", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT refs FROM chunks WHERE id = ?")) {
                 ps.setBytes(1, id.toBytes());
                 try (ResultSet rs = ps.executeQuery()) {
@@ -1105,24 +1054,24 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     /** How many SQL statements this store has prepared (each executed once, or once as a batch); for tests. */
     long statementCount() {
-        return statementCache.prepared();
+        return db.statements().prepared();
     }
 
     /** How many write transactions this store has committed; for tests. */
     long writeTransactions() {
-        return writeTransactions.get();
+        return db.writeTransactions();
     }
 
     /** How many SQLite writes are waiting for the writer; for tests. */
     int queuedWrites() {
-        return pendingWrites.size();
+        return db.queuedWrites();
     }
 
     // ---- packs and garbage collection
 
     @Override
     public void registerPack(PackRecord pack, List<ChunkLocation> chunks) {
-        write("registerPack", c -> {
+        db.write("registerPack", c -> {
             registerChunks(c, List.of(pack), chunks);
             return null;
         });
@@ -1130,7 +1079,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<PackRecord> packs() {
-        return read("packs", c -> rows(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
+        return db.read("packs", c -> rows(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
                 + "ORDER BY name", JdbcMetadataStore::packRecord));
     }
 
@@ -1144,7 +1093,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 + "COUNT(CASE WHEN c.id IS NOT NULL AND NOT " + live + " THEN 1 END) "
                 + "FROM packs p LEFT JOIN chunks c ON c.pack = p.name WHERE p.retired_at IS NULL "
                 + "GROUP BY p.name, p.size, p.created ORDER BY p.name";
-        return read("packUsage", c -> rows(c, sql,
+        return db.read("packUsage", c -> rows(c, sql,
                 rs -> new PackUsage(packRecord(rs), rs.getLong(4), rs.getInt(5), rs.getInt(6)), cutoff, cutoff, cutoff));
     }
 
@@ -1153,7 +1102,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         long cutoff = millis(graceCutoff);
         String sql = "SELECT id, pack_offset, length FROM chunks WHERE pack = ? "
                 + "AND (refs > 0 OR COALESCE(released_at, 0) >= ?) ORDER BY pack_offset";
-        return read("liveChunks", c -> rows(c, sql,
+        return db.read("liveChunks", c -> rows(c, sql,
                 rs -> new ChunkLocation(ChunkId.of(rs.getBytes(1)), pack, rs.getLong(2), rs.getInt(3)), pack, cutoff));
     }
 
@@ -1166,7 +1115,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public void retirePack(String oldPack, List<ChunkLocation> moved, Instant graceCutoff) {
         long cutoff = millis(graceCutoff);
-        write("retirePack", c -> {
+        db.write("retirePack", c -> {
             if (!exists(c, "SELECT 1 FROM packs WHERE name = ? AND retired_at IS NULL" + dialect.forUpdate,
                     oldPack)) {
                 return null;
@@ -1203,7 +1152,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<String> retiredPacks(Instant cutoff) {
-        return read("retiredPacks", c -> rows(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
+        return db.read("retiredPacks", c -> rows(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
                 + "AND retired_at < ? ORDER BY name", rs -> rs.getString(1), millis(cutoff)));
     }
 
@@ -1215,7 +1164,7 @@ public final class JdbcMetadataStore implements MetadataStore {
      */
     @Override
     public void forgetPack(String name) {
-        write("forgetPack", c -> {
+        db.write("forgetPack", c -> {
             int deleted;
             try (PreparedStatement ps = prepare(c, "DELETE FROM packs WHERE name = ? AND retired_at IS NOT NULL")) {
                 ps.setString(1, name);
@@ -1232,7 +1181,7 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public StoreStats stats() {
-        return read("stats", c -> {
+        return db.read("stats", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT "
                     + "(SELECT COUNT(*) FROM objects), (SELECT COALESCE(SUM(size), 0) FROM objects), "
                     + "(SELECT COUNT(*) FROM chunks), (SELECT COALESCE(SUM(length), 0) FROM chunks), "
@@ -1248,12 +1197,12 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public List<String> versionIds() {
-        return read("versionIds", c -> rows(c, "SELECT version_id FROM objects", rs -> rs.getString(1)));
+        return db.read("versionIds", c -> rows(c, "SELECT version_id FROM objects", rs -> rs.getString(1)));
     }
 
     @Override
     public boolean isEmpty() {
-        return read("isEmpty", c -> {
+        return db.read("isEmpty", c -> {
             for (String table : List.of("buckets", "objects", "packs", "chunks")) {
                 try (PreparedStatement ps = prepare(c, "SELECT 1 FROM " + table + " LIMIT 1");
                      ResultSet rs = ps.executeQuery()) {
@@ -1268,319 +1217,10 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        if (pool != null) {
-            pool.close();
-        }
-        if (writer != null) {
-            writeLock.lock();
-            try {
-                closeQuietly(writer);
-            } finally {
-                writeLock.unlock();
-            }
-        }
-        for (Connection reader : allReaders) {
-            closeQuietly(reader);
-        }
+        db.close();
     }
 
-    // ---- transactions and connections
-
-    private <T> T read(String op, SqlWork<T> work) {
-        checkOpen();
-        Connection c = null;
-        try {
-            c = borrowReader();
-            return work.run(c);
-        } catch (SQLException e) {
-            throw failure(op, e);
-        } finally {
-            if (c != null) {
-                returnReader(c);
-            }
-        }
-    }
-
-    private Connection borrowReader() throws SQLException {
-        if (pool != null) {
-            return pool.getConnection();
-        }
-        try {
-            Connection c = readers.poll(30, TimeUnit.SECONDS);
-            if (c == null) {
-                throw CofferException.of(ErrorCode.SERVICE_UNAVAILABLE, "no metadata read connection available");
-            }
-            return c;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "interrupted waiting for a metadata connection", e);
-        }
-    }
-
-    private void returnReader(Connection c) {
-        if (pool != null) {
-            closeQuietly(c);
-        } else {
-            readers.add(c);
-        }
-    }
-
-    /**
-     * Runs {@code work} in one transaction, restarting it on serialization failures, deadlocks and insert races. On
-     * SQLite, writes that arrive while another is committing are committed together (see {@link #writeGrouped}).
-     */
-    private <T> T write(String op, SqlWork<T> work) {
-        checkOpen();
-        if (pool == null) {
-            return writeGrouped(op, work);
-        }
-        return transaction(op, work);
-    }
-
-    /** {@code work} in a transaction of its own, retried; on SQLite the caller holds {@code writeLock}. */
-    private <T> T transaction(String op, SqlWork<T> work) {
-        for (int attempt = 1; ; attempt++) {
-            Connection c = null;
-            try {
-                c = pool != null ? pool.getConnection() : writer;
-                // SQLite begins its (IMMEDIATE) transaction here and holds no write lock between transactions
-                c.setAutoCommit(false);
-                T result = work.run(c);
-                c.commit();
-                writeTransactions.incrementAndGet();
-                return result;
-            } catch (RestartTransaction e) {
-                rollbackQuietly(c);
-                if (attempt >= MAX_ATTEMPTS) {
-                    throw keptConflicting(op, null);
-                }
-                LOG.debug("{} raced a concurrent insert; restarting (attempt {})", op, attempt);
-            } catch (SQLException e) {
-                rollbackQuietly(c);
-                if (!isRetryable(e)) {
-                    throw failure(op, e);
-                }
-                if (attempt >= MAX_ATTEMPTS) {
-                    throw keptConflicting(op, e);
-                }
-                LOG.debug("{} hit SQLState {}; restarting (attempt {})", op, e.getSQLState(), attempt);
-            } catch (RuntimeException | Error e) {
-                rollbackQuietly(c);
-                throw e;
-            } finally {
-                if (c != null) {
-                    try {
-                        c.setAutoCommit(true);
-                    } catch (SQLException e) {
-                        LOG.debug("cannot reset autocommit", e);
-                    }
-                    if (pool != null) {
-                        closeQuietly(c);
-                    }
-                }
-            }
-            backoff(attempt);
-        }
-    }
-
-    /**
-     * SQLite group commit. Every write joins a queue; whichever writer thread gets {@code writeLock} commits what is
-     * queued (up to {@link #MAX_GROUP} writes) in one transaction, each write inside a savepoint of its own so that a
-     * failing write is undone alone, and then wakes their threads. A group costs one WAL fsync instead of one per
-     * write, and the writes in it run one after the other exactly as separate transactions would. No write returns
-     * before the transaction holding it is committed, so a crash loses nothing that was acknowledged.
-     */
-    private <T> T writeGrouped(String op, SqlWork<T> work) {
-        PendingWrite<T> mine = new PendingWrite<>(op, work);
-        pendingWrites.add(mine);
-        boolean interrupted = false;
-        while (!mine.done) {
-            if (writeLock.tryLock()) {
-                try {
-                    while (!mine.done) {
-                        if (!commitGroup()) {
-                            // cannot happen: a write that is not done is still queued, and only lock holders take
-                            throw new IllegalStateException("a queued metadata write went missing");
-                        }
-                    }
-                } finally {
-                    writeLock.unlock();
-                }
-                // a write queued while this group ran may have found the lock taken and gone to sleep
-                PendingWrite<?> next = pendingWrites.peek();
-                if (next != null) {
-                    LockSupport.unpark(next.thread);
-                }
-            } else {
-                LockSupport.parkNanos(this, GROUP_PARK_NANOS);
-                interrupted |= Thread.interrupted();
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return mine.result();
-    }
-
-    /**
-     * Takes the queued writes (at most {@link #MAX_GROUP}) and commits them; the caller holds {@code writeLock}.
-     * Returns whether there was any.
-     */
-    private boolean commitGroup() {
-        List<PendingWrite<?>> group = new ArrayList<>();
-        for (PendingWrite<?> p; group.size() < MAX_GROUP && (p = pendingWrites.poll()) != null; ) {
-            group.add(p);
-        }
-        if (group.isEmpty()) {
-            return false;
-        }
-        try {
-            if (closed) {
-                CofferException f = CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
-                group.forEach(p -> p.failure = f);
-            } else if (group.size() == 1) {
-                group.get(0).runAlone();
-            } else {
-                commitTogether(group);
-            }
-        } finally {
-            group.forEach(PendingWrite::finish);
-        }
-        return true;
-    }
-
-    private void commitTogether(List<PendingWrite<?>> group) {
-        try {
-            writer.setAutoCommit(false);
-            for (PendingWrite<?> p : group) {
-                p.runInSavepoint();
-            }
-            writer.commit();
-            writeTransactions.incrementAndGet();
-        } catch (SQLException | RuntimeException | Error e) {
-            // the transaction as a whole failed (or a savepoint could not be undone): nothing of it was committed
-            rollbackQuietly(writer);
-            RuntimeException f = e instanceof SQLException s ? failure("group commit", s)
-                    : e instanceof RuntimeException r ? r : new IllegalStateException("group commit failed", e);
-            for (PendingWrite<?> p : group) {
-                p.value = null;
-                if (p.failure == null) {
-                    p.failure = f;
-                }
-            }
-        } finally {
-            try {
-                writer.setAutoCommit(true);
-            } catch (SQLException e) {
-                LOG.debug("cannot reset autocommit", e);
-            }
-        }
-    }
-
-    /** One write waiting in {@link #pendingWrites}: its work and, once its group is over, its outcome. */
-    private final class PendingWrite<T> {
-        final String op;
-        final SqlWork<T> work;
-        final Thread thread = Thread.currentThread();
-        T value;
-        Throwable failure;
-        /** Set after the outcome, and read before it (the outcome's fields ride on this volatile). */
-        volatile boolean done;
-
-        PendingWrite(String op, SqlWork<T> work) {
-            this.op = op;
-            this.work = work;
-        }
-
-        void runAlone() {
-            try {
-                value = transaction(op, work);
-            } catch (RuntimeException | Error e) {
-                failure = e;
-            }
-        }
-
-        /** Runs the work inside a savepoint of the group's transaction; its failure undoes only its own changes. */
-        void runInSavepoint() throws SQLException {
-            for (int attempt = 1; ; attempt++) {
-                Savepoint sp = writer.setSavepoint();
-                try {
-                    value = work.run(writer);
-                    writer.releaseSavepoint(sp);
-                    return;
-                } catch (RestartTransaction e) {
-                    undo(sp);
-                    if (attempt >= MAX_ATTEMPTS) {
-                        failure = keptConflicting(op, null);
-                        return;
-                    }
-                } catch (SQLException e) {
-                    undo(sp);
-                    failure = failure(op, e);
-                    return;
-                } catch (RuntimeException | Error e) {
-                    undo(sp);
-                    failure = e;
-                    return;
-                }
-            }
-        }
-
-        private void undo(Savepoint sp) throws SQLException {
-            writer.rollback(sp);
-            writer.releaseSavepoint(sp);
-        }
-
-        void finish() {
-            done = true;
-            LockSupport.unpark(thread);
-        }
-
-        T result() {
-            if (failure instanceof RuntimeException r) {
-                throw r;
-            }
-            if (failure instanceof Error e) {
-                throw e;
-            }
-            return value;
-        }
-    }
-
-    /** A write that was restarted too often; {@code cause} may be null. */
-    private static CofferException keptConflicting(String op, SQLException cause) {
-        return CofferException.of(ErrorCode.CONFLICT_RETRY, op + " kept conflicting with concurrent writes", cause);
-    }
-
-    private static void backoff(int attempt) {
-        long maxMillis = Math.min(50, 1L << Math.min(attempt, 6));
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, maxMillis + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "interrupted while retrying a metadata transaction", e);
-        }
-    }
-
-    private static boolean isRetryable(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s) {
-                String state = s.getSQLState();
-                if ("40001".equals(state) || "40P01".equals(state)) {
-                    return true;
-                }
-                SQLException next = s.getNextException();
-                if (next != null && next != t && isRetryable(next)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
+    // ---- statements
 
     private static boolean isForeignKeyViolation(SQLException e) {
         // PostgreSQL reports 23503; SQLite reports SQLITE_CONSTRAINT_FOREIGNKEY (787) with a generic state
@@ -1588,38 +1228,8 @@ public final class JdbcMetadataStore implements MetadataStore {
                 || (e.getMessage() != null && e.getMessage().contains("FOREIGN KEY constraint failed"));
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "the metadata store is closed");
-        }
-    }
-
-    private CofferException failure(String op, SQLException e) {
-        return CofferException.of(ErrorCode.INTERNAL_ERROR, "metadata store failure in " + op
-                + " (SQLState " + e.getSQLState() + ")", e);
-    }
-
-    private static void rollbackQuietly(Connection c) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.rollback();
-        } catch (SQLException e) {
-            LOG.warn("metadata rollback failed (SQLState {})", e.getSQLState());
-        }
-    }
-
-    private static void closeQuietly(Connection c) {
-        try {
-            c.close();
-        } catch (SQLException e) {
-            LOG.debug("closing a metadata connection failed", e);
-        }
-    }
-
     private PreparedStatement prepare(Connection c, String sql) throws SQLException {
-        return statementCache.prepare(c, sql);
+        return db.statements().prepare(c, sql);
     }
 
     private boolean exists(Connection c, String sql, String arg) throws SQLException {

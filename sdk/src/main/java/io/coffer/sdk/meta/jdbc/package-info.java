@@ -5,3 +5,4 @@
 package io.coffer.sdk.meta.jdbc;
 
 
+
