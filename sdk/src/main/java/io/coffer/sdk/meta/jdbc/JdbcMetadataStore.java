@@ -19,6 +19,7 @@ import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.meta.StoreStats;
 import io.coffer.sdk.meta.UploadPage;
 import io.coffer.sdk.meta.UploadRecord;
+import io.coffer.sdk.meta.jdbc.ListingWalk.Marker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -45,7 +46,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
-import java.util.function.Function;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -56,7 +56,7 @@ import org.sqlite.SQLiteDataSource;
  *
  * <p><b>Representation.</b> Keys, prefixes and upload keys are stored as the BLOB/bytea of their UTF-8 bytes, so the
  * database orders them bytewise, which is S3's order. A prefix is matched as the index range
- * {@code key >= prefix AND key < successor(prefix)}; a delimiter listing walks the primary-key index and, on meeting a
+ * {@code key >= prefix AND key < ListingWalk.successor(prefix)}; a delimiter listing walks the primary-key index and, on meeting a
  * key that contains the delimiter after the prefix, emits the common prefix and seeks past it, so each common prefix
  * costs one index seek. Chunk references of an object or part are stored as the concatenation of their 32-byte ids.
  * Timestamps are epoch milliseconds ({@code Instant}s are truncated to milliseconds). The schema lives in versioned
@@ -93,7 +93,6 @@ public final class JdbcMetadataStore implements MetadataStore {
     private static final int SQLITE_READERS = 4;
     private static final int POSTGRES_POOL = 16;
     private static final int IN_BATCH = 500;
-    private static final int MAX_BATCH = 1001;
 
     /** Maps the current row of a result set. */
     @FunctionalInterface
@@ -495,7 +494,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 throw CofferException.noSuchBucket(bucket);
             }
             Marker start = a != null && Arrays.compareUnsigned(a, p) >= 0 ? Marker.after(a, null) : Marker.atLeast(p);
-            Walk<ObjectSummary> walk = walk(p, d, a, start, maxKeys,
+            ListingWalk<ObjectSummary> walk = ListingWalk.walk(p, d, a, start, maxKeys,
                     (lower, upper, limit) -> fetchObjects(c, bucket, lower, upper, limit),
                     s -> utf8(s.key()), s -> null);
             List<String> prefixes = walk.prefixes.stream().map(JdbcMetadataStore::string).toList();
@@ -511,7 +510,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             int i = 1;
             ps.setString(i++, bucket);
             if (lower.bound()) {
-                ps.setBytes(i++, lower.key);
+                ps.setBytes(i++, lower.key());
             }
             if (upper != null) {
                 ps.setBytes(i++, upper);
@@ -532,7 +531,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         StringBuilder sql = new StringBuilder(
                 "SELECT key_utf8, size, etag, last_modified FROM objects WHERE bucket = ?");
         if (lower.bound()) {
-            sql.append(lower.inclusive ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
+            sql.append(lower.inclusive() ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
         }
         if (bounded) {
             sql.append(" AND key_utf8 < ?");
@@ -546,7 +545,7 @@ public final class JdbcMetadataStore implements MetadataStore {
      */
     List<String> explainListing(String bucket, String prefix, String after) {
         byte[] p = utf8(prefix);
-        byte[] upper = successor(p);
+        byte[] upper = ListingWalk.successor(p);
         Marker lower = after == null ? Marker.atLeast(p) : Marker.after(utf8(after), null);
         String sql = dialect.explain + objectRangeSql(lower, upper != null);
         return db.read("explain", c -> {
@@ -555,7 +554,7 @@ public final class JdbcMetadataStore implements MetadataStore {
                 int i = 1;
                 ps.setString(i++, bucket);
                 if (lower.bound()) {
-                    ps.setBytes(i++, lower.key);
+                    ps.setBytes(i++, lower.key());
                 }
                 if (upper != null) {
                     ps.setBytes(i++, upper);
@@ -570,132 +569,6 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             return plan;
         });
-    }
-
-    // ---- listing walk, shared by objects and uploads
-
-    /** A lower bound of a seek: keys above {@code key} (or equal when inclusive), or equal with a greater upload id. */
-    private record Marker(byte[] key, boolean inclusive, String uploadIdAfter) {
-        static Marker atLeast(byte[] key) {
-            return new Marker(key, true, null);
-        }
-
-        static Marker after(byte[] key, String uploadId) {
-            return new Marker(key, false, uploadId);
-        }
-
-        /** False for the inclusive empty key, which bounds nothing (and an empty blob is best not bound at all). */
-        boolean bound() {
-            return !(inclusive && key.length == 0);
-        }
-    }
-
-    /** Fetches up to {@code limit} rows from {@code lower} (and below {@code upper}, when not null), in key order. */
-    @FunctionalInterface
-    private interface Fetch<R> {
-        List<R> fetch(Marker lower, byte[] upper, int limit) throws SQLException;
-    }
-
-    /** What a listing walk found. */
-    private static final class Walk<R> {
-        final List<R> items = new ArrayList<>();
-        final List<byte[]> prefixes = new ArrayList<>();
-        boolean truncated;
-        byte[] lastKey;
-        String lastUploadId;
-    }
-
-    /**
-     * Walks the key index from {@code start} for keys starting with {@code prefix}. Without a delimiter, it fetches
-     * one batch of {@code max + 1} rows. With one, a key holding the delimiter after the prefix yields a common prefix
-     * and the walk seeks to the successor of that prefix. Common prefixes that do not sort after {@code after} are
-     * skipped (they were returned by the previous page).
-     */
-    private static <R> Walk<R> walk(byte[] prefix, byte[] delimiter, byte[] after, Marker start, int max,
-                                    Fetch<R> fetch, Function<R, byte[]> keyOf,
-                                    Function<R, String> uploadIdOf) throws SQLException {
-        Walk<R> walk = new Walk<>();
-        if (max <= 0) {
-            return walk;
-        }
-        byte[] upper = successor(prefix);
-        Marker lower = start;
-        int count = 0;
-        outer:
-        while (true) {
-            // one more row than the page still needs tells whether it is truncated; huge pages go in batches
-            int limit = (int) Math.min((long) max - count + 1, MAX_BATCH);
-            List<R> rows = fetch.fetch(lower, upper, limit);
-            boolean seeked = false;
-            for (R row : rows) {
-                byte[] key = keyOf.apply(row);
-                int at = delimiter == null ? -1 : indexOf(key, delimiter, prefix.length);
-                if (at < 0) {
-                    if (count == max) {
-                        walk.truncated = true;
-                        break outer;
-                    }
-                    walk.items.add(row);
-                    count++;
-                    walk.lastKey = key;
-                    walk.lastUploadId = uploadIdOf.apply(row);
-                    lower = Marker.after(key, walk.lastUploadId);
-                    continue;
-                }
-                byte[] common = Arrays.copyOf(key, at + delimiter.length);
-                if (after == null || Arrays.compareUnsigned(common, after) > 0) {
-                    if (count == max) {
-                        walk.truncated = true;
-                        break outer;
-                    }
-                    walk.prefixes.add(common);
-                    count++;
-                    walk.lastKey = common;
-                    walk.lastUploadId = null;
-                }
-                byte[] next = successor(common);
-                if (next == null) {
-                    break outer;
-                }
-                lower = Marker.atLeast(next);
-                seeked = true;
-                break;
-            }
-            if (!seeked && rows.size() < limit) {
-                break;
-            }
-        }
-        return walk;
-    }
-
-    static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = from; i <= haystack.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    /**
-     * The smallest byte string greater than every string starting with {@code prefix}: trailing 0xFF bytes dropped
-     * and the last byte incremented; null (unbounded) for the empty prefix or one made only of 0xFF bytes.
-     */
-    static byte[] successor(byte[] prefix) {
-        int end = prefix.length;
-        while (end > 0 && prefix[end - 1] == (byte) 0xFF) {
-            end--;
-        }
-        if (end == 0) {
-            return null;
-        }
-        byte[] next = Arrays.copyOf(prefix, end);
-        next[end - 1]++;
-        return next;
     }
 
     // ---- multipart uploads
@@ -810,7 +683,7 @@ public final class JdbcMetadataStore implements MetadataStore {
             }
             Marker start = km != null && Arrays.compareUnsigned(km, p) >= 0 ? Marker.after(km, idMarker)
                     : Marker.atLeast(p);
-            Walk<UploadRecord> walk = walk(p, d, km, start, maxUploads,
+            ListingWalk<UploadRecord> walk = ListingWalk.walk(p, d, km, start, maxUploads,
                     (lower, upper, limit) -> fetchUploads(c, bucket, lower, upper, limit),
                     u -> utf8(u.key()), UploadRecord::uploadId);
             List<String> prefixes = walk.prefixes.stream().map(JdbcMetadataStore::string).toList();
@@ -824,14 +697,14 @@ public final class JdbcMetadataStore implements MetadataStore {
         StringBuilder sql = new StringBuilder("SELECT " + UPLOAD_COLUMNS + " FROM uploads WHERE bucket = ?");
         List<Object> args = new ArrayList<>();
         args.add(bucket);
-        if (lower.uploadIdAfter != null) {
+        if (lower.uploadIdAfter() != null) {
             sql.append(" AND (key_utf8 > ? OR (key_utf8 = ? AND upload_id > ?))");
-            args.add(lower.key);
-            args.add(lower.key);
-            args.add(lower.uploadIdAfter);
+            args.add(lower.key());
+            args.add(lower.key());
+            args.add(lower.uploadIdAfter());
         } else if (lower.bound()) {
-            sql.append(lower.inclusive ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
-            args.add(lower.key);
+            sql.append(lower.inclusive() ? " AND key_utf8 >= ?" : " AND key_utf8 > ?");
+            args.add(lower.key());
         }
         if (upper != null) {
             sql.append(" AND key_utf8 < ?");

@@ -6,3 +6,4 @@ package io.coffer.sdk.meta.jdbc;
 
 
 
+
