@@ -7,3 +7,5 @@ package io.coffer.sdk.meta.jdbc;
 
 
 
+
+
