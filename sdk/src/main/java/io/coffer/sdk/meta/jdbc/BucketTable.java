@@ -20,7 +20,7 @@ final class BucketTable extends Table {
         super(db);
     }
 
-    public void createBucket(BucketRecord bucket) {
+    void createBucket(BucketRecord bucket) {
         db.write("createBucket", c -> {
             int inserted;
             try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
@@ -42,7 +42,7 @@ final class BucketTable extends Table {
         });
     }
 
-    public Optional<BucketRecord> bucket(String name) {
+    Optional<BucketRecord> bucket(String name) {
         return db.read("bucket", c -> bucket(c, name, ""));
     }
 
@@ -60,12 +60,12 @@ final class BucketTable extends Table {
         return new BucketRecord(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4)));
     }
 
-    public List<BucketRecord> buckets() {
+    List<BucketRecord> buckets() {
         return db.read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
                 BucketTable::bucketRecord));
     }
 
-    public void deleteBucket(String name, UploadTable uploads) {
+    void deleteBucket(String name, UploadTable uploadTable) {
         db.write("deleteBucket", c -> {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
                 throw CofferException.noSuchBucket(name);
@@ -75,7 +75,7 @@ final class BucketTable extends Table {
             }
             // S3 deletes a bucket that holds only uploads in progress, aborting them; the bucket row's lock keeps
             // new uploads and completions out, and the upload rows' locks wait out parts being committed
-            uploads.abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
+            uploadTable.abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
                     + dialect.forUpdate, rs -> rs.getString(1), name));
             try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
                 ps.setString(1, name);

@@ -23,11 +23,8 @@ import java.util.OptionalLong;
 import java.util.TreeSet;
 
 /**
- * The chunk index and its reference counts. A write registers new packs and chunks ({@code INSERT ... ON CONFLICT DO
- * NOTHING}, unreferenced and "released now" so that the garbage collector's grace period protects them), adds one
- * reference to each chunk of the new record, then releases the references of what it replaced, so a chunk shared by
- * the old and the new record never drops to zero in between. A chunk whose count drops to zero is stamped
- * {@code released_at}.
+ * The chunk index and its reference counts: new packs and chunks registered, chunk rows locked, references added and
+ * released, in the order {@link JdbcMetadataStore} describes.
  */
 final class ChunkTable extends Table {
     private static final int IN_BATCH = 500;
@@ -36,7 +33,7 @@ final class ChunkTable extends Table {
         super(db);
     }
 
-    public Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids) {
+    Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids) {
         if (ids.isEmpty()) {
             return Map.of();
         }

@@ -1,11 +1,5 @@
 package io.coffer.sdk.meta.jdbc;
 
-import static io.coffer.sdk.meta.jdbc.Columns.decodeRefs;
-import static io.coffer.sdk.meta.jdbc.Columns.encodeRefs;
-import static io.coffer.sdk.meta.jdbc.Columns.millis;
-import static io.coffer.sdk.meta.jdbc.Columns.string;
-import static io.coffer.sdk.meta.jdbc.Columns.utf8;
-
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkId;

@@ -1,11 +1,5 @@
 package io.coffer.sdk.meta.jdbc;
 
-
-
-
-
-
-
 /**
  * What differs between the SQL dialects the store speaks; every other statement is shared, standard SQL plus
  * {@code INSERT ... ON CONFLICT}.

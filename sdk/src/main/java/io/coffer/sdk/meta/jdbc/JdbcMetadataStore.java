@@ -19,7 +19,11 @@ import io.coffer.sdk.meta.StoreStats;
 import io.coffer.sdk.meta.UploadPage;
 import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -36,22 +40,21 @@ import org.sqlite.SQLiteDataSource;
 /**
  * The {@link MetadataStore} over JDBC, in two dialects: SQLite (the embedded default) and PostgreSQL (shared
  * deployments; the SQL is standard SQL plus {@code INSERT ... ON CONFLICT}, so it is meant to run on CockroachDB and
- * YugabyteDB too).
+ * YugabyteDB too). Open one with {@link #sqlite} or {@link #postgres}.
  *
  * <p><b>Representation.</b> Keys, prefixes and upload keys are stored as the BLOB/bytea of their UTF-8 bytes, so the
- * database orders them bytewise, which is S3's order. A prefix is matched as the index range
- * {@code key >= prefix AND key < ListingWalk.successor(prefix)}; a delimiter listing walks the primary-key index and, on meeting a
+ * database orders them bytewise, which is S3's order ({@link Columns}). A prefix is matched as the index range
+ * {@code key >= prefix AND key < successor(prefix)}; a delimiter listing walks the primary-key index and, on meeting a
  * key that contains the delimiter after the prefix, emits the common prefix and seeks past it, so each common prefix
- * costs one index seek. Chunk references of an object or part are stored as the concatenation of their 32-byte ids.
- * Timestamps are epoch milliseconds ({@code Instant}s are truncated to milliseconds). The schema lives in versioned
- * resource files applied on open ({@link SchemaMigrations}).
+ * costs one index seek ({@link ListingWalk}). The schema lives in versioned resource files applied on open
+ * ({@link SchemaMigrations}).
  *
  * <p><b>Reference counts.</b> Every write runs in one transaction that, in this order, registers new packs and chunks
  * ({@code INSERT ... ON CONFLICT DO NOTHING}, unreferenced and "released now" so that the garbage collector's grace
  * period protects them), adds one reference to each chunk of the new record (every update must hit exactly one row,
  * else {@code CONFLICT_RETRY} and a rollback), then releases the references of what it replaced, so a chunk shared by
  * the old and the new record never drops to zero in between. A chunk whose count drops to zero is stamped
- * {@code released_at}.
+ * {@code released_at} ({@link ChunkTable}).
  *
  * <p><b>SQLite.</b> WAL journal (readers never block the writer), {@code synchronous=FULL} (a committed object survives
  * power loss, not just a process crash), a busy timeout (another process may hold the file), foreign keys on. SQLite
@@ -59,18 +62,21 @@ import org.sqlite.SQLiteDataSource;
  * {@code BEGIN IMMEDIATE} transactions: writes serialize in the JVM instead of failing with {@code SQLITE_BUSY}, and
  * concurrent commits to one key trivially see each other. Writes that queue while another commits are committed
  * together in one transaction, each in a savepoint of its own (group commit: one WAL fsync per group, not per write;
- * no write returns before its transaction is durable). Reads use a small fixed pool of separate connections that
- * see the last committed state. Both kinds of connection keep their prepared statements for reuse.
+ * no write returns before its transaction is durable; {@link GroupCommit}). Reads use a small fixed pool of separate
+ * connections that see the last committed state. Both kinds of connection keep their prepared statements for reuse
+ * ({@link StatementCache}).
  *
  * <p><b>PostgreSQL.</b> A HikariCP pool; transactions run at the database's default isolation. A commit locks the
  * bucket row {@code FOR SHARE} (so a concurrent {@code deleteBucket} waits for it) and the current object row
  * {@code FOR UPDATE} (so commits to one key serialize and each replaced record is returned to exactly one commit); an
  * insert that races another insert of the same key ({@code ON CONFLICT DO NOTHING} inserting nothing) restarts the
  * transaction. Serialization failures and deadlocks (SQLState 40001, 40P01) restart the transaction transparently, a
- * bounded number of times, after which the caller gets {@code CONFLICT_RETRY}. Server error details are turned off
- * on the connections so that exceptions never carry key bytes.
+ * bounded number of times, after which the caller gets {@code CONFLICT_RETRY} ({@link Database}). Server error
+ * details are turned off on the connections so that exceptions never carry key bytes.
  *
- * <p>Keys and manifests are never logged.
+ * <p>What differs between the dialects is in {@link Dialect}; the operations are by table ({@link BucketTable},
+ * {@link ObjectTable}, {@link UploadTable}, {@link ChunkTable}, {@link PackTable}, {@link StoreViews}). Keys and
+ * manifests are never logged.
  */
 public final class JdbcMetadataStore implements MetadataStore {
     private static final int SQLITE_READERS = 4;
@@ -96,26 +102,25 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     // ---- factories
 
-    /** Opens (creating if needed) a SQLite metadata database in {@code file}, applying schema migrations. */
     /**
      * Creates an absent database file with mode 0600: it holds object keys and metadata in clear (SQLite gives its
      * -wal and -shm files the database file's permissions).
      */
     private static void createPrivately(Path file) {
         try {
-            if (!java.nio.file.Files.exists(file)
-                    && file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
-                java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            if (!Files.exists(file) && file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createDirectories(file.toAbsolutePath().getParent());
+                Files.createFile(file,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             }
-        } catch (java.nio.file.FileAlreadyExistsException raced) {
+        } catch (FileAlreadyExistsException raced) {
             // another opener created it first
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot create " + file, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + file, e);
         }
     }
 
+    /** Opens (creating if needed) a SQLite metadata database in {@code file}, applying schema migrations. */
     public static JdbcMetadataStore sqlite(Path file) {
         Objects.requireNonNull(file, "file");
         createPrivately(file);

@@ -30,26 +30,26 @@ import java.util.Optional;
  * upload, the upload), looked up, deleted and listed.
  */
 final class ObjectTable extends Table {
-    private final BucketTable buckets;
-    private final UploadTable uploads;
-    private final ChunkTable chunkTable;
-
-    ObjectTable(Database db, BucketTable buckets, UploadTable uploads, ChunkTable chunkTable) {
-        super(db);
-        this.buckets = buckets;
-        this.uploads = uploads;
-        this.chunkTable = chunkTable;
-    }
-
     private static final String OBJECT_COLUMNS =
             "bucket, key_utf8, version_id, size, etag, last_modified, attributes, manifest, chunk_refs";
 
-    public Optional<ObjectRecord> object(String bucket, String key) {
+    private final BucketTable bucketTable;
+    private final UploadTable uploadTable;
+    private final ChunkTable chunkTable;
+
+    ObjectTable(Database db, BucketTable bucketTable, UploadTable uploadTable, ChunkTable chunkTable) {
+        super(db);
+        this.bucketTable = bucketTable;
+        this.uploadTable = uploadTable;
+        this.chunkTable = chunkTable;
+    }
+
+    Optional<ObjectRecord> object(String bucket, String key) {
         byte[] k = utf8(key);
         return db.read("object", c -> object(c, bucket, k, ""));
     }
 
-    public Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId) {
+    Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId) {
         byte[] k = utf8(key);
         return db.read("completedUpload", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT " + OBJECT_COLUMNS
@@ -81,24 +81,25 @@ final class ObjectTable extends Table {
         }
     }
 
-    public Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
+    Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
                                                String completesUpload) {
         byte[] key = utf8(object.key());
         NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
         Precondition pre = precondition == null ? Precondition.NONE : precondition;
         return db.write("commitObject", c -> {
-            buckets.requireBucket(c, object.bucket());
+            bucketTable.requireBucket(c, object.bucket());
             Optional<ObjectRecord> existing = object(c, object.bucket(), key, dialect.forUpdate);
             checkPrecondition(pre, existing, object);
             List<ChunkId> partRefs = List.of();
             if (completesUpload != null) {
-                if (!uploads.uploadExists(c, completesUpload, dialect.forUpdate)) {
+                if (!uploadTable.uploadExists(c, completesUpload, dialect.forUpdate)) {
                     throw CofferException.noSuchUpload(completesUpload);
                 }
-                partRefs = uploads.partRefs(c, completesUpload);
+                partRefs = uploadTable.partRefs(c, completesUpload);
             }
             chunkTable.registerChunks(c, chunks.packs(), chunks.chunks());
-            chunkTable.lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()), partRefs);
+            chunkTable.lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()),
+                    partRefs);
             chunkTable.addRefs(c, object.chunkRefs());
             Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
                 object.attributes(), object.manifest(), encodeRefs(object.chunkRefs()), completesUpload};
@@ -125,7 +126,7 @@ final class ObjectTable extends Table {
                 }
             }
             if (completesUpload != null) {
-                uploads.deleteUpload(c, completesUpload, partRefs);
+                uploadTable.deleteUpload(c, completesUpload, partRefs);
             }
             return existing;
         });
@@ -158,7 +159,7 @@ final class ObjectTable extends Table {
                 ? etag.substring(1, etag.length() - 1) : etag;
     }
 
-    public Optional<ObjectRecord> deleteObject(String bucket, String key) {
+    Optional<ObjectRecord> deleteObject(String bucket, String key) {
         byte[] k = utf8(key);
         return db.write("deleteObject", c -> {
             Optional<ObjectRecord> existing = object(c, bucket, k, dialect.forUpdate);
@@ -177,12 +178,12 @@ final class ObjectTable extends Table {
         });
     }
 
-    public ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys) {
+    ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys) {
         byte[] p = prefix == null ? new byte[0] : utf8(prefix);
         byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
         byte[] a = after == null || after.isEmpty() ? null : utf8(after);
         return db.read("listObjects", c -> {
-            if (buckets.bucket(c, bucket, "").isEmpty()) {
+            if (bucketTable.bucket(c, bucket, "").isEmpty()) {
                 throw CofferException.noSuchBucket(bucket);
             }
             Marker start = a != null && Arrays.compareUnsigned(a, p) >= 0 ? Marker.after(a, null) : Marker.atLeast(p);

@@ -24,14 +24,14 @@ final class PackTable extends Table {
         this.chunkTable = chunkTable;
     }
 
-    public void registerPack(PackRecord pack, List<ChunkLocation> chunks) {
+    void registerPack(PackRecord pack, List<ChunkLocation> chunks) {
         db.write("registerPack", c -> {
             chunkTable.registerChunks(c, List.of(pack), chunks);
             return null;
         });
     }
 
-    public List<PackRecord> packs() {
+    List<PackRecord> packs() {
         return db.read("packs", c -> rows(c, "SELECT name, size, created FROM packs WHERE retired_at IS NULL "
                 + "ORDER BY name", PackTable::packRecord));
     }
@@ -40,7 +40,7 @@ final class PackTable extends Table {
         return new PackRecord(rs.getString(1), rs.getLong(2), Instant.ofEpochMilli(rs.getLong(3)));
     }
 
-    public List<PackUsage> packUsage(Instant graceCutoff) {
+    List<PackUsage> packUsage(Instant graceCutoff) {
         long cutoff = millis(graceCutoff);
         String live = "(c.refs > 0 OR COALESCE(c.released_at, 0) >= ?)";
         String sql = "SELECT p.name, p.size, p.created, "
@@ -50,10 +50,11 @@ final class PackTable extends Table {
                 + "FROM packs p LEFT JOIN chunks c ON c.pack = p.name WHERE p.retired_at IS NULL "
                 + "GROUP BY p.name, p.size, p.created ORDER BY p.name";
         return db.read("packUsage", c -> rows(c, sql,
-                rs -> new PackUsage(packRecord(rs), rs.getLong(4), rs.getInt(5), rs.getInt(6)), cutoff, cutoff, cutoff));
+                rs -> new PackUsage(packRecord(rs), rs.getLong(4), rs.getInt(5), rs.getInt(6)),
+                cutoff, cutoff, cutoff));
     }
 
-    public List<ChunkLocation> liveChunks(String pack, Instant graceCutoff) {
+    List<ChunkLocation> liveChunks(String pack, Instant graceCutoff) {
         long cutoff = millis(graceCutoff);
         String sql = "SELECT id, pack_offset, length FROM chunks WHERE pack = ? "
                 + "AND (refs > 0 OR COALESCE(released_at, 0) >= ?) ORDER BY pack_offset";
@@ -65,7 +66,7 @@ final class PackTable extends Table {
      * Retiring a pack that is unknown or already retired changes nothing. Locations in {@code moved} whose chunk
      * is not (or no longer) in {@code oldPack} are ignored.
      */
-    public void retirePack(String oldPack, List<ChunkLocation> moved, Instant graceCutoff) {
+    void retirePack(String oldPack, List<ChunkLocation> moved, Instant graceCutoff) {
         long cutoff = millis(graceCutoff);
         db.write("retirePack", c -> {
             if (!exists(c, "SELECT 1 FROM packs WHERE name = ? AND retired_at IS NULL" + dialect.forUpdate,
@@ -102,7 +103,7 @@ final class PackTable extends Table {
         });
     }
 
-    public List<String> retiredPacks(Instant cutoff) {
+    List<String> retiredPacks(Instant cutoff) {
         return db.read("retiredPacks", c -> rows(c, "SELECT name FROM packs WHERE retired_at IS NOT NULL "
                 + "AND retired_at < ? ORDER BY name", rs -> rs.getString(1), millis(cutoff)));
     }
@@ -111,7 +112,7 @@ final class PackTable extends Table {
      * Forgetting an unknown pack does nothing; a pack that is not retired is refused with
      * {@code INVALID_ARGUMENT}.
      */
-    public void forgetPack(String name) {
+    void forgetPack(String name) {
         db.write("forgetPack", c -> {
             int deleted;
             try (PreparedStatement ps = prepare(c, "DELETE FROM packs WHERE name = ? AND retired_at IS NOT NULL")) {

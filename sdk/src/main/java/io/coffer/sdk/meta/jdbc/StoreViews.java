@@ -5,14 +5,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
 
-
 /** Views over the whole store: its statistics, every version id, whether it holds anything. */
 final class StoreViews extends Table {
     StoreViews(Database db) {
         super(db);
     }
 
-    public StoreStats stats() {
+    StoreStats stats() {
         return db.read("stats", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT "
                     + "(SELECT COUNT(*) FROM objects), (SELECT COALESCE(SUM(size), 0) FROM objects), "
@@ -27,11 +26,11 @@ final class StoreViews extends Table {
         });
     }
 
-    public List<String> versionIds() {
+    List<String> versionIds() {
         return db.read("versionIds", c -> rows(c, "SELECT version_id FROM objects", rs -> rs.getString(1)));
     }
 
-    public boolean isEmpty() {
+    boolean isEmpty() {
         return db.read("isEmpty", c -> {
             for (String table : List.of("buckets", "objects", "packs", "chunks")) {
                 try (PreparedStatement ps = prepare(c, "SELECT 1 FROM " + table + " LIMIT 1");

@@ -27,21 +27,21 @@ import java.util.Optional;
 
 /** Multipart uploads and their parts: created, listed, parts committed, aborted, or completed into an object. */
 final class UploadTable extends Table {
-    private final BucketTable buckets;
+    private static final String UPLOAD_COLUMNS = "upload_id, bucket, key_utf8, owner, initiated, attributes";
+
+    private final BucketTable bucketTable;
     private final ChunkTable chunkTable;
 
-    UploadTable(Database db, BucketTable buckets, ChunkTable chunkTable) {
+    UploadTable(Database db, BucketTable bucketTable, ChunkTable chunkTable) {
         super(db);
-        this.buckets = buckets;
+        this.bucketTable = bucketTable;
         this.chunkTable = chunkTable;
     }
 
-    private static final String UPLOAD_COLUMNS = "upload_id, bucket, key_utf8, owner, initiated, attributes";
-
-    public void createUpload(UploadRecord upload) {
+    void createUpload(UploadRecord upload) {
         byte[] key = utf8(upload.key());
         db.write("createUpload", c -> {
-            buckets.requireBucket(c, upload.bucket());
+            bucketTable.requireBucket(c, upload.bucket());
             try (PreparedStatement ps = prepare(c, "INSERT INTO uploads (" + UPLOAD_COLUMNS
                     + ") VALUES (?, ?, ?, ?, ?, ?)")) {
                 bind(ps, upload.uploadId(), upload.bucket(), key, upload.owner(), millis(upload.initiated()),
@@ -52,7 +52,7 @@ final class UploadTable extends Table {
         });
     }
 
-    public Optional<UploadRecord> upload(String uploadId) {
+    Optional<UploadRecord> upload(String uploadId) {
         return db.read("upload", c -> {
             try (PreparedStatement ps = prepare(c, "SELECT " + UPLOAD_COLUMNS
                     + " FROM uploads WHERE upload_id = ?")) {
@@ -73,7 +73,7 @@ final class UploadTable extends Table {
         return exists(c, "SELECT 1 FROM uploads WHERE upload_id = ?" + lock, uploadId);
     }
 
-    public void commitPart(PartRecord part, NewChunks newChunks) {
+    void commitPart(PartRecord part, NewChunks newChunks) {
         NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
         db.write("commitPart", c -> {
             if (!uploadExists(c, part.uploadId(), dialect.forShare)) {
@@ -117,7 +117,7 @@ final class UploadTable extends Table {
         });
     }
 
-    public List<PartRecord> parts(String uploadId, int afterPartNumber, int max) {
+    List<PartRecord> parts(String uploadId, int afterPartNumber, int max) {
         if (max <= 0) {
             return List.of();
         }
@@ -125,18 +125,19 @@ final class UploadTable extends Table {
                 + "attributes, manifest, chunk_refs FROM parts WHERE upload_id = ? AND part_number > ? "
                 + "ORDER BY part_number LIMIT ?",
                 rs -> new PartRecord(rs.getString(1), rs.getInt(2), rs.getLong(3), rs.getString(4),
-                        Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6), rs.getBytes(7), decodeRefs(rs.getBytes(8))),
+                        Instant.ofEpochMilli(rs.getLong(5)), rs.getBytes(6), rs.getBytes(7),
+                        decodeRefs(rs.getBytes(8))),
                 uploadId, afterPartNumber, max));
     }
 
-    public UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker,
+    UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker,
                                   String uploadIdMarker, int maxUploads) {
         byte[] p = prefix == null ? new byte[0] : utf8(prefix);
         byte[] d = delimiter == null || delimiter.isEmpty() ? null : utf8(delimiter);
         byte[] km = keyMarker == null || keyMarker.isEmpty() ? null : utf8(keyMarker);
         String idMarker = km == null || uploadIdMarker == null || uploadIdMarker.isEmpty() ? null : uploadIdMarker;
         return db.read("listUploads", c -> {
-            if (buckets.bucket(c, bucket, "").isEmpty()) {
+            if (bucketTable.bucket(c, bucket, "").isEmpty()) {
                 throw CofferException.noSuchBucket(bucket);
             }
             Marker start = km != null && Arrays.compareUnsigned(km, p) >= 0 ? Marker.after(km, idMarker)
@@ -173,7 +174,7 @@ final class UploadTable extends Table {
         return rows(c, sql.toString(), UploadTable::uploadRecord, args.toArray());
     }
 
-    public void abortUpload(String uploadId) {
+    void abortUpload(String uploadId) {
         db.write("abortUpload", c -> {
             if (!uploadExists(c, uploadId, dialect.forUpdate)) {
                 throw CofferException.noSuchUpload(uploadId);

@@ -4,8 +4,3 @@
  */
 package io.coffer.sdk.meta.jdbc;
 
-
-
-
-
-
