@@ -1,7 +1,7 @@
 package io.coffer.benchmarks;
 
 import io.coffer.sdk.meta.BucketRecord;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.Precondition;

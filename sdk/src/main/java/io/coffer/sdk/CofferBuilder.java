@@ -12,7 +12,7 @@ import io.coffer.sdk.engine.EngineConfig;
 import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -3,7 +3,7 @@ package io.coffer.gateway.config;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.blob.S3BlobStore;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.pki.KeyServerDirectory;

@@ -10,7 +10,7 @@ import io.coffer.sdk.engine.BackendLayout;
 import io.coffer.sdk.engine.StoredRecords;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.meta.ChunkLocation;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.testing.TestData;

@@ -1,2 +1,5 @@
-/** The metadata store: buckets, objects, chunk index, packs and multipart uploads, over JDBC (SQLite or PostgreSQL). */
+/**
+ * The metadata store's interface and records: buckets, objects, chunk index, packs and multipart uploads. The JDBC
+ * implementation (SQLite or PostgreSQL) is in {@code io.coffer.sdk.meta.jdbc}.
+ */
 package io.coffer.sdk.meta;

@@ -9,7 +9,7 @@ import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.DirectoryBlobStore;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Path;

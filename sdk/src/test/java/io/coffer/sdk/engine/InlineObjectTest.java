@@ -14,7 +14,7 @@ import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.manifest.Manifest;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;

@@ -13,7 +13,7 @@ import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.blob.FaultyBlobStore;
 import io.coffer.sdk.codec.MalformedRecordException;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;

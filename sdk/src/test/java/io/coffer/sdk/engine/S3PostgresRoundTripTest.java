@@ -3,7 +3,7 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.crypto.MasterKey;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.PostgresServer;
 import io.coffer.sdk.testing.S3ServerFixture;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.MetadataStore;
 import java.io.IOException;
 import java.nio.file.Path;

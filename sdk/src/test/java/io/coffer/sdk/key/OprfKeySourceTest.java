@@ -14,7 +14,7 @@ import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.MasterKey;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.FilterInputStream;

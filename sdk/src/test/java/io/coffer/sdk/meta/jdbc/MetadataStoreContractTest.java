@@ -1,4 +1,4 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk.meta.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.ObjectSummary;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.PackUsage;
+import io.coffer.sdk.meta.PartRecord;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.meta.StoreStats;
+import io.coffer.sdk.meta.UploadPage;
+import io.coffer.sdk.meta.UploadRecord;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -903,7 +917,7 @@ abstract class MetadataStoreContractTest {
         store.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO schema_version (version, applied) VALUES ("
-                    + (JdbcMetadataStore.SCHEMA_VERSION + 1) + ", 0)");
+                    + (SchemaMigrations.SCHEMA_VERSION + 1) + ", 0)");
         }
         assertThatThrownBy(this::reopenStore).isInstanceOfSatisfying(CofferException.class,
                 e -> assertThat(e.getMessage()).contains("newer"));
@@ -913,7 +927,7 @@ abstract class MetadataStoreContractTest {
     /** Removes the future schema version row the schema test added, then reopens (so cleanup can close it). */
     JdbcMetadataStore reopenStoreIgnoringVersion() throws SQLException {
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM schema_version WHERE version > " + JdbcMetadataStore.SCHEMA_VERSION);
+            s.executeUpdate("DELETE FROM schema_version WHERE version > " + SchemaMigrations.SCHEMA_VERSION);
         }
         return reopenStore();
     }

@@ -1,4 +1,4 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk.meta.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,15 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk.meta.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.meta.Precondition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -70,7 +75,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
             }
             try (ResultSet rs = s.executeQuery("SELECT MAX(version) FROM schema_version")) {
                 rs.next();
-                assertThat(rs.getInt(1)).isEqualTo(JdbcMetadataStore.SCHEMA_VERSION);
+                assertThat(rs.getInt(1)).isEqualTo(SchemaMigrations.SCHEMA_VERSION);
             }
         }
         assertThat(store.bucket("b")).map(BucketRecord::region).isEmpty();

@@ -1,0 +1,108 @@
+package io.coffer.sdk.meta.jdbc;
+
+import static io.coffer.sdk.meta.jdbc.Columns.millis;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.meta.BucketRecord;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Buckets: created, looked up (and locked by the writes in them), listed and deleted. */
+final class BucketTable extends Table {
+    BucketTable(Database db) {
+        super(db);
+    }
+
+    void createBucket(BucketRecord bucket) {
+        db.write("createBucket", c -> {
+            int inserted;
+            try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
+                    + "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
+                bind(ps, bucket.name(), bucket.owner(), bucket.region(), millis(bucket.created()));
+                inserted = ps.executeUpdate();
+            }
+            if (inserted == 1) {
+                return null;
+            }
+            Optional<BucketRecord> existing = bucket(c, bucket.name(), "");
+            if (existing.isPresent() && Objects.equals(existing.get().owner(), bucket.owner())) {
+                throw CofferException.of(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU,
+                        "Your previous request to create the named bucket succeeded and you already own it: "
+                                + bucket.name());
+            }
+            throw CofferException.of(ErrorCode.BUCKET_ALREADY_EXISTS,
+                    "The requested bucket name is not available: " + bucket.name());
+        });
+    }
+
+    Optional<BucketRecord> bucket(String name) {
+        return db.read("bucket", c -> bucket(c, name, ""));
+    }
+
+    Optional<BucketRecord> bucket(Connection c, String name, String lock) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT name, owner, region, created FROM buckets WHERE name = ?"
+                + lock)) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(bucketRecord(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static BucketRecord bucketRecord(ResultSet rs) throws SQLException {
+        return new BucketRecord(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4)));
+    }
+
+    List<BucketRecord> buckets() {
+        return db.read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
+                BucketTable::bucketRecord));
+    }
+
+    void deleteBucket(String name, UploadTable uploadTable) {
+        db.write("deleteBucket", c -> {
+            if (bucket(c, name, dialect.forUpdate).isEmpty()) {
+                throw CofferException.noSuchBucket(name);
+            }
+            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)) {
+                throw bucketNotEmpty(name);
+            }
+            // S3 deletes a bucket that holds only uploads in progress, aborting them; the bucket row's lock keeps
+            // new uploads and completions out, and the upload rows' locks wait out parts being committed
+            uploadTable.abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
+                    + dialect.forUpdate, rs -> rs.getString(1), name));
+            try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
+                ps.setString(1, name);
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                if (isForeignKeyViolation(e)) {
+                    throw bucketNotEmpty(name);
+                }
+                throw e;
+            }
+            return null;
+        });
+    }
+
+    private static CofferException bucketNotEmpty(String name) {
+        return CofferException.of(ErrorCode.BUCKET_NOT_EMPTY, "The bucket you tried to delete is not empty: " + name);
+    }
+
+    void requireBucket(Connection c, String name) throws SQLException {
+        if (bucket(c, name, dialect.forShare).isEmpty()) {
+            throw CofferException.noSuchBucket(name);
+        }
+    }
+
+    private static boolean isForeignKeyViolation(SQLException e) {
+        // PostgreSQL reports 23503; SQLite reports SQLITE_CONSTRAINT_FOREIGNKEY (787) with a generic state
+        return "23503".equals(e.getSQLState()) || e.getErrorCode() == 787
+                || (e.getMessage() != null && e.getMessage().contains("FOREIGN KEY constraint failed"));
+    }
+}
