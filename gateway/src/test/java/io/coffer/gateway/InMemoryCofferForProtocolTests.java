@@ -294,7 +294,11 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes) {
+    public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
+                                        io.coffer.sdk.checksum.MultipartChecksum checksum) {
+        if (checksum != null) {
+            throw new UnsupportedOperationException("this protocol-test double keeps no multipart checksums");
+        }
         headBucket(bucket);
         String id = UUID.randomUUID().toString().replace("-", "");
         uploads.put(id, new Upload(id, bucket, key, attributes));
@@ -349,7 +353,10 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                              Precondition precondition) {
+                                              Precondition precondition, Map<String, String> objectChecksums) {
+        if (!objectChecksums.isEmpty()) {
+            throw new UnsupportedOperationException("this protocol-test double keeps no multipart checksums");
+        }
         Upload u = upload(bucket, key, uploadId);
         int prev = 0;
         for (CompletedPart p : parts) {

@@ -68,10 +68,22 @@ public interface Coffer extends AutoCloseable {
 
     // ---- multipart uploads
 
-    /** Starts an upload and returns its id. */
-    String createMultipartUpload(String bucket, String key, ObjectAttributes attributes);
+    /** Starts an upload without a checksum algorithm and returns its id. */
+    default String createMultipartUpload(String bucket, String key, ObjectAttributes attributes) {
+        return createMultipartUpload(bucket, key, attributes, null);
+    }
 
-    /** Uploads part {@code partNumber} (1..10000), replacing an earlier upload of that number. */
+    /**
+     * Starts an upload and returns its id. With a {@code checksum} (null: none), each part's checksum in its algorithm
+     * is computed as the part is stored, and the object gets the checksum the type makes of them.
+     */
+    String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
+                                 io.coffer.sdk.checksum.MultipartChecksum checksum);
+
+    /**
+     * Uploads part {@code partNumber} (1..10000), replacing an earlier upload of that number. The part's checksum in
+     * the upload's algorithm, if it has one, comes back in {@link PartInfo#checksums()}.
+     */
     PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                         byte[] contentMd5, InputStream body);
 
@@ -86,8 +98,18 @@ public interface Coffer extends AutoCloseable {
      * with the same parts, it answers the same object while that is still the key's current version
      * ({@code NO_SUCH_UPLOAD} otherwise).
      */
+    default ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                                               Precondition precondition) {
+        return completeMultipartUpload(bucket, key, uploadId, parts, precondition, java.util.Map.of());
+    }
+
+    /**
+     * As above; for an upload with a checksum algorithm, also checks each part's checksum the request names against
+     * the stored part's ({@code INVALID_PART}) and {@code objectChecksums} (algorithm name to base64, the client's
+     * checksum of the whole object) against the object's checksum made from the parts' ({@code BAD_DIGEST}).
+     */
     ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                       Precondition precondition);
+                                       Precondition precondition, java.util.Map<String, String> objectChecksums);
 
     void abortMultipartUpload(String bucket, String key, String uploadId);
 

@@ -6,13 +6,22 @@ import java.util.List;
 /**
  * A committed object as a client sees it.
  *
- * @param etag      quoted-less ETag: the MD5 hex of the bytes, or {@code md5-of-part-md5s-N} for multipart uploads
- * @param partSizes sizes of the parts of a multipart object in order; empty for a single PUT
+ * @param etag          quoted-less ETag: the MD5 hex of the bytes, or {@code md5-of-part-md5s-N} for multipart uploads
+ * @param partSizes     sizes of the parts of a multipart object in order; empty for a single PUT
+ * @param partChecksums a multipart object's part checksums in order, in the algorithm of its checksum (the one entry of
+ *                      {@code attributes().checksums()}); empty when the upload named no checksum algorithm
  */
 public record ObjectInfo(String bucket, String key, long size, String etag, Instant lastModified,
-                         ObjectAttributes attributes, List<Long> partSizes) {
+                         ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums) {
     public ObjectInfo {
         partSizes = List.copyOf(partSizes);
+        partChecksums = List.copyOf(partChecksums);
+    }
+
+    /** An object without part checksums. */
+    public ObjectInfo(String bucket, String key, long size, String etag, Instant lastModified,
+                      ObjectAttributes attributes, List<Long> partSizes) {
+        this(bucket, key, size, etag, lastModified, attributes, partSizes, List.of());
     }
 
     public int partCount() {

@@ -2,7 +2,6 @@ package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.AuthResult;
 import io.coffer.gateway.auth.AwsChunkedInputStream;
-import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.gateway.auth.SignedRequest;
 import io.coffer.gateway.auth.VerifyingInputStream;
 import io.coffer.gateway.s3.NameRules;
@@ -14,13 +13,14 @@ import io.coffer.gateway.s3.S3Operation;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
 import io.coffer.gateway.s3.S3Router;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -265,7 +265,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             }
             Map<ChecksumAlgorithm, String> headerChecksums = new LinkedHashMap<>();
             List<ChecksumAlgorithm> algorithms = new ArrayList<>();
-            for (Map.Entry<String, String> h : flat.entrySet()) {
+            for (Map.Entry<String, String> h : op.checksumHeadersDescribeBody() ? flat.entrySet()
+                    : Map.<String, String>of().entrySet()) {
                 ChecksumAlgorithm.fromHeaderName(h.getKey()).ifPresent(a -> {
                     headerChecksums.put(a, h.getValue().trim());
                     algorithms.add(a);

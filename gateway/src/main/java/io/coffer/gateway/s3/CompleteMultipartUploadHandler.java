@@ -6,13 +6,17 @@ import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * CompleteMultipartUpload: parses the part list (at most 10000 parts) and lets the engine check order
- * (InvalidPartOrder), existence and ETags (InvalidPart) and sizes (EntityTooSmall). A repeat of a Complete that
+ * (InvalidPartOrder), existence, ETags and part checksums (InvalidPart), sizes (EntityTooSmall) and the object's
+ * checksum in x-amz-checksum-* against the one made of the parts' (BadDigest). A repeat of a Complete that
  * succeeded (a client's retry) gets the same answer while the object it made is the key's current version.
  */
 public final class CompleteMultipartUploadHandler implements S3ActionHandler {
@@ -48,20 +52,36 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             if (n < 1 || n > MAX_PARTS) {
                 throw new S3Exception(S3ErrorCode.INVALID_PART);
             }
-            parts.add(new CompletedPart(n, ObjectHeaders.unquote(etag)));
+            parts.add(new CompletedPart(n, ObjectHeaders.unquote(etag), partChecksums(p)));
         }
         if (parts.isEmpty()) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "You must specify at least one part");
         }
         ObjectInfo info = coffer.completeMultipartUpload(r.bucket(), r.key(), uploadId, parts,
-                PutObjectHandler.precondition(r));
+                PutObjectHandler.precondition(r), ObjectHeaders.checksumHeaders(r));
         String host = r.header("host");
-        byte[] xml = XmlResponseWriter.document("CompleteMultipartUploadResult")
+        XmlResponseWriter w = XmlResponseWriter.document("CompleteMultipartUploadResult")
                 .element("Location", (host == null ? "" : "http://" + host) + "/" + r.bucket() + "/" + r.key())
                 .element("Bucket", r.bucket())
                 .element("Key", r.key())
-                .element("ETag", ObjectHeaders.quote(info.etag()))
-                .toBytes();
-        return S3Response.xml(200, xml);
+                .element("ETag", ObjectHeaders.quote(info.etag()));
+        Map<String, String> checksums = info.attributes().checksums();
+        if (!checksums.isEmpty()) {
+            ObjectHeaders.checksumElements(w, checksums);
+            w.element("ChecksumType", ObjectHeaders.checksumType(info));
+        }
+        return S3Response.xml(200, w.toBytes());
+    }
+
+    /** The part's checksums the request names ({@code ChecksumCRC32} ...), by algorithm name. */
+    private static Map<String, String> partChecksums(XmlElement part) {
+        Map<String, String> out = new TreeMap<>();
+        for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+            String v = part.childText("Checksum" + a.name());
+            if (v != null) {
+                out.put(a.name(), v.trim());
+            }
+        }
+        return out;
     }
 }

@@ -1,13 +1,16 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
+import io.coffer.sdk.checksum.ChecksumType;
+import io.coffer.sdk.checksum.MultipartChecksum;
 
 /**
  * CreateMultipartUpload: stores the object attributes with the upload and returns its id. A checksum algorithm and
  * type the client names ({@code x-amz-checksum-algorithm}, {@code x-amz-checksum-type}) are checked and answered back
- * as S3 does; each part's checksum is verified (and answered) by UploadPart.
+ * as S3 does, and kept with the upload: the engine computes each part's checksum in that algorithm and the object's
+ * (composite or full-object) on CompleteMultipartUpload.
  */
 public final class CreateMultipartUploadHandler implements S3ActionHandler {
     private final Coffer coffer;
@@ -20,14 +23,15 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
-        String type = checksumType(r, algorithm);
-        String uploadId = coffer.createMultipartUpload(r.bucket(), r.key(), ObjectHeaders.attributesFrom(r));
+        ChecksumType type = checksumType(r, algorithm);
+        String uploadId = coffer.createMultipartUpload(r.bucket(), r.key(), ObjectHeaders.attributesFrom(r),
+                algorithm == null ? null : new MultipartChecksum(algorithm, type));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();
         S3Response resp = S3Response.xml(200, xml);
         if (algorithm != null) {
             resp.header("x-amz-checksum-algorithm", algorithm.name());
-            resp.header("x-amz-checksum-type", type);
+            resp.header("x-amz-checksum-type", type.name());
         }
         return resp;
     }
@@ -46,23 +50,21 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
      * The checksum type: as sent, else S3's default for the algorithm (FULL_OBJECT for CRC64NVME, COMPOSITE for the
      * others). S3 offers SHA-1 and SHA-256 only as COMPOSITE and CRC64NVME only as FULL_OBJECT.
      */
-    private static String checksumType(S3Request r, ChecksumAlgorithm algorithm) {
-        String type = r.header("x-amz-checksum-type");
-        if (type == null) {
-            return algorithm == ChecksumAlgorithm.CRC64NVME ? "FULL_OBJECT" : "COMPOSITE";
+    private static ChecksumType checksumType(S3Request r, ChecksumAlgorithm algorithm) {
+        String name = r.header("x-amz-checksum-type");
+        if (name == null) {
+            return algorithm == null ? null : ChecksumType.defaultFor(algorithm);
         }
-        type = type.trim();
-        if (!type.equals("COMPOSITE") && !type.equals("FULL_OBJECT")) {
+        name = name.trim();
+        if (!name.equals("COMPOSITE") && !name.equals("FULL_OBJECT")) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Value for x-amz-checksum-type header is invalid.");
         }
         if (algorithm == null) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
                     "The x-amz-checksum-type header can only be used with the x-amz-checksum-algorithm header.");
         }
-        boolean composite = type.equals("COMPOSITE");
-        boolean fullObjectOnly = algorithm == ChecksumAlgorithm.CRC64NVME;
-        boolean compositeOnly = algorithm == ChecksumAlgorithm.SHA1 || algorithm == ChecksumAlgorithm.SHA256;
-        if (composite ? fullObjectOnly : compositeOnly) {
+        ChecksumType type = ChecksumType.valueOf(name);
+        if (!type.allows(algorithm)) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "The " + type + " checksum type cannot be used with the "
                     + algorithm.name().toLowerCase(java.util.Locale.ROOT) + " checksum algorithm.");
         }

@@ -14,8 +14,9 @@ import java.util.Map;
  * part), response-* header overrides and x-amz-checksum-mode (header or presigned query parameter). GET bodies are
  * streamed by the server from the engine's stream.
  *
- * <p>Stored checksums cover the whole object, so they are sent only with a response that carries the whole object:
- * a client that checks them (boto3, the AWS SDKs) would fail a range or a part of a multipart object against them.
+ * <p>The object's checksum is sent only with a response that carries the whole object, a part's (of a multipart object
+ * stored with part checksums) with that part: a client that checks them (boto3, the AWS SDKs) would fail a range
+ * against the whole object's.
  */
 public final class GetObjectHandler implements S3ActionHandler {
     private static final Map<String, String> OVERRIDES = Map.of(
@@ -65,7 +66,7 @@ public final class GetObjectHandler implements S3ActionHandler {
                 }
             }
             if (head) {
-                return headers(r, info, resolved, null);
+                return headers(r, info, resolved, null, 0);
             }
         }
         ObjectContent content;
@@ -78,7 +79,7 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
             throw e;
         }
-        return headers(r, content.info(), content.range(), content);
+        return headers(r, content.info(), content.range(), content, 0);
     }
 
     private S3Response part(S3Request r, int partNumber) {
@@ -86,7 +87,7 @@ public final class GetObjectHandler implements S3ActionHandler {
             ObjectInfo info = coffer.headObject(r.bucket(), r.key());
             Conditionals.check(r, info);
             ByteRange.Resolved pr = partRange(info, partNumber);
-            return headers(r, info, pr, null);
+            return headers(r, info, pr, null, partNumber);
         }
         ObjectContent content = coffer.getObjectPart(r.bucket(), r.key(), partNumber);
         try {
@@ -96,7 +97,7 @@ public final class GetObjectHandler implements S3ActionHandler {
             throw e;
         }
         ByteRange.Resolved pr = content.range() != null ? content.range() : partRange(content.info(), partNumber);
-        return headers(r, content.info(), pr, content);
+        return headers(r, content.info(), pr, content, partNumber);
     }
 
     /** The bytes of part {@code partNumber}: a single-PUT object is its one part; null for an empty object. */
@@ -114,14 +115,18 @@ public final class GetObjectHandler implements S3ActionHandler {
         return new ByteRange.Resolved(offset, info.partSizes().get(partNumber - 1));
     }
 
-    private S3Response headers(S3Request r, ObjectInfo info, ByteRange.Resolved range, ObjectContent content) {
+    /** The response's headers; {@code partNumber}: the part it carries, or 0 for the object or a range of it. */
+    private S3Response headers(S3Request r, ObjectInfo info, ByteRange.Resolved range, ObjectContent content,
+                               int partNumber) {
         boolean partial = range != null;
         long length = range == null ? info.size() : range.length();
         int status = partial ? 206 : 200;
         S3Response resp = content == null ? S3Response.stream(status, null, length)
                 : S3Response.stream(status, content.stream(), length);
         boolean whole = range == null || range.offset() == 0 && range.length() == info.size();
-        ObjectHeaders.write(resp, info, whole && checksumMode(r));
+        Map<String, String> checksums = partNumber > 0 ? ObjectHeaders.checksumsOf(info, partNumber)
+                : whole ? ObjectHeaders.checksumsOf(info, 0) : Map.of();
+        ObjectHeaders.write(resp, info, checksums, checksumMode(r));
         if (partial) {
             resp.header("Content-Range", "bytes " + range.offset() + "-" + range.lastInclusive() + "/" + info.size());
         }

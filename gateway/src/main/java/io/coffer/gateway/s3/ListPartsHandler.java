@@ -31,7 +31,9 @@ public final class ListPartsHandler implements S3ActionHandler {
                 .element("IsTruncated", listing.truncated());
         for (PartInfo p : listing.parts()) {
             w.start("Part").element("PartNumber", p.partNumber()).element("LastModified", p.lastModified())
-                    .element("ETag", ObjectHeaders.quote(p.etag())).element("Size", p.size()).end();
+                    .element("ETag", ObjectHeaders.quote(p.etag())).element("Size", p.size());
+            ObjectHeaders.checksumElements(w, p.checksums());
+            w.end();
         }
         return S3Response.xml(200, w.toBytes());
     }

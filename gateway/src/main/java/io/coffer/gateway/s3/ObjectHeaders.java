@@ -1,8 +1,9 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
+import io.coffer.sdk.checksum.ChecksumType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -52,8 +53,11 @@ public final class ObjectHeaders {
         return new ObjectAttributes(r.header("content-type"), meta, stored, Map.of());
     }
 
-    /** Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*, checksums. */
-    public static void write(S3Response resp, ObjectInfo info, boolean checksumMode) {
+    /**
+     * Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*, and the checksums
+     * of the bytes the response carries ({@link #checksumsOf}) when {@code checksumMode}.
+     */
+    public static void write(S3Response resp, ObjectInfo info, Map<String, String> checksums, boolean checksumMode) {
         resp.header("ETag", quote(info.etag()));
         resp.header("Last-Modified", httpDate(info.lastModified()));
         resp.header("Accept-Ranges", "bytes");
@@ -65,8 +69,8 @@ public final class ObjectHeaders {
         for (Map.Entry<String, String> m : a.userMetadata().entrySet()) {
             resp.header("x-amz-meta-" + m.getKey(), m.getValue());
         }
-        if (checksumMode && !a.checksums().isEmpty()) {
-            for (Map.Entry<String, String> c : a.checksums().entrySet()) {
+        if (checksumMode && !checksums.isEmpty()) {
+            for (Map.Entry<String, String> c : checksums.entrySet()) {
                 ChecksumAlgorithm.fromName(c.getKey()).ifPresent(alg -> resp.header(alg.headerName(), c.getValue()));
             }
             resp.header("x-amz-checksum-type", checksumType(info));
@@ -76,9 +80,29 @@ public final class ObjectHeaders {
         }
     }
 
-    /** How the stored checksums cover the object: a multipart object's are checksums of its parts' checksums. */
+    /**
+     * How the object's checksum covers it: COMPOSITE for a multipart object's checksum of its parts' checksums
+     * ({@code -N} at its end), else FULL_OBJECT; a part's checksum is reported with the object's type, as S3 does.
+     */
     static String checksumType(ObjectInfo info) {
-        return info.partCount() > 0 ? "COMPOSITE" : "FULL_OBJECT";
+        return info.attributes().checksums().values().stream().findFirst().map(ChecksumType::ofValue)
+                .orElse(ChecksumType.FULL_OBJECT).name();
+    }
+
+    /**
+     * The checksums of the bytes a response carries: the object's when it is whole ({@code partNumber} 0, or part 1
+     * of a single-PUT object), part {@code partNumber}'s of a multipart object stored with part checksums, else none
+     * (a client that checks them would fail a range against the whole object's).
+     */
+    static Map<String, String> checksumsOf(ObjectInfo info, int partNumber) {
+        Map<String, String> object = info.attributes().checksums();
+        if (partNumber == 0 || info.partCount() == 0 && partNumber == 1) {
+            return object;
+        }
+        if (info.partChecksums().isEmpty() || partNumber > info.partChecksums().size() || object.size() != 1) {
+            return Map.of();
+        }
+        return Map.of(object.keySet().iterator().next(), info.partChecksums().get(partNumber - 1));
     }
 
     private static String canonicalName(String lower) {
@@ -166,6 +190,25 @@ public final class ObjectHeaders {
         } catch (IllegalArgumentException e) {
             throw new S3Exception(S3ErrorCode.INVALID_DIGEST);
         }
+    }
+
+    /** Writes checksums as S3's XML elements ({@code ChecksumCRC32} ...). */
+    public static void checksumElements(io.coffer.gateway.xml.XmlResponseWriter w, Map<String, String> checksums) {
+        for (Map.Entry<String, String> c : checksums.entrySet()) {
+            ChecksumAlgorithm.fromName(c.getKey()).ifPresent(a -> w.element("Checksum" + a.name(), c.getValue()));
+        }
+    }
+
+    /** The x-amz-checksum-* request headers by algorithm name. */
+    public static Map<String, String> checksumHeaders(S3Request r) {
+        Map<String, String> out = new TreeMap<>();
+        for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+            String v = r.header(a.headerName());
+            if (v != null) {
+                out.put(a.name(), v.trim());
+            }
+        }
+        return out;
     }
 
     /** Adds the verified body checksums to the response headers, as S3 echoes them on PUT. */

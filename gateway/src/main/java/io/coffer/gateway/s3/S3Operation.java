@@ -54,6 +54,14 @@ public enum S3Operation {
         return actionName;
     }
 
+    /**
+     * False where the x-amz-checksum-* headers are the checksum of the object being made, not of the request body
+     * (CompleteMultipartUpload).
+     */
+    public boolean checksumHeadersDescribeBody() {
+        return this != COMPLETE_MULTIPART_UPLOAD;
+    }
+
     /** True for operations whose request body is object data streamed to the engine. */
     public boolean streamsBody() {
         return this == PUT_OBJECT || this == UPLOAD_PART;

@@ -3,7 +3,10 @@ package io.coffer.gateway.s3;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PartInfo;
 
-/** UploadPart: streams the verified body into the engine as part {@code partNumber} of the upload. */
+/**
+ * UploadPart: streams the verified body into the engine as part {@code partNumber} of the upload, which keeps the
+ * part's checksum in the upload's algorithm.
+ */
 public final class UploadPartHandler implements S3ActionHandler {
     private final Coffer coffer;
 
@@ -19,6 +22,7 @@ public final class UploadPartHandler implements S3ActionHandler {
                 ObjectHeaders.contentMd5(r), r.body());
         S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(part.etag()));
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
+        ObjectHeaders.echoChecksums(resp, part.checksums()); // in the upload's algorithm, also when not sent
         return resp;
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.gateway.s3.S3ErrorCode;
 import io.coffer.gateway.s3.S3Exception;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,11 +3,11 @@ package io.coffer.gateway.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.InMemoryCofferForProtocolTests;
-import io.coffer.gateway.auth.ChecksumAlgorithm;
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.PartInfo;
+import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

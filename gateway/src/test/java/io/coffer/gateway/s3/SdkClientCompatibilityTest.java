@@ -107,7 +107,7 @@ class SdkClientCompatibilityTest {
             String key = "obj-" + alg;
             s3.putObject(r -> r.bucket(b).key(key).checksumAlgorithm(alg), RequestBody.fromString("checksummed"));
             HeadObjectResponse head = s3.headObject(r -> r.bucket(b).key(key).checksumMode(ChecksumMode.ENABLED));
-            String expected = io.coffer.gateway.auth.ChecksumAlgorithm.valueOf(alg.toString()
+            String expected = io.coffer.sdk.checksum.ChecksumAlgorithm.valueOf(alg.toString()
                     .replace("CRC32C", "CRC32C")).of("checksummed".getBytes(StandardCharsets.UTF_8));
             String actual = switch (alg) {
                 case CRC32 -> head.checksumCRC32();

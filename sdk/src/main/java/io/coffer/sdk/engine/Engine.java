@@ -17,6 +17,8 @@ import io.coffer.sdk.PartListing;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.checksum.ChecksumInputStream;
+import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
@@ -267,13 +269,13 @@ public final class Engine implements Coffer {
     // ---- multipart
 
     @Override
-    public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes) {
+    public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
+                                        MultipartChecksum checksum) {
         Names.checkKey(key);
         BucketRecord b = headBucket(bucket);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
-                ChronoUnit.MILLIS), ManifestCodec.encodeAttributes(attributes == null ? ObjectAttributes.EMPTY
-                : attributes, List.of())));
+                ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));
         return uploadId;
     }
 
@@ -281,17 +283,18 @@ public final class Engine implements Coffer {
     public PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
         checkPartNumber(partNumber);
-        upload(bucket, key, uploadId);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 contentLength, 0))) {
-            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
+            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
         }
     }
 
     private PartInfo writePart(String bucket, String key, String uploadId, int partNumber, long contentLength,
-                               byte[] contentMd5, InputStream body) {
+                               byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
-        ObjectWriter.Result written = writeBody(writer, body);
+        ChecksumInputStream summed = checksum == null ? null : new ChecksumInputStream(body, checksum.algorithm());
+        ObjectWriter.Result written = writeBody(writer, summed == null ? body : summed);
         try {
             if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
                 throw CofferException.of(ErrorCode.BAD_DIGEST,
@@ -299,7 +302,8 @@ public final class Engine implements Coffer {
             }
             awaitUploads(writer);
             return commitPart(bucket, key, uploadId, partNumber, written.size(),
-                    HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks());
+                    HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks(),
+                    summed == null ? Map.of() : Map.of(summed.algorithm().name(), summed.base64()));
         } catch (RuntimeException e) {
             writer.discard(written);
             throw e;
@@ -310,13 +314,15 @@ public final class Engine implements Coffer {
     public PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
                                    int partNumber) {
         checkPartNumber(partNumber);
-        upload(bucket, key, uploadId);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
         ObjectRecord src = sourceRecord(source);
         Manifest from = openManifest(src);
-        if (range == null && from.partSizes().isEmpty() && !from.isInline()) {
-            // the whole of a single-PUT object: share its chunks, its MD5 is already known
+        String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
+        if (range == null && from.partSizes().isEmpty() && !from.isInline()
+                && (checksum == null || sourceSum != null)) {
+            // the whole of a single-PUT object: share its chunks, its MD5 (and any checksum) is already known
             return commitPart(bucket, key, uploadId, partNumber, from.size(), from.etag(), from.entries(),
-                    NewChunks.NONE);
+                    NewChunks.NONE, checksum == null ? Map.of() : Map.of(checksum.algorithm().name(), sourceSum));
         }
         // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
         // stream them through the write path; dedup keeps whole chunks from being stored twice
@@ -330,7 +336,7 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                              Precondition precondition) {
+                                              Precondition precondition, Map<String, String> objectChecksums) {
         UploadRecord upload;
         try {
             upload = upload(bucket, key, uploadId);
@@ -353,12 +359,15 @@ public final class Engine implements Coffer {
         for (PartRecord p : meta.parts(uploadId, 0, MAX_PARTS)) {
             stored.put(p.partNumber(), p);
         }
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload);
         List<ManifestEntry> entries = new ArrayList<>();
         List<Long> sizes = new ArrayList<>(parts.size());
+        List<String> partSums = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             CompletedPart want = parts.get(i);
             PartRecord have = stored.get(want.partNumber());
-            if (have == null || !have.etag().equals(unquote(want.etag()))) {
+            if (have == null || !have.etag().equals(unquote(want.etag()))
+                    || !UploadChecksums.partMatches(have, want)) {
                 throw CofferException.of(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
                         + "found. The part may not have been uploaded, or the specified entity tag may not match the "
                         + "part's entity tag.");
@@ -369,11 +378,21 @@ public final class Engine implements Coffer {
             }
             entries.addAll(openPart(uploadId, have).entries());
             sizes.add(have.size());
+            if (checksum != null) {
+                partSums.add(UploadChecksums.partChecksums(have).get(checksum.algorithm().name()));
+            }
         }
         long size = sizes.stream().mapToLong(Long::longValue).sum();
-        ObjectAttributes attrs = attributesOf(upload.attributes()).attributes();
+        ObjectAttributes attrs = UploadChecksums.objectAttributes(upload);
+        if (checksum != null && !partSums.contains(null)) {
+            String objectSum = checksum.combine(partSums, sizes);
+            UploadChecksums.checkObjectChecksum(checksum, objectSum, objectChecksums);
+            attrs = attrs.withChecksums(Map.of(checksum.algorithm().name(), objectSum));
+        } else {
+            partSums.clear(); // a part stored before its upload's algorithm was kept: no checksum to make
+        }
         Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, multipartEtag(parts),
-                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, entries);
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
         try {
             return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
                     uploadId, null);
@@ -427,7 +446,8 @@ public final class Engine implements Coffer {
         List<PartRecord> page = meta.parts(uploadId, Math.max(0, partNumberMarker), max + 1);
         boolean truncated = page.size() > max;
         List<PartInfo> parts = page.stream().limit(max)
-                .map(p -> new PartInfo(p.partNumber(), p.size(), p.etag(), p.lastModified())).toList();
+                .map(p -> new PartInfo(p.partNumber(), p.size(), p.etag(), p.lastModified(),
+                        UploadChecksums.partChecksums(p))).toList();
         int next = parts.isEmpty() ? 0 : parts.get(parts.size() - 1).partNumber();
         return new PartListing(bucket, key, uploadId, parts, truncated, next);
     }
@@ -514,7 +534,7 @@ public final class Engine implements Coffer {
             }
         }
         ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
-                m.lastModified(), ManifestCodec.encodeAttributes(m.attributes(), m.partSizes()), sealed,
+                m.lastModified(), ManifestCodec.encodeAttributes(m), sealed,
                 m.distinctChunkIds());
         Optional<ObjectRecord> replaced;
         try {
@@ -526,7 +546,7 @@ public final class Engine implements Coffer {
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
         replaced.ifPresent(old -> forgetManifest(old.versionId()));
         return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
-                m.partSizes());
+                m.partSizes(), m.partChecksums());
     }
 
     /**
@@ -549,15 +569,15 @@ public final class Engine implements Coffer {
     }
 
     private PartInfo commitPart(String bucket, String key, String uploadId, int partNumber, long size, String etag,
-                                List<ManifestEntry> entries, NewChunks newChunks) {
+                                List<ManifestEntry> entries, NewChunks newChunks, Map<String, String> checksums) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Manifest m = new Manifest(bucket, key, uploadId + "." + partNumber, size, etag, now, ObjectAttributes.EMPTY,
                 List.of(), entries);
         LinkedHashSet<ChunkId> ids = new LinkedHashSet<>(m.distinctChunkIds());
-        meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now, new byte[0],
+        meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now, UploadChecksums.encodePart(checksums),
                 StoredRecords.sealPart(config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
-        return new PartInfo(partNumber, size, etag, now);
+        return new PartInfo(partNumber, size, etag, now, checksums);
     }
 
     private static void awaitUploads(ObjectWriter writer) {
@@ -647,7 +667,7 @@ public final class Engine implements Coffer {
     private ObjectInfo info(ObjectRecord r) {
         ManifestCodec.Attributes a = attributesOf(r.attributes());
         return new ObjectInfo(r.bucket(), r.key(), r.size(), r.etag(), r.lastModified(), a.attributes(),
-                a.partSizes());
+                a.partSizes(), a.partChecksums());
     }
 
     private static ManifestCodec.Attributes attributesOf(byte[] bytes) {

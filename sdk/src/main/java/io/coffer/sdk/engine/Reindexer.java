@@ -127,7 +127,7 @@ final class Reindexer {
             long objects = 0;
             for (Manifest m : newest.values()) {
                 ObjectRecord r = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
-                        m.lastModified(), ManifestCodec.encodeAttributes(m.attributes(), m.partSizes()),
+                        m.lastModified(), ManifestCodec.encodeAttributes(m),
                         sealedOf.get(m), m.distinctChunkIds());
                 try {
                     meta.commitObject(r, NewChunks.NONE, Precondition.NONE, null);

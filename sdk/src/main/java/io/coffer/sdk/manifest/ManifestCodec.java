@@ -18,10 +18,16 @@ import java.util.List;
 public final class ManifestCodec {
     private static final byte[] MANIFEST_MAGIC = "CFMF".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ATTRIBUTES_MAGIC = "CFAT".getBytes(StandardCharsets.US_ASCII);
-    /** Version 1: a chunked manifest; version 2: an inline one, whose bytes follow the attributes. */
+    /**
+     * Version 1: a chunked manifest; version 2: an inline one, whose bytes follow the attributes; version 3: a chunked
+     * one whose attributes also carry each part's checksum (a multipart object stored with checksums).
+     */
     private static final int VERSION = 1;
     private static final int VERSION_INLINE = 2;
+    private static final int VERSION_PART_CHECKSUMS = 3;
+    /** Version 2 adds each part's checksum, as manifest version 3 does. */
     private static final int ATTRIBUTES_VERSION = 1;
+    private static final int ATTRIBUTES_VERSION_PART_CHECKSUMS = 2;
     /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
     private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
@@ -34,10 +40,11 @@ public final class ManifestCodec {
     public static byte[] encode(Manifest m) {
         BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE
                 + (m.isInline() ? m.inline().length : 0));
-        w.raw(MANIFEST_MAGIC).u8(m.isInline() ? VERSION_INLINE : VERSION)
+        boolean partChecksums = !m.partChecksums().isEmpty();
+        w.raw(MANIFEST_MAGIC).u8(m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION)
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
-        writeAttributes(w, m.attributes(), m.partSizes());
+        writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
         if (m.isInline()) {
             w.uvarint(m.inline().length).raw(m.inline());
             return w.toByteArray();
@@ -54,7 +61,7 @@ public final class ManifestCodec {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(MANIFEST_MAGIC);
         int version = r.u8();
-        if (version != VERSION && version != VERSION_INLINE) {
+        if (version != VERSION && version != VERSION_INLINE && version != VERSION_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown manifest version");
         }
         String bucket = required(r.string());
@@ -63,7 +70,7 @@ public final class ManifestCodec {
         long size = r.uvarint();
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
-        Attributes a = readAttributes(r);
+        Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS);
         if (version == VERSION_INLINE) {
             byte[] inline = r.raw(r.uvarintAtMost(Math.min(MAX_INLINE, r.remaining())));
             r.finish();
@@ -91,40 +98,67 @@ public final class ManifestCodec {
         if (total != size) {
             throw new MalformedRecordException("chunk lengths add up to " + total + ", not " + size);
         }
-        return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(), entries);
+        return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
+                a.partChecksums(), entries, null);
     }
 
-    /** Object attributes and part sizes, as kept in the metadata store's row for HEAD and listings. */
-    public record Attributes(ObjectAttributes attributes, List<Long> partSizes) {
+    /**
+     * Object attributes, part sizes and part checksums, as kept in the metadata store's row for HEAD and listings.
+     *
+     * @param partChecksums each part's checksum in the algorithm of the object's checksum, or empty
+     */
+    public record Attributes(ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums) {
+        public Attributes {
+            partSizes = List.copyOf(partSizes);
+            partChecksums = List.copyOf(partChecksums);
+        }
     }
 
     public static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes) {
+        return encodeAttributes(a, partSizes, List.of());
+    }
+
+    /** The metadata row's attributes of the object a manifest describes. */
+    public static byte[] encodeAttributes(Manifest m) {
+        return encodeAttributes(m.attributes(), m.partSizes(), m.partChecksums());
+    }
+
+    private static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes, List<String> partChecksums) {
         BinaryWriter w = new BinaryWriter(64);
-        w.raw(ATTRIBUTES_MAGIC).u8(ATTRIBUTES_VERSION);
-        writeAttributes(w, a, partSizes);
+        w.raw(ATTRIBUTES_MAGIC).u8(partChecksums.isEmpty() ? ATTRIBUTES_VERSION : ATTRIBUTES_VERSION_PART_CHECKSUMS);
+        writeAttributes(w, a, partSizes, partChecksums);
         return w.toByteArray();
     }
 
     public static Attributes decodeAttributes(byte[] bytes) throws MalformedRecordException {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(ATTRIBUTES_MAGIC);
-        if (r.u8() != ATTRIBUTES_VERSION) {
+        int version = r.u8();
+        if (version != ATTRIBUTES_VERSION && version != ATTRIBUTES_VERSION_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown attributes version");
         }
-        Attributes a = readAttributes(r);
+        Attributes a = readAttributes(r, version == ATTRIBUTES_VERSION_PART_CHECKSUMS);
         r.finish();
         return a;
     }
 
-    private static void writeAttributes(BinaryWriter w, ObjectAttributes a, List<Long> partSizes) {
+    private static void writeAttributes(BinaryWriter w, ObjectAttributes a, List<Long> partSizes,
+                                        List<String> partChecksums) {
+        if (!partChecksums.isEmpty() && partChecksums.size() != partSizes.size()) {
+            throw new IllegalArgumentException("one checksum per part, or none");
+        }
         w.string(a.contentType()).stringMap(a.userMetadata()).stringMap(a.headers()).stringMap(a.checksums());
         w.uvarint(partSizes.size());
         for (long s : partSizes) {
             w.uvarint(s);
         }
+        for (String c : partChecksums) {
+            w.string(c);
+        }
     }
 
-    private static Attributes readAttributes(BinaryReader r) throws MalformedRecordException {
+    private static Attributes readAttributes(BinaryReader r, boolean withPartChecksums)
+            throws MalformedRecordException {
         String contentType = r.string();
         ObjectAttributes a = new ObjectAttributes(contentType, r.stringMap(), r.stringMap(), r.stringMap());
         int parts = r.uvarintAtMost(10_000);
@@ -132,7 +166,16 @@ public final class ManifestCodec {
         for (int i = 0; i < parts; i++) {
             sizes.add(r.uvarint());
         }
-        return new Attributes(a, sizes);
+        List<String> checksums = new ArrayList<>(withPartChecksums ? parts : 0);
+        if (withPartChecksums) {
+            if (parts == 0) {
+                throw new MalformedRecordException("part checksums without parts");
+            }
+            for (int i = 0; i < parts; i++) {
+                checksums.add(required(r.string()));
+            }
+        }
+        return new Attributes(a, sizes, checksums);
     }
 
     private static String required(String s) throws MalformedRecordException {

@@ -1,4 +1,4 @@
-package io.coffer.gateway.auth;
+package io.coffer.sdk.checksum;
 
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -39,6 +39,57 @@ public enum ChecksumAlgorithm {
             }
         }
         return Optional.empty();
+    }
+
+    /** True for the CRCs, whose checksums of two byte runs combine into that of both (FULL_OBJECT multipart). */
+    public boolean isCrc() {
+        return this == CRC32 || this == CRC32C || this == CRC64NVME;
+    }
+
+    /** A CRC checksum's value from its base64 (big-endian bytes). */
+    long crcValue(String base64) {
+        byte[] b = Base64.getDecoder().decode(base64);
+        if (b.length != crcWidth() / 8) {
+            throw new IllegalArgumentException("not a " + name() + " value");
+        }
+        long v = 0;
+        for (byte x : b) {
+            v = (v << 8) | (x & 0xff);
+        }
+        return v;
+    }
+
+    String crcBase64(long crc) {
+        int bytes = crcWidth() / 8;
+        byte[] out = new byte[bytes];
+        for (int i = bytes - 1; i >= 0; i--) {
+            out[i] = (byte) crc;
+            crc >>>= 8;
+        }
+        return Base64.getEncoder().encodeToString(out);
+    }
+
+    /** The CRC of A followed by B from crc(A), crc(B) and B's length (zlib's crc32_combine, for any reflected CRC). */
+    long crcCombine(long crcA, long crcB, long lengthB) {
+        return CrcCombine.combine(crcA, crcB, lengthB, crcPolynomial(), crcWidth());
+    }
+
+    private int crcWidth() {
+        return switch (this) {
+            case CRC32, CRC32C -> 32;
+            case CRC64NVME -> 64;
+            default -> throw new IllegalStateException(name() + " is no CRC");
+        };
+    }
+
+    /** The reflected polynomial. */
+    private long crcPolynomial() {
+        return switch (this) {
+            case CRC32 -> 0xEDB88320L;
+            case CRC32C -> 0x82F63B78L;
+            case CRC64NVME -> Crc64Nvme.POLY;
+            default -> throw new IllegalStateException(name() + " is no CRC");
+        };
     }
 
     /** A fresh running computation. */

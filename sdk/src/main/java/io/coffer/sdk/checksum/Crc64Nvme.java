@@ -1,4 +1,4 @@
-package io.coffer.gateway.auth;
+package io.coffer.sdk.checksum;
 
 import java.util.zip.Checksum;
 
@@ -12,7 +12,7 @@ import java.util.zip.Checksum;
  * the catalogue check value and S3's documented value for an empty body.
  */
 public final class Crc64Nvme implements Checksum {
-    private static final long POLY = 0x9A6C9329AC4BC9B5L;
+    static final long POLY = 0x9A6C9329AC4BC9B5L;
     private static final long[][] TABLES = new long[8][256];
 
     static {

@@ -1,4 +1,4 @@
-package io.coffer.gateway.auth;
+package io.coffer.sdk.checksum;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
