@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.blob.FaultyBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.crypto.MasterKey;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Files;

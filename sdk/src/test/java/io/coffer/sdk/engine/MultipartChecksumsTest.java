@@ -12,7 +12,7 @@ import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
 import io.coffer.sdk.checksum.MultipartChecksum;
-import io.coffer.sdk.meta.JdbcMetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
