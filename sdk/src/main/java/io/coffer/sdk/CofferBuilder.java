@@ -3,6 +3,7 @@ package io.coffer.sdk;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.blob.MeteredBlobStore;
+import io.coffer.sdk.blob.ReadOnlyBlobStore;
 import io.coffer.sdk.blob.RetryingBlobStore;
 import io.coffer.sdk.chunk.Chunker;
 import io.coffer.sdk.chunk.ChunkerSpec;
@@ -38,6 +39,7 @@ public final class CofferBuilder {
     private Path directory;
     private boolean createIfMissing = true;
     private BlobStore blobs;
+    private boolean readOnlyBackend;
     private MetadataStore metadata;
     private MasterKey masterKey;
     private Chunker chunker;
@@ -87,6 +89,15 @@ public final class CofferBuilder {
      */
     public CofferBuilder blobStore(BlobStore store) {
         this.blobs = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    /**
+     * With {@code true}, the engine reads its backend and never writes or deletes there (a {@link ReadOnlyBlobStore}
+     * over it): for checks such as fsck, which must not change what they check. Writes fail with the store's error.
+     */
+    public CofferBuilder readOnlyBackend(boolean readOnly) {
+        this.readOnlyBackend = readOnly;
         return this;
     }
 
@@ -286,7 +297,7 @@ public final class CofferBuilder {
             KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
             int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
             MeterRegistry registry = meters != null ? meters : new SimpleMeterRegistry();
-            return new Engine(new EngineConfig(new MeteredBlobStore(blobs, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+            return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(blobs) : blobs, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),

@@ -28,10 +28,16 @@ abstract class EngineVerb implements Callable<Integer> {
         return false;
     }
 
+    /** False for a verb that only checks, so the engine it opens cannot write or delete on the backend. */
+    boolean writesBackend() {
+        return true;
+    }
+
     @Override
     public final Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Coffer coffer = EngineOpener.openExisting(config.load(Map.of()), !rebuildsMetadata())) {
+        try (Coffer coffer = EngineOpener.openExisting(config.load(Map.of()), !rebuildsMetadata(),
+                !writesBackend())) {
             return run(coffer, out);
         } finally {
             out.flush();

@@ -14,6 +14,11 @@ final class FsckCommand extends EngineVerb {
     boolean readData;
 
     @Override
+    boolean writesBackend() {
+        return false;
+    }
+
+    @Override
     int run(Coffer coffer, PrintWriter out) {
         FsckReport r = coffer.fsck(readData);
         out.printf("objects checked: %d%nchunks checked: %d%nbytes read: %d%ndamaged: %d%norphans: %d%n",

@@ -27,15 +27,16 @@ public final class EngineOpener {
 
     /** For {@code serve}: creates the store (data directory, master key, SQLite file) on first start. */
     public static Coffer open(GatewayConfig c, MeterRegistry meters) {
-        return open(c, meters, true);
+        return open(c, meters, true, false);
     }
 
     /**
      * For the offline verbs: opens only an existing store (the data directory holds {@code master.key}). With
      * {@code metadataMustExist}, a SQLite metadata file must exist too: fsck and gc on a store whose metadata is lost
-     * would see every backend blob as an orphan (and gc would delete them); reindex is what rebuilds it.
+     * would see every backend blob as an orphan (and gc would delete them); reindex is what rebuilds it. With
+     * {@code readOnlyBackend}, the engine never writes or deletes on the backend (for fsck).
      */
-    public static Coffer openExisting(GatewayConfig c, boolean metadataMustExist) {
+    public static Coffer openExisting(GatewayConfig c, boolean metadataMustExist, boolean readOnlyBackend) {
         String metadata = c.get(ConfigKey.METADATA);
         Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
                 : metadata.startsWith("jdbc:") ? null : Path.of(metadata);
@@ -47,11 +48,11 @@ public final class EngineOpener {
             throw new IllegalStateException("no metadata in " + sqlite.toAbsolutePath() + ": `coffer reindex` rebuilds"
                     + " it from the backend");
         }
-        return open(c, null, false);
+        return open(c, null, false, readOnlyBackend);
     }
 
-    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create) {
-        CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create)
+    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
+        CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
                 .dedupPolicy(c.dedupPolicy());
         if (meters != null) {
             b.meterRegistry(meters);
