@@ -5,6 +5,7 @@ import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             if (n < 1 || n > MAX_PARTS) {
                 throw new S3Exception(S3ErrorCode.INVALID_PART);
             }
-            parts.add(new CompletedPart(n, ObjectHeaders.unquote(etag)));
+            parts.add(new CompletedPart(n, ETags.unquote(etag)));
         }
         if (parts.isEmpty()) {
             throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "You must specify at least one part");

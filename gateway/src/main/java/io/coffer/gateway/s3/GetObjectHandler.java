@@ -99,19 +99,10 @@ public final class GetObjectHandler implements S3ActionHandler {
         return headers(r, content.info(), pr, content);
     }
 
-    /** The bytes of part {@code partNumber}: a single-PUT object is its one part; null for an empty object. */
+    /** The bytes of part {@code partNumber} ({@link ObjectInfo#partRange}); null for an empty single-PUT object. */
     private static ByteRange.Resolved partRange(ObjectInfo info, int partNumber) {
-        if (partNumber > Math.max(1, info.partCount())) {
-            throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER);
-        }
-        if (info.partCount() == 0) {
-            return info.size() == 0 ? null : new ByteRange.Resolved(0, info.size());
-        }
-        long offset = 0;
-        for (int i = 0; i < partNumber - 1; i++) {
-            offset += info.partSizes().get(i);
-        }
-        return new ByteRange.Resolved(offset, info.partSizes().get(partNumber - 1));
+        ByteRange.Resolved part = info.partRange(partNumber);
+        return info.partCount() == 0 && info.size() == 0 ? null : part;
     }
 
     private S3Response headers(S3Request r, ObjectInfo info, ByteRange.Resolved range, ObjectContent content) {

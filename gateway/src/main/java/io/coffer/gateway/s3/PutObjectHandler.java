@@ -1,6 +1,7 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.meta.Precondition;
@@ -39,6 +40,6 @@ public final class PutObjectHandler implements S3ActionHandler {
         if (ifNoneMatch == null && ifMatch == null) {
             return Precondition.NONE;
         }
-        return new Precondition(ifMatch == null ? null : ObjectHeaders.unquote(ifMatch), ifNoneMatch != null);
+        return new Precondition(ifMatch == null ? null : ETags.unquote(ifMatch), ifNoneMatch != null);
     }
 }

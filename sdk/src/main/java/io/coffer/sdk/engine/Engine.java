@@ -6,9 +6,11 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
@@ -186,18 +188,10 @@ public final class Engine implements Coffer {
     public ObjectContent getObjectPart(String bucket, String key, int partNumber) {
         ObjectRecord record = record(bucket, key);
         ObjectInfo info = info(record);
-        List<Long> parts = info.partSizes().isEmpty() ? List.of(record.size()) : info.partSizes();
-        if (partNumber < 1 || partNumber > parts.size()) {
-            throw CofferException.of(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
-        }
-        long offset = 0;
-        for (int i = 0; i < partNumber - 1; i++) {
-            offset += parts.get(i);
-        }
-        long length = parts.get(partNumber - 1);
+        ByteRange.Resolved part = info.partRange(partNumber);
         Manifest m = openManifest(record);
-        ByteRange.Resolved range = length == 0 ? null : new ByteRange.Resolved(offset, length);
-        return new ObjectContent(info, range, content(m, offset, length));
+        ByteRange.Resolved range = part.length() == 0 ? null : part;
+        return new ObjectContent(info, range, content(m, part.offset(), part.length()));
     }
 
     /**
@@ -358,7 +352,7 @@ public final class Engine implements Coffer {
         for (int i = 0; i < parts.size(); i++) {
             CompletedPart want = parts.get(i);
             PartRecord have = stored.get(want.partNumber());
-            if (have == null || !have.etag().equals(unquote(want.etag()))) {
+            if (have == null || !have.etag().equals(ETags.unquote(want.etag()))) {
                 throw CofferException.of(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
                         + "found. The part may not have been uploaded, or the specified entity tag may not match the "
                         + "part's entity tag.");
@@ -409,7 +403,7 @@ public final class Engine implements Coffer {
     private static String multipartEtag(List<CompletedPart> parts) {
         MessageDigest md5OfMd5s = Md5Tap.newMd5();
         for (CompletedPart p : parts) {
-            md5OfMd5s.update(HexFormat.of().parseHex(unquote(p.etag())));
+            md5OfMd5s.update(HexFormat.of().parseHex(ETags.unquote(p.etag())));
         }
         return HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
     }
@@ -597,7 +591,7 @@ public final class Engine implements Coffer {
                 if (current.isEmpty()) {
                     throw CofferException.noSuchKey(bucket, key);
                 }
-                if (!current.get().etag().equals(unquote(p.ifMatch()))) {
+                if (!ETags.matches(p.ifMatch(), current.get().etag())) {
                     throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
                             + "you specified did not hold");
                 }
@@ -608,8 +602,8 @@ public final class Engine implements Coffer {
     private ObjectRecord sourceRecord(CopySource s) {
         ObjectRecord src = record(s.bucket(), s.key());
         String etag = src.etag();
-        boolean ok = (s.ifMatch() == null || unquote(s.ifMatch()).equals(etag))
-                && (s.ifNoneMatch() == null || !unquote(s.ifNoneMatch()).equals(etag))
+        boolean ok = (s.ifMatch() == null || ETags.matches(s.ifMatch(), etag))
+                && (s.ifNoneMatch() == null || !ETags.matches(s.ifNoneMatch(), etag))
                 && (s.ifUnmodifiedSince() == null || !src.lastModified().isAfter(s.ifUnmodifiedSince()))
                 && (s.ifModifiedSince() == null || src.lastModified().isAfter(s.ifModifiedSince()));
         if (!ok) {
@@ -681,11 +675,6 @@ public final class Engine implements Coffer {
         } catch (IOException e) {
             LOG.warn("could not delete blob {} (fsck reports it, gc removes it later): {}", blob, e.toString());
         }
-    }
-
-    static String unquote(String etag) {
-        String e = etag.trim();
-        return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
     }
 
     private static CofferException backendFailure(String what, IOException e) {
