@@ -291,7 +291,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             checks = verifying::checksums;
         }
         return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
-                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks);
+                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks, null);
     }
 
     private static void stripAwsChunked(Map<String, String> headers) {

@@ -14,11 +14,6 @@ final class Conditionals {
     private Conditionals() {
     }
 
-    static boolean present(S3Request r) {
-        return r.header("if-match") != null || r.header("if-none-match") != null
-                || r.header("if-modified-since") != null || r.header("if-unmodified-since") != null;
-    }
-
     /** Throws PreconditionFailed (412) or NotModified (304) when the object does not satisfy the request. */
     static void check(S3Request r, ObjectInfo info) {
         String ifMatch = r.header("if-match");

@@ -50,35 +50,32 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
             return part(r, parsePartNumber(partParam));
         }
-        ByteRange.Resolved resolved = null;
-        if (range != null || Conditionals.present(r) || head) {
+        if (head) {
             ObjectInfo info = coffer.headObject(r.bucket(), r.key());
-            Conditionals.check(r, info);
-            if (range != null) {
-                try {
-                    resolved = range.resolve(info.size());
-                } catch (CofferException e) {
-                    if (e.code() == ErrorCode.INVALID_RANGE) {
-                        throw new InvalidRangeException(info.size());
-                    }
-                    throw e;
-                }
-            }
-            if (head) {
-                return headers(r, info, resolved, null);
-            }
+            return headers(r, info, checkRead(r, info, range), null);
         }
-        ObjectContent content;
+        // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
+        ObjectContent content = coffer.getObject(r.bucket(), r.key(), range, info -> checkRead(r, info, range));
+        return headers(r, content.info(), content.range(), content);
+    }
+
+    /**
+     * Throws 412 or 304 unless the object satisfies the request's conditions, 416 (with the object's size) for a
+     * range past its end; returns the resolved range, null when there is none.
+     */
+    private static ByteRange.Resolved checkRead(S3Request r, ObjectInfo info, ByteRange range) {
+        Conditionals.check(r, info);
+        if (range == null) {
+            return null;
+        }
         try {
-            content = coffer.getObject(r.bucket(), r.key(), range);
+            return range.resolve(info.size());
         } catch (CofferException e) {
             if (e.code() == ErrorCode.INVALID_RANGE) {
-                ObjectInfo info = coffer.headObject(r.bucket(), r.key());
                 throw new InvalidRangeException(info.size());
             }
             throw e;
         }
-        return headers(r, content.info(), content.range(), content);
     }
 
     private S3Response part(S3Request r, int partNumber) {

@@ -23,7 +23,7 @@ public final class PutObjectHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
                 ObjectHeaders.attributesFrom(r), ObjectHeaders.contentMd5(r), precondition(r),
-                () -> r.bodyChecks().checksums());
+                () -> r.bodyChecks().checksums(), r.bucketRecord());
         ObjectInfo info = coffer.putObject(put, r.body());
         S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(info.etag()));
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());

@@ -46,6 +46,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,7 +135,9 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo putObject(PutObjectRequest request, InputStream body) {
         Names.checkKey(request.key());
-        headBucket(request.bucket());
+        if (request.bucketRecord() == null || !request.bucketRecord().name().equals(request.bucket())) {
+            headBucket(request.bucket()); // else the caller just read it; the commit checks it again anyway
+        }
         precheck(request.bucket(), request.key(), request.precondition());
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
@@ -175,8 +178,14 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObject(String bucket, String key, ByteRange range) {
+        return getObject(bucket, key, range, info -> { });
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, ByteRange range, Consumer<ObjectInfo> check) {
         ObjectRecord record = record(bucket, key);
         ObjectInfo info = info(record);
+        check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
         long offset = resolved == null ? 0 : resolved.offset();
         long length = resolved == null ? record.size() : resolved.length();
