@@ -153,7 +153,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             S3Exception e = cause instanceof TooLongHttpHeaderException
                     ? new S3Exception(S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE)
                     : cause instanceof TooLongFrameException
-                    ? new S3Exception(S3ErrorCode.INVALID_U_R_I, "The request line is too long.")
+                    ? new S3Exception(S3ErrorCode.INVALID_URI, "The request line is too long.")
                     : new S3Exception(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request.");
             write(ex, S3Dispatcher.errorResponse(e, "/", ex.requestId, false));
             return;

@@ -38,13 +38,13 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             String number = p.childText("PartNumber");
             String etag = p.childText("ETag");
             if (number == null || etag == null) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             int n;
             try {
                 n = Integer.parseInt(number.trim());
             } catch (NumberFormatException e) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             if (n < 1 || n > MAX_PARTS) {
                 throw new S3Exception(S3ErrorCode.INVALID_PART);
@@ -52,7 +52,7 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             parts.add(new CompletedPart(n, ETags.unquote(etag)));
         }
         if (parts.isEmpty()) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "You must specify at least one part");
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML, "You must specify at least one part");
         }
         ObjectInfo info = coffer.completeMultipartUpload(r.bucket(), r.key(), uploadId, parts,
                 PutObjectHandler.precondition(r));
