@@ -6,6 +6,7 @@ import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.meta.UploadPage;
 import java.io.InputStream;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The engine as an embedding program sees it: S3's object model over encrypted, deduplicated storage.
@@ -45,6 +46,16 @@ public interface Coffer extends AutoCloseable {
      * chunks: damage there fails this call ({@code INTEGRITY_ERROR}), later damage the stream's read.
      */
     ObjectContent getObject(String bucket, String key, ByteRange range);
+
+    /**
+     * As {@link #getObject(String, String, ByteRange)}, with {@code check} run on the object's info before any of its
+     * data is read (a read's preconditions): what it throws is thrown, and nothing is opened. The engine reads the
+     * object's record once for both; this default reads it twice.
+     */
+    default ObjectContent getObject(String bucket, String key, ByteRange range, Consumer<ObjectInfo> check) {
+        check.accept(headObject(bucket, key));
+        return getObject(bucket, key, range);
+    }
 
     /** Opens part {@code partNumber} (1-based) of an object as stored by a multipart upload. */
     ObjectContent getObjectPart(String bucket, String key, int partNumber);

@@ -27,4 +27,23 @@ public record ObjectInfo(String bucket, String key, long size, String etag, Inst
     public int partCount() {
         return partSizes.size();
     }
+
+    /**
+     * Where part {@code partNumber} (from 1) lies in the object; a single-PUT object is its one part.
+     * {@code INVALID_PART_NUMBER} for a part the object does not have.
+     */
+    public ByteRange.Resolved partRange(int partNumber) {
+        int parts = Math.max(1, partCount());
+        if (partNumber < 1 || partNumber > parts) {
+            throw CofferException.of(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
+        }
+        if (partSizes.isEmpty()) {
+            return new ByteRange.Resolved(0, size);
+        }
+        long offset = 0;
+        for (int i = 0; i < partNumber - 1; i++) {
+            offset += partSizes.get(i);
+        }
+        return new ByteRange.Resolved(offset, partSizes.get(partNumber - 1));
+    }
 }

@@ -1,5 +1,6 @@
 package io.coffer.sdk;
 
+import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.Precondition;
 import java.util.Map;
 import java.util.Objects;
@@ -13,10 +14,12 @@ import java.util.function.Supplier;
  * @param contentMd5     the expected MD5 of the body (Content-MD5), or null; a mismatch is {@link ErrorCode#BAD_DIGEST}
  * @param checksums      asked once the body has been read (trailing checksums are known only then): checksums to store
  *                       with the object; may be null
+ * @param bucketRecord   the bucket's record as the caller read it for this request, or null: with it the engine does
+ *                       not read it again before the body (the commit still checks that the bucket exists)
  */
 public record PutObjectRequest(String bucket, String key, long contentLength, ObjectAttributes attributes,
                                byte[] contentMd5, Precondition precondition,
-                               Supplier<Map<String, String>> checksums) {
+                               Supplier<Map<String, String>> checksums, BucketRecord bucketRecord) {
     public PutObjectRequest {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
@@ -25,22 +28,27 @@ public record PutObjectRequest(String bucket, String key, long contentLength, Ob
     }
 
     public static PutObjectRequest of(String bucket, String key, long contentLength) {
-        return new PutObjectRequest(bucket, key, contentLength, ObjectAttributes.EMPTY, null, Precondition.NONE, null);
+        return new PutObjectRequest(bucket, key, contentLength, ObjectAttributes.EMPTY, null, Precondition.NONE, null,
+                null);
     }
 
     public PutObjectRequest withAttributes(ObjectAttributes a) {
-        return new PutObjectRequest(bucket, key, contentLength, a, contentMd5, precondition, checksums);
+        return new PutObjectRequest(bucket, key, contentLength, a, contentMd5, precondition, checksums, bucketRecord);
     }
 
     public PutObjectRequest withContentMd5(byte[] md5) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, md5, precondition, checksums);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, md5, precondition, checksums, bucketRecord);
     }
 
     public PutObjectRequest withPrecondition(Precondition p) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, p, checksums);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, p, checksums, bucketRecord);
+    }
+
+    public PutObjectRequest withBucketRecord(BucketRecord b) {
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, checksums, b);
     }
 
     public PutObjectRequest withChecksums(Supplier<Map<String, String>> c) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, c);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, c, bucketRecord);
     }
 }

@@ -127,7 +127,7 @@ public final class VerifyingInputStream extends FilterInputStream {
             throw new S3Exception(S3ErrorCode.INCOMPLETE_BODY);
         }
         if (sha256 != null && !SigV4.signaturesEqual(SigV4.hex(sha256.digest()), expectedSha256Hex)) {
-            throw new S3Exception(S3ErrorCode.X_AMZ_CONTENT_S_H_A_256_MISMATCH);
+            throw new S3Exception(S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH);
         }
         Map<ChecksumAlgorithm, String> expected = expectedChecksums.get();
         for (Map.Entry<ChecksumAlgorithm, ChecksumAlgorithm.Running> e : running.entrySet()) {

@@ -45,7 +45,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
             u = slash < 0 ? "/" : u.substring(slash);
         }
         if (!u.startsWith("/")) {
-            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+            throw new S3Exception(S3ErrorCode.INVALID_URI);
         }
         u = utf8(u);
         int q = u.indexOf('?');
@@ -71,7 +71,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
                 }
             }
         } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+            throw new S3Exception(S3ErrorCode.INVALID_URI);
         }
         String virtualBucket = virtualBucket(host, baseDomain);
         if (virtualBucket != null) {
@@ -99,7 +99,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
         for (int i = 0; i < u.length(); i++) {
             char c = u.charAt(i);
             if (c > 0xFF) {
-                throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+                throw new S3Exception(S3ErrorCode.INVALID_URI);
             }
             ascii &= c < 0x80;
         }
@@ -111,7 +111,7 @@ record RequestTarget(String bucket, String key, String decodedPath, List<Map.Ent
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(u.getBytes(StandardCharsets.ISO_8859_1))).toString();
         } catch (CharacterCodingException e) {
-            throw new S3Exception(S3ErrorCode.INVALID_U_R_I);
+            throw new S3Exception(S3ErrorCode.INVALID_URI);
         }
     }
 

@@ -153,7 +153,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             S3Exception e = cause instanceof TooLongHttpHeaderException
                     ? new S3Exception(S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE)
                     : cause instanceof TooLongFrameException
-                    ? new S3Exception(S3ErrorCode.INVALID_U_R_I, "The request line is too long.")
+                    ? new S3Exception(S3ErrorCode.INVALID_URI, "The request line is too long.")
                     : new S3Exception(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request.");
             write(ex, S3Dispatcher.errorResponse(e, "/", ex.requestId, false));
             return;
@@ -292,7 +292,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             checks = verifying::checksums;
         }
         return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
-                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks);
+                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks, null);
     }
 
     private static void stripAwsChunked(Map<String, String> headers) {

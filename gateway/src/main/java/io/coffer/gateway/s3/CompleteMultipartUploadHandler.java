@@ -5,6 +5,7 @@ import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.IOException;
@@ -41,21 +42,21 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             String number = p.childText("PartNumber");
             String etag = p.childText("ETag");
             if (number == null || etag == null) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             int n;
             try {
                 n = Integer.parseInt(number.trim());
             } catch (NumberFormatException e) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             if (n < 1 || n > MAX_PARTS) {
                 throw new S3Exception(S3ErrorCode.INVALID_PART);
             }
-            parts.add(new CompletedPart(n, ObjectHeaders.unquote(etag), partChecksums(p)));
+            parts.add(new CompletedPart(n, ETags.unquote(etag), partChecksums(p)));
         }
         if (parts.isEmpty()) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "You must specify at least one part");
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML, "You must specify at least one part");
         }
         ObjectInfo info = coffer.completeMultipartUpload(r.bucket(), r.key(), uploadId, parts,
                 PutObjectHandler.precondition(r), ObjectHeaders.checksumHeaders(r));

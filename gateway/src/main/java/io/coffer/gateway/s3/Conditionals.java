@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,11 +14,6 @@ final class Conditionals {
     private Conditionals() {
     }
 
-    static boolean present(S3Request r) {
-        return r.header("if-match") != null || r.header("if-none-match") != null
-                || r.header("if-modified-since") != null || r.header("if-unmodified-since") != null;
-    }
-
     /** Throws PreconditionFailed (412) or NotModified (304) when the object does not satisfy the request. */
     static void check(S3Request r, ObjectInfo info) {
         String ifMatch = r.header("if-match");
@@ -26,14 +22,14 @@ final class Conditionals {
         Instant ifUnmodifiedSince = ObjectHeaders.parseHttpDate(r.header("if-unmodified-since"));
         Instant modified = info.lastModified().truncatedTo(ChronoUnit.SECONDS);
         if (ifMatch != null) {
-            if (!ObjectHeaders.etagMatches(ifMatch, info.etag())) {
+            if (!ETags.matches(ifMatch, info.etag())) {
                 throw new S3Exception(S3ErrorCode.PRECONDITION_FAILED);
             }
         } else if (ifUnmodifiedSince != null && modified.isAfter(ifUnmodifiedSince)) {
             throw new S3Exception(S3ErrorCode.PRECONDITION_FAILED);
         }
         if (ifNoneMatch != null) {
-            if (ObjectHeaders.etagMatches(ifNoneMatch, info.etag())) {
+            if (ETags.matches(ifNoneMatch, info.etag())) {
                 throw notModified(info);
             }
         } else if (ifModifiedSince != null && !modified.isAfter(ifModifiedSince)) {

@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.sdk.CopySource;
+import io.coffer.sdk.ETags;
 
 /**
  * Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded, optionally {@code ?versionId=null}) with its
@@ -50,8 +51,8 @@ final class CopySourceHeader {
         String ifMatch = r.header("x-amz-copy-source-if-match");
         String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
         return new CopySource(bucket, key,
-                ifMatch == null ? null : ObjectHeaders.unquote(ifMatch),
-                ifNoneMatch == null ? null : ObjectHeaders.unquote(ifNoneMatch),
+                ifMatch == null ? null : ETags.unquote(ifMatch),
+                ifNoneMatch == null ? null : ETags.unquote(ifNoneMatch),
                 ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-modified-since")),
                 ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")));
     }

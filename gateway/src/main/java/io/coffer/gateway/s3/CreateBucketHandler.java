@@ -29,7 +29,7 @@ public final class CreateBucketHandler implements S3ActionHandler {
         String region = defaultRegion;
         byte[] body = r.body().readNBytes(64 * 1024 + 1);
         if (r.body().read() >= 0 || body.length > 64 * 1024) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         if (body.length > 0 && !new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
             XmlElement config = XML.parse(body, "CreateBucketConfiguration");

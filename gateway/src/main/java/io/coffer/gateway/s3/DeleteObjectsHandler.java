@@ -42,7 +42,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
         boolean quiet = "true".equalsIgnoreCase(trim(delete.childText("Quiet")));
         List<XmlElement> objects = delete.all("Object");
         if (objects.isEmpty() || objects.size() > MAX_KEYS) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         List<String> valid = new ArrayList<>();
         // the version named for each key, echoed in <Deleted>: only S3's null version exists (never versioned)
@@ -52,7 +52,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
         for (XmlElement o : objects) {
             String k = o.childText("Key");
             if (k == null || k.isEmpty()) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             String versionId = trim(o.childText("VersionId"));
             try {

@@ -51,35 +51,32 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
             return part(r, parsePartNumber(partParam));
         }
-        ByteRange.Resolved resolved = null;
-        if (range != null || Conditionals.present(r) || head) {
+        if (head) {
             ObjectInfo info = coffer.headObject(r.bucket(), r.key());
-            Conditionals.check(r, info);
-            if (range != null) {
-                try {
-                    resolved = range.resolve(info.size());
-                } catch (CofferException e) {
-                    if (e.code() == ErrorCode.INVALID_RANGE) {
-                        throw new InvalidRangeException(info.size());
-                    }
-                    throw e;
-                }
-            }
-            if (head) {
-                return headers(r, info, resolved, null, 0);
-            }
+            return headers(r, info, checkRead(r, info, range), null, 0);
         }
-        ObjectContent content;
+        // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
+        ObjectContent content = coffer.getObject(r.bucket(), r.key(), range, info -> checkRead(r, info, range));
+        return headers(r, content.info(), content.range(), content, 0);
+    }
+
+    /**
+     * Throws 412 or 304 unless the object satisfies the request's conditions, 416 (with the object's size) for a
+     * range past its end; returns the resolved range, null when there is none.
+     */
+    private static ByteRange.Resolved checkRead(S3Request r, ObjectInfo info, ByteRange range) {
+        Conditionals.check(r, info);
+        if (range == null) {
+            return null;
+        }
         try {
-            content = coffer.getObject(r.bucket(), r.key(), range);
+            return range.resolve(info.size());
         } catch (CofferException e) {
             if (e.code() == ErrorCode.INVALID_RANGE) {
-                ObjectInfo info = coffer.headObject(r.bucket(), r.key());
                 throw new InvalidRangeException(info.size());
             }
             throw e;
         }
-        return headers(r, content.info(), content.range(), content, 0);
     }
 
     private S3Response part(S3Request r, int partNumber) {
@@ -100,19 +97,10 @@ public final class GetObjectHandler implements S3ActionHandler {
         return headers(r, content.info(), pr, content, partNumber);
     }
 
-    /** The bytes of part {@code partNumber}: a single-PUT object is its one part; null for an empty object. */
+    /** The bytes of part {@code partNumber} ({@link ObjectInfo#partRange}); null for an empty single-PUT object. */
     private static ByteRange.Resolved partRange(ObjectInfo info, int partNumber) {
-        if (partNumber > Math.max(1, info.partCount())) {
-            throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER);
-        }
-        if (info.partCount() == 0) {
-            return info.size() == 0 ? null : new ByteRange.Resolved(0, info.size());
-        }
-        long offset = 0;
-        for (int i = 0; i < partNumber - 1; i++) {
-            offset += info.partSizes().get(i);
-        }
-        return new ByteRange.Resolved(offset, info.partSizes().get(partNumber - 1));
+        ByteRange.Resolved part = info.partRange(partNumber);
+        return info.partCount() == 0 && info.size() == 0 ? null : part;
     }
 
     /** The response's headers; {@code partNumber}: the part it carries, or 0 for the object or a range of it. */

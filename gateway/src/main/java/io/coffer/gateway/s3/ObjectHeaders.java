@@ -119,28 +119,6 @@ public final class ObjectHeaders {
         return etag.startsWith("\"") ? etag : "\"" + etag + "\"";
     }
 
-    public static String unquote(String etag) {
-        String e = etag.trim();
-        if (e.startsWith("W/")) {
-            e = e.substring(2);
-        }
-        if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
-            e = e.substring(1, e.length() - 1);
-        }
-        return e;
-    }
-
-    /** True when the header's comma-separated entity tags contain {@code etag} or {@code *}. */
-    public static boolean etagMatches(String header, String etag) {
-        for (String candidate : header.split(",")) {
-            String c = unquote(candidate);
-            if (c.equals("*") || c.equals(etag)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     public static String httpDate(Instant t) {
         return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(t, ZoneOffset.UTC));
     }

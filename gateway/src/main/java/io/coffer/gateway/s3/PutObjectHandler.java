@@ -1,6 +1,7 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.meta.Precondition;
@@ -22,7 +23,7 @@ public final class PutObjectHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
                 ObjectHeaders.attributesFrom(r), ObjectHeaders.contentMd5(r), precondition(r),
-                () -> r.bodyChecks().checksums());
+                () -> r.bodyChecks().checksums(), r.bucketRecord());
         ObjectInfo info = coffer.putObject(put, r.body());
         S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(info.etag()));
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
@@ -39,6 +40,6 @@ public final class PutObjectHandler implements S3ActionHandler {
         if (ifNoneMatch == null && ifMatch == null) {
             return Precondition.NONE;
         }
-        return new Precondition(ifMatch == null ? null : ObjectHeaders.unquote(ifMatch), ifNoneMatch != null);
+        return new Precondition(ifMatch == null ? null : ETags.unquote(ifMatch), ifNoneMatch != null);
     }
 }

@@ -26,7 +26,7 @@ public final class PutObjectTaggingHandler implements S3ActionHandler {
         ObjectHeaders.checkMd5(ObjectHeaders.contentMd5(r), body);
         XmlElement tagging = XML.parse(body, "Tagging");
         if (tagging.all("TagSet").size() != 1) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         if (!tagging.all("TagSet").get(0).all("Tag").isEmpty()) {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "Coffer does not store object tags; only an empty "

@@ -65,13 +65,14 @@ public final class S3Dispatcher {
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
     }
 
-    public S3Response dispatch(S3Request r) throws IOException {
+    public S3Response dispatch(S3Request request) throws IOException {
+        S3Request r = request;
         S3ActionHandler handler = handlers.get(r.operation());
         if (handler == null) {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
         }
         if (r.operation() != S3Operation.LIST_BUCKETS && r.operation() != S3Operation.CREATE_BUCKET) {
-            checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner"));
+            r = r.withBucketRecord(checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner")));
         }
         FeatureHeaders.check(r);
         String versionId = r.queryParam("versionId");
@@ -90,11 +91,12 @@ public final class S3Dispatcher {
      * x-amz-expected-bucket-owner (or x-amz-source-expected-bucket-owner for a copy source): when given, the bucket's
      * owner (the tenant, shown as Owner ID in listings) must be that one, else AccessDenied as in S3.
      */
-    private void checkAccess(String bucket, String owner, String expectedOwner) {
+    private BucketRecord checkAccess(String bucket, String owner, String expectedOwner) {
         BucketRecord b = coffer.headBucket(bucket);
         if (!b.owner().equals(owner) || (expectedOwner != null && !b.owner().equals(expectedOwner.trim()))) {
             throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
         }
+        return b;
     }
 
     /**

@@ -1,82 +1,94 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.sdk.ErrorCode;
-import java.util.Locale;
 
-/**
- * Every S3 error the gateway can answer, with its HTTP status and AWS's default message. The wire code is derived
- * from the constant's name (upper-snake to camel case, {@code S_H_A} style for acronyms) so the two cannot drift.
- */
+/** Every S3 error the gateway can answer: its wire code as S3 spells it, its HTTP status and AWS's default message. */
 public enum S3ErrorCode {
-    ACCESS_DENIED(403, "Access Denied"),
-    AUTHORIZATION_HEADER_MALFORMED(400, "The authorization header is malformed."),
-    AUTHORIZATION_QUERY_PARAMETERS_ERROR(400, "Error parsing the X-Amz-Credential parameter."),
-    BAD_DIGEST(400, "The Content-MD5 you specified did not match what we received."),
-    BUCKET_ALREADY_EXISTS(409, "The requested bucket name is not available. The bucket namespace is shared by all users"
-            + " of the system. Please select a different name and try again."),
-    BUCKET_ALREADY_OWNED_BY_YOU(409, "Your previous request to create the named bucket succeeded and you already own"
-            + " it."),
-    BUCKET_NOT_EMPTY(409, "The bucket you tried to delete is not empty"),
-    ENTITY_TOO_LARGE(400, "Your proposed upload exceeds the maximum allowed object size."),
-    ENTITY_TOO_SMALL(400, "Your proposed upload is smaller than the minimum allowed object size."),
-    INCOMPLETE_BODY(400, "You did not provide the number of bytes specified by the Content-Length HTTP header."),
-    INTERNAL_ERROR(500, "We encountered an internal error. Please try again."),
-    INVALID_ACCESS_KEY_ID(403, "The AWS Access Key Id you provided does not exist in our records."),
-    INVALID_ARGUMENT(400, "Invalid Argument"),
-    INVALID_BUCKET_NAME(400, "The specified bucket is not valid."),
-    INVALID_CHUNK_SIZE_ERROR(403, "Only the last chunk is allowed to have a size less than 8192 bytes"),
-    INVALID_DIGEST(400, "The Content-MD5 you specified is not valid."),
-    INVALID_PART(400, "One or more of the specified parts could not be found. The part might not have been uploaded,"
-            + " or the specified entity tag might not have matched the part's entity tag."),
-    INVALID_PART_ORDER(400, "The list of parts was not in ascending order. The parts list must be specified in order"
-            + " by part number."),
-    INVALID_PART_NUMBER(416, "The requested partnumber is not satisfiable"),
-    INVALID_RANGE(416, "The requested range is not satisfiable"),
-    INVALID_REQUEST(400, "Invalid Request"),
-    INVALID_U_R_I(400, "Couldn't parse the specified URI."),
-    KEY_TOO_LONG_ERROR(400, "Your key is too long"),
-    MALFORMED_TRAILER_ERROR(400, "The request contained trailing data that was not well-formed or did not conform to"
-            + " our published schema."),
-    MALFORMED_X_M_L(400, "The XML you provided was not well-formed or did not validate against our published schema."),
-    METADATA_TOO_LARGE(400, "Your metadata headers exceed the maximum allowed metadata size."),
-    METHOD_NOT_ALLOWED(405, "The specified method is not allowed against this resource."),
-    MISSING_CONTENT_LENGTH(411, "You must provide the Content-Length HTTP header."),
-    MISSING_SECURITY_HEADER(400, "Your request is missing a required header."),
-    NO_SUCH_BUCKET(404, "The specified bucket does not exist"),
-    NO_SUCH_BUCKET_POLICY(404, "The bucket policy does not exist"),
-    NO_SUCH_C_O_R_S_CONFIGURATION(404, "The CORS configuration does not exist"),
-    NO_SUCH_KEY(404, "The specified key does not exist."),
-    NO_SUCH_LIFECYCLE_CONFIGURATION(404, "The lifecycle configuration does not exist"),
-    NO_SUCH_TAG_SET(404, "The TagSet does not exist"),
-    NO_SUCH_UPLOAD(404, "The specified upload does not exist. The upload ID may be invalid, or the upload may have"
-            + " been aborted or completed."),
-    NOT_IMPLEMENTED(501, "A header or query you provided implies functionality that is not implemented."),
-    NO_SUCH_VERSION(404, "The specified version does not exist."),
-    NO_SUCH_WEBSITE_CONFIGURATION(404, "The specified bucket does not have a website configuration"),
-    NOT_MODIFIED(304, "Not Modified"),
-    OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR(404, "Object Lock configuration does not exist for this bucket"),
-    PRECONDITION_FAILED(412, "At least one of the pre-conditions you specified did not hold"),
-    REPLICATION_CONFIGURATION_NOT_FOUND_ERROR(404, "The replication configuration was not found"),
-    REQUEST_HEADER_SECTION_TOO_LARGE(400, "Your request header section exceeds the maximum allowed size."),
-    REQUEST_TIME_TOO_SKEWED(403, "The difference between the request time and the server's time is too large."),
-    REQUEST_TIMEOUT(400, "Your socket connection to the server was not read from or written to within the timeout"
-            + " period."),
-    SERVICE_UNAVAILABLE(503, "Please reduce your request rate."),
-    SIGNATURE_DOES_NOT_MATCH(403, "The request signature we calculated does not match the signature you provided."
-            + " Check your key and signing method."),
-    SLOW_DOWN(503, "Please reduce your request rate."),
-    X_AMZ_CONTENT_S_H_A_256_MISMATCH(400, "The provided 'x-amz-content-sha256' header does not match what was"
-            + " computed."),
-    X_AMZ_CONTENT_CHECKSUM_MISMATCH(400, "The provided checksum does not match what was computed.");
+    ACCESS_DENIED("AccessDenied", 403, "Access Denied"),
+    AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400, "The authorization header is malformed."),
+    AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400,
+            "Error parsing the X-Amz-Credential parameter."),
+    BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
+    BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409,
+            "The requested bucket name is not available. The bucket namespace is shared by all users of the system."
+            + " Please select a different name and try again."),
+    BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409,
+            "Your previous request to create the named bucket succeeded and you already own it."),
+    BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
+    ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
+    ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
+    INCOMPLETE_BODY("IncompleteBody", 400,
+            "You did not provide the number of bytes specified by the Content-Length HTTP header."),
+    INTERNAL_ERROR("InternalError", 500, "We encountered an internal error. Please try again."),
+    INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403,
+            "The AWS Access Key Id you provided does not exist in our records."),
+    INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
+    INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
+    INVALID_CHUNK_SIZE_ERROR("InvalidChunkSizeError", 403,
+            "Only the last chunk is allowed to have a size less than 8192 bytes"),
+    INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
+    INVALID_PART("InvalidPart", 400,
+            "One or more of the specified parts could not be found. The part might not have been uploaded, or the"
+            + " specified entity tag might not have matched the part's entity tag."),
+    INVALID_PART_ORDER("InvalidPartOrder", 400,
+            "The list of parts was not in ascending order. The parts list must be specified in order by part number."),
+    INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
+    INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
+    INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
+    KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long"),
+    MALFORMED_TRAILER_ERROR("MalformedTrailerError", 400,
+            "The request contained trailing data that was not well-formed or did not conform to our published schema."),
+    MALFORMED_XML("MalformedXML", 400,
+            "The XML you provided was not well-formed or did not validate against our published schema."),
+    METADATA_TOO_LARGE("MetadataTooLarge", 400, "Your metadata headers exceed the maximum allowed metadata size."),
+    METHOD_NOT_ALLOWED("MethodNotAllowed", 405, "The specified method is not allowed against this resource."),
+    MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
+    MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request is missing a required header."),
+    NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
+    NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
+    NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
+    NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+    NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
+    NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
+    NO_SUCH_UPLOAD("NoSuchUpload", 404,
+            "The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted"
+            + " or completed."),
+    NOT_IMPLEMENTED("NotImplemented", 501,
+            "A header or query you provided implies functionality that is not implemented."),
+    NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
+    NO_SUCH_WEBSITE_CONFIGURATION("NoSuchWebsiteConfiguration", 404,
+            "The specified bucket does not have a website configuration"),
+    NOT_MODIFIED("NotModified", 304, "Not Modified"),
+    OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR("ObjectLockConfigurationNotFoundError", 404,
+            "Object Lock configuration does not exist for this bucket"),
+    PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold"),
+    REPLICATION_CONFIGURATION_NOT_FOUND_ERROR("ReplicationConfigurationNotFoundError", 404,
+            "The replication configuration was not found"),
+    REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 400,
+            "Your request header section exceeds the maximum allowed size."),
+    REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403,
+            "The difference between the request time and the server's time is too large."),
+    REQUEST_TIMEOUT("RequestTimeout", 400,
+            "Your socket connection to the server was not read from or written to within the timeout period."),
+    SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
+    SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403,
+            "The request signature we calculated does not match the signature you provided. Check your key and"
+            + " signing method."),
+    SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
+    X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400,
+            "The provided 'x-amz-content-sha256' header does not match what was computed."),
+    X_AMZ_CONTENT_CHECKSUM_MISMATCH("XAmzContentChecksumMismatch", 400,
+            "The provided checksum does not match what was computed.");
 
     private final int status;
     private final String message;
     private final String code;
 
-    S3ErrorCode(int status, String message) {
+    S3ErrorCode(String code, int status, String message) {
+        this.code = code;
         this.status = status;
         this.message = message;
-        this.code = wireCode(name());
     }
 
     public int status() {
@@ -118,16 +130,5 @@ public enum S3ErrorCode {
             case SLOW_DOWN -> SLOW_DOWN;
             case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;
         };
-    }
-
-    static String wireCode(String constant) {
-        StringBuilder sb = new StringBuilder();
-        for (String part : constant.split("_")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            sb.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
-        }
-        return sb.toString();
     }
 }

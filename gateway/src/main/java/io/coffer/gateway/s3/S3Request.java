@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.sdk.meta.BucketRecord;
 import java.io.InputStream;
 import java.util.Collections;
 import java.util.Map;
@@ -15,16 +16,25 @@ import java.util.TreeMap;
  * @param body          the verified request body (signature, payload hash, checksums are checked as it is read)
  * @param contentLength the decoded body length, or -1 when unknown
  * @param bodyChecks    checksums the body carried, known once it has been read to the end; never null
+ * @param bucketRecord  the bucket's record as the dispatcher read it to check access, so that a handler need not
+ *                      read it again; null before that, and for requests without a bucket
  */
 public record S3Request(String requestId, String method, S3Operation operation, String bucket, String key,
                         Map<String, String> headers, Map<String, String> query, String owner, String accessKeyId,
-                        InputStream body, long contentLength, BodyChecks bodyChecks) {
+                        InputStream body, long contentLength, BodyChecks bodyChecks,
+                        BucketRecord bucketRecord) {
 
     public S3Request {
         TreeMap<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         h.putAll(headers);
         headers = Collections.unmodifiableMap(h);
         query = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(query));
+    }
+
+    /** This request with the bucket's record the dispatcher read. */
+    public S3Request withBucketRecord(BucketRecord b) {
+        return new S3Request(requestId, method, operation, bucket, key, headers, query, owner, accessKeyId, body,
+                contentLength, bodyChecks, b);
     }
 
     public String header(String name) {

@@ -11,7 +11,7 @@ public final class UnconfiguredBucketHandler implements S3ActionHandler {
     static final Map<S3Operation, S3ErrorCode> NOT_CONFIGURED = Map.of(
             S3Operation.GET_BUCKET_TAGGING, S3ErrorCode.NO_SUCH_TAG_SET,
             S3Operation.GET_BUCKET_POLICY, S3ErrorCode.NO_SUCH_BUCKET_POLICY,
-            S3Operation.GET_BUCKET_CORS, S3ErrorCode.NO_SUCH_C_O_R_S_CONFIGURATION,
+            S3Operation.GET_BUCKET_CORS, S3ErrorCode.NO_SUCH_CORS_CONFIGURATION,
             S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION, S3ErrorCode.NO_SUCH_LIFECYCLE_CONFIGURATION,
             S3Operation.GET_BUCKET_WEBSITE, S3ErrorCode.NO_SUCH_WEBSITE_CONFIGURATION,
             S3Operation.GET_OBJECT_LOCK_CONFIGURATION, S3ErrorCode.OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR,

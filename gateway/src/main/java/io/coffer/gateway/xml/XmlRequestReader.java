@@ -53,18 +53,18 @@ public final class XmlRequestReader {
     public byte[] readBytes(InputStream body) throws IOException {
         byte[] bytes = body.readNBytes(maxBytes + 1);
         if (bytes.length > maxBytes) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, "The XML you provided was larger than the maximum of "
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML, "The XML you provided was larger than the maximum of "
                     + maxBytes + " bytes.");
         }
         if (body.read() >= 0) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         return bytes;
     }
 
     public XmlElement parse(byte[] bytes, String expectedRoot) {
         if (bytes.length == 0) {
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         XMLStreamReader r = null;
         try {
@@ -77,7 +77,7 @@ public final class XmlRequestReader {
                 switch (ev) {
                     case XMLStreamConstants.START_ELEMENT -> {
                         if (++elements > maxElements || stack.size() >= MAX_DEPTH) {
-                            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
                         }
                         stack.push(new Builder(r.getLocalName()));
                     }
@@ -87,7 +87,7 @@ public final class XmlRequestReader {
                         }
                     }
                     case XMLStreamConstants.ENTITY_REFERENCE, XMLStreamConstants.DTD ->
-                            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                            throw new S3Exception(S3ErrorCode.MALFORMED_XML);
                     case XMLStreamConstants.END_ELEMENT -> {
                         Builder b = stack.pop();
                         XmlElement e = new XmlElement(b.name, b.text.toString(), b.children);
@@ -102,14 +102,14 @@ public final class XmlRequestReader {
                 }
             }
             if (root == null || (expectedRoot != null && !root.name().equals(expectedRoot))) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L);
+                throw new S3Exception(S3ErrorCode.MALFORMED_XML);
             }
             return root;
         } catch (XMLStreamException | RuntimeException e) {
             if (e instanceof S3Exception s) {
                 throw s;
             }
-            throw new S3Exception(S3ErrorCode.MALFORMED_X_M_L, S3ErrorCode.MALFORMED_X_M_L.defaultMessage(), e);
+            throw new S3Exception(S3ErrorCode.MALFORMED_XML, S3ErrorCode.MALFORMED_XML.defaultMessage(), e);
         } finally {
             if (r != null) {
                 try {

@@ -157,7 +157,8 @@ class HostileInputTest {
     @Test
     void invalidBucketNamesAreInvalidBucketName() throws IOException {
         try (RawClient c = client()) {
-            for (String name : new String[] {"UPPER", "ab", "a..b", "192.168.1.1", "-dash", "xn--punycode"}) {
+            for (String name : new String[] {"UPPER", "ab", "a..b", "192.168.1.1", "-dash", "xn--punycode",
+                "amzn-s3-demo-x", "x.mrap", "zone--x-s3", "t--table-s3"}) {
                 assertError(c.send("PUT", "/" + name, "", Map.of(), new byte[0]), 400, "InvalidBucketName");
             }
         }

@@ -6,9 +6,11 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
@@ -46,6 +48,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,7 +137,9 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo putObject(PutObjectRequest request, InputStream body) {
         Names.checkKey(request.key());
-        headBucket(request.bucket());
+        if (request.bucketRecord() == null || !request.bucketRecord().name().equals(request.bucket())) {
+            headBucket(request.bucket()); // else the caller just read it; the commit checks it again anyway
+        }
         precheck(request.bucket(), request.key(), request.precondition());
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
@@ -175,8 +180,14 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObject(String bucket, String key, ByteRange range) {
+        return getObject(bucket, key, range, info -> { });
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, ByteRange range, Consumer<ObjectInfo> check) {
         ObjectRecord record = record(bucket, key);
         ObjectInfo info = info(record);
+        check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
         long offset = resolved == null ? 0 : resolved.offset();
         long length = resolved == null ? record.size() : resolved.length();
@@ -188,18 +199,10 @@ public final class Engine implements Coffer {
     public ObjectContent getObjectPart(String bucket, String key, int partNumber) {
         ObjectRecord record = record(bucket, key);
         ObjectInfo info = info(record);
-        List<Long> parts = info.partSizes().isEmpty() ? List.of(record.size()) : info.partSizes();
-        if (partNumber < 1 || partNumber > parts.size()) {
-            throw CofferException.of(ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable");
-        }
-        long offset = 0;
-        for (int i = 0; i < partNumber - 1; i++) {
-            offset += parts.get(i);
-        }
-        long length = parts.get(partNumber - 1);
+        ByteRange.Resolved part = info.partRange(partNumber);
         Manifest m = openManifest(record);
-        ByteRange.Resolved range = length == 0 ? null : new ByteRange.Resolved(offset, length);
-        return new ObjectContent(info, range, content(m, offset, length));
+        ByteRange.Resolved range = part.length() == 0 ? null : part;
+        return new ObjectContent(info, range, content(m, part.offset(), part.length()));
     }
 
     /**
@@ -366,7 +369,7 @@ public final class Engine implements Coffer {
         for (int i = 0; i < parts.size(); i++) {
             CompletedPart want = parts.get(i);
             PartRecord have = stored.get(want.partNumber());
-            if (have == null || !have.etag().equals(unquote(want.etag()))
+            if (have == null || !have.etag().equals(ETags.unquote(want.etag()))
                     || !UploadChecksums.partMatches(have, want)) {
                 throw CofferException.of(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
                         + "found. The part may not have been uploaded, or the specified entity tag may not match the "
@@ -428,7 +431,7 @@ public final class Engine implements Coffer {
     private static String multipartEtag(List<CompletedPart> parts) {
         MessageDigest md5OfMd5s = Md5Tap.newMd5();
         for (CompletedPart p : parts) {
-            md5OfMd5s.update(HexFormat.of().parseHex(unquote(p.etag())));
+            md5OfMd5s.update(HexFormat.of().parseHex(ETags.unquote(p.etag())));
         }
         return HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
     }
@@ -617,7 +620,7 @@ public final class Engine implements Coffer {
                 if (current.isEmpty()) {
                     throw CofferException.noSuchKey(bucket, key);
                 }
-                if (!current.get().etag().equals(unquote(p.ifMatch()))) {
+                if (!ETags.matches(p.ifMatch(), current.get().etag())) {
                     throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
                             + "you specified did not hold");
                 }
@@ -628,8 +631,8 @@ public final class Engine implements Coffer {
     private ObjectRecord sourceRecord(CopySource s) {
         ObjectRecord src = record(s.bucket(), s.key());
         String etag = src.etag();
-        boolean ok = (s.ifMatch() == null || unquote(s.ifMatch()).equals(etag))
-                && (s.ifNoneMatch() == null || !unquote(s.ifNoneMatch()).equals(etag))
+        boolean ok = (s.ifMatch() == null || ETags.matches(s.ifMatch(), etag))
+                && (s.ifNoneMatch() == null || !ETags.matches(s.ifNoneMatch(), etag))
                 && (s.ifUnmodifiedSince() == null || !src.lastModified().isAfter(s.ifUnmodifiedSince()))
                 && (s.ifModifiedSince() == null || src.lastModified().isAfter(s.ifModifiedSince()));
         if (!ok) {
@@ -701,11 +704,6 @@ public final class Engine implements Coffer {
         } catch (IOException e) {
             LOG.warn("could not delete blob {} (fsck reports it, gc removes it later): {}", blob, e.toString());
         }
-    }
-
-    static String unquote(String etag) {
-        String e = etag.trim();
-        return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
     }
 
     private static CofferException backendFailure(String what, IOException e) {

@@ -64,6 +64,14 @@ class BadInputTest {
     }
 
     @Test
+    void namesS3ReservesAreRefusedAsTheGatewayRefusesThem() throws Exception {
+        for (String name : List.of("amzn-s3-demo-bucket", "access-point.mrap", "zone--x-s3", "tables--table-s3",
+                "sthree-bucket", "alias-s3alias", "lambda--ol-s3")) {
+            expectNothingWritten(ErrorCode.INVALID_BUCKET_NAME, () -> e.coffer.createBucket(name, "t", null));
+        }
+    }
+
+    @Test
     void existingBucketAndNonEmptyBucketAreRefused() throws Exception {
         expectNothingWritten(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, () -> e.coffer.createBucket("bkt", "t", null));
         expectNothingWritten(ErrorCode.BUCKET_ALREADY_EXISTS, () -> e.coffer.createBucket("bkt", "other", null));

@@ -7,6 +7,7 @@ import static io.coffer.sdk.meta.jdbc.Columns.string;
 import static io.coffer.sdk.meta.jdbc.Columns.utf8;
 
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.NewChunks;
@@ -141,22 +142,11 @@ final class ObjectTable extends Table {
             if (existing.isEmpty()) {
                 throw CofferException.noSuchKey(object.bucket(), object.key());
             }
-            if (!etagMatches(pre.ifMatch(), existing.get().etag())) {
+            if (!ETags.matches(pre.ifMatch(), existing.get().etag())) {
                 throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
                         "At least one of the preconditions you specified did not hold (If-Match)");
             }
         }
-    }
-
-    /** If-Match comparison: {@code *} matches any object; quotes around either ETag are ignored. */
-    static boolean etagMatches(String ifMatch, String etag) {
-        String wanted = ifMatch.strip();
-        return wanted.equals("*") || unquote(wanted).equals(unquote(etag == null ? "" : etag.strip()));
-    }
-
-    private static String unquote(String etag) {
-        return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
-                ? etag.substring(1, etag.length() - 1) : etag;
     }
 
     Optional<ObjectRecord> deleteObject(String bucket, String key) {
