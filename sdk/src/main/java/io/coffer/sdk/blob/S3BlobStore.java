@@ -3,35 +3,20 @@ package io.coffer.sdk.blob;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpClient;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateBucketRequest;
@@ -41,7 +26,6 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A {@link BlobStore} over an S3-compatible bucket, through AWS SDK v2's synchronous {@link S3Client} with the Apache
@@ -73,8 +57,6 @@ public final class S3BlobStore implements BlobStore {
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final String RANGE_PREFIX = "bytes=";
     private static final String DESCRIPTION_PREFIX = "s3://";
-    private static final String NO_SUCH_BUCKET = "NoSuchBucket";
-    private static final int NOT_FOUND = 404;
     private static final int RANGE_NOT_SATISFIABLE = 416;
     private static final int MAX_LIST_PAGE = 1000;
     private static final Logger LOG = LoggerFactory.getLogger(S3BlobStore.class);
@@ -90,11 +72,12 @@ public final class S3BlobStore implements BlobStore {
     private final long multipartThreshold;
     private final int partSize;
     private final int listPageSize;
+    private final S3Failures failures;
 
-    private S3BlobStore(Builder b, S3Client s3, SdkHttpClient http, DirectRequests direct) {
-        this.s3 = s3;
-        this.http = http;
-        this.direct = direct;
+    private S3BlobStore(Builder b, S3Connection connection) {
+        this.s3 = connection.s3();
+        this.http = connection.http();
+        this.direct = connection.direct();
         this.bucket = b.bucket;
         this.keyPrefix = b.keyPrefix;
         this.region = b.region;
@@ -102,6 +85,7 @@ public final class S3BlobStore implements BlobStore {
         this.multipartThreshold = b.multipartThreshold;
         this.partSize = (int) b.partSize;
         this.listPageSize = b.listPageSize;
+        this.failures = new S3Failures(b.bucket);
     }
 
     /** A builder; {@link Builder#bucket} is required, everything else has a default. */
@@ -126,12 +110,12 @@ public final class S3BlobStore implements BlobStore {
 
     private void putSingle(String name, BlobContent content, long length) throws IOException {
         if (direct != null && length <= DirectRequests.MAX_PUT_LENGTH && DirectRequests.handles(key(name))) {
-            java.nio.ByteBuffer memory = content.inMemory();
+            ByteBuffer memory = content.inMemory();
             if (memory != null && memory.remaining() == length && direct.put(key(name), memory)) {
                 return;
             }
         }
-        try (ReopeningProvider provider = new ReopeningProvider(content)) {
+        try (ReopeningContentProvider provider = new ReopeningContentProvider(content)) {
             try {
                 s3.putObject(r -> r.bucket(bucket).key(key(name)).contentLength(length).contentType(CONTENT_TYPE),
                         RequestBody.fromContentProvider(provider, length, CONTENT_TYPE));
@@ -148,7 +132,7 @@ public final class S3BlobStore implements BlobStore {
         try {
             uploadId = s3.createMultipartUpload(r -> r.bucket(bucket).key(key).contentType(CONTENT_TYPE)).uploadId();
         } catch (SdkException e) {
-            throw failure("start multipart upload of " + name, e);
+            throw failures.failure("start multipart upload of " + name, e);
         }
         try (InputStream in = content.open()) {
             List<CompletedPart> parts = new ArrayList<>();
@@ -177,7 +161,7 @@ public final class S3BlobStore implements BlobStore {
         } catch (IOException | RuntimeException e) {
             abort(name, key, uploadId, e);
             if (e instanceof SdkException sdk) {
-                throw failure("multipart put " + name, sdk);
+                throw failures.failure("multipart put " + name, sdk);
             }
             throw e;
         }
@@ -210,24 +194,24 @@ public final class S3BlobStore implements BlobStore {
         try {
             return s3.getObject(request.build());
         } catch (NoSuchKeyException e) {
-            throw notFound(name, e);
+            throw S3Failures.notFound(name, e);
         } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND && !isNoSuchBucket(e)) {
-                throw notFound(name, e);
+            if (S3Failures.isMissingObject(e)) {
+                throw S3Failures.notFound(name, e);
             }
             if (e.statusCode() == RANGE_NOT_SATISFIABLE) {
                 return InputStream.nullInputStream();
             }
-            throw failure("get " + name, e);
+            throw failures.failure("get " + name, e);
         } catch (SdkException e) {
-            throw failure("get " + name, e);
+            throw failures.failure("get " + name, e);
         }
     }
 
     @Override
     public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
         BlobNames.checkGet(name, offset);
-        java.util.Objects.checkFromIndexSize(dstOffset, length, dst.length);
+        Objects.checkFromIndexSize(dstOffset, length, dst.length);
         if (direct != null && length > 0 && DirectRequests.handles(key(name))
                 && direct.readInto(key(name), offset, dst, dstOffset, length)) {
             return;
@@ -244,12 +228,12 @@ public final class S3BlobStore implements BlobStore {
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (S3Exception e) {
-            if (e.statusCode() == NOT_FOUND && !isNoSuchBucket(e)) {
+            if (S3Failures.isMissingObject(e)) {
                 return Optional.empty();
             }
-            throw failure("head " + name, e);
+            throw failures.failure("head " + name, e);
         } catch (SdkException e) {
-            throw failure("head " + name, e);
+            throw failures.failure("head " + name, e);
         }
     }
 
@@ -261,7 +245,7 @@ public final class S3BlobStore implements BlobStore {
         } catch (NoSuchKeyException e) {
             LOG.debug("Blob {} was already gone", name);
         } catch (SdkException e) {
-            throw failure("delete " + name, e);
+            throw failures.failure("delete " + name, e);
         }
     }
 
@@ -270,13 +254,7 @@ public final class S3BlobStore implements BlobStore {
         BlobNames.requireValidPrefix(prefix);
         ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(key(prefix))
                 .maxKeys(listPageSize).build();
-        return () -> {
-            try {
-                return new ListingIterator(s3.listObjectsV2Paginator(request).contents().iterator(), prefix);
-            } catch (SdkException e) {
-                throw new UncheckedIOException(failure("list " + prefix, e));
-            }
-        };
+        return new S3Listing(s3, request, prefix, keyPrefix, failures);
     }
 
     /** Creates the bucket unless it exists already; for tests and a gateway's first start. */
@@ -287,11 +265,11 @@ public final class S3BlobStore implements BlobStore {
         } catch (NoSuchBucketException e) {
             LOG.info("Creating bucket {}", bucket);
         } catch (S3Exception e) {
-            if (e.statusCode() != NOT_FOUND) {
-                throw failure("check bucket " + bucket, e);
+            if (e.statusCode() != S3Failures.NOT_FOUND) {
+                throw failures.failure("check bucket " + bucket, e);
             }
         } catch (SdkException e) {
-            throw failure("check bucket " + bucket, e);
+            throw failures.failure("check bucket " + bucket, e);
         }
         CreateBucketRequest.Builder create = CreateBucketRequest.builder().bucket(bucket);
         if (endpoint == null && region != null && !region.equals(DEFAULT_REGION)) {
@@ -302,7 +280,7 @@ public final class S3BlobStore implements BlobStore {
         } catch (BucketAlreadyOwnedByYouException e) {
             LOG.debug("Bucket {} was created concurrently", bucket);
         } catch (SdkException e) {
-            throw failure("create bucket " + bucket, e);
+            throw failures.failure("create bucket " + bucket, e);
         }
     }
 
@@ -337,157 +315,30 @@ public final class S3BlobStore implements BlobStore {
         return keyPrefix + name;
     }
 
-    private static boolean isNoSuchBucket(S3Exception e) {
-        return e instanceof NoSuchBucketException
-                || (e.awsErrorDetails() != null && NO_SUCH_BUCKET.equals(e.awsErrorDetails().errorCode()));
-    }
-
-    private static BlobNotFoundException notFound(String name, Exception cause) {
-        BlobNotFoundException e = new BlobNotFoundException(name);
-        e.initCause(cause);
-        return e;
-    }
-
-    private IOException failure(String what, SdkException e) {
-        return new IOException("S3 " + what + " in bucket " + bucket + " failed: " + e.getMessage(), e);
-    }
-
-    /**
-     * Opens the blob content afresh for each attempt the SDK makes, closes every stream it opened, and remembers a
-     * failure of the content itself so that it is reported rather than the SDK's wrapper.
-     */
-    private static final class ReopeningProvider implements ContentStreamProvider, AutoCloseable {
-        private final BlobContent content;
-        private final List<InputStream> opened = new ArrayList<>();
-        private volatile IOException contentFailure;
-
-        ReopeningProvider(BlobContent content) {
-            this.content = content;
-        }
-
-        @Override
-        public synchronized InputStream newStream() {
-            try {
-                InputStream in = new FailureRecordingStream(content.open());
-                opened.add(in);
-                return in;
-            } catch (IOException e) {
-                contentFailure = e;
-                throw new UncheckedIOException("cannot open blob content", e);
-            }
-        }
-
-        IOException failure(String what, RuntimeException e) {
-            IOException source = contentFailure;
-            if (source != null) {
-                IOException result = new IOException(what + " failed reading the blob content: "
-                        + source.getMessage(), source);
-                result.addSuppressed(e);
-                return result;
-            }
-            return new IOException("S3 " + what + " failed: " + e.getMessage(), e);
-        }
-
-        @Override
-        public synchronized void close() throws IOException {
-            IOException first = null;
-            for (InputStream in : opened) {
-                try {
-                    in.close();
-                } catch (IOException e) {
-                    if (first == null) {
-                        first = e;
-                    }
-                }
-            }
-            opened.clear();
-            if (first != null) {
-                throw first;
-            }
-        }
-
-        /** Passes reads through and records the content's own I/O failures. */
-        private final class FailureRecordingStream extends java.io.FilterInputStream {
-            FailureRecordingStream(InputStream in) {
-                super(in);
-            }
-
-            @Override
-            public int read() throws IOException {
-                try {
-                    return super.read();
-                } catch (IOException e) {
-                    contentFailure = e;
-                    throw e;
-                }
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                try {
-                    return super.read(b, off, len);
-                } catch (IOException e) {
-                    contentFailure = e;
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** Maps listed objects to blob infos, stripping the key prefix and turning SDK failures into I/O ones. */
-    private final class ListingIterator implements Iterator<BlobInfo> {
-        private final Iterator<S3Object> objects;
-        private final String prefix;
-
-        ListingIterator(Iterator<S3Object> objects, String prefix) {
-            this.objects = objects;
-            this.prefix = prefix;
-        }
-
-        @Override
-        public boolean hasNext() {
-            try {
-                return objects.hasNext();
-            } catch (SdkException e) {
-                throw new UncheckedIOException(failure("list " + prefix, e));
-            }
-        }
-
-        @Override
-        public BlobInfo next() {
-            S3Object object;
-            try {
-                object = objects.next();
-            } catch (SdkException e) {
-                throw new UncheckedIOException(failure("list " + prefix, e));
-            }
-            return new BlobInfo(object.key().substring(keyPrefix.length()), object.size(), object.lastModified());
-        }
-    }
-
     /** Configuration of an {@link S3BlobStore}; not thread-safe. */
     public static final class Builder {
-        private URI endpoint;
-        private String region;
-        private String bucket;
-        private String keyPrefix = "";
-        private boolean pathStyleAccess;
-        private boolean signPayloadOverHttp;
-        private final List<ExecutionInterceptor> interceptors = new ArrayList<>();
-        private String accessKey;
-        private String secretKey;
-        private Duration connectionTimeout = Duration.ofSeconds(10);
-        private Duration socketTimeout = Duration.ofSeconds(60);
-        private Duration apiCallTimeout;
-        private Duration apiCallAttemptTimeout;
-        private int maxConnections = 64;
-        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private Duration retryBaseDelay = Duration.ofMillis(100);
-        private Duration throttlingBaseDelay = Duration.ofMillis(500);
-        private Duration retryMaxDelay = Duration.ofSeconds(20);
-        private long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
-        private long partSize = DEFAULT_PART_SIZE;
-        private int listPageSize = MAX_LIST_PAGE;
+        // package-private: S3Connection builds the clients from them
+        URI endpoint;
+        String region;
+        String bucket;
+        String keyPrefix = "";
+        boolean pathStyleAccess;
+        boolean signPayloadOverHttp;
+        final List<ExecutionInterceptor> interceptors = new ArrayList<>();
+        String accessKey;
+        String secretKey;
+        Duration connectionTimeout = Duration.ofSeconds(10);
+        Duration socketTimeout = Duration.ofSeconds(60);
+        Duration apiCallTimeout;
+        Duration apiCallAttemptTimeout;
+        int maxConnections = 64;
+        int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+        Duration retryBaseDelay = Duration.ofMillis(100);
+        Duration throttlingBaseDelay = Duration.ofMillis(500);
+        Duration retryMaxDelay = Duration.ofSeconds(20);
+        long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
+        long partSize = DEFAULT_PART_SIZE;
+        int listPageSize = MAX_LIST_PAGE;
 
         private Builder() {
         }
@@ -640,11 +491,7 @@ public final class S3BlobStore implements BlobStore {
             return this;
         }
 
-        /**
-         * Builds the client and the store; nothing is sent to the service yet. Uses the SDK's Apache HttpClient 4
-         * based client ({@code apache-client}), which SDK 2.55 marks deprecated in favour of {@code apache5-client}.
-         */
-        @SuppressWarnings("deprecation")
+        /** Builds the client and the store; nothing is sent to the service yet. */
         public S3BlobStore build() {
             if (bucket == null || bucket.isEmpty()) {
                 throw new IllegalStateException("bucket is required");
@@ -652,59 +499,7 @@ public final class S3BlobStore implements BlobStore {
             if (region == null && endpoint != null) {
                 region = DEFAULT_REGION;
             }
-            AwsCredentialsProvider credentials = accessKey == null
-                    ? DefaultCredentialsProvider.builder().build()
-                    : StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey));
-            ClientOverrideConfiguration.Builder override = ClientOverrideConfiguration.builder()
-                    .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(maxAttempts)
-                            .backoffStrategy(BackoffStrategy.exponentialDelay(retryBaseDelay, retryMaxDelay))
-                            .throttlingBackoffStrategy(
-                                    BackoffStrategy.exponentialDelay(throttlingBaseDelay, retryMaxDelay))
-                            .build());
-            if (apiCallTimeout != null) {
-                override.apiCallTimeout(apiCallTimeout);
-            }
-            if (apiCallAttemptTimeout != null) {
-                override.apiCallAttemptTimeout(apiCallAttemptTimeout);
-            }
-            interceptors.forEach(override::addExecutionInterceptor);
-            // Flexible checksums only where an operation requires them: over http the SDK signs every payload
-            // (x-amz-content-sha256, checked by the server), over https TLS protects it, and every byte read back is
-            // checked by Coffer itself (chunk tags, sealed records). The default CRC32 trailer would add
-            // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
-            // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
-            // wait for "100 Continue" costs a round trip per upload.
-            // one HTTP client (one connection pool) for the SDK and the direct requests
-            SdkHttpClient http = ApacheHttpClient.builder()
-                    .expectContinueEnabled(false)
-                    .connectionTimeout(connectionTimeout)
-                    .socketTimeout(socketTimeout)
-                    .maxConnections(maxConnections)
-                    .build();
-            S3ClientBuilder client = S3Client.builder()
-                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                    .httpClient(http)
-                    .credentialsProvider(credentials)
-                    .forcePathStyle(pathStyleAccess)
-                    .overrideConfiguration(override.build());
-            if (endpoint != null) {
-                client.endpointOverride(endpoint);
-            }
-            if (!signPayloadOverHttp) {
-                client.putAuthScheme(new UnsignedPayloadAuthScheme());
-            }
-            if (region != null) {
-                client.region(Region.of(region));
-            }
-            // test interceptors inject faults into SDK requests: with them every request takes the SDK's path
-            DirectRequests direct = endpoint != null && pathStyleAccess && interceptors.isEmpty()
-                    ? new DirectRequests(http, credentials,
-                            signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
-                            endpoint, bucket, region, signPayloadOverHttp)
-                    : null;
-            return new S3BlobStore(this, client.build(), http, direct);
+            return new S3BlobStore(this, S3Connection.open(this));
         }
 
         private static Duration positive(Duration d, String what) {
