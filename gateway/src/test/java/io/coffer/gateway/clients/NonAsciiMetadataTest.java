@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,7 +128,7 @@ class NonAsciiMetadataTest {
     }
 
     private static Map<String, String> strings(JsonNode result, String field) {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result)).asObject()
                 .forEach((k, v) -> out.put(k, v.asString()));
         return out;
