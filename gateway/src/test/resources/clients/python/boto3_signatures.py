@@ -104,7 +104,7 @@ def main():
     result["v4_presigned_put_expired"] = send(expired_put, "PUT", b"too late\n")
 
     # a non-ASCII metadata value (ceph/s3-tests test_object_set_get_unicode_metadata): boto3 signs the value's
-    # UTF-8 and http.client sends it as ISO-8859-1
+    # UTF-8 and sends its UTF-8 bytes
     def set_unicode_metadata(**kwargs):
         kwargs["params"]["headers"]["x-amz-meta-meta1"] = "Hello World\xe9"
 

@@ -19,7 +19,7 @@ import java.util.TreeMap;
 
 /** Object headers in both directions: request headers to {@link ObjectAttributes}, {@link ObjectInfo} to response headers. */
 public final class ObjectHeaders {
-    /** S3's limit on the user-defined metadata of one object (names and values, UTF-8). */
+    /** S3's limit on the user-defined metadata of one object (names and decoded values, UTF-8). */
     public static final int MAX_USER_METADATA_BYTES = 2048;
     public static final String DEFAULT_CONTENT_TYPE = "binary/octet-stream";
     private static final String[] STORED = {"content-encoding", "content-disposition", "content-language",
@@ -28,7 +28,7 @@ public final class ObjectHeaders {
     private ObjectHeaders() {
     }
 
-    /** The attributes a PUT, CreateMultipartUpload or REPLACE copy stores. */
+    /** The attributes a PUT, CreateMultipartUpload or REPLACE copy stores; metadata values {@link EncodedWords#decode}d. */
     public static ObjectAttributes attributesFrom(S3Request r) {
         Map<String, String> meta = new TreeMap<>();
         int size = 0;
@@ -36,8 +36,9 @@ public final class ObjectHeaders {
             String name = h.getKey().toLowerCase(Locale.ROOT);
             if (name.startsWith("x-amz-meta-")) {
                 String n = name.substring("x-amz-meta-".length());
-                meta.put(n, h.getValue());
-                size += n.getBytes(StandardCharsets.UTF_8).length + h.getValue().getBytes(StandardCharsets.UTF_8).length;
+                String v = EncodedWords.decode(h.getValue());
+                meta.put(n, v);
+                size += n.getBytes(StandardCharsets.UTF_8).length + v.getBytes(StandardCharsets.UTF_8).length;
             }
         }
         if (size > MAX_USER_METADATA_BYTES) {
@@ -67,7 +68,7 @@ public final class ObjectHeaders {
             resp.header(canonicalName(h.getKey()), h.getValue());
         }
         for (Map.Entry<String, String> m : a.userMetadata().entrySet()) {
-            resp.header("x-amz-meta-" + m.getKey(), m.getValue());
+            resp.header("x-amz-meta-" + m.getKey(), EncodedWords.encode(m.getValue()));
         }
         if (checksumMode && !checksums.isEmpty()) {
             for (Map.Entry<String, String> c : checksums.entrySet()) {
