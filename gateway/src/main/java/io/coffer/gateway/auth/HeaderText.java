@@ -6,10 +6,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The text a client signed for a header value. The HTTP decoder hands each byte over as one character
- * (ISO-8859-1). Clients send non-ASCII values two ways but sign the UTF-8 of the same characters: Python's
- * http.client (boto3, aws-cli) and Apache HttpClient (AWS SDK for Java) send one ISO-8859-1 byte per character, Go
- * (rclone, minio-go) sends UTF-8. Bytes that are valid UTF-8 are read as UTF-8, any others as ISO-8859-1, so both
- * verify.
+ * (ISO-8859-1). Clients send non-ASCII values two ways but sign the UTF-8 of the same characters: Apache
+ * HttpClient (AWS SDK for Java) sends one ISO-8859-1 byte per character; botocore (boto3, aws-cli) and Go (rclone,
+ * minio-go) send UTF-8. Bytes that are valid UTF-8 are read as UTF-8, any others as ISO-8859-1, so both verify.
  */
 final class HeaderText {
     private HeaderText() {
