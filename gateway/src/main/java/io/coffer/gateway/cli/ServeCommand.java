@@ -11,6 +11,7 @@ import io.coffer.gateway.http.AdminServer;
 import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.keyserver.pki.SecretFile;
 import io.coffer.sdk.Coffer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -85,12 +86,16 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.DEDUP_EXCLUDE, dedupExclude);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
+        // before the engine opens: a refused key file leaves nothing to close
+        SslContext ssl = null;
+        if (c.get(ConfigKey.TLS_CERT) != null) {
+            Path tlsKeyFile = Path.of(c.get(ConfigKey.TLS_KEY));
+            SecretFile.checkPrivate(tlsKeyFile, "TLS private key file");
+            ssl = SslContextBuilder.forServer(Path.of(c.get(ConfigKey.TLS_CERT)).toFile(), tlsKeyFile.toFile()).build();
+        }
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Coffer coffer = EngineOpener.open(c, prometheus);
-        SslContext ssl = c.get(ConfigKey.TLS_CERT) == null ? null
-                : SslContextBuilder.forServer(Path.of(c.get(ConfigKey.TLS_CERT)).toFile(),
-                Path.of(c.get(ConfigKey.TLS_KEY)).toFile()).build();
         S3ServerOptions options = new S3ServerOptions(c.get(ConfigKey.BIND), c.intValue(ConfigKey.PORT),
                 c.get(ConfigKey.BASE_DOMAIN), c.get(ConfigKey.REGION), ssl, new CredentialStore(creds.credentials()),
                 c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),

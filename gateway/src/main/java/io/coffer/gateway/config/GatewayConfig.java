@@ -1,6 +1,7 @@
 package io.coffer.gateway.config;
 
 import io.coffer.sdk.key.DedupPolicy;
+import io.coffer.keyserver.pki.SecretFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -77,9 +78,13 @@ public final class GatewayConfig {
             String fileVar = env.get(k.envName() + "_FILE");
             if (fileVar != null) {
                 try {
+                    if (k.secret()) {
+                        SecretFile.checkPrivate(Path.of(fileVar), k.envName() + "_FILE");
+                    }
                     v = Files.readString(Path.of(fileVar), StandardCharsets.UTF_8).strip();
                 } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read " + k.envName() + "_FILE " + fileVar, e);
+                    throw new UncheckedIOException("cannot read " + k.envName() + "_FILE " + fileVar + ": "
+                            + e.getMessage(), e);
                 }
             }
             if (v != null) {

@@ -99,4 +99,17 @@ class ServeProcessTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("credentials file " + file).contains("group or others").contains("chmod 600");
     }
+
+    @Test
+    void aTlsKeyOthersMayReadStopsTheStart() throws Exception {
+        Path cert = Files.writeString(dir.resolve("gateway.crt"), "-----BEGIN CERTIFICATE-----\n");
+        Path key = Files.writeString(dir.resolve("gateway.key"), "-----BEGIN PRIVATE KEY-----\n");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r-----"));
+        CofferProcess.Result r = CofferProcess.run(dir, Map.of(), "serve", "--data", dir.resolve("data").toString(),
+                "--port", "0", "--admin-port", String.valueOf(freePort()), "--tls-cert", cert.toString(),
+                "--tls-key", key.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("TLS private key file " + key).contains("group or others").contains("chmod 600");
+        assertThat(dir.resolve("data/master.key")).as("refused before the store is opened").doesNotExist();
+    }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.key.DedupPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,7 @@ class GatewayConfigTest {
     void theLaunchersOwnVariablesAndFileVariantsAreAccepted() throws Exception {
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "s3cr3t\n");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         GatewayConfig c = GatewayConfig.load(null, Map.of("COFFER_JAVA_OPTS", "-Xmx2g", "COFFER_MVN_OPTS", "-o",
                 "COFFER_ACCESS_KEY", "AK", "COFFER_SECRET_KEY_FILE", secret.toString(), "OTHER_VAR", "x"), Map.of());
         assertThat(c.get(ConfigKey.SECRET_KEY)).isEqualTo("s3cr3t");
@@ -62,5 +64,17 @@ class GatewayConfigTest {
                 .hasMessageContaining("dedup-exclude");
         assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_DEDUP_MIN_SIZE", "-1"), Map.of()))
                 .hasMessageContaining("dedup-min-size");
+    }
+
+    @Test
+    void aSecretGivenInAFileOthersMayReadIsRefused() throws Exception {
+        Path secret = Files.writeString(dir.resolve("secret"), "s3cr3t\n");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_SECRET_KEY_FILE", secret.toString()),
+                Map.of())).hasMessageContaining("COFFER_SECRET_KEY_FILE").hasMessageContaining("chmod 600");
+        Path notSecret = Files.writeString(dir.resolve("region"), "eu-west-1\n");
+        Files.setPosixFilePermissions(notSecret, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(GatewayConfig.load(null, Map.of("COFFER_REGION_FILE", notSecret.toString()), Map.of())
+                .get(ConfigKey.REGION)).as("only secrets must be private").isEqualTo("eu-west-1");
     }
 }
