@@ -33,18 +33,20 @@ public final class CofferCommand implements Runnable {
 
     /** Runs the command line and returns the exit code (for tests and embedding). */
     public static int execute(String... args) {
-        CommandLine cl = commandLine();
+        return commandLine().execute(args);
+    }
+
+    /**
+     * The command line, with {@code keyserver} handing every later argument, options included, to the key server; a
+     * verb that fails prints its message and exits 2.
+     */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new CofferCommand());
+        cl.getSubcommands().get("keyserver").setUnmatchedOptionsArePositionalParams(true);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("coffer: " + e.getMessage());
             return 2;
         });
-        return cl.execute(args);
-    }
-
-    /** The command line, with {@code keyserver} handing every later argument, options included, to the key server. */
-    static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new CofferCommand());
-        cl.getSubcommands().get("keyserver").setUnmatchedOptionsArePositionalParams(true);
         return cl;
     }
 

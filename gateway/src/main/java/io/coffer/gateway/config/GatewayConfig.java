@@ -71,6 +71,15 @@ public final class GatewayConfig {
                 values.put(k, line.substring(eq + 1).strip());
                 sources.put(k, "file");
             }
+            String secret = values.keySet().stream().filter(ConfigKey::secret).map(ConfigKey::key).findFirst()
+                    .orElse(null);
+            if (secret != null) {
+                try {
+                    SecretFile.checkPrivate(file, "config file (it holds " + secret + ")");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e.getMessage(), e);
+                }
+            }
         }
         checkVariableNames(env);
         for (ConfigKey k : ConfigKey.values()) {

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ class CofferCommandTest {
         StringWriter out = new StringWriter();
         CommandLine cl = CofferCommand.commandLine();
         cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(out));
         int rc = cl.execute(args);
         return rc + "\n" + out;
     }
@@ -35,7 +37,7 @@ class CofferCommandTest {
                     || f.getFileName().toString().contains("private")).toList();
             assertThat(keys).isNotEmpty();
             for (Path k : keys) {
-                assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(k)))
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(k)))
                         .as(k.toString()).isEqualTo("rw-------");
             }
         }
@@ -46,6 +48,11 @@ class CofferCommandTest {
     void configCheckPrintsEffectiveValuesWithSecretsRedacted() throws Exception {
         Path file = dir.resolve("coffer.conf");
         Files.writeString(file, "# test\nport = 9100\nsecret-key = hunter2\naccess-key = AK\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(run("config", "check", "--config", file.toString(), "--data", dir.toString()))
+                .as("a config file holding a secret must be private").startsWith("2\n")
+                .contains("config file (it holds secret-key) " + file).contains("chmod 600").doesNotContain("hunter2");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         String out = run("config", "check", "--config", file.toString(), "--data", dir.toString());
         assertThat(out).startsWith("0\n").contains("port = 9100  # file").contains("secret-key = <redacted>")
                 .doesNotContain("hunter2").contains("data = " + dir + "  # flag");
@@ -57,6 +64,7 @@ class CofferCommandTest {
         Files.writeString(file, "port = 1\nbind = 10.0.0.1\nregion = eu-west-1\n");
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "from-file\n");
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         GatewayConfig c = GatewayConfig.load(file, Map.of("COFFER_PORT", "2", "COFFER_BIND", "10.0.0.2",
                 "COFFER_SECRET_KEY_FILE", secret.toString(), "COFFER_ACCESS_KEY", "AK"), Map.of(ConfigKey.PORT, "3"));
         assertThat(c.get(ConfigKey.PORT)).isEqualTo("3");
