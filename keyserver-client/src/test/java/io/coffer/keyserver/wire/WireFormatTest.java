@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

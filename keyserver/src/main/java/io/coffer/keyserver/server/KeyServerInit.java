@@ -1,9 +1,11 @@
-package io.coffer.keyserver.pki;
+package io.coffer.keyserver.server;
 
 import io.coffer.keyserver.oprf.KeyId;
 import io.coffer.keyserver.oprf.OprfPrivateKey;
 import io.coffer.keyserver.oprf.P256OprfPrivateKey;
 import io.coffer.keyserver.oprf.RsaOprfPrivateKey;
+import io.coffer.keyserver.pki.KeyServerDirectory;
+import io.coffer.keyserver.pki.Pem;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 import io.coffer.keyserver.oprf.KeyId;
 import io.coffer.keyserver.oprf.Suite;

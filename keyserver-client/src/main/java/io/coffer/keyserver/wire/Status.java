@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 /** Status byte of a response, with the HTTP status OPRFv1 uses for it. */
 public enum Status {

@@ -1,8 +1,10 @@
-package io.coffer.keyserver.pki;
+package io.coffer.keyserver.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.keyserver.pki.KeyServerDirectory;
+import io.coffer.keyserver.pki.Pem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 /**
  * Bounds both ends of the protocol agree on: how many elements one query may carry and how large an OPRFv2 datagram

@@ -1,6 +1,5 @@
 package io.coffer.keyserver.client;
 
-import io.coffer.keyserver.transport.ProtocolLimits;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.coffer.keyserver.oprf.Blinded;
@@ -11,9 +10,10 @@ import io.coffer.keyserver.oprf.OprfException;
 import io.coffer.keyserver.oprf.OprfPublicKey;
 import io.coffer.keyserver.oprf.Suite;
 import io.coffer.keyserver.pki.Pem;
-import io.coffer.keyserver.transport.EvaluationRequest;
-import io.coffer.keyserver.transport.EvaluationResponse;
-import io.coffer.keyserver.transport.MalformedMessageException;
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
+import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.ProtocolLimits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.coffer.keyserver.transport;
+package io.coffer.keyserver.wire;
 
 /** A key-server message that does not parse: wrong length, unknown version, type or suite, bad counts. */
 public final class MalformedMessageException extends Exception {

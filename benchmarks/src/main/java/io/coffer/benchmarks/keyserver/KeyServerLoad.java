@@ -1,4 +1,4 @@
-package io.coffer.keyserver.bench;
+package io.coffer.benchmarks.keyserver;
 
 import io.coffer.keyserver.client.ClientTls;
 import io.coffer.keyserver.client.KeyServerClient;
@@ -11,14 +11,14 @@ import io.coffer.keyserver.oprf.RsaOprfPrivateKey;
 import io.coffer.keyserver.oprf.RsaOprfPublicKey;
 import io.coffer.keyserver.oprf.Suite;
 import io.coffer.keyserver.pki.KeyServerDirectory;
-import io.coffer.keyserver.pki.KeyServerInit;
 import io.coffer.keyserver.server.KeyServer;
-import io.coffer.keyserver.transport.DatagramFrame;
-import io.coffer.keyserver.transport.EvaluationRequest;
-import io.coffer.keyserver.transport.EvaluationResponse;
-import io.coffer.keyserver.transport.MalformedMessageException;
-import io.coffer.keyserver.transport.SessionGrant;
-import io.coffer.keyserver.transport.Status;
+import io.coffer.keyserver.server.KeyServerInit;
+import io.coffer.keyserver.wire.DatagramFrame;
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
+import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.SessionGrant;
+import io.coffer.keyserver.wire.Status;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -59,9 +59,9 @@ import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.math.ec.ECCurve;
 import org.bouncycastle.math.ec.ECPoint;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Load test of the key server over loopback, in one run: (a) single-thread rates of the raw primitives and

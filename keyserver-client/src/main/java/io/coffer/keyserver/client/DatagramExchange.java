@@ -1,10 +1,10 @@
 package io.coffer.keyserver.client;
 
-import io.coffer.keyserver.transport.DatagramFrame;
-import io.coffer.keyserver.transport.EvaluationRequest;
-import io.coffer.keyserver.transport.EvaluationResponse;
-import io.coffer.keyserver.transport.MalformedMessageException;
-import io.coffer.keyserver.transport.SessionGrant;
+import io.coffer.keyserver.wire.DatagramFrame;
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
+import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.SessionGrant;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The layout of a key-server directory, as {@link KeyServerInit} creates it:
+ * The layout of a key-server directory, as the key server's {@code init} creates it:
  * <pre>
  * ca.crt, ca.key                 private CA (key 0600)
  * server.crt, server.key         TLS server certificate (SAN localhost, 127.0.0.1, configured names)
@@ -41,7 +41,7 @@ public final class KeyServerDirectory {
         return root.resolve("ca.crt");
     }
 
-    Path caKey() {
+    public Path caKey() {
         return root.resolve("ca.key");
     }
 
@@ -65,15 +65,17 @@ public final class KeyServerDirectory {
         return root.resolve("oprf").resolve(id.toHex() + ".pub");
     }
 
-    Path oprfPrivateKey(KeyId id) {
+    public Path oprfPrivateKey(KeyId id) {
         return root.resolve("oprf").resolve(id.toHex() + ".key");
     }
 
-    Path currentFile() {
+    /** Holds the hex key id of the current OPRF key. */
+    public Path currentFile() {
         return root.resolve("oprf").resolve("CURRENT");
     }
 
-    static String checkName(String name) {
+    /** {@code name} if it is a valid client name (no path separators); else IllegalArgumentException. */
+    public static String checkName(String name) {
         if (!CLIENT_NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("client name must match " + CLIENT_NAME.pattern());
         }
@@ -122,7 +124,7 @@ public final class KeyServerDirectory {
         return keys;
     }
 
-    OprfPrivateKey loadOprfPrivateKey(KeyId id) throws IOException, GeneralSecurityException {
+    public OprfPrivateKey loadOprfPrivateKey(KeyId id) throws IOException, GeneralSecurityException {
         OprfPrivateKey key = OprfPrivateKey.fromPkcs8(Pem.read(Pem.PRIVATE_KEY, oprfPrivateKey(id)));
         if (!key.keyId().equals(id)) {
             throw new GeneralSecurityException("private key file does not match its key id " + id);
