@@ -1,6 +1,7 @@
 package io.coffer.benchmarks.keyserver;
 
-import io.coffer.keyserver.client.ClientTls;
+import io.coffer.keyserver.client.Exchange;
+import io.coffer.keyserver.client.HttpsExchange;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.client.LocalEvaluator;
 import io.coffer.keyserver.oprf.KeyId;
@@ -17,14 +18,10 @@ import io.coffer.keyserver.wire.DatagramFrame;
 import io.coffer.keyserver.wire.EvaluationRequest;
 import io.coffer.keyserver.wire.EvaluationResponse;
 import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.ProtocolLimits;
 import io.coffer.keyserver.wire.SessionGrant;
 import io.coffer.keyserver.wire.Status;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigInteger;
 import java.net.DatagramPacket;
@@ -32,6 +29,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,9 +50,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.math.ec.ECCurve;
@@ -71,9 +66,10 @@ import picocli.CommandLine;
  * their configuration. The server runs in this JVM (rate limiting {@code none} except in part e, bound to
  * 127.0.0.1) and the load generator shares the machine's cores with it.
  *
- * <p>The load generator speaks the wire protocol directly (TLS socket with HTTP/1.1 for OPRFv1, KSInit then
- * HMAC'd datagrams for OPRFv2) with pre-made blinded elements, so that its own CPU use stays small: it does
- * not blind, verify or unblind during measurements. Elements are uniformly random valid group elements
+ * <p>The load generator sends pre-made blinded elements over the client's own {@link Exchange}s (OPRFv1 on the JDK HTTP
+ * client, KSInit then HMAC'd datagrams for OPRFv2; the Figure 4 sweep keeps many datagrams in flight on one session,
+ * with the client's wire codec), so that its own CPU use stays small: it does not blind, verify or unblind during
+ * measurements. Elements are uniformly random valid group elements
  * (RSA: x in [1, N); P-256: distinct random points), distributed exactly like real blinded elements. Before
  * measuring each key, a real {@link KeyServerClient} checks on both transports that the server's answers
  * verify and unblind to the {@link LocalEvaluator} output.
@@ -162,6 +158,9 @@ public final class KeyServerLoad implements Callable<Integer> {
     @Option(names = "--exp-rounds", defaultValue = "3",
             description = "Part e: rounds per client, each from the initial delay up to two queries at the cap, then an idle epoch. Default: ${DEFAULT-VALUE}.")
     int expRounds;
+
+    /** How long an OPRFv1 answer or a KSInit is awaited: TCP does not lose them, so only a hung server times out. */
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(10);
 
     private static final String CPU_COLUMNS = "JVM cores: CPU used by this JVM / wall time, split into server cores (the key server's threads),"
             + " load gen cores (the load generator's threads) and JIT+GC cores (compiler and garbage-collector threads); other cores: CPU used by"
@@ -368,8 +367,8 @@ public final class KeyServerLoad implements Callable<Integer> {
             ElementSource src = new ElementSource(t);
             List<byte[]> pool = src.next(Math.max(256, 4 * n));
             Thread th = new Thread(() -> {
-                try (Conn conn = transport.equals("v1") ? new HttpsConn(t) : new UdpConn(t, timeoutMs)) {
-                    conn.warm();
+                try (Exchange conn = t.exchange("bench", t.server, transport, timeoutMs)) {
+                    conn.connect();
                     ready.countDown();
                     ready.await();
                     int at = 0;
@@ -383,7 +382,7 @@ public final class KeyServerLoad implements Callable<Integer> {
                         if (s >= end) {
                             break;
                         }
-                        boolean ok = conn.query(req, n);
+                        boolean ok = query(conn, req, n);
                         long e = System.nanoTime();
                         if (s >= warmEnd && e <= end) {
                             if (ok) {
@@ -474,7 +473,8 @@ public final class KeyServerLoad implements Callable<Integer> {
         out.println();
         Fig4Result res = new Fig4Result();
         fig4Results.put(t.name, res);
-        try (HttpsConn init = new HttpsConn(t); DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+        try (HttpsExchange init = t.client("bench", t.server).timeout(HTTP_TIMEOUT).openHttpsExchange();
+                DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             socket.setReceiveBufferSize(4 << 20);
             socket.setSendBufferSize(4 << 20);
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), t.server.udpPort()));
@@ -568,10 +568,10 @@ public final class KeyServerLoad implements Callable<Integer> {
      * server has been quiet for 200 ms, at most 5 s) and returns {answered %, p50 ms, p99 ms, goodput/s, sent/s, late,
      * error answers, JVM cores, server cores, load gen cores, JIT+GC cores, other cores}.
      */
-    private double[] step(Target t, HttpsConn init, DatagramSocket socket, Step[] current, AtomicLong lastReceive, AtomicLong errors,
+    private double[] step(Target t, HttpsExchange init, DatagramSocket socket, Step[] current, AtomicLong lastReceive, AtomicLong errors,
             ElementSource src, int rate, int count) throws Exception {
         long timeout = timeoutMs * 1_000_000L;
-        SessionGrant g = SessionGrant.decode(init.post("/session", new byte[0]).body);
+        SessionGrant g = init.openSession();
         Step step = new Step(rate, count, g);
         byte[][] frames = new byte[count][];
         List<byte[]> els = src.next(count);
@@ -652,12 +652,8 @@ public final class KeyServerLoad implements Callable<Integer> {
             byte[] in = Arrays.copyOf(p.getData(), p.getLength());
             synchronized (current) {
                 Step s = current[0];
-                if (s == null || in.length < DatagramFrame.OVERHEAD + EvaluationResponse.MIN_LENGTH
-                        || !Arrays.equals(DatagramFrame.sessionId(in), s.sessionId)) {
-                    continue;
-                }
-                long seq = DatagramFrame.sequence(in);
-                if (seq < 1 || seq > s.count || s.received[(int) seq - 1] != 0 || !DatagramFrame.verify(DatagramFrame.RESPONSE, in, s.sessionKey)) {
+                long seq = s == null ? -1 : DatagramFrame.answerSequence(in, s.sessionId, s.sessionKey);
+                if (seq < 1 || seq > s.count || s.received[(int) seq - 1] != 0) {
                     continue;
                 }
                 s.received[(int) seq - 1] = now;
@@ -692,12 +688,12 @@ public final class KeyServerLoad implements Callable<Integer> {
         List<String> met = new ArrayList<>();
         // no delay, one client back to back: the round trip and evaluation every delayed query also pays (and a warm-up)
         long[] none = new long[Math.max(200, (int) (fixedSeconds * 300))];
-        delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
-        DelayRun base = delayRun(t, t.server, List.of(t.tls), "v2", none, 1, 0);
+        delayRun(t, t.server, List.of("bench"), "v2", none, 1, 0);
+        DelayRun base = delayRun(t, t.server, List.of("bench"), "v2", none, 1, 0);
         delayRows("none (1 client)", "v2", base, met, missed);
-        List<SSLContext> ids = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < delayClients; i++) {
-            ids.add(t.tls("delay-" + i));
+            ids.add("delay-" + i);
         }
         for (int ms : fixedDelaysMs) {
             String spec = "fixed:delay=" + ms + "ms";
@@ -739,7 +735,7 @@ public final class KeyServerLoad implements Callable<Integer> {
      * Each identity runs {@code plan} (the configured delay of each query) {@code rounds} times, pausing {@code pauseNanos}
      * between rounds, all identities at once.
      */
-    private DelayRun delayRun(Target t, KeyServer server, List<SSLContext> ids, String transport, long[] plan, int rounds, long pauseNanos)
+    private DelayRun delayRun(Target t, KeyServer server, List<String> ids, String transport, long[] plan, int rounds, long pauseNanos)
             throws Exception {
         long maxDelay = Arrays.stream(plan).max().orElse(0);
         int timeout = (int) Math.max(timeoutMs, 2 * maxDelay / 1_000_000 + 500);
@@ -747,12 +743,12 @@ public final class KeyServerLoad implements Callable<Integer> {
         List<Thread> threads = new ArrayList<>();
         List<Exception> failures = new ArrayList<>();
         CountDownLatch ready = new CountDownLatch(ids.size());
-        for (SSLContext id : ids) {
+        for (String id : ids) {
             List<byte[]> els = new ElementSource(t).next(plan.length * rounds);
             Thread th = new Thread(() -> {
                 List<long[]> mine = new ArrayList<>();
-                try (Conn conn = transport.equals("v1") ? new HttpsConn(id, server.httpsPort()) : new UdpConn(id, server.httpsPort(), timeout)) {
-                    conn.warm();
+                try (Exchange conn = t.exchange(id, server, transport, timeout)) {
+                    conn.connect();
                     ready.countDown();
                     ready.await();
                     for (int r = 0; r < rounds; r++) {
@@ -762,7 +758,7 @@ public final class KeyServerLoad implements Callable<Integer> {
                         for (int k = 0; k < plan.length; k++) {
                             byte[] req = new EvaluationRequest(t.suite, t.keyId, List.of(els.get(r * plan.length + k))).encode();
                             long s = System.nanoTime();
-                            boolean ok = conn.query(req, 1);
+                            boolean ok = query(conn, req, 1);
                             long e = System.nanoTime();
                             mine.add(new long[] {plan[k], ok ? e - s : -1});
                         }
@@ -1074,10 +1070,9 @@ public final class KeyServerLoad implements Callable<Integer> {
         final KeyId keyId;
         final int elementLength;
         final KeyServer server;
-        final SSLContext tls;
         final Integer workers;
 
-        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, SSLContext tls, Integer workers) {
+        private Target(String name, int bits, KeyServerDirectory dir, OprfPrivateKey key, KeyServer server, Integer workers) {
             this.name = name;
             this.bits = bits;
             this.dir = dir;
@@ -1086,7 +1081,6 @@ public final class KeyServerLoad implements Callable<Integer> {
             this.keyId = key.keyId();
             this.elementLength = key instanceof RsaOprfPrivateKey ? ((RsaOprfPrivateKey) key).publicKey().modulusLength() : 33;
             this.server = server;
-            this.tls = tls;
             this.workers = workers;
         }
 
@@ -1112,7 +1106,7 @@ public final class KeyServerLoad implements Callable<Integer> {
             }
             KeyServerDirectory d = KeyServerInit.create(root.resolve(name), o);
             OprfPrivateKey key = d.loadOprfKeys().get(d.currentKeyId());
-            return new Target(name, bits, d, key, startServer(d, workers, "none"), tls(d, "bench"), workers);
+            return new Target(name, bits, d, key, startServer(d, workers, "none"), workers);
         }
 
         private static KeyServer startServer(KeyServerDirectory d, Integer workers, String rateLimit) throws Exception {
@@ -1130,9 +1124,20 @@ public final class KeyServerLoad implements Callable<Integer> {
             return startServer(dir, workers, rateLimit);
         }
 
-        /** Mutual-TLS context of one of the directory's clients. */
-        SSLContext tls(String client) throws Exception {
-            return tls(dir, client);
+        /** A client of {@code server} with the credentials of one of the directory's clients. */
+        KeyServerClient.Builder client(String client, KeyServer server) {
+            return KeyServerClient.builder().host("127.0.0.1").httpsPort(server.httpsPort()).connectTimeout(HTTP_TIMEOUT)
+                    .credentials(dir.clientCertificate(client), dir.clientKey(client), dir.caCertificate());
+        }
+
+        /**
+         * Round trips of one of the directory's clients with {@code server} on {@code transport} ("v1" or "v2"). OPRFv2
+         * answers are awaited {@code timeoutMs}; OPRFv1 answers and KSInit {@link #HTTP_TIMEOUT} (TCP does not lose them).
+         */
+        Exchange exchange(String client, KeyServer server, String transport, int timeoutMs) throws Exception {
+            boolean v1 = transport.equals("v1");
+            return client(client, server).transport(v1 ? KeyServerClient.Transport.V1 : KeyServerClient.Transport.V2)
+                    .timeout(v1 ? HTTP_TIMEOUT : Duration.ofMillis(timeoutMs)).sessionTimeout(HTTP_TIMEOUT).openExchange();
         }
 
         String label() {
@@ -1141,10 +1146,7 @@ public final class KeyServerLoad implements Callable<Integer> {
 
         /** Elements per OPRFv2 query that fit a 1400-byte datagram both ways (what KeyServerClient sends). */
         int datagramCapacity() {
-            int budget = 1400 - DatagramFrame.OVERHEAD;
-            int proof = suite == Suite.P256_SHA256_VOPRF ? 64 : 0;
-            return Math.max(1, Math.min((budget - EvaluationRequest.HEADER_LENGTH) / elementLength,
-                    (budget - EvaluationResponse.MIN_LENGTH - proof) / elementLength));
+            return ProtocolLimits.elementsPerDatagram(1400, elementLength, suite == Suite.P256_SHA256_VOPRF ? 64 : 0);
         }
 
         /** A real client on both transports must get the locally computed outputs. */
@@ -1155,18 +1157,13 @@ public final class KeyServerLoad implements Callable<Integer> {
                 expected = local.evaluate(List.of(input)).get(0);
             }
             for (KeyServerClient.Transport tr : KeyServerClient.Transport.values()) {
-                try (KeyServerClient c = KeyServerClient.builder().host("127.0.0.1").httpsPort(server.httpsPort()).transport(tr)
-                        .credentials(dir.clientCertificate("bench"), dir.clientKey("bench"), dir.caCertificate())
-                        .publicKey(dir.oprfPublicKey(keyId)).timeout(Duration.ofSeconds(2)).cacheSize(0).build()) {
+                try (KeyServerClient c = client("bench", server).transport(tr).publicKey(dir.oprfPublicKey(keyId))
+                        .timeout(Duration.ofSeconds(2)).cacheSize(0).build()) {
                     if (!Arrays.equals(c.evaluate(input), expected)) {
                         throw new IllegalStateException("server answer does not match the local evaluation (" + tr + ")");
                     }
                 }
             }
-        }
-
-        private static SSLContext tls(KeyServerDirectory d, String client) throws Exception {
-            return ClientTls.context(d.clientCertificate(client), d.clientKey(client), d.caCertificate());
         }
 
         @Override
@@ -1225,173 +1222,17 @@ public final class KeyServerLoad implements Callable<Integer> {
         }
     }
 
-    // ---------------------------------------------------------------- wire-level clients
+    // ---------------------------------------------------------------- queries
 
-    /** One client connection of the closed loop. */
-    private interface Conn extends AutoCloseable {
-        /** Establishes the connection (TLS handshake, KSInit). */
-        void warm() throws IOException;
-
-        /** One query; true for a valid OK answer with n elements, false for a timeout or an error answer. */
-        boolean query(byte[] request, int n) throws IOException;
-
-        @Override
-        void close() throws IOException;
-    }
-
-    /** An HTTP answer. */
-    private static final class HttpAnswer {
-        final int status;
-        final byte[] body;
-
-        HttpAnswer(int status, byte[] body) {
-            this.status = status;
-            this.body = body;
+    /** One query; true for a valid OK answer with n elements, false for no answer within the timeout or an error answer. */
+    private static boolean query(Exchange conn, byte[] request, int n) throws IOException, InterruptedException {
+        byte[] answer;
+        try {
+            answer = conn.exchange(request);
+        } catch (SocketTimeoutException | HttpTimeoutException e) {
+            return false;
         }
-    }
-
-    /** Minimal HTTP/1.1 over one persistent mutual-TLS socket: POST with a binary body, read the answer. */
-    private static final class HttpsConn implements Conn {
-        private final SSLSocket socket;
-        private final OutputStream os;
-        private final InputStream is;
-
-        HttpsConn(Target t) throws IOException {
-            this(t.tls, t.server.httpsPort());
-        }
-
-        HttpsConn(SSLContext tls, int port) throws IOException {
-            socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
-            SSLParameters params = socket.getSSLParameters();
-            params.setEndpointIdentificationAlgorithm("HTTPS");
-            socket.setSSLParameters(params);
-            socket.setTcpNoDelay(true);
-            socket.setSoTimeout(10_000);
-            os = socket.getOutputStream();
-            is = new BufferedInputStream(socket.getInputStream(), 16384);
-        }
-
-        @Override
-        public void warm() throws IOException {
-            socket.startHandshake();
-        }
-
-        HttpAnswer post(String path, byte[] body) throws IOException {
-            byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: " + body.length
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-            byte[] msg = Arrays.copyOf(head, head.length + body.length);
-            System.arraycopy(body, 0, msg, head.length, body.length);
-            os.write(msg);
-            os.flush();
-            String status = line();
-            int code = Integer.parseInt(status.split(" ")[1]);
-            int length = -1;
-            String l;
-            while (!(l = line()).isEmpty()) {
-                int c = l.indexOf(':');
-                if (c > 0 && l.substring(0, c).trim().equalsIgnoreCase("content-length")) {
-                    length = Integer.parseInt(l.substring(c + 1).trim());
-                }
-            }
-            if (length < 0) {
-                throw new IOException("answer without content-length");
-            }
-            byte[] b = is.readNBytes(length);
-            if (b.length != length) {
-                throw new EOFException("short answer body");
-            }
-            return new HttpAnswer(code, b);
-        }
-
-        private String line() throws IOException {
-            ByteArrayOutputStream b = new ByteArrayOutputStream(64);
-            int c;
-            while ((c = is.read()) != '\n') {
-                if (c < 0) {
-                    throw new EOFException("connection closed");
-                }
-                if (c != '\r') {
-                    b.write(c);
-                }
-            }
-            return b.toString(StandardCharsets.US_ASCII);
-        }
-
-        @Override
-        public boolean query(byte[] request, int n) throws IOException {
-            HttpAnswer a = post("/oprf", request);
-            return a.status == 200 && okAnswer(a.body, n);
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
-    }
-
-    /** OPRFv2: KSInit over mutual TLS, then one datagram per query and one answer, matched by sequence number. */
-    private static final class UdpConn implements Conn {
-        private final HttpsConn init;
-        private final DatagramSocket socket;
-        private final byte[] buf = new byte[65536];
-        private final int timeoutMs;
-        private SessionGrant grant;
-        private long sequence;
-
-        UdpConn(Target t, int timeoutMs) throws IOException {
-            this(t.tls, t.server.httpsPort(), timeoutMs);
-        }
-
-        UdpConn(SSLContext tls, int httpsPort, int timeoutMs) throws IOException {
-            this.init = new HttpsConn(tls, httpsPort);
-            this.timeoutMs = timeoutMs;
-            this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        }
-
-        @Override
-        public void warm() throws IOException {
-            try {
-                grant = SessionGrant.decode(init.post("/session", new byte[0]).body);
-            } catch (MalformedMessageException e) {
-                throw new IOException("bad KSInit answer", e);
-            }
-            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), grant.udpPort()));
-        }
-
-        @Override
-        public boolean query(byte[] request, int n) throws IOException {
-            long seq = ++sequence;
-            byte[] frame = DatagramFrame.seal(DatagramFrame.REQUEST, grant.sessionId(), seq, request, grant.sessionKey());
-            socket.send(new DatagramPacket(frame, frame.length));
-            long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
-            DatagramPacket p = new DatagramPacket(buf, buf.length);
-            while (true) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                socket.setSoTimeout((int) Math.max(1, left / 1_000_000));
-                p.setLength(buf.length);
-                try {
-                    socket.receive(p);
-                } catch (SocketTimeoutException e) {
-                    continue;
-                }
-                byte[] in = Arrays.copyOf(p.getData(), p.getLength());
-                if (in.length < DatagramFrame.OVERHEAD + EvaluationResponse.MIN_LENGTH || DatagramFrame.sequence(in) != seq
-                        || !Arrays.equals(DatagramFrame.sessionId(in), grant.sessionId())
-                        || !DatagramFrame.verify(DatagramFrame.RESPONSE, in, grant.sessionKey())) {
-                    continue;
-                }
-                return okAnswer(DatagramFrame.body(in), n);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-            init.close();
-        }
+        return okAnswer(answer, n);
     }
 
     private static boolean okAnswer(byte[] body, int n) {

@@ -1,16 +1,13 @@
 package io.coffer.keyserver.client;
 
 import io.coffer.keyserver.wire.DatagramFrame;
-import io.coffer.keyserver.wire.EvaluationRequest;
-import io.coffer.keyserver.wire.EvaluationResponse;
-import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.ProtocolLimits;
 import io.coffer.keyserver.wire.SessionGrant;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
 
@@ -26,6 +23,8 @@ final class DatagramExchange implements Exchange {
     private final String host;
     private final Duration timeout;
     private final int maxDatagram;
+    /** One receive buffer for every answer: queries are serialised. */
+    private final byte[] buf = new byte[65536];
     private DatagramSocket socket;
     private SessionGrant grant;
     private long sessionDeadline;
@@ -42,12 +41,7 @@ final class DatagramExchange implements Exchange {
         if (grant != null && System.nanoTime() - sessionDeadline < 0) {
             return;
         }
-        SessionGrant g;
-        try {
-            g = SessionGrant.decode(init.post("/session", new byte[0]));
-        } catch (MalformedMessageException e) {
-            throw new HttpsExchange.ProtocolFailure("bad KSInit answer");
-        }
+        SessionGrant g = init.openSession();
         if (socket != null) {
             socket.close();
         }
@@ -61,6 +55,11 @@ final class DatagramExchange implements Exchange {
     }
 
     @Override
+    public void connect() throws IOException, InterruptedException {
+        ensureSession();
+    }
+
+    @Override
     public byte[] exchange(byte[] request) throws IOException, InterruptedException {
         ensureSession();
         long seq = ++sequence;
@@ -69,7 +68,6 @@ final class DatagramExchange implements Exchange {
         byte[] frame = DatagramFrame.seal(DatagramFrame.REQUEST, id, seq, request, key);
         socket.send(new DatagramPacket(frame, frame.length));
         long deadline = System.nanoTime() + timeout.toNanos();
-        byte[] buf = new byte[65536];
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
@@ -84,22 +82,15 @@ final class DatagramExchange implements Exchange {
                 continue;
             }
             byte[] in = Arrays.copyOf(p.getData(), p.getLength());
-            if (in.length < DatagramFrame.OVERHEAD + EvaluationResponse.MIN_LENGTH
-                    || !MessageDigest.isEqual(DatagramFrame.sessionId(in), id)
-                    || DatagramFrame.sequence(in) != seq
-                    || !DatagramFrame.verify(DatagramFrame.RESPONSE, in, key)) {
-                continue;
+            if (DatagramFrame.answerSequence(in, id, key) == seq) {
+                return DatagramFrame.body(in);
             }
-            return DatagramFrame.body(in);
         }
     }
 
     @Override
     public int capacity(int elementLength, int proofLength) {
-        int budget = maxDatagram - DatagramFrame.OVERHEAD;
-        int requestFit = (budget - EvaluationRequest.HEADER_LENGTH) / elementLength;
-        int responseFit = (budget - EvaluationResponse.MIN_LENGTH - proofLength) / elementLength;
-        return Math.max(1, Math.min(requestFit, responseFit));
+        return ProtocolLimits.elementsPerDatagram(maxDatagram, elementLength, proofLength);
     }
 
     @Override

@@ -2,8 +2,18 @@ package io.coffer.keyserver.client;
 
 import java.io.IOException;
 
-/** One request/answer round trip with the key server over one transport. */
-interface Exchange extends AutoCloseable {
+/**
+ * One request/answer round trip with the key server over one transport: encoded requests out, encoded answers
+ * back, nothing blinded, verified, cached or retried ({@link KeyServerClient} does that around it). Open one with
+ * {@link KeyServerClient.Builder#openExchange()}. Not thread-safe.
+ */
+public interface Exchange extends AutoCloseable {
+    /**
+     * Opens the channel now rather than with the first query (TLS handshake; for OPRFv2 also KSInit), so that the
+     * first answer's latency is the query's alone.
+     */
+    void connect() throws IOException, InterruptedException;
+
     /**
      * Sends an encoded EvaluationRequest and returns the encoded EvaluationResponse.
      *

@@ -1,5 +1,7 @@
 package io.coffer.keyserver.client;
 
+import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.SessionGrant;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,8 +16,9 @@ import javax.net.ssl.SSLContext;
 /**
  * OPRFv1 round trips: {@code POST /oprf} over HTTPS with the client certificate, on the JDK HTTP client
  * (HTTP/1.1, persistent connections reused across queries). Also performs KSInit for OPRFv2.
+ * Open one with {@link KeyServerClient.Builder#openHttpsExchange()}.
  */
-final class HttpsExchange implements Exchange {
+public final class HttpsExchange implements Exchange {
     private static final String BINARY = "application/octet-stream";
     private final HttpClient http;
     private final ExecutorService executor;
@@ -41,15 +44,29 @@ final class HttpsExchange implements Exchange {
         this.maxBatch = maxBatch;
     }
 
+    /** Handshakes with {@code GET /health}, which no rate limit counts. */
+    @Override
+    public void connect() throws IOException, InterruptedException {
+        http.send(request("/health").GET().build(), HttpResponse.BodyHandlers.discarding());
+    }
+
     @Override
     public byte[] exchange(byte[] request) throws IOException, InterruptedException {
         return post("/oprf", request);
     }
 
+    /** KSInit: a new OPRFv2 session (id, key, lifetime, UDP port) for this client. */
+    public SessionGrant openSession() throws IOException, InterruptedException {
+        try {
+            return SessionGrant.decode(post("/session", new byte[0]));
+        } catch (MalformedMessageException e) {
+            throw new ProtocolFailure("bad KSInit answer");
+        }
+    }
+
     /** POSTs a binary body and returns the binary answer body (any status that carries one). */
     byte[] post(String path, byte[] body) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(timeout)
+        HttpRequest req = request(path)
                 .header("Content-Type", BINARY)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
@@ -63,6 +80,10 @@ final class HttpsExchange implements Exchange {
             throw new ProtocolFailure("HTTP " + resp.statusCode() + reason);
         }
         return resp.body();
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
     }
 
     @Override

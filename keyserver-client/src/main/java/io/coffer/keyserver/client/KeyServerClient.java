@@ -60,6 +60,7 @@ public final class KeyServerClient implements OprfEvaluator {
         private Path caCertificate;
         private OprfPublicKey publicKey;
         private Duration timeout = Duration.ofMillis(500);
+        private Duration sessionTimeout;
         private Duration connectTimeout = Duration.ofSeconds(2);
         private int tries = 3;
         private long cacheSize = 100_000;
@@ -117,6 +118,15 @@ public final class KeyServerClient implements OprfEvaluator {
             return this;
         }
 
+        /** How long an OPRFv2 KSInit (a session over HTTPS) is awaited (default: the answer timeout). */
+        public Builder sessionTimeout(Duration timeout) {
+            if (timeout.isZero() || timeout.isNegative() || timeout.toMillis() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("session timeout must be positive");
+            }
+            this.sessionTimeout = timeout;
+            return this;
+        }
+
         /** TCP connect timeout for the HTTPS channel (default 2 s). */
         public Builder connectTimeout(Duration timeout) {
             if (timeout.isZero() || timeout.isNegative()) {
@@ -168,6 +178,31 @@ public final class KeyServerClient implements OprfEvaluator {
             }
             return new KeyServerClient(this);
         }
+
+        /**
+         * The configured transport alone (needs only the credentials): raw encoded requests and answers, without
+         * blinding, verification, cache or retries. For load generators that send pre-made blinded elements.
+         */
+        public Exchange openExchange() throws IOException, GeneralSecurityException {
+            if (transport == Transport.V1) {
+                return openHttpsExchange();
+            }
+            HttpsExchange init = https(sessionTimeout == null ? timeout : sessionTimeout);
+            return new DatagramExchange(init, host, timeout, maxDatagram);
+        }
+
+        /** OPRFv1 round trips and KSInit over mutual TLS (needs only the credentials), answers awaited the timeout. */
+        public HttpsExchange openHttpsExchange() throws IOException, GeneralSecurityException {
+            return https(timeout);
+        }
+
+        private HttpsExchange https(Duration answerTimeout) throws IOException, GeneralSecurityException {
+            if (clientCertificate == null) {
+                throw new IllegalStateException("credentials are required");
+            }
+            SSLContext tls = ClientTls.context(clientCertificate, clientKey, caCertificate);
+            return new HttpsExchange(tls, host, httpsPort, connectTimeout, answerTimeout, maxBatch);
+        }
     }
 
     private final OprfClient oprf;
@@ -183,9 +218,7 @@ public final class KeyServerClient implements OprfEvaluator {
         if (!oprf.suite().verifiable()) {
             throw new GeneralSecurityException("remote suite must be verifiable");
         }
-        SSLContext tls = ClientTls.context(b.clientCertificate, b.clientKey, b.caCertificate);
-        HttpsExchange https = new HttpsExchange(tls, b.host, b.httpsPort, b.connectTimeout, b.timeout, b.maxBatch);
-        this.exchange = b.transport == Transport.V1 ? https : new DatagramExchange(https, b.host, b.timeout, b.maxDatagram);
+        this.exchange = b.openExchange();
         this.transport = b.transport;
         this.tries = b.tries;
         this.cache = b.cacheSize == 0 ? null : Caffeine.newBuilder().maximumSize(b.cacheSize).build();

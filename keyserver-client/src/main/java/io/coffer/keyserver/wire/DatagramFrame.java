@@ -65,6 +65,20 @@ public final class DatagramFrame {
         return MessageDigest.isEqual(expected, Arrays.copyOfRange(frame, macStart, frame.length));
     }
 
+    /**
+     * The sequence number of {@code frame} if it is an authentic answer in the session {@code sessionId}: long enough
+     * to hold a response, the same session id, a valid {@link #RESPONSE} tag under {@code key}. Otherwise -1: a client
+     * ignores anything else its socket receives.
+     */
+    public static long answerSequence(byte[] frame, byte[] sessionId, byte[] key) {
+        if (frame.length < OVERHEAD + EvaluationResponse.MIN_LENGTH
+                || !MessageDigest.isEqual(sessionId(frame), sessionId)
+                || !verify(RESPONSE, frame, key)) {
+            return -1;
+        }
+        return sequence(frame);
+    }
+
     public static byte[] body(byte[] frame) {
         return Arrays.copyOfRange(frame, HEADER_LENGTH, frame.length - TAG_LENGTH);
     }

@@ -27,4 +27,15 @@ public final class ProtocolLimits {
         }
         return bytes;
     }
+
+    /**
+     * Most elements of length {@code elementLength} one OPRFv2 query can carry when neither the request nor its answer
+     * (with a proof of {@code proofLength} bytes) may exceed {@code maxDatagram} bytes; at least 1.
+     */
+    public static int elementsPerDatagram(int maxDatagram, int elementLength, int proofLength) {
+        int budget = maxDatagram - DatagramFrame.OVERHEAD;
+        int requestFit = (budget - EvaluationRequest.HEADER_LENGTH) / elementLength;
+        int responseFit = (budget - EvaluationResponse.MIN_LENGTH - proofLength) / elementLength;
+        return Math.max(1, Math.min(requestFit, responseFit));
+    }
 }
