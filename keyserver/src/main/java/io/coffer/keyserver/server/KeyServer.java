@@ -1,17 +1,17 @@
 package io.coffer.keyserver.server;
 
-import io.coffer.keyserver.transport.ProtocolLimits;
 import io.coffer.keyserver.oprf.KeyId;
 import io.coffer.keyserver.oprf.OprfPrivateKey;
 import io.coffer.keyserver.pki.KeyServerDirectory;
 import io.coffer.keyserver.ratelimit.RateLimitSpec;
 import io.coffer.keyserver.ratelimit.RateLimiter;
 import io.coffer.keyserver.transport.ClientConnections;
-import io.coffer.keyserver.transport.EvaluationRequest;
 import io.coffer.keyserver.transport.HttpsServer;
 import io.coffer.keyserver.transport.Sessions;
 import io.coffer.keyserver.transport.TransportMetrics;
 import io.coffer.keyserver.transport.UdpServer;
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.ProtocolLimits;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
@@ -38,7 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The key-server daemon: loads a directory made by {@link io.coffer.keyserver.pki.KeyServerInit} (every
+ * The key-server daemon: loads a directory made by {@link io.coffer.keyserver.server.KeyServerInit} (every
  * OPRF key in it, the TLS certificate and the CA clients must be issued by) and serves OPRFv1 on the HTTPS
  * port and OPRFv2 on the UDP port until {@link #stop()}.
  *

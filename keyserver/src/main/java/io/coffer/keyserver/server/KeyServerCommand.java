@@ -4,7 +4,6 @@ import io.coffer.keyserver.oprf.KeyId;
 import io.coffer.keyserver.oprf.OprfPublicKey;
 import io.coffer.keyserver.oprf.RsaOprfPublicKey;
 import io.coffer.keyserver.pki.KeyServerDirectory;
-import io.coffer.keyserver.pki.KeyServerInit;
 import io.coffer.keyserver.ratelimit.RateLimitSpec;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,8 +22,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**

@@ -1,5 +1,6 @@
 package io.coffer.keyserver.transport;
 
+import io.coffer.keyserver.wire.SessionGrant;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;

@@ -1,5 +1,9 @@
 package io.coffer.keyserver.transport;
 
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
+import io.coffer.keyserver.wire.MalformedMessageException;
+import io.coffer.keyserver.wire.Status;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;

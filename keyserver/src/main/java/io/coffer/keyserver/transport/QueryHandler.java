@@ -1,5 +1,7 @@
 package io.coffer.keyserver.transport;
 
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
 import java.util.concurrent.CompletionStage;
 
 /**

@@ -1,5 +1,6 @@
 package io.coffer.keyserver.transport;
 
+import io.coffer.keyserver.wire.SessionGrant;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;

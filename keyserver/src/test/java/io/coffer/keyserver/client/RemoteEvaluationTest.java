@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.keyserver.KeyServerFixture;
+import io.coffer.keyserver.oprf.Blinded;
 import io.coffer.keyserver.oprf.KeyId;
+import io.coffer.keyserver.oprf.Oprf;
+import io.coffer.keyserver.oprf.OprfClient;
 import io.coffer.keyserver.pki.KeyServerDirectory;
-import io.coffer.keyserver.pki.KeyServerInit;
 import io.coffer.keyserver.server.KeyServer;
+import io.coffer.keyserver.server.KeyServerInit;
+import io.coffer.keyserver.wire.EvaluationRequest;
+import io.coffer.keyserver.wire.EvaluationResponse;
+import io.coffer.keyserver.wire.Status;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,6 +77,29 @@ class RemoteEvaluationTest {
                     remote.forEach(k -> distinct.add(HexFormat.of().formatHex(k)));
                     assertThat(distinct).hasSize(12);
                     assertThat(c.evaluate(in.get(3))).isEqualTo(local.get(3));
+                }
+            }
+        }
+    }
+
+    @Test
+    void anOpenedExchangeCarriesRawQueriesOnBothTransports() throws Exception {
+        List<byte[]> in = inputs(3, "raw-");
+        List<byte[]> local;
+        try (LocalEvaluator le = LocalEvaluator.fromDirectory(p256Dir.root())) {
+            local = le.evaluate(in);
+        }
+        OprfClient oprf = Oprf.client(p256Dir.loadOprfPublicKey(p256Server.currentKeyId()));
+        for (KeyServerClient.Transport t : KeyServerClient.Transport.values()) {
+            try (Exchange exchange = KeyServerFixture.client(p256Dir, p256Server, "gw1", t).openExchange()) {
+                exchange.connect();
+                Blinded blinded = oprf.blind(in);
+                byte[] request = new EvaluationRequest(oprf.suite(), oprf.keyId(), blinded.elements()).encode();
+                EvaluationResponse answer = EvaluationResponse.decode(exchange.exchange(request));
+                assertThat(answer.status()).as("%s", t).isEqualTo(Status.OK);
+                List<byte[]> out = oprf.finalizeOutputs(blinded, answer.evaluation());
+                for (int i = 0; i < in.size(); i++) {
+                    assertThat(out.get(i)).as("%s #%d", t, i).isEqualTo(local.get(i));
                 }
             }
         }

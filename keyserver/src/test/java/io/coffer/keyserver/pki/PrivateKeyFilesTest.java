@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.keyserver.KeyServerFixture;
 import io.coffer.keyserver.client.ClientTls;
+import io.coffer.keyserver.server.KeyServerInit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.keyserver.KeyServerFixture;
 import io.coffer.keyserver.pki.KeyServerDirectory;
-import io.coffer.keyserver.pki.KeyServerInit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
