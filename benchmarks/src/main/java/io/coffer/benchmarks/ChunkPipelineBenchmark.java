@@ -1,7 +1,5 @@
 package io.coffer.benchmarks;
 
-import io.coffer.sdk.crypto.JceWarmup;
-
 import io.coffer.sdk.chunk.Chunk;
 import io.coffer.sdk.chunk.ChunkReader;
 import io.coffer.sdk.chunk.Chunker;
@@ -10,11 +8,13 @@ import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.crypto.JceWarmup;
 import io.coffer.sdk.key.ConvergentKeySource;
 import io.coffer.sdk.key.KeySource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
@@ -185,7 +185,7 @@ public class ChunkPipelineBenchmark {
         long sum = 0;
         for (int i = 0; i < starts.length; i++) {
             int length = lengths[i] + overhead;
-            byte[] chunk = java.util.Arrays.copyOfRange(stored, starts[i], starts[i] + length);
+            byte[] chunk = Arrays.copyOfRange(stored, starts[i], starts[i] + length);
             cipher.open(keys[i], chunk, 0, length, lengths[i], hashes[i]);
             sum += chunk[0];
         }

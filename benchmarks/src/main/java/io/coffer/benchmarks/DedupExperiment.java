@@ -7,6 +7,8 @@ import io.coffer.sdk.meta.StoreStats;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,7 +162,7 @@ public final class DedupExperiment {
                     try {
                         return Files.size(p);
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 }).sum();
             }
@@ -186,7 +188,7 @@ public final class DedupExperiment {
         String[] vb = mb.group(2).split("\\.");
         for (int i = 0; i < Math.min(va.length, vb.length); i++) {
             c = va[i].matches("\\d+") && vb[i].matches("\\d+")
-                    ? new java.math.BigInteger(va[i]).compareTo(new java.math.BigInteger(vb[i]))
+                    ? new BigInteger(va[i]).compareTo(new BigInteger(vb[i]))
                     : va[i].compareTo(vb[i]);
             if (c != 0) {
                 return c;

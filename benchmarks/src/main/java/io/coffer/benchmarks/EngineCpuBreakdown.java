@@ -1,10 +1,10 @@
 package io.coffer.benchmarks;
 
-import io.coffer.sdk.crypto.JceWarmup;
-
+import com.sun.management.OperatingSystemMXBean;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.crypto.JceWarmup;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,6 +12,8 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,8 +31,8 @@ import java.util.TreeMap;
  */
 public final class EngineCpuBreakdown {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final com.sun.management.OperatingSystemMXBean OS =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private static final OperatingSystemMXBean OS =
+            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     private EngineCpuBreakdown() {
     }
@@ -41,7 +43,7 @@ public final class EngineCpuBreakdown {
         JceWarmup.run();
         byte[] data = Data.random(EngineBenchmark.LARGE, 21);
         byte[] buf = new byte[1 << 20];
-        Map<String, java.util.List<Double>> medians = new TreeMap<>();
+        Map<String, List<Double>> medians = new TreeMap<>();
         System.out.println("| op | round | wall s | MiB/s | process CPU s | caller | coffer-md5 | coffer-io | other "
                 + "(GC, JIT, ...) |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -70,14 +72,14 @@ public final class EngineCpuBreakdown {
         System.out.println();
         System.out.println("| median over rounds | value |");
         System.out.println("|---|---:|");
-        for (Map.Entry<String, java.util.List<Double>> e : medians.entrySet()) {
+        for (Map.Entry<String, List<Double>> e : medians.entrySet()) {
             double[] v = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
             System.out.printf(Locale.ROOT, "| %s | %.3f |%n", e.getKey(), JmhSummary.percentile(v, 0.5));
         }
     }
 
     private static void print(String op, int round, long wallNanos, Snapshot a, Snapshot b,
-                              Map<String, java.util.List<Double>> medians) {
+                              Map<String, List<Double>> medians) {
         double wall = wallNanos / 1e9;
         double process = (b.process - a.process) / 1e9;
         double caller = b.group("main") - a.group("main");
@@ -87,12 +89,12 @@ public final class EngineCpuBreakdown {
         double mibs = EngineBenchmark.LARGE_MIB / wall;
         System.out.printf(Locale.ROOT, "| %s | %d | %.3f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |%n", op, round,
                 wall, mibs, process, caller, md5, io, other);
-        medians.computeIfAbsent(op + " MiB/s", k -> new java.util.ArrayList<>()).add(mibs);
-        medians.computeIfAbsent(op + " process CPU s", k -> new java.util.ArrayList<>()).add(process);
-        medians.computeIfAbsent(op + " caller CPU s", k -> new java.util.ArrayList<>()).add(caller);
-        medians.computeIfAbsent(op + " coffer-md5 CPU s", k -> new java.util.ArrayList<>()).add(md5);
-        medians.computeIfAbsent(op + " coffer-io CPU s", k -> new java.util.ArrayList<>()).add(io);
-        medians.computeIfAbsent(op + " other CPU s", k -> new java.util.ArrayList<>()).add(other);
+        medians.computeIfAbsent(op + " MiB/s", k -> new ArrayList<>()).add(mibs);
+        medians.computeIfAbsent(op + " process CPU s", k -> new ArrayList<>()).add(process);
+        medians.computeIfAbsent(op + " caller CPU s", k -> new ArrayList<>()).add(caller);
+        medians.computeIfAbsent(op + " coffer-md5 CPU s", k -> new ArrayList<>()).add(md5);
+        medians.computeIfAbsent(op + " coffer-io CPU s", k -> new ArrayList<>()).add(io);
+        medians.computeIfAbsent(op + " other CPU s", k -> new ArrayList<>()).add(other);
     }
 
     /** Process CPU time and the CPU time of every live thread, by name without its "-N" suffix. */

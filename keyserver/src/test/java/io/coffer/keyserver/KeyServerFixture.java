@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 
 /** Shared set-up for tests on real sockets: key-server directories, servers on ephemeral ports, clients. */
@@ -61,7 +62,7 @@ public final class KeyServerFixture {
     }
 
     /** Waits up to 2 s for a condition checked every 10 ms; returns whether it held. */
-    public static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    public static boolean eventually(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (condition.getAsBoolean()) {

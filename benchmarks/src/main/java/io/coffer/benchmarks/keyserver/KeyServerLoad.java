@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.keyserver;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.coffer.keyserver.client.Exchange;
 import io.coffer.keyserver.client.HttpsExchange;
 import io.coffer.keyserver.client.KeyServerClient;
@@ -23,6 +24,8 @@ import io.coffer.keyserver.wire.SessionGrant;
 import io.coffer.keyserver.wire.Status;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigInteger;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -45,6 +48,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,9 +58,9 @@ import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.math.ec.ECCurve;
 import org.bouncycastle.math.ec.ECPoint;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Load test of the key server over loopback, in one run: (a) single-thread rates of the raw primitives and
@@ -313,7 +317,7 @@ public final class KeyServerLoad implements Callable<Integer> {
 
     /** Operations per wall-clock second; {@link #lastCpuRate} gets them per CPU second. */
     private double rate(Op op) throws Exception {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long sink = 0;
         long warm = System.nanoTime() + (long) (primitiveSeconds / 2 * 1e9);
         while (System.nanoTime() < warm) {
@@ -790,7 +794,7 @@ public final class KeyServerLoad implements Callable<Integer> {
 
     /** One table row per configured delay of the run. */
     private void delayRows(String spec, String transport, DelayRun run, List<String> met, List<String> missed) {
-        java.util.TreeMap<Long, List<Long>> byDelay = new java.util.TreeMap<>();
+        TreeMap<Long, List<Long>> byDelay = new TreeMap<>();
         for (long[] q : run.samples) {
             byDelay.computeIfAbsent(q[0], k -> new ArrayList<>()).add(q[1]);
         }
@@ -989,7 +993,7 @@ public final class KeyServerLoad implements Callable<Integer> {
                 busy = total = 0;
             }
             long[] threads = threadTimes();
-            long process = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            long process = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
             return new Cpu(System.nanoTime(), process, threads[0], threads[1], busy, total);
         }
 

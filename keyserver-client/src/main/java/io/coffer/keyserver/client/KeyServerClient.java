@@ -21,6 +21,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -251,7 +252,7 @@ public final class KeyServerClient implements OprfEvaluator {
     public List<byte[]> evaluate(List<byte[]> inputs) throws KeyServerException {
         List<ByteBuffer> digests = new ArrayList<>(inputs.size());
         Map<ByteBuffer, byte[]> missing = new LinkedHashMap<>();
-        Map<ByteBuffer, byte[]> found = new java.util.HashMap<>();
+        Map<ByteBuffer, byte[]> found = new HashMap<>();
         for (byte[] in : inputs) {
             ByteBuffer d = ByteBuffer.wrap(sha256(in));
             digests.add(d);

@@ -3,6 +3,7 @@ package io.coffer.keyserver.oprf;
 import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.bouncycastle.math.ec.ECAlgorithms;
 import org.bouncycastle.math.ec.ECPoint;
@@ -189,8 +190,8 @@ public final class P256Oprf {
             throw new OprfException("invalid proof");
         }
         ECPoint b = G.deserializeElement(pkS);
-        BigInteger c = G.deserializeScalar(java.util.Arrays.copyOfRange(proof, 0, 32));
-        BigInteger s = G.deserializeScalar(java.util.Arrays.copyOfRange(proof, 32, 64));
+        BigInteger c = G.deserializeScalar(Arrays.copyOfRange(proof, 0, 32));
+        BigInteger s = G.deserializeScalar(Arrays.copyOfRange(proof, 32, 64));
         ECPoint[] mz = computeComposites(null, b, blindedElements, evaluatedElements);
         ECPoint t2 = ECAlgorithms.sumOfTwoMultiplies(G.generator, s, b, c);
         ECPoint t3 = ECAlgorithms.sumOfTwoMultiplies(mz[0], s, mz[1], c);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -107,7 +108,7 @@ class OprfRoundTripTest {
         byte[] offCurve = offCurveEncoding();
         assertThatThrownBy(() -> ec.blindEvaluate(List.of(offCurve))).isInstanceOf(OprfException.class);
         byte[] xAboveP = new byte[33];
-        java.util.Arrays.fill(xAboveP, (byte) 0xff);
+        Arrays.fill(xAboveP, (byte) 0xff);
         xAboveP[0] = 0x03;
         assertThatThrownBy(() -> ec.blindEvaluate(List.of(xAboveP))).isInstanceOf(OprfException.class);
         byte[] uncompressedPrefix = P256.publicKey().element();

@@ -8,6 +8,7 @@ import io.coffer.keyserver.ratelimit.RateLimitSpec;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,13 +19,13 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The key server's command line: {@code init}, {@code issue-client}, {@code rotate-key} and {@code serve}.
@@ -303,7 +304,7 @@ public final class KeyServerCommand {
             KeyServer ks;
             try {
                 ks = b.start();
-            } catch (java.net.BindException e) {
+            } catch (BindException e) {
                 throw new IOException("cannot bind " + bind + " (https " + httpsPort + ", udp " + udpPort + "): " + e.getMessage(), e);
             }
             CountDownLatch stopRequested = new CountDownLatch(1);

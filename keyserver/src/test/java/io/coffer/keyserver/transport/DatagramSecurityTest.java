@@ -20,6 +20,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,7 +83,7 @@ class DatagramSecurityTest {
         DatagramPacket p = new DatagramPacket(buf, buf.length);
         try {
             socket.receive(p);
-            return java.util.Arrays.copyOf(buf, p.getLength());
+            return Arrays.copyOf(buf, p.getLength());
         } catch (SocketTimeoutException e) {
             return null;
         }
@@ -132,20 +134,20 @@ class DatagramSecurityTest {
     @Test
     void foreignSessionIdIsDropped() throws Exception {
         byte[] id = new byte[16];
-        new java.security.SecureRandom().nextBytes(id);
+        new SecureRandom().nextBytes(id);
         assertDroppedFor(DropReason.UNKNOWN_SESSION, DatagramFrame.seal(DatagramFrame.REQUEST, id, 1, request(), grant.sessionKey()));
     }
 
     @Test
     void truncatedOversizedAndMalformedDatagramsAreDropped() throws Exception {
         byte[] f = frame(1, request());
-        assertDroppedFor(DropReason.TRUNCATED, java.util.Arrays.copyOf(f, 40));
+        assertDroppedFor(DropReason.TRUNCATED, Arrays.copyOf(f, 40));
         assertDroppedFor(DropReason.OVERSIZED, new byte[1401]);
         assertDroppedFor(DropReason.OVERSIZED, frame(2, new byte[1400]));
         byte[] bad = request();
         bad[0] = 0x7f;
         assertDroppedFor(DropReason.MALFORMED, frame(3, bad));
-        byte[] shortBody = java.util.Arrays.copyOf(request(), 20);
+        byte[] shortBody = Arrays.copyOf(request(), 20);
         assertDroppedFor(DropReason.MALFORMED, frame(4, shortBody));
     }
 

@@ -3,6 +3,7 @@ package io.coffer.sdk.blob;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -22,7 +23,7 @@ public interface BlobContent {
      * The content as a buffer over memory it already occupies (no copy), or null when it is not in memory. Stores use
      * it to write without streaming through an intermediate buffer; they must not modify it.
      */
-    default java.nio.ByteBuffer inMemory() {
+    default ByteBuffer inMemory() {
         return null;
     }
 
@@ -35,8 +36,8 @@ public interface BlobContent {
         return new BlobContent() {
             @Override public long length() { return length; }
             @Override public InputStream open() { return new ByteArrayInputStream(bytes, offset, length); }
-            @Override public java.nio.ByteBuffer inMemory() {
-                return java.nio.ByteBuffer.wrap(bytes, offset, length).asReadOnlyBuffer();
+            @Override public ByteBuffer inMemory() {
+                return ByteBuffer.wrap(bytes, offset, length).asReadOnlyBuffer();
             }
         };
     }

@@ -1,5 +1,6 @@
 package io.coffer.sdk.blob;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collection;
@@ -46,7 +47,7 @@ public interface BlobStore extends AutoCloseable {
         try (InputStream in = get(name, offset, length)) {
             int got = in.readNBytes(dst, dstOffset, length);
             if (got != length) {
-                throw new java.io.EOFException("blob " + name + " has " + got + " of " + length + " bytes at offset "
+                throw new EOFException("blob " + name + " has " + got + " of " + length + " bytes at offset "
                         + offset);
             }
         }

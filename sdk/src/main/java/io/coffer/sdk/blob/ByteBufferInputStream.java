@@ -2,6 +2,7 @@ package io.coffer.sdk.blob;
 
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * Reads a buffer's remaining bytes, without copying them out first: how a pack already in memory goes to the HTTP
@@ -23,7 +24,7 @@ final class ByteBufferInputStream extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) {
             return 0;
         }

@@ -2,6 +2,7 @@ package io.coffer.sdk.blob;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -96,7 +97,7 @@ final class DirectRequests {
             HttpExecuteResponse response = execute(request, content);
             try (InputStream answer = response.responseBody().orElse(null)) {
                 if (answer != null) {
-                    answer.transferTo(java.io.OutputStream.nullOutputStream()); // frees the pooled connection
+                    answer.transferTo(OutputStream.nullOutputStream()); // frees the pooled connection
                 }
             }
             if (!response.httpResponse().isSuccessful()) {

@@ -1,5 +1,6 @@
 package io.coffer.sdk.blob;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -214,7 +215,7 @@ public final class DirectoryBlobStore implements BlobStore {
 
     /** Writes the content straight from memory (in {@link #IO_SLICE} calls) when it is there, else streams it. */
     private static long write(BlobContent content, FileChannel out, long limit) throws IOException {
-        java.nio.ByteBuffer memory = content.inMemory();
+        ByteBuffer memory = content.inMemory();
         if (memory != null) {
             long n = memory.remaining();
             int end = memory.limit();
@@ -246,7 +247,7 @@ public final class DirectoryBlobStore implements BlobStore {
                 buf.limit((int) Math.min(length, (long) buf.position() + IO_SLICE));
                 int n = channel.read(buf, pos);
                 if (n < 0) {
-                    throw new java.io.EOFException("blob " + name + " has " + buf.position() + " of " + length
+                    throw new EOFException("blob " + name + " has " + buf.position() + " of " + length
                             + " bytes at offset " + offset);
                 }
                 pos += n;

@@ -1,8 +1,10 @@
 package io.coffer.sdk.codec;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -68,7 +70,7 @@ public final class BinaryReader {
 
     public byte[] raw(int n) throws MalformedRecordException {
         need(n);
-        byte[] b = java.util.Arrays.copyOfRange(buf, pos, pos + n);
+        byte[] b = Arrays.copyOfRange(buf, pos, pos + n);
         pos += n;
         return b;
     }
@@ -88,7 +90,7 @@ public final class BinaryReader {
         byte[] b = bytes();
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b)).toString();
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
         } catch (CharacterCodingException e) {
             throw new MalformedRecordException("invalid UTF-8");
         }
@@ -110,7 +112,7 @@ public final class BinaryReader {
 
     /** Checks a magic value at the current position. */
     public void expect(byte[] magic) throws MalformedRecordException {
-        if (!java.util.Arrays.equals(raw(magic.length), magic)) {
+        if (!Arrays.equals(raw(magic.length), magic)) {
             throw new MalformedRecordException("bad magic");
         }
     }

@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import javax.crypto.AEADBadTagException;
@@ -86,7 +87,7 @@ public final class MasterKey {
             return load(file);
         }
         Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-        java.util.Arrays.fill(raw, (byte) 0);
+        Arrays.fill(raw, (byte) 0);
         return key;
     }
 
@@ -107,7 +108,7 @@ public final class MasterKey {
             throw new IOException("malformed master key file: " + file);
         }
         MasterKey key = of(raw);
-        java.util.Arrays.fill(raw, (byte) 0);
+        Arrays.fill(raw, (byte) 0);
         return key;
     }
 
@@ -148,12 +149,12 @@ public final class MasterKey {
         if (sealed.length < OVERHEAD || sealed[0] != VERSION) {
             throw new ChunkIntegrityException("Sealed value is malformed.");
         }
-        byte[] id = java.util.Arrays.copyOfRange(sealed, 1, 1 + ID_LENGTH);
+        byte[] id = Arrays.copyOfRange(sealed, 1, 1 + ID_LENGTH);
         if (!MessageDigest.isEqual(id, keyId)) {
             throw new ChunkIntegrityException("Sealed under another master key (key id " + HexFormat.of().formatHex(id)
                     + ").");
         }
-        byte[] nonce = java.util.Arrays.copyOfRange(sealed, 1 + ID_LENGTH, 1 + ID_LENGTH + NONCE_LENGTH);
+        byte[] nonce = Arrays.copyOfRange(sealed, 1 + ID_LENGTH, 1 + ID_LENGTH + NONCE_LENGTH);
         int start = 1 + ID_LENGTH + NONCE_LENGTH;
         try {
             Cipher gcm = gcm(Cipher.DECRYPT_MODE, nonce, purpose, name);

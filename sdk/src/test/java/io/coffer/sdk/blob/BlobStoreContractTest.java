@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -183,7 +184,7 @@ abstract class BlobStoreContractTest {
     @Test
     void listByPrefixInAscendingOrder() throws IOException {
         for (String name : List.of("q/x", "p/b", "p/ab", "p/a")) {
-            writer().put(name, BlobContent.of(name.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            writer().put(name, BlobContent.of(name.getBytes(StandardCharsets.US_ASCII)));
         }
 
         assertThat(names("")).containsExactly("p/a", "p/ab", "p/b", "q/x");

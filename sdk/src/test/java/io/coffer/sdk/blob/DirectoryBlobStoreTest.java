@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,7 +70,7 @@ class DirectoryBlobStoreTest extends BlobStoreContractTest {
 
     @Test
     void filesAndDirectoriesArePrivate() throws IOException {
-        org.junit.jupiter.api.Assumptions.assumeTrue(
+        Assumptions.assumeTrue(
                 FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
         store.put("p/q/secret", BlobContent.of(new byte[] {1}));
 

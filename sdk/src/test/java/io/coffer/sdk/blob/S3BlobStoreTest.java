@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.testing.S3ServerFixture;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,7 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             }
             assertThat(multipart.head("p/multi")).map(BlobInfo::size).contains(20L * MIB + 123);
             assertThat(multipart.read("p/multi", 6L * MIB - 2, 4))
-                    .isEqualTo(java.util.Arrays.copyOfRange(
+                    .isEqualTo(Arrays.copyOfRange(
                             TestContents.bytes(TestContents.generated(6L * MIB + 2, 11)), 6 * MIB - 2, 6 * MIB + 2));
             assertThat(multipart.client().headObject(r -> r.bucket(bucket).key("p/multi")).eTag()).contains("-");
         }
@@ -101,10 +103,10 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             oddPrefix.put("p/ab/pack", BlobContent.of(pack));
             byte[] into = new byte[MIB + 10];
             lean.readInto("p/ab/pack", 2 * MIB, into, 5, MIB);
-            assertThat(java.util.Arrays.copyOfRange(into, 5, 5 + MIB))
-                    .isEqualTo(java.util.Arrays.copyOfRange(pack, 2 * MIB, 3 * MIB));
+            assertThat(Arrays.copyOfRange(into, 5, 5 + MIB))
+                    .isEqualTo(Arrays.copyOfRange(pack, 2 * MIB, 3 * MIB));
             assertThat(hashed.read("p/ab/pack", 0, pack.length)).isEqualTo(pack);
-            assertThat(oddPrefix.read("p/ab/pack", 7, 100)).isEqualTo(java.util.Arrays.copyOfRange(pack, 7, 107));
+            assertThat(oddPrefix.read("p/ab/pack", 7, 100)).isEqualTo(Arrays.copyOfRange(pack, 7, 107));
             assertThat(lean.directReads()).isEqualTo(1);
             assertThat(hashed.directReads()).as("the server checks the signature of the payload-signing store too")
                     .isEqualTo(1);
@@ -112,11 +114,11 @@ class S3BlobStoreTest extends BlobStoreContractTest {
 
             // a short range and a missing blob are answered by the SDK's path, with its errors
             assertThatThrownBy(() -> lean.read("p/ab/pack", pack.length - 10, 20))
-                    .isInstanceOf(java.io.EOFException.class);
+                    .isInstanceOf(EOFException.class);
             assertThatThrownBy(() -> lean.read("p/ab/missing", 0, 10)).isInstanceOf(BlobNotFoundException.class);
             assertThat(lean.directReads()).isEqualTo(1);
             // and the pooled connection is still good after those aborted answers
-            assertThat(lean.read("p/ab/pack", 1, 3)).isEqualTo(java.util.Arrays.copyOfRange(pack, 1, 4));
+            assertThat(lean.read("p/ab/pack", 1, 3)).isEqualTo(Arrays.copyOfRange(pack, 1, 4));
             assertThat(lean.directReads()).isEqualTo(2);
         }
     }

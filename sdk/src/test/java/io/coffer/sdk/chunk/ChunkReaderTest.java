@@ -7,7 +7,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -182,14 +184,14 @@ class ChunkReaderTest {
         private record Handed(byte[] buf, int off, byte[] copy, long streamOffset) {
         }
 
-        private final java.util.ArrayDeque<Handed> pending = new java.util.ArrayDeque<>();
+        private final ArrayDeque<Handed> pending = new ArrayDeque<>();
         final ByteArrayOutputStream seen = new ByteArrayOutputStream();
         long handed;
         int releases;
 
         @Override
         public void read(byte[] buf, int off, int len) {
-            pending.add(new Handed(buf, off, java.util.Arrays.copyOfRange(buf, off, off + len), handed));
+            pending.add(new Handed(buf, off, Arrays.copyOfRange(buf, off, off + len), handed));
             handed += len;
         }
 
@@ -208,7 +210,7 @@ class ChunkReaderTest {
         }
 
         private void consume(Handed h) {
-            byte[] now = java.util.Arrays.copyOfRange(h.buf(), h.off(), h.off() + h.copy().length);
+            byte[] now = Arrays.copyOfRange(h.buf(), h.off(), h.off() + h.copy().length);
             assertThat(now).as("bytes at stream offset %d unchanged until released", h.streamOffset())
                     .isEqualTo(h.copy());
             seen.writeBytes(now);

@@ -1,5 +1,6 @@
 package io.coffer.sdk.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -255,7 +256,7 @@ public final class PostgresServer {
         List<Path> candidates = new ArrayList<>();
         String path = System.getenv("PATH");
         if (path != null) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
+            for (String dir : path.split(File.pathSeparator)) {
                 if (!dir.isEmpty()) {
                     Path initdb = Path.of(dir).resolve("initdb");
                     if (Files.isExecutable(initdb)) {

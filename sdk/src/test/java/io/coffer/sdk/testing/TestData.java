@@ -3,6 +3,7 @@ package io.coffer.sdk.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 
@@ -72,7 +73,7 @@ public final class TestData {
     private static MessageDigest md5() {
         try {
             return MessageDigest.getInstance("MD5");
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
