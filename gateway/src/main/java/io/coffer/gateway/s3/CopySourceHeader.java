@@ -1,6 +1,8 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.gateway.auth.SigV4;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ETags;
 

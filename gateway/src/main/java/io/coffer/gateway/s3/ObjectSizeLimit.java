@@ -1,5 +1,8 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+
 /**
  * S3's largest upload in one request: a PUT or one part of a multipart upload carries at most 5 GiB. Checked on the
  * declared length before {@code 100 Continue} is sent, and on the bytes read when no length was declared.
