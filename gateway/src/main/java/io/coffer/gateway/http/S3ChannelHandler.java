@@ -7,12 +7,13 @@ import io.coffer.gateway.auth.VerifyingInputStream;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.NameRules;
-import io.coffer.gateway.s3.ObjectSizeLimit;
 import io.coffer.gateway.s3.S3Dispatcher;
 import io.coffer.gateway.s3.S3Operation;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
 import io.coffer.gateway.s3.S3Router;
+import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectSizeLimit;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -488,7 +489,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         r.headers().set("x-amz-request-id", ex.requestId);
         r.headers().set("x-amz-id-2", server.hostId());
-        r.headers().set(HttpHeaderNames.DATE, io.coffer.gateway.s3.ObjectHeaders.httpDate(Instant.now()));
+        r.headers().set(HttpHeaderNames.DATE, ObjectHeaders.httpDate(Instant.now()));
         r.headers().set(HttpHeaderNames.SERVER, "Coffer");
         if (keepAlive) {
             HttpUtil.setKeepAlive(r, true);

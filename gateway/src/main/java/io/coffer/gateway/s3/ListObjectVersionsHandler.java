@@ -14,7 +14,7 @@ import io.coffer.sdk.meta.ObjectPage;
  */
 public final class ListObjectVersionsHandler implements S3ActionHandler {
     /** The version id S3 gives objects written while versioning was never enabled. */
-    static final String NULL_VERSION = "null";
+    public static final String NULL_VERSION = "null";
 
     private final Coffer coffer;
 

@@ -1,4 +1,4 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
