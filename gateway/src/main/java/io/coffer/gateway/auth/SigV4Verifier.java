@@ -1,7 +1,7 @@
 package io.coffer.gateway.auth;
 
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

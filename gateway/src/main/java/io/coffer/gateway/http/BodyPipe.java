@@ -1,7 +1,7 @@
 package io.coffer.gateway.http;
 
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.SigV4;
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

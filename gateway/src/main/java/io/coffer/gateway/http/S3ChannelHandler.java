@@ -1,19 +1,17 @@
 package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.AuthResult;
-import io.coffer.gateway.auth.AwsChunkedInputStream;
 import io.coffer.gateway.auth.SignedRequest;
 import io.coffer.gateway.auth.VerifyingInputStream;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.NameRules;
-import io.coffer.gateway.s3.ObjectSizeLimit;
 import io.coffer.gateway.s3.S3Dispatcher;
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
 import io.coffer.gateway.s3.S3Operation;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
 import io.coffer.gateway.s3.S3Router;
-import io.coffer.sdk.checksum.ChecksumAlgorithm;
+import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -46,13 +44,11 @@ import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -77,9 +73,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(S3ChannelHandler.class);
     private static final int COPY_CHUNK = 64 * 1024;
     private static final long MAX_DISCARD = 1024 * 1024;
-    private static final Set<S3Operation> READS_BODY = EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART,
-            S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET,
-            S3Operation.PUT_OBJECT_TAGGING);
 
     private final S3Server server;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
@@ -226,68 +219,16 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         long decodedLength = -1;
         InputStream body = InputStream.nullInputStream();
         S3Request.BodyChecks checks = S3Request.BodyChecks.NONE;
-        if (READS_BODY.contains(op)) {
-            String decoded = flat.get("x-amz-decoded-content-length");
-            boolean chunkedTe = HttpUtil.isTransferEncodingChunked(req);
-            if (auth.streaming()) {
-                if (decoded == null) {
-                    if (!chunkedTe) {
-                        throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
-                    }
-                } else {
-                    decodedLength = parseLength(decoded);
-                }
-            } else if (HttpUtil.isContentLengthSet(req)) {
-                decodedLength = parseLength(req.headers().get(HttpHeaderNames.CONTENT_LENGTH));
-            } else if (!chunkedTe && op.streamsBody()) {
-                throw new S3Exception(S3ErrorCode.MISSING_CONTENT_LENGTH);
-            }
-            if (op.streamsBody()) {
-                ObjectSizeLimit.check(decodedLength);
-            }
+        if (RequestBodyStack.readsBody(op)) {
+            RequestBodyStack stack = new RequestBodyStack(req, op, auth, flat);
             BodyPipe pipe = new BodyPipe(server.options().bodyBufferBytes(), () -> resumeReading(ex),
                     server.options().idleTimeout().toMillis(), server.requestBodyBufferHighWater());
             ex.pipe = pipe;
             if (ex.bodyComplete) {
                 pipe.finish();
             }
-            InputStream raw = pipe;
-            AwsChunkedInputStream chunked = null;
-            String trailer = flat.get("x-amz-trailer");
-            if (trailer != null && !auth.trailers()) {
-                throw new S3Exception(S3ErrorCode.MALFORMED_TRAILER_ERROR, "x-amz-trailer needs a payload with"
-                        + " trailers (STREAMING-...-TRAILER).");
-            }
-            if (auth.streaming()) {
-                chunked = new AwsChunkedInputStream(raw, auth.signedChunks() ? auth.chunkSigner() : null,
-                        auth.trailers() ? AwsChunkedInputStream.declaredTrailers(trailer) : null);
-                raw = chunked;
-            }
-            Map<ChecksumAlgorithm, String> headerChecksums = new LinkedHashMap<>();
-            List<ChecksumAlgorithm> algorithms = new ArrayList<>();
-            for (Map.Entry<String, String> h : op.checksumHeadersDescribeBody() ? flat.entrySet()
-                    : Map.<String, String>of().entrySet()) {
-                ChecksumAlgorithm.fromHeaderName(h.getKey()).ifPresent(a -> {
-                    headerChecksums.put(a, h.getValue().trim());
-                    algorithms.add(a);
-                });
-            }
-            if (trailer != null) {
-                for (String t : trailer.split(",")) {
-                    ChecksumAlgorithm.fromHeaderName(t.trim()).filter(a -> !algorithms.contains(a))
-                            .ifPresent(algorithms::add);
-                }
-            }
-            final AwsChunkedInputStream trailers = chunked;
-            VerifyingInputStream verifying = new VerifyingInputStream(raw, auth.payloadSha256(), algorithms, () -> {
-                Map<ChecksumAlgorithm, String> expected = new LinkedHashMap<>(headerChecksums);
-                if (trailers != null) {
-                    for (Map.Entry<String, String> t : trailers.trailers().entrySet()) {
-                        ChecksumAlgorithm.fromHeaderName(t.getKey()).ifPresent(a -> expected.put(a, t.getValue()));
-                    }
-                }
-                return expected;
-            }, decodedLength, op.streamsBody() ? ObjectSizeLimit.MAX_UPLOAD_BYTES : Long.MAX_VALUE);
+            VerifyingInputStream verifying = stack.over(pipe);
+            decodedLength = stack.decodedLength();
             body = verifying;
             checks = verifying::checksums;
         }
@@ -317,18 +258,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         } else {
             headers.put("content-encoding", String.join(", ", kept));
         }
-    }
-
-    private static long parseLength(String v) {
-        try {
-            long n = Long.parseLong(v.trim());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length.");
     }
 
     private void resumeReading(Exchange ex) {
@@ -488,7 +417,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         r.headers().set("x-amz-request-id", ex.requestId);
         r.headers().set("x-amz-id-2", server.hostId());
-        r.headers().set(HttpHeaderNames.DATE, io.coffer.gateway.s3.ObjectHeaders.httpDate(Instant.now()));
+        r.headers().set(HttpHeaderNames.DATE, ObjectHeaders.httpDate(Instant.now()));
         r.headers().set(HttpHeaderNames.SERVER, "Coffer");
         if (keepAlive) {
             HttpUtil.setKeepAlive(r, true);

@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 
 /**

@@ -1,5 +1,10 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.headers.Conditionals;
+import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.RangeHeader;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;

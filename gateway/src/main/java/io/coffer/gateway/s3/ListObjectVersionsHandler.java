@@ -1,5 +1,7 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.meta.ObjectPage;
@@ -12,7 +14,7 @@ import io.coffer.sdk.meta.ObjectPage;
  */
 public final class ListObjectVersionsHandler implements S3ActionHandler {
     /** The version id S3 gives objects written while versioning was never enabled. */
-    static final String NULL_VERSION = "null";
+    public static final String NULL_VERSION = "null";
 
     private final Coffer coffer;
 

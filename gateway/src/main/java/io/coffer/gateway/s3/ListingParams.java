@@ -1,6 +1,9 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.gateway.auth.SigV4;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.meta.ObjectPage;

@@ -1,5 +1,8 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+
 /** The partNumber and uploadId query parameters of the multipart actions. */
 final class PartNumbers {
     private PartNumbers() {

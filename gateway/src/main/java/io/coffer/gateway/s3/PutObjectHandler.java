@@ -1,5 +1,8 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;

@@ -1,5 +1,7 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import java.util.Map;
 
 /**

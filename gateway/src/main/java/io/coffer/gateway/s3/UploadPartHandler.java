@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PartInfo;
 

@@ -3,8 +3,8 @@ package io.coffer.gateway.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

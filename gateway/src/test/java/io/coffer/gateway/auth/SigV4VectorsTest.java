@@ -5,8 +5,8 @@ import static io.coffer.gateway.auth.RequestParts.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.gateway.s3.S3ErrorCode;
-import io.coffer.gateway.s3.S3Exception;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * The AWS SDK v2 (sync client, default checksum and signing behaviour) against the gateway over real sockets, on the
  * real engine (directory backend, SQLite metadata).
  */
-class SdkClientCompatibilityTest {
+public class SdkClientCompatibilityTest {
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
             .withEngine(dir -> Coffer.builder().directory(dir).packSize(1 << 20).build());
@@ -283,7 +283,7 @@ class SdkClientCompatibilityTest {
         assertError(() -> s3.listBuckets(r -> r.maxBuckets(0)), 400, "InvalidArgument");
     }
 
-    static void assertError(Runnable call, int status, String code) {
+    public static void assertError(Runnable call, int status, String code) {
         assertThatThrownBy(call::run).isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.statusCode()).isEqualTo(status);
             if (code != null) {

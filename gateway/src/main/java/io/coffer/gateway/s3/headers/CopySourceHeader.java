@@ -1,6 +1,11 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
 import io.coffer.gateway.auth.SigV4;
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.ListObjectVersionsHandler;
+import io.coffer.gateway.s3.NameRules;
+import io.coffer.gateway.s3.S3Request;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ETags;
 
@@ -8,11 +13,11 @@ import io.coffer.sdk.ETags;
  * Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded, optionally {@code ?versionId=null}) with its
  * {@code x-amz-copy-source-if-*}.
  */
-final class CopySourceHeader {
+public final class CopySourceHeader {
     private CopySourceHeader() {
     }
 
-    static CopySource parse(S3Request r) {
+    public static CopySource parse(S3Request r) {
         String raw = r.header("x-amz-copy-source");
         if (raw == null) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key:"

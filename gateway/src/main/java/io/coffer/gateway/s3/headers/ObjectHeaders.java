@@ -1,5 +1,9 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.S3Request;
+import io.coffer.gateway.s3.S3Response;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
@@ -85,7 +89,7 @@ public final class ObjectHeaders {
      * How the object's checksum covers it: COMPOSITE for a multipart object's checksum of its parts' checksums
      * ({@code -N} at its end), else FULL_OBJECT; a part's checksum is reported with the object's type, as S3 does.
      */
-    static String checksumType(ObjectInfo info) {
+    public static String checksumType(ObjectInfo info) {
         return info.attributes().checksums().values().stream().findFirst().map(ChecksumType::ofValue)
                 .orElse(ChecksumType.FULL_OBJECT).name();
     }
@@ -95,7 +99,7 @@ public final class ObjectHeaders {
      * of a single-PUT object), part {@code partNumber}'s of a multipart object stored with part checksums, else none
      * (a client that checks them would fail a range against the whole object's).
      */
-    static Map<String, String> checksumsOf(ObjectInfo info, int partNumber) {
+    public static Map<String, String> checksumsOf(ObjectInfo info, int partNumber) {
         Map<String, String> object = info.attributes().checksums();
         if (partNumber == 0 || info.partCount() == 0 && partNumber == 1) {
             return object;

@@ -1,4 +1,4 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.error;
 
 import io.coffer.sdk.ErrorCode;
 

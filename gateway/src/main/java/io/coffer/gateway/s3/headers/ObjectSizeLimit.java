@@ -1,4 +1,7 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
+
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
 
 /**
  * S3's largest upload in one request: a PUT or one part of a multipart upload carries at most 5 GiB. Checked on the

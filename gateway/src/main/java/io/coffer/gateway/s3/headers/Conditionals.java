@@ -1,5 +1,8 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.S3Request;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
 import java.time.Instant;
@@ -10,12 +13,12 @@ import java.time.temporal.ChronoUnit;
  * a true If-Match overrides a false If-Unmodified-Since; a false If-None-Match makes If-Modified-Since irrelevant;
  * 412 PreconditionFailed wins over 304 Not Modified.
  */
-final class Conditionals {
+public final class Conditionals {
     private Conditionals() {
     }
 
     /** Throws PreconditionFailed (412) or NotModified (304) when the object does not satisfy the request. */
-    static void check(S3Request r, ObjectInfo info) {
+    public static void check(S3Request r, ObjectInfo info) {
         String ifMatch = r.header("if-match");
         String ifNoneMatch = r.header("if-none-match");
         Instant ifModifiedSince = ObjectHeaders.parseHttpDate(r.header("if-modified-since"));
@@ -42,7 +45,7 @@ final class Conditionals {
     }
 
     /** 304: carries the object's ETag and Last-Modified, which S3 returns with it. */
-    static final class NotModifiedException extends S3Exception {
+    public static final class NotModifiedException extends S3Exception {
         private static final long serialVersionUID = 1L;
         private final transient ObjectInfo info;
 
@@ -51,7 +54,7 @@ final class Conditionals {
             this.info = info;
         }
 
-        ObjectInfo info() {
+        public ObjectInfo info() {
             return info;
         }
     }

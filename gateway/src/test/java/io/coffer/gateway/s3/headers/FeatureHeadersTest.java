@@ -1,4 +1,4 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
 import static io.coffer.gateway.s3.SdkClientCompatibilityTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,8 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
+import io.coffer.gateway.error.S3ErrorCode;
+import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.S3Request;
 import java.util.Locale;
 import java.util.Set;
 
@@ -10,10 +13,10 @@ import java.util.Set;
  * does anyway: the private ACL (and the bucket-owner ACLs, the bucket owner being the only writer), SSE with
  * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class, an empty tag set.
  */
-final class FeatureHeaders {
-    static final String SSE = "x-amz-server-side-encryption";
+public final class FeatureHeaders {
+    public static final String SSE = "x-amz-server-side-encryption";
     /** S3's name for SSE with keys the server manages, which is what Coffer does to every object (AES-256). */
-    static final String SSE_AES256 = "AES256";
+    public static final String SSE_AES256 = "AES256";
     private static final Set<String> OBJECT_ACLS = Set.of("private", "bucket-owner-full-control", "bucket-owner-read");
     private static final String[] GRANTS = {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
         "x-amz-grant-write-acp", "x-amz-grant-full-control"};
@@ -32,7 +35,7 @@ final class FeatureHeaders {
     }
 
     /** Throws the S3 error for the first feature header of {@code r} the gateway cannot honour. */
-    static void check(S3Request r) {
+    public static void check(S3Request r) {
         switch (r.operation()) {
             case CREATE_BUCKET -> {
                 cannedAcl(r, Set.of("private"));
@@ -66,7 +69,7 @@ final class FeatureHeaders {
     }
 
     /** True when a copy onto itself changes what S3 counts as a change: encryption or storage class named anew. */
-    static boolean restatesStorage(S3Request r) {
+    public static boolean restatesStorage(S3Request r) {
         return r.header(SSE) != null || r.header("x-amz-storage-class") != null;
     }
 

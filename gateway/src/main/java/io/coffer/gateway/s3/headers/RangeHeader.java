@@ -1,13 +1,13 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
 import io.coffer.sdk.ByteRange;
 
 /** Parses a single-range {@code Range: bytes=...} header; anything S3 ignores (multiple ranges, bad syntax) is null. */
-final class RangeHeader {
+public final class RangeHeader {
     private RangeHeader() {
     }
 
-    static ByteRange parse(String header) {
+    public static ByteRange parse(String header) {
         if (header == null) {
             return null;
         }

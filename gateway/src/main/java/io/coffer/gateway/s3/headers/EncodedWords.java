@@ -1,4 +1,4 @@
-package io.coffer.gateway.s3;
+package io.coffer.gateway.s3.headers;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
