@@ -2,8 +2,8 @@ package io.coffer.gateway.auth;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.sdk.blob.ReadThroughInputStream;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * it throws an {@link IOException} caused by an {@link S3Exception} (XAmzContentSHA256Mismatch, BadDigest,
  * IncompleteBody, EntityTooLarge), so an engine that commits at EOF aborts and stores nothing.
  */
-public final class VerifyingInputStream extends FilterInputStream {
+public final class VerifyingInputStream extends ReadThroughInputStream {
     private final String expectedSha256Hex;
     private final MessageDigest sha256;
     private final Map<ChecksumAlgorithm, ChecksumAlgorithm.Running> running = new EnumMap<>(ChecksumAlgorithm.class);
@@ -59,13 +59,6 @@ public final class VerifyingInputStream extends FilterInputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
     public int read(byte[] b, int off, int len) throws IOException {
         if (failure != null) {
             throw failure;
@@ -101,25 +94,6 @@ public final class VerifyingInputStream extends FilterInputStream {
             r.update(b, off, n);
         }
         return n;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        byte[] buf = new byte[(int) Math.min(8192, Math.max(n, 1))];
-        long skipped = 0;
-        while (skipped < n) {
-            int r = read(buf, 0, (int) Math.min(buf.length, n - skipped));
-            if (r < 0) {
-                break;
-            }
-            skipped += r;
-        }
-        return skipped;
-    }
-
-    @Override
-    public boolean markSupported() {
-        return false;
     }
 
     private void finish() {
