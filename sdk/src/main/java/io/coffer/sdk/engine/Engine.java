@@ -1,5 +1,7 @@
 package io.coffer.sdk.engine;
 
+import static io.coffer.sdk.engine.EngineContext.backendFailure;
+
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -70,6 +72,7 @@ public final class Engine implements Coffer {
     private final EngineConfig config;
     private final MetadataStore meta;
     private final AutoCloseable directoryLock;
+    private final Buckets buckets;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -91,6 +94,7 @@ public final class Engine implements Coffer {
         this.config = config;
         this.meta = config.metadata();
         this.ctx = new EngineContext(config);
+        this.buckets = new Buckets(ctx);
         try {
             config.blobs().prepareFolders(BackendLayout.folders());
         } catch (IOException | RuntimeException e) {
@@ -103,33 +107,22 @@ public final class Engine implements Coffer {
 
     @Override
     public BucketRecord createBucket(String bucket, String owner, String region) {
-        Names.checkBucket(bucket);
-        BucketRecord record = new BucketRecord(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
-        meta.createBucket(record);
-        String blob = StoredRecords.bucketBlob(config.masterKey(), bucket);
-        try {
-            config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(config.masterKey(), record)));
-        } catch (IOException e) {
-            meta.deleteBucket(bucket);
-            throw backendFailure("could not write the bucket record", e);
-        }
-        return record;
+        return buckets.create(bucket, owner, region);
     }
 
     @Override
     public BucketRecord headBucket(String bucket) {
-        return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
+        return buckets.head(bucket);
     }
 
     @Override
     public List<BucketRecord> listBuckets(String owner) {
-        return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
+        return buckets.list(owner);
     }
 
     @Override
     public void deleteBucket(String bucket) {
-        meta.deleteBucket(bucket);
-        deleteQuietly(StoredRecords.bucketBlob(config.masterKey(), bucket));
+        buckets.delete(bucket);
     }
 
     // ---- objects
@@ -559,7 +552,7 @@ public final class Engine implements Coffer {
      */
     private void forgetManifest(String versionId) {
         if (!BackendLayout.isGrouped(versionId)) {
-            deleteQuietly(BackendLayout.manifest(versionId));
+            ctx.deleteQuietly(BackendLayout.manifest(versionId));
             return;
         }
         String tombstone = BackendLayout.tombstone(versionId);
@@ -696,19 +689,6 @@ public final class Engine implements Coffer {
         } catch (ChunkIntegrityException | MalformedRecordException e) {
             throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "A part's manifest failed its integrity check.", e);
         }
-    }
-
-    private void deleteQuietly(String blob) {
-        try {
-            config.blobs().delete(blob);
-        } catch (IOException e) {
-            LOG.warn("could not delete blob {} (fsck reports it, gc removes it later): {}", blob, e.toString());
-        }
-    }
-
-    private static CofferException backendFailure(String what, IOException e) {
-        return CofferException.of(ErrorCode.INTERNAL_ERROR, "Backend failure: " + what + " (" + e.getMessage() + ")",
-                e);
     }
 
     private static CofferException readFailure(IOException e) {
