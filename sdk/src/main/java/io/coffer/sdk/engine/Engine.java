@@ -73,6 +73,7 @@ public final class Engine implements Coffer {
     private final MetadataStore meta;
     private final AutoCloseable directoryLock;
     private final Buckets buckets;
+    private final ObjectReads reads;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -95,6 +96,7 @@ public final class Engine implements Coffer {
         this.meta = config.metadata();
         this.ctx = new EngineContext(config);
         this.buckets = new Buckets(ctx);
+        this.reads = new ObjectReads(ctx, buckets);
         try {
             config.blobs().prepareFolders(BackendLayout.folders());
         } catch (IOException | RuntimeException e) {
@@ -168,7 +170,7 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo headObject(String bucket, String key) {
-        return info(record(bucket, key));
+        return ObjectReads.info(reads.record(bucket, key));
     }
 
     @Override
@@ -178,43 +180,24 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObject(String bucket, String key, ByteRange range, Consumer<ObjectInfo> check) {
-        ObjectRecord record = record(bucket, key);
-        ObjectInfo info = info(record);
+        ObjectRecord record = reads.record(bucket, key);
+        ObjectInfo info = ObjectReads.info(record);
         check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
         long offset = resolved == null ? 0 : resolved.offset();
         long length = resolved == null ? record.size() : resolved.length();
-        Manifest m = openManifest(record);
-        return new ObjectContent(info, resolved, content(m, offset, length));
+        Manifest m = reads.openManifest(record);
+        return new ObjectContent(info, resolved, reads.content(m, offset, length));
     }
 
     @Override
     public ObjectContent getObjectPart(String bucket, String key, int partNumber) {
-        ObjectRecord record = record(bucket, key);
-        ObjectInfo info = info(record);
+        ObjectRecord record = reads.record(bucket, key);
+        ObjectInfo info = ObjectReads.info(record);
         ByteRange.Resolved part = info.partRange(partNumber);
-        Manifest m = openManifest(record);
+        Manifest m = reads.openManifest(record);
         ByteRange.Resolved range = part.length() == 0 ? null : part;
-        return new ObjectContent(info, range, content(m, part.offset(), part.length()));
-    }
-
-    /**
-     * The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs, with
-     * the first run of chunks already read and verified, so that damage there fails this call rather than the read.
-     */
-    private InputStream content(Manifest m, long offset, long length) {
-        if (m.isInline()) {
-            return new java.io.ByteArrayInputStream(m.inline(), (int) offset, (int) length);
-        }
-        ObjectReadStream stream = new ObjectReadStream(ctx, m.entries(), offset, length);
-        try {
-            stream.start();
-        } catch (IOException e) {
-            stream.close();
-            throw e.getCause() instanceof CofferException ce ? ce
-                    : backendFailure("could not read the object's data", e);
-        }
-        return stream;
+        return new ObjectContent(info, range, reads.content(m, part.offset(), part.length()));
     }
 
     @Override
@@ -245,7 +228,7 @@ public final class Engine implements Coffer {
         Names.checkKey(key);
         ObjectRecord src = sourceRecord(source);
         headBucket(bucket);
-        Manifest from = openManifest(src);
+        Manifest from = reads.openManifest(src);
         ObjectAttributes attrs = attributes == null ? from.attributes()
                 : attributes.withChecksums(from.attributes().checksums());
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
@@ -312,7 +295,7 @@ public final class Engine implements Coffer {
         checkPartNumber(partNumber);
         MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
         ObjectRecord src = sourceRecord(source);
-        Manifest from = openManifest(src);
+        Manifest from = reads.openManifest(src);
         String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
         if (range == null && from.partSizes().isEmpty() && !from.isInline()
                 && (checksum == null || sourceSum != null)) {
@@ -323,7 +306,7 @@ public final class Engine implements Coffer {
         // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
         // stream them through the write path; dedup keeps whole chunks from being stored twice
         ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
-        try (InputStream in = content(from, r.offset(), r.length())) {
+        try (InputStream in = reads.content(from, r.offset(), r.length())) {
             return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, in);
         } catch (IOException e) {
             throw readFailure(e);
@@ -414,7 +397,8 @@ public final class Engine implements Coffer {
         } catch (IllegalArgumentException notHex) {
             return Optional.empty();
         }
-        return meta.completedUpload(bucket, key, uploadId).filter(done -> done.etag().equals(etag)).map(this::info);
+        return meta.completedUpload(bucket, key, uploadId).filter(done -> done.etag().equals(etag))
+                .map(ObjectReads::info);
     }
 
     /**
@@ -622,7 +606,7 @@ public final class Engine implements Coffer {
     }
 
     private ObjectRecord sourceRecord(CopySource s) {
-        ObjectRecord src = record(s.bucket(), s.key());
+        ObjectRecord src = reads.record(s.bucket(), s.key());
         String etag = src.etag();
         boolean ok = (s.ifMatch() == null || ETags.matches(s.ifMatch(), etag))
                 && (s.ifNoneMatch() == null || !ETags.matches(s.ifNoneMatch(), etag))
@@ -633,16 +617,6 @@ public final class Engine implements Coffer {
                     + "specified did not hold");
         }
         return src;
-    }
-
-    private ObjectRecord record(String bucket, String key) {
-        Names.checkKey(key);
-        Optional<ObjectRecord> r = meta.object(bucket, key);
-        if (r.isEmpty()) {
-            headBucket(bucket);
-            throw CofferException.noSuchKey(bucket, key);
-        }
-        return r.get();
     }
 
     private UploadRecord upload(String bucket, String key, String uploadId) {
@@ -657,29 +631,6 @@ public final class Engine implements Coffer {
     private static void checkPartNumber(int partNumber) {
         if (partNumber < 1 || partNumber > MAX_PARTS) {
             throw CofferException.invalid("Part number must be an integer between 1 and 10000, inclusive");
-        }
-    }
-
-    private ObjectInfo info(ObjectRecord r) {
-        ManifestCodec.Attributes a = attributesOf(r.attributes());
-        return new ObjectInfo(r.bucket(), r.key(), r.size(), r.etag(), r.lastModified(), a.attributes(),
-                a.partSizes(), a.partChecksums());
-    }
-
-    private static ManifestCodec.Attributes attributesOf(byte[] bytes) {
-        try {
-            return ManifestCodec.decodeAttributes(bytes);
-        } catch (MalformedRecordException e) {
-            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
-        }
-    }
-
-    private Manifest openManifest(ObjectRecord r) {
-        try {
-            return StoredRecords.openManifest(config.masterKey(), BackendLayout.manifest(r.versionId()), r.manifest());
-        } catch (ChunkIntegrityException | MalformedRecordException e) {
-            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
-                    e);
         }
     }
 
