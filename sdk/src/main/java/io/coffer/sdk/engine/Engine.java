@@ -20,14 +20,12 @@ import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
-import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.checksum.ChecksumInputStream;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
-import io.coffer.sdk.manifest.ManifestCodec;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.MetadataStore;
@@ -74,6 +72,7 @@ public final class Engine implements Coffer {
     private final AutoCloseable directoryLock;
     private final Buckets buckets;
     private final ObjectReads reads;
+    private final ObjectCommits commits;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -97,6 +96,7 @@ public final class Engine implements Coffer {
         this.ctx = new EngineContext(config);
         this.buckets = new Buckets(ctx);
         this.reads = new ObjectReads(ctx, buckets);
+        this.commits = new ObjectCommits(ctx);
         try {
             config.blobs().prepareFolders(BackendLayout.folders());
         } catch (IOException | RuntimeException e) {
@@ -145,7 +145,7 @@ public final class Engine implements Coffer {
     private ObjectInfo writeObject(PutObjectRequest request, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
                 config.inlineLimit());
-        ObjectWriter.Result written = writeBody(writer, body);
+        ObjectWriter.Result written = ObjectCommits.writeBody(writer, body);
         try {
             if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
                 throw CofferException.of(ErrorCode.BAD_DIGEST,
@@ -161,7 +161,7 @@ public final class Engine implements Coffer {
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                     attributes, List.of(), written.entries(), written.inline());
-            return commit(manifest, written.newChunks(), request.precondition(), null, writer);
+            return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer);
         } catch (RuntimeException e) {
             writer.discard(written);
             throw e;
@@ -204,7 +204,7 @@ public final class Engine implements Coffer {
     public void deleteObject(String bucket, String key) {
         Names.checkKey(key);
         headBucket(bucket);
-        meta.deleteObject(bucket, key).ifPresent(old -> forgetManifest(old.versionId()));
+        meta.deleteObject(bucket, key).ifPresent(old -> commits.forgetManifest(old.versionId()));
     }
 
     @Override
@@ -233,7 +233,8 @@ public final class Engine implements Coffer {
                 : attributes.withChecksums(from.attributes().checksums());
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 attrs);
-        return commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null, null);
+        return commits.commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null,
+                null);
     }
 
     @Override
@@ -273,13 +274,13 @@ public final class Engine implements Coffer {
                                byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
         ChecksumInputStream summed = checksum == null ? null : new ChecksumInputStream(body, checksum.algorithm());
-        ObjectWriter.Result written = writeBody(writer, summed == null ? body : summed);
+        ObjectWriter.Result written = ObjectCommits.writeBody(writer, summed == null ? body : summed);
         try {
             if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
                 throw CofferException.of(ErrorCode.BAD_DIGEST,
                         "The Content-MD5 you specified did not match what we received.");
             }
-            awaitUploads(writer);
+            ObjectCommits.awaitUploads(writer);
             return commitPart(bucket, key, uploadId, partNumber, written.size(),
                     HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks(),
                     summed == null ? Map.of() : Map.of(summed.algorithm().name(), summed.base64()));
@@ -373,7 +374,7 @@ public final class Engine implements Coffer {
         Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, multipartEtag(parts),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
         try {
-            return commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
+            return commits.commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
                     uploadId, null);
         } catch (CofferException e) {
             if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
@@ -483,71 +484,6 @@ public final class Engine implements Coffer {
 
     // ---- internals
 
-    /**
-     * Writes the manifest blob (while the writer's last pack may still be uploading), waits until both are durable,
-     * then commits; the replaced version's manifest is forgotten after the commit. An inline object's manifest goes
-     * into a manifest group instead ({@link ManifestGroups}), which gives it its version id.
-     */
-    private ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition,
-                              String completesUpload, ObjectWriter writer) {
-        Manifest m;
-        byte[] sealed;
-        try {
-            if (unversioned.isInline()) {
-                ManifestGroups.Member member = ctx.manifestGroups.write(unversioned);
-                m = member.manifest();
-                sealed = member.sealed();
-            } else {
-                m = unversioned;
-                sealed = StoredRecords.sealManifest(config.masterKey(), m);
-                config.blobs().put(BackendLayout.manifest(m.versionId()), BlobContent.of(sealed));
-            }
-        } catch (IOException e) {
-            throw backendFailure("could not write the manifest", e);
-        }
-        if (writer != null) {
-            try {
-                awaitUploads(writer);
-            } catch (RuntimeException e) {
-                forgetManifest(m.versionId());
-                throw e;
-            }
-        }
-        ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
-                m.lastModified(), ManifestCodec.encodeAttributes(m), sealed,
-                m.distinctChunkIds());
-        Optional<ObjectRecord> replaced;
-        try {
-            replaced = meta.commitObject(record, newChunks, precondition, completesUpload);
-        } catch (RuntimeException e) {
-            forgetManifest(m.versionId());
-            throw e;
-        }
-        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
-        replaced.ifPresent(old -> forgetManifest(old.versionId()));
-        return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
-                m.partSizes(), m.partChecksums());
-    }
-
-    /**
-     * Makes a version that is no longer (or never was) committed invisible to reindex: its own manifest blob is
-     * deleted; a grouped one gets a tombstone (its group is deleted by gc once no member is live). Best effort: fsck
-     * reports what is left, as an orphan.
-     */
-    private void forgetManifest(String versionId) {
-        if (!BackendLayout.isGrouped(versionId)) {
-            ctx.deleteQuietly(BackendLayout.manifest(versionId));
-            return;
-        }
-        String tombstone = BackendLayout.tombstone(versionId);
-        try {
-            config.blobs().put(tombstone, BlobContent.of(StoredRecords.sealTombstone(config.masterKey(), versionId)));
-        } catch (IOException e) {
-            LOG.warn("could not write tombstone {} (fsck reports the version as an orphan): {}", tombstone,
-                    e.toString());
-        }
-    }
-
     private PartInfo commitPart(String bucket, String key, String uploadId, int partNumber, long size, String etag,
                                 List<ManifestEntry> entries, NewChunks newChunks, Map<String, String> checksums) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
@@ -558,31 +494,6 @@ public final class Engine implements Coffer {
                 StoredRecords.sealPart(config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
         return new PartInfo(partNumber, size, etag, now, checksums);
-    }
-
-    private static void awaitUploads(ObjectWriter writer) {
-        try {
-            writer.awaitUploads();
-        } catch (IOException e) {
-            throw backendFailure("could not store the object's data", e);
-        }
-    }
-
-    private ObjectWriter.Result writeBody(ObjectWriter writer, InputStream body) {
-        try {
-            return writer.write(new ClientBody(body));
-        } catch (ClientBody.ReadFailure e) {
-            if (e.getCause() instanceof CofferException ce) {
-                throw ce;
-            }
-            if (e.getCause() != null && e.getCause().getCause() instanceof CofferException ce) {
-                throw ce;
-            }
-            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "The request body could not be read: "
-                    + e.getCause().getMessage(), e);
-        } catch (IOException e) {
-            throw backendFailure("could not store the object's data", e);
-        }
     }
 
     /** Early checks of a precondition so a doomed upload is refused before its body is read (checked again at commit). */
