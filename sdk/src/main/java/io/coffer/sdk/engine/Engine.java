@@ -135,7 +135,7 @@ public final class Engine implements Coffer {
         if (request.bucketRecord() == null || !request.bucketRecord().name().equals(request.bucket())) {
             headBucket(request.bucket()); // else the caller just read it; the commit checks it again anyway
         }
-        precheck(request.bucket(), request.key(), request.precondition());
+        Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
             return writeObject(request, body);
@@ -226,7 +226,7 @@ public final class Engine implements Coffer {
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
                                  Precondition precondition) {
         Names.checkKey(key);
-        ObjectRecord src = sourceRecord(source);
+        ObjectRecord src = reads.copySource(source);
         headBucket(bucket);
         Manifest from = reads.openManifest(src);
         ObjectAttributes attrs = attributes == null ? from.attributes()
@@ -295,7 +295,7 @@ public final class Engine implements Coffer {
                                    int partNumber) {
         checkPartNumber(partNumber);
         MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
-        ObjectRecord src = sourceRecord(source);
+        ObjectRecord src = reads.copySource(source);
         Manifest from = reads.openManifest(src);
         String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
         if (range == null && from.partSizes().isEmpty() && !from.isInline()
@@ -494,40 +494,6 @@ public final class Engine implements Coffer {
                 StoredRecords.sealPart(config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
         newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
         return new PartInfo(partNumber, size, etag, now, checksums);
-    }
-
-    /** Early checks of a precondition so a doomed upload is refused before its body is read (checked again at commit). */
-    private void precheck(String bucket, String key, Precondition p) {
-        if (p.ifNoneMatch() || p.ifMatch() != null) {
-            Optional<ObjectRecord> current = meta.object(bucket, key);
-            if (p.ifNoneMatch() && current.isPresent()) {
-                throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
-                        + "specified did not hold");
-            }
-            if (p.ifMatch() != null) {
-                if (current.isEmpty()) {
-                    throw CofferException.noSuchKey(bucket, key);
-                }
-                if (!ETags.matches(p.ifMatch(), current.get().etag())) {
-                    throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions "
-                            + "you specified did not hold");
-                }
-            }
-        }
-    }
-
-    private ObjectRecord sourceRecord(CopySource s) {
-        ObjectRecord src = reads.record(s.bucket(), s.key());
-        String etag = src.etag();
-        boolean ok = (s.ifMatch() == null || ETags.matches(s.ifMatch(), etag))
-                && (s.ifNoneMatch() == null || !ETags.matches(s.ifNoneMatch(), etag))
-                && (s.ifUnmodifiedSince() == null || !src.lastModified().isAfter(s.ifUnmodifiedSince()))
-                && (s.ifModifiedSince() == null || src.lastModified().isAfter(s.ifModifiedSince()));
-        if (!ok) {
-            throw CofferException.of(ErrorCode.PRECONDITION_FAILED, "At least one of the pre-conditions you "
-                    + "specified did not hold");
-        }
-        return src;
     }
 
     private UploadRecord upload(String bucket, String key, String uploadId) {

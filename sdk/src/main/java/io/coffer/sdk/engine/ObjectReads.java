@@ -3,6 +3,7 @@ package io.coffer.sdk.engine;
 import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectInfo;
@@ -35,6 +36,11 @@ final class ObjectReads {
             throw CofferException.noSuchKey(bucket, key);
         }
         return r.get();
+    }
+
+    /** The copy source's current record; PreconditionFailed if it does not meet the source's conditions. */
+    ObjectRecord copySource(CopySource source) {
+        return Preconditions.checkCopySource(source, record(source.bucket(), source.key()));
     }
 
     static ObjectInfo info(ObjectRecord r) {
