@@ -41,13 +41,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The storage engine: {@link Coffer} over a {@link io.coffer.sdk.blob.BlobStore} and a {@link MetadataStore}.
- *
- * <p>Write ordering, which is what makes a crash at any instant lose no committed object (docs/FORMAT.md,
- * "Invariants"): packs are uploaded first, then the sealed manifest blob, then one metadata transaction commits the
- * object and its references; only after that commit is a replaced version's manifest blob deleted. A crash before
- * the commit leaves unreferenced blobs that fsck reports as orphans and garbage collection removes after its grace
- * period; a crash after it leaves nothing to repair.
+ * The storage engine: {@link Coffer} over a {@link io.coffer.sdk.blob.BlobStore} and a {@link MetadataStore}. It
+ * wires the parts and answers the object operations itself: {@link Buckets}, {@link ObjectReads},
+ * {@link ObjectCommits} (the write order that makes a crash lose no committed object), {@link Preconditions},
+ * {@link MultipartUploads}, and fsck, garbage collection and reindex.
  */
 public final class Engine implements Coffer {
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -318,5 +315,4 @@ public final class Engine implements Coffer {
             }
         }
     }
-
 }

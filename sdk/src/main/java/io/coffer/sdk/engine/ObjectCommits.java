@@ -18,9 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Committing object versions in the order that makes a crash lose nothing committed (docs/FORMAT.md,
- * "Invariants"): the data is durable, then the manifest, then one metadata transaction commits the version; only after
- * it is the replaced version's manifest forgotten.
+ * Committing object versions in the order that makes a crash at any instant lose no committed object
+ * (docs/FORMAT.md, "Invariants"): packs are uploaded first, then the sealed manifest blob, then one metadata
+ * transaction commits the object and its references; only after that commit is a replaced version's manifest blob
+ * deleted. A crash before the commit leaves unreferenced blobs that fsck reports as orphans and garbage collection
+ * removes after its grace period; a crash after it leaves nothing to repair.
  */
 final class ObjectCommits {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectCommits.class);
