@@ -2,12 +2,15 @@ package io.coffer.sdk.engine;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.JceWarmup;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,9 +20,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** What the write and read paths share: configuration, executors, the chunk-location cache and counters. */
+/**
+ * What the write and read paths share: configuration, executors, the chunk-location cache and counters, and how a
+ * backend failure is reported.
+ */
 final class EngineContext implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineContext.class);
     final EngineConfig config;
     /** Backend reads and writes: I/O bound, so more threads than cores. */
     final ExecutorService io;
@@ -98,6 +107,20 @@ final class EngineContext implements AutoCloseable {
             found.putAll(fromStore);
         }
         return found;
+    }
+
+    /** Deletes a blob no record refers to any more; best effort, as fsck reports what is left and gc removes it. */
+    void deleteQuietly(String blob) {
+        try {
+            config.blobs().delete(blob);
+        } catch (IOException e) {
+            LOG.warn("could not delete blob {} (fsck reports it, gc removes it later): {}", blob, e.toString());
+        }
+    }
+
+    static CofferException backendFailure(String what, IOException e) {
+        return CofferException.of(ErrorCode.INTERNAL_ERROR, "Backend failure: " + what + " (" + e.getMessage() + ")",
+                e);
     }
 
     @Override

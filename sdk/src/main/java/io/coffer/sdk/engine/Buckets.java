@@ -1,0 +1,55 @@
+package io.coffer.sdk.engine;
+
+import static io.coffer.sdk.engine.EngineContext.backendFailure;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.Names;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.MetadataStore;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * The bucket operations: a bucket lives in the metadata store and, sealed, as a record on the backend (so reindex can
+ * rebuild it); the metadata store answers every lookup.
+ */
+final class Buckets {
+    private final EngineContext ctx;
+    private final MetadataStore meta;
+
+    Buckets(EngineContext ctx) {
+        this.ctx = ctx;
+        this.meta = ctx.config.metadata();
+    }
+
+    BucketRecord create(String bucket, String owner, String region) {
+        Names.checkBucket(bucket);
+        BucketRecord record = new BucketRecord(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        meta.createBucket(record);
+        String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket);
+        try {
+            ctx.config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(ctx.config.masterKey(), record)));
+        } catch (IOException e) {
+            meta.deleteBucket(bucket);
+            throw backendFailure("could not write the bucket record", e);
+        }
+        return record;
+    }
+
+    /** The bucket's record; NoSuchBucket if there is none. */
+    BucketRecord head(String bucket) {
+        return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
+    }
+
+    List<BucketRecord> list(String owner) {
+        return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
+    }
+
+    void delete(String bucket) {
+        meta.deleteBucket(bucket);
+        ctx.deleteQuietly(StoredRecords.bucketBlob(ctx.config.masterKey(), bucket));
+    }
+}

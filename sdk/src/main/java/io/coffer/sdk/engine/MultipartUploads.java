@@ -1,0 +1,292 @@
+package io.coffer.sdk.engine;
+
+import static io.coffer.sdk.engine.EngineContext.backendFailure;
+
+import io.coffer.sdk.ByteRange;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.ETags;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.Names;
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.PartInfo;
+import io.coffer.sdk.PartListing;
+import io.coffer.sdk.checksum.ChecksumInputStream;
+import io.coffer.sdk.checksum.MultipartChecksum;
+import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestEntry;
+import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.PartRecord;
+import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.meta.UploadPage;
+import io.coffer.sdk.meta.UploadRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Multipart uploads: an upload's record, its parts (written or copied, each committed with its own sealed part
+ * manifest and checksums), their completion into one object with the multipart ETag and checksum, abort and the
+ * listings.
+ */
+final class MultipartUploads {
+    private static final int MAX_PARTS = 10_000;
+
+    private final EngineContext ctx;
+    private final MetadataStore meta;
+    private final Buckets buckets;
+    private final ObjectReads reads;
+    private final ObjectCommits commits;
+
+    MultipartUploads(EngineContext ctx, Buckets buckets, ObjectReads reads, ObjectCommits commits) {
+        this.ctx = ctx;
+        this.meta = ctx.config.metadata();
+        this.buckets = buckets;
+        this.reads = reads;
+        this.commits = commits;
+    }
+
+    String create(String bucket, String key, ObjectAttributes attributes, MultipartChecksum checksum) {
+        Names.checkKey(key);
+        BucketRecord b = buckets.head(bucket);
+        String uploadId = BackendLayout.newId();
+        meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
+                ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));
+        return uploadId;
+    }
+
+    PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                        byte[] contentMd5, InputStream body) {
+        checkPartNumber(partNumber);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
+        try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(ctx.config,
+                contentLength, 0))) {
+            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
+        }
+    }
+
+    private PartInfo writePart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
+        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
+        ChecksumInputStream summed = checksum == null ? null : new ChecksumInputStream(body, checksum.algorithm());
+        ObjectWriter.Result written = ObjectCommits.writeBody(writer, summed == null ? body : summed);
+        try {
+            if (contentMd5 != null && !MessageDigest.isEqual(contentMd5, written.md5())) {
+                throw CofferException.of(ErrorCode.BAD_DIGEST,
+                        "The Content-MD5 you specified did not match what we received.");
+            }
+            ObjectCommits.awaitUploads(writer);
+            return commitPart(bucket, key, uploadId, partNumber, written.size(),
+                    HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks(),
+                    summed == null ? Map.of() : Map.of(summed.algorithm().name(), summed.base64()));
+        } catch (RuntimeException e) {
+            writer.discard(written);
+            throw e;
+        }
+    }
+
+    PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
+                            int partNumber) {
+        checkPartNumber(partNumber);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
+        ObjectRecord src = reads.copySource(source);
+        Manifest from = reads.openManifest(src);
+        String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
+        if (range == null && from.partSizes().isEmpty() && !from.isInline()
+                && (checksum == null || sourceSum != null)) {
+            // the whole of a single-PUT object: share its chunks, its MD5 (and any checksum) is already known
+            return commitPart(bucket, key, uploadId, partNumber, from.size(), from.etag(), from.entries(),
+                    NewChunks.NONE, checksum == null ? Map.of() : Map.of(checksum.algorithm().name(), sourceSum));
+        }
+        // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
+        // stream them through the write path; dedup keeps whole chunks from being stored twice
+        ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
+        try (InputStream in = reads.content(from, r.offset(), r.length())) {
+            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, in);
+        } catch (IOException e) {
+            throw readFailure(e);
+        }
+    }
+
+    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> parts,
+                        Precondition precondition, Map<String, String> objectChecksums) {
+        UploadRecord upload;
+        try {
+            upload = upload(bucket, key, uploadId);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
+                throw e;
+            }
+            return completedBefore(bucket, key, uploadId, parts).orElseThrow(() -> e);
+        }
+        if (parts.isEmpty()) {
+            throw CofferException.of(ErrorCode.INVALID_ARGUMENT, "You must specify at least one part");
+        }
+        for (int i = 1; i < parts.size(); i++) {
+            if (parts.get(i).partNumber() <= parts.get(i - 1).partNumber()) {
+                throw CofferException.of(ErrorCode.INVALID_PART_ORDER,
+                        "The list of parts was not in ascending order. Parts must be ordered by part number.");
+            }
+        }
+        Map<Integer, PartRecord> stored = new HashMap<>();
+        for (PartRecord p : meta.parts(uploadId, 0, MAX_PARTS)) {
+            stored.put(p.partNumber(), p);
+        }
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload);
+        List<ManifestEntry> entries = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>(parts.size());
+        List<String> partSums = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            CompletedPart want = parts.get(i);
+            PartRecord have = stored.get(want.partNumber());
+            if (have == null || !have.etag().equals(ETags.unquote(want.etag()))
+                    || !UploadChecksums.partMatches(have, want)) {
+                throw CofferException.of(ErrorCode.INVALID_PART, "One or more of the specified parts could not be "
+                        + "found. The part may not have been uploaded, or the specified entity tag may not match the "
+                        + "part's entity tag.");
+            }
+            if (i < parts.size() - 1 && have.size() < ctx.config.minPartSize()) {
+                throw CofferException.of(ErrorCode.ENTITY_TOO_SMALL,
+                        "Your proposed upload is smaller than the minimum allowed object size.");
+            }
+            entries.addAll(openPart(uploadId, have).entries());
+            sizes.add(have.size());
+            if (checksum != null) {
+                partSums.add(UploadChecksums.partChecksums(have).get(checksum.algorithm().name()));
+            }
+        }
+        long size = sizes.stream().mapToLong(Long::longValue).sum();
+        ObjectAttributes attrs = UploadChecksums.objectAttributes(upload);
+        if (checksum != null && !partSums.contains(null)) {
+            String objectSum = checksum.combine(partSums, sizes);
+            UploadChecksums.checkObjectChecksum(checksum, objectSum, objectChecksums);
+            attrs = attrs.withChecksums(Map.of(checksum.algorithm().name(), objectSum));
+        } else {
+            partSums.clear(); // a part stored before its upload's algorithm was kept: no checksum to make
+        }
+        Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, multipartEtag(parts),
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
+        try {
+            return commits.commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
+                    uploadId, null);
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
+                throw e;
+            }
+            // a concurrent Complete of the same upload (a client's retry) committed first
+            return completedBefore(bucket, key, uploadId, parts).orElseThrow(() -> e);
+        }
+    }
+
+    /**
+     * A Complete repeated after the upload completed (a client retrying after a lost response): S3 answers again
+     * with the object the upload produced, as long as that is still the key's current version and the request names
+     * the same parts (the same ETags in the same order give the same multipart ETag); else empty (NoSuchUpload).
+     */
+    private Optional<ObjectInfo> completedBefore(String bucket, String key, String uploadId,
+                                                 List<CompletedPart> parts) {
+        String etag;
+        try {
+            etag = multipartEtag(parts);
+        } catch (IllegalArgumentException notHex) {
+            return Optional.empty();
+        }
+        return meta.completedUpload(bucket, key, uploadId).filter(done -> done.etag().equals(etag))
+                .map(ObjectReads::info);
+    }
+
+    /**
+     * The ETag of an object completed from these parts: the MD5 of their binary MD5s, "-", their count.
+     * {@code IllegalArgumentException} if a part's ETag is not hex.
+     */
+    private static String multipartEtag(List<CompletedPart> parts) {
+        MessageDigest md5OfMd5s = Md5Tap.newMd5();
+        for (CompletedPart p : parts) {
+            md5OfMd5s.update(HexFormat.of().parseHex(ETags.unquote(p.etag())));
+        }
+        return HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
+    }
+
+    void abort(String bucket, String key, String uploadId) {
+        upload(bucket, key, uploadId);
+        meta.abortUpload(uploadId);
+    }
+
+    PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
+        upload(bucket, key, uploadId);
+        int max = Math.max(0, Math.min(maxParts, Engine.MAX_LIST));
+        List<PartRecord> page = meta.parts(uploadId, Math.max(0, partNumberMarker), max + 1);
+        boolean truncated = page.size() > max;
+        List<PartInfo> parts = page.stream().limit(max)
+                .map(p -> new PartInfo(p.partNumber(), p.size(), p.etag(), p.lastModified(),
+                        UploadChecksums.partChecksums(p))).toList();
+        int next = parts.isEmpty() ? 0 : parts.get(parts.size() - 1).partNumber();
+        return new PartListing(bucket, key, uploadId, parts, truncated, next);
+    }
+
+    UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker, String uploadIdMarker,
+                           int maxUploads) {
+        buckets.head(bucket);
+        return meta.listUploads(bucket, prefix == null ? "" : prefix, delimiter == null || delimiter.isEmpty() ? null
+                : delimiter, keyMarker, uploadIdMarker, Math.max(0, Math.min(maxUploads, Engine.MAX_LIST)));
+    }
+
+    private PartInfo commitPart(String bucket, String key, String uploadId, int partNumber, long size, String etag,
+                                List<ManifestEntry> entries, NewChunks newChunks, Map<String, String> checksums) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Manifest m = new Manifest(bucket, key, uploadId + "." + partNumber, size, etag, now, ObjectAttributes.EMPTY,
+                List.of(), entries);
+        LinkedHashSet<ChunkId> ids = new LinkedHashSet<>(m.distinctChunkIds());
+        meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now, UploadChecksums.encodePart(checksums),
+                StoredRecords.sealPart(ctx.config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
+        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        return new PartInfo(partNumber, size, etag, now, checksums);
+    }
+
+    private UploadRecord upload(String bucket, String key, String uploadId) {
+        buckets.head(bucket);
+        UploadRecord u = meta.upload(uploadId).orElseThrow(() -> CofferException.noSuchUpload(uploadId));
+        if (!u.bucket().equals(bucket) || !u.key().equals(key)) {
+            throw CofferException.noSuchUpload(uploadId);
+        }
+        return u;
+    }
+
+    private static void checkPartNumber(int partNumber) {
+        if (partNumber < 1 || partNumber > MAX_PARTS) {
+            throw CofferException.invalid("Part number must be an integer between 1 and 10000, inclusive");
+        }
+    }
+
+    private Manifest openPart(String uploadId, PartRecord p) {
+        try {
+            return StoredRecords.openPart(ctx.config.masterKey(), uploadId, p.partNumber(), p.manifest());
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "A part's manifest failed its integrity check.", e);
+        }
+    }
+
+    private static CofferException readFailure(IOException e) {
+        if (e.getCause() instanceof CofferException ce) {
+            return ce;
+        }
+        return backendFailure("could not read the source object", e);
+    }
+}

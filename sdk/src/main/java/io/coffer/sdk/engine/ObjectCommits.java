@@ -1,0 +1,131 @@
+package io.coffer.sdk.engine;
+
+import static io.coffer.sdk.engine.EngineContext.backendFailure;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestCodec;
+import io.coffer.sdk.meta.NewChunks;
+import io.coffer.sdk.meta.ObjectRecord;
+import io.coffer.sdk.meta.Precondition;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committing object versions in the order that makes a crash at any instant lose no committed object
+ * (docs/FORMAT.md, "Invariants"): packs are uploaded first, then the sealed manifest blob, then one metadata
+ * transaction commits the object and its references; only after that commit is a replaced version's manifest blob
+ * deleted. A crash before the commit leaves unreferenced blobs that fsck reports as orphans and garbage collection
+ * removes after its grace period; a crash after it leaves nothing to repair.
+ */
+final class ObjectCommits {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectCommits.class);
+
+    private final EngineContext ctx;
+
+    ObjectCommits(EngineContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /**
+     * Writes the manifest blob (while the writer's last pack may still be uploading), waits until both are durable,
+     * then commits; the replaced version's manifest is forgotten after the commit. An inline object's manifest goes
+     * into a manifest group instead ({@link ManifestGroups}), which gives it its version id.
+     */
+    ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
+                      ObjectWriter writer) {
+        Manifest m;
+        byte[] sealed;
+        try {
+            if (unversioned.isInline()) {
+                ManifestGroups.Member member = ctx.manifestGroups.write(unversioned);
+                m = member.manifest();
+                sealed = member.sealed();
+            } else {
+                m = unversioned;
+                sealed = StoredRecords.sealManifest(ctx.config.masterKey(), m);
+                ctx.config.blobs().put(BackendLayout.manifest(m.versionId()), BlobContent.of(sealed));
+            }
+        } catch (IOException e) {
+            throw backendFailure("could not write the manifest", e);
+        }
+        if (writer != null) {
+            try {
+                awaitUploads(writer);
+            } catch (RuntimeException e) {
+                forgetManifest(m.versionId());
+                throw e;
+            }
+        }
+        ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
+                m.lastModified(), ManifestCodec.encodeAttributes(m), sealed,
+                m.distinctChunkIds());
+        Optional<ObjectRecord> replaced;
+        try {
+            replaced = ctx.config.metadata().commitObject(record, newChunks, precondition, completesUpload);
+        } catch (RuntimeException e) {
+            forgetManifest(m.versionId());
+            throw e;
+        }
+        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        replaced.ifPresent(old -> forgetManifest(old.versionId()));
+        return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
+                m.partSizes(), m.partChecksums());
+    }
+
+    /**
+     * Makes a version that is no longer (or never was) committed invisible to reindex: its own manifest blob is
+     * deleted; a grouped one gets a tombstone (its group is deleted by gc once no member is live). Best effort: fsck
+     * reports what is left, as an orphan.
+     */
+    void forgetManifest(String versionId) {
+        if (!BackendLayout.isGrouped(versionId)) {
+            ctx.deleteQuietly(BackendLayout.manifest(versionId));
+            return;
+        }
+        String tombstone = BackendLayout.tombstone(versionId);
+        try {
+            ctx.config.blobs().put(tombstone,
+                    BlobContent.of(StoredRecords.sealTombstone(ctx.config.masterKey(), versionId)));
+        } catch (IOException e) {
+            LOG.warn("could not write tombstone {} (fsck reports the version as an orphan): {}", tombstone,
+                    e.toString());
+        }
+    }
+
+    /** Waits until the writer's packs are durable; a backend failure becomes InternalError. */
+    static void awaitUploads(ObjectWriter writer) {
+        try {
+            writer.awaitUploads();
+        } catch (IOException e) {
+            throw backendFailure("could not store the object's data", e);
+        }
+    }
+
+    /**
+     * Writes a client's body through the writer: a body that cannot be read is IncompleteBody (or the error its
+     * stream raised), a failed backend write InternalError.
+     */
+    static ObjectWriter.Result writeBody(ObjectWriter writer, InputStream body) {
+        try {
+            return writer.write(new ClientBody(body));
+        } catch (ClientBody.ReadFailure e) {
+            if (e.getCause() instanceof CofferException ce) {
+                throw ce;
+            }
+            if (e.getCause() != null && e.getCause().getCause() instanceof CofferException ce) {
+                throw ce;
+            }
+            throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "The request body could not be read: "
+                    + e.getCause().getMessage(), e);
+        } catch (IOException e) {
+            throw backendFailure("could not store the object's data", e);
+        }
+    }
+}

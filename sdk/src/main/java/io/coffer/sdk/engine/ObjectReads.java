@@ -1,0 +1,88 @@
+package io.coffer.sdk.engine;
+
+import static io.coffer.sdk.engine.EngineContext.backendFailure;
+
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.Names;
+import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestCodec;
+import io.coffer.sdk.meta.ObjectRecord;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Optional;
+
+/** Reading committed objects: the current record of a key, what it says, its opened manifest and its bytes. */
+final class ObjectReads {
+    private final EngineContext ctx;
+    private final Buckets buckets;
+
+    ObjectReads(EngineContext ctx, Buckets buckets) {
+        this.ctx = ctx;
+        this.buckets = buckets;
+    }
+
+    /** The key's current record; NoSuchBucket or NoSuchKey if there is none. */
+    ObjectRecord record(String bucket, String key) {
+        Names.checkKey(key);
+        Optional<ObjectRecord> r = ctx.config.metadata().object(bucket, key);
+        if (r.isEmpty()) {
+            buckets.head(bucket);
+            throw CofferException.noSuchKey(bucket, key);
+        }
+        return r.get();
+    }
+
+    /** The copy source's current record; PreconditionFailed if it does not meet the source's conditions. */
+    ObjectRecord copySource(CopySource source) {
+        return Preconditions.checkCopySource(source, record(source.bucket(), source.key()));
+    }
+
+    static ObjectInfo info(ObjectRecord r) {
+        ManifestCodec.Attributes a = attributesOf(r.attributes());
+        return new ObjectInfo(r.bucket(), r.key(), r.size(), r.etag(), r.lastModified(), a.attributes(),
+                a.partSizes(), a.partChecksums());
+    }
+
+    private static ManifestCodec.Attributes attributesOf(byte[] bytes) {
+        try {
+            return ManifestCodec.decodeAttributes(bytes);
+        } catch (MalformedRecordException e) {
+            throw CofferException.of(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
+        }
+    }
+
+    Manifest openManifest(ObjectRecord r) {
+        try {
+            return StoredRecords.openManifest(ctx.config.masterKey(), BackendLayout.manifest(r.versionId()),
+                    r.manifest());
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
+                    e);
+        }
+    }
+
+    /**
+     * The bytes [offset, offset + length) of an object: out of its manifest if inline, else read from its packs, with
+     * the first run of chunks already read and verified, so that damage there fails this call rather than the read.
+     */
+    InputStream content(Manifest m, long offset, long length) {
+        if (m.isInline()) {
+            return new ByteArrayInputStream(m.inline(), (int) offset, (int) length);
+        }
+        ObjectReadStream stream = new ObjectReadStream(ctx, m.entries(), offset, length);
+        try {
+            stream.start();
+        } catch (IOException e) {
+            stream.close();
+            throw e.getCause() instanceof CofferException ce ? ce
+                    : backendFailure("could not read the object's data", e);
+        }
+        return stream;
+    }
+}
