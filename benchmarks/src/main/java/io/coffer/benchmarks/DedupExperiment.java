@@ -2,8 +2,8 @@ package io.coffer.benchmarks;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.chunk.ChunkerSpec;
-import io.coffer.sdk.meta.StoreStats;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

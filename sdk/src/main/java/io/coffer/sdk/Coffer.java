@@ -1,9 +1,5 @@
 package io.coffer.sdk;
 
-import io.coffer.sdk.meta.BucketRecord;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.UploadPage;
 import java.io.InputStream;
 import java.util.List;
 
@@ -22,13 +18,13 @@ public interface Coffer extends AutoCloseable {
     // ---- buckets
 
     /** Creates a bucket owned by {@code owner}; {@code region} may be null (the default region). */
-    BucketRecord createBucket(String bucket, String owner, String region);
+    Bucket createBucket(String bucket, String owner, String region);
 
     /** The bucket, or {@code NO_SUCH_BUCKET}. */
-    BucketRecord headBucket(String bucket);
+    Bucket headBucket(String bucket);
 
     /** Buckets owned by {@code owner} (every bucket when null), in name order. */
-    List<BucketRecord> listBuckets(String owner);
+    List<Bucket> listBuckets(String owner);
 
     /** Deletes a bucket that holds no object ({@code BUCKET_NOT_EMPTY} otherwise), aborting its uploads in progress. */
     void deleteBucket(String bucket);
@@ -130,7 +126,7 @@ public interface Coffer extends AutoCloseable {
     ReindexReport reindex();
 
     /** Counters for metrics and dedup reports. */
-    io.coffer.sdk.meta.StoreStats stats();
+    StoreStats stats();
 
     @Override
     void close();

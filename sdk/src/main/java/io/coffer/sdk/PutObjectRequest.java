@@ -1,6 +1,5 @@
 package io.coffer.sdk;
 
-import io.coffer.sdk.meta.Precondition;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;

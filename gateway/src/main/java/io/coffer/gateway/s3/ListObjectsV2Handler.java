@@ -2,7 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.ObjectPage;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

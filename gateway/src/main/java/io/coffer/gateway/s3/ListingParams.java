@@ -3,8 +3,8 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.ObjectSummary;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
 import java.util.List;
 
 /**

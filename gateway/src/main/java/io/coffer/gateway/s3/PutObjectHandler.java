@@ -2,8 +2,8 @@ package io.coffer.gateway.s3;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.meta.Precondition;
 
 /**
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every

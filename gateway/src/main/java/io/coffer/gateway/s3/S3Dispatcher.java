@@ -1,8 +1,8 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.BucketRecord;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -91,7 +91,7 @@ public final class S3Dispatcher {
      * owner (the tenant, shown as Owner ID in listings) must be that one, else AccessDenied as in S3.
      */
     private void checkAccess(String bucket, String owner, String expectedOwner) {
-        BucketRecord b = coffer.headBucket(bucket);
+        Bucket b = coffer.headBucket(bucket);
         if (!b.owner().equals(owner) || (expectedOwner != null && !b.owner().equals(expectedOwner.trim()))) {
             throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
         }

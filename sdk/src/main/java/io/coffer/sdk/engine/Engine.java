@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -12,10 +13,15 @@ import io.coffer.sdk.GcReport;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.checksum.ChecksumInputStream;
 import io.coffer.sdk.checksum.MultipartChecksum;
@@ -25,16 +31,10 @@ import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
 import io.coffer.sdk.manifest.ManifestEntry;
-import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.StoreStats;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -99,9 +99,9 @@ public final class Engine implements Coffer {
     // ---- buckets
 
     @Override
-    public BucketRecord createBucket(String bucket, String owner, String region) {
+    public Bucket createBucket(String bucket, String owner, String region) {
         Names.checkBucket(bucket);
-        BucketRecord record = new BucketRecord(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        Bucket record = new Bucket(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
         meta.createBucket(record);
         String blob = StoredRecords.bucketBlob(config.masterKey(), bucket);
         try {
@@ -114,12 +114,12 @@ public final class Engine implements Coffer {
     }
 
     @Override
-    public BucketRecord headBucket(String bucket) {
+    public Bucket headBucket(String bucket) {
         return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
     }
 
     @Override
-    public List<BucketRecord> listBuckets(String owner) {
+    public List<Bucket> listBuckets(String owner) {
         return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
     }
 
@@ -272,7 +272,7 @@ public final class Engine implements Coffer {
     public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
                                         MultipartChecksum checksum) {
         Names.checkKey(key);
-        BucketRecord b = headBucket(bucket);
+        Bucket b = headBucket(bucket);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
                 ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));

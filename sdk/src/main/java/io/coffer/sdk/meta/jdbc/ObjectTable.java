@@ -8,12 +8,12 @@ import static io.coffer.sdk.meta.jdbc.Columns.utf8;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.NewChunks;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.ObjectSummary;
-import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.meta.jdbc.ListingWalk.Marker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
