@@ -120,7 +120,7 @@ public final class DedupExperiment {
             long start = System.nanoTime();
             StoreStats stats;
             try (Coffer coffer = Coffer.builder().directory(dir).chunker(spec.newChunker()).build()) {
-                coffer.createBucket("dedup", "bench", null);
+                coffer.createBucket("dedup", "bench");
                 long packsBefore = coffer.stats().packBytes();
                 for (Path f : files) {
                     String name = f.getFileName().toString();
