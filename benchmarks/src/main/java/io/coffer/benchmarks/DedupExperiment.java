@@ -2,8 +2,8 @@ package io.coffer.benchmarks;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.chunk.ChunkerSpec;
-import io.coffer.sdk.meta.StoreStats;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -122,7 +122,7 @@ public final class DedupExperiment {
             long start = System.nanoTime();
             StoreStats stats;
             try (Coffer coffer = Coffer.builder().directory(dir).chunker(spec.newChunker()).build()) {
-                coffer.createBucket("dedup", "bench", null);
+                coffer.createBucket("dedup", "bench");
                 long packsBefore = coffer.stats().packBytes();
                 for (Path f : files) {
                     String name = f.getFileName().toString();

@@ -110,7 +110,7 @@ public class EngineBenchmark {
             throw new IllegalArgumentException("backend must be directory or memory, not " + backend);
         }
         Coffer coffer = builder.build();
-        coffer.createBucket(BUCKET, "bench", null);
+        coffer.createBucket(BUCKET, "bench");
         return coffer;
     }
 
@@ -289,7 +289,7 @@ public class EngineBenchmark {
     @Warmup(iterations = SHOT_WARMUPS)
     @Measurement(iterations = 5)
     public long getLarge(GetState s) throws IOException {
-        try (ObjectContent c = s.coffer.getObject(BUCKET, "large", null)) {
+        try (ObjectContent c = s.coffer.getObject(BUCKET, "large")) {
             long n = drain(c.stream(), s.buf);
             if (n != LARGE) {
                 throw new IllegalStateException("read " + n + " bytes");
@@ -366,7 +366,7 @@ public class EngineBenchmark {
     @Measurement(iterations = 3, time = 3)
     public long getSmall(SmallState s) throws IOException {
         int i = s.gets++ % SmallState.GET_KEYS;
-        try (ObjectContent c = s.coffer.getObject(BUCKET, "get/" + i, null)) {
+        try (ObjectContent c = s.coffer.getObject(BUCKET, "get/" + i)) {
             return drain(c.stream(), s.buf);
         }
     }

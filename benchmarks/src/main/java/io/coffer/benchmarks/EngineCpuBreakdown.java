@@ -56,7 +56,7 @@ public final class EngineCpuBreakdown {
                         new ByteArrayInputStream(data));
                 long t1 = System.nanoTime();
                 Snapshot s1 = Snapshot.take();
-                try (ObjectContent c = coffer.getObject(EngineBenchmark.BUCKET, "large", null)) {
+                try (ObjectContent c = coffer.getObject(EngineBenchmark.BUCKET, "large")) {
                     EngineBenchmark.drain(c.stream(), buf);
                 }
                 long t2 = System.nanoTime();

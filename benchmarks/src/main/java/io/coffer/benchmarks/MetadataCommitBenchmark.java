@@ -1,10 +1,10 @@
 package io.coffer.benchmarks;
 
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.Precondition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ public class MetadataCommitBenchmark {
         manifest = new byte[manifestBytes];
         dir = Files.createTempDirectory("coffer-meta-bench");
         store = JdbcMetadataStore.sqlite(dir.resolve("meta.db"));
-        store.createBucket(new BucketRecord("bench", "owner", null, NOW));
+        store.createBucket(new Bucket("bench", "owner", null, NOW));
     }
 
     @TearDown(Level.Trial)

@@ -1,5 +1,6 @@
 package io.coffer.gateway;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -12,17 +13,16 @@ import io.coffer.sdk.GcReport;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
-import io.coffer.sdk.meta.BucketRecord;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.ObjectSummary;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.StoreStats;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class InMemoryCofferForProtocolTests implements Coffer {
     private static final long MIN_PART = 5L * 1024 * 1024;
 
-    private final Map<String, BucketRecord> buckets = new ConcurrentHashMap<>();
+    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, TreeMap<String, Stored>> objects = new ConcurrentHashMap<>();
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
     private final long minPartSize;
@@ -83,13 +83,13 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public synchronized BucketRecord createBucket(String bucket, String owner, String region) {
-        BucketRecord existing = buckets.get(bucket);
+    public synchronized Bucket createBucket(String bucket, String owner, String region) {
+        Bucket existing = buckets.get(bucket);
         if (existing != null) {
             throw CofferException.of(existing.owner().equals(owner) ? ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU
                     : ErrorCode.BUCKET_ALREADY_EXISTS, "bucket exists: " + bucket);
         }
-        BucketRecord b = new BucketRecord(bucket, owner, region, Instant.now());
+        Bucket b = new Bucket(bucket, owner, region, Instant.now());
         buckets.put(bucket, b);
         objects.put(bucket, new TreeMap<>(InMemoryCofferForProtocolTests::compareUtf8));
         return b;
@@ -100,8 +100,8 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public BucketRecord headBucket(String bucket) {
-        BucketRecord b = buckets.get(bucket);
+    public Bucket headBucket(String bucket) {
+        Bucket b = buckets.get(bucket);
         if (b == null) {
             throw CofferException.noSuchBucket(bucket);
         }
@@ -109,9 +109,9 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public List<BucketRecord> listBuckets(String owner) {
+    public List<Bucket> listBuckets(String owner) {
         return buckets.values().stream().filter(b -> owner == null || b.owner().equals(owner))
-                .sorted(java.util.Comparator.comparing(BucketRecord::name)).toList();
+                .sorted(java.util.Comparator.comparing(Bucket::name)).toList();
     }
 
     @Override

@@ -1,9 +1,5 @@
 package io.coffer.sdk;
 
-import io.coffer.sdk.meta.BucketRecord;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.UploadPage;
 import java.io.InputStream;
 import java.util.List;
 import java.util.function.Consumer;
@@ -23,13 +19,23 @@ public interface Coffer extends AutoCloseable {
     // ---- buckets
 
     /** Creates a bucket owned by {@code owner}; {@code region} may be null (the default region). */
-    BucketRecord createBucket(String bucket, String owner, String region);
+    Bucket createBucket(String bucket, String owner, String region);
+
+    /** Creates a bucket owned by {@code owner} in the default region. */
+    default Bucket createBucket(String bucket, String owner) {
+        return createBucket(bucket, owner, null);
+    }
 
     /** The bucket, or {@code NO_SUCH_BUCKET}. */
-    BucketRecord headBucket(String bucket);
+    Bucket headBucket(String bucket);
 
     /** Buckets owned by {@code owner} (every bucket when null), in name order. */
-    List<BucketRecord> listBuckets(String owner);
+    List<Bucket> listBuckets(String owner);
+
+    /** Every bucket, of every owner, in name order. */
+    default List<Bucket> listBuckets() {
+        return listBuckets(null);
+    }
 
     /** Deletes a bucket that holds no object ({@code BUCKET_NOT_EMPTY} otherwise), aborting its uploads in progress. */
     void deleteBucket(String bucket);
@@ -57,6 +63,11 @@ public interface Coffer extends AutoCloseable {
         return getObject(bucket, key, range);
     }
 
+    /** Opens the whole object (see {@link #getObject(String, String, ByteRange)}). */
+    default ObjectContent getObject(String bucket, String key) {
+        return getObject(bucket, key, null);
+    }
+
     /** Opens part {@code partNumber} (1-based) of an object as stored by a multipart upload. */
     ObjectContent getObjectPart(String bucket, String key, int partNumber);
 
@@ -74,10 +85,25 @@ public interface Coffer extends AutoCloseable {
     ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
                           Precondition precondition);
 
+    /** Copies with the source's attributes, unconditionally. */
+    default ObjectInfo copyObject(CopySource source, String bucket, String key) {
+        return copyObject(source, bucket, key, null, Precondition.NONE);
+    }
+
     /** One page of keys (see {@link io.coffer.sdk.meta.MetadataStore#listObjects}); {@code maxKeys} is capped at 1000. */
     ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys);
 
+    /** The first page of keys; {@code delimiter} null groups nothing. */
+    default ObjectPage listObjects(String bucket, String prefix, String delimiter, int maxKeys) {
+        return listObjects(bucket, prefix, delimiter, null, maxKeys);
+    }
+
     // ---- multipart uploads
+
+    /** Starts an upload with no attributes and no checksum algorithm and returns its id. */
+    default String createMultipartUpload(String bucket, String key) {
+        return createMultipartUpload(bucket, key, null, null);
+    }
 
     /** Starts an upload without a checksum algorithm and returns its id. */
     default String createMultipartUpload(String bucket, String key, ObjectAttributes attributes) {
@@ -98,9 +124,20 @@ public interface Coffer extends AutoCloseable {
     PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                         byte[] contentMd5, InputStream body);
 
+    /** Uploads a part without a Content-MD5 to check. */
+    default PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                                InputStream body) {
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, null, body);
+    }
+
     /** Makes a part from a range of an existing object (null: all of it), sharing its chunks where it can. */
     PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
                             int partNumber);
+
+    /** Makes a part from all of an existing object. */
+    default PartInfo uploadPartCopy(CopySource source, String bucket, String key, String uploadId, int partNumber) {
+        return uploadPartCopy(source, null, bucket, key, uploadId, partNumber);
+    }
 
     /**
      * Joins the listed parts into one object whose ETag is the MD5 of the parts' MD5s followed by {@code -N}.
@@ -112,6 +149,11 @@ public interface Coffer extends AutoCloseable {
     default ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                                Precondition precondition) {
         return completeMultipartUpload(bucket, key, uploadId, parts, precondition, java.util.Map.of());
+    }
+
+    /** Completes unconditionally (see above). */
+    default ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts) {
+        return completeMultipartUpload(bucket, key, uploadId, parts, Precondition.NONE);
     }
 
     /**
@@ -129,6 +171,11 @@ public interface Coffer extends AutoCloseable {
     UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, String keyMarker,
                                     String uploadIdMarker, int maxUploads);
 
+    /** The first page of uploads in progress; {@code delimiter} null groups nothing. */
+    default UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, int maxUploads) {
+        return listMultipartUploads(bucket, prefix, delimiter, null, null, maxUploads);
+    }
+
     // ---- administration
 
     /** Checks every manifest against the chunk index and the backend; with {@code readData} also decrypts and verifies every chunk. */
@@ -141,7 +188,7 @@ public interface Coffer extends AutoCloseable {
     ReindexReport reindex();
 
     /** Counters for metrics and dedup reports. */
-    io.coffer.sdk.meta.StoreStats stats();
+    StoreStats stats();
 
     @Override
     void close();

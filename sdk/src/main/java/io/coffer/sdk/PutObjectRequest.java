@@ -1,7 +1,5 @@
 package io.coffer.sdk;
 
-import io.coffer.sdk.meta.BucketRecord;
-import io.coffer.sdk.meta.Precondition;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -19,7 +17,7 @@ import java.util.function.Supplier;
  */
 public record PutObjectRequest(String bucket, String key, long contentLength, ObjectAttributes attributes,
                                byte[] contentMd5, Precondition precondition,
-                               Supplier<Map<String, String>> checksums, BucketRecord bucketRecord) {
+                               Supplier<Map<String, String>> checksums, Bucket bucketRecord) {
     public PutObjectRequest {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
@@ -44,7 +42,7 @@ public record PutObjectRequest(String bucket, String key, long contentLength, Ob
         return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, p, checksums, bucketRecord);
     }
 
-    public PutObjectRequest withBucketRecord(BucketRecord b) {
+    public PutObjectRequest withBucketRecord(Bucket b) {
         return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, checksums, b);
     }
 

@@ -26,7 +26,7 @@ class CofferBuilderBlobStoreTest {
     @Test
     void theDefaultDirectoryBackendIsMeasured() {
         try (Coffer coffer = Coffer.builder().directory(dir).meterRegistry(registry).build()) {
-            coffer.createBucket("bkt", "me", null);
+            coffer.createBucket("bkt", "me");
         }
 
         assertThat(registry.get(DURATION).tag("operation", "put").tag("outcome", "success").timer().count())
@@ -40,7 +40,7 @@ class CofferBuilderBlobStoreTest {
         try (Coffer coffer = Coffer.builder().blobStore(faulty).meterRegistry(registry)
                 .masterKey(MasterKey.loadOrCreate(dir.resolve("master.key")))
                 .metadataStore(JdbcMetadataStore.sqlite(dir.resolve("coffer.db"))).build()) {
-            assertThatThrownBy(() -> coffer.createBucket("bkt", "me", null)).isInstanceOf(CofferException.class);
+            assertThatThrownBy(() -> coffer.createBucket("bkt", "me")).isInstanceOf(CofferException.class);
         }
 
         assertThat(faulty.calls()).isEqualTo(1);

@@ -54,7 +54,7 @@ public final class AdminServer implements AutoCloseable {
                 return false;
             }
             coffer.stats();
-            coffer.listBuckets(null);
+            coffer.listBuckets();
             return true;
         };
     }

@@ -1,8 +1,8 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.BucketRecord;
 
 /** GetBucketLocation: the LocationConstraint, empty for us-east-1 as S3 answers. */
 public final class GetBucketLocationHandler implements S3ActionHandler {
@@ -14,7 +14,7 @@ public final class GetBucketLocationHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) {
-        BucketRecord b = coffer.headBucket(r.bucket());
+        Bucket b = coffer.headBucket(r.bucket());
         String region = b.region() == null || b.region().equals("us-east-1") ? "" : b.region();
         return S3Response.xml(200, XmlResponseWriter.document("LocationConstraint").text(region).toBytes());
     }

@@ -1,7 +1,7 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.BucketRecord;
 
 /** HeadBucket: 200 with the bucket's region (ownership was checked by the dispatcher). */
 public final class HeadBucketHandler implements S3ActionHandler {
@@ -15,7 +15,7 @@ public final class HeadBucketHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) {
-        BucketRecord b = coffer.headBucket(r.bucket());
+        Bucket b = coffer.headBucket(r.bucket());
         return S3Response.empty(200).header("x-amz-bucket-region", b.region() == null ? defaultRegion : b.region());
     }
 }

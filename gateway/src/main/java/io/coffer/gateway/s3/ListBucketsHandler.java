@@ -3,8 +3,8 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.BucketRecord;
 import java.util.List;
 
 /**
@@ -34,16 +34,16 @@ public final class ListBucketsHandler implements S3ActionHandler {
                 throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "max-buckets must be between 1 and 10000");
             }
         }
-        List<BucketRecord> matching = coffer.listBuckets(r.owner()).stream()
+        List<Bucket> matching = coffer.listBuckets(r.owner()).stream()
                 .filter(b -> after == null || b.name().compareTo(after) > 0)
                 .filter(b -> prefix == null || b.name().startsWith(prefix))
                 .filter(b -> region == null || region.equals(b.region()))
                 .toList();
-        List<BucketRecord> page = matching.subList(0, Math.min(max, matching.size()));
+        List<Bucket> page = matching.subList(0, Math.min(max, matching.size()));
         XmlResponseWriter w = XmlResponseWriter.document("ListAllMyBucketsResult");
         w.start("Owner").element("ID", r.owner()).element("DisplayName", r.owner()).end();
         w.start("Buckets");
-        for (BucketRecord b : page) {
+        for (Bucket b : page) {
             w.start("Bucket").element("Name", b.name()).element("CreationDate", b.created())
                     .element("BucketRegion", b.region()).end();
         }

@@ -2,8 +2,8 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 
 /** ListMultipartUploads: prefix, delimiter, key-marker, upload-id-marker, max-uploads, encoding-type. */
 public final class ListMultipartUploadsHandler implements S3ActionHandler {

@@ -2,7 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.ObjectPage;
 
 /** ListObjects (version 1): prefix, delimiter, marker, max-keys, encoding-type. */
 public final class ListObjectsHandler implements S3ActionHandler {

@@ -4,7 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.ObjectPage;
+import io.coffer.sdk.ObjectPage;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 

@@ -6,8 +6,8 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.ObjectSummary;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
 import java.util.List;
 
 /**

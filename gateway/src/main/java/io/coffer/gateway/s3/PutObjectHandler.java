@@ -6,8 +6,8 @@ import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.meta.Precondition;
 
 /**
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every

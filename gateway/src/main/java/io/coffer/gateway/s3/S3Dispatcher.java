@@ -6,8 +6,8 @@ import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.meta.BucketRecord;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -96,8 +96,8 @@ public final class S3Dispatcher {
      * x-amz-expected-bucket-owner (or x-amz-source-expected-bucket-owner for a copy source): when given, the bucket's
      * owner (the tenant, shown as Owner ID in listings) must be that one, else AccessDenied as in S3.
      */
-    private BucketRecord checkAccess(String bucket, String owner, String expectedOwner) {
-        BucketRecord b = coffer.headBucket(bucket);
+    private Bucket checkAccess(String bucket, String owner, String expectedOwner) {
+        Bucket b = coffer.headBucket(bucket);
         if (!b.owner().equals(owner) || (expectedOwner != null && !b.owner().equals(expectedOwner.trim()))) {
             throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
         }

@@ -1,6 +1,6 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
 import java.io.InputStream;
 import java.util.Collections;
 import java.util.Map;
@@ -22,7 +22,7 @@ import java.util.TreeMap;
 public record S3Request(String requestId, String method, S3Operation operation, String bucket, String key,
                         Map<String, String> headers, Map<String, String> query, String owner, String accessKeyId,
                         InputStream body, long contentLength, BodyChecks bodyChecks,
-                        BucketRecord bucketRecord) {
+                        Bucket bucketRecord) {
 
     public S3Request {
         TreeMap<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -32,7 +32,7 @@ public record S3Request(String requestId, String method, S3Operation operation, 
     }
 
     /** This request with the bucket's record the dispatcher read. */
-    public S3Request withBucketRecord(BucketRecord b) {
+    public S3Request withBucketRecord(Bucket b) {
         return new S3Request(requestId, method, operation, bucket, key, headers, query, owner, accessKeyId, body,
                 contentLength, bodyChecks, b);
     }

@@ -115,7 +115,7 @@ class OfflineVerbsTest {
     void fsckReadDataAndReindexExitOneAndNameADamagedBucketRecord() throws Exception {
         Path data = dir.resolve("data");
         try (Coffer c = Coffer.builder().directory(data).build()) {
-            c.createBucket("bkt", "default", null);
+            c.createBucket("bkt", "default");
         }
         Path record;
         try (var files = Files.list(data.resolve("blobs/b"))) {

@@ -26,7 +26,7 @@ class DedupSettingsTest {
         GatewayConfig c = GatewayConfig.load(null, env, Map.of(ConfigKey.DATA, dir.resolve("data").toString()));
         try (Coffer coffer = EngineOpener.open(c, null)) {
             for (String b : new String[] {"shared", "private"}) {
-                coffer.createBucket(b, "tenant", null);
+                coffer.createBucket(b, "tenant");
             }
             long before = -1;
             for (String bk : bucketSlashKey) {

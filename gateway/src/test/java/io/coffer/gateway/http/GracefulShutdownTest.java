@@ -60,7 +60,7 @@ class GracefulShutdownTest {
                 shutdown.get(30, TimeUnit.SECONDS);
                 assertThat(put.closedByServer()).isTrue();
             }
-            try (ObjectContent stored = g.engine.getObject("drain", "in-flight", null)) {
+            try (ObjectContent stored = g.engine.getObject("drain", "in-flight")) {
                 assertThat(TestData.md5Hex(stored.stream())).isEqualTo(TestData.md5Hex(body));
             }
         }

@@ -178,7 +178,7 @@ class RequestBodyLimitsTest {
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">\n");
         for (int n = 1; n <= 10_000; n++) {
-            PartInfo part = engine().uploadPart("limits", key, uploadId, n, 1, null, new ByteArrayInputStream(one));
+            PartInfo part = engine().uploadPart("limits", key, uploadId, n, 1, new ByteArrayInputStream(one));
             xml.append("    <Part>\n        <ETag>&quot;").append(part.etag()).append("&quot;</ETag>\n");
             for (Map.Entry<ChecksumAlgorithm, String> s : sums.entrySet()) {
                 String element = "Checksum" + s.getKey().name();

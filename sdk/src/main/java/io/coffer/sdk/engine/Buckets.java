@@ -5,7 +5,7 @@ import static io.coffer.sdk.engine.EngineContext.backendFailure;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.blob.BlobContent;
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.meta.MetadataStore;
 import java.io.IOException;
 import java.time.Instant;
@@ -25,9 +25,9 @@ final class Buckets {
         this.meta = ctx.config.metadata();
     }
 
-    BucketRecord create(String bucket, String owner, String region) {
+    Bucket create(String bucket, String owner, String region) {
         Names.checkBucket(bucket);
-        BucketRecord record = new BucketRecord(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+        Bucket record = new Bucket(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
         meta.createBucket(record);
         String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket);
         try {
@@ -40,11 +40,11 @@ final class Buckets {
     }
 
     /** The bucket's record; NoSuchBucket if there is none. */
-    BucketRecord head(String bucket) {
+    Bucket head(String bucket) {
         return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
     }
 
-    List<BucketRecord> list(String owner) {
+    List<Bucket> list(String owner) {
         return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
     }
 

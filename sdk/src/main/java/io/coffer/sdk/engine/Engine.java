@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -13,20 +14,21 @@ import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.manifest.Manifest;
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.StoreStats;
-import io.coffer.sdk.meta.UploadPage;
+import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -95,17 +97,17 @@ public final class Engine implements Coffer {
     // ---- buckets
 
     @Override
-    public BucketRecord createBucket(String bucket, String owner, String region) {
+    public Bucket createBucket(String bucket, String owner, String region) {
         return buckets.create(bucket, owner, region);
     }
 
     @Override
-    public BucketRecord headBucket(String bucket) {
+    public Bucket headBucket(String bucket) {
         return buckets.head(bucket);
     }
 
     @Override
-    public List<BucketRecord> listBuckets(String owner) {
+    public List<Bucket> listBuckets(String owner) {
         return buckets.list(owner);
     }
 

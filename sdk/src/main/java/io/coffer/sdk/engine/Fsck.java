@@ -1,8 +1,11 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.codec.MalformedRecordException;
@@ -10,12 +13,9 @@ import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
-import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.pack.PackIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,7 +75,7 @@ final class Fsck {
             for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
                 bucketBlobs.put(b.name(), b.size());
             }
-            for (BucketRecord bucket : meta.buckets()) {
+            for (Bucket bucket : meta.buckets()) {
                 String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket.name());
                 Long size = bucketBlobs.remove(blob);
                 if (size == null) {
@@ -215,9 +215,9 @@ final class Fsck {
     }
 
     /** With {@code readData}: the bucket's record on the backend opens and says what the metadata store says. */
-    private void checkBucketRecord(BucketRecord bucket, String blob, long size) {
+    private void checkBucketRecord(Bucket bucket, String blob, long size) {
         try {
-            BucketRecord stored = StoredRecords.openBucket(ctx.config.masterKey(), blob, read(blob, size));
+            Bucket stored = StoredRecords.openBucket(ctx.config.masterKey(), blob, read(blob, size));
             if (!stored.equals(bucket)) {
                 damaged.add(bucket.name() + ": bucket record " + blob + " differs from the metadata store's");
             }

@@ -20,14 +20,14 @@ import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
+import io.coffer.sdk.Precondition;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -65,7 +65,7 @@ final class MultipartUploads {
 
     String create(String bucket, String key, ObjectAttributes attributes, MultipartChecksum checksum) {
         Names.checkKey(key);
-        BucketRecord b = buckets.head(bucket);
+        Bucket b = buckets.head(bucket);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
                 ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));

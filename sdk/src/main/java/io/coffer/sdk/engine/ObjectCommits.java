@@ -10,7 +10,7 @@ import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.Precondition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;

@@ -6,7 +6,7 @@ import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.Precondition;
 import java.util.Optional;
 
 /**

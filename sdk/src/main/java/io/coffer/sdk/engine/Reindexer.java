@@ -1,7 +1,9 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
@@ -9,13 +11,11 @@ import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
-import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PackRecord;
-import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.pack.PackIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,7 +65,7 @@ final class Reindexer {
             int buckets = 0;
             for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
                 try {
-                    BucketRecord r = StoredRecords.openBucket(ctx.config.masterKey(), b.name(),
+                    Bucket r = StoredRecords.openBucket(ctx.config.masterKey(), b.name(),
                             blobs.read(b.name(), 0, (int) b.size()));
                     meta.createBucket(r);
                     buckets++;

@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.codec.BinaryReader;
 import io.coffer.sdk.codec.BinaryWriter;
 import io.coffer.sdk.codec.MalformedRecordException;
@@ -7,7 +8,6 @@ import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
-import io.coffer.sdk.meta.BucketRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
@@ -75,20 +75,20 @@ public final class StoredRecords {
         return ManifestCodec.decode(key.open(PART, uploadId + "/" + partNumber, sealed));
     }
 
-    public static byte[] sealBucket(MasterKey key, BucketRecord b) {
+    public static byte[] sealBucket(MasterKey key, Bucket b) {
         byte[] plain = new BinaryWriter(64).raw(BUCKET_MAGIC).u8(1).string(b.name()).string(b.owner())
                 .string(b.region()).u64(b.created().toEpochMilli()).toByteArray();
         return key.seal(BUCKET, bucketBlob(key, b.name()), plain);
     }
 
-    public static BucketRecord openBucket(MasterKey key, String blobName, byte[] sealed)
+    public static Bucket openBucket(MasterKey key, String blobName, byte[] sealed)
             throws ChunkIntegrityException, MalformedRecordException {
         BinaryReader r = new BinaryReader(key.open(BUCKET, blobName, sealed));
         r.expect(BUCKET_MAGIC);
         if (r.u8() != 1) {
             throw new MalformedRecordException("unknown bucket record version");
         }
-        BucketRecord b = new BucketRecord(r.string(), r.string(), r.string(), Instant.ofEpochMilli(r.u64()));
+        Bucket b = new Bucket(r.string(), r.string(), r.string(), Instant.ofEpochMilli(r.u64()));
         r.finish();
         if (b.name() == null || !bucketBlob(key, b.name()).equals(blobName)) {
             throw new MalformedRecordException("bucket record names another bucket");

@@ -4,13 +4,13 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.manifest.ManifestCodec;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.UploadRecord;
 import java.util.List;
 import java.util.Map;
 

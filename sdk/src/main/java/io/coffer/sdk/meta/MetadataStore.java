@@ -1,5 +1,11 @@
 package io.coffer.sdk.meta;
 
+import io.coffer.sdk.Bucket;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
 import java.time.Instant;
 import java.util.Collection;
@@ -27,12 +33,12 @@ public interface MetadataStore extends AutoCloseable {
     // ---- buckets
 
     /** Creates a bucket; {@code BUCKET_ALREADY_OWNED_BY_YOU} if its owner already has it, else {@code BUCKET_ALREADY_EXISTS}. */
-    void createBucket(BucketRecord bucket);
+    void createBucket(Bucket bucket);
 
-    Optional<BucketRecord> bucket(String name);
+    Optional<Bucket> bucket(String name);
 
     /** All buckets (of every owner) in name order. */
-    List<BucketRecord> buckets();
+    List<Bucket> buckets();
 
     /**
      * Deletes a bucket that holds no object ({@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}), aborting its uploads

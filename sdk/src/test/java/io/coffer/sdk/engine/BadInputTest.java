@@ -7,9 +7,9 @@ import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobInfo;
-import io.coffer.sdk.meta.Precondition;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -31,7 +31,7 @@ class BadInputTest {
     @BeforeEach
     void open() throws IOException {
         e = TestEngine.open(dir, b -> b.minPartSize(1024));
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
         e.coffer.putObject(PutObjectRequest.of("bkt", "existing", 5000), TestData.stream(1, 5000));
     }
 
@@ -44,14 +44,14 @@ class BadInputTest {
     void unknownBucketIsNoSuchBucket() throws Exception {
         expectNothingWritten(ErrorCode.NO_SUCH_BUCKET,
                 () -> e.coffer.putObject(PutObjectRequest.of("nope", "k", 3), bytes(3)));
-        expectNothingWritten(ErrorCode.NO_SUCH_BUCKET, () -> e.coffer.getObject("nope", "k", null));
-        expectNothingWritten(ErrorCode.NO_SUCH_BUCKET, () -> e.coffer.listObjects("nope", "", null, null, 10));
+        expectNothingWritten(ErrorCode.NO_SUCH_BUCKET, () -> e.coffer.getObject("nope", "k"));
+        expectNothingWritten(ErrorCode.NO_SUCH_BUCKET, () -> e.coffer.listObjects("nope", "", null, 10));
         expectNothingWritten(ErrorCode.NO_SUCH_BUCKET, () -> e.coffer.deleteObject("nope", "k"));
     }
 
     @Test
     void unknownKeyIsNoSuchKey() throws Exception {
-        expectNothingWritten(ErrorCode.NO_SUCH_KEY, () -> e.coffer.getObject("bkt", "missing", null));
+        expectNothingWritten(ErrorCode.NO_SUCH_KEY, () -> e.coffer.getObject("bkt", "missing"));
         expectNothingWritten(ErrorCode.NO_SUCH_KEY, () -> e.coffer.headObject("bkt", "missing"));
     }
 
@@ -59,7 +59,7 @@ class BadInputTest {
     void invalidBucketNamesAreRefused() throws Exception {
         for (String name : List.of("A", "ab", "Upper", "has_underscore", "-dash", "dot.", "a..b", "192.168.1.1",
                 "xn--punycode", "x".repeat(64))) {
-            expectNothingWritten(ErrorCode.INVALID_BUCKET_NAME, () -> e.coffer.createBucket(name, "t", null));
+            expectNothingWritten(ErrorCode.INVALID_BUCKET_NAME, () -> e.coffer.createBucket(name, "t"));
         }
     }
 
@@ -73,8 +73,8 @@ class BadInputTest {
 
     @Test
     void existingBucketAndNonEmptyBucketAreRefused() throws Exception {
-        expectNothingWritten(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, () -> e.coffer.createBucket("bkt", "t", null));
-        expectNothingWritten(ErrorCode.BUCKET_ALREADY_EXISTS, () -> e.coffer.createBucket("bkt", "other", null));
+        expectNothingWritten(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, () -> e.coffer.createBucket("bkt", "t"));
+        expectNothingWritten(ErrorCode.BUCKET_ALREADY_EXISTS, () -> e.coffer.createBucket("bkt", "other"));
         expectNothingWritten(ErrorCode.BUCKET_NOT_EMPTY, () -> e.coffer.deleteBucket("bkt"));
     }
 
@@ -151,27 +151,27 @@ class BadInputTest {
 
     @Test
     void multipartMistakesHaveTheirOwnErrors() throws Exception {
-        String id = e.coffer.createMultipartUpload("bkt", "mp", null);
-        String etag1 = e.coffer.uploadPart("bkt", "mp", id, 1, 2000, null, TestData.stream(5, 2000)).etag();
-        String etag2 = e.coffer.uploadPart("bkt", "mp", id, 2, 500, null, TestData.stream(6, 500)).etag();
-        String etag3 = e.coffer.uploadPart("bkt", "mp", id, 3, 2000, null, TestData.stream(7, 2000)).etag();
+        String id = e.coffer.createMultipartUpload("bkt", "mp");
+        String etag1 = e.coffer.uploadPart("bkt", "mp", id, 1, 2000, TestData.stream(5, 2000)).etag();
+        String etag2 = e.coffer.uploadPart("bkt", "mp", id, 2, 500, TestData.stream(6, 500)).etag();
+        String etag3 = e.coffer.uploadPart("bkt", "mp", id, 3, 2000, TestData.stream(7, 2000)).etag();
         expectNothingWritten(ErrorCode.INVALID_PART_ORDER, () -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(2, etag2), new CompletedPart(1, etag1)), null));
+                List.of(new CompletedPart(2, etag2), new CompletedPart(1, etag1))));
         expectNothingWritten(ErrorCode.INVALID_PART, () -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(1, "\"ffff\"")), null));
+                List.of(new CompletedPart(1, "\"ffff\""))));
         expectNothingWritten(ErrorCode.INVALID_PART, () -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(4, etag1)), null));
+                List.of(new CompletedPart(4, etag1))));
         expectNothingWritten(ErrorCode.ENTITY_TOO_SMALL, () -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(1, etag1), new CompletedPart(2, etag2), new CompletedPart(3, etag3)), null));
+                List.of(new CompletedPart(1, etag1), new CompletedPart(2, etag2), new CompletedPart(3, etag3))));
         expectNothingWritten(ErrorCode.NO_SUCH_UPLOAD, () -> e.coffer.completeMultipartUpload("bkt", "mp", "nope",
-                List.of(new CompletedPart(1, etag1)), null));
-        expectNothingWritten(ErrorCode.NO_SUCH_UPLOAD, () -> e.coffer.uploadPart("bkt", "other-key", id, 1, 3, null,
+                List.of(new CompletedPart(1, etag1))));
+        expectNothingWritten(ErrorCode.NO_SUCH_UPLOAD, () -> e.coffer.uploadPart("bkt", "other-key", id, 1, 3,
                 bytes(3)));
-        expectNothingWritten(ErrorCode.INVALID_ARGUMENT, () -> e.coffer.uploadPart("bkt", "mp", id, 10_001, 3, null,
+        expectNothingWritten(ErrorCode.INVALID_ARGUMENT, () -> e.coffer.uploadPart("bkt", "mp", id, 10_001, 3,
                 bytes(3)));
         // the upload is intact after all that
         assertThat(e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(1, etag1), new CompletedPart(3, etag3)), null).etag()).endsWith("-2");
+                List.of(new CompletedPart(1, etag1), new CompletedPart(3, etag3))).etag()).endsWith("-2");
     }
 
     private void expectNothingWritten(ErrorCode code, ThrowingCallable call) throws Exception {

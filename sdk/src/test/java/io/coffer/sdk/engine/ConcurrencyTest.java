@@ -25,7 +25,7 @@ class ConcurrencyTest {
     @Test
     void concurrentPutsOfOneKeyLeaveExactlyOneCompleteWinner() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             ExecutorService pool = Executors.newFixedThreadPool(8);
             List<Future<ObjectInfo>> puts = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -41,7 +41,7 @@ class ConcurrencyTest {
             assertThat(etags).hasSize(8);
             String winner = e.coffer.headObject("bkt", "same").etag();
             assertThat(etags).contains(winner);
-            try (ObjectContent c = e.coffer.getObject("bkt", "same", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "same")) {
                 assertThat(TestData.md5Hex(c.stream())).isEqualTo(winner);
             }
             assertThat(e.meta.stats().objects()).isEqualTo(1);
@@ -54,7 +54,7 @@ class ConcurrencyTest {
     @Test
     void mixedConcurrentPutsAndGetsAllSucceed() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             for (int i = 0; i < 8; i++) {
                 e.coffer.putObject(PutObjectRequest.of("bkt", "k" + i, 1_000_000 + i), TestData.stream(i, 1_000_000 + i));
             }
@@ -67,7 +67,7 @@ class ConcurrencyTest {
                             TestData.stream(i, 1_000_000 + i))));
                 } else {
                     work.add(pool.submit(() -> {
-                        try (ObjectContent c = e.coffer.getObject("bkt", "k" + i, null)) {
+                        try (ObjectContent c = e.coffer.getObject("bkt", "k" + i)) {
                             assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(i, 1_000_000 + i));
                         }
                         return null;

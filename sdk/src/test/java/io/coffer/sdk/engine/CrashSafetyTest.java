@@ -108,7 +108,7 @@ class CrashSafetyTest {
                 }
                 long seed = e.getValue()[0];
                 long size = e.getValue()[1];
-                try (ObjectContent content = c.getObject("crash", e.getKey(), null)) {
+                try (ObjectContent content = c.getObject("crash", e.getKey())) {
                     assertThat(TestData.md5Hex(content.stream())).as(e.getKey())
                             .isEqualTo(TestData.md5Hex(TestData.stream(seed, size)));
                 }

@@ -39,8 +39,8 @@ public final class CrashWorkload {
                 large(c, start, out);
                 return;
             }
-            if (c.listBuckets(null).isEmpty()) {
-                c.createBucket("crash", "t", null);
+            if (c.listBuckets().isEmpty()) {
+                c.createBucket("crash", "t");
             }
             out.println("READY");
             if (mode.equals("small")) {
@@ -63,14 +63,14 @@ public final class CrashWorkload {
                         List<Object[]> batch = new ArrayList<>();
                         for (long j = i; j < i + 8; j++) {
                             String k = "k" + j;
-                            String id = c.createMultipartUpload("crash", k, null);
+                            String id = c.createMultipartUpload("crash", k);
                             int partSize = 1 << 20;
                             int total = 2 * partSize + r.nextInt(1, partSize);
                             java.io.InputStream data = TestData.stream(j, total);
                             List<CompletedPart> parts = new ArrayList<>();
                             for (int p = 1; p <= 3; p++) {
                                 int len = p < 3 ? partSize : total - 2 * partSize;
-                                String etag = c.uploadPart("crash", k, id, p, len, null,
+                                String etag = c.uploadPart("crash", k, id, p, len,
                                         new java.io.ByteArrayInputStream(data.readNBytes(len))).etag();
                                 parts.add(new CompletedPart(p, etag));
                             }
@@ -80,7 +80,7 @@ public final class CrashWorkload {
                         for (Object[] u : batch) {
                             @SuppressWarnings("unchecked")
                             List<CompletedPart> parts = (List<CompletedPart>) u[2];
-                            c.completeMultipartUpload("crash", (String) u[0], (String) u[1], parts, null);
+                            c.completeMultipartUpload("crash", (String) u[0], (String) u[1], parts);
                             out.println("COMMITTED " + u[0] + " " + u[3] + " " + u[4]);
                         }
                         i += 7;
@@ -129,14 +129,14 @@ public final class CrashWorkload {
     }
 
     private static void large(Coffer c, long bytes, PrintStream out) throws Exception {
-        c.createBucket("large", "t", null);
+        c.createBucket("large", "t");
         var info = c.putObject(PutObjectRequest.of("large", "big", -1), TestData.stream(99, bytes));
         String expected = TestData.md5Hex(TestData.stream(99, bytes));
         if (!info.etag().equals(expected) || info.size() != bytes) {
             out.println("MISMATCH on write");
             System.exit(3);
         }
-        try (ObjectContent content = c.getObject("large", "big", null)) {
+        try (ObjectContent content = c.getObject("large", "big")) {
             if (!TestData.md5Hex(content.stream()).equals(expected)) {
                 out.println("MISMATCH on read");
                 System.exit(4);

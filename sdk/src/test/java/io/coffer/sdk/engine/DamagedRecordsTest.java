@@ -84,7 +84,7 @@ class DamagedRecordsTest {
     @Test
     void damagedTombstoneIsNamedByFsck() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "a", 10), TestData.stream(1, 10));
             e.coffer.putObject(PutObjectRequest.of("bkt", "b", 10), TestData.stream(2, 10));
             e.coffer.deleteObject("bkt", "a");

@@ -25,7 +25,7 @@ class DeduplicationTest {
     @Test
     void sameObjectUnderTwoKeysGrowsBackendByUnderOnePercent() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "first", SIZE), TestData.stream(1, SIZE));
             long afterFirst = e.backendBytes();
             assertThat(afterFirst).isGreaterThanOrEqualTo(SIZE);
@@ -44,7 +44,7 @@ class DeduplicationTest {
         edited[SIZE / 2] = 42;
         System.arraycopy(original, SIZE / 2, edited, SIZE / 2 + 1, SIZE - SIZE / 2);
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "v1", SIZE), new ByteArrayInputStream(original));
             long afterFirst = e.backendBytes();
             e.coffer.putObject(PutObjectRequest.of("bkt", "v2", SIZE + 1), new ByteArrayInputStream(edited));

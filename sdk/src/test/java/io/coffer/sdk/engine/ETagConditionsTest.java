@@ -8,7 +8,7 @@ import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.meta.Precondition;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -49,7 +49,7 @@ abstract class EngineRoundTripTest {
         fixed = open(dir.resolve("fixed"), ChunkerSpec.fixed(1 << 20));
         engines.addAll(List.of(fastCdc, fixed));
         for (Coffer c : engines) {
-            c.createBucket("bucket", "tester", null);
+            c.createBucket("bucket", "tester");
         }
     }
 
@@ -91,7 +91,7 @@ abstract class EngineRoundTripTest {
         assertThat(head.attributes().contentType()).isEqualTo("application/x-test");
         assertThat(head.attributes().userMetadata()).containsEntry("color", "blue");
 
-        try (ObjectContent c = coffer.getObject("bucket", key, null)) {
+        try (ObjectContent c = coffer.getObject("bucket", key)) {
             assertSameBytes(c.stream(), TestData.stream(seed, size), size);
         }
         if (size > 0) {

@@ -43,7 +43,7 @@ class Format1ChunksTest {
         byte[] plain = TestData.stream(3, SIZE).readAllBytes();
         String format1Pack;
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(3, SIZE));
             Manifest m = manifest(e);
             Map<ChunkId, ChunkLocation> locs = e.meta.locate(m.distinctChunkIds());
@@ -82,7 +82,7 @@ class Format1ChunksTest {
 
             // a new object with the same content deduplicates against the format-1 chunks and reads back
             e.coffer.putObject(PutObjectRequest.of("bkt", "again", SIZE), TestData.stream(3, SIZE));
-            try (ObjectContent c = e.coffer.getObject("bkt", "again", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "again")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(plain);
             }
 

@@ -20,7 +20,7 @@ class GarbageCollectionTest {
     @Test
     void deletingEverythingReclaimsEveryPack() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ZERO))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             for (int i = 0; i < 5; i++) {
                 e.coffer.putObject(PutObjectRequest.of("bkt", "k" + i, 3_000_000), TestData.stream(i, 3_000_000));
             }
@@ -42,14 +42,14 @@ class GarbageCollectionTest {
     @Test
     void deletingABucketWithUploadsInProgressReclaimsTheirParts() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ZERO))) {
-            e.coffer.createBucket("bkt", "t", null);
-            String id = e.coffer.createMultipartUpload("bkt", "mp", null);
-            e.coffer.uploadPart("bkt", "mp", id, 1, 3_000_000, null, TestData.stream(1, 3_000_000));
-            e.coffer.createMultipartUpload("bkt", "other", null);
+            e.coffer.createBucket("bkt", "t");
+            String id = e.coffer.createMultipartUpload("bkt", "mp");
+            e.coffer.uploadPart("bkt", "mp", id, 1, 3_000_000, TestData.stream(1, 3_000_000));
+            e.coffer.createMultipartUpload("bkt", "other");
             assertThat(e.blobs.list(BackendLayout.PACKS).toList()).isNotEmpty();
 
             e.coffer.deleteBucket("bkt");
-            assertThat(e.coffer.listBuckets(null)).isEmpty();
+            assertThat(e.coffer.listBuckets()).isEmpty();
             Thread.sleep(5); // a chunk released in the same millisecond as the cutoff still counts as live
             assertThat(e.coffer.collectGarbage().packsRetired()).isPositive();
             Thread.sleep(5);
@@ -63,7 +63,7 @@ class GarbageCollectionTest {
     @Test
     void partlyDeadPacksAreRewrittenAndSurvivorsStayReadable() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ZERO).packSize(16 << 20))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             // "head" shares its first chunks with "whole": once "whole" is gone its pack is partly dead
             int whole = 12 << 20;
             e.coffer.putObject(PutObjectRequest.of("bkt", "whole", whole), TestData.stream(5, whole));
@@ -77,7 +77,7 @@ class GarbageCollectionTest {
             assertThat(report.packsRewritten()).isPositive();
             assertThat(report.bytesCopied()).isPositive().isLessThan(whole / 2);
             assertThat(e.meta.stats().packBytes()).isLessThan(before / 2);
-            try (ObjectContent c = e.coffer.getObject("bkt", "head", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "head")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(5, 4 << 20));
             }
             assertThat(e.coffer.fsck(true).clean()).isTrue();
@@ -88,7 +88,7 @@ class GarbageCollectionTest {
     @Test
     void orphansOfCrashedWritesAreReportedThenCollectedAfterTheGracePeriod() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ofMillis(300)))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "kept", 100_000), TestData.stream(1, 100_000));
             String orphanPack = BackendLayout.pack(BackendLayout.newId());
             String orphanManifest = BackendLayout.manifest(BackendLayout.newId());
@@ -101,7 +101,7 @@ class GarbageCollectionTest {
             e.coffer.collectGarbage();
             assertThat(e.blobs.head(orphanPack)).isEmpty();
             assertThat(e.blobs.head(orphanManifest)).isEmpty();
-            try (ObjectContent c = e.coffer.getObject("bkt", "kept", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "kept")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(1, 100_000));
             }
         }

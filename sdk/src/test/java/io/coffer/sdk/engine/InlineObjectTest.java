@@ -44,7 +44,7 @@ class InlineObjectTest {
         byte[] data = "inline plaintext that must never reach the backend ".repeat(40).getBytes(
                 StandardCharsets.US_ASCII);
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             ObjectInfo info = e.coffer.putObject(PutObjectRequest.of("bkt", "k", data.length),
                     new ByteArrayInputStream(data));
 
@@ -72,7 +72,7 @@ class InlineObjectTest {
     @Test
     void theLimitIsInclusiveAndOneByteMoreIsChunked() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "at", LIMIT), TestData.stream(1, LIMIT));
             assertThat(packs(e)).isZero();
             e.coffer.putObject(PutObjectRequest.of("bkt", "over", LIMIT + 1), TestData.stream(2, LIMIT + 1));
@@ -85,7 +85,7 @@ class InlineObjectTest {
     @Test
     void unknownLengthBodiesAreInlinedOnlyWhenTheyEndWithinTheLimit() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "small", -1), TestData.stream(3, 5000));
             assertThat(packs(e)).isZero();
             int big = 3 * LIMIT + 17;
@@ -101,7 +101,7 @@ class InlineObjectTest {
     @Test
     void emptyObjectIsInlineAndReadsBackEmpty() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             ObjectInfo info = e.coffer.putObject(PutObjectRequest.of("bkt", "empty", 0), InputStream.nullInputStream());
             assertThat(info.etag()).isEqualTo("d41d8cd98f00b204e9800998ecf8427e");
             assertThat(read(e.coffer, "empty", null)).isEmpty();
@@ -112,7 +112,7 @@ class InlineObjectTest {
     @Test
     void shortBodyIsIncompleteAndStoresNothing() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             assertThatThrownBy(() -> e.coffer.putObject(PutObjectRequest.of("bkt", "k", 100),
                     TestData.stream(5, 60)))
                     .isInstanceOfSatisfying(CofferException.class,
@@ -126,21 +126,21 @@ class InlineObjectTest {
     @Test
     void copiesAndPartCopiesOfAnInlineObjectReadBack() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.minPartSize(0))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             byte[] src = TestData.bytes(6, 9000);
             e.coffer.putObject(PutObjectRequest.of("bkt", "src", src.length), new ByteArrayInputStream(src));
 
-            e.coffer.copyObject(CopySource.of("bkt", "src"), "bkt", "copy", null, null);
+            e.coffer.copyObject(CopySource.of("bkt", "src"), "bkt", "copy");
             e.coffer.deleteObject("bkt", "src");
             assertThat(read(e.coffer, "copy", null)).isEqualTo(src);
 
-            String id = e.coffer.createMultipartUpload("bkt", "joined", null);
-            var whole = e.coffer.uploadPartCopy(CopySource.of("bkt", "copy"), null, "bkt", "joined", id, 1);
+            String id = e.coffer.createMultipartUpload("bkt", "joined");
+            var whole = e.coffer.uploadPartCopy(CopySource.of("bkt", "copy"), "bkt", "joined", id, 1);
             var range = e.coffer.uploadPartCopy(CopySource.of("bkt", "copy"), ByteRange.of(100, 199), "bkt",
                     "joined", id, 2);
             assertThat(whole.etag()).isEqualTo(TestData.md5Hex(src));
             e.coffer.completeMultipartUpload("bkt", "joined", id, List.of(new CompletedPart(1, whole.etag()),
-                    new CompletedPart(2, range.etag())), null);
+                    new CompletedPart(2, range.etag())));
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             expected.write(src);
             expected.write(src, 100, 100);
@@ -152,7 +152,7 @@ class InlineObjectTest {
     @Test
     void reindexRebuildsInlineObjectsFromTheBackendAlone() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "small", 300), TestData.stream(7, 300));
             e.coffer.putObject(PutObjectRequest.of("bkt", "large", 200_000), TestData.stream(8, 200_000));
         }
@@ -168,7 +168,7 @@ class InlineObjectTest {
     @Test
     void inlineLimitZeroPacksEveryObject() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.inlineLimit(0))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", 100), TestData.stream(9, 100));
             assertThat(packs(e)).isEqualTo(1);
             assertThat(read(e.coffer, "k", null)).isEqualTo(TestData.bytes(9, 100));

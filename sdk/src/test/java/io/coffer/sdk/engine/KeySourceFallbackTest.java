@@ -53,7 +53,7 @@ class KeySourceFallbackTest {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).meterRegistry(meters).keyBatchChunks(8)
                 .keySourcePause(java.time.Duration.ZERO))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             int size = 6_000_000;
             e.coffer.putObject(PutObjectRequest.of("bkt", "up", size), TestData.stream(1, size));
             long afterUp = e.backendBytes();
@@ -64,7 +64,7 @@ class KeySourceFallbackTest {
             assertThat(fallbacks).isPositive();
             // random keys: the same data was stored again
             assertThat(e.backendBytes() - afterUp).isGreaterThan(size);
-            try (ObjectContent c = e.coffer.getObject("bkt", "down", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "down")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(1, size));
             }
 
@@ -82,7 +82,7 @@ class KeySourceFallbackTest {
         keys.down.set(true);
         try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).keyBatchChunks(2)
                 .keySourcePause(java.time.Duration.ofMinutes(10)))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             for (int i = 0; i < 3; i++) {
                 e.coffer.putObject(PutObjectRequest.of("bkt", "k" + i, 5_000_000), TestData.stream(i, 5_000_000));
             }

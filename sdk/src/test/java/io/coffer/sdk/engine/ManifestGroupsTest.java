@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobContent;
@@ -14,7 +15,6 @@ import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.blob.FaultyBlobStore;
 import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
-import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ class ManifestGroupsTest {
     private Held open(Duration grace) throws Exception {
         FaultyBlobStore faulty = new FaultyBlobStore(new DirectoryBlobStore(dir.resolve("blobs")));
         TestEngine e = TestEngine.open(dir, b -> b.blobStore(faulty).gcGrace(grace));
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
         return new Held(e, faulty);
     }
 
@@ -95,7 +95,7 @@ class ManifestGroupsTest {
     }
 
     private static byte[] read(Coffer coffer, String key) throws Exception {
-        try (ObjectContent c = coffer.getObject("bkt", key, null)) {
+        try (ObjectContent c = coffer.getObject("bkt", key)) {
             return c.stream().readAllBytes();
         }
     }
@@ -143,7 +143,7 @@ class ManifestGroupsTest {
                 dir.resolve("rebuilt.db"))).build()) {
             ReindexReport report = rebuilt.reindex();
             assertThat(report.skippedBlobs()).isZero();
-            assertThat(rebuilt.listObjects("bkt", "", null, null, 100).objects()).extracting(ObjectSummary::key)
+            assertThat(rebuilt.listObjects("bkt", "", null, 100).objects()).extracting(ObjectSummary::key)
                     .containsExactly("kept", "solo");
             assertThat(read(rebuilt, "kept")).isEqualTo(TestData.bytes(1, 1001));
             assertThat(rebuilt.fsck(true).clean()).isTrue();

@@ -8,7 +8,7 @@ import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.CountingMetadataStore;
 import io.coffer.sdk.testing.TestData;
@@ -42,7 +42,7 @@ class MetadataReadsTest {
 
     @Test
     void aPutGivenItsBucketRecordDoesNotReadItAgain() {
-        BucketRecord bucket = coffer.headBucket("bkt");
+        Bucket bucket = coffer.headBucket("bkt");
         meta.reset();
         coffer.putObject(PutObjectRequest.of("bkt", "k2", 10).withBucketRecord(bucket), TestData.stream(2, 10));
         assertThat(meta.calls("bucket")).isZero();

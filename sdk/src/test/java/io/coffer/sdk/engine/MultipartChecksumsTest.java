@@ -41,11 +41,11 @@ class MultipartChecksumsTest {
         ChecksumAlgorithm crc = ChecksumAlgorithm.CRC32C;
         try (TestEngine e = TestEngine.open(dir, b -> b.minPartSize(PART))) {
             Coffer c = e.coffer;
-            c.createBucket("sums", "alice", null);
+            c.createBucket("sums", "alice");
             String id = c.createMultipartUpload("sums", "k", null,
                     new MultipartChecksum(crc, ChecksumType.FULL_OBJECT));
-            PartInfo p1 = c.uploadPart("sums", "k", id, 1, one.length, null, new ByteArrayInputStream(one));
-            PartInfo p2 = c.uploadPart("sums", "k", id, 2, two.length, null, new ByteArrayInputStream(two));
+            PartInfo p1 = c.uploadPart("sums", "k", id, 1, one.length, new ByteArrayInputStream(one));
+            PartInfo p2 = c.uploadPart("sums", "k", id, 2, two.length, new ByteArrayInputStream(two));
             assertThat(p1.checksums()).containsExactly(Map.entry("CRC32C", crc.of(one)));
             assertThat(c.listParts("sums", "k", id, 0, 10).parts()).extracting(PartInfo::checksums)
                     .containsExactly(Map.of("CRC32C", crc.of(one)), Map.of("CRC32C", crc.of(two)));
@@ -81,12 +81,11 @@ class MultipartChecksumsTest {
         byte[] one = TestData.bytes(3, 5000);
         try (TestEngine e = TestEngine.open(dir, b -> b.minPartSize(PART))) {
             Coffer c = e.coffer;
-            c.createBucket("sums", "alice", null);
+            c.createBucket("sums", "alice");
             String id = c.createMultipartUpload("sums", "k", null,
                     new MultipartChecksum(ChecksumAlgorithm.SHA256, ChecksumType.COMPOSITE));
-            PartInfo p1 = c.uploadPart("sums", "k", id, 1, one.length, null, new ByteArrayInputStream(one));
-            ObjectInfo done = c.completeMultipartUpload("sums", "k", id, List.of(new CompletedPart(1, p1.etag())),
-                    null);
+            PartInfo p1 = c.uploadPart("sums", "k", id, 1, one.length, new ByteArrayInputStream(one));
+            ObjectInfo done = c.completeMultipartUpload("sums", "k", id, List.of(new CompletedPart(1, p1.etag())));
             String part = ChecksumAlgorithm.SHA256.of(one);
             assertThat(done.attributes().checksums()).containsExactly(Map.entry("SHA256",
                     ChecksumAlgorithm.SHA256.of(java.util.Base64.getDecoder().decode(part)) + "-1"));
@@ -98,9 +97,9 @@ class MultipartChecksumsTest {
     void uploadWithoutAlgorithmKeepsNoChecksums() throws Exception {
         try (TestEngine e = TestEngine.open(dir, b -> b.minPartSize(PART))) {
             Coffer c = e.coffer;
-            c.createBucket("sums", "alice", null);
-            String id = c.createMultipartUpload("sums", "k", null);
-            PartInfo p1 = c.uploadPart("sums", "k", id, 1, 10, null, TestData.stream(4, 10));
+            c.createBucket("sums", "alice");
+            String id = c.createMultipartUpload("sums", "k");
+            PartInfo p1 = c.uploadPart("sums", "k", id, 1, 10, TestData.stream(4, 10));
             assertThat(p1.checksums()).isEmpty();
             ObjectInfo done = c.completeMultipartUpload("sums", "k", id, List.of(new CompletedPart(1, p1.etag(),
                     Map.of("CRC32", "AAAAAA=="))), null, Map.of("CRC32", "AAAAAA=="));

@@ -12,10 +12,10 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.meta.ObjectPage;
-import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -39,7 +39,7 @@ class ObjectOperationsTest {
     @BeforeEach
     void open() throws IOException {
         e = TestEngine.open(dir, b -> b.minPartSize(1 << 20));
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
     }
 
     @AfterEach
@@ -70,7 +70,7 @@ class ObjectOperationsTest {
         assertThat(many.get(1).error().code()).isEqualTo(ErrorCode.KEY_TOO_LONG);
         assertThat(e.meta.stats().objects()).isZero();
         e.coffer.deleteBucket("bkt");
-        assertThat(e.coffer.listBuckets(null)).isEmpty();
+        assertThat(e.coffer.listBuckets()).isEmpty();
     }
 
     @Test
@@ -85,7 +85,7 @@ class ObjectOperationsTest {
         e.coffer.deleteObject("bkt", "src");
         assertThat(read("dst")).isEqualTo(TestData.bytes(2, 6_000_000));
         assertThatThrownBy(() -> e.coffer.copyObject(new CopySource("bkt", "dst", "\"nope\"", null, null, null), "bkt",
-                "x", null, null)).isInstanceOfSatisfying(CofferException.class,
+                "x")).isInstanceOfSatisfying(CofferException.class,
                 ex -> assertThat(ex.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED));
     }
 
@@ -94,10 +94,10 @@ class ObjectOperationsTest {
         for (String k : List.of("a/1", "a/2", "a/b/3", "c", "d/4", "é", "z")) {
             put(k, k.hashCode(), 10);
         }
-        ObjectPage top = e.coffer.listObjects("bkt", "", "/", null, 1000);
+        ObjectPage top = e.coffer.listObjects("bkt", "", "/", 1000);
         assertThat(top.commonPrefixes()).containsExactly("a/", "d/");
         assertThat(top.objects()).extracting(ObjectSummary::key).containsExactly("c", "z", "é");
-        ObjectPage under = e.coffer.listObjects("bkt", "a/", "/", null, 1000);
+        ObjectPage under = e.coffer.listObjects("bkt", "a/", "/", 1000);
         assertThat(under.objects()).extracting(ObjectSummary::key).containsExactly("a/1", "a/2");
         assertThat(under.commonPrefixes()).containsExactly("a/b/");
         StringBuilder seen = new StringBuilder();
@@ -128,10 +128,10 @@ class ObjectOperationsTest {
         PartListing parts = e.coffer.listParts("bkt", "mp", id, 0, 2);
         assertThat(parts.parts()).hasSize(2);
         assertThat(parts.truncated()).isTrue();
-        assertThat(e.coffer.listMultipartUploads("bkt", "", null, null, null, 10).uploads()).hasSize(1);
+        assertThat(e.coffer.listMultipartUploads("bkt", "", null, 10).uploads()).hasSize(1);
         List<CompletedPart> done = e.coffer.listParts("bkt", "mp", id, 0, 1000).parts().stream()
                 .map(p -> new CompletedPart(p.partNumber(), "\"" + p.etag() + "\"")).toList();
-        ObjectInfo info = e.coffer.completeMultipartUpload("bkt", "mp", id, done, null);
+        ObjectInfo info = e.coffer.completeMultipartUpload("bkt", "mp", id, done);
         assertThat(info.etag()).isEqualTo(HexFormat.of().formatHex(md5s.digest()) + "-4");
         assertThat(info.partCount()).isEqualTo(4);
         assertThat(read("mp")).isEqualTo(all);
@@ -140,20 +140,20 @@ class ObjectOperationsTest {
             assertThat(c.stream().readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(all, 3 * partSize,
                     all.length));
         }
-        assertThat(e.coffer.listMultipartUploads("bkt", "", null, null, null, 10).uploads()).isEmpty();
+        assertThat(e.coffer.listMultipartUploads("bkt", "", null, 10).uploads()).isEmpty();
         assertThat(e.coffer.fsck(true).clean()).isTrue();
     }
 
     @Test
     void aRepeatedCompleteAnswersWithTheObjectTheUploadProduced() throws Exception {
-        String id = e.coffer.createMultipartUpload("bkt", "mp", null);
-        String p1 = e.coffer.uploadPart("bkt", "mp", id, 1, 1 << 20, null, TestData.stream(1, 1 << 20)).etag();
-        String p2 = e.coffer.uploadPart("bkt", "mp", id, 2, 1000, null, TestData.stream(2, 1000)).etag();
+        String id = e.coffer.createMultipartUpload("bkt", "mp");
+        String p1 = e.coffer.uploadPart("bkt", "mp", id, 1, 1 << 20, TestData.stream(1, 1 << 20)).etag();
+        String p2 = e.coffer.uploadPart("bkt", "mp", id, 2, 1000, TestData.stream(2, 1000)).etag();
         List<CompletedPart> parts = List.of(new CompletedPart(1, "\"" + p1 + "\""), new CompletedPart(2, p2));
-        ObjectInfo first = e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null);
+        ObjectInfo first = e.coffer.completeMultipartUpload("bkt", "mp", id, parts);
 
         // a client retrying after a lost response gets the same answer, and nothing changes
-        ObjectInfo again = e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null);
+        ObjectInfo again = e.coffer.completeMultipartUpload("bkt", "mp", id, parts);
         assertThat(again.etag()).isEqualTo(first.etag());
         assertThat(again.size()).isEqualTo(first.size());
         assertThat(again.lastModified()).isEqualTo(first.lastModified());
@@ -161,13 +161,13 @@ class ObjectOperationsTest {
 
         // other parts than the completion named, or another key, are no retry of it
         assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(1, p1)), null));
+                List.of(new CompletedPart(1, p1))));
         assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id,
-                List.of(new CompletedPart(1, p1), new CompletedPart(2, "not-an-etag")), null));
-        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "other", id, parts, null));
+                List.of(new CompletedPart(1, p1), new CompletedPart(2, "not-an-etag"))));
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "other", id, parts));
         // once the key holds another version, the upload is gone for good
         put("mp", 3, 10);
-        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id, parts, null));
+        assertNoSuchUpload(() -> e.coffer.completeMultipartUpload("bkt", "mp", id, parts));
         assertThat(read("mp")).isEqualTo(TestData.bytes(3, 10));
     }
 
@@ -179,12 +179,12 @@ class ObjectOperationsTest {
     @Test
     void uploadPartCopyTakesARangeOfAnObject() throws Exception {
         put("src", 3, 4_000_000);
-        String id = e.coffer.createMultipartUpload("bkt", "joined", null);
-        var p1 = e.coffer.uploadPartCopy(CopySource.of("bkt", "src"), null, "bkt", "joined", id, 1);
+        String id = e.coffer.createMultipartUpload("bkt", "joined");
+        var p1 = e.coffer.uploadPartCopy(CopySource.of("bkt", "src"), "bkt", "joined", id, 1);
         var p2 = e.coffer.uploadPartCopy(CopySource.of("bkt", "src"), ByteRange.of(1_000_000, 1_999_999), "bkt",
                 "joined", id, 2);
         e.coffer.completeMultipartUpload("bkt", "joined", id, List.of(new CompletedPart(1, p1.etag()),
-                new CompletedPart(2, p2.etag())), null);
+                new CompletedPart(2, p2.etag())));
         byte[] src = TestData.bytes(3, 4_000_000);
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         expected.write(src);
@@ -194,8 +194,8 @@ class ObjectOperationsTest {
 
     @Test
     void abortReleasesEverythingTheUploadHeld() throws Exception {
-        String id = e.coffer.createMultipartUpload("bkt", "mp", null);
-        e.coffer.uploadPart("bkt", "mp", id, 1, 3_000_000, null, TestData.stream(4, 3_000_000));
+        String id = e.coffer.createMultipartUpload("bkt", "mp");
+        e.coffer.uploadPart("bkt", "mp", id, 1, 3_000_000, TestData.stream(4, 3_000_000));
         e.coffer.abortMultipartUpload("bkt", "mp", id);
         assertThatThrownBy(() -> e.coffer.listParts("bkt", "mp", id, 0, 10)).isInstanceOfSatisfying(
                 CofferException.class, ex -> assertThat(ex.code()).isEqualTo(ErrorCode.NO_SUCH_UPLOAD));
@@ -207,7 +207,7 @@ class ObjectOperationsTest {
     }
 
     private byte[] read(String key) throws IOException {
-        try (ObjectContent c = e.coffer.getObject("bkt", key, null)) {
+        try (ObjectContent c = e.coffer.getObject("bkt", key)) {
             return c.stream().readAllBytes();
         }
     }

@@ -27,14 +27,14 @@ class ObjectReadStreamChannelTest {
     void readsIntoDirectBuffersMixedWithArrayReadsGiveTheObjectsBytes() throws Exception {
         byte[] expected = TestData.stream(21, SIZE).readAllBytes();
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(21, SIZE));
 
             assertThat(readMixed(e, null)).isEqualTo(expected);
             assertThat(readMixed(e, ByteRange.of(1_000_003, 3_500_000)))
                     .isEqualTo(Arrays.copyOfRange(expected, 1_000_003, 3_500_001));
 
-            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 ReadableByteChannel channel = (ReadableByteChannel) c.stream();
                 assertThat(channel.read(ByteBuffer.allocateDirect(0))).isZero();
                 assertThat(channel.isOpen()).isTrue();

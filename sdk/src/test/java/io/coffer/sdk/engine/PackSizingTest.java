@@ -42,7 +42,7 @@ class PackSizingTest {
                 assertThat(packs.get(i)).isBetween((long) chunks[i] * CHUNK, (chunks[i] + 1L) * CHUNK);
             }
             assertThat(packs.get(chunks.length)).isBetween(100L * 1024, 101L * 1024 + 1024);
-            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 assertThat(TestData.md5Hex(c.stream())).isEqualTo(TestData.md5Hex(TestData.stream(7, size)));
             }
         }
@@ -55,7 +55,7 @@ class PackSizingTest {
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", size), TestData.stream(8, size));
 
             assertThat(packSizes(e)).hasSize(1);
-            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(8, size));
             }
         }
@@ -76,7 +76,7 @@ class PackSizingTest {
 
     private TestEngine open() throws IOException {
         TestEngine e = TestEngine.open(dir, b -> b.packSize(PACK).chunker(new FixedChunker(CHUNK)));
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
         return e;
     }
 

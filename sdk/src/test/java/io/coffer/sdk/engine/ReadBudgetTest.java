@@ -38,14 +38,14 @@ class ReadBudgetTest {
     void getBeyondTheBudgetFailsWithSlowDownAndSucceedsOnceAnotherGetEnds() throws Exception {
         try (TestEngine e = open(2 * SHARE_KIB + 100)) {
             byte[] data = store(e, "k");
-            ObjectContent first = e.coffer.getObject("bkt", "k", null);
-            try (ObjectContent second = e.coffer.getObject("bkt", "k", null)) {
-                assertThatThrownBy(() -> e.coffer.getObject("bkt", "k", null))
+            ObjectContent first = e.coffer.getObject("bkt", "k");
+            try (ObjectContent second = e.coffer.getObject("bkt", "k")) {
+                assertThatThrownBy(() -> e.coffer.getObject("bkt", "k"))
                         .isInstanceOfSatisfying(CofferException.class,
                                 ce -> assertThat(ce.code()).isEqualTo(ErrorCode.SLOW_DOWN));
 
                 first.close();
-                try (ObjectContent third = e.coffer.getObject("bkt", "k", null)) {
+                try (ObjectContent third = e.coffer.getObject("bkt", "k")) {
                     assertThat(third.stream().readAllBytes()).isEqualTo(data);
                 }
                 assertThat(second.stream().readAllBytes()).isEqualTo(data);
@@ -58,7 +58,7 @@ class ReadBudgetTest {
     void getWhoseShareIsOnlyItsFirstRunStillStreamsTheWholeObjectAndRanges() throws Exception {
         try (TestEngine e = open(SHARE_KIB + 100)) {
             byte[] data = store(e, "k");
-            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(data);
             }
             try (ObjectContent c = e.coffer.getObject("bkt", "k", ByteRange.of(1_000_000, 8_500_000))) {
@@ -73,7 +73,7 @@ class ReadBudgetTest {
         long budget = 64L * 1024;
         try (TestEngine e = open(budget)) {
             byte[] data = store(e, "k");
-            ObjectContent c = e.coffer.getObject("bkt", "k", null);
+            ObjectContent c = e.coffer.getObject("bkt", "k");
             assertThat(availableKib()).isEqualTo(budget - SHARE_KIB);
             assertThat(c.stream().read()).isEqualTo(data[0] & 0xff);
             // the three runs of the object are all under way or read: two of them beyond the first-run share
@@ -94,7 +94,7 @@ class ReadBudgetTest {
         try (TestEngine e = open(budget)) {
             int size = 100_000; // above the inline limit: one chunk in a pack
             e.coffer.putObject(PutObjectRequest.of("bkt", "small", size), TestData.stream(3, size));
-            try (ObjectContent c = e.coffer.getObject("bkt", "small", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "small")) {
                 assertThat(availableKib()).isEqualTo(budget - ((size + 16 + 1023) >> 10));
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(3, size));
             }
@@ -105,7 +105,7 @@ class ReadBudgetTest {
     private TestEngine open(long budgetKib) throws IOException {
         TestEngine e = TestEngine.open(dir, b -> b.readBufferBudget(budgetKib << 10).budgetWait(Duration.ofMillis(300))
                 .chunker(new FixedChunker(MIB)).packSize(32 * MIB).meterRegistry(meters));
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
         return e;
     }
 

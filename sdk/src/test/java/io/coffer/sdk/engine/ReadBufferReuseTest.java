@@ -37,14 +37,14 @@ class ReadBufferReuseTest {
             SplittableRandom rnd = new SplittableRandom(7);
             for (int i = 0; i < 24; i++) {
                 int abandoned = rnd.nextInt(OBJECTS);
-                try (ObjectContent c = e.coffer.getObject("bkt", "k" + abandoned, null)) {
+                try (ObjectContent c = e.coffer.getObject("bkt", "k" + abandoned)) {
                     // stop inside a run, so that its array still has slices queued when the stream closes
                     byte[] head = c.stream().readNBytes(1 + rnd.nextInt(SIZE - 1));
                     assertThat(head).isEqualTo(Arrays.copyOf(data[abandoned], head.length));
                 }
                 int read = rnd.nextInt(OBJECTS);
                 if (i % 2 == 0) {
-                    try (ObjectContent c = e.coffer.getObject("bkt", "k" + read, null)) {
+                    try (ObjectContent c = e.coffer.getObject("bkt", "k" + read)) {
                         assertThat(c.stream().readAllBytes()).isEqualTo(data[read]);
                     }
                 } else {
@@ -71,7 +71,7 @@ class ReadBufferReuseTest {
                     work.add(pool.submit(() -> {
                         for (int i = 0; i < 6; i++) {
                             int k = (thread + i) % OBJECTS;
-                            try (ObjectContent c = e.coffer.getObject("bkt", "k" + k, null)) {
+                            try (ObjectContent c = e.coffer.getObject("bkt", "k" + k)) {
                                 InputStream in = c.stream();
                                 if ((thread + i) % 3 == 0) {
                                     byte[] head = in.readNBytes(SIZE / 3);
@@ -94,7 +94,7 @@ class ReadBufferReuseTest {
     }
 
     private static byte[][] store(TestEngine e) {
-        e.coffer.createBucket("bkt", "t", null);
+        e.coffer.createBucket("bkt", "t");
         byte[][] data = new byte[OBJECTS][];
         for (int i = 0; i < OBJECTS; i++) {
             data[i] = TestData.bytes(100 + i, SIZE);

@@ -31,7 +31,7 @@ class TamperingTest {
     @Test
     void flippedPackByteFailsEveryReadOfTheAffectedRangeAndFsckReportsIt() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(7, SIZE));
             ObjectRecord r = e.meta.object("bkt", "k").orElseThrow();
             Manifest m = StoredRecords.openManifest(e.masterKey, BackendLayout.manifest(r.versionId()), r.manifest());
@@ -65,7 +65,7 @@ class TamperingTest {
     @Test
     void damageInTheFirstRunFailsGetObjectBeforeItReturnsAndLaterDamageFailsTheRead() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", SIZE), TestData.stream(7, SIZE));
             ObjectRecord r = e.meta.object("bkt", "k").orElseThrow();
             Manifest m = StoredRecords.openManifest(e.masterKey, BackendLayout.manifest(r.versionId()), r.manifest());
@@ -75,7 +75,7 @@ class TamperingTest {
             ManifestEntry last = m.entries().get(m.entries().size() - 1);
             flipByte(e, locs.get(last.id()));
             byte[] prefix;
-            try (ObjectContent c = e.coffer.getObject("bkt", "k", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 prefix = TestData.stream(7, SIZE).readNBytes(1 << 20);
                 assertThat(c.stream().readNBytes(1 << 20)).isEqualTo(prefix);
                 assertThatThrownBy(() -> c.stream().transferTo(java.io.OutputStream.nullOutputStream()))
@@ -85,7 +85,7 @@ class TamperingTest {
 
             // the first chunk: getObject itself fails, before the caller has a stream to answer with
             flipByte(e, locs.get(m.entries().get(0).id()));
-            assertThatThrownBy(() -> e.coffer.getObject("bkt", "k", null)).isInstanceOfSatisfying(
+            assertThatThrownBy(() -> e.coffer.getObject("bkt", "k")).isInstanceOfSatisfying(
                     CofferException.class, ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
             assertThatThrownBy(() -> e.coffer.getObject("bkt", "k", ByteRange.of(10, 20))).isInstanceOfSatisfying(
                     CofferException.class, ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
@@ -108,7 +108,7 @@ class TamperingTest {
     void swappedManifestBlobsFailToOpen() throws Exception {
         // inline limit 0: each object has a manifest blob of its own (grouped ones: ManifestGroupsTest)
         try (TestEngine e = TestEngine.open(dir, b -> b.inlineLimit(0))) {
-            e.coffer.createBucket("bkt", "t", null);
+            e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "one", 10), TestData.stream(1, 10));
             e.coffer.putObject(PutObjectRequest.of("bkt", "two", 10), TestData.stream(2, 10));
             String one = BackendLayout.manifest(e.meta.object("bkt", "one").orElseThrow().versionId());

@@ -40,8 +40,8 @@ class WriteBudgetTest {
         ExecutorService pool = Executors.newCachedThreadPool();
         try (TestEngine e = TestEngine.open(dir, b -> b.writeBufferBudget(32L * MIB)
                 .budgetWait(Duration.ofMillis(300)))) {
-            e.coffer.createBucket("bkt", "t", null);
-            String upload = e.coffer.createMultipartUpload("bkt", "mp", null);
+            e.coffer.createBucket("bkt", "t");
+            String upload = e.coffer.createMultipartUpload("bkt", "mp");
 
             // a 40 MiB PUT whose body arrives slowly: its worst case is more than the whole budget, so it holds all
             int big = 40 * MIB;
@@ -73,7 +73,7 @@ class WriteBudgetTest {
                     TestData.stream(2, 100_000)))
                     .isInstanceOfSatisfying(CofferException.class, x -> assertThat(x.code())
                             .isEqualTo(ErrorCode.SLOW_DOWN));
-            assertThatThrownBy(() -> e.coffer.uploadPart("bkt", "mp", upload, 1, 100_000, null,
+            assertThatThrownBy(() -> e.coffer.uploadPart("bkt", "mp", upload, 1, 100_000,
                     TestData.stream(3, 100_000)))
                     .isInstanceOfSatisfying(CofferException.class, x -> assertThat(x.code())
                             .isEqualTo(ErrorCode.SLOW_DOWN));
@@ -85,10 +85,10 @@ class WriteBudgetTest {
             assertThat(large.get(60, TimeUnit.SECONDS).size()).isEqualTo(big);
 
             e.coffer.putObject(PutObjectRequest.of("bkt", "small", 100_000), TestData.stream(2, 100_000));
-            try (ObjectContent c = e.coffer.getObject("bkt", "small", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "small")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(TestData.bytes(2, 100_000));
             }
-            try (ObjectContent c = e.coffer.getObject("bkt", "large", null)) {
+            try (ObjectContent c = e.coffer.getObject("bkt", "large")) {
                 assertThat(TestData.md5Hex(c.stream())).isEqualTo(TestData.md5Hex(TestData.stream(1, big)));
             }
         } finally {

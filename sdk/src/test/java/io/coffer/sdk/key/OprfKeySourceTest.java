@@ -74,7 +74,7 @@ class OprfKeySourceTest {
                 .metadataStore(JdbcMetadataStore.sqlite(dir.resolve("meta.db"))).masterKey(MasterKey.random())
                 .keySource(OprfKeySource.remote(client(ks, https, KeyServerClient.Transport.V2)))
                 .keyBatchChunks(4).keySourcePause(Duration.ofMillis(200)).meterRegistry(meters).build()) {
-            coffer.createBucket("bkt", "t", null);
+            coffer.createBucket("bkt", "t");
             int size = 24 << 20;
             coffer.putObject(PutObjectRequest.of("bkt", "first", size), TestData.stream(1, size));
             long afterFirst = bytes(blobs);
@@ -100,7 +100,7 @@ class OprfKeySourceTest {
             };
             coffer.putObject(PutObjectRequest.of("bkt", "during-outage", size), body);
             assertThat(meters.counter("coffer.keysource.fallbacks").count()).isPositive();
-            try (ObjectContent c = coffer.getObject("bkt", "during-outage", null)) {
+            try (ObjectContent c = coffer.getObject("bkt", "during-outage")) {
                 assertThat(TestData.md5Hex(c.stream())).isEqualTo(TestData.md5Hex(TestData.stream(2, size)));
             }
 

@@ -2,9 +2,9 @@ package io.coffer.sdk.meta.jdbc;
 
 import static io.coffer.sdk.meta.jdbc.Columns.millis;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
-import io.coffer.sdk.meta.BucketRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +20,7 @@ final class BucketTable extends Table {
         super(db);
     }
 
-    void createBucket(BucketRecord bucket) {
+    void createBucket(Bucket bucket) {
         db.write("createBucket", c -> {
             int inserted;
             try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
@@ -31,7 +31,7 @@ final class BucketTable extends Table {
             if (inserted == 1) {
                 return null;
             }
-            Optional<BucketRecord> existing = bucket(c, bucket.name(), "");
+            Optional<Bucket> existing = bucket(c, bucket.name(), "");
             if (existing.isPresent() && Objects.equals(existing.get().owner(), bucket.owner())) {
                 throw CofferException.of(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU,
                         "Your previous request to create the named bucket succeeded and you already own it: "
@@ -42,11 +42,11 @@ final class BucketTable extends Table {
         });
     }
 
-    Optional<BucketRecord> bucket(String name) {
+    Optional<Bucket> bucket(String name) {
         return db.read("bucket", c -> bucket(c, name, ""));
     }
 
-    Optional<BucketRecord> bucket(Connection c, String name, String lock) throws SQLException {
+    Optional<Bucket> bucket(Connection c, String name, String lock) throws SQLException {
         try (PreparedStatement ps = prepare(c, "SELECT name, owner, region, created FROM buckets WHERE name = ?"
                 + lock)) {
             ps.setString(1, name);
@@ -56,11 +56,11 @@ final class BucketTable extends Table {
         }
     }
 
-    private static BucketRecord bucketRecord(ResultSet rs) throws SQLException {
-        return new BucketRecord(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4)));
+    private static Bucket bucketRecord(ResultSet rs) throws SQLException {
+        return new Bucket(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4)));
     }
 
-    List<BucketRecord> buckets() {
+    List<Bucket> buckets() {
         return db.read("buckets", c -> rows(c, "SELECT name, owner, region, created FROM buckets ORDER BY name",
                 BucketTable::bucketRecord));
     }

@@ -2,22 +2,22 @@ package io.coffer.sdk.meta.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
-import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PackRecord;
 import io.coffer.sdk.meta.PackUsage;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.StoreStats;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -202,17 +202,17 @@ public final class JdbcMetadataStore implements MetadataStore {
     // ---- buckets
 
     @Override
-    public void createBucket(BucketRecord bucket) {
+    public void createBucket(Bucket bucket) {
         buckets.createBucket(bucket);
     }
 
     @Override
-    public Optional<BucketRecord> bucket(String name) {
+    public Optional<Bucket> bucket(String name) {
         return buckets.bucket(name);
     }
 
     @Override
-    public List<BucketRecord> buckets() {
+    public List<Bucket> buckets() {
         return buckets.buckets();
     }
 

@@ -1,6 +1,6 @@
 package io.coffer.sdk.meta.jdbc;
 
-import io.coffer.sdk.meta.StoreStats;
+import io.coffer.sdk.StoreStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;

@@ -7,11 +7,11 @@ import static io.coffer.sdk.meta.jdbc.Columns.string;
 import static io.coffer.sdk.meta.jdbc.Columns.utf8;
 
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
 import io.coffer.sdk.meta.jdbc.ListingWalk.Marker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

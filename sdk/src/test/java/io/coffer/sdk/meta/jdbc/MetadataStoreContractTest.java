@@ -3,23 +3,23 @@ package io.coffer.sdk.meta.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectPage;
+import io.coffer.sdk.ObjectSummary;
+import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StoreStats;
+import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
-import io.coffer.sdk.meta.BucketRecord;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
-import io.coffer.sdk.meta.ObjectPage;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.meta.ObjectSummary;
 import io.coffer.sdk.meta.PackRecord;
 import io.coffer.sdk.meta.PackUsage;
 import io.coffer.sdk.meta.PartRecord;
-import io.coffer.sdk.meta.Precondition;
-import io.coffer.sdk.meta.StoreStats;
-import io.coffer.sdk.meta.UploadPage;
-import io.coffer.sdk.meta.UploadRecord;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -106,7 +106,7 @@ abstract class MetadataStoreContractTest {
     }
 
     void bucket(String name) {
-        store.createBucket(new BucketRecord(name, "alice", "us-east-1", T0));
+        store.createBucket(new Bucket(name, "alice", "us-east-1", T0));
     }
 
     void put(String bucket, String key, String version, int... chunks) {
@@ -129,11 +129,11 @@ abstract class MetadataStoreContractTest {
     @Test
     void bucketsAreCreatedReadAndListedInByteOrder() {
         for (String name : List.of("b-2", "a.b", "a-b", "ab", "a0")) {
-            store.createBucket(new BucketRecord(name, "alice", "eu-west-1", T0));
+            store.createBucket(new Bucket(name, "alice", "eu-west-1", T0));
         }
-        assertThat(store.bucket("a-b")).contains(new BucketRecord("a-b", "alice", "eu-west-1", T0));
+        assertThat(store.bucket("a-b")).contains(new Bucket("a-b", "alice", "eu-west-1", T0));
         assertThat(store.bucket("nope")).isEmpty();
-        assertThat(store.buckets()).extracting(BucketRecord::name).containsExactly("a-b", "a.b", "a0", "ab", "b-2");
+        assertThat(store.buckets()).extracting(Bucket::name).containsExactly("a-b", "a.b", "a0", "ab", "b-2");
     }
 
     @Test
@@ -141,8 +141,8 @@ abstract class MetadataStoreContractTest {
         bucket("b");
         assertCode(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, () -> bucket("b"));
         assertCode(ErrorCode.BUCKET_ALREADY_EXISTS,
-                () -> store.createBucket(new BucketRecord("b", "mallory", "us-east-1", T0)));
-        assertThat(store.bucket("b")).map(BucketRecord::owner).contains("alice");
+                () -> store.createBucket(new Bucket("b", "mallory", "us-east-1", T0)));
+        assertThat(store.bucket("b")).map(Bucket::owner).contains("alice");
     }
 
     @Test

@@ -3,13 +3,13 @@ package io.coffer.sdk.meta.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
-import io.coffer.sdk.meta.BucketRecord;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PackRecord;
-import io.coffer.sdk.meta.Precondition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -66,7 +66,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
 
     @Test
     void databaseUsesWalAndForeignKeys() throws SQLException {
-        store.createBucket(new BucketRecord("b", "alice", null, T0));
+        store.createBucket(new Bucket("b", "alice", null, T0));
         assertThat(Files.exists(dir.resolve("meta.db-wal"))).isTrue();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
@@ -78,7 +78,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContractTest {
                 assertThat(rs.getInt(1)).isEqualTo(SchemaMigrations.SCHEMA_VERSION);
             }
         }
-        assertThat(store.bucket("b")).map(BucketRecord::region).isEmpty();
+        assertThat(store.bucket("b")).map(Bucket::region).isEmpty();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package io.coffer.sdk.meta;
+package io.coffer.sdk;
 
 /**
  * A conditional write, checked inside the commit transaction against the current object.
