@@ -23,6 +23,7 @@ import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
+import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -30,8 +31,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +100,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     static int compareUtf8(String a, String b) {
-        return java.util.Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -111,7 +115,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     @Override
     public List<Bucket> listBuckets(String owner) {
         return buckets.values().stream().filter(b -> owner == null || b.owner().equals(owner))
-                .sorted(java.util.Comparator.comparing(Bucket::name)).toList();
+                .sorted(Comparator.comparing(Bucket::name)).toList();
     }
 
     @Override
@@ -295,7 +299,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
-                                        io.coffer.sdk.checksum.MultipartChecksum checksum) {
+                                        MultipartChecksum checksum) {
         if (checksum != null) {
             throw new UnsupportedOperationException("this protocol-test double keeps no multipart checksums");
         }
@@ -346,7 +350,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         byte[] data = s.data;
         if (range != null) {
             ByteRange.Resolved r = range.resolve(data.length);
-            data = java.util.Arrays.copyOfRange(data, (int) r.offset(), (int) (r.offset() + r.length()));
+            data = Arrays.copyOfRange(data, (int) r.offset(), (int) (r.offset() + r.length()));
         }
         return addPart(u, partNumber, data, md5(data));
     }
@@ -437,7 +441,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public ReindexReport reindex() {
-        return new ReindexReport(0, 0, 0, 0, java.util.List.of());
+        return new ReindexReport(0, 0, 0, 0, List.of());
     }
 
     @Override
@@ -462,7 +466,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     private static byte[] md5(byte[] data) {
         try {
             return MessageDigest.getInstance("MD5").digest(data);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

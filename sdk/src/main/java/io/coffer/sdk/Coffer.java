@@ -1,7 +1,9 @@
 package io.coffer.sdk;
 
+import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.InputStream;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -115,7 +117,7 @@ public interface Coffer extends AutoCloseable {
      * is computed as the part is stored, and the object gets the checksum the type makes of them.
      */
     String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
-                                 io.coffer.sdk.checksum.MultipartChecksum checksum);
+                                 MultipartChecksum checksum);
 
     /**
      * Uploads part {@code partNumber} (1..10000), replacing an earlier upload of that number. The part's checksum in
@@ -148,7 +150,7 @@ public interface Coffer extends AutoCloseable {
      */
     default ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                                Precondition precondition) {
-        return completeMultipartUpload(bucket, key, uploadId, parts, precondition, java.util.Map.of());
+        return completeMultipartUpload(bucket, key, uploadId, parts, precondition, Map.of());
     }
 
     /** Completes unconditionally (see above). */
@@ -162,7 +164,7 @@ public interface Coffer extends AutoCloseable {
      * checksum of the whole object) against the object's checksum made from the parts' ({@code BAD_DIGEST}).
      */
     ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
-                                       Precondition precondition, java.util.Map<String, String> objectChecksums);
+                                       Precondition precondition, Map<String, String> objectChecksums);
 
     void abortMultipartUpload(String bucket, String key, String uploadId);
 

@@ -10,17 +10,18 @@ import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.engine.Engine;
 import io.coffer.sdk.engine.EngineConfig;
-import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
-import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
+import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.meta.MetadataStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -274,8 +275,8 @@ public final class CofferBuilder {
                 }
                 if (!Files.exists(directory) && directory.getFileSystem().supportedFileAttributeViews()
                         .contains("posix")) {
-                    Files.createDirectories(directory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rwx------")));
                 }
                 Files.createDirectories(directory);
                 lock = DataDirectoryLock.acquire(directory);

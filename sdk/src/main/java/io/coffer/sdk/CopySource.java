@@ -1,5 +1,7 @@
 package io.coffer.sdk;
 
+import java.time.Instant;
+
 /**
  * The object a copy reads from, with the x-amz-copy-source-if-* conditions checked against it at copy time.
  *
@@ -9,7 +11,7 @@ package io.coffer.sdk;
  * @param ifUnmodifiedSince copy only if the source did not change after this (null: no condition)
  */
 public record CopySource(String bucket, String key, String ifMatch, String ifNoneMatch,
-                         java.time.Instant ifModifiedSince, java.time.Instant ifUnmodifiedSince) {
+                         Instant ifModifiedSince, Instant ifUnmodifiedSince) {
     public static CopySource of(String bucket, String key) {
         return new CopySource(bucket, key, null, null, null, null);
     }

@@ -1,5 +1,6 @@
 package io.coffer.sdk;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -31,6 +32,6 @@ public record ObjectAttributes(String contentType, Map<String, String> userMetad
     }
 
     private static Map<String, String> sorted(Map<String, String> m) {
-        return m == null || m.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(m));
+        return m == null || m.isEmpty() ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(m));
     }
 }

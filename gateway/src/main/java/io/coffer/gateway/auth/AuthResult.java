@@ -1,5 +1,9 @@
 package io.coffer.gateway.auth;
 
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
 /**
  * A request whose signature checked out.
  *
@@ -11,8 +15,8 @@ package io.coffer.gateway.auth;
  *                     as headers and applied as headers; by lower-case name
  */
 public record AuthResult(Credential credential, String payloadHash, byte[] signingKey, String amzDate, String scope,
-                         String signature, boolean presigned, java.util.Set<String> authParams,
-                         java.util.Map<String, String> queryHeaders) {
+                         String signature, boolean presigned, Set<String> authParams,
+                         Map<String, String> queryHeaders) {
 
     public boolean streaming() {
         return payloadHash.startsWith("STREAMING-");
@@ -29,7 +33,7 @@ public record AuthResult(Credential credential, String payloadHash, byte[] signi
     /** The hex SHA-256 the body must have, or null when the payload is not signed as a whole. */
     public String payloadSha256() {
         return payloadHash.length() == 64 && payloadHash.chars().allMatch(c -> Character.digit(c, 16) >= 0)
-                ? payloadHash.toLowerCase(java.util.Locale.ROOT) : null;
+                ? payloadHash.toLowerCase(Locale.ROOT) : null;
     }
 
     public AwsChunkedInputStream.ChunkSigner chunkSigner() {

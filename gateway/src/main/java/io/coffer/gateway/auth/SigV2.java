@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -48,7 +49,7 @@ public final class SigV2 {
     public static String canonicalAmzHeaders(Map<String, List<String>> headers) {
         TreeMap<String, String> amz = new TreeMap<>();
         for (Map.Entry<String, List<String>> h : headers.entrySet()) {
-            String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
+            String name = h.getKey().toLowerCase(Locale.ROOT);
             if (name.startsWith("x-amz-")) {
                 List<String> values = new ArrayList<>();
                 for (String v : h.getValue()) {

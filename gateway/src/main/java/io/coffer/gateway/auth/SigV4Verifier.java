@@ -11,9 +11,11 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Verifies AWS Signature Version 4 on a request, in the Authorization header or in a presigned URL's query.
@@ -161,7 +163,7 @@ public final class SigV4Verifier {
                 .orElseThrow(() -> new S3Exception(S3ErrorCode.INVALID_ACCESS_KEY_ID));
         TreeMap<String, String> canonicalHeaders = new TreeMap<>();
         for (String name : signedHeaders.split(";")) {
-            if (name.isEmpty() || !name.equals(name.toLowerCase(java.util.Locale.ROOT))) {
+            if (name.isEmpty() || !name.equals(name.toLowerCase(Locale.ROOT))) {
                 throw new S3Exception(S3ErrorCode.AUTHORIZATION_HEADER_MALFORMED);
             }
             List<String> values = r.headers().get(name);
@@ -203,7 +205,7 @@ public final class SigV4Verifier {
      * x-amz-content-sha256 may go unsigned, as with S3: the canonical request's last line binds the payload anyway.
      */
     private static void refuseUnsignedAmzHeaders(SignedRequest r, Set<String> signed) {
-        java.util.List<String> unsigned = r.headers().keySet().stream()
+        List<String> unsigned = r.headers().keySet().stream()
                 .filter(name -> name.startsWith("x-amz-") && !signed.contains(name)
                         && !name.equals("x-amz-content-sha256"))
                 .sorted().toList();
@@ -231,7 +233,7 @@ public final class SigV4Verifier {
         }
     }
 
-    private static final java.util.regex.Pattern REGION = java.util.regex.Pattern.compile("[a-z0-9-]{1,64}");
+    private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,64}");
 
     private static Scope parseCredential(String credential, String amzDate, S3ErrorCode error) {
         String[] parts = credential.split("/");

@@ -17,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import java.io.Console;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,10 +26,10 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code coffer serve}: opens the engine, starts the S3 endpoint and the admin endpoint, and runs until SIGTERM or
@@ -158,12 +159,12 @@ final class ServeCommand implements Callable<Integer> {
 
     /** True when stdin and stdout are a terminal (on JDK 22 and later System.console() alone no longer says so). */
     static boolean interactiveTerminal() {
-        java.io.Console console = System.console();
+        Console console = System.console();
         if (console == null) {
             return false;
         }
         try {
-            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
         } catch (ReflectiveOperationException beforeJdk22) {
             return true;
         }

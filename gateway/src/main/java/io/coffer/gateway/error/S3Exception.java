@@ -1,6 +1,7 @@
 package io.coffer.gateway.error;
 
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 
@@ -65,9 +66,9 @@ public class S3Exception extends RuntimeException {
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof CofferException ce) {
-                return new S3Exception(S3ErrorCode.of(ce.code()), ce.code() == io.coffer.sdk.ErrorCode.INTERNAL_ERROR
-                        || ce.code() == io.coffer.sdk.ErrorCode.INTEGRITY_ERROR
-                        || ce.code() == io.coffer.sdk.ErrorCode.CONFLICT_RETRY
+                return new S3Exception(S3ErrorCode.of(ce.code()), ce.code() == ErrorCode.INTERNAL_ERROR
+                        || ce.code() == ErrorCode.INTEGRITY_ERROR
+                        || ce.code() == ErrorCode.CONFLICT_RETRY
                         ? S3ErrorCode.INTERNAL_ERROR.defaultMessage() : ce.getMessage(), ce);
             }
         }

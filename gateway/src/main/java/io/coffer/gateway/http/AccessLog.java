@@ -1,6 +1,7 @@
 package io.coffer.gateway.http;
 
 import java.time.Instant;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +41,13 @@ public final class AccessLog {
                     + ",\"operation\":" + json(e.operation()) + ",\"method\":" + json(e.method())
                     + ",\"bucket\":" + json(e.bucket()) + ",\"key\":" + json(e.key()) + ",\"status\":" + e.status()
                     + ",\"bytes_in\":" + e.bytesIn() + ",\"bytes_out\":" + e.bytesOut() + ",\"duration_ms\":"
-                    + String.format(java.util.Locale.ROOT, "%.3f", e.durationMicros() / 1000.0) + "}";
+                    + String.format(Locale.ROOT, "%.3f", e.durationMicros() / 1000.0) + "}";
         }
         return "time=" + e.time() + " request_id=" + e.requestId() + " remote=" + e.remote() + " access_key_id="
                 + text(e.accessKeyId()) + " operation=" + e.operation() + " method=" + e.method() + " bucket="
                 + text(e.bucket()) + " key=" + text(e.key()) + " status=" + e.status() + " bytes_in=" + e.bytesIn()
                 + " bytes_out=" + e.bytesOut() + " duration_ms="
-                + String.format(java.util.Locale.ROOT, "%.3f", e.durationMicros() / 1000.0);
+                + String.format(Locale.ROOT, "%.3f", e.durationMicros() / 1000.0);
     }
 
     private static String text(String v) {

@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -23,6 +24,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -77,7 +79,7 @@ public final class AdminServer implements AutoCloseable {
         try {
             channel = PortBinding.bind(b, bind, port, "admin port");
         } catch (PortBinding.BindFailure e) {
-            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
         return this;
@@ -91,7 +93,7 @@ public final class AdminServer implements AutoCloseable {
     public void close() {
         if (channel != null) {
             channel.close().syncUninterruptibly();
-            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             channel = null;
         }
     }
@@ -133,7 +135,7 @@ public final class AdminServer implements AutoCloseable {
             if (keepAlive) {
                 ctx.writeAndFlush(resp);
             } else {
-                ctx.writeAndFlush(resp).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
             }
         }
     }

@@ -15,7 +15,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -64,7 +66,7 @@ public final class S3Server implements AutoCloseable {
         this.idPrefix = HexFormat.of().withUpperCase().formatHex(random);
         byte[] host = new byte[24];
         new SecureRandom().nextBytes(host);
-        this.hostId = java.util.Base64.getEncoder().encodeToString(host);
+        this.hostId = Base64.getEncoder().encodeToString(host);
     }
 
     /** Binds the port and starts serving; returns once listening. A port that cannot be bound is an error naming it. */
@@ -177,7 +179,7 @@ public final class S3Server implements AutoCloseable {
     }
 
     String newRequestId() {
-        return idPrefix + Long.toHexString(requestCounter.incrementAndGet()).toUpperCase(java.util.Locale.ROOT);
+        return idPrefix + Long.toHexString(requestCounter.incrementAndGet()).toUpperCase(Locale.ROOT);
     }
 
     private static ThreadFactory threads(String name) {

@@ -8,6 +8,7 @@ import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. Re-creating a bucket
@@ -33,7 +34,7 @@ public final class CreateBucketHandler implements S3ActionHandler {
         if (r.body().read() >= 0 || body.length > 64 * 1024) {
             throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
-        if (body.length > 0 && !new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (body.length > 0 && !new String(body, StandardCharsets.UTF_8).isBlank()) {
             XmlElement config = XML.parse(body, "CreateBucketConfiguration");
             String constraint = config.childText("LocationConstraint");
             if (constraint != null && !constraint.isBlank()) {

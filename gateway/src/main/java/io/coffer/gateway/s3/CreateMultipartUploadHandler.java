@@ -8,6 +8,7 @@ import io.coffer.sdk.Coffer;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
 import io.coffer.sdk.checksum.MultipartChecksum;
+import java.util.Locale;
 
 /**
  * CreateMultipartUpload: stores the object attributes with the upload and returns its id. A checksum algorithm and
@@ -69,7 +70,7 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         ChecksumType type = ChecksumType.valueOf(name);
         if (!type.allows(algorithm)) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "The " + type + " checksum type cannot be used with the "
-                    + algorithm.name().toLowerCase(java.util.Locale.ROOT) + " checksum algorithm.");
+                    + algorithm.name().toLowerCase(Locale.ROOT) + " checksum algorithm.");
         }
         return type;
     }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -32,7 +33,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
     @Override
     public S3Response handle(S3Request r) throws IOException {
         byte[] md5 = ObjectHeaders.contentMd5(r);
-        boolean checksum = r.headers().keySet().stream().anyMatch(h -> h.toLowerCase(java.util.Locale.ROOT)
+        boolean checksum = r.headers().keySet().stream().anyMatch(h -> h.toLowerCase(Locale.ROOT)
                 .startsWith("x-amz-checksum-") && !h.equalsIgnoreCase("x-amz-checksum-mode"))
                 || r.header("x-amz-trailer") != null;
         if (md5 == null && !checksum) {

@@ -11,6 +11,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -154,7 +155,7 @@ public final class GetObjectHandler implements S3ActionHandler {
     private static void closeQuietly(ObjectContent c) {
         try {
             c.close();
-        } catch (java.io.IOException ignored) {
+        } catch (IOException ignored) {
             // the stream was never read; nothing to report
         }
     }

@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.sdk.Bucket;
 import java.io.InputStream;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,7 +29,7 @@ public record S3Request(String requestId, String method, S3Operation operation, 
         TreeMap<String, String> h = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         h.putAll(headers);
         headers = Collections.unmodifiableMap(h);
-        query = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(query));
+        query = Collections.unmodifiableMap(new LinkedHashMap<>(query));
     }
 
     /** This request with the bucket's record the dispatcher read. */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -58,7 +59,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
 
     private CofferGatewayExtension(Function<Path, Coffer> engineFactory) {
         this.engineFactory = Objects.requireNonNull(engineFactory, "engineFactory");
-        this.credential = new Credential("AK" + random(9).toUpperCase(java.util.Locale.ROOT), random(20), "tenant");
+        this.credential = new Credential("AK" + random(9).toUpperCase(Locale.ROOT), random(20), "tenant");
     }
 
     /** A gateway over the engine {@code engineFactory} opens on the temporary data directory. */

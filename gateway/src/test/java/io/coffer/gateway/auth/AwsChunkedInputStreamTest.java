@@ -9,6 +9,7 @@ import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
@@ -170,7 +171,7 @@ class AwsChunkedInputStreamTest {
         assertFails(in, S3ErrorCode.MALFORMED_TRAILER_ERROR);
     }
 
-    static void assertFails(java.io.InputStream in, S3ErrorCode code) {
+    static void assertFails(InputStream in, S3ErrorCode code) {
         assertThatThrownBy(in::readAllBytes).isInstanceOf(IOException.class)
                 .cause().isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.error()).isEqualTo(code));
     }

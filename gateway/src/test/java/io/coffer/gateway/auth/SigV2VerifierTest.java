@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import java.time.Clock;
+import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
@@ -121,9 +123,9 @@ class SigV2VerifierTest {
         SignedRequest beforeEpoch = headerSigned("PUT", "/b/k", List.of(),
                 headers("x-amz-date", "Tue, 07 Jul 1950 21:53:04 GMT"), Map.of());
         assertS3Error(() -> authenticator(true).verify(beforeEpoch), S3ErrorCode.ACCESS_DENIED, "valid Date");
-        String nowWrongDay = DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss 'GMT'", java.util.Locale.ENGLISH)
+        String nowWrongDay = DateTimeFormatter.ofPattern("dd MMM yyyy HH:mm:ss 'GMT'", Locale.ENGLISH)
                 .format(NOW.atZone(ZoneOffset.UTC));
-        String weekday = NOW.atZone(ZoneOffset.UTC).getDayOfWeek() == java.time.DayOfWeek.MONDAY ? "Tue" : "Mon";
+        String weekday = NOW.atZone(ZoneOffset.UTC).getDayOfWeek() == DayOfWeek.MONDAY ? "Tue" : "Mon";
         SignedRequest r = headerSigned("PUT", "/b/k", List.of(), headers("date", weekday + ", " + nowWrongDay),
                 Map.of());
         assertThat(authenticator(true).verify(r)).isNotNull();

@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.gateway.config.ConfigKey;
 import io.coffer.gateway.config.GatewayConfig;
+import io.coffer.sdk.Coffer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -33,7 +41,7 @@ class CofferCommandTest {
         Path ks = dir.resolve("ks");
         assertThat(CofferCommand.execute("keyserver", "init", ks.toString())).isZero();
         try (var files = Files.walk(ks)) {
-            java.util.List<Path> keys = files.filter(f -> f.getFileName().toString().endsWith(".key")
+            List<Path> keys = files.filter(f -> f.getFileName().toString().endsWith(".key")
                     || f.getFileName().toString().contains("private")).toList();
             assertThat(keys).isNotEmpty();
             for (Path k : keys) {
@@ -142,12 +150,12 @@ class CofferCommandTest {
             }
         }
         assertThat(help.out).containsPattern("(?m)^  test ");
-        java.util.regex.Matcher helpable = java.util.regex.Pattern.compile("java_verbs=\"([^\"]*)\"")
+        Matcher helpable = Pattern.compile("java_verbs=\"([^\"]*)\"")
                 .matcher(Files.readString(launcherScript()));
         assertThat(helpable.find()).as("java_verbs in ./coffer").isTrue();
-        java.util.Set<String> verbs = new java.util.TreeSet<>(CofferCommand.commandLine().getSubcommands().keySet());
+        Set<String> verbs = new TreeSet<>(CofferCommand.commandLine().getSubcommands().keySet());
         verbs.remove("help");
-        assertThat(new java.util.TreeSet<>(java.util.List.of(helpable.group(1).split(" ")))).isEqualTo(verbs);
+        assertThat(new TreeSet<>(List.of(helpable.group(1).split(" ")))).isEqualTo(verbs);
         assertThat(launcher("--help").out).isEqualTo(help.out);
         ScriptResult test = launcher("help", "test");
         assertThat(test.exitCode).isZero();
@@ -166,12 +174,12 @@ class CofferCommandTest {
 
     /** Runs the repository's ./coffer with bash (only verbs that need no build). */
     private ScriptResult launcher(String... args) throws Exception {
-        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("bash", launcherScript().toString()));
-        cmd.addAll(java.util.List.of(args));
+        List<String> cmd = new ArrayList<>(List.of("bash", launcherScript().toString()));
+        cmd.addAll(List.of(args));
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
         Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return new ScriptResult(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -210,7 +218,7 @@ class CofferCommandTest {
     /** A store as {@code serve} leaves it on first start (the offline verbs never create one). */
     private Path newStore(String name) {
         Path data = dir.resolve(name);
-        io.coffer.sdk.Coffer.builder().directory(data).build().close();
+        Coffer.builder().directory(data).build().close();
         return data;
     }
 }

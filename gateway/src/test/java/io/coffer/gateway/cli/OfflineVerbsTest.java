@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -142,7 +143,7 @@ class OfflineVerbsTest {
         Path data = dir.resolve("data");
         try (Coffer open = Coffer.builder().directory(data).build()) {
             assertThat(CofferCommand.execute("fsck", "--data", data.toString())).isNotZero();
-            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Coffer.builder().directory(data).build()))
+            assertThat(Assertions.catchThrowable(() -> Coffer.builder().directory(data).build()))
                     .hasMessageContaining("data directory " + data + " is in use");
         }
         assertThat(CofferCommand.execute("fsck", "--data", data.toString())).isZero();

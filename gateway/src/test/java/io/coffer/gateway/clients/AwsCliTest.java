@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,7 +188,7 @@ class AwsCliTest {
                 "--query", "ETag", "--output", "text"));
         Path joined = work.resolve("joined.bin");
         Files.write(joined, Files.readAllBytes(part1));
-        Files.write(joined, Files.readAllBytes(part2), java.nio.file.StandardOpenOption.APPEND);
+        Files.write(joined, Files.readAllBytes(part2), StandardOpenOption.APPEND);
         assertThat(multiEtag).isEqualTo(TestFiles.multipartEtag(joined, 5 * MIB)).endsWith("-2");
         assertThat(cli.run("s3api", "get-object-attributes", "--bucket", bucket, "--key", "multi",
                 "--object-attributes", "ETag", "ObjectSize", "ObjectParts", "--query",

@@ -8,6 +8,8 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32;
@@ -91,7 +93,7 @@ class AwsSdkJavaClientTest {
         crc.update(Files.readAllBytes(file));
         long v = crc.getValue();
         byte[] b = {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
-        return java.util.Base64.getEncoder().encodeToString(b);
+        return Base64.getEncoder().encodeToString(b);
     }
 
     @ParameterizedTest
@@ -129,7 +131,7 @@ class AwsSdkJavaClientTest {
                 int number = n;
                 UploadPartResponse part = s3.uploadPart(r -> r.bucket(bucket).key("multi.bin")
                         .uploadId(mpu.uploadId()).partNumber(number),
-                        RequestBody.fromBytes(java.util.Arrays.copyOfRange(all, from, to)));
+                        RequestBody.fromBytes(Arrays.copyOfRange(all, from, to)));
                 parts.add(CompletedPart.builder().partNumber(number).eTag(part.eTag())
                         .checksumCRC32(part.checksumCRC32()).build());
             }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class RcloneTest {
     @Test
     void copyCheckSyncAndCopyBackATree() throws IOException {
         Path src = work.resolve("src");
-        write(src.resolve("a.txt"), "hello rclone".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        write(src.resolve("a.txt"), "hello rclone".getBytes(StandardCharsets.US_ASCII));
         write(src.resolve("empty"), new byte[0]);
         write(src.resolve("dir/b.bin"), random(1, 300 * 1024));
         write(src.resolve("dir/big.bin"), random(2, 23 * MIB + 5));

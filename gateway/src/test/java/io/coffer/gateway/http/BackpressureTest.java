@@ -7,13 +7,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +52,7 @@ class BackpressureTest {
                     byte[] buf = new byte[256 << 10];
                     for (int n; (n = in.read(buf)) > 0; ) {
                         md5.update(buf, 0, n);
-                        raw.writeRaw(java.util.Arrays.copyOf(buf, n));
+                        raw.writeRaw(Arrays.copyOf(buf, n));
                     }
                 }
                 RawClient.Response resp = raw.read(false);
@@ -75,7 +78,7 @@ class BackpressureTest {
             }
             try (Socket s = new Socket()) {
                 s.setReceiveBufferSize(64 << 10);
-                s.connect(new java.net.InetSocketAddress("127.0.0.1", g.port()));
+                s.connect(new InetSocketAddress("127.0.0.1", g.port()));
                 s.setSoTimeout(30_000);
                 String head = RawClient.signedHead("GET", "/slow/large", "", Map.of(),
                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "127.0.0.1:" + g.port(),
@@ -168,7 +171,7 @@ class BackpressureTest {
             matched = (c == '\r' && (matched == 0 || matched == 2)) || (c == '\n' && (matched == 1 || matched == 3))
                     ? matched + 1 : 0;
         }
-        return b.toString(StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)
+        return b.toString(StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT)
                 .replaceFirst("^http", "HTTP");
     }
 }

@@ -9,7 +9,10 @@ import io.coffer.gateway.auth.SigV4;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,12 +138,12 @@ class HostileInputTest {
     void malformedDeleteXmlIsMalformedXml() throws IOException {
         byte[] xml = "<Delete><Object><Key>a</Key></Object>".getBytes(StandardCharsets.UTF_8);
         try (RawClient c = client()) {
-            String md5 = java.util.Base64.getEncoder().encodeToString(md5(xml));
+            String md5 = Base64.getEncoder().encodeToString(md5(xml));
             assertError(c.send("POST", "/hostile", "delete", Map.of("content-md5", md5), xml), 400, "MalformedXML");
             byte[] xxe = ("<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
                     + "<Delete><Object><Key>&x;</Key></Object></Delete>").getBytes(StandardCharsets.UTF_8);
             assertError(c.send("POST", "/hostile", "delete", Map.of("content-md5",
-                    java.util.Base64.getEncoder().encodeToString(md5(xxe))), xxe), 400, "MalformedXML");
+                    Base64.getEncoder().encodeToString(md5(xxe))), xxe), 400, "MalformedXML");
             assertError(c.send("POST", "/hostile", "delete", Map.of(), "<Delete/>".getBytes()), 400,
                     "InvalidRequest");
         }
@@ -205,7 +208,7 @@ class HostileInputTest {
                     StandardCharsets.UTF_8)), 400, "MalformedXML");
             // an empty tag set whose Content-MD5 is another body's
             assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of("content-md5",
-                    java.util.Base64.getEncoder().encodeToString(md5("other".getBytes(StandardCharsets.UTF_8)))),
+                    Base64.getEncoder().encodeToString(md5("other".getBytes(StandardCharsets.UTF_8)))),
                     "<Tagging><TagSet/></Tagging>".getBytes(StandardCharsets.UTF_8)), 400, "BadDigest");
             assertError(c.send("GET", "/hostile/ten", "versions", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("PUT", "/hostile/ten", "versionId=null", Map.of(), new byte[0]), 501,
@@ -294,8 +297,8 @@ class HostileInputTest {
 
     private static byte[] md5(byte[] b) {
         try {
-            return java.security.MessageDigest.getInstance("MD5").digest(b);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return MessageDigest.getInstance("MD5").digest(b);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -75,7 +76,7 @@ class PresignedUrlTest {
     void presignedPutHolderCannotAddUnsignedAmzHeaders() throws Exception {
         gateway.client().createBucket(b -> b.bucket("unsigned"));
         gateway.client().putObject(o -> o.bucket("unsigned").key("secret"),
-                software.amazon.awssdk.core.sync.RequestBody.fromString("the signer's other object"));
+                RequestBody.fromString("the signer's other object"));
         HttpClient http = HttpClient.newHttpClient();
         try (S3Presigner p = presigner()) {
             URI put = p.presignPutObject(r -> r.signatureDuration(Duration.ofMinutes(5))

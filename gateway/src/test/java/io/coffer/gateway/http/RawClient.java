@@ -2,10 +2,12 @@ package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.SigV4;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -120,7 +122,7 @@ final class RawClient implements AutoCloseable {
     boolean closedByServer() throws IOException {
         try {
             return in.read() < 0;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return true;
         }
     }
@@ -137,7 +139,7 @@ final class RawClient implements AutoCloseable {
             }
         }
         if (c < 0 && b.size() == 0) {
-            throw new java.io.EOFException("connection closed");
+            throw new EOFException("connection closed");
         }
         return b.toString(StandardCharsets.UTF_8);
     }

@@ -12,8 +12,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +60,7 @@ class RequestBodyLimitsTest {
             for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
                 out.write(buf, 0, n);
             }
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             // reset after the response: what was read is the answer
         }
         return out.toString(StandardCharsets.UTF_8);
@@ -111,7 +114,7 @@ class RequestBodyLimitsTest {
 
     private RawClient.Response chunkedPut(RawClient c, String key, Map<String, String> headers, String body)
             throws IOException {
-        Map<String, String> h = new java.util.LinkedHashMap<>(headers);
+        Map<String, String> h = new LinkedHashMap<>(headers);
         h.put("content-encoding", "aws-chunked");
         return c.send("PUT", "/limits/" + key, "", h, body.getBytes(StandardCharsets.US_ASCII),
                 "STREAMING-UNSIGNED-PAYLOAD-TRAILER");
@@ -171,7 +174,7 @@ class RequestBodyLimitsTest {
         String key = "ten-thousand";
         String uploadId = engine().createMultipartUpload("limits", key, ObjectAttributes.EMPTY);
         byte[] one = {'x'};
-        Map<ChecksumAlgorithm, String> sums = new java.util.EnumMap<>(ChecksumAlgorithm.class);
+        Map<ChecksumAlgorithm, String> sums = new EnumMap<>(ChecksumAlgorithm.class);
         for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
             sums.put(a, a.of(one));
         }

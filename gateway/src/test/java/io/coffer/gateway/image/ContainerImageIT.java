@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.coffer.gateway.release.StockClients;
 import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
@@ -381,7 +382,7 @@ class ContainerImageIT {
     }
 
     /** Lets Files.copy read one tar entry without closing the archive stream under it. */
-    private static final class NonClosing extends java.io.FilterInputStream {
+    private static final class NonClosing extends FilterInputStream {
         NonClosing(InputStream in) {
             super(in);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -244,7 +246,7 @@ class GatewayLoadTest {
 
     private static S3Client client(int port, String accessKey, String secretKey, int clients) {
         return S3Client.builder()
-                .endpointOverride(java.net.URI.create("http://127.0.0.1:" + port))
+                .endpointOverride(URI.create("http://127.0.0.1:" + port))
                 .region(Region.US_EAST_1)
                 .forcePathStyle(true)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey,
@@ -257,7 +259,7 @@ class GatewayLoadTest {
     }
 
     private static Map<String, Long> statusCounts(String metrics) {
-        Map<String, Long> counts = new java.util.TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
         Matcher m = REQUESTS.matcher(metrics);
         while (m.find()) {
             Matcher s = STATUS.matcher(m.group(1));

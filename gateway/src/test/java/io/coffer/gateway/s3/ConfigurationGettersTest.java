@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coffer.gateway.auth.Credential;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.services.s3.model.GetBucketAclResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectAclResponse;
 import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.Permission;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 import software.amazon.awssdk.services.s3.model.Type;
 
 /**
@@ -51,9 +53,9 @@ class ConfigurationGettersTest {
     void encryptionIsAlwaysAes256AtRest(S3Client s3) {
         var rules = s3.getBucketEncryption(r -> r.bucket(BUCKET)).serverSideEncryptionConfiguration().rules();
         assertThat(rules).singleElement().satisfies(rule -> assertThat(rule.applyServerSideEncryptionByDefault()
-                .sseAlgorithm()).isEqualTo(software.amazon.awssdk.services.s3.model.ServerSideEncryption.AES256));
+                .sseAlgorithm()).isEqualTo(ServerSideEncryption.AES256));
         assertThat(s3.headObject(r -> r.bucket(BUCKET).key("obj")).serverSideEncryption())
-                .isEqualTo(software.amazon.awssdk.services.s3.model.ServerSideEncryption.AES256);
+                .isEqualTo(ServerSideEncryption.AES256);
     }
 
     @Test
@@ -67,7 +69,7 @@ class ConfigurationGettersTest {
         assertError(() -> s3.getObjectAcl(r -> r.bucket(BUCKET).key("missing")), 404, "NoSuchKey");
     }
 
-    private static void assertFullControlOfOwner(java.util.List<Grant> grants) {
+    private static void assertFullControlOfOwner(List<Grant> grants) {
         assertThat(grants).hasSize(1);
         assertThat(grants.get(0).permission()).isEqualTo(Permission.FULL_CONTROL);
         assertThat(grants.get(0).grantee().type()).isEqualTo(Type.CANONICAL_USER);

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -122,7 +124,7 @@ class MultipartObjectChecksumTest {
         assertThat(attrs.objectParts().isTruncated()).isTrue();
         assertThat(attrs.objectParts().nextPartNumberMarker()).isEqualTo(2);
         assertThat(attrs.objectParts().parts()).extracting(ObjectPart::partNumber, ObjectPart::size,
-                ObjectPart::checksumSHA256).containsExactly(org.assertj.core.groups.Tuple.tuple(2, (long) PART,
+                ObjectPart::checksumSHA256).containsExactly(Tuple.tuple(2, (long) PART,
                 sha256(parts[1])));
     }
 
@@ -134,7 +136,7 @@ class MultipartObjectChecksumTest {
         for (byte[] p : parts) {
             all.update(p);
         }
-        byte[] crc = java.nio.ByteBuffer.allocate(4).putInt((int) all.getValue()).array();
+        byte[] crc = ByteBuffer.allocate(4).putInt((int) all.getValue()).array();
         String full = Base64.getEncoder().encodeToString(crc);
         String id = s3.createMultipartUpload(r -> r.bucket(BUCKET).key(key)
                 .checksumAlgorithm(ChecksumAlgorithm.CRC32).checksumType(ChecksumType.FULL_OBJECT)).uploadId();
@@ -168,9 +170,9 @@ class MultipartObjectChecksumTest {
         assertThat(attrs.objectParts().totalPartsCount()).isEqualTo(3);
         assertThat(attrs.objectParts().isTruncated()).isFalse();
         assertThat(attrs.objectParts().parts()).extracting(ObjectPart::partNumber, ObjectPart::size)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(1, (long) PART),
-                        org.assertj.core.groups.Tuple.tuple(2, (long) PART),
-                        org.assertj.core.groups.Tuple.tuple(3, 10L));
+                .containsExactly(Tuple.tuple(1, (long) PART),
+                        Tuple.tuple(2, (long) PART),
+                        Tuple.tuple(3, 10L));
         assertThat(attrs.objectParts().parts()).allSatisfy(p -> assertThat(p.checksumSHA256()).isNull());
     }
 }

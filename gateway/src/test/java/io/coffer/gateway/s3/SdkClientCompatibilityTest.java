@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.Bucket;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -278,7 +282,7 @@ public class SdkClientCompatibilityTest {
         assertThat(pages).isEqualTo(2);
         assertThat(paged).containsExactly("lb-a", "lb-b", "lb-c", "lb-d", "lb-e", "lb-west");
         assertThat(s3.listBuckets(r -> r.prefix("lb-").bucketRegion("eu-west-1")).buckets())
-                .extracting(software.amazon.awssdk.services.s3.model.Bucket::name).containsExactly("lb-west");
+                .extracting(Bucket::name).containsExactly("lb-west");
         assertThat(s3.listBuckets(r -> r.prefix("no-such-prefix")).buckets()).isEmpty();
         assertError(() -> s3.listBuckets(r -> r.maxBuckets(0)), 400, "InvalidArgument");
     }
@@ -294,9 +298,9 @@ public class SdkClientCompatibilityTest {
 
     static String md5Hex(String s) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
                     .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -15,8 +15,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.w3c.dom.Document;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -68,11 +72,11 @@ class XmlUnsafeKeysTest {
     @Test
     void errorDocumentNamingSuchAKeyIsWellFormedXml() throws Exception {
         try (S3Presigner p = S3Presigner.builder().endpointOverride(gateway.endpoint())
-                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
-                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
+                .region(Region.US_EAST_1)
+                .serviceConfiguration(S3Configuration.builder()
                         .pathStyleAccessEnabled(true).build())
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(gateway.accessKeyId(),
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(gateway.accessKeyId(),
                                 gateway.secretKey()))).build()) {
             // a GET of a missing key whose name has U+0001: the error document names it in Resource
             URI missing = p.presignGetObject(r -> r.signatureDuration(Duration.ofMinutes(5))

@@ -11,12 +11,15 @@ import io.coffer.sdk.meta.ChunkLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -50,7 +53,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private int currentPos;
     private int currentEnd;
     /** Locations looked up so far; as large as the manifest at most, which is already in memory. */
-    private final Map<ChunkId, ChunkLocation> located = new java.util.HashMap<>();
+    private final Map<ChunkId, ChunkLocation> located = new HashMap<>();
     private int locatedUpTo;
     private boolean closed;
     /** {@link #start} fetched the first run alone: the first read starts the read-ahead behind it. */
@@ -126,7 +129,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
 
     @Override
     public synchronized int read(byte[] b, int off, int len) throws IOException {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         int n = readable(len);
         if (n > 0) {
             System.arraycopy(current, currentPos, b, off, n);
@@ -366,7 +369,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
                     + "check.", e);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         } finally {
             if (!handedOut) {
                 ctx.runBuffers.give(bytes);
@@ -413,7 +416,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         } catch (ExecutionException e) {
             close();
             Throwable c = e.getCause();
-            if (c instanceof java.io.UncheckedIOException u) {
+            if (c instanceof UncheckedIOException u) {
                 c = u.getCause();
             }
             if (c instanceof CofferException ce) {

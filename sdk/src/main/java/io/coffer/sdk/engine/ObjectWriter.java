@@ -13,11 +13,17 @@ import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.PackRecord;
+import io.coffer.sdk.pack.PackWriter;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +74,7 @@ final class ObjectWriter {
     private final long expectedLength;
     /** Bodies of at most this many bytes become inline objects; 0 for parts, whose manifests are joined. */
     private final int inlineLimit;
-    private io.coffer.sdk.pack.PackWriter pack;
+    private PackWriter pack;
     /**
      * Pack uploads a stream keeps in flight. Two, because a durable put (write, fsync, rename) of one 8 MiB pack
      * takes about as long as filling the next: with one, the writer would wait for the disk; three gained nothing
@@ -80,7 +86,7 @@ final class ObjectWriter {
     private record Upload(CompletableFuture<Void> done, byte[] buffer) {
     }
 
-    private final java.util.ArrayDeque<Upload> uploads = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Upload> uploads = new ArrayDeque<>();
     private byte[] spare;
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit) {
@@ -125,7 +131,7 @@ final class ObjectWriter {
                 checkLength(head.length);
                 return new Result(List.of(), NewChunks.NONE, head.length, Md5Tap.newMd5().digest(head), head);
             }
-            body = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head), body);
+            body = new SequenceInputStream(new ByteArrayInputStream(head), body);
         }
         Md5Tap md5 = new Md5Tap(expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
         try {
@@ -184,7 +190,7 @@ final class ObjectWriter {
         }
         // remote key source: keep the plaintext until a batch of keys comes back in one round trip
         if (windowUsed + length > windowBuf.length) {
-            windowBuf = java.util.Arrays.copyOf(windowBuf, Math.max(windowUsed + length, windowBuf.length * 2));
+            windowBuf = Arrays.copyOf(windowBuf, Math.max(windowUsed + length, windowBuf.length * 2));
         }
         System.arraycopy(data, offset, windowBuf, windowUsed, length);
         window.add(new Pending(windowUsed, length, hash));
@@ -264,12 +270,12 @@ final class ObjectWriter {
         if (pack == null) {
             String name = BackendLayout.pack(BackendLayout.newId());
             if (spare != null) {
-                pack = new io.coffer.sdk.pack.PackWriter(name, spare);
+                pack = new PackWriter(name, spare);
                 spare = null;
             } else {
                 int initial = (int) Math.min(packSize + (long) ctx.config.chunker().maxSize(),
                         Math.max(length, remaining < 0 ? packSize : remaining) + 1024L);
-                pack = new io.coffer.sdk.pack.PackWriter(name, initial);
+                pack = new PackWriter(name, initial);
             }
         }
         int at = pack.reserve(id, sealed);
@@ -294,7 +300,7 @@ final class ObjectWriter {
         while (uploads.size() >= UPLOADS_IN_FLIGHT) {
             awaitOldestUpload();
         }
-        io.coffer.sdk.pack.PackWriter full = pack;
+        PackWriter full = pack;
         pack = null;
         int size = full.finish(ctx.config.masterKey());
         byte[] bytes = full.buffer();
@@ -316,7 +322,7 @@ final class ObjectWriter {
             spare = oldest.buffer();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted waiting for a pack upload");
+            throw new InterruptedIOException("interrupted waiting for a pack upload");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
             throw cause instanceof IOException io ? io : new IOException("pack upload failed", cause);

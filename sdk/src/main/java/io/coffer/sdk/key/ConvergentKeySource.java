@@ -1,6 +1,7 @@
 package io.coffer.sdk.key;
 
 import io.coffer.sdk.crypto.ChunkKey;
+import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
  * limits that to holders of the secret, as Tahoe-LAFS's convergence secret does.
  */
 public final class ConvergentKeySource implements KeySource {
-    private static final byte[] LABEL = "coffer/ce/v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] LABEL = "coffer/ce/v1".getBytes(StandardCharsets.US_ASCII);
     private final byte[] secret;
 
     public ConvergentKeySource(byte[] secret) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class MultipartChecksumTest {
     @Test
     void compositeIsTheChecksumOfThePartChecksumsAndTheirCount() {
         String part = ChecksumAlgorithm.CRC32C.of(new byte[] {1, 2, 3});
-        byte[] raw = java.util.Base64.getDecoder().decode(part);
+        byte[] raw = Base64.getDecoder().decode(part);
         byte[] twice = new byte[raw.length * 2];
         System.arraycopy(raw, 0, twice, 0, raw.length);
         System.arraycopy(raw, 0, twice, raw.length, raw.length);

@@ -5,6 +5,8 @@ import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.testing.TestData;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,12 +68,12 @@ public final class CrashWorkload {
                             String id = c.createMultipartUpload("crash", k);
                             int partSize = 1 << 20;
                             int total = 2 * partSize + r.nextInt(1, partSize);
-                            java.io.InputStream data = TestData.stream(j, total);
+                            InputStream data = TestData.stream(j, total);
                             List<CompletedPart> parts = new ArrayList<>();
                             for (int p = 1; p <= 3; p++) {
                                 int len = p < 3 ? partSize : total - 2 * partSize;
                                 String etag = c.uploadPart("crash", k, id, p, len,
-                                        new java.io.ByteArrayInputStream(data.readNBytes(len))).etag();
+                                        new ByteArrayInputStream(data.readNBytes(len))).etag();
                                 parts.add(new CompletedPart(p, etag));
                             }
                             batch.add(new Object[] {k, id, parts, j, total});

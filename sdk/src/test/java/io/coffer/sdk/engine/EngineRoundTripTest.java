@@ -12,9 +12,11 @@ import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -44,7 +46,7 @@ abstract class EngineRoundTripTest {
 
     @BeforeAll
     void openEngines() throws Exception {
-        dir = java.nio.file.Files.createTempDirectory("coffer-roundtrip");
+        dir = Files.createTempDirectory("coffer-roundtrip");
         fastCdc = open(dir.resolve("fastcdc"), ChunkerSpec.DEFAULT);
         fixed = open(dir.resolve("fixed"), ChunkerSpec.fixed(1 << 20));
         engines.addAll(List.of(fastCdc, fixed));
@@ -56,8 +58,8 @@ abstract class EngineRoundTripTest {
     @AfterAll
     void closeEngines() throws IOException {
         engines.forEach(Coffer::close);
-        try (Stream<Path> files = java.nio.file.Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 

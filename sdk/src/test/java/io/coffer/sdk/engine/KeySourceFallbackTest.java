@@ -11,8 +11,10 @@ import io.coffer.sdk.key.KeySourceException;
 import io.coffer.sdk.testing.TestData;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +26,7 @@ class KeySourceFallbackTest {
     /** Fault injection: a key source that can be switched off, as a dead key server would be. */
     static final class SwitchableKeySource implements KeySource {
         final AtomicBoolean down = new AtomicBoolean();
-        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
         private final KeySource real = new ConvergentKeySource(new byte[] {1, 2, 3});
 
         @Override
@@ -52,7 +54,7 @@ class KeySourceFallbackTest {
         SwitchableKeySource keys = new SwitchableKeySource();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).meterRegistry(meters).keyBatchChunks(8)
-                .keySourcePause(java.time.Duration.ZERO))) {
+                .keySourcePause(Duration.ZERO))) {
             e.coffer.createBucket("bkt", "t");
             int size = 6_000_000;
             e.coffer.putObject(PutObjectRequest.of("bkt", "up", size), TestData.stream(1, size));
@@ -81,7 +83,7 @@ class KeySourceFallbackTest {
         SwitchableKeySource keys = new SwitchableKeySource();
         keys.down.set(true);
         try (TestEngine e = TestEngine.open(dir, b -> b.keySource(keys).keyBatchChunks(2)
-                .keySourcePause(java.time.Duration.ofMinutes(10)))) {
+                .keySourcePause(Duration.ofMinutes(10)))) {
             e.coffer.createBucket("bkt", "t");
             for (int i = 0; i < 3; i++) {
                 e.coffer.putObject(PutObjectRequest.of("bkt", "k" + i, 5_000_000), TestData.stream(i, 5_000_000));

@@ -19,6 +19,7 @@ import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -243,9 +244,9 @@ class ManifestGroupsTest {
     void aGroupBlobIsCheckedStrictlyAndItsMembersCannotBeReordered() throws Exception {
         byte[] two = ManifestGroups.encode(List.of(new byte[] {1, 2}, new byte[] {3}));
         assertThat(ManifestGroups.decode(two)).hasSize(2);
-        byte[] cut = java.util.Arrays.copyOf(two, two.length - 1);
+        byte[] cut = Arrays.copyOf(two, two.length - 1);
         assertThatThrownBy(() -> ManifestGroups.decode(cut)).isInstanceOf(MalformedRecordException.class);
-        byte[] longer = java.util.Arrays.copyOf(two, two.length + 1);
+        byte[] longer = Arrays.copyOf(two, two.length + 1);
         assertThatThrownBy(() -> ManifestGroups.decode(longer)).isInstanceOf(MalformedRecordException.class);
 
         try (Held h = open(Duration.ofHours(1))) {

@@ -16,6 +16,7 @@ import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,7 @@ class MultipartChecksumsTest {
             ObjectInfo done = c.completeMultipartUpload("sums", "k", id, List.of(new CompletedPart(1, p1.etag())));
             String part = ChecksumAlgorithm.SHA256.of(one);
             assertThat(done.attributes().checksums()).containsExactly(Map.entry("SHA256",
-                    ChecksumAlgorithm.SHA256.of(java.util.Base64.getDecoder().decode(part)) + "-1"));
+                    ChecksumAlgorithm.SHA256.of(Base64.getDecoder().decode(part)) + "-1"));
             assertThat(done.partChecksums()).containsExactly(part);
         }
     }

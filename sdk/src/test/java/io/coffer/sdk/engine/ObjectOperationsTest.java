@@ -22,6 +22,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -120,7 +121,7 @@ class ObjectOperationsTest {
         for (int p = 0; p < 4; p++) {
             int from = p * partSize;
             int len = Math.min(partSize, all.length - from);
-            byte[] part = java.util.Arrays.copyOfRange(all, from, from + len);
+            byte[] part = Arrays.copyOfRange(all, from, from + len);
             String etag = e.coffer.uploadPart("bkt", "mp", id, p + 1, len, MessageDigest.getInstance("MD5")
                     .digest(part), new ByteArrayInputStream(part)).etag();
             md5s.update(HexFormat.of().parseHex(etag));
@@ -137,7 +138,7 @@ class ObjectOperationsTest {
         assertThat(read("mp")).isEqualTo(all);
         assertThat(e.coffer.headObject("bkt", "mp").attributes().contentType()).isEqualTo("video/mp4");
         try (ObjectContent c = e.coffer.getObjectPart("bkt", "mp", 4)) {
-            assertThat(c.stream().readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(all, 3 * partSize,
+            assertThat(c.stream().readAllBytes()).isEqualTo(Arrays.copyOfRange(all, 3 * partSize,
                     all.length));
         }
         assertThat(e.coffer.listMultipartUploads("bkt", "", null, 10).uploads()).isEmpty();

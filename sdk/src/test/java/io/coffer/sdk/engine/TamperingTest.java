@@ -10,13 +10,16 @@ import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,7 +81,7 @@ class TamperingTest {
             try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                 prefix = TestData.stream(7, SIZE).readNBytes(1 << 20);
                 assertThat(c.stream().readNBytes(1 << 20)).isEqualTo(prefix);
-                assertThatThrownBy(() -> c.stream().transferTo(java.io.OutputStream.nullOutputStream()))
+                assertThatThrownBy(() -> c.stream().transferTo(OutputStream.nullOutputStream()))
                         .isInstanceOf(IOException.class).cause().isInstanceOfSatisfying(CofferException.class,
                                 ce -> assertThat(ce.code()).isEqualTo(ErrorCode.INTEGRITY_ERROR));
             }
@@ -92,7 +95,7 @@ class TamperingTest {
             // a range that starts past the damage starts its first run there
             long start = m.entries().get(0).length();
             try (ObjectContent c = e.coffer.getObject("bkt", "k", ByteRange.of(start, start + 99))) {
-                assertThat(c.stream().readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(
+                assertThat(c.stream().readAllBytes()).isEqualTo(Arrays.copyOfRange(
                         TestData.bytes(7, (int) start + 100), (int) start, (int) start + 100));
             }
         }
@@ -115,7 +118,7 @@ class TamperingTest {
             String two = BackendLayout.manifest(e.meta.object("bkt", "two").orElseThrow().versionId());
             byte[] sealedTwo = e.blobs.read(two, 0, (int) e.blobs.head(two).orElseThrow().size());
             assertThatThrownBy(() -> StoredRecords.openManifest(e.masterKey, one, sealedTwo))
-                    .isInstanceOf(io.coffer.sdk.crypto.ChunkIntegrityException.class);
+                    .isInstanceOf(ChunkIntegrityException.class);
         }
     }
 
@@ -123,7 +126,7 @@ class TamperingTest {
         // damage in the range's first run fails getObject itself, later damage the read
         assertThatThrownBy(() -> {
             try (ObjectContent c = e.coffer.getObject("bkt", "k", range)) {
-                c.stream().transferTo(java.io.OutputStream.nullOutputStream());
+                c.stream().transferTo(OutputStream.nullOutputStream());
             }
         }).satisfies(t -> assertThat(t instanceof CofferException ce ? ce : t.getCause())
                 .isInstanceOfSatisfying(CofferException.class,

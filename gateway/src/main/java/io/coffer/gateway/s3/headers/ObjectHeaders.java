@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
+import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
@@ -176,7 +177,7 @@ public final class ObjectHeaders {
     }
 
     /** Writes checksums as S3's XML elements ({@code ChecksumCRC32} ...). */
-    public static void checksumElements(io.coffer.gateway.xml.XmlResponseWriter w, Map<String, String> checksums) {
+    public static void checksumElements(XmlResponseWriter w, Map<String, String> checksums) {
         for (Map.Entry<String, String> c : checksums.entrySet()) {
             ChecksumAlgorithm.fromName(c.getKey()).ifPresent(a -> w.element("Checksum" + a.name(), c.getValue()));
         }

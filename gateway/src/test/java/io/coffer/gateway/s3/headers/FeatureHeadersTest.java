@@ -8,12 +8,14 @@ import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.ObjectLockLegalHoldStatus;
@@ -90,7 +92,7 @@ class FeatureHeadersTest {
 
     @Test
     void copyOntoItselfNamingEncryptionIsAllowedAsInS3(S3Client s3) {
-        s3.putObject(r -> r.bucket(BUCKET).key("self").metadata(java.util.Map.of("kept", "yes")),
+        s3.putObject(r -> r.bucket(BUCKET).key("self").metadata(Map.of("kept", "yes")),
                 RequestBody.fromString("self bytes"));
         HeadObjectResponse before = s3.headObject(r -> r.bucket(BUCKET).key("self"));
         assertError(() -> s3.copyObject(r -> r.sourceBucket(BUCKET).sourceKey("self").destinationBucket(BUCKET)
@@ -129,7 +131,7 @@ class FeatureHeadersTest {
         assertError(() -> s3.createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)),
                 501, "NotImplemented");
         assertError(() -> s3.createBucket(b -> b.bucket("public").acl(
-                software.amazon.awssdk.services.s3.model.BucketCannedACL.PUBLIC_READ)), 501, "NotImplemented");
+                BucketCannedACL.PUBLIC_READ)), 501, "NotImplemented");
         assertError(() -> s3.headBucket(b -> b.bucket("locked")), 404, null);
         assertError(() -> s3.headBucket(b -> b.bucket("public")), 404, null);
     }
