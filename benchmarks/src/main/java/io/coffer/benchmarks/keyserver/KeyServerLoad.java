@@ -79,11 +79,11 @@ public final class KeyServerLoad implements Callable<Integer> {
     int fig4Queries;
 
     @Option(names = "--fig4-stop-after", defaultValue = "0",
-            description = "Stop a sweep after this many consecutive steps answering under 50% (0: never). Default: ${DEFAULT-VALUE}.")
+            description = "Stop a sweep after this many consecutive steps answering under 50%% (0: never). Default: ${DEFAULT-VALUE}.")
     int fig4StopAfter;
 
     @Option(names = "--fig4-warmup-seconds", defaultValue = "40",
-            description = "Before each sweep, rounds of 1 s of queries (at 60% of the raw limit, or 1000/s without part a), not measured, "
+            description = "Before each sweep, rounds of 1 s of queries (at 60%% of the raw limit, or 1000/s without part a), not measured, "
                     + "until one in which the JIT compiler and GC threads used under 0.03 cores (at least 3 rounds, at most this many). "
                     + "0: no warm-up. Default: ${DEFAULT-VALUE}.")
     int fig4WarmupSeconds;
