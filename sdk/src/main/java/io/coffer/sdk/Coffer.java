@@ -178,6 +178,60 @@ public interface Coffer extends AutoCloseable {
         return listMultipartUploads(bucket, prefix, delimiter, null, null, maxUploads);
     }
 
+    // ---- with the bucket's record the caller already read
+
+    /*
+     * Each of these is the operation of the same name for the bucket whose record the caller read for this request
+     * (to check access): the engine then does not read it again. It still checks, inside the commit, that the bucket
+     * exists. These defaults call the name-based operations.
+     */
+
+    default void deleteObject(Bucket bucket, String key) {
+        deleteObject(bucket.name(), key);
+    }
+
+    default List<DeleteResult> deleteObjects(Bucket bucket, List<String> keys) {
+        return deleteObjects(bucket.name(), keys);
+    }
+
+    default ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                  Precondition precondition) {
+        return copyObject(source, bucket.name(), key, attributes, precondition);
+    }
+
+    default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                         MultipartChecksum checksum) {
+        return createMultipartUpload(bucket.name(), key, attributes, checksum);
+    }
+
+    default PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                                byte[] contentMd5, InputStream body) {
+        return uploadPart(bucket.name(), key, uploadId, partNumber, contentLength, contentMd5, body);
+    }
+
+    default PartInfo uploadPartCopy(CopySource source, ByteRange range, Bucket bucket, String key, String uploadId,
+                                    int partNumber) {
+        return uploadPartCopy(source, range, bucket.name(), key, uploadId, partNumber);
+    }
+
+    default ObjectInfo completeMultipartUpload(Bucket bucket, String key, String uploadId, List<CompletedPart> parts,
+                                               Precondition precondition, Map<String, String> objectChecksums) {
+        return completeMultipartUpload(bucket.name(), key, uploadId, parts, precondition, objectChecksums);
+    }
+
+    default void abortMultipartUpload(Bucket bucket, String key, String uploadId) {
+        abortMultipartUpload(bucket.name(), key, uploadId);
+    }
+
+    default PartListing listParts(Bucket bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
+        return listParts(bucket.name(), key, uploadId, partNumberMarker, maxParts);
+    }
+
+    default UploadPage listMultipartUploads(Bucket bucket, String prefix, String delimiter, String keyMarker,
+                                            String uploadIdMarker, int maxUploads) {
+        return listMultipartUploads(bucket.name(), prefix, delimiter, keyMarker, uploadIdMarker, maxUploads);
+    }
+
     // ---- administration
 
     /** Checks every manifest against the chunk index and the backend; with {@code readData} also decrypts and verifies every chunk. */

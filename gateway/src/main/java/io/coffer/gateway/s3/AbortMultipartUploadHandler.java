@@ -12,7 +12,7 @@ public final class AbortMultipartUploadHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) {
-        coffer.abortMultipartUpload(r.bucket(), r.key(), PartNumbers.uploadId(r));
+        coffer.abortMultipartUpload(r.bucketRecord(), r.key(), PartNumbers.uploadId(r));
         return S3Response.empty(204);
     }
 }

@@ -61,7 +61,7 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
         if (parts.isEmpty()) {
             throw new S3Exception(S3ErrorCode.MALFORMED_XML, "You must specify at least one part");
         }
-        ObjectInfo info = coffer.completeMultipartUpload(r.bucket(), r.key(), uploadId, parts,
+        ObjectInfo info = coffer.completeMultipartUpload(r.bucketRecord(), r.key(), uploadId, parts,
                 PutObjectHandler.precondition(r), ObjectHeaders.checksumHeaders(r));
         String host = r.header("host");
         XmlResponseWriter w = XmlResponseWriter.document("CompleteMultipartUploadResult")

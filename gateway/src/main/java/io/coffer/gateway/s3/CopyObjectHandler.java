@@ -42,7 +42,7 @@ public final class CopyObjectHandler implements S3ActionHandler {
                     + " copy an object to itself without changing the object's metadata, storage class, website"
                     + " redirect location or encryption attributes.");
         }
-        ObjectInfo info = coffer.copyObject(source, r.bucket(), r.key(), attributes, PutObjectHandler.precondition(r));
+        ObjectInfo info = coffer.copyObject(source, r.bucketRecord(), r.key(), attributes, PutObjectHandler.precondition(r));
         byte[] xml = XmlResponseWriter.document("CopyObjectResult")
                 .element("LastModified", info.lastModified())
                 .element("ETag", ObjectHeaders.quote(info.etag()))

@@ -28,7 +28,7 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
         ChecksumType type = checksumType(r, algorithm);
-        String uploadId = coffer.createMultipartUpload(r.bucket(), r.key(), ObjectHeaders.attributesFrom(r),
+        String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(), ObjectHeaders.attributesFrom(r),
                 algorithm == null ? null : new MultipartChecksum(algorithm, type));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();

@@ -13,7 +13,7 @@ public final class DeleteObjectHandler implements S3ActionHandler {
     @Override
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
-        coffer.deleteObject(r.bucket(), r.key());
+        coffer.deleteObject(r.bucketRecord(), r.key());
         return S3Response.empty(204);
     }
 }

@@ -72,7 +72,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                 errors.add(new String[] {k, e.error().code(), e.getMessage()});
             }
         }
-        List<DeleteResult> results = valid.isEmpty() ? List.of() : coffer.deleteObjects(r.bucket(), valid);
+        List<DeleteResult> results = valid.isEmpty() ? List.of() : coffer.deleteObjects(r.bucketRecord(), valid);
         for (DeleteResult d : results) {
             if (d.error() == null) {
                 if (!quiet) {

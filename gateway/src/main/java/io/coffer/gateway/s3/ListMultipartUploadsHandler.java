@@ -21,7 +21,7 @@ public final class ListMultipartUploadsHandler implements S3ActionHandler {
         String uploadIdMarker = ListingParams.opt(r.queryParam("upload-id-marker"));
         int maxUploads = ListingParams.limit(r, "max-uploads", 1000);
         boolean url = ListingParams.urlEncoding(r);
-        UploadPage page = coffer.listMultipartUploads(r.bucket(), prefix, delimiter, keyMarker, uploadIdMarker,
+        UploadPage page = coffer.listMultipartUploads(r.bucketRecord(), prefix, delimiter, keyMarker, uploadIdMarker,
                 maxUploads);
         XmlResponseWriter w = XmlResponseWriter.document("ListMultipartUploadsResult");
         w.element("Bucket", r.bucket())

@@ -20,7 +20,7 @@ public final class ListPartsHandler implements S3ActionHandler {
         int maxParts = ListingParams.limit(r, "max-parts", 1000);
         int marker = r.queryParam("part-number-marker") == null ? 0
                 : ListingParams.limit(r, "part-number-marker", 10000);
-        PartListing listing = coffer.listParts(r.bucket(), r.key(), uploadId, marker, maxParts);
+        PartListing listing = coffer.listParts(r.bucketRecord(), r.key(), uploadId, marker, maxParts);
         XmlResponseWriter w = XmlResponseWriter.document("ListPartsResult");
         w.element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId)
                 .start("Initiator").element("ID", r.owner()).element("DisplayName", r.owner()).end()

@@ -38,7 +38,7 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
             }
             checkWithinSource(range, coffer.headObject(source.bucket(), source.key()).size());
         }
-        PartInfo part = coffer.uploadPartCopy(source, range, r.bucket(), r.key(), uploadId, partNumber);
+        PartInfo part = coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber);
         byte[] xml = XmlResponseWriter.document("CopyPartResult")
                 .element("LastModified", part.lastModified())
                 .element("ETag", ObjectHeaders.quote(part.etag()))

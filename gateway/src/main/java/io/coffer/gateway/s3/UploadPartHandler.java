@@ -19,7 +19,7 @@ public final class UploadPartHandler implements S3ActionHandler {
     public S3Response handle(S3Request r) {
         int partNumber = PartNumbers.partNumber(r);
         String uploadId = PartNumbers.uploadId(r);
-        PartInfo part = coffer.uploadPart(r.bucket(), r.key(), uploadId, partNumber, r.contentLength(),
+        PartInfo part = coffer.uploadPart(r.bucketRecord(), r.key(), uploadId, partNumber, r.contentLength(),
                 ObjectHeaders.contentMd5(r), r.body());
         S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(part.etag()));
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());

@@ -46,6 +46,92 @@ class MetadataReadsPerRequestTest {
     }
 
     @Test
+    void aDeleteReadsItsBucketOnce() {
+        gateway.client().deleteObject(r -> r.bucket("reads").key("gone"));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void aMultiObjectDeleteReadsItsBucketOnce() {
+        gateway.client().deleteObjects(r -> r.bucket("reads").delete(d -> d.objects(
+                o -> o.key("gone1"), o -> o.key("gone2"), o -> o.key("gone3"))));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void aCopyReadsItsDestinationBucketOnce() {
+        gateway.client().copyObject(r -> r.sourceBucket("reads").sourceKey("k")
+                .destinationBucket("reads").destinationKey("copy"));
+        // one read for the destination's access check, one for the source's: none again in the engine
+        assertThat(meta.calls("bucket")).isEqualTo(2);
+    }
+
+    @Test
+    void aCreateMultipartUploadReadsItsBucketOnce() {
+        gateway.client().createMultipartUpload(r -> r.bucket("reads").key("mpu"));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void anUploadPartReadsItsBucketOnce() {
+        String upload = upload("part");
+        gateway.client().uploadPart(r -> r.bucket("reads").key("part").uploadId(upload).partNumber(1),
+                RequestBody.fromString("x"));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void anUploadPartCopyReadsItsDestinationBucketOnce() {
+        String upload = upload("partcopy");
+        gateway.client().uploadPartCopy(r -> r.sourceBucket("reads").sourceKey("k").destinationBucket("reads")
+                .destinationKey("partcopy").uploadId(upload).partNumber(1));
+        assertThat(meta.calls("bucket")).isEqualTo(2);
+        meta.reset();
+        gateway.client().uploadPartCopy(r -> r.sourceBucket("reads").sourceKey("k").destinationBucket("reads")
+                .destinationKey("partcopy").uploadId(upload).partNumber(2).copySourceRange("bytes=2-4"));
+        assertThat(meta.calls("bucket")).isEqualTo(2);
+    }
+
+    @Test
+    void aListPartsReadsItsBucketOnce() {
+        String upload = upload("list");
+        gateway.client().listParts(r -> r.bucket("reads").key("list").uploadId(upload));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void anAbortReadsItsBucketOnce() {
+        String upload = upload("abort");
+        gateway.client().abortMultipartUpload(r -> r.bucket("reads").key("abort").uploadId(upload));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void aListMultipartUploadsReadsItsBucketOnce() {
+        gateway.client().listMultipartUploads(r -> r.bucket("reads"));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void aCompleteReadsItsBucketOnce() {
+        S3Client s3 = gateway.client();
+        String upload = upload("complete");
+        String part = s3.uploadPart(r -> r.bucket("reads").key("complete").uploadId(upload).partNumber(1),
+                RequestBody.fromString("x")).eTag();
+        meta.reset();
+        s3.completeMultipartUpload(r -> r.bucket("reads").key("complete").uploadId(upload)
+                .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(part))));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    /** Starts an upload, then forgets the reads that took. */
+    private static String upload(String key) {
+        String id = gateway.client().createMultipartUpload(r -> r.bucket("reads").key(key)).uploadId();
+        meta.reset();
+        return id;
+    }
+
+    @Test
     void aConditionalOrRangedGetReadsTheObjectOnce() {
         S3Client s3 = gateway.client();
         assertThat(s3.getObjectAsBytes(r -> r.bucket("reads").key("k").ifMatch(etag)).asUtf8String())

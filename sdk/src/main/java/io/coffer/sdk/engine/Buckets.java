@@ -44,6 +44,11 @@ final class Buckets {
         return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
     }
 
+    /** {@code known} when the caller already read this bucket's record (non-null, of that name), else its record. */
+    Bucket head(String bucket, Bucket known) {
+        return known != null && known.name().equals(bucket) ? known : head(bucket);
+    }
+
     List<Bucket> list(String owner) {
         return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
     }

@@ -121,9 +121,7 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo putObject(PutObjectRequest request, InputStream body) {
         Names.checkKey(request.key());
-        if (request.bucketRecord() == null || !request.bucketRecord().name().equals(request.bucket())) {
-            headBucket(request.bucket()); // else the caller just read it; the commit checks it again anyway
-        }
+        buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
         Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
@@ -191,18 +189,32 @@ public final class Engine implements Coffer {
 
     @Override
     public void deleteObject(String bucket, String key) {
+        deleteObject(bucket, null, key);
+    }
+
+    @Override
+    public void deleteObject(Bucket bucket, String key) {
+        deleteObject(bucket.name(), bucket, key);
+    }
+
+    /** {@code known}: the bucket's record when the caller already read it, else null (then it is read here). */
+    private void deleteObject(String bucket, Bucket known, String key) {
         Names.checkKey(key);
-        headBucket(bucket);
+        buckets.head(bucket, known);
         meta.deleteObject(bucket, key).ifPresent(old -> commits.forgetManifest(old.versionId()));
     }
 
     @Override
     public List<DeleteResult> deleteObjects(String bucket, List<String> keys) {
-        headBucket(bucket);
+        return deleteObjects(headBucket(bucket), keys);
+    }
+
+    @Override
+    public List<DeleteResult> deleteObjects(Bucket bucket, List<String> keys) {
         List<DeleteResult> results = new ArrayList<>(keys.size());
         for (String key : keys) {
             try {
-                deleteObject(bucket, key);
+                deleteObject(bucket.name(), bucket, key);
                 results.add(new DeleteResult(key, null));
             } catch (CofferException e) {
                 results.add(new DeleteResult(key, e));
@@ -214,9 +226,20 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
                                  Precondition precondition) {
+        return copyObject(source, bucket, null, key, attributes, precondition);
+    }
+
+    @Override
+    public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                 Precondition precondition) {
+        return copyObject(source, bucket.name(), bucket, key, attributes, precondition);
+    }
+
+    private ObjectInfo copyObject(CopySource source, String bucket, Bucket known, String key,
+                                  ObjectAttributes attributes, Precondition precondition) {
         Names.checkKey(key);
         ObjectRecord src = reads.copySource(source);
-        headBucket(bucket);
+        buckets.head(bucket, known);
         Manifest from = reads.openManifest(src);
         ObjectAttributes attrs = attributes == null ? from.attributes()
                 : attributes.withChecksums(from.attributes().checksums());
@@ -235,46 +258,88 @@ public final class Engine implements Coffer {
                 ? null : delimiter, after, Math.min(maxKeys, MAX_LIST));
     }
 
-    // ---- multipart
+    // ---- multipart (each also with the bucket's record the caller read: then the engine does not read it again)
 
     @Override
     public String createMultipartUpload(String bucket, String key, ObjectAttributes attributes,
                                         MultipartChecksum checksum) {
-        return multipart.create(bucket, key, attributes, checksum);
+        return multipart.create(bucket, null, key, attributes, checksum);
+    }
+
+    @Override
+    public String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                        MultipartChecksum checksum) {
+        return multipart.create(bucket.name(), bucket, key, attributes, checksum);
     }
 
     @Override
     public PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
-        return multipart.uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
+        return multipart.uploadPart(bucket, null, key, uploadId, partNumber, contentLength, contentMd5, body);
+    }
+
+    @Override
+    public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, InputStream body) {
+        return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
+                body);
     }
 
     @Override
     public PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
                                    int partNumber) {
-        return multipart.uploadPartCopy(source, range, bucket, key, uploadId, partNumber);
+        return multipart.uploadPartCopy(source, range, bucket, null, key, uploadId, partNumber);
+    }
+
+    @Override
+    public PartInfo uploadPartCopy(CopySource source, ByteRange range, Bucket bucket, String key, String uploadId,
+                                   int partNumber) {
+        return multipart.uploadPartCopy(source, range, bucket.name(), bucket, key, uploadId, partNumber);
     }
 
     @Override
     public ObjectInfo completeMultipartUpload(String bucket, String key, String uploadId, List<CompletedPart> parts,
                                               Precondition precondition, Map<String, String> objectChecksums) {
-        return multipart.complete(bucket, key, uploadId, parts, precondition, objectChecksums);
+        return multipart.complete(bucket, null, key, uploadId, parts, precondition, objectChecksums);
+    }
+
+    @Override
+    public ObjectInfo completeMultipartUpload(Bucket bucket, String key, String uploadId, List<CompletedPart> parts,
+                                              Precondition precondition, Map<String, String> objectChecksums) {
+        return multipart.complete(bucket.name(), bucket, key, uploadId, parts, precondition, objectChecksums);
     }
 
     @Override
     public void abortMultipartUpload(String bucket, String key, String uploadId) {
-        multipart.abort(bucket, key, uploadId);
+        multipart.abort(bucket, null, key, uploadId);
+    }
+
+    @Override
+    public void abortMultipartUpload(Bucket bucket, String key, String uploadId) {
+        multipart.abort(bucket.name(), bucket, key, uploadId);
     }
 
     @Override
     public PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
-        return multipart.listParts(bucket, key, uploadId, partNumberMarker, maxParts);
+        return multipart.listParts(bucket, null, key, uploadId, partNumberMarker, maxParts);
+    }
+
+    @Override
+    public PartListing listParts(Bucket bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
+        return multipart.listParts(bucket.name(), bucket, key, uploadId, partNumberMarker, maxParts);
     }
 
     @Override
     public UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, String keyMarker,
                                            String uploadIdMarker, int maxUploads) {
-        return multipart.listUploads(bucket, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads);
+        return multipart.listUploads(bucket, null, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads);
+    }
+
+    @Override
+    public UploadPage listMultipartUploads(Bucket bucket, String prefix, String delimiter, String keyMarker,
+                                           String uploadIdMarker, int maxUploads) {
+        return multipart.listUploads(bucket.name(), bucket, prefix, delimiter, keyMarker, uploadIdMarker,
+                maxUploads);
     }
 
     // ---- administration

@@ -63,19 +63,30 @@ final class MultipartUploads {
         this.commits = commits;
     }
 
-    String create(String bucket, String key, ObjectAttributes attributes, MultipartChecksum checksum) {
+    /*
+     * Each operation takes the bucket's record when its caller already read it for this request ({@code known}, may
+     * be null): then it is not read again.
+     */
+
+    String create(String bucket, Bucket known, String key, ObjectAttributes attributes, MultipartChecksum checksum) {
         Names.checkKey(key);
-        Bucket b = buckets.head(bucket);
+        Bucket b = buckets.head(bucket, known);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
                 ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));
         return uploadId;
     }
 
-    PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+    PartInfo uploadPart(String bucket, Bucket known, String key, String uploadId, int partNumber, long contentLength,
                         byte[] contentMd5, InputStream body) {
         checkPartNumber(partNumber);
-        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, known, key, uploadId));
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
+    }
+
+    /** A part of an upload already found, whose checksum algorithm is {@code checksum}. */
+    private PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
+                                byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(ctx.config,
                 contentLength, 0))) {
             return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
@@ -102,10 +113,10 @@ final class MultipartUploads {
         }
     }
 
-    PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, String key, String uploadId,
-                            int partNumber) {
+    PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, Bucket known, String key,
+                            String uploadId, int partNumber) {
         checkPartNumber(partNumber);
-        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, key, uploadId));
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, known, key, uploadId));
         ObjectRecord src = reads.copySource(source);
         Manifest from = reads.openManifest(src);
         String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
@@ -119,17 +130,17 @@ final class MultipartUploads {
         // stream them through the write path; dedup keeps whole chunks from being stored twice
         ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
         try (InputStream in = reads.content(from, r.offset(), r.length())) {
-            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, in);
+            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, checksum, in);
         } catch (IOException e) {
             throw readFailure(e);
         }
     }
 
-    ObjectInfo complete(String bucket, String key, String uploadId, List<CompletedPart> parts,
+    ObjectInfo complete(String bucket, Bucket known, String key, String uploadId, List<CompletedPart> parts,
                         Precondition precondition, Map<String, String> objectChecksums) {
         UploadRecord upload;
         try {
-            upload = upload(bucket, key, uploadId);
+            upload = upload(bucket, known, key, uploadId);
         } catch (CofferException e) {
             if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
                 throw e;
@@ -224,13 +235,14 @@ final class MultipartUploads {
         return HexFormat.of().formatHex(md5OfMd5s.digest()) + "-" + parts.size();
     }
 
-    void abort(String bucket, String key, String uploadId) {
-        upload(bucket, key, uploadId);
+    void abort(String bucket, Bucket known, String key, String uploadId) {
+        upload(bucket, known, key, uploadId);
         meta.abortUpload(uploadId);
     }
 
-    PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
-        upload(bucket, key, uploadId);
+    PartListing listParts(String bucket, Bucket known, String key, String uploadId, int partNumberMarker,
+                          int maxParts) {
+        upload(bucket, known, key, uploadId);
         int max = Math.max(0, Math.min(maxParts, Engine.MAX_LIST));
         List<PartRecord> page = meta.parts(uploadId, Math.max(0, partNumberMarker), max + 1);
         boolean truncated = page.size() > max;
@@ -241,9 +253,9 @@ final class MultipartUploads {
         return new PartListing(bucket, key, uploadId, parts, truncated, next);
     }
 
-    UploadPage listUploads(String bucket, String prefix, String delimiter, String keyMarker, String uploadIdMarker,
-                           int maxUploads) {
-        buckets.head(bucket);
+    UploadPage listUploads(String bucket, Bucket known, String prefix, String delimiter, String keyMarker,
+                           String uploadIdMarker, int maxUploads) {
+        buckets.head(bucket, known);
         return meta.listUploads(bucket, prefix == null ? "" : prefix, delimiter == null || delimiter.isEmpty() ? null
                 : delimiter, keyMarker, uploadIdMarker, Math.max(0, Math.min(maxUploads, Engine.MAX_LIST)));
     }
@@ -260,8 +272,8 @@ final class MultipartUploads {
         return new PartInfo(partNumber, size, etag, now, checksums);
     }
 
-    private UploadRecord upload(String bucket, String key, String uploadId) {
-        buckets.head(bucket);
+    private UploadRecord upload(String bucket, Bucket known, String key, String uploadId) {
+        buckets.head(bucket, known);
         UploadRecord u = meta.upload(uploadId).orElseThrow(() -> CofferException.noSuchUpload(uploadId));
         if (!u.bucket().equals(bucket) || !u.key().equals(key)) {
             throw CofferException.noSuchUpload(uploadId);

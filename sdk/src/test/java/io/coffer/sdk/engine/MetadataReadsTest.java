@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CompletedPart;
+import io.coffer.sdk.CopySource;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.PartInfo;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.PutObjectRequest;
@@ -15,6 +22,7 @@ import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +57,59 @@ class MetadataReadsTest {
         coffer.putObject(PutObjectRequest.of("bkt", "k3", 10), TestData.stream(3, 10));
         assertThat(meta.calls("bucket")).isEqualTo(1);
         assertThat(coffer.headObject("bkt", "k2").size()).isEqualTo(10);
+    }
+
+    @Test
+    void operationsGivenTheBucketRecordDoNotReadItAgain() {
+        Bucket bucket = coffer.headBucket("bkt");
+        meta.reset();
+        String upload = coffer.createMultipartUpload(bucket, "mpu", ObjectAttributes.EMPTY, null);
+        PartInfo one = coffer.uploadPart(bucket, "mpu", upload, 1, 10, null, TestData.stream(4, 10));
+        PartInfo two = coffer.uploadPartCopy(CopySource.of("bkt", "k"), null, bucket, "mpu", upload, 2);
+        PartInfo three = coffer.uploadPartCopy(CopySource.of("bkt", "k"), ByteRange.of(0, 9), bucket, "mpu", upload,
+                3);
+        assertThat(coffer.listParts(bucket, "mpu", upload, 0, 10).parts()).hasSize(3);
+        assertThat(coffer.listMultipartUploads(bucket, "", null, null, null, 10).uploads()).hasSize(1);
+        String other = coffer.createMultipartUpload(bucket, "other", ObjectAttributes.EMPTY, null);
+        coffer.abortMultipartUpload(bucket, "other", other);
+        assertThat(List.of(one.size(), two.size(), three.size())).containsExactly(10L, 1000L, 10L);
+        // only the last part may be under the minimum part size
+        ObjectInfo done = coffer.completeMultipartUpload(bucket, "mpu", upload,
+                List.of(new CompletedPart(3, three.etag())), Precondition.NONE, Map.of());
+        coffer.copyObject(CopySource.of("bkt", "mpu"), bucket, "copy", null, Precondition.NONE);
+        coffer.deleteObject(bucket, "copy");
+        coffer.deleteObjects(bucket, List.of("k", "none"));
+        assertThat(meta.calls("bucket")).isZero();
+        assertThat(done.size()).isEqualTo(10);
+        assertThat(coffer.headObject("bkt", "mpu").etag()).isEqualTo(done.etag());
+        assertThat(coffer.listObjects("bkt", "", null, 10).objects()).hasSize(1);
+    }
+
+    @Test
+    void theNameBasedOperationsReadTheBucketOnceEach() {
+        meta.reset();
+        String upload = coffer.createMultipartUpload("bkt", "mpu");
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+        meta.reset();
+        coffer.uploadPartCopy(CopySource.of("bkt", "k"), ByteRange.of(0, 9), "bkt", "mpu", upload, 1);
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+        meta.reset();
+        coffer.deleteObjects("bkt", List.of("a", "b", "c"));
+        assertThat(meta.calls("bucket")).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleBucketRecordDoesNotCommitIntoADeletedBucket() {
+        coffer.createBucket("gone", "t");
+        Bucket stale = coffer.headBucket("gone");
+        coffer.deleteBucket("gone");
+        assertThatThrownBy(() -> coffer.createMultipartUpload(stale, "k", ObjectAttributes.EMPTY, null))
+                .isInstanceOfSatisfying(CofferException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_SUCH_BUCKET));
+        assertThatThrownBy(() -> coffer.copyObject(CopySource.of("bkt", "k"), stale, "k", null, Precondition.NONE))
+                .isInstanceOfSatisfying(CofferException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.NO_SUCH_BUCKET));
+        assertThat(coffer.listMultipartUploads("bkt", "", null, 10).uploads()).isEmpty();
     }
 
     @Test
