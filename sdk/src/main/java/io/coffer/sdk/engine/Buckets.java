@@ -2,10 +2,10 @@ package io.coffer.sdk.engine;
 
 import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.blob.BlobContent;
-import io.coffer.sdk.Bucket;
 import io.coffer.sdk.meta.MetadataStore;
 import java.io.IOException;
 import java.time.Instant;

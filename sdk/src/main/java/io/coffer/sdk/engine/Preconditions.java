@@ -4,9 +4,9 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.Precondition;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
-import io.coffer.sdk.Precondition;
 import java.util.Optional;
 
 /**
