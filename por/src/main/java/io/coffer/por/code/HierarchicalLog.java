@@ -17,6 +17,10 @@ import java.util.List;
  * must rebuild C before the next add. Not thread-safe.
  */
 public final class HierarchicalLog {
+    /** Memory for one group of CRebuild's in-memory passes, per part. */
+    static final int GROUP_BYTES = 16 << 20;
+
+    private final int groupBytes;
     private final CodeParameters params;
     private final LevelStore store;
     private final int width;
@@ -27,6 +31,12 @@ public final class HierarchicalLog {
 
     /** A log resuming from {@code state} over {@code store}. */
     public HierarchicalLog(CodeParameters params, LevelStore store, LogState state) {
+        this(params, store, state, GROUP_BYTES);
+    }
+
+    /** With CRebuild's in-memory groups limited to {@code groupBytes} per part (tests use small ones). */
+    HierarchicalLog(CodeParameters params, LevelStore store, LogState state, int groupBytes) {
+        this.groupBytes = groupBytes;
         if (state.k() != params.k()) {
             throw new IllegalArgumentException("state for k = " + state.k() + ", parameters for k = " + params.k());
         }
@@ -115,24 +125,52 @@ public final class HierarchicalLog {
     /**
      * CRebuild: C (level k + 1) := the code of the n vectors of {@code u} (U, or its checksums), and H emptied. Runs
      * at initialisation (state t = 0) and whenever {@link LogState#cRebuildDue()}; it may run at any other time too.
+     *
+     * <p>The k butterfly passes of the FFT would each read and write all 2n vectors of C through the store. The
+     * first g passes only combine vectors within aligned groups of 2^g, so they run in memory on one group at a time
+     * (g as large as {@link #GROUP_BYTES} allows), and U is read and C written once for them; the remaining k - g
+     * passes go through the store.
      */
     public void rebuildC(VectorSource u) {
         int c = params.cLevel();
         int n = params.n();
         int k = params.k();
         int w = params.w();
-        for (int i = 0; i < n; i++) {
-            // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs take
-            // their input bit-reversed, and the code's input is pi_k(U), so U goes in in index order.
-            u.read(i, a);
-            store.write(c, Part.X, i, a);
-            ZpVectors.scale(a, Zp.pow(w, params.psi(i)), b);
-            store.write(c, Part.Y, i, b);
+        int groupBits = Math.min(k, 31 - Integer.numberOfLeadingZeros(Math.max(1, groupBytes / (4 * width))));
+        int groupSize = 1 << groupBits;
+        int[][] x = new int[groupSize][width];
+        int[][] y = new int[groupSize][width];
+        for (int group = 0; group < n; group += groupSize) {
+            for (int j = 0; j < groupSize; j++) {
+                // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs
+                // take their input bit-reversed, and the code's input is pi_k(U), so U goes in in index order.
+                int i = group + j;
+                u.read(i, x[j]);
+                ZpVectors.scale(x[j], Zp.pow(w, params.psi(i)), y[j]);
+            }
+            for (int[][] part : new int[][][] {x, y}) {
+                for (int stage = 0; stage < groupBits; stage++) {
+                    int half = 1 << stage;
+                    int nu = params.zeta(stage);
+                    for (int base = 0; base < groupSize; base += 2 * half) {
+                        int twiddle = 1;
+                        for (int j = 0; j < half; j++) {
+                            ZpVectors.butterfly(part[base + j], part[base + j + half], twiddle, part[base + j],
+                                    part[base + j + half]);
+                            twiddle = Zp.mul(twiddle, nu);
+                        }
+                    }
+                }
+            }
+            for (int j = 0; j < groupSize; j++) {
+                store.write(c, Part.X, group + j, x[j]);
+                store.write(c, Part.Y, group + j, y[j]);
+            }
         }
         for (Part part : Part.values()) {
-            for (int i = 0; i < k; i++) {
-                int half = 1 << i;
-                int nu = params.zeta(i);
+            for (int stage = groupBits; stage < k; stage++) {
+                int half = 1 << stage;
+                int nu = params.zeta(stage);
                 for (int base = 0; base < n; base += 2 * half) {
                     int twiddle = 1;
                     for (int j = 0; j < half; j++) {

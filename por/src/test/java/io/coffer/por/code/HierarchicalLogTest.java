@@ -49,6 +49,11 @@ class HierarchicalLogTest {
                 log.rebuildC((i, into) -> System.arraycopy(current[i], 0, into, 0, 3));
                 assertThat(log.state()).isEqualTo(new LogState(k, 0, round + 2));
                 assertMatchesClosedForm(params, store, params.cLevel(), 0, current);
+                // the same C when CRebuild's in-memory groups hold only 2 vectors and the other passes use the store
+                MemoryLevelStore grouped = new MemoryLevelStore(params, 3);
+                new HierarchicalLog(params, grouped, LogState.empty(k), 2 * 3 * 4)
+                        .rebuildC((i, into) -> System.arraycopy(current[i], 0, into, 0, 3));
+                assertMatchesClosedForm(params, grouped, params.cLevel(), 0, current);
                 for (int level = 0; level <= k; level++) {
                     assertThat(store.contains(level, Part.X, 0)).isFalse();
                 }
