@@ -126,6 +126,41 @@ class LevelDecoderTest {
     }
 
     @Test
+    void everySubsetOfHalfTheVectorsOfSmallLevelsRecoversThemAtEveryStart() {
+        // Lemma 1 exhaustively for levels 0..3 (all C(16, 8) = 12,870 subsets at level 3), for every start a level
+        // can have in an epoch of n = 16
+        int k = 4;
+        CodeParameters params = new CodeParameters(k);
+        LevelDecoder decoder = new LevelDecoder(params);
+        SplittableRandom random = new SplittableRandom(7);
+        for (int level = 0; level <= 3; level++) {
+            int size = 1 << level;
+            for (int start = 0; start + size <= params.n(); start += size) {
+                int[][] writes = new int[size][];
+                for (int u = 0; u < size; u++) {
+                    writes[u] = CodeVectors.random(random, 1);
+                }
+                int[][][] code = CodeVectors.closedForm(params, level, start, writes);
+                int subsets = 0;
+                for (int mask = 0; mask < 1 << (2 * size); mask++) {
+                    if (Integer.bitCount(mask) != size) {
+                        continue;
+                    }
+                    int[][] x = new int[size][];
+                    int[][] y = new int[size][];
+                    for (int j = 0; j < size; j++) {
+                        x[j] = (mask >>> j & 1) != 0 ? code[0][j] : null;
+                        y[j] = (mask >>> (size + j) & 1) != 0 ? code[1][j] : null;
+                    }
+                    assertThat(decoder.decode(level, start, x, y)).isEqualTo(writes);
+                    subsets++;
+                }
+                assertThat(subsets).isEqualTo(new int[] {2, 6, 70, 12_870}[level]);
+            }
+        }
+    }
+
+    @Test
     void anyHalfOfCRecoversU() {
         int k = 12;
         CodeParameters params = new CodeParameters(k);
