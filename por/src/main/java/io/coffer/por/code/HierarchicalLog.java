@@ -16,7 +16,7 @@ import java.util.List;
  * mix steps as a full FFT), and H emptied. After n adds the state says {@link LogState#cRebuildDue()} and the caller
  * must rebuild C before the next add. Not thread-safe.
  */
-public final class HierarchicalLog {
+public final class HierarchicalLog implements WriteLog {
     /** Memory for one group of CRebuild's in-memory passes, per part. */
     static final int GROUP_BYTES = 16 << 20;
 
@@ -49,15 +49,18 @@ public final class HierarchicalLog {
         this.state = state;
     }
 
+    @Override
     public LogState state() {
         return state;
     }
 
+    @Override
     public CodeParameters parameters() {
         return params;
     }
 
     /** The filled levels as runs, oldest writes first: what recovery replays and audits sample. */
+    @Override
     public List<LogRun> runs() {
         List<LogRun> runs = new ArrayList<>();
         for (int level = params.k(); level >= 0; level--) {
@@ -72,6 +75,7 @@ public final class HierarchicalLog {
      * HAdd(B): adds the next write's vector to the log. Returns {@code true} when this was the epoch's n-th write,
      * after which {@link #rebuildC} must run before the next add.
      */
+    @Override
     public boolean add(int[] vector) {
         if (vector.length != width) {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, log width " + width);
@@ -191,6 +195,7 @@ public final class HierarchicalLog {
      * Empties H and starts the next epoch without touching C: for a caller that keeps C in another log (a
      * {@link BatchedLog}, whose H holds batches and whose C holds blocks). {@link #rebuildC} ends with this.
      */
+    @Override
     public void newEpoch() {
         for (int level = 0; level <= params.k(); level++) {
             store.clear(level);
