@@ -182,6 +182,37 @@ class LevelDecoderTest {
     }
 
     @Test
+    void elementPositionsDecodeIndependentlySoALevelCanBeDecodedInSlices() {
+        // how a server bounds decoding memory: the same level decoded as two slices of element positions
+        CodeParameters params = new CodeParameters(8);
+        SplittableRandom random = new SplittableRandom(17);
+        MemoryLevelStore store = new MemoryLevelStore(params, 10);
+        HierarchicalLog log = new HierarchicalLog(params, store, LogState.empty(8));
+        for (int t = 0; t < 192; t++) {
+            log.add(CodeVectors.random(random, 10));
+        }
+        int[][] x = store.copy(7, Part.X);
+        int[][] y = store.copy(7, Part.Y);
+        erase(Kept.RANDOM, x, y, random);
+        LevelDecoder decoder = new LevelDecoder(params);
+        int[][] whole = decoder.decode(7, 0, x, y);
+        int[][] low = decoder.decode(7, 0, slice(x, 0, 4), slice(y, 0, 4));
+        int[][] high = decoder.decode(7, 0, slice(x, 4, 10), slice(y, 4, 10));
+        for (int u = 0; u < whole.length; u++) {
+            assertThat(java.util.Arrays.copyOfRange(whole[u], 0, 4)).isEqualTo(low[u]);
+            assertThat(java.util.Arrays.copyOfRange(whole[u], 4, 10)).isEqualTo(high[u]);
+        }
+    }
+
+    private static int[][] slice(int[][] part, int from, int to) {
+        int[][] out = new int[part.length][];
+        for (int j = 0; j < part.length; j++) {
+            out[j] = part[j] == null ? null : java.util.Arrays.copyOfRange(part[j], from, to);
+        }
+        return out;
+    }
+
+    @Test
     void malformedInputIsRefused() {
         CodeParameters params = new CodeParameters(3);
         LevelDecoder decoder = new LevelDecoder(params);
