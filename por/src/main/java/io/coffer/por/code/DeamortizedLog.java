@@ -22,7 +22,7 @@ import java.util.List;
  * deamortised: it is the same O(n log n) pass as {@link HierarchicalLog#rebuildC}.
  */
 public final class DeamortizedLog implements WriteLog {
-    /** Run slots per level the store must provide ({@link MemoryLevelStore#MemoryLevelStore(CodeParameters, int, int)}). */
+    /** Run slots per level the store must provide (as {@code MemoryLevelStore}'s {@code slots}). */
     public static final int SLOTS = 3;
 
     private final CodeParameters params;

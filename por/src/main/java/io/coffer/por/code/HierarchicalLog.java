@@ -36,10 +36,10 @@ public final class HierarchicalLog implements WriteLog {
 
     /** With CRebuild's in-memory groups limited to {@code groupBytes} per part (tests use small ones). */
     HierarchicalLog(CodeParameters params, LevelStore store, LogState state, int groupBytes) {
-        this.groupBytes = groupBytes;
         if (state.k() != params.k()) {
             throw new IllegalArgumentException("state for k = " + state.k() + ", parameters for k = " + params.k());
         }
+        this.groupBytes = groupBytes;
         this.params = params;
         this.store = store;
         this.width = store.width();
