@@ -60,7 +60,8 @@ class BatchedLogTest {
             }
             if (write % 97 == 0) {
                 log.flush(); // a partial batch, padded
-                assertThat(recovery.recover(log.h().runs(), hStore::copy, cStore::copy)).isEqualTo(u);
+                assertThat(recovery.recover(log.h().runs(), CodeVectors.halfOfEachRunLost(hStore, log.h().runs(),
+                        random), CodeVectors.halfOfCLost(cStore, params, random))).isEqualTo(u);
             }
         }
         assertThat(epochs).isEqualTo(3); // partial batches (flushed every 97 writes) fill epochs a little early
