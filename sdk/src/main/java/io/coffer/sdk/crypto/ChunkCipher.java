@@ -57,8 +57,13 @@ public final class ChunkCipher {
     private final int level;
     /** Made on first use: a reader of format-2 chunks only never loads the native library. */
     private ChunkCompressor compressor;
-    /** A format-3 chunk's frame on its way from decryption to decompression; as large as the largest frame seen. */
+    /**
+     * A format-3 chunk's frame on its way from decryption to decompression, kept for the next chunk up to {@link
+     * #KEPT_FRAME} bytes: every I/O thread has a cipher, so a larger one (a frame of a chunk above 1 MiB that does not
+     * compress well) is left to the garbage collector rather than held by each thread for good.
+     */
     private byte[] frame = new byte[0];
+    private static final int KEPT_FRAME = 1 << 20;
     private final Cipher ctr;
     private final MessageDigest sha256;
     private final Mac mac;
@@ -237,8 +242,12 @@ public final class ChunkCipher {
             throw new ChunkIntegrityException("Chunk has " + storedLength + " stored bytes for " + plainLength
                     + " plaintext bytes.");
         }
+        byte[] frame = this.frame;
         if (frame.length < frameLength) {
             frame = new byte[frameLength];
+            if (frameLength <= KEPT_FRAME) {
+                this.frame = frame;
+            }
         }
         try {
             gcm.init(Cipher.DECRYPT_MODE, new SecretKeySpec(sealingKey(key), "AES"),
