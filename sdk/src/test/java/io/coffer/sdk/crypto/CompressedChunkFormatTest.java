@@ -103,6 +103,33 @@ class CompressedChunkFormatTest {
     }
 
     @Test
+    void chunkLongerThanTheHeadIsTwoFramesTheHeadsAndTheRests() throws Exception {
+        byte[] plain = TestData.text(14, 300_000);
+        ChunkKey key = ChunkKey.random();
+        byte[] head = Zstd.compress(Arrays.copyOf(plain, ChunkCompressor.HEAD), ChunkCompressor.DEFAULT_LEVEL);
+        byte[] rest = Zstd.compress(Arrays.copyOfRange(plain, ChunkCompressor.HEAD, plain.length),
+                ChunkCompressor.DEFAULT_LEVEL);
+        byte[] frames = Arrays.copyOf(head, head.length + rest.length);
+        System.arraycopy(rest, 0, frames, head.length, rest.length);
+        assertThat(sealed(cipher, key, plain)).isEqualTo(sealPerFormatMd(key, nonce(key, frames), frames));
+    }
+
+    @Test
+    void chunkWhoseHeadDoesNotCompressIsStoredRawAfterCompressingOnlyTheHead() {
+        // an incompressible first 128 KiB ends the attempt, even though the rest is text
+        byte[] plain = TestData.text(15, 1 << 20);
+        System.arraycopy(TestData.bytes(15, ChunkCompressor.HEAD), 0, plain, 0, ChunkCompressor.HEAD);
+        byte[] out = new byte[ChunkCipher.sealedLength(plain.length)];
+        assertThat(cipher.sealChunk(ChunkKey.random(), plain, 0, plain.length, true, out, 0))
+                .isEqualTo(ChunkCipher.sealedLength(plain.length));
+        // text first, random after: the head alone saves more than a 32nd of the whole, so the chunk is compressed
+        byte[] mostlyRandom = TestData.bytes(16, 1 << 20);
+        System.arraycopy(TestData.text(16, ChunkCompressor.HEAD), 0, mostlyRandom, 0, ChunkCompressor.HEAD);
+        assertThat(cipher.sealChunk(ChunkKey.random(), mostlyRandom, 0, mostlyRandom.length, true, out, 0))
+                .isLessThan(ChunkCipher.sealedLength(mostlyRandom.length));
+    }
+
+    @Test
     void alteredCompressedChunkFailsItsCheck() {
         byte[] plain = TestData.text(9, 100_000);
         ChunkKey key = ChunkKey.random();
