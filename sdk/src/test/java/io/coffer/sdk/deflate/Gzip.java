@@ -107,6 +107,12 @@ final class Gzip {
             return this;
         }
 
+        /** A symbol of {@code code}. */
+        Bits symbol(HuffmanCode code, int symbol) throws IOException {
+            code.encode(out, symbol);
+            return this;
+        }
+
         /** Pads to a byte boundary with {@code padding}'s bits. */
         Bits align(int padding) throws IOException {
             out.write(padding, out.bitsToByteBoundary());
