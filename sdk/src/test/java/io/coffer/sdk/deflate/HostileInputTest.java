@@ -182,7 +182,12 @@ class HostileInputTest {
     void aDecompressionBombGivesCompactTokensAndIsRefusedPastTheConfiguredBounds() throws IOException {
         long size = 128L << 20;
         byte[] bomb = zeros(size);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         DecodeSummary s = decode(bomb);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
+        assertThat(allocated).as("bytes allocated decoding %d bytes of output", size).isLessThan(8L << 20);
         assertThat(s.uncompressedBytes()).isEqualTo(size);
         assertThat(s.tokenBytes() + s.sideInfoBytes()).as("partially decoded bytes of a %d-byte bomb", bomb.length)
                 .isLessThanOrEqualTo(17L * bomb.length);
