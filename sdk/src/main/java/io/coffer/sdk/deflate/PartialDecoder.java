@@ -15,6 +15,8 @@ import java.io.OutputStream;
  * far), so memory is a few fixed buffers whatever the input's size. Input that is malformed, cut short, or that the
  * encoder could not reproduce (length 258 written as code 284 plus 31, which zlib's inflate accepts) is a
  * {@link DeflateFormatException}. Neither the CRC32 nor ISIZE is checked: they are kept as they came.
+ *
+ * <p>Thread-safe: every call has its own state.
  */
 public final class PartialDecoder {
     private static final int LIMIT_CHECK_INTERVAL = 4096;
@@ -31,7 +33,17 @@ public final class PartialDecoder {
 
     /** Decodes all of {@code gzip} (to its end) into {@code tokens} and {@code sideInfo}; flushes both, closes none. */
     public DecodeSummary decode(InputStream gzip, OutputStream tokens, OutputStream sideInfo) throws IOException {
-        return new Run(new BitInput(gzip), new TokenWriter(tokens), new SideInfoWriter(sideInfo)).decode();
+        return new Run(new BitInput(gzip), new TokenWriter(tokens), new SideInfoWriter(sideInfo), false).decode();
+    }
+
+    /**
+     * The layer's {@link HuffmanTreeFeature} alone, reading only as far as the first dynamic block's header (the whole
+     * stream where it has none): what a similarity check needs before deciding to decode the layer. The rest of
+     * {@code gzip} is left unread; input up to there is checked as {@link #decode} checks it.
+     */
+    public HuffmanTreeFeature feature(InputStream gzip) throws IOException {
+        OutputStream none = OutputStream.nullOutputStream();
+        return new Run(new BitInput(gzip), new TokenWriter(none), new SideInfoWriter(none), true).decode().feature();
     }
 
     /** One decoding's state. */
@@ -48,11 +60,18 @@ public final class PartialDecoder {
         private long trailing;
         private HuffmanTreeFeature feature;
         private boolean sawFixed;
+        /** Stop at the first dynamic block's header (feature only). */
+        private final boolean featureOnly;
 
-        Run(BitInput in, TokenWriter tokens, SideInfoWriter side) {
+        Run(BitInput in, TokenWriter tokens, SideInfoWriter side, boolean featureOnly) {
             this.in = in;
             this.tokens = tokens;
             this.side = side;
+            this.featureOnly = featureOnly;
+        }
+
+        private boolean stopped() {
+            return featureOnly && feature != null;
         }
 
         DecodeSummary decode() throws IOException {
@@ -61,11 +80,18 @@ public final class PartialDecoder {
             }
             do {
                 member();
-            } while (nextIsMember());
+            } while (!stopped() && nextIsMember());
+            if (stopped()) {
+                return summary();
+            }
             copyTrailingBytes();
             side.write(new SideRecord.End());
             tokens.flush();
             side.flush();
+            return summary();
+        }
+
+        private DecodeSummary summary() {
             if (feature == null) {
                 feature = sawFixed ? HuffmanTreeFeature.fixed() : HuffmanTreeFeature.none();
             }
@@ -89,6 +115,9 @@ public final class PartialDecoder {
                     case 1 -> fixedBlock(last);
                     case 2 -> dynamicBlock(last);
                     default -> throw new DeflateFormatException("invalid deflate block type 3");
+                }
+                if (stopped()) {
+                    return;
                 }
                 checkLimits();
             } while (!last);
@@ -134,6 +163,9 @@ public final class PartialDecoder {
             if (feature == null) {
                 feature = HuffmanTreeFeature.of(header.literalLengthLengths(),
                         HuffmanTreeFeature.Source.FIRST_DYNAMIC_BLOCK);
+                if (featureOnly) {
+                    return;
+                }
             }
             symbols(literalLength, distance);
             dynamic++;

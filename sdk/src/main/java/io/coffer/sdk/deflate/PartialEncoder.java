@@ -9,6 +9,8 @@ import java.io.OutputStream;
  * search), streaming, with a few fixed buffers. The two inputs are read strictly: records out of order, tokens that
  * do not fit their block (a match in a stored block, a symbol without a code, a distance before the member's start),
  * or tokens left over are a {@link DeflateFormatException}, never silently different output.
+ *
+ * <p>Thread-safe: every call has its own state.
  */
 public final class PartialEncoder {
 

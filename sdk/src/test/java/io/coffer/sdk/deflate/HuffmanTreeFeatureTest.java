@@ -47,4 +47,24 @@ class HuffmanTreeFeatureTest {
         assertThat(lengths[256]).isEqualTo(7);
         assertThat(lengths[285]).isEqualTo(8);
     }
+
+    @Test
+    void theFeatureAloneIsReadFromTheStreamsHeadOnly() throws IOException {
+        byte[] gzip = Gzip.member(JavaZipRoundTripTest.corpus(2_000_000, 6), 6);
+        HuffmanTreeFeature full = RoundTrip.assertExact(gzip).summary.feature();
+        java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+        java.io.InputStream in = new java.io.FilterInputStream(new java.io.ByteArrayInputStream(gzip)) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, Math.min(len, 4096));
+                read.addAndGet(Math.max(0, n));
+                return n;
+            }
+        };
+        assertThat(new PartialDecoder().feature(in)).isEqualTo(full);
+        assertThat(read.get()).as("bytes read of %d", gzip.length).isLessThan(gzip.length / 10);
+        byte[] fixedOnly = Gzip.concat(Gzip.member("short".getBytes(), 6), new byte[] {1, 2, 3});
+        assertThat(new PartialDecoder().feature(new java.io.ByteArrayInputStream(fixedOnly)))
+                .isEqualTo(RoundTrip.assertExact(fixedOnly).summary.feature());
+    }
 }
