@@ -2,13 +2,22 @@ package io.coffer.sdk.deflate;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Reads a deflate bit stream least-significant bit first (RFC 1951 §3.1.1), and whole bytes once aligned. Bits are
  * held in a 64-bit buffer refilled from a fixed byte buffer, so memory is bounded whatever the input's size. Reading
  * past the end of the input is a {@link DeflateFormatException} ("truncated").
+ *
+ * <p>Refilling loads 8 bytes at once where 8 remain in the buffer (as libdeflate does): the bit buffer then holds, above
+ * {@code count}, some bits of the next unconsumed byte. They are that byte's true bits, so OR-ing the byte in again
+ * later changes nothing; reading a byte straight from the buffer clears them first.
  */
 final class BitInput {
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final InputStream in;
     private final byte[] buf;
     private int pos;
@@ -37,6 +46,13 @@ final class BitInput {
 
     /** Tops the bit buffer up to at least 57 bits where input remains. */
     private void refill() throws IOException {
+        if (count <= 56 && lim - pos >= 8) {
+            bits |= (long) LONG_LE.get(buf, pos) << count;
+            int loaded = (63 - count) >>> 3;
+            pos += loaded;
+            count += loaded << 3;
+            return;
+        }
         while (count <= 56) {
             if (pos == lim && !fill()) {
                 return;
@@ -115,6 +131,7 @@ final class BitInput {
         if (pos == lim && !fill()) {
             return -1;
         }
+        bits = 0; // count is 0 here: drop the look-ahead bits of the byte about to be consumed
         return buf[pos++] & 0xFF;
     }
 

@@ -2,9 +2,17 @@ package io.coffer.sdk.deflate;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
-/** Writes a deflate bit stream least-significant bit first, and whole bytes once aligned, through a fixed buffer. */
+/**
+ * Writes a deflate bit stream least-significant bit first, and whole bytes once aligned, through a fixed buffer. The bit
+ * buffer holds {@code count} bits with zeros above them.
+ */
 final class BitOutput {
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final OutputStream out;
     private final byte[] buf = new byte[64 * 1024];
     private int pos;
@@ -21,16 +29,15 @@ final class BitOutput {
         bits |= (value & ((1L << n) - 1)) << count;
         count += n;
         if (count >= 32) {
-            if (pos + 4 > buf.length) {
+            if (pos + 8 > buf.length) {
                 flushBuffer();
             }
-            buf[pos] = (byte) bits;
-            buf[pos + 1] = (byte) (bits >>> 8);
-            buf[pos + 2] = (byte) (bits >>> 16);
-            buf[pos + 3] = (byte) (bits >>> 24);
-            pos += 4;
-            bits >>>= 32;
-            count -= 32;
+            // stores all 8 bytes, keeps the whole ones: the rest is overwritten by the next store
+            LONG_LE.set(buf, pos, bits);
+            int whole = count >>> 3;
+            pos += whole;
+            bits >>>= whole << 3;
+            count &= 7;
         }
     }
 

@@ -72,14 +72,10 @@ record DynamicHeader(byte[] bits, int bitCount, int[] literalLengthLengths, int 
         if (literal[DeflateTables.END_OF_BLOCK] == 0) {
             throw new DeflateFormatException("dynamic block without an end-of-block code");
         }
-        int bitCount = (int) (bytesBefore(record) * 8 - record.bitsToByteBoundary());
+        int bitCount = (int) (record.bytesWritten() * 8 - record.bitsToByteBoundary());
         record.write(0, record.bitsToByteBoundary());
         record.flush();
         return new DynamicHeader(bytes.toByteArray(), bitCount, literal, literalCount, distance, distanceCount);
-    }
-
-    private static long bytesBefore(BitOutput record) {
-        return record.bytesWritten();
     }
 
     private static int readRecorded(BitInput in, BitOutput record, int n) throws IOException {

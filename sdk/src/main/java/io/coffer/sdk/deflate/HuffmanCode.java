@@ -15,18 +15,15 @@ final class HuffmanCode {
     /** What the code is for: the code-length code must be complete. */
     enum Kind { CODE_LENGTHS, LITERAL_LENGTH, DISTANCE }
 
-    private final int[] lengths;
     /** Decoding: symbol << 4 | length, or -1 for a longer code or an unused bit pattern. */
     private final int[] fast = new int[1 << FAST_BITS];
     private final int[] countPerLength = new int[MAX_BITS + 1];
     private final int[] symbolsInCodeOrder;
-    /** Encoding: each symbol's code, bits reversed so they can be written least-significant bit first. */
-    private final int[] reversedCodes;
+    /** Encoding: each symbol's code, bits reversed to be written least-significant bit first, and length << 16. */
+    private final int[] codes;
     private final boolean empty;
 
     private HuffmanCode(int[] lengths, int symbols, Kind kind) throws DeflateFormatException {
-        this.lengths = new int[symbols];
-        System.arraycopy(lengths, 0, this.lengths, 0, symbols);
         int used = 0;
         int maxLength = 0;
         for (int i = 0; i < symbols; i++) {
@@ -65,7 +62,7 @@ final class HuffmanCode {
                 symbolsInCodeOrder[offsets[lengths[i]]++] = i;
             }
         }
-        reversedCodes = new int[symbols];
+        codes = new int[symbols];
         int[] next = new int[MAX_BITS + 2];
         int code = 0;
         for (int len = 1; len <= MAX_BITS; len++) {
@@ -79,7 +76,7 @@ final class HuffmanCode {
                 continue;
             }
             int rev = Integer.reverse(next[len]++) >>> (32 - len);
-            reversedCodes[i] = rev;
+            codes[i] = len << 16 | rev;
             if (len <= FAST_BITS) {
                 for (int fill = rev; fill < fast.length; fill += 1 << len) {
                     fast[fill] = i << 4 | len;
@@ -145,15 +142,10 @@ final class HuffmanCode {
 
     /** Writes {@code symbol}'s code; a symbol without a code is malformed side information or tokens. */
     void encode(BitOutput out, int symbol) throws IOException {
-        int len = symbol < lengths.length ? lengths[symbol] : 0;
-        if (len == 0) {
+        int code = symbol < codes.length ? codes[symbol] : 0;
+        if (code == 0) {
             throw new DeflateFormatException("symbol " + symbol + " has no code in this block");
         }
-        out.write(reversedCodes[symbol], len);
-    }
-
-    /** The code length of {@code symbol} (0 where it has none). */
-    int length(int symbol) {
-        return symbol < lengths.length ? lengths[symbol] : 0;
+        out.write(code & 0xFFFF, code >>> 16);
     }
 }
