@@ -52,11 +52,11 @@ final class ChunkKeys {
     }
 
     /**
-     * SimEnc: Algorithm 1 on the chunks of the warm-up files (a file is warm-up when its place in its package is below
+     * SimEnc: Algorithm 1 on the chunks of the warm-up files at {@code percentile} (a file is warm-up when its place in its package is below
      * {@code warmUpVersions}; all files when that is negative), the rest assigned online in version order with the
      * warm-up's epsilon as threshold (or {@code threshold} when not negative); one key per cluster from the key source.
      */
-    static SimEnc simEnc(SpaceIndex index, int warmUpVersions, int threshold, KeySource source)
+    static SimEnc simEnc(SpaceIndex index, int warmUpVersions, int threshold, double percentile, KeySource source)
             throws KeySourceException {
         long start = System.nanoTime();
         List<Integer> warm = new ArrayList<>();
@@ -70,7 +70,7 @@ final class ChunkKeys {
             warmSketches.add(index.sketches.get(i));
             warmHashes.add(index.hashes.get(i));
         }
-        SimilarityClustering.Result r = SimilarityClustering.cluster(warmSketches);
+        SimilarityClustering.Result r = SimilarityClustering.cluster(warmSketches, percentile, 2);
         int t = threshold >= 0 ? threshold : r.epsilon();
         ClusterIndex clusters = ClusterIndex.fromWarmUp(warmSketches, warmHashes, r, t);
         int[] clusterOf = new int[index.chunks()];

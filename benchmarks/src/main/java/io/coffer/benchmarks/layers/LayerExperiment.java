@@ -9,6 +9,7 @@ import io.coffer.sdk.key.KeySource;
 import io.coffer.sdk.key.KeySourceException;
 import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.similarity.FinesseSketcher;
+import io.coffer.sdk.similarity.SimilarityClustering;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -39,9 +40,11 @@ import java.util.stream.Stream;
  * Two passes: the first decodes every file, checks that its partially decoded form re-encodes bit-exactly and
  * sketches its chunks; keys are then derived; the second decodes again and runs every pipeline.
  *
- * <p>Usage: {@code LayerExperiment DIR [--subchunks MIN:AVG:MAX,...] [--warmup N|all] [--threshold N]}; defaults:
- * sub-chunks {@code 200:512:1k} (the paper's) and {@code 2k:4k:8k}, warm-up the first version of each package, the
- * online threshold Algorithm 1's epsilon. Run via {@code benchmarks/run.sh layers DIR}.
+ * <p>Usage: {@code LayerExperiment DIR [--subchunks MIN:AVG:MAX,...] [--warmup N|all] [--threshold N]
+ * [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N]}; defaults: sub-chunks {@code 200:512:1k}
+ * (the paper's) and {@code 2k:4k:8k}; warm-up the first version of each package (the rest assigned online; {@code all}
+ * clusters every chunk with Algorithm 1, as the paper's Figure 10 does); the online threshold Algorithm 1's epsilon;
+ * its percentile 0.9; dedup by key and plaintext; 2 threads. Run via {@code benchmarks/run.sh layers DIR}.
  */
 public final class LayerExperiment {
     private static final String PARTIAL = "partially decoded";
@@ -52,13 +55,13 @@ public final class LayerExperiment {
 
     /** The options of one run. */
     record Options(Path dir, List<int[]> subChunks, int warmUpVersions, int threshold, boolean byCiphertext,
-                   int threads) {
+                   int threads, double percentile) {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             System.err.println("usage: LayerExperiment DIR [--subchunks MIN:AVG:MAX,...] [--warmup N|all] "
-                    + "[--threshold N] [--dedup-by ciphertext|key-and-plaintext] [--threads N]");
+                    + "[--threshold N] [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N]");
             System.exit(2);
         }
         List<int[]> sub = List.of(new int[] {200, 512, 1024}, new int[] {2048, 4096, 8192});
@@ -66,6 +69,7 @@ public final class LayerExperiment {
         int threshold = -1;
         boolean byCiphertext = false;
         int threads = 2;
+        double percentile = SimilarityClustering.DEFAULT_PERCENTILE;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--subchunks" -> sub = parseSubChunks(args[++i]);
@@ -77,10 +81,11 @@ public final class LayerExperiment {
                     default -> throw new IllegalArgumentException("--dedup-by ciphertext|key-and-plaintext");
                 };
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
+                case "--percentile" -> percentile = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        run(new Options(Path.of(args[0]), sub, warm, threshold, byCiphertext, threads), System.out);
+        run(new Options(Path.of(args[0]), sub, warm, threshold, byCiphertext, threads, percentile), System.out);
     }
 
     static List<int[]> parseSubChunks(String text) {
@@ -166,7 +171,7 @@ public final class LayerExperiment {
         try (KeySource source = OprfKeySource.embedded(master)) {
             for (SpaceIndex space : List.of(partialIndex, decIndex)) {
                 ChunkKey[] lsh = ChunkKeys.lsh(space);
-                ChunkKeys.SimEnc sim = ChunkKeys.simEnc(space, o.warmUpVersions(), o.threshold(), source);
+                ChunkKeys.SimEnc sim = ChunkKeys.simEnc(space, o.warmUpVersions(), o.threshold(), o.percentile(), source);
                 simEncInfo.put(space.space, sim);
                 for (int[] s : o.subChunks()) {
                     String setting = "FastCDC " + s[0] + "/" + s[1] + "/" + s[2];

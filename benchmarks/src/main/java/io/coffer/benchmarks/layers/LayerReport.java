@@ -48,10 +48,10 @@ final class LayerReport {
                 dec.bytes / 1e6 / Math.max(1e-9, dec.sketchNanos / 1e9));
         for (Map.Entry<String, ChunkKeys.SimEnc> e : simEnc.entrySet()) {
             ChunkKeys.SimEnc s = e.getValue();
-            line("SimEnc clustering, %s: warm-up %s (%d chunks) -> Algorithm 1 epsilon %d bits of 256, %d clusters; "
-                    + "online threshold %d; %d clusters at the end; %.2f s with key derivation (embedded OPRF)",
-                    e.getKey(), o.warmUpVersions() < 0 ? "all files" : "first " + o.warmUpVersions()
-                            + " version(s) of each package", s.warmUpChunks(), s.epsilon(), s.warmUpClusters(),
+            line("SimEnc clustering, %s: warm-up %s (%d chunks) -> Algorithm 1 epsilon (percentile %.2f) %d bits of "
+                    + "256, %d clusters; online threshold %d; %d clusters at the end; %.2f s with key derivation "
+                    + "(embedded OPRF)", e.getKey(), o.warmUpVersions() < 0 ? "all files" : "first " + o.warmUpVersions()
+                            + " version(s) of each package", s.warmUpChunks(), o.percentile(), s.epsilon(), s.warmUpClusters(),
                     o.threshold() >= 0 ? o.threshold() : s.epsilon(), s.clusters(), s.nanos() / 1e9);
         }
         line("");
