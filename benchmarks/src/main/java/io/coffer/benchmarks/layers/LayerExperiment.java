@@ -44,7 +44,8 @@ import java.util.stream.Stream;
  * [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N]}; defaults: sub-chunks {@code 200:512:1k}
  * (the paper's) and {@code 2k:4k:8k}; warm-up the first version of each package (the rest assigned online; {@code all}
  * clusters every chunk with Algorithm 1, as the paper's Figure 10 does); the online threshold Algorithm 1's epsilon;
- * its percentile 0.9; dedup by key and plaintext; 2 threads. Run via {@code benchmarks/run.sh layers DIR}.
+ * its percentile 0.9; dedup by key and plaintext; 2 threads; {@code --no-decompressed} leaves out LSH-MLE and SimEnc
+ * in the decompressed space (the longest part of a run; MLE-512K there stays). Run via {@code benchmarks/run.sh layers DIR}.
  */
 public final class LayerExperiment {
     private static final String PARTIAL = "partially decoded";
@@ -55,13 +56,14 @@ public final class LayerExperiment {
 
     /** The options of one run. */
     record Options(Path dir, List<int[]> subChunks, int warmUpVersions, int threshold, boolean byCiphertext,
-                   int threads, double percentile) {
+                   int threads, double percentile, boolean decompressedSpace) {
     }
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             System.err.println("usage: LayerExperiment DIR [--subchunks MIN:AVG:MAX,...] [--warmup N|all] "
-                    + "[--threshold N] [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N]");
+                    + "[--threshold N] [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N] "
+                    + "[--no-decompressed]");
             System.exit(2);
         }
         List<int[]> sub = List.of(new int[] {200, 512, 1024}, new int[] {2048, 4096, 8192});
@@ -70,6 +72,7 @@ public final class LayerExperiment {
         boolean byCiphertext = false;
         int threads = 2;
         double percentile = SimilarityClustering.DEFAULT_PERCENTILE;
+        boolean decompressedSpace = true;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--subchunks" -> sub = parseSubChunks(args[++i]);
@@ -82,10 +85,12 @@ public final class LayerExperiment {
                 };
                 case "--threads" -> threads = Integer.parseInt(args[++i]);
                 case "--percentile" -> percentile = Double.parseDouble(args[++i]);
+                case "--no-decompressed" -> decompressedSpace = false;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        run(new Options(Path.of(args[0]), sub, warm, threshold, byCiphertext, threads, percentile), System.out);
+        run(new Options(Path.of(args[0]), sub, warm, threshold, byCiphertext, threads, percentile,
+                decompressedSpace), System.out);
     }
 
     static List<int[]> parseSubChunks(String text) {
@@ -147,7 +152,8 @@ public final class LayerExperiment {
                 notReproducible.add(f.getFileName() + ": " + p.reason());
             }
             partialIndex.file(p.reproducible() ? p.tokens() : null, version);
-            decIndex.file(LayerSpaces.decompress(gz), version);
+            byte[] dec = LayerSpaces.decompress(gz);
+            decIndex.file(dec, version);
         }
 
         MasterKey master = MasterKey.random();
@@ -161,6 +167,7 @@ public final class LayerExperiment {
         Pipeline layer = new LayerLevelPipeline(new Tally("layer-level", "compressed", "whole file"), sealKey,
                 o.byCiphertext());
         pipelines.add(layer);
+        List<SpaceIndex> chunkSpaces = o.decompressedSpace() ? List.of(partialIndex, decIndex) : List.of(partialIndex);
         for (SpaceIndex space : List.of(decIndex, partialIndex)) {
             Pipeline mle = new MlePipeline(new Tally("MLE-512K", space.space, "512 KiB fixed"), sealKey,
                     o.byCiphertext());
@@ -169,7 +176,7 @@ public final class LayerExperiment {
             keysOf.put(mle, ChunkKeys.mle(space));
         }
         try (KeySource source = OprfKeySource.embedded(master)) {
-            for (SpaceIndex space : List.of(partialIndex, decIndex)) {
+            for (SpaceIndex space : chunkSpaces) {
                 ChunkKey[] lsh = ChunkKeys.lsh(space);
                 ChunkKeys.SimEnc sim = ChunkKeys.simEnc(space, o.warmUpVersions(), o.threshold(), o.percentile(), source);
                 simEncInfo.put(space.space, sim);

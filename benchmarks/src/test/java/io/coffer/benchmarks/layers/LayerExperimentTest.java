@@ -78,7 +78,7 @@ class LayerExperimentTest {
         Files.write(dir.resolve("pkg-1.2.tgz"), v12);
         Files.writeString(dir.resolve("README"), "not a versioned tarball: ignored");
         LayerExperiment.Options o = new LayerExperiment.Options(dir, List.of(new int[] {2048, 4096, 8192}), -1, -1,
-                byCiphertext, 2, 0.9);
+                byCiphertext, 2, 0.9, true);
         return LayerExperiment.run(o, out);
     }
 
