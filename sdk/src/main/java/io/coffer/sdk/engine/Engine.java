@@ -123,18 +123,18 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
         Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
+        if (layerPuts.applies(request.bucket(), request.key(), request.contentLength())) {
+            // the layer writer's packs do not know the partially decoded size in advance: a long body's bound
+            try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config, -1,
+                    0))) {
+                return layerPuts.put(request, body, b -> writeOrdinary(request, b),
+                        (writer, written, side) -> commitWritten(request, writer, written, side));
+            }
+        }
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
-            return writeObject(request, body);
+            return writeOrdinary(request, body);
         }
-    }
-
-    private ObjectInfo writeObject(PutObjectRequest request, InputStream body) {
-        if (layerPuts.applies(request.bucket(), request.contentLength())) {
-            return layerPuts.put(request, body, b -> writeOrdinary(request, b),
-                    (writer, written, side) -> commitWritten(request, writer, written, side));
-        }
-        return writeOrdinary(request, body);
     }
 
     private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body) {

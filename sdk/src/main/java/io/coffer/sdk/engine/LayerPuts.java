@@ -47,10 +47,12 @@ final class LayerPuts {
 
     /**
      * Whether a PUT of {@code contentLength} bytes (-1: unknown) to {@code bucket} is looked at here: the bucket is in
-     * layer mode, keys are message-locked (cluster keys need it) and the object is not small enough to be inline.
+     * layer mode, keys are message-locked (cluster keys need it), the object may deduplicate (not excluded by the
+     * dedup policy) and it is not small enough to be inline.
      */
-    boolean applies(String bucket, long contentLength) {
+    boolean applies(String bucket, String key, long contentLength) {
         return policy.modeOf(bucket).isPresent() && ctx.config.keySource().messageLocked()
+                && ctx.config.dedupPolicy().objectMayDedup(bucket, key)
                 && (contentLength < 0 || contentLength > ctx.config.inlineLimit());
     }
 
