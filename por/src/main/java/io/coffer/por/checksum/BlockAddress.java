@@ -3,8 +3,8 @@ package io.coffer.por.checksum;
 import java.nio.ByteBuffer;
 
 /**
- * Where a block lies on the server: index {@code index} of buffer U, of buffer C, or of part X or Y of level
- * {@code level} of the hierarchical log H. A sealed checksum is bound to its address (and, in C and H, to the time the
+ * Where a block lies on the server: index {@code index} of buffer U, of part X or Y of buffer C, or of part X or Y of
+ * level {@code level} of the hierarchical log H. A sealed checksum is bound to its address (and, in C and H, to the time the
  * block was written), so the server cannot answer with another block's checksum.
  */
 public record BlockAddress(Buffer buffer, int level, Part part, long index) {
@@ -22,8 +22,11 @@ public record BlockAddress(Buffer buffer, int level, Part part, long index) {
         if (index < 0) {
             throw new IllegalArgumentException("negative index: " + index);
         }
-        if (buffer == Buffer.H ? level < 0 : level != 0 || part != Part.X) {
-            throw new IllegalArgumentException("level and part belong to H only: " + buffer + " " + level + " " + part);
+        if (buffer == Buffer.H ? level < 0 : level != 0) {
+            throw new IllegalArgumentException("levels belong to H only: " + buffer + " " + level);
+        }
+        if (buffer == Buffer.U && part != Part.X) {
+            throw new IllegalArgumentException("U has no parts");
         }
     }
 
@@ -31,8 +34,8 @@ public record BlockAddress(Buffer buffer, int level, Part part, long index) {
         return new BlockAddress(Buffer.U, 0, Part.X, index);
     }
 
-    public static BlockAddress c(long index) {
-        return new BlockAddress(Buffer.C, 0, Part.X, index);
+    public static BlockAddress c(Part part, long index) {
+        return new BlockAddress(Buffer.C, 0, part, index);
     }
 
     public static BlockAddress h(int level, Part part, long index) {

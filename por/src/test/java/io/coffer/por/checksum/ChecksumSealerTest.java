@@ -23,7 +23,7 @@ class ChecksumSealerTest {
 
     @Test
     void anotherTimeIsAStaleChecksumAndFails() {
-        BlockAddress at = BlockAddress.c(9);
+        BlockAddress at = BlockAddress.c(Part.X, 9);
         byte[] sealed = sealer.seal(at, 1024, checksum);
         assertThatThrownBy(() -> sealer.open(at, 2048, sealed)).isInstanceOf(SealBrokenException.class);
     }
@@ -35,14 +35,15 @@ class ChecksumSealerTest {
                 .isInstanceOf(SealBrokenException.class);
         assertThatThrownBy(() -> sealer.open(BlockAddress.h(2, Part.Y, 1), 8, sealed))
                 .isInstanceOf(SealBrokenException.class);
-        assertThatThrownBy(() -> sealer.open(BlockAddress.c(1), 8, sealed)).isInstanceOf(SealBrokenException.class);
+        assertThatThrownBy(() -> sealer.open(BlockAddress.c(Part.X, 1), 8, sealed))
+                .isInstanceOf(SealBrokenException.class);
         byte[] u = sealer.sealU(7, checksum);
         assertThatThrownBy(() -> sealer.openU(8, u)).isInstanceOf(SealBrokenException.class);
     }
 
     @Test
     void alteredTruncatedOrMissingSealsFail() {
-        BlockAddress at = BlockAddress.c(0);
+        BlockAddress at = BlockAddress.c(Part.X, 0);
         byte[] sealed = sealer.seal(at, 0, checksum);
         for (int i = 0; i < sealed.length; i++) {
             byte[] altered = sealed.clone();
@@ -57,13 +58,14 @@ class ChecksumSealerTest {
     @Test
     void anotherKeyCannotOpen() {
         ChecksumSealer other = new ChecksumSealer(ChecksumKeyTest.bytes(32, 2), new SecureRandom());
-        byte[] sealed = sealer.seal(BlockAddress.c(0), 0, checksum);
-        assertThatThrownBy(() -> other.open(BlockAddress.c(0), 0, sealed)).isInstanceOf(SealBrokenException.class);
+        byte[] sealed = sealer.seal(BlockAddress.c(Part.X, 0), 0, checksum);
+        assertThatThrownBy(() -> other.open(BlockAddress.c(Part.X, 0), 0, sealed))
+                .isInstanceOf(SealBrokenException.class);
     }
 
     @Test
     void sealingTheSameChecksumTwiceGivesDifferentBytes() {
-        BlockAddress at = BlockAddress.c(0);
+        BlockAddress at = BlockAddress.c(Part.X, 0);
         assertThat(sealer.seal(at, 0, checksum)).isNotEqualTo(sealer.seal(at, 0, checksum));
     }
 
