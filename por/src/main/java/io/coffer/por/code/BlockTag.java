@@ -1,0 +1,37 @@
+package io.coffer.por.code;
+
+import io.coffer.por.field.Zp;
+import java.util.Arrays;
+
+/**
+ * The block identifier every vector of H and C carries (Figure 4: "blocks are tagged with their block identifier"),
+ * so that decoding a level says which blocks its writes were. The tag is one extra element after the block's
+ * elements, holding index + 1: coded with the rest (the code is linear), and 0 in an all-zero vector, which is
+ * therefore never mistaken for block 0 (batches pad with such vectors).
+ */
+public final class BlockTag {
+    /** No block: the tag of a padding vector. */
+    public static final int NONE = -1;
+
+    private BlockTag() {}
+
+    /** The tagged vector: {@code elements} followed by index + 1. */
+    public static int[] tag(int[] elements, int index) {
+        if (index < 0 || index >= Zp.P - 1) {
+            throw new IllegalArgumentException("block index out of range: " + index);
+        }
+        int[] out = Arrays.copyOf(elements, elements.length + 1);
+        out[elements.length] = index + 1;
+        return out;
+    }
+
+    /** The block index a (decoded) tagged vector carries, or {@link #NONE}. */
+    public static int index(int[] tagged) {
+        return tagged[tagged.length - 1] - 1;
+    }
+
+    /** The block's elements, without the tag. */
+    public static int[] elements(int[] tagged) {
+        return Arrays.copyOf(tagged, tagged.length - 1);
+    }
+}

@@ -1,0 +1,25 @@
+package io.coffer.por.code;
+
+/**
+ * Where the code vectors of the hierarchical log (levels 0..k) and of C (level k + 1) live: the PoR server backs it
+ * with block storage, the client with the homomorphic checksums it simulates the rebuilds over, and tests with memory
+ * ({@link MemoryLevelStore}). Every vector has {@link #width()} elements in [0, p). Part {@code part} of level
+ * {@code level} holds {@link CodeParameters#partSize} vectors, indexed from 0.
+ *
+ * <p>The algorithms ({@link HierarchicalLog}) only read vectors they wrote (or that a level rebuild wrote) since the
+ * last {@link #clear} of that level, and visit indices in ascending order within each pass, so a store may read ahead
+ * and write behind.
+ */
+public interface LevelStore {
+    /** The number of elements per vector. */
+    int width();
+
+    /** Copies vector {@code index} of {@code part} of {@code level} into {@code into} (length {@link #width()}). */
+    void read(int level, Part part, int index, int[] into);
+
+    /** Stores a copy of {@code vector} (length {@link #width()}) as vector {@code index} of the part. */
+    void write(int level, Part part, int index, int[] vector);
+
+    /** Forgets both parts of {@code level}: its vectors are no longer part of the code. */
+    void clear(int level);
+}
