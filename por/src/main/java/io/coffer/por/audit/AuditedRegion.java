@@ -1,7 +1,7 @@
 package io.coffer.por.audit;
 
 import io.coffer.por.checksum.BlockAddress;
-import io.coffer.por.checksum.BlockAddress.Part;
+import io.coffer.por.code.Part;
 
 /**
  * A coded region an audit samples: buffer C (2n code blocks: part X indices 0..n-1, then part Y) or a filled level l

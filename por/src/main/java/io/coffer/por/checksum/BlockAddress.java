@@ -1,5 +1,6 @@
 package io.coffer.por.checksum;
 
+import io.coffer.por.code.Part;
 import java.nio.ByteBuffer;
 
 /**
@@ -9,8 +10,6 @@ import java.nio.ByteBuffer;
  */
 public record BlockAddress(Buffer buffer, int level, Part part, long index) {
     public enum Buffer { U, C, H }
-
-    public enum Part { X, Y }
 
     /** Bytes of {@link #toBytes()}. */
     public static final int BYTES = 1 + 4 + 1 + 8;

@@ -3,7 +3,7 @@ package io.coffer.por.checksum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.por.checksum.BlockAddress.Part;
+import io.coffer.por.code.Part;
 import java.security.SecureRandom;
 import org.junit.jupiter.api.Test;
 

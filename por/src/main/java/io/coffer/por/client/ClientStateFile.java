@@ -1,0 +1,58 @@
+package io.coffer.por.client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Persists a {@link ClientState} atomically: written to a sibling temporary file, forced to disk, then renamed over
+ * the old one, so a crash leaves either the old state or the new one, never a mix.
+ */
+public final class ClientStateFile {
+    private final Path path;
+
+    public ClientStateFile(Path path) {
+        this.path = path;
+    }
+
+    public void save(ClientState state) {
+        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap(state.toBytes());
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+            channel.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write PoR client state " + tmp, e);
+        }
+        try {
+            try {
+                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the file system cannot rename atomically", e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot replace PoR client state " + path, e);
+        }
+    }
+
+    public ClientState load() {
+        try {
+            if (Files.size(path) != ClientState.BYTES) {
+                throw new IllegalArgumentException("PoR client state " + path + " is not " + ClientState.BYTES
+                        + " bytes");
+            }
+            return ClientState.fromBytes(Files.readAllBytes(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read PoR client state " + path, e);
+        }
+    }
+}

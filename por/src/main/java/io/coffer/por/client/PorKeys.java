@@ -1,0 +1,42 @@
+package io.coffer.por.client;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The client's two secrets, derived from one 32-byte master key by HMAC-SHA256 with distinct labels (the sub-key
+ * pattern of docs/DECISIONS.md "Sub-keys by HMAC"): sk0 for sealing checksums, and the key M is expanded from.
+ */
+public record PorKeys(byte[] sealingKey, byte[] checksumKey) {
+    public PorKeys {
+        sealingKey = sealingKey.clone();
+        checksumKey = checksumKey.clone();
+    }
+
+    public static PorKeys derive(byte[] masterKey) {
+        if (masterKey.length != 32) {
+            throw new IllegalArgumentException("the PoR master key must be 32 bytes, got " + masterKey.length);
+        }
+        try {
+            Mac hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(new SecretKeySpec(masterKey, "HmacSHA256"));
+            byte[] sealing = hmac.doFinal("coffer-por sealing key".getBytes(StandardCharsets.US_ASCII));
+            byte[] checksum = hmac.doFinal("coffer-por checksum matrix".getBytes(StandardCharsets.US_ASCII));
+            return new PorKeys(sealing, checksum);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 unavailable", e);
+        }
+    }
+
+    @Override
+    public byte[] sealingKey() {
+        return sealingKey.clone();
+    }
+
+    @Override
+    public byte[] checksumKey() {
+        return checksumKey.clone();
+    }
+}
