@@ -109,11 +109,12 @@ public final class HierarchicalLog {
         int k = params.k();
         int w = params.w();
         for (int i = 0; i < n; i++) {
+            // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs take
+            // their input bit-reversed, and the code's input is pi_k(U), so U goes in in index order.
             u.read(i, a);
-            int s = params.psi(i);
-            store.write(c, Part.X, s, a);
-            ZpVectors.scale(a, Zp.pow(w, s), b);
-            store.write(c, Part.Y, s, b);
+            store.write(c, Part.X, i, a);
+            ZpVectors.scale(a, Zp.pow(w, params.psi(i)), b);
+            store.write(c, Part.Y, i, b);
         }
         for (Part part : Part.values()) {
             for (int i = 0; i < k; i++) {

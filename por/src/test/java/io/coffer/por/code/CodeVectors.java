@@ -1,0 +1,43 @@
+package io.coffer.por.code;
+
+import io.coffer.por.field.Zp;
+import java.util.SplittableRandom;
+
+/** Random vectors and the closed form of equation (1), computed straight from its definition, for the tests. */
+final class CodeVectors {
+    private CodeVectors() {}
+
+    static int[] random(SplittableRandom random, int width) {
+        int[] v = new int[width];
+        for (int i = 0; i < width; i++) {
+            v[i] = random.nextInt(Zp.P);
+        }
+        return v;
+    }
+
+    /**
+     * G_l applied by definition: H_l = pi_l(x) [F_l, D_(l,t) F_l] with F_l[s][j] = omega^(s*j), omega = w^(2n / 2^l),
+     * and D_(l,t)[s][s] = w^psi_k(t + psi_l(s)), the Y multiplier of the write at position s of pi_l(x). Returns
+     * {X, Y}. O(4^l) per element: for small levels only.
+     */
+    static int[][][] closedForm(CodeParameters params, int level, int start, int[][] writes) {
+        int size = 1 << level;
+        int width = writes[0].length;
+        int omega = Zp.pow(params.w(), (2L * params.n()) >> level);
+        int[][] x = new int[size][width];
+        int[][] y = new int[size][width];
+        for (int s = 0; s < size; s++) {
+            int[] permuted = writes[BitReversal.reverse(s, level)];
+            int d = Zp.pow(params.w(), params.psi(start + BitReversal.reverse(s, level)));
+            for (int j = 0; j < size; j++) {
+                int f = Zp.pow(omega, (long) s * j);
+                int df = Zp.mul(d, f);
+                for (int e = 0; e < width; e++) {
+                    x[j][e] = Zp.add(x[j][e], Zp.mul(permuted[e], f));
+                    y[j][e] = Zp.add(y[j][e], Zp.mul(permuted[e], df));
+                }
+            }
+        }
+        return new int[][][] {x, y};
+    }
+}
