@@ -3,6 +3,7 @@ package io.coffer.por.checksum;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -14,16 +15,23 @@ import javax.crypto.spec.SecretKeySpec;
  * checksum (it would learn M from enough of them) and cannot substitute one.
  *
  * <ul>
- *   <li>C and H: AES-256-GCM under the one-time key kappa = HMAC-SHA256(sk0, 0x00 || address || t), t the time the
- *       block was written. Both sides can compute t from the current time alone, so an old checksum (another t) or
- *       another block's (another address) fails to open: freshness without a tree.</li>
+ *   <li>C and H: AES-256-GCM under the key kappa = HMAC-SHA256(sk0, 0x00 || buffer || level || t), t the time the
+ *       level (or C) was written, with the block's whole address (buffer, level, part, index) as associated data. Both
+ *       sides can compute t from the current time alone, so an old checksum (another t) or another block's (another
+ *       address) fails to open: freshness without a tree.</li>
  *   <li>U: AES-256-GCM under the fixed key HMAC-SHA256(sk0, 0x01), the address as associated data; freshness comes
  *       from the Merkle tree over the sealed checksums of U.</li>
  * </ul>
  *
- * Sealed format ({@link #SEALED_BYTES} bytes): a random 12-byte nonce, the 20-byte checksum encrypted, the 16-byte
- * tag. The nonce is random even under a one-time key so that a write retried at the same time after a crash cannot
- * reuse a (key, nonce) pair. Not thread-safe (it holds its ciphers); one per client.
+ * <p>The paper puts the whole address into the PRF input (kappa = PRF(sk0, 0, addr, t)); here the index goes into
+ * the associated data instead, so one key serves a whole level written at time t. The binding is the same (a GCM tag
+ * under that key covers the address), and a rebuild derives one key instead of one per block, which halves its cost
+ * (an AES key schedule per block dominated). Nonces are random, so reusing a key is safe: at most 2^27 sealings
+ * share one (C's 2n), far below GCM's 2^32 limit for random nonces.
+ *
+ * <p>Sealed format ({@link #SEALED_BYTES} bytes): a random 12-byte nonce, the 20-byte checksum encrypted, the 16-byte
+ * tag. Random nonces also make a write retried at the same time after a crash safe. Not thread-safe (it holds its
+ * ciphers); one per client.
  */
 public final class ChecksumSealer {
     public static final int NONCE_BYTES = 12;
@@ -34,6 +42,8 @@ public final class ChecksumSealer {
     private final Cipher gcm;
     private final SecretKeySpec uKey;
     private final SecureRandom random;
+    private byte[] lastKeyInput;
+    private SecretKeySpec lastKey;
 
     public ChecksumSealer(byte[] sk0, SecureRandom random) {
         if (sk0.length != 32) {
@@ -52,12 +62,12 @@ public final class ChecksumSealer {
 
     /** Seals the checksum of the block written at {@code address} (in C or H) at time {@code t}. */
     public byte[] seal(BlockAddress address, long t, Checksum checksum) {
-        return encrypt(key(address, t), new byte[0], checksum);
+        return encrypt(key(address, t), address.toBytes(), checksum);
     }
 
     /** Opens a sealed checksum of C or H; fails with {@link SealBrokenException} unless sealed at this address and t. */
     public Checksum open(BlockAddress address, long t, byte[] sealed) {
-        return decrypt(key(address, t), new byte[0], sealed, address);
+        return decrypt(key(address, t), address.toBytes(), sealed, address);
     }
 
     /** Seals the checksum of block {@code index} of U. */
@@ -74,9 +84,13 @@ public final class ChecksumSealer {
         if (address.buffer() == BlockAddress.Buffer.U) {
             throw new IllegalArgumentException("U is sealed under the fixed key: use sealU/openU");
         }
-        byte[] input = ByteBuffer.allocate(1 + BlockAddress.BYTES + 8).put((byte) 0).put(address.toBytes()).putLong(t)
-                .array();
-        return new SecretKeySpec(prf.doFinal(input), "AES");
+        byte[] input = ByteBuffer.allocate(1 + 1 + 4 + 8).put((byte) 0).put((byte) address.buffer().ordinal())
+                .putInt(address.level()).putLong(t).array();
+        if (!Arrays.equals(input, lastKeyInput)) { // a rebuild seals a whole level under one key: derive it once
+            lastKey = new SecretKeySpec(prf.doFinal(input), "AES");
+            lastKeyInput = input;
+        }
+        return lastKey;
     }
 
     private byte[] encrypt(SecretKeySpec key, byte[] aad, Checksum checksum) {

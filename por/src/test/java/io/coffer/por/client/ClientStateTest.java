@@ -1,0 +1,54 @@
+package io.coffer.por.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.code.LogState;
+import io.coffer.por.merkle.MerkleTree;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClientStateTest {
+    private final ClientState state = new ClientState(4096, new LogState(20, 12345, 7), HonestServerTest.MASTER_KEY,
+            MerkleTree.emptyRoot(1 << 20));
+
+    @Test
+    void theEncodingRoundTripsAndIsSmallAndIndependentOfN() {
+        byte[] bytes = state.toBytes();
+        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(93);
+        assertThat(ClientState.fromBytes(bytes)).isEqualTo(state);
+        ClientState small = new ClientState(4096, LogState.empty(3), HonestServerTest.MASTER_KEY,
+                MerkleTree.emptyRoot(8));
+        assertThat(small.toBytes()).hasSize(ClientState.BYTES);
+    }
+
+    @Test
+    void aFlippedBitOrAWrongLengthIsRefused() {
+        byte[] bytes = state.toBytes();
+        for (int i = 0; i < bytes.length; i++) {
+            byte[] altered = bytes.clone();
+            altered[i] ^= 0x20;
+            assertThatThrownBy(() -> ClientState.fromBytes(altered)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> ClientState.fromBytes(new byte[92])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theFileIsReplacedWholeAndReadBack(@TempDir Path dir) throws Exception {
+        ClientStateFile file = new ClientStateFile(dir.resolve("por-state"));
+        file.save(state);
+        ClientState next = state.with(new LogState(20, 12346, 7), new byte[32]);
+        file.save(next);
+        assertThat(file.load()).isEqualTo(next);
+        assertThat(Files.list(dir)).containsExactly(dir.resolve("por-state"));
+        Files.write(dir.resolve("por-state"), new byte[10]);
+        assertThatThrownBy(file::load).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void toStringNeverShowsTheKey() {
+        assertThat(state.toString()).doesNotContain("masterKey").contains("4096");
+    }
+}
