@@ -133,9 +133,17 @@ public final class HierarchicalLog {
                 }
             }
         }
-        for (int level = 0; level <= k; level++) {
+        newEpoch();
+    }
+
+    /**
+     * Empties H and starts the next epoch without touching C: for a caller that keeps C in another log (a
+     * {@link BatchedLog}, whose H holds batches and whose C holds blocks). {@link #rebuildC} ends with this.
+     */
+    public void newEpoch() {
+        for (int level = 0; level <= params.k(); level++) {
             store.clear(level);
         }
-        state = new LogState(k, 0, state.epoch() + 1);
+        state = new LogState(params.k(), 0, state.epoch() + 1);
     }
 }

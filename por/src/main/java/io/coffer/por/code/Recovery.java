@@ -3,7 +3,8 @@ package io.coffer.por.code;
 /**
  * Rebuilds the current U from C and the filled levels of H, each possibly missing up to half of its code vectors:
  * decode C (U as of the last C rebuild), then replay the levels' writes oldest first (level k down to level 0, each
- * in write order), each tagged vector overwriting the block its {@link BlockTag} names. Vectors must be tagged.
+ * in write order), each tagged vector overwriting the block its {@link BlockTag} names. With batching
+ * ({@link BatchedLog}) every decoded H vector is split into its blocks and padding is skipped.
  */
 public final class Recovery {
     /** Reads the code vectors of part {@code part} of level {@code level}, null where lost. */
@@ -12,41 +13,64 @@ public final class Recovery {
         int[][] read(int level, Part part);
     }
 
-    private final CodeParameters params;
-    private final LevelDecoder decoder;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final int batchSize;
 
+    /** Recovery for a {@link HierarchicalLog} that keeps H and C together. */
     public Recovery(CodeParameters params) {
-        this.params = params;
-        this.decoder = new LevelDecoder(params);
+        this(params, 0);
+    }
+
+    /** Recovery for a {@link BatchedLog} of capacity 2^k blocks and batches of 2^batchExponent blocks. */
+    public Recovery(CodeParameters params, int batchExponent) {
+        if (batchExponent < 0 || batchExponent > params.k()) {
+            throw new IllegalArgumentException("batch exponent must be in [0, " + params.k() + "]: " + batchExponent);
+        }
+        this.cParams = params;
+        this.hParams = batchExponent == 0 ? params : new CodeParameters(params.k() - batchExponent);
+        this.batchSize = 1 << batchExponent;
+    }
+
+    /** The n tagged vectors of the current U, from a log that keeps H and C in one store. */
+    public int[][] recover(LogState state, PartReader reader) {
+        return recover(state, reader, reader);
     }
 
     /**
-     * The n tagged vectors of the current U.
+     * The n tagged vectors of the current U, from H (state {@code hState}, read by {@code h}) and C (read by
+     * {@code c}).
      *
      * @throws IllegalArgumentException when a level has lost more than half of its vectors, or a decoded tag names no
      *     block of U (the code vectors were damaged, not merely lost)
      */
-    public int[][] recover(LogState state, PartReader reader) {
-        int c = params.cLevel();
-        int[][] u = decoder.decodeC(reader.read(c, Part.X), reader.read(c, Part.Y));
+    public int[][] recover(LogState hState, PartReader h, PartReader c) {
+        int cLevel = cParams.cLevel();
+        int[][] u = new LevelDecoder(cParams).decodeC(c.read(cLevel, Part.X), c.read(cLevel, Part.Y));
         for (int i = 0; i < u.length; i++) {
             if (BlockTag.index(u[i]) != i) {
                 throw new IllegalArgumentException("C decodes to a vector tagged " + BlockTag.index(u[i])
                         + " at position " + i);
             }
         }
-        for (int level = params.k(); level >= 0; level--) {
-            if (!state.filled(level)) {
+        int blockWidth = u[0].length;
+        LevelDecoder decoder = new LevelDecoder(hParams);
+        for (int level = hParams.k(); level >= 0; level--) {
+            if (!hState.filled(level)) {
                 continue;
             }
-            int[][] writes = decoder.decode(level, state.start(level), reader.read(level, Part.X),
-                    reader.read(level, Part.Y));
-            for (int[] vector : writes) {
-                int index = BlockTag.index(vector);
-                if (index < 0 || index >= u.length) {
-                    throw new IllegalArgumentException("level " + level + " decodes to a write tagged " + index);
+            int[][] writes = decoder.decode(level, hState.start(level), h.read(level, Part.X), h.read(level, Part.Y));
+            for (int[] write : writes) {
+                for (int[] vector : batchSize == 1 ? new int[][] {write} : BatchedLog.split(write, blockWidth)) {
+                    int index = BlockTag.index(vector);
+                    if (index == BlockTag.NONE && batchSize > 1) {
+                        continue; // the padding of a batch flushed before it was full
+                    }
+                    if (index < 0 || index >= u.length) {
+                        throw new IllegalArgumentException("level " + level + " decodes to a write tagged " + index);
+                    }
+                    u[index] = vector;
                 }
-                u[index] = vector;
             }
         }
         return u;

@@ -20,10 +20,14 @@ public final class ZpVectors {
 
     /** a * w mod p, given {@code wShoup = shoup(w)}. */
     public static int mulShoup(int a, int w, long wShoup) {
-        long q = (a * wShoup) >>> 32;
-        int r = a * w - (int) q * P; // the true value is in [0, 2p) < 2^32, so the 32-bit wrap-around is exact
-        int s = r - P;
-        return s >= 0 ? s : r; // s >= 0 exactly when r, read unsigned, is at least p
+        int q = (int) ((a * wShoup) >>> 32);
+        int r = a * w - q * P; // the true value is in [0, 2p) < 2^32, so the 32-bit wrap-around is exact
+        return reduceOnce(r - P); // r - P is negative exactly when r, read unsigned, is below p
+    }
+
+    /** v + p if v is negative, else v: branch-free, for values in [-p, p). */
+    private static int reduceOnce(int v) {
+        return v + (v >> 31 & P);
     }
 
     /** out = v * c, element-wise. */
@@ -37,16 +41,14 @@ public final class ZpVectors {
     /** out = a + b, element-wise. */
     public static void add(int[] a, int[] b, int[] out) {
         for (int i = 0; i < a.length; i++) {
-            int s = a[i] - P + b[i];
-            out[i] = s < 0 ? s + P : s;
+            out[i] = reduceOnce(a[i] - P + b[i]);
         }
     }
 
     /** out = a - b, element-wise. */
     public static void sub(int[] a, int[] b, int[] out) {
         for (int i = 0; i < a.length; i++) {
-            int d = a[i] - b[i];
-            out[i] = d < 0 ? d + P : d;
+            out[i] = reduceOnce(a[i] - b[i]);
         }
     }
 
@@ -54,8 +56,7 @@ public final class ZpVectors {
     public static void addScaled(int[] acc, int[] v, int c) {
         long cs = shoup(c);
         for (int i = 0; i < acc.length; i++) {
-            int s = acc[i] - P + mulShoup(v[i], c, cs);
-            acc[i] = s < 0 ? s + P : s;
+            acc[i] = reduceOnce(acc[i] - P + mulShoup(v[i], c, cs));
         }
     }
 
@@ -69,10 +70,8 @@ public final class ZpVectors {
         for (int i = 0; i < length; i++) {
             int x = a[i];
             int t = mulShoup(b[i], tw, tws);
-            int s = x - P + t;
-            int d = x - t;
-            plus[i] = s < 0 ? s + P : s;
-            minus[i] = d < 0 ? d + P : d;
+            plus[i] = reduceOnce(x - P + t);
+            minus[i] = reduceOnce(x - t);
         }
     }
 }
