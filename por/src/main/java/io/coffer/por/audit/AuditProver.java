@@ -1,7 +1,7 @@
 package io.coffer.por.audit;
 
 import io.coffer.por.checksum.BlockAddress;
-import io.coffer.por.field.Zp;
+import io.coffer.por.field.ZpVectors;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +17,7 @@ public final class AuditProver {
     private AuditProver() {}
 
     public static AuditResponse prove(AuditChallenge challenge, int width, CodeBlocks blocks) {
-        long[] acc = new long[width];
+        int[] aggregate = new int[width];
         List<byte[]> sealed = new ArrayList<>(challenge.size());
         for (int i = 0; i < challenge.size(); i++) {
             BlockAddress address = challenge.addresses().get(i);
@@ -25,15 +25,8 @@ public final class AuditProver {
             if (block.length != width) {
                 throw new IllegalStateException("block at " + address + " has " + block.length + " elements");
             }
-            long r = challenge.coefficient(i);
-            for (int j = 0; j < width; j++) {
-                acc[j] = (acc[j] + r * block[j]) % Zp.P;
-            }
+            ZpVectors.addScaled(aggregate, block, challenge.coefficient(i));
             sealed.add(blocks.sealedChecksum(address));
-        }
-        int[] aggregate = new int[width];
-        for (int j = 0; j < width; j++) {
-            aggregate[j] = (int) acc[j];
         }
         return new AuditResponse(aggregate, sealed);
     }

@@ -1,6 +1,7 @@
 package io.coffer.por.checksum;
 
 import io.coffer.por.field.Zp;
+import io.coffer.por.field.ZpVectors;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -20,10 +21,16 @@ public final class ChecksumKey {
     private final int width;
     /** Row-major: m[row * width + column]. */
     private final int[] m;
+    /** Shoup's factors of m, so each product is reduced with two multiplications and no division. */
+    private final long[] mShoup;
 
     private ChecksumKey(int width, int[] m) {
         this.width = width;
         this.m = m;
+        this.mShoup = new long[m.length];
+        for (int i = 0; i < m.length; i++) {
+            mShoup[i] = ZpVectors.shoup(m[i]);
+        }
     }
 
     public static ChecksumKey derive(byte[] key, int width) {
@@ -79,20 +86,17 @@ public final class ChecksumKey {
         if (block.length != width) {
             throw new IllegalArgumentException("block has " + block.length + " elements, the key " + width);
         }
+        for (int c = 0; c < width; c++) {
+            if (block[c] < 0 || block[c] >= Zp.P) {
+                throw new IllegalArgumentException("block element out of Z_p at " + c + ": " + block[c]);
+            }
+        }
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
             int base = r * width;
-            long acc = 0;
+            long acc = 0; // a sum of reduced products (each < 2^31): no overflow below 2^32 elements
             for (int c = 0; c < width; c++) {
-                int e = block[c];
-                if (e < 0 || e >= Zp.P) {
-                    throw new IllegalArgumentException("block element out of Z_p at " + c + ": " + e);
-                }
-                // each product is below p^2 < 2^62, so one more keeps acc below 2^63 if reduced past 2^62
-                acc += (long) m[base + c] * e;
-                if (acc >= 1L << 62) {
-                    acc %= Zp.P;
-                }
+                acc += ZpVectors.mulShoup(block[c], m[base + c], mShoup[base + c]);
             }
             rows[r] = (int) (acc % Zp.P);
         }
