@@ -25,6 +25,11 @@ public final class BlockTag {
         return out;
     }
 
+    /** The vector of an unused or deleted block: {@code elements} zeros, tagged with {@code index}. */
+    public static int[] empty(int elements, int index) {
+        return tag(new int[elements], index);
+    }
+
     /** The block index a (decoded) tagged vector carries, or {@link #NONE}. */
     public static int index(int[] tagged) {
         return tagged[tagged.length - 1] - 1;

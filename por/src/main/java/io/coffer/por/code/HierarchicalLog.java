@@ -2,6 +2,8 @@ package io.coffer.por.code;
 
 import io.coffer.por.field.Zp;
 import io.coffer.por.field.ZpVectors;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The hierarchical log H and the erasure-coded copy C of Figure 4, over vectors of any width: the server runs it
@@ -43,6 +45,17 @@ public final class HierarchicalLog {
 
     public CodeParameters parameters() {
         return params;
+    }
+
+    /** The filled levels as runs, oldest writes first: what recovery replays and audits sample. */
+    public List<LogRun> runs() {
+        List<LogRun> runs = new ArrayList<>();
+        for (int level = params.k(); level >= 0; level--) {
+            if (state.filled(level)) {
+                runs.add(new LogRun(level, 0, state.start(level)));
+            }
+        }
+        return runs;
     }
 
     /**

@@ -22,4 +22,11 @@ public interface LevelStore {
 
     /** Forgets both parts of {@code level}: its vectors are no longer part of the code. */
     void clear(int level);
+
+    /**
+     * Forgets vectors from..from + count - 1 of both parts of {@code level} (one run of a {@link DeamortizedLog}).
+     * The log never reads them again before writing them, so a store that cannot free part of a level may keep them,
+     * which is what this default does.
+     */
+    default void clear(int level, int from, int count) {}
 }

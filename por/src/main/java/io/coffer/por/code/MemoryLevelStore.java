@@ -6,14 +6,22 @@ import java.util.Arrays;
 public final class MemoryLevelStore implements LevelStore {
     private final CodeParameters params;
     private final int width;
+    private final int slots;
     private final int[][][][] levels; // [level][part][index] -> vector, null where nothing is stored
 
+    /** A store for a {@link HierarchicalLog}: each part of level l holds 2^l vectors (C: n). */
     public MemoryLevelStore(CodeParameters params, int width) {
-        if (width <= 0) {
-            throw new IllegalArgumentException("width must be positive: " + width);
+        this(params, width, 1);
+    }
+
+    /** A store whose levels 0..k hold {@code slots} runs each ({@link DeamortizedLog#SLOTS}); C holds n vectors. */
+    public MemoryLevelStore(CodeParameters params, int width, int slots) {
+        if (width <= 0 || slots <= 0) {
+            throw new IllegalArgumentException("width and slots must be positive: " + width + ", " + slots);
         }
         this.params = params;
         this.width = width;
+        this.slots = slots;
         this.levels = new int[params.k() + 2][][][];
     }
 
@@ -48,6 +56,13 @@ public final class MemoryLevelStore implements LevelStore {
     public void clear(int level) {
         params.partSize(level); // validates
         levels[level] = null;
+    }
+
+    @Override
+    public void clear(int level, int from, int count) {
+        for (Part part : Part.values()) {
+            Arrays.fill(vectors(level, part), from, from + count, null);
+        }
     }
 
     /** Whether the part holds vector {@code index}. */
@@ -87,7 +102,7 @@ public final class MemoryLevelStore implements LevelStore {
     }
 
     private int[][] vectors(int level, Part part) {
-        int size = params.partSize(level);
+        int size = level == params.cLevel() ? params.partSize(level) : params.partSize(level) * slots;
         if (levels[level] == null) {
             levels[level] = new int[2][][];
         }

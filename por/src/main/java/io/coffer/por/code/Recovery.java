@@ -1,5 +1,9 @@
 package io.coffer.por.code;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * Rebuilds the current U from C and the filled levels of H, each possibly missing up to half of its code vectors:
  * decode C (U as of the last C rebuild), then replay the levels' writes oldest first (level k down to level 0, each
@@ -37,14 +41,25 @@ public final class Recovery {
         return recover(state, reader, reader);
     }
 
+    /** The n tagged vectors of the current U, from H (state {@code hState}, read by {@code h}) and C. */
+    public int[][] recover(LogState hState, PartReader h, PartReader c) {
+        List<LogRun> runs = new ArrayList<>();
+        for (int level = hParams.k(); level >= 0; level--) {
+            if (hState.filled(level)) {
+                runs.add(new LogRun(level, 0, hState.start(level)));
+            }
+        }
+        return recover(runs, h, c);
+    }
+
     /**
-     * The n tagged vectors of the current U, from H (state {@code hState}, read by {@code h}) and C (read by
-     * {@code c}).
+     * The n tagged vectors of the current U, from C (read by {@code c}) and the runs of H (read by {@code h}) listed
+     * oldest writes first ({@link HierarchicalLog#runs()}, {@link DeamortizedLog#runs()}).
      *
      * @throws IllegalArgumentException when a level has lost more than half of its vectors, or a decoded tag names no
      *     block of U (the code vectors were damaged, not merely lost)
      */
-    public int[][] recover(LogState hState, PartReader h, PartReader c) {
+    public int[][] recover(List<LogRun> runs, PartReader h, PartReader c) {
         int cLevel = cParams.cLevel();
         int[][] u = new LevelDecoder(cParams).decodeC(c.read(cLevel, Part.X), c.read(cLevel, Part.Y));
         for (int i = 0; i < u.length; i++) {
@@ -55,11 +70,12 @@ public final class Recovery {
         }
         int blockWidth = u[0].length;
         LevelDecoder decoder = new LevelDecoder(hParams);
-        for (int level = hParams.k(); level >= 0; level--) {
-            if (!hState.filled(level)) {
-                continue;
-            }
-            int[][] writes = decoder.decode(level, hState.start(level), h.read(level, Part.X), h.read(level, Part.Y));
+        for (LogRun run : runs) {
+            int from = run.offset();
+            int to = from + run.size();
+            int[][] writes = decoder.decode(run.level(), run.start(),
+                    Arrays.copyOfRange(h.read(run.level(), Part.X), from, to),
+                    Arrays.copyOfRange(h.read(run.level(), Part.Y), from, to));
             for (int[] write : writes) {
                 for (int[] vector : batchSize == 1 ? new int[][] {write} : BatchedLog.split(write, blockWidth)) {
                     int index = BlockTag.index(vector);
@@ -67,7 +83,8 @@ public final class Recovery {
                         continue; // the padding of a batch flushed before it was full
                     }
                     if (index < 0 || index >= u.length) {
-                        throw new IllegalArgumentException("level " + level + " decodes to a write tagged " + index);
+                        throw new IllegalArgumentException("level " + run.level() + " decodes to a write tagged "
+                                + index);
                     }
                     u[index] = vector;
                 }

@@ -1,0 +1,138 @@
+package io.coffer.por.code;
+
+import io.coffer.por.field.Zp;
+import io.coffer.por.field.ZpVectors;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The hierarchical log with its rebuilds deamortised (section 6.1): every write does a bounded amount of coding work,
+ * at most two butterflies (one for X, one for Y) per level, instead of HAdd's 2^(l+1) for a level-l rebuild.
+ *
+ * <p>How: a run of level l+1 is mix(older run of level l, newer run of level l), the same step as HAdd's chain, so the
+ * result satisfies equation (1) for its level and start. A level-l merge is spread over 2^l writes, doing output
+ * indices j and j + 2^l at the j-th. The merge of the two level-l runs that end at write e runs during writes
+ * e + d_l .. e + d_l + 2^l - 1, where d_0 = 0 and d_(l+1) = d_l + 2^l - 1 is when its newer input is complete (levels
+ * are processed in increasing order within a write, so an input completed by this write's work counts). Input runs
+ * are kept until the merge that consumes them completes, so every write always lies in some complete run; level l
+ * needs three run slots (a run lives about 2.5 periods of 2^l writes), so H takes three times the space of HAdd's.
+ * Merges into level k are not started: at the n-th write C is due and CRebuild empties H anyway.
+ *
+ * <p>The state is still {@link LogState} (k, t, epoch): the schedule is a function of t. CRebuild is not
+ * deamortised: it is the same O(n log n) pass as {@link HierarchicalLog#rebuildC}.
+ */
+public final class DeamortizedLog {
+    /** Run slots per level the store must provide ({@link MemoryLevelStore#MemoryLevelStore(CodeParameters, int, int)}). */
+    public static final int SLOTS = 3;
+
+    private final CodeParameters params;
+    private final LevelStore store;
+    private final int width;
+    private final int[] a;
+    private final int[] b;
+    private final int[] y;
+    private LogState state;
+
+    public DeamortizedLog(CodeParameters params, LevelStore store, LogState state) {
+        if (state.k() != params.k()) {
+            throw new IllegalArgumentException("state for k = " + state.k() + ", parameters for k = " + params.k());
+        }
+        this.params = params;
+        this.store = store;
+        this.width = store.width();
+        this.a = new int[width];
+        this.b = new int[width];
+        this.y = new int[width];
+        this.state = state;
+    }
+
+    public LogState state() {
+        return state;
+    }
+
+    /** Adds the next write and does this write's share of every pending merge; returns whether C is now due. */
+    public boolean add(int[] vector) {
+        if (vector.length != width) {
+            throw new IllegalArgumentException("vector of " + vector.length + " elements, log width " + width);
+        }
+        if (state.cRebuildDue()) {
+            throw new IllegalStateException("all " + params.n() + " writes of the epoch are in: rebuild C first");
+        }
+        int t = state.t();
+        int count = t + 1;
+        int offset = slot(t); // the level-0 run of write t
+        store.write(0, Part.X, offset, vector);
+        ZpVectors.scale(vector, params.yMultiplier(t), y);
+        store.write(0, Part.Y, offset, y);
+        for (int level = 0; level + 1 < params.k(); level++) {
+            mergeStep(level, count);
+        }
+        state = new LogState(params.k(), count, state.epoch());
+        return state.cRebuildDue();
+    }
+
+    /** The share of the level-l merge that runs at write {@code count} (1-based), if one does. */
+    private void mergeStep(int level, int count) {
+        int half = 1 << level;
+        int delay = delay(level);
+        int end = Math.floorDiv(count - delay, 2 * half) * 2 * half; // the pair that ends at write `end`
+        int j = count - delay - end;
+        if (end < 2 * half || j >= half) {
+            return;
+        }
+        int olderRun = end / half - 2;
+        int outputRun = olderRun / 2;
+        int twiddle = Zp.pow(params.zeta(level), j);
+        for (Part part : Part.values()) {
+            store.read(level, part, slot(olderRun) * half + j, a);
+            store.read(level, part, slot(olderRun + 1) * half + j, b);
+            ZpVectors.butterfly(a, b, twiddle, a, b);
+            store.write(level + 1, part, slot(outputRun) * 2 * half + j, a);
+            store.write(level + 1, part, slot(outputRun) * 2 * half + j + half, b);
+        }
+        if (j == half - 1) {
+            store.clear(level, slot(olderRun) * half, half);
+            store.clear(level, slot(olderRun + 1) * half, half);
+        }
+    }
+
+    /** d_l: how many writes after its last write a level-l run is complete. */
+    static int delay(int level) {
+        return (1 << level) - level - 1;
+    }
+
+    private static int slot(int run) {
+        return run % SLOTS;
+    }
+
+    /** Whether the level-{@code level} run of writes start .. start + 2^level - 1 is complete after {@code count}. */
+    private static boolean complete(int level, int start, int count) {
+        return start + (1 << level) + delay(level) <= count;
+    }
+
+    /**
+     * The complete runs that hold every write of the epoch, each write in exactly one, oldest first: for each write
+     * not yet covered, the largest complete run that starts with it (kept: its parent is not complete yet).
+     */
+    public List<LogRun> runs() {
+        List<LogRun> runs = new ArrayList<>();
+        int count = state.t();
+        int start = 0;
+        while (start < count) {
+            int level = 0;
+            while (level + 1 < params.k() && start % (2 << level) == 0 && complete(level + 1, start, count)) {
+                level++;
+            }
+            runs.add(new LogRun(level, slot(start >> level) << level, start));
+            start += 1 << level;
+        }
+        return runs;
+    }
+
+    /** CRebuild: C := the code of {@code u}, H emptied (not deamortised). */
+    public void rebuildC(VectorSource u) {
+        HierarchicalLog log = new HierarchicalLog(params, store, state);
+        log.rebuildC(u);
+        state = log.state();
+    }
+}

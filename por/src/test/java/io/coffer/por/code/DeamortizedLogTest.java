@@ -1,0 +1,168 @@
+package io.coffer.por.code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class DeamortizedLogTest {
+
+    @Test
+    void theRunsCoverEveryWriteOnceAndEachEqualsEquationOne() {
+        SplittableRandom random = new SplittableRandom(21);
+        for (int k = 1; k <= 7; k++) {
+            CodeParameters params = new CodeParameters(k);
+            int n = params.n();
+            MemoryLevelStore store = new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS);
+            DeamortizedLog log = new DeamortizedLog(params, store, LogState.empty(k));
+            int[][] writes = new int[n][];
+            for (int t = 0; t < n; t++) {
+                writes[t] = CodeVectors.random(random, 2);
+                assertThat(log.add(writes[t])).isEqualTo(t == n - 1);
+                int covered = 0;
+                for (LogRun run : log.runs()) {
+                    assertThat(run.start()).as("runs in write order, without gaps").isEqualTo(covered);
+                    covered += run.size();
+                    int[][][] expected = CodeVectors.closedForm(params, run.level(), run.start(),
+                            Arrays.copyOfRange(writes, run.start(), run.start() + run.size()));
+                    int from = run.offset();
+                    int to = from + run.size();
+                    assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.X), from, to)).isEqualTo(expected[0]);
+                    assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.Y), from, to)).isEqualTo(expected[1]);
+                }
+                assertThat(covered).isEqualTo(t + 1);
+            }
+            // by the epoch's end the first half of its writes sits in one complete run of level k - 1
+            assertThat(log.runs().get(0).level()).isEqualTo(Math.max(k - 1, 0));
+        }
+    }
+
+    @Test
+    void everyWriteDoesAtMostTwoButterfliesPerLevelWhereHAddDoesUpToTheWholeLevel() {
+        int k = 12;
+        CodeParameters params = new CodeParameters(k);
+        SplittableRandom random = new SplittableRandom(22);
+        CountingStore deamortizedStore = new CountingStore(new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS));
+        CountingStore amortizedStore = new CountingStore(new MemoryLevelStore(params, 2));
+        DeamortizedLog deamortized = new DeamortizedLog(params, deamortizedStore, LogState.empty(k));
+        HierarchicalLog amortized = new HierarchicalLog(params, amortizedStore, LogState.empty(k));
+        int bound = 2 + 4 * (k - 1); // the level-0 run, then per merged level 2 parts * (2 reads, 2 writes)
+        long worstDeamortized = 0;
+        long worstAmortized = 0;
+        long totalDeamortized = 0;
+        for (int t = 0; t < params.n(); t++) {
+            int[] v = CodeVectors.random(random, 2);
+            deamortizedStore.reset();
+            deamortized.add(v);
+            amortizedStore.reset();
+            amortized.add(v);
+            assertThat(deamortizedStore.writes).isLessThanOrEqualTo(bound);
+            assertThat(deamortizedStore.reads).isLessThanOrEqualTo(bound - 2);
+            worstDeamortized = Math.max(worstDeamortized, deamortizedStore.writes);
+            worstAmortized = Math.max(worstAmortized, amortizedStore.writes);
+            totalDeamortized += deamortizedStore.writes;
+        }
+        assertThat(worstAmortized).isGreaterThanOrEqualTo(2L << k); // the last write rebuilds level k
+        assertThat(worstDeamortized).isGreaterThan(bound / 2); // the bound is nearly reached, not vacuous
+        assertThat(totalDeamortized).isLessThan((long) bound * params.n());
+    }
+
+    @Test
+    void halfOfEveryRunAndOfCGiveBackUAcrossEpochs() {
+        int k = 9;
+        CodeParameters params = new CodeParameters(k);
+        int n = params.n();
+        SplittableRandom random = new SplittableRandom(23);
+        int[][] u = new int[n][];
+        for (int i = 0; i < n; i++) {
+            u[i] = BlockTag.tag(CodeVectors.random(random, 2), i);
+        }
+        MemoryLevelStore store = new MemoryLevelStore(params, 3, DeamortizedLog.SLOTS);
+        DeamortizedLog log = new DeamortizedLog(params, store, LogState.empty(k));
+        log.rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, 3));
+        Recovery recovery = new Recovery(params);
+        for (int write = 1; write <= 3 * n + 77; write++) {
+            int index = random.nextInt(2) == 0 ? random.nextInt(8) : random.nextInt(n);
+            u[index] = BlockTag.tag(CodeVectors.random(random, 2), index);
+            if (log.add(u[index])) {
+                assertThat(recovery.recover(log.runs(), halfOfEachRunLost(store, log.runs(), random), store::copy))
+                        .isEqualTo(u);
+                log.rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, 3));
+            }
+            if (write % 61 == 0) {
+                List<LogRun> runs = log.runs();
+                assertThat(recovery.recover(runs, halfOfEachRunLost(store, runs, random), store::copy)).isEqualTo(u);
+            }
+        }
+        assertThat(log.state().epoch()).isEqualTo(4);
+    }
+
+    private static Recovery.PartReader halfOfEachRunLost(MemoryLevelStore store, List<LogRun> runs,
+            SplittableRandom random) {
+        int[][][] x = new int[20][][];
+        int[][][] y = new int[20][][];
+        for (LogRun run : runs) {
+            int level = run.level();
+            if (x[level] == null) {
+                x[level] = store.copy(level, Part.X);
+                y[level] = store.copy(level, Part.Y);
+            }
+            int lost = 0;
+            while (lost < run.size()) {
+                int e = random.nextInt(2 * run.size());
+                int[][] part = e < run.size() ? x[level] : y[level];
+                int index = run.offset() + e % run.size();
+                if (part[index] != null) {
+                    part[index] = null;
+                    lost++;
+                }
+            }
+        }
+        return (level, part) -> part == Part.X ? x[level] : y[level];
+    }
+
+    /** Counts the vector reads and writes a log makes. */
+    private static final class CountingStore implements LevelStore {
+        private final LevelStore inner;
+        long reads;
+        long writes;
+
+        CountingStore(LevelStore inner) {
+            this.inner = inner;
+        }
+
+        void reset() {
+            reads = 0;
+            writes = 0;
+        }
+
+        @Override
+        public int width() {
+            return inner.width();
+        }
+
+        @Override
+        public void read(int level, Part part, int index, int[] into) {
+            reads++;
+            inner.read(level, part, index, into);
+        }
+
+        @Override
+        public void write(int level, Part part, int index, int[] vector) {
+            writes++;
+            inner.write(level, part, index, vector);
+        }
+
+        @Override
+        public void clear(int level) {
+            inner.clear(level);
+        }
+
+        @Override
+        public void clear(int level, int from, int count) {
+            inner.clear(level, from, count);
+        }
+    }
+}
