@@ -171,7 +171,7 @@ public final class AuditCost {
                 client.write(random.nextInt(n), block);
             }
             double perWrite = (double) client.traffic().overhead() / n;
-            // U's part of every write: the old leaf (48) and its path (32 k) down, index (4) and sealed checksum (48) up
+            // U's part of a write: the old leaf (48) and its path (32 k) down, index (4) and sealed checksum (48) up
             double uPart = 48 + 32.0 * k + 4 + 48;
             double merkle = 32.0 * k;
             System.out.printf(Locale.ROOT, "| 2^%d | %.0f | %.0f | %.0f | %.1f %% | %.0f | %.1f %% |%n", k, perWrite,

@@ -5,8 +5,8 @@ import io.coffer.por.code.Part;
 
 /**
  * A coded region an audit samples: buffer C (2n code blocks: part X indices 0..n-1, then part Y) or a filled level l
- * of H (2^(l+1) code blocks: part X indices 0..2^l-1, then part Y), with the time its blocks were written, which the client computes
- * from its write counter and which keys their sealed checksums.
+ * of H (2^(l+1) code blocks: part X indices 0..2^l-1, then part Y), with the time its blocks were written, which the
+ * client computes from its write counter and which keys their sealed checksums.
  */
 public record AuditedRegion(BlockAddress.Buffer buffer, int level, long size, long writeTime) {
     public AuditedRegion {

@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Where a block lies on the server: index {@code index} of buffer U, of part X or Y of buffer C, or of part X or Y of
- * level {@code level} of the hierarchical log H. A sealed checksum is bound to its address (and, in C and H, to the time the
- * block was written), so the server cannot answer with another block's checksum.
+ * level {@code level} of the hierarchical log H. A sealed checksum is bound to its address (and, in C and H, to the
+ * time the block was written), so the server cannot answer with another block's checksum.
  */
 public record BlockAddress(Buffer buffer, int level, Part part, long index) {
     public enum Buffer { U, C, H }

@@ -65,7 +65,7 @@ public final class ChecksumSealer {
         return encrypt(key(address, t), address.toBytes(), checksum);
     }
 
-    /** Opens a sealed checksum of C or H; fails with {@link SealBrokenException} unless sealed at this address and t. */
+    /** Opens a sealed checksum of C or H; throws {@link SealBrokenException} unless sealed at this address and t. */
     public Checksum open(BlockAddress address, long t, byte[] sealed) {
         return decrypt(key(address, t), address.toBytes(), sealed, address);
     }

@@ -33,8 +33,8 @@ import java.util.function.Consumer;
  * The PoR client (section 5): writes blocks with a Merkle update of U and a sealed checksum, simulates every rebuild
  * the server performs over the checksums it downloads and uploads the new sealed checksums, verifies reads and
  * repaired blocks, and runs aggregated audits. Anything the server returns that fails a check throws
- * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that does
- * not open) and leaves the client state as it was. Its state ({@link ClientState}) is O(1)
+ * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
+ * does not open) and leaves the client state as it was. Its state ({@link ClientState}) is O(1)
  * in n and handed to {@code persist} after every change. Not thread-safe.
  */
 public final class PorClient {
