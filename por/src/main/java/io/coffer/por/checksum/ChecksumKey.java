@@ -86,16 +86,29 @@ public final class ChecksumKey {
         if (block.length != width) {
             throw new IllegalArgumentException("block has " + block.length + " elements, the key " + width);
         }
-        for (int c = 0; c < width; c++) {
+        return checksum(block, 0);
+    }
+
+    /**
+     * M's columns {@code offset .. offset + block.length - 1} times {@code block}: the checksum of a vector that is
+     * {@code block} at that offset and zero elsewhere. A batch's checksum is the sum of its blocks' at their offsets,
+     * so it can be accumulated one block at a time.
+     */
+    public Checksum checksum(int[] block, int offset) {
+        if (offset < 0 || offset > width - block.length) {
+            throw new IllegalArgumentException(block.length + " elements at column " + offset + " exceed width "
+                    + width);
+        }
+        for (int c = 0; c < block.length; c++) {
             if (block[c] < 0 || block[c] >= Zp.P) {
                 throw new IllegalArgumentException("block element out of Z_p at " + c + ": " + block[c]);
             }
         }
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
-            int base = r * width;
+            int base = r * width + offset;
             long acc = 0; // a sum of reduced products (each < 2^31): no overflow below 2^32 elements
-            for (int c = 0; c < width; c++) {
+            for (int c = 0; c < block.length; c++) {
                 acc += ZpVectors.mulShoup(block[c], m[base + c], mShoup[base + c]);
             }
             rows[r] = (int) (acc % Zp.P);

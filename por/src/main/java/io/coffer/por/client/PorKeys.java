@@ -6,13 +6,16 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The client's two secrets, derived from one 32-byte master key by HMAC-SHA256 with distinct labels (the sub-key
- * pattern of docs/DECISIONS.md "Sub-keys by HMAC"): sk0 for sealing checksums, and the key M is expanded from.
+ * The client's secrets, derived from one 32-byte master key by HMAC-SHA256 with distinct labels (the sub-key pattern
+ * of docs/DECISIONS.md "Sub-keys by HMAC"): sk0 for sealing checksums, the key the checksum matrix of blocks (U and
+ * C) is expanded from, and the key of H's matrix, whose vectors are batches of 2^b blocks: each block position of a
+ * batch gets its own columns, so moving or merging blocks within a batch changes the checksum.
  */
-public record PorKeys(byte[] sealingKey, byte[] checksumKey) {
+public record PorKeys(byte[] sealingKey, byte[] checksumKey, byte[] batchChecksumKey) {
     public PorKeys {
         sealingKey = sealingKey.clone();
         checksumKey = checksumKey.clone();
+        batchChecksumKey = batchChecksumKey.clone();
     }
 
     public static PorKeys derive(byte[] masterKey) {
@@ -24,7 +27,8 @@ public record PorKeys(byte[] sealingKey, byte[] checksumKey) {
             hmac.init(new SecretKeySpec(masterKey, "HmacSHA256"));
             byte[] sealing = hmac.doFinal("coffer-por sealing key".getBytes(StandardCharsets.US_ASCII));
             byte[] checksum = hmac.doFinal("coffer-por checksum matrix".getBytes(StandardCharsets.US_ASCII));
-            return new PorKeys(sealing, checksum);
+            byte[] batch = hmac.doFinal("coffer-por batch checksum matrix".getBytes(StandardCharsets.US_ASCII));
+            return new PorKeys(sealing, checksum, batch);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HMAC-SHA256 unavailable", e);
         }
@@ -38,5 +42,10 @@ public record PorKeys(byte[] sealingKey, byte[] checksumKey) {
     @Override
     public byte[] checksumKey() {
         return checksumKey.clone();
+    }
+
+    @Override
+    public byte[] batchChecksumKey() {
+        return batchChecksumKey.clone();
     }
 }

@@ -5,10 +5,11 @@ import io.coffer.por.audit.AuditProver;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.BatchedLog;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.HierarchicalLog;
 import io.coffer.por.code.LogState;
+import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.field.Segments;
@@ -18,23 +19,31 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The honest PoR server over {@link ServerStorage}: stores what the client writes, runs HAdd and CRebuild over the
- * blocks (tagged with their index, {@link BlockTag}) with the same {@link HierarchicalLog} the client runs over
- * checksums, answers audits and decodes lost blocks of U from C and H. Every argument is checked: a bad call gets an
- * {@link IllegalArgumentException} and changes nothing. Not thread-safe.
+ * The honest PoR server over {@link ServerStorage}: stores what the client writes, runs HAdd (per batch of 2^b
+ * blocks) and CRebuild over the blocks, tagged with their index ({@link BlockTag}), with the same code the client
+ * runs over checksums ({@link BatchedLog}), answers audits and decodes lost blocks of U from C and H. Every argument
+ * is checked: a bad call gets an {@link IllegalArgumentException} and changes nothing. Not thread-safe.
  */
 public final class MemoryPorServer implements PorServer {
     private final ServerStorage storage;
-    private final CodeParameters params;
-    private final int segments;
-    private final HierarchicalLog log;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final int blockWidth;
+    private final BatchedLog log;
 
-    /** A server for n = 2^k blocks of {@code blockBytes} bytes; the client's initialisation rebuilds C first. */
+    /** A server for n = 2^k blocks of {@code blockBytes} bytes, one block per H add. */
     public MemoryPorServer(int k, int blockBytes) {
-        this.segments = Segments.count(blockBytes);
-        this.storage = new ServerStorage(k, blockBytes, segments + 1);
-        this.params = storage.parameters();
-        this.log = new HierarchicalLog(params, storage.vectors(), LogState.empty(k));
+        this(k, 0, blockBytes);
+    }
+
+    /** A server for n = 2^k blocks, 2^batchExponent per H add; the client's initialisation rebuilds C first. */
+    public MemoryPorServer(int k, int batchExponent, int blockBytes) {
+        this.blockWidth = Segments.count(blockBytes) + 1;
+        this.storage = new ServerStorage(k, batchExponent, blockBytes, blockWidth);
+        this.cParams = storage.cParameters();
+        this.hParams = storage.hParameters();
+        this.log = new BatchedLog(k, batchExponent, storage.hVectors(), LogState.empty(hParams.k()),
+                storage.cVectors(), LogState.empty(k));
     }
 
     /** The storage, for tests that damage it as a failing disk or a dishonest server would. */
@@ -49,7 +58,12 @@ public final class MemoryPorServer implements PorServer {
 
     @Override
     public int k() {
-        return params.k();
+        return cParams.k();
+    }
+
+    @Override
+    public int batchExponent() {
+        return storage.batchExponent();
     }
 
     @Override
@@ -72,11 +86,11 @@ public final class MemoryPorServer implements PorServer {
 
     @Override
     public SealedLevel sealedLevel(int level) {
-        if (level < 0 || level > params.cLevel()) {
-            throw new IllegalArgumentException("level must be in [0, " + params.cLevel() + "]: " + level);
+        if (level < 0 || level > hParams.k()) {
+            throw new IllegalArgumentException("H's levels are 0.." + hParams.k() + ": " + level);
         }
-        byte[][] x = storage.sealed(level, Part.X);
-        byte[][] y = storage.sealed(level, Part.Y);
+        byte[][] x = storage.sealedH(level, Part.X);
+        byte[][] y = storage.sealedH(level, Part.Y);
         if (x == null || y == null) {
             throw new IllegalArgumentException("level " + level + " is empty");
         }
@@ -92,20 +106,31 @@ public final class MemoryPorServer implements PorServer {
         if (sealedChecksum.length != ChecksumSealer.SEALED_BYTES) {
             throw new IllegalArgumentException("sealed checksum of " + sealedChecksum.length + " bytes");
         }
-        LogState state = log.state();
+        LogState state = log.h().state();
         if (state.cRebuildDue() || state.epoch() == 0) {
             throw new IllegalArgumentException("C must be rebuilt before the next write");
         }
+        boolean completesBatch = log.pending() + 1 == 1 << batchExponent();
         int level = Integer.numberOfTrailingZeros(~state.t());
-        checkSealed(newLevel, level);
+        checkNewLevel(newLevel, completesBatch, level);
         int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
         storage.setU(index, block.clone());
         storage.setUSealed(index, sealedChecksum.clone());
         log.add(tagged);
-        for (int i = 0; i < level; i++) {
-            storage.clearSealed(i);
+        if (completesBatch) {
+            keepNewLevel(level, newLevel);
         }
-        storage.setSealed(level, newLevel.x(), newLevel.y());
+    }
+
+    @Override
+    public void flush(SealedLevel newLevel) {
+        boolean pending = log.pending() > 0;
+        int level = Integer.numberOfTrailingZeros(~log.h().state().t());
+        checkNewLevel(newLevel, pending, level);
+        if (pending) {
+            log.flush();
+            keepNewLevel(level, newLevel);
+        }
     }
 
     @Override
@@ -120,43 +145,50 @@ public final class MemoryPorServer implements PorServer {
 
     @Override
     public void rebuildC(SealedLevel c) {
-        checkSealed(c, params.cLevel());
-        LogState state = log.state();
+        checkSealed(c, cParams.cLevel(), cParams.n());
+        LogState state = log.h().state();
         if (state.epoch() != 0 && !state.cRebuildDue()) {
-            throw new IllegalArgumentException("C is rebuilt after every " + params.n() + " writes, not at write "
+            throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
                     + state.t());
         }
         byte[] zero = new byte[blockBytes()];
-        log.rebuildC((i, into) -> {
-            byte[] block = storage.u(i);
-            if (block == null && storage.uSealed(i) != null) {
+        for (int i = 0; i < storage.n(); i++) {
+            if (storage.u(i) == null && storage.uSealed(i) != null) {
                 throw new IllegalStateException("block " + i + " of U is lost: repair it before C is rebuilt");
             }
+        }
+        log.rebuildC((i, into) -> {
+            byte[] block = storage.u(i);
             int[] tagged = BlockTag.tag(Segments.fromBytes(block == null ? zero : block, 0, blockBytes()), i);
             System.arraycopy(tagged, 0, into, 0, tagged.length);
         });
-        for (int level = 0; level <= params.k(); level++) {
-            storage.clearSealed(level);
+        for (int level = 0; level <= hParams.k(); level++) {
+            storage.clearSealedH(level);
         }
-        storage.setSealed(params.cLevel(), c.x(), c.y());
+        storage.setSealedC(c.x(), c.y());
     }
 
     @Override
     public AuditResponse audit(AuditChallenge challenge) {
-        for (BlockAddress address : challenge.addresses()) {
-            checkAudited(address);
+        if (challenge.size() == 0) {
+            throw new IllegalArgumentException("an audit samples at least one block");
         }
-        return AuditProver.prove(challenge, segments + 1, new AuditProver.CodeBlocks() {
+        BlockAddress.Buffer buffer = challenge.addresses().get(0).buffer();
+        for (BlockAddress address : challenge.addresses()) {
+            checkAudited(address, buffer);
+        }
+        MemoryLevelStore vectors = buffer == BlockAddress.Buffer.C ? storage.cVectors() : storage.hVectors();
+        return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
             @Override
             public int[] block(BlockAddress address) {
-                int[] v = new int[segments + 1];
-                storage.vectors().read(levelOf(address), address.part(), (int) address.index(), v);
+                int[] v = new int[vectors.width()];
+                vectors.read(levelOf(address), address.part(), (int) address.index(), v);
                 return v;
             }
 
             @Override
             public byte[] sealedChecksum(BlockAddress address) {
-                return storage.sealed(levelOf(address), address.part())[(int) address.index()];
+                return sealed(address)[(int) address.index()];
             }
         });
     }
@@ -164,10 +196,11 @@ public final class MemoryPorServer implements PorServer {
     @Override
     public List<ProvenBlock> decode(List<Integer> indices) {
         indices.forEach(this::checkIndex);
-        if (log.state().epoch() == 0) {
+        if (log.h().state().epoch() == 0) {
             throw new IllegalStateException("nothing to decode before C is built");
         }
-        int[][] u = new Recovery(params).recover(log.state(), storage.vectors()::copy);
+        int[][] u = new Recovery(cParams, batchExponent()).recover(log.h().state(), storage.hVectors()::copy,
+                storage.cVectors()::copy);
         List<ProvenBlock> out = new ArrayList<>(indices.size());
         for (int index : indices) {
             byte[] block = Segments.toBytes(BlockTag.elements(u[index]), blockBytes());
@@ -185,28 +218,53 @@ public final class MemoryPorServer implements PorServer {
         storage.setU(index, Arrays.copyOf(block, block.length));
     }
 
-    private int levelOf(BlockAddress address) {
-        return address.buffer() == BlockAddress.Buffer.C ? params.cLevel() : address.level();
+    private void keepNewLevel(int level, SealedLevel newLevel) {
+        for (int i = 0; i < level; i++) {
+            storage.clearSealedH(i);
+        }
+        storage.setSealedH(level, newLevel.x(), newLevel.y());
     }
 
-    private void checkAudited(BlockAddress address) {
-        if (address.buffer() == BlockAddress.Buffer.U) {
-            throw new IllegalArgumentException("audits sample C and H, not U: " + address);
+    private int levelOf(BlockAddress address) {
+        return address.buffer() == BlockAddress.Buffer.C ? cParams.cLevel() : address.level();
+    }
+
+    private byte[][] sealed(BlockAddress address) {
+        return address.buffer() == BlockAddress.Buffer.C ? storage.sealedC(address.part())
+                : storage.sealedH(address.level(), address.part());
+    }
+
+    private void checkAudited(BlockAddress address, BlockAddress.Buffer buffer) {
+        if (address.buffer() != buffer || buffer == BlockAddress.Buffer.U) {
+            throw new IllegalArgumentException("an audit samples C or H, one of them per challenge: " + address);
         }
-        int level = levelOf(address);
-        if (level > params.cLevel() || (level <= params.k() && !log.state().filled(level))) {
+        if (buffer == BlockAddress.Buffer.H && (address.level() > hParams.k()
+                || !log.h().state().filled(address.level()))) {
             throw new IllegalArgumentException("audit of an empty or missing level: " + address);
         }
-        if (address.index() >= params.partSize(level)) {
+        int size = buffer == BlockAddress.Buffer.C ? cParams.n() : hParams.partSize(address.level());
+        if (address.index() >= size) {
             throw new IllegalArgumentException("audit address out of range: " + address);
         }
-        if (storage.sealed(level, address.part()) == null) {
-            throw new IllegalArgumentException("audit of a level with no checksums: " + address);
+        if (sealed(address) == null) {
+            throw new IllegalArgumentException("audit of a region with no checksums: " + address);
         }
     }
 
-    private void checkSealed(SealedLevel sealed, int level) {
-        int size = params.partSize(level);
+    private void checkNewLevel(SealedLevel newLevel, boolean expected, int level) {
+        if (!expected) {
+            if (newLevel != null) {
+                throw new IllegalArgumentException("no level is rebuilt by this call, but checksums were sent");
+            }
+            return;
+        }
+        if (newLevel == null) {
+            throw new IllegalArgumentException("level " + level + " is rebuilt: its sealed checksums are required");
+        }
+        checkSealed(newLevel, level, hParams.partSize(level));
+    }
+
+    private static void checkSealed(SealedLevel sealed, int level, int size) {
         if (sealed.level() != level || sealed.partSize() != size) {
             throw new IllegalArgumentException("expected the sealed checksums of level " + level + " (" + size
                     + " per part), got level " + sealed.level() + " with " + sealed.partSize());

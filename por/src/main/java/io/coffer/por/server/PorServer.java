@@ -20,25 +20,35 @@ public interface PorServer {
     /** The capacity exponent: U holds n = 2^k blocks. */
     int k();
 
+    /** Write batching (section 6.1): 2^b blocks enter H as one vector. 0: every write is an H add. */
+    int batchExponent();
+
     /** Block {@code index} of U with its sealed checksum and Merkle path. */
     ProvenBlock read(int index);
 
     /** The sealed checksum of U[index] and its Merkle path, without the block: the first half of a write. */
     LeafProof leaf(int index);
 
-    /** The sealed checksums of level {@code level} of H (0..k), or of C ({@code level} k + 1). */
+    /** The sealed checksums of level {@code level} of H (0..k-b). */
     SealedLevel sealedLevel(int level);
 
     /**
-     * Stores {@code block} at U[index] with its sealed checksum, adds it to H (HAdd: the server rebuilds the level over
-     * blocks) and keeps {@code newLevel}, the client's sealed checksums of the level the add filled.
+     * Stores {@code block} at U[index] with its sealed checksum and adds it to the pending batch. When the block
+     * completes its batch, the batch enters H (HAdd: the server rebuilds a level over blocks) and {@code newLevel}
+     * holds the client's sealed checksums of the level the add filled; otherwise {@code newLevel} is null.
      */
     void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel);
+
+    /**
+     * Sends a partial batch to H now, padded with zero vectors, with the client's sealed checksums of the level that
+     * fills ({@code newLevel}); nothing (and {@code newLevel} null) when no block is pending.
+     */
+    void flush(SealedLevel newLevel);
 
     /** The sealed checksums of all of U (null where never written), for the client to simulate a C rebuild. */
     List<byte[]> sealedU();
 
-    /** CRebuild: encodes U into C, empties H, and keeps the client's sealed checksums {@code c} of C. */
+    /** CRebuild: encodes U into C, empties H, and keeps the client's sealed checksums {@code c} of C (level k + 1). */
     void rebuildC(SealedLevel c);
 
     /** Answers an audit: B* over the sampled code blocks and their sealed checksums. */

@@ -9,41 +9,63 @@ import io.coffer.por.merkle.MerkleTree;
 
 /**
  * What a PoR server keeps, in memory: U (block bytes and sealed checksums, null where never written), the Merkle tree
- * over U's sealed checksums, the code vectors of H's levels 0..k and C (level k + 1) and their sealed checksums.
- * Plain storage with no protocol logic; a test damages it the way a disk or a dishonest server would.
+ * over U's sealed checksums, the code vectors of H (levels 0..k-b, each vector a batch of 2^b tagged blocks) and of C
+ * (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no protocol logic; a test
+ * damages it the way a disk or a dishonest server would.
  */
 public final class ServerStorage {
     private final int blockBytes;
-    private final CodeParameters params;
+    private final int batchExponent;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
     private final byte[][] u;
     private final byte[][] uSealed;
     private final MerkleTree tree;
-    private final MemoryLevelStore vectors;
-    private final byte[][][][] sealed; // [level][part][index]
+    private final MemoryLevelStore hVectors;
+    private final MemoryLevelStore cVectors;
+    private final byte[][][][] sealedH; // [level][part][index]
+    private byte[][][] sealedC; // [part][index]
 
-    public ServerStorage(int k, int blockBytes, int vectorWidth) {
+    /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
+    public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
         if (blockBytes <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockBytes);
         }
+        if (batchExponent < 0 || batchExponent > k) {
+            throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
+        }
         this.blockBytes = blockBytes;
-        this.params = new CodeParameters(k);
-        this.u = new byte[params.n()][];
-        this.uSealed = new byte[params.n()][];
-        this.tree = new MerkleTree(params.n());
-        this.vectors = new MemoryLevelStore(params, vectorWidth);
-        this.sealed = new byte[k + 2][][][];
+        this.batchExponent = batchExponent;
+        this.cParams = new CodeParameters(k);
+        this.hParams = new CodeParameters(k - batchExponent);
+        this.u = new byte[cParams.n()][];
+        this.uSealed = new byte[cParams.n()][];
+        this.tree = new MerkleTree(cParams.n());
+        this.hVectors = new MemoryLevelStore(hParams, blockWidth << batchExponent);
+        this.cVectors = new MemoryLevelStore(cParams, blockWidth);
+        this.sealedH = new byte[hParams.k() + 1][][][];
     }
 
     public int blockBytes() {
         return blockBytes;
     }
 
-    public CodeParameters parameters() {
-        return params;
+    public int batchExponent() {
+        return batchExponent;
+    }
+
+    /** The parameters of the log over blocks, whose level k + 1 is C. */
+    public CodeParameters cParameters() {
+        return cParams;
+    }
+
+    /** The parameters of H, a log over batches: capacity exponent k - b. */
+    public CodeParameters hParameters() {
+        return hParams;
     }
 
     public int n() {
-        return params.n();
+        return cParams.n();
     }
 
     /** U[index], or null where it was never written or is lost (then {@link #uSealed} says which). */
@@ -72,21 +94,34 @@ public final class ServerStorage {
         return tree;
     }
 
-    /** The code vectors of H and C, as the code reads and writes them. */
-    public MemoryLevelStore vectors() {
-        return vectors;
+    /** H's code vectors (levels 0..k-b), as the code reads and writes them. */
+    public MemoryLevelStore hVectors() {
+        return hVectors;
     }
 
-    public byte[][] sealed(int level, Part part) {
-        byte[][][] parts = sealed[level];
+    /** C's code vectors, at level k + 1 of this store. */
+    public MemoryLevelStore cVectors() {
+        return cVectors;
+    }
+
+    public byte[][] sealedH(int level, Part part) {
+        byte[][][] parts = sealedH[level];
         return parts == null ? null : parts[part.ordinal()];
     }
 
-    public void setSealed(int level, byte[][] x, byte[][] y) {
-        sealed[level] = new byte[][][] {x, y};
+    public void setSealedH(int level, byte[][] x, byte[][] y) {
+        sealedH[level] = new byte[][][] {x, y};
     }
 
-    public void clearSealed(int level) {
-        sealed[level] = null;
+    public void clearSealedH(int level) {
+        sealedH[level] = null;
+    }
+
+    public byte[][] sealedC(Part part) {
+        return sealedC == null ? null : sealedC[part.ordinal()];
+    }
+
+    public void setSealedC(byte[][] x, byte[][] y) {
+        sealedC = new byte[][][] {x, y};
     }
 }

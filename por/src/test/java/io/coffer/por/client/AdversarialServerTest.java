@@ -50,7 +50,7 @@ class AdversarialServerTest {
 
     private void writeMany(PorClient client, int count) {
         for (int i = 0; i < count; i++) {
-            client.write(random.nextInt(1 << client.state().log().k()), randomBlock());
+            client.write(random.nextInt(1 << client.state().hLog().k()), randomBlock());
         }
     }
 
@@ -65,23 +65,24 @@ class AdversarialServerTest {
 
         @Override
         public AuditResponse audit(AuditChallenge challenge) {
-            int width = storage.vectors().width();
-            int cLevel = storage.parameters().cLevel();
-            return AuditProver.prove(challenge, width, new AuditProver.CodeBlocks() {
+            boolean isC = challenge.addresses().get(0).buffer() == BlockAddress.Buffer.C;
+            MemoryLevelStore vectors = isC ? storage.cVectors() : storage.hVectors();
+            int cLevel = storage.cParameters().cLevel();
+            return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
                 @Override
                 public int[] block(BlockAddress a) {
-                    int level = a.buffer() == BlockAddress.Buffer.C ? cLevel : a.level();
-                    int[] v = new int[width];
-                    if (storage.vectors().contains(level, a.part(), (int) a.index())) {
-                        storage.vectors().read(level, a.part(), (int) a.index(), v);
+                    int level = isC ? cLevel : a.level();
+                    int[] v = new int[vectors.width()];
+                    if (vectors.contains(level, a.part(), (int) a.index())) {
+                        vectors.read(level, a.part(), (int) a.index(), v);
                     }
                     return v;
                 }
 
                 @Override
                 public byte[] sealedChecksum(BlockAddress a) {
-                    int level = a.buffer() == BlockAddress.Buffer.C ? cLevel : a.level();
-                    return storage.sealed(level, a.part())[(int) a.index()];
+                    byte[][] sealed = isC ? storage.sealedC(a.part()) : storage.sealedH(a.level(), a.part());
+                    return sealed[(int) a.index()];
                 }
             });
         }
@@ -93,9 +94,9 @@ class AdversarialServerTest {
         AnswersDespiteLoss server = new AnswersDespiteLoss(honest);
         PorClient client = client(honest, server);
         writeMany(client, 256); // t = 256: level 8 holds 512 code blocks, more than lambda
-        assertThat(client.state().log().filled(8)).isTrue();
+        assertThat(client.state().hLog().filled(8)).isTrue();
         assertThat(client.audit().passed()).isTrue();
-        MemoryLevelStore vectors = honest.storage().vectors();
+        MemoryLevelStore vectors = honest.storage().hVectors();
         for (int i = 0; i < 256; i++) {
             vectors.erase(8, Part.Y, i);
         }
@@ -118,7 +119,7 @@ class AdversarialServerTest {
         PorClient client = client(honest, null);
         writeMany(client, 64 + 5);
         assertThat(client.audit().passed()).isTrue();
-        corrupt(honest.storage().vectors(), honest.storage().parameters().cLevel(), Part.Y, 33);
+        corrupt(honest.storage().cVectors(), honest.storage().cParameters().cLevel(), Part.Y, 33);
         AuditVerdict verdict = client.audit();
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.reason()).contains("does not match");
@@ -130,7 +131,7 @@ class AdversarialServerTest {
         PorClient client = client(honest, null);
         writeMany(client, 32 + 6); // levels 5, 2 and 1 filled
         assertThat(client.audit().passed()).isTrue();
-        corrupt(honest.storage().vectors(), 5, Part.X, 7);
+        corrupt(honest.storage().hVectors(), 5, Part.X, 7);
         assertThat(client.audit().passed()).isFalse();
     }
 
@@ -210,7 +211,7 @@ class AdversarialServerTest {
                 if (++writes[0] == 16) {
                     for (Part part : Part.values()) {
                         for (int i = 0; i < 16; i++) {
-                            honest.storage().vectors().erase(4, part, i);
+                            honest.storage().hVectors().erase(4, part, i);
                         }
                     }
                 }
@@ -218,7 +219,7 @@ class AdversarialServerTest {
         };
         PorClient client = client(honest, lazy);
         writeMany(client, 16);
-        assertThat(client.state().log().filled(4)).isTrue();
+        assertThat(client.state().hLog().filled(4)).isTrue();
         assertThat(client.audit().passed()).isFalse();
     }
 
@@ -235,7 +236,7 @@ class AdversarialServerTest {
                     int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
                     for (Part part : Part.values()) {
                         for (int i = 0; i < 8; i++) {
-                            honest.storage().vectors().write(3, part, i, tagged);
+                            honest.storage().hVectors().write(3, part, i, tagged);
                         }
                     }
                 }
@@ -243,7 +244,7 @@ class AdversarialServerTest {
         };
         PorClient client = client(honest, faker);
         writeMany(client, 8);
-        assertThat(client.state().log().filled(3)).isTrue();
+        assertThat(client.state().hLog().filled(3)).isTrue();
         assertThat(client.audit().passed()).isFalse();
     }
 
@@ -253,21 +254,21 @@ class AdversarialServerTest {
         ForwardingPorServer keepsOldC = new ForwardingPorServer(honest) {
             @Override
             public void rebuildC(SealedLevel c) {
-                int cLevel = honest.storage().parameters().cLevel();
-                int[][] x = honest.storage().vectors().copy(cLevel, Part.X);
-                int[][] y = honest.storage().vectors().copy(cLevel, Part.Y);
+                int cLevel = honest.storage().cParameters().cLevel();
+                int[][] x = honest.storage().cVectors().copy(cLevel, Part.X);
+                int[][] y = honest.storage().cVectors().copy(cLevel, Part.Y);
                 super.rebuildC(c);
                 if (x[0] != null) { // not the first C: put the old code back
                     for (int i = 0; i < x.length; i++) {
-                        honest.storage().vectors().write(cLevel, Part.X, i, x[i]);
-                        honest.storage().vectors().write(cLevel, Part.Y, i, y[i]);
+                        honest.storage().cVectors().write(cLevel, Part.X, i, x[i]);
+                        honest.storage().cVectors().write(cLevel, Part.Y, i, y[i]);
                     }
                 }
             }
         };
         PorClient client = client(honest, keepsOldC);
         writeMany(client, 64); // the 64th write triggers the second C rebuild
-        assertThat(client.state().log().epoch()).isEqualTo(2);
+        assertThat(client.state().hLog().epoch()).isEqualTo(2);
         AuditVerdict verdict = client.audit();
         assertThat(verdict.passed()).isFalse();
     }
@@ -295,19 +296,20 @@ class AdversarialServerTest {
     @Test
     void replayingAnOldCChecksumFailsTheAudit() {
         MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
-        SealedLevel[] firstC = new SealedLevel[1];
+        byte[][][] firstC = new byte[2][][];
         ForwardingPorServer replay = new ForwardingPorServer(honest) {
             @Override
             public AuditResponse audit(AuditChallenge challenge) {
                 AuditResponse right = inner.audit(challenge);
                 List<byte[]> sealed = new java.util.ArrayList<>(right.sealedChecksums());
                 BlockAddress a = challenge.addresses().get(0);
-                sealed.set(0, firstC[0].part(a.part())[(int) a.index()]);
+                sealed.set(0, firstC[a.part().ordinal()][(int) a.index()]);
                 return new AuditResponse(right.aggregate(), sealed);
             }
         };
         PorClient client = client(honest, replay);
-        firstC[0] = honest.sealedLevel(honest.storage().parameters().cLevel());
+        firstC[0] = honest.storage().sealedC(Part.X).clone();
+        firstC[1] = honest.storage().sealedC(Part.Y).clone();
         writeMany(client, 64); // a new C, sealed under a new time
         AuditVerdict verdict = client.audit();
         assertThat(verdict.passed()).isFalse();

@@ -3,6 +3,7 @@ package io.coffer.por.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.por.checksum.Checksum;
 import io.coffer.por.code.LogState;
 import io.coffer.por.merkle.MerkleTree;
 import java.nio.file.Files;
@@ -11,16 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ClientStateTest {
-    private final ClientState state = new ClientState(4096, new LogState(20, 12345, 7), HonestServerTest.MASTER_KEY,
-            MerkleTree.emptyRoot(1 << 20));
+    private final ClientState state = new ClientState(4096, 4, new LogState(16, 12345, 7), 3,
+            Checksum.of(new int[] {1, 2, 3, 4, 5}), HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(1 << 20));
 
     @Test
     void theEncodingRoundTripsAndIsSmallAndIndependentOfN() {
         byte[] bytes = state.toBytes();
-        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(93);
+        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(118);
         assertThat(ClientState.fromBytes(bytes)).isEqualTo(state);
-        ClientState small = new ClientState(4096, LogState.empty(3), HonestServerTest.MASTER_KEY,
-                MerkleTree.emptyRoot(8));
+        ClientState small = ClientState.empty(4096, 3, 0, HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(8));
         assertThat(small.toBytes()).hasSize(ClientState.BYTES);
     }
 
@@ -32,14 +32,14 @@ class ClientStateTest {
             altered[i] ^= 0x20;
             assertThatThrownBy(() -> ClientState.fromBytes(altered)).isInstanceOf(IllegalArgumentException.class);
         }
-        assertThatThrownBy(() -> ClientState.fromBytes(new byte[92])).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ClientState.fromBytes(new byte[117])).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void theFileIsReplacedWholeAndReadBack(@TempDir Path dir) throws Exception {
         ClientStateFile file = new ClientStateFile(dir.resolve("por-state"));
         file.save(state);
-        ClientState next = state.with(new LogState(20, 12346, 7), new byte[32]);
+        ClientState next = state.with(new LogState(16, 12346, 7), 0, Checksum.zero(), new byte[32]);
         file.save(next);
         assertThat(file.load()).isEqualTo(next);
         assertThat(Files.list(dir)).containsExactly(dir.resolve("por-state"));

@@ -27,6 +27,11 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
+    public int batchExponent() {
+        return inner.batchExponent();
+    }
+
+    @Override
     public ProvenBlock read(int index) {
         return inner.read(index);
     }
@@ -44,6 +49,11 @@ abstract class ForwardingPorServer implements PorServer {
     @Override
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         inner.write(index, block, sealedChecksum, newLevel);
+    }
+
+    @Override
+    public void flush(SealedLevel newLevel) {
+        inner.flush(newLevel);
     }
 
     @Override

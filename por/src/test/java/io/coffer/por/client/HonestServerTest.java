@@ -59,8 +59,8 @@ class HonestServerTest {
             assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[blockBytes] : expected[i]);
         }
         // 10,000 writes = 9 epochs of 1024 plus 784: C was rebuilt at initialisation and 9 times since
-        assertThat(client.state().log().epoch()).isEqualTo(10);
-        assertThat(client.state().log().t()).isEqualTo(10_000 - 9 * 1024);
+        assertThat(client.state().hLog().epoch()).isEqualTo(10);
+        assertThat(client.state().hLog().t()).isEqualTo(10_000 - 9 * 1024);
         assertThat(persisted.get(persisted.size() - 1)).isEqualTo(client.state());
     }
 

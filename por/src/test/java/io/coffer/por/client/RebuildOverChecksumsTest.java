@@ -29,7 +29,8 @@ class RebuildOverChecksumsTest {
         MemoryPorServer server = new MemoryPorServer(k, blockBytes);
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
         PorKeys keys = PorKeys.derive(HonestServerTest.MASTER_KEY);
-        ChecksumKey key = ChecksumKey.derive(keys.checksumKey(), Segments.count(blockBytes) + 1);
+        ChecksumKey blockKey = ChecksumKey.derive(keys.checksumKey(), Segments.count(blockBytes) + 1);
+        ChecksumKey batchKey = ChecksumKey.derive(keys.batchChecksumKey(), Segments.count(blockBytes) + 1);
         ChecksumSealer sealer = new ChecksumSealer(keys.sealingKey(), new SecureRandom());
         SplittableRandom random = new SplittableRandom(16);
         byte[] block = new byte[blockBytes];
@@ -37,28 +38,29 @@ class RebuildOverChecksumsTest {
             random.nextBytes(block);
             client.write(random.nextInt(1 << k), block);
         }
-        LogState log = client.state().log();
+        LogState log = client.state().hLog();
         assertThat(log.t()).isEqualTo((1 << k) - 1); // levels 0..15 all filled
         for (int level = 0; level < k; level++) {
             assertThat(log.filled(level)).isTrue();
-            assertLevelMatches(server.storage(), key, sealer, level, SealClock.levelTime(log, level));
+            assertLevelMatches(server.storage(), batchKey, sealer, level, SealClock.levelTime(log, level));
         }
         random.nextBytes(block);
         client.write(0, block); // the 2^16-th write fills level 16, then C is rebuilt over all of U
-        LogState after = client.state().log();
+        LogState after = client.state().hLog();
         assertThat(after.t()).isZero();
-        assertLevelMatches(server.storage(), key, sealer, new CodeParameters(k).cLevel(), SealClock.cTime(after));
+        assertLevelMatches(server.storage(), blockKey, sealer, new CodeParameters(k).cLevel(),
+                SealClock.cTime(after.epoch(), k));
     }
 
     private static void assertLevelMatches(ServerStorage storage, ChecksumKey key, ChecksumSealer sealer, int level,
             long time) {
-        MemoryLevelStore vectors = storage.vectors();
-        boolean isC = level == storage.parameters().cLevel();
-        int size = storage.parameters().partSize(level);
+        boolean isC = level == storage.cParameters().cLevel();
+        MemoryLevelStore vectors = isC ? storage.cVectors() : storage.hVectors();
+        int size = isC ? storage.n() : storage.hParameters().partSize(level);
         int[] v = new int[vectors.width()];
         int mismatches = 0;
         for (Part part : Part.values()) {
-            byte[][] sealed = storage.sealed(level, part);
+            byte[][] sealed = isC ? storage.sealedC(part) : storage.sealedH(level, part);
             for (int j = 0; j < size; j++) {
                 vectors.read(level, part, j, v);
                 BlockAddress address = isC ? BlockAddress.c(part, j) : BlockAddress.h(level, part, j);

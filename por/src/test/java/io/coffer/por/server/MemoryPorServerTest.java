@@ -59,7 +59,7 @@ class MemoryPorServerTest {
     void cIsRebuiltOnlyWhenDue() {
         MemoryPorServer server = initialised();
         assertThatThrownBy(() -> server.rebuildC(level(4, 8))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("after every 8 writes");
+                .hasMessageContaining("after every 8 H adds");
         assertThatThrownBy(() -> new MemoryPorServer(3, 16).rebuildC(level(4, 4)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
