@@ -8,6 +8,7 @@ import io.coffer.por.code.LogState;
 import io.coffer.por.merkle.MerkleTree;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +44,10 @@ class ClientStateTest {
         file.save(next);
         assertThat(file.load()).isEqualTo(next);
         assertThat(Files.list(dir)).containsExactly(dir.resolve("por-state"));
+        if (Files.getFileStore(dir).supportsFileAttributeView("posix")) { // it holds the master key
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("por-state"))))
+                    .isEqualTo("rw-------");
+        }
         Files.write(dir.resolve("por-state"), new byte[10]);
         assertThatThrownBy(file::load).isInstanceOf(IllegalArgumentException.class);
     }
