@@ -13,7 +13,7 @@ import java.util.Arrays;
  * full ({@link #flush}) is padded with zero vectors, whose tag names no block ({@link BlockTag#NONE}).
  */
 public final class BatchedLog {
-    private final HierarchicalLog h;
+    private final WriteLog h;
     private final HierarchicalLog c;
     private final int batchSize;
     private final int blockWidth;
@@ -21,27 +21,49 @@ public final class BatchedLog {
     private int pendingCount;
 
     /**
-     * A batched log starting an epoch: {@code hState} for k - b, {@code cState} for k; the pending batch starts empty
-     * (a client persists the blocks of a pending batch itself, like any cached write).
+     * A batched log over {@link HierarchicalLog}s: {@code hState} for k - b, {@code cState} for k; the pending batch
+     * starts empty (a client persists the blocks of a pending batch itself, like any cached write).
      */
     public BatchedLog(int k, int batchExponent, LevelStore hStore, LogState hState, LevelStore cStore,
             LogState cState) {
-        if (batchExponent < 0 || batchExponent > k) {
-            throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
+        this(checkedExponent(k, batchExponent),
+                new HierarchicalLog(new CodeParameters(k - batchExponent), hStore, hState),
+                new HierarchicalLog(new CodeParameters(k), cStore, cState), hStore.width(), cStore.width());
+    }
+
+    /**
+     * A batched log whose H is {@code h} (a {@link DeamortizedLog} for bounded work per batch) of capacity exponent
+     * k - b, over vectors of 2^b blocks of {@code c}'s width.
+     */
+    public BatchedLog(int batchExponent, WriteLog h, int hWidth, HierarchicalLog c, int blockWidth) {
+        this(checkedExponent(c.parameters().k(), batchExponent), h, c, hWidth, blockWidth);
+        if (h.parameters().k() != c.parameters().k() - batchExponent) {
+            throw new IllegalArgumentException("H of capacity 2^" + h.parameters().k() + ", expected 2^"
+                    + (c.parameters().k() - batchExponent));
         }
+    }
+
+    private BatchedLog(int batchExponent, WriteLog h, HierarchicalLog c, int hWidth, int blockWidth) {
         this.batchSize = 1 << batchExponent;
-        this.blockWidth = cStore.width();
-        if (hStore.width() != batchSize * blockWidth) {
-            throw new IllegalArgumentException("H store width " + hStore.width() + ", expected " + batchSize + " * "
+        this.blockWidth = blockWidth;
+        if (hWidth != batchSize * blockWidth) {
+            throw new IllegalArgumentException("H store width " + hWidth + ", expected " + batchSize + " * "
                     + blockWidth);
         }
-        this.h = new HierarchicalLog(new CodeParameters(k - batchExponent), hStore, hState);
-        this.c = new HierarchicalLog(new CodeParameters(k), cStore, cState);
+        this.h = h;
+        this.c = c;
         this.pending = new int[batchSize * blockWidth];
     }
 
-    /** The log of batches (its state is what an auditor of H needs). */
-    public HierarchicalLog h() {
+    private static int checkedExponent(int k, int batchExponent) {
+        if (batchExponent < 0 || batchExponent > k) {
+            throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
+        }
+        return batchExponent;
+    }
+
+    /** The log of batches (its state and runs are what an auditor of H needs). */
+    public WriteLog h() {
         return h;
     }
 

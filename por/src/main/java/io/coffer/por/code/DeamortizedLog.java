@@ -21,8 +21,8 @@ import java.util.List;
  * <p>The state is still {@link LogState} (k, t, epoch): the schedule is a function of t. CRebuild is not
  * deamortised: it is the same O(n log n) pass as {@link HierarchicalLog#rebuildC}.
  */
-public final class DeamortizedLog {
-    /** Run slots per level the store must provide ({@link MemoryLevelStore#MemoryLevelStore(CodeParameters, int, int)}). */
+public final class DeamortizedLog implements WriteLog {
+    /** Run slots per level the store must provide (as {@code MemoryLevelStore}'s {@code slots}). */
     public static final int SLOTS = 3;
 
     private final CodeParameters params;
@@ -46,11 +46,18 @@ public final class DeamortizedLog {
         this.state = state;
     }
 
+    @Override
+    public CodeParameters parameters() {
+        return params;
+    }
+
+    @Override
     public LogState state() {
         return state;
     }
 
     /** Adds the next write and does this write's share of every pending merge; returns whether C is now due. */
+    @Override
     public boolean add(int[] vector) {
         if (vector.length != width) {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, log width " + width);
@@ -114,6 +121,7 @@ public final class DeamortizedLog {
      * The complete runs that hold every write of the epoch, each write in exactly one, oldest first: for each write
      * not yet covered, the largest complete run that starts with it (kept: its parent is not complete yet).
      */
+    @Override
     public List<LogRun> runs() {
         List<LogRun> runs = new ArrayList<>();
         int count = state.t();
@@ -127,6 +135,14 @@ public final class DeamortizedLog {
             start += 1 << level;
         }
         return runs;
+    }
+
+    @Override
+    public void newEpoch() {
+        for (int level = 0; level <= params.k(); level++) {
+            store.clear(level);
+        }
+        state = new LogState(params.k(), 0, state.epoch() + 1);
     }
 
     /** CRebuild: C := the code of {@code u}, H emptied (not deamortised). */

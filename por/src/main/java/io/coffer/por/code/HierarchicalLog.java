@@ -4,6 +4,10 @@ import io.coffer.por.field.Zp;
 import io.coffer.por.field.ZpVectors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * The hierarchical log H and the erasure-coded copy C of Figure 4, over vectors of any width: the server runs it
@@ -16,38 +20,62 @@ import java.util.List;
  * mix steps as a full FFT), and H emptied. After n adds the state says {@link LogState#cRebuildDue()} and the caller
  * must rebuild C before the next add. Not thread-safe.
  */
-public final class HierarchicalLog {
+public final class HierarchicalLog implements WriteLog {
+    /** Memory for one group of CRebuild's in-memory passes, per part. */
+    static final int GROUP_BYTES = 16 << 20;
+
+    private final int groupBytes;
     private final CodeParameters params;
     private final LevelStore store;
     private final int width;
-    private final int[] a;
-    private final int[] b;
+    private final Executor executor;
+    private final int[][] a; // per part: scratch vectors, so the parts can run on two threads
+    private final int[][] b;
     private final int[] y;
     private LogState state;
 
-    /** A log resuming from {@code state} over {@code store}. */
+    /** A log resuming from {@code state} over {@code store}, on the caller's thread. */
     public HierarchicalLog(CodeParameters params, LevelStore store, LogState state) {
+        this(params, store, state, null, GROUP_BYTES);
+    }
+
+    /**
+     * A log that works on the X part on {@code executor} while the caller's thread works on the Y part (the parts are
+     * independent), so a rebuild takes about half the time on two cores; {@code store} must then allow one thread per
+     * part.
+     */
+    public HierarchicalLog(CodeParameters params, LevelStore store, LogState state, Executor executor) {
+        this(params, store, state, executor, GROUP_BYTES);
+    }
+
+    /** With CRebuild's in-memory groups limited to {@code groupBytes} per part (tests use small ones). */
+    HierarchicalLog(CodeParameters params, LevelStore store, LogState state, Executor executor, int groupBytes) {
         if (state.k() != params.k()) {
             throw new IllegalArgumentException("state for k = " + state.k() + ", parameters for k = " + params.k());
         }
+        this.groupBytes = groupBytes;
         this.params = params;
         this.store = store;
         this.width = store.width();
-        this.a = new int[width];
-        this.b = new int[width];
+        this.executor = executor;
+        this.a = new int[2][width];
+        this.b = new int[2][width];
         this.y = new int[width];
         this.state = state;
     }
 
+    @Override
     public LogState state() {
         return state;
     }
 
+    @Override
     public CodeParameters parameters() {
         return params;
     }
 
     /** The filled levels as runs, oldest writes first: what recovery replays and audits sample. */
+    @Override
     public List<LogRun> runs() {
         List<LogRun> runs = new ArrayList<>();
         for (int level = params.k(); level >= 0; level--) {
@@ -62,6 +90,7 @@ public final class HierarchicalLog {
      * HAdd(B): adds the next write's vector to the log. Returns {@code true} when this was the epoch's n-th write,
      * after which {@link #rebuildC} must run before the next add.
      */
+    @Override
     public boolean add(int[] vector) {
         if (vector.length != width) {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, log width " + width);
@@ -72,8 +101,7 @@ public final class HierarchicalLog {
         int t = state.t();
         ZpVectors.scale(vector, params.yMultiplier(t), y);
         int level = Integer.numberOfTrailingZeros(~t); // levels 0..level-1 are filled, level is empty
-        rebuildPart(level, Part.X, vector);
-        rebuildPart(level, Part.Y, y);
+        forBothParts(part -> rebuildPart(level, part, part == Part.X ? vector : y));
         for (int i = 0; i < level; i++) {
             store.clear(i);
         }
@@ -91,6 +119,8 @@ public final class HierarchicalLog {
             store.write(0, part, 0, newest);
             return;
         }
+        int[] a = this.a[part.ordinal()];
+        int[] b = this.b[part.ordinal()];
         // i = 0: mix(X_0, B) with nu^0 = 1
         store.read(0, part, 0, a);
         System.arraycopy(newest, 0, b, 0, width);
@@ -115,44 +145,105 @@ public final class HierarchicalLog {
     /**
      * CRebuild: C (level k + 1) := the code of the n vectors of {@code u} (U, or its checksums), and H emptied. Runs
      * at initialisation (state t = 0) and whenever {@link LogState#cRebuildDue()}; it may run at any other time too.
+     *
+     * <p>The k butterfly passes of the FFT would each read and write all 2n vectors of C through the store. The
+     * first g passes only combine vectors within aligned groups of 2^g, so they run in memory on one group at a time
+     * (g as large as {@link #GROUP_BYTES} allows), and U is read and C written once for them; the remaining k - g
+     * passes go through the store.
      */
     public void rebuildC(VectorSource u) {
         int c = params.cLevel();
         int n = params.n();
         int k = params.k();
         int w = params.w();
-        for (int i = 0; i < n; i++) {
-            // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs take
-            // their input bit-reversed, and the code's input is pi_k(U), so U goes in in index order.
-            u.read(i, a);
-            store.write(c, Part.X, i, a);
-            ZpVectors.scale(a, Zp.pow(w, params.psi(i)), b);
-            store.write(c, Part.Y, i, b);
+        int groupBits = Math.min(k, 31 - Integer.numberOfLeadingZeros(Math.max(1, groupBytes / (4 * width))));
+        int groupSize = 1 << groupBits;
+        int[][] x = new int[groupSize][width];
+        int[][] y = new int[groupSize][width];
+        for (int group = 0; group < n; group += groupSize) {
+            for (int j = 0; j < groupSize; j++) {
+                // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs
+                // take their input bit-reversed, and the code's input is pi_k(U), so U goes in in index order.
+                int i = group + j;
+                u.read(i, x[j]);
+                ZpVectors.scale(x[j], Zp.pow(w, params.psi(i)), y[j]);
+            }
+            forBothParts(part -> inMemoryPasses(part == Part.X ? x : y, groupBits));
+            for (int j = 0; j < groupSize; j++) {
+                store.write(c, Part.X, group + j, x[j]);
+                store.write(c, Part.Y, group + j, y[j]);
+            }
         }
-        for (Part part : Part.values()) {
-            for (int i = 0; i < k; i++) {
-                int half = 1 << i;
-                int nu = params.zeta(i);
-                for (int base = 0; base < n; base += 2 * half) {
-                    int twiddle = 1;
-                    for (int j = 0; j < half; j++) {
-                        store.read(c, part, base + j, a);
-                        store.read(c, part, base + j + half, b);
-                        ZpVectors.butterfly(a, b, twiddle, a, b);
-                        store.write(c, part, base + j, a);
-                        store.write(c, part, base + j + half, b);
-                        twiddle = Zp.mul(twiddle, nu);
-                    }
+        forBothParts(part -> storePasses(part, groupBits));
+        newEpoch();
+    }
+
+    /** The first {@code passes} FFT passes over one group of vectors in memory. */
+    private void inMemoryPasses(int[][] vectors, int passes) {
+        for (int stage = 0; stage < passes; stage++) {
+            int half = 1 << stage;
+            int nu = params.zeta(stage);
+            for (int base = 0; base < vectors.length; base += 2 * half) {
+                int twiddle = 1;
+                for (int j = 0; j < half; j++) {
+                    ZpVectors.butterfly(vectors[base + j], vectors[base + j + half], twiddle, vectors[base + j],
+                            vectors[base + j + half]);
+                    twiddle = Zp.mul(twiddle, nu);
                 }
             }
         }
-        newEpoch();
+    }
+
+    /** The FFT passes from {@code firstStage} on, over one part of C through the store. */
+    private void storePasses(Part part, int firstStage) {
+        int c = params.cLevel();
+        int n = params.n();
+        int[] a = this.a[part.ordinal()];
+        int[] b = this.b[part.ordinal()];
+        for (int stage = firstStage; stage < params.k(); stage++) {
+            int half = 1 << stage;
+            int nu = params.zeta(stage);
+            for (int base = 0; base < n; base += 2 * half) {
+                int twiddle = 1;
+                for (int j = 0; j < half; j++) {
+                    store.read(c, part, base + j, a);
+                    store.read(c, part, base + j + half, b);
+                    ZpVectors.butterfly(a, b, twiddle, a, b);
+                    store.write(c, part, base + j, a);
+                    store.write(c, part, base + j + half, b);
+                    twiddle = Zp.mul(twiddle, nu);
+                }
+            }
+        }
+    }
+
+    /** Runs {@code work} for X and for Y: X on the executor (if any) while Y runs here. */
+    private void forBothParts(Consumer<Part> work) {
+        if (executor == null) {
+            work.accept(Part.X);
+            work.accept(Part.Y);
+            return;
+        }
+        CompletableFuture<Void> x = CompletableFuture.runAsync(() -> work.accept(Part.X), executor);
+        try {
+            work.accept(Part.Y);
+        } finally {
+            try {
+                x.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+        }
     }
 
     /**
      * Empties H and starts the next epoch without touching C: for a caller that keeps C in another log (a
      * {@link BatchedLog}, whose H holds batches and whose C holds blocks). {@link #rebuildC} ends with this.
      */
+    @Override
     public void newEpoch() {
         for (int level = 0; level <= params.k(); level++) {
             store.clear(level);

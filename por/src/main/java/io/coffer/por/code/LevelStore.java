@@ -6,9 +6,9 @@ package io.coffer.por.code;
  * ({@link MemoryLevelStore}). Every vector has {@link #width()} elements in [0, p). Part {@code part} of level
  * {@code level} holds {@link CodeParameters#partSize} vectors, indexed from 0.
  *
- * <p>The algorithms ({@link HierarchicalLog}) only read vectors they wrote (or that a level rebuild wrote) since the
- * last {@link #clear} of that level, and visit indices in ascending order within each pass, so a store may read ahead
- * and write behind.
+ * <p>The algorithms only read vectors they wrote since the last {@link #clear} of that level (or run).
+ * {@link HierarchicalLog} visits indices in ascending order within each pass, so a store may read ahead and write
+ * behind; {@link DeamortizedLog} touches a few vectors of each level per write.
  */
 public interface LevelStore {
     /** The number of elements per vector. */

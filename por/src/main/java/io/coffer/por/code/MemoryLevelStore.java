@@ -2,12 +2,16 @@ package io.coffer.por.code;
 
 import java.util.Arrays;
 
-/** A {@link LevelStore} in memory: what tests use, and a reference for the server's and client's stores. */
+/**
+ * A {@link LevelStore} in memory: what tests and benchmarks use, and a reference for the server's and client's
+ * stores. Cleared vectors keep their arrays (marked absent), so rebuilds do not reallocate.
+ */
 public final class MemoryLevelStore implements LevelStore {
     private final CodeParameters params;
     private final int width;
     private final int slots;
-    private final int[][][][] levels; // [level][part][index] -> vector, null where nothing is stored
+    private final int[][][][] levels; // [level][part][index] -> vector (allocated on first write)
+    private final boolean[][][] present; // [level][part][index]: whether the vector is part of the code
 
     /** A store for a {@link HierarchicalLog}: each part of level l holds 2^l vectors (C: n). */
     public MemoryLevelStore(CodeParameters params, int width) {
@@ -22,7 +26,8 @@ public final class MemoryLevelStore implements LevelStore {
         this.params = params;
         this.width = width;
         this.slots = slots;
-        this.levels = new int[params.k() + 2][][][];
+        this.levels = new int[params.k() + 2][2][][];
+        this.present = new boolean[params.k() + 2][2][];
     }
 
     @Override
@@ -32,11 +37,10 @@ public final class MemoryLevelStore implements LevelStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        int[] vector = vectors(level, part)[index];
-        if (vector == null) {
+        if (!contains(level, part, index)) {
             throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
         }
-        System.arraycopy(vector, 0, into, 0, width);
+        System.arraycopy(levels[level][part.ordinal()][index], 0, into, 0, width);
     }
 
     @Override
@@ -46,42 +50,49 @@ public final class MemoryLevelStore implements LevelStore {
         }
         int[][] vectors = vectors(level, part);
         if (vectors[index] == null) {
-            vectors[index] = vector.clone();
-        } else {
-            System.arraycopy(vector, 0, vectors[index], 0, width);
+            vectors[index] = new int[width];
         }
+        System.arraycopy(vector, 0, vectors[index], 0, width);
+        present[level][part.ordinal()][index] = true;
     }
 
     @Override
     public void clear(int level) {
         params.partSize(level); // validates
-        levels[level] = null;
+        for (boolean[] flags : present[level]) {
+            if (flags != null) {
+                Arrays.fill(flags, false);
+            }
+        }
     }
 
     @Override
     public void clear(int level, int from, int count) {
         for (Part part : Part.values()) {
-            Arrays.fill(vectors(level, part), from, from + count, null);
+            vectors(level, part);
+            Arrays.fill(present[level][part.ordinal()], from, from + count, false);
         }
     }
 
     /** Whether the part holds vector {@code index}. */
     public boolean contains(int level, Part part, int index) {
-        int[][][] parts = levels[level];
-        return parts != null && parts[part.ordinal()] != null && parts[part.ordinal()][index] != null;
+        vectors(level, part);
+        return present[level][part.ordinal()][index];
     }
 
     /** Drops one vector, as a server that lost it would. */
     public void erase(int level, Part part, int index) {
-        vectors(level, part)[index] = null;
+        vectors(level, part);
+        present[level][part.ordinal()][index] = false;
     }
 
     /** Copies of the part's vectors, null where none is stored. */
     public int[][] copy(int level, Part part) {
         int[][] vectors = vectors(level, part);
+        boolean[] flags = present[level][part.ordinal()];
         int[][] out = new int[vectors.length][];
         for (int i = 0; i < vectors.length; i++) {
-            out[i] = vectors[i] == null ? null : vectors[i].clone();
+            out[i] = flags[i] ? vectors[i].clone() : null;
         }
         return out;
     }
@@ -103,13 +114,11 @@ public final class MemoryLevelStore implements LevelStore {
 
     private int[][] vectors(int level, Part part) {
         int size = level == params.cLevel() ? params.partSize(level) : params.partSize(level) * slots;
-        if (levels[level] == null) {
-            levels[level] = new int[2][][];
+        int p = part.ordinal();
+        if (levels[level][p] == null) {
+            levels[level][p] = new int[size][];
+            present[level][p] = new boolean[size];
         }
-        int[][][] parts = levels[level];
-        if (parts[part.ordinal()] == null) {
-            parts[part.ordinal()] = new int[size][];
-        }
-        return parts[part.ordinal()];
+        return levels[level][p];
     }
 }

@@ -61,8 +61,8 @@ public final class ZpVectors {
     }
 
     /**
-     * The FFT butterfly the code is made of: plus = a + tw * b and minus = a - tw * b, element-wise. {@code plus} may be
-     * {@code a} and {@code minus} may be {@code b}.
+     * The FFT butterfly the code is made of: plus = a + tw * b and minus = a - tw * b, element-wise. {@code plus} may
+     * be {@code a} and {@code minus} may be {@code b}.
      */
     public static void butterfly(int[] a, int[] b, int tw, int[] plus, int[] minus) {
         long tws = shoup(tw);

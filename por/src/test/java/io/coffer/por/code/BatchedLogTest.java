@@ -15,16 +15,34 @@ class BatchedLogTest {
     @Test
     void batchesEnterHAtOneAddPerBatchAndCPlusHGiveBackU() {
         CodeParameters params = new CodeParameters(K);
-        int n = params.n();
-        SplittableRandom random = new SplittableRandom(13);
-        int[][] u = new int[n][];
-        for (int i = 0; i < n; i++) {
-            u[i] = BlockTag.tag(CodeVectors.random(random, ELEMENTS), i);
-        }
         MemoryLevelStore hStore = new MemoryLevelStore(new CodeParameters(K - BATCH_EXPONENT), WIDTH << BATCH_EXPONENT);
         MemoryLevelStore cStore = new MemoryLevelStore(params, WIDTH);
         BatchedLog log = new BatchedLog(K, BATCH_EXPONENT, hStore, LogState.empty(K - BATCH_EXPONENT), cStore,
                 LogState.empty(K));
+        assertBatchesAndRecovery(log, hStore, cStore, 13);
+    }
+
+    @Test
+    void batchesWorkTheSameOverADeamortizedH() {
+        CodeParameters hParams = new CodeParameters(K - BATCH_EXPONENT);
+        CodeParameters params = new CodeParameters(K);
+        MemoryLevelStore hStore = new MemoryLevelStore(hParams, WIDTH << BATCH_EXPONENT, DeamortizedLog.SLOTS);
+        MemoryLevelStore cStore = new MemoryLevelStore(params, WIDTH);
+        BatchedLog log = new BatchedLog(BATCH_EXPONENT, new DeamortizedLog(hParams, hStore, LogState.empty(
+                K - BATCH_EXPONENT)), WIDTH << BATCH_EXPONENT, new HierarchicalLog(params, cStore, LogState.empty(K)),
+                WIDTH);
+        assertBatchesAndRecovery(log, hStore, cStore, 14);
+    }
+
+    private static void assertBatchesAndRecovery(BatchedLog log, MemoryLevelStore hStore, MemoryLevelStore cStore,
+            long seed) {
+        CodeParameters params = new CodeParameters(K);
+        int n = params.n();
+        SplittableRandom random = new SplittableRandom(seed);
+        int[][] u = new int[n][];
+        for (int i = 0; i < n; i++) {
+            u[i] = BlockTag.tag(CodeVectors.random(random, ELEMENTS), i);
+        }
         log.rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, WIDTH));
         Recovery recovery = new Recovery(params, BATCH_EXPONENT);
         int epochs = 0;
@@ -42,7 +60,8 @@ class BatchedLogTest {
             }
             if (write % 97 == 0) {
                 log.flush(); // a partial batch, padded
-                assertThat(recovery.recover(log.h().state(), hStore::copy, cStore::copy)).isEqualTo(u);
+                assertThat(recovery.recover(log.h().runs(), CodeVectors.halfOfEachRunLost(hStore, log.h().runs(),
+                        random), CodeVectors.halfOfCLost(cStore, params, random))).isEqualTo(u);
             }
         }
         assertThat(epochs).isEqualTo(3); // partial batches (flushed every 97 writes) fill epochs a little early
@@ -55,6 +74,10 @@ class BatchedLogTest {
         assertThatThrownBy(() -> new BatchedLog(4, 2, new MemoryLevelStore(new CodeParameters(2), WIDTH), LogState
                 .empty(2), cStore, LogState.empty(4))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("expected 4 * 4");
+        assertThatThrownBy(() -> new BatchedLog(2, new HierarchicalLog(new CodeParameters(3), new MemoryLevelStore(
+                new CodeParameters(3), 4 * WIDTH), LogState.empty(3)), 4 * WIDTH, new HierarchicalLog(
+                new CodeParameters(4), cStore, LogState.empty(4)), WIDTH))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expected 2^2");
         BatchedLog log = new BatchedLog(4, 2, new MemoryLevelStore(new CodeParameters(2), 4 * WIDTH),
                 LogState.empty(2), cStore, LogState.empty(4));
         log.add(BlockTag.tag(new int[ELEMENTS], 3));

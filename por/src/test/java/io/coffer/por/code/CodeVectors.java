@@ -1,6 +1,7 @@
 package io.coffer.por.code;
 
 import io.coffer.por.field.Zp;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** Random vectors and the closed form of equation (1), computed straight from its definition, for the tests. */
@@ -39,5 +40,53 @@ final class CodeVectors {
             }
         }
         return new int[][][] {x, y};
+    }
+
+    /** A reader of H that has lost, at random, half of the code vectors of every run in {@code runs}. */
+    static Recovery.PartReader halfOfEachRunLost(MemoryLevelStore store, List<LogRun> runs,
+            SplittableRandom random) {
+        int[][][] x = new int[20][][];
+        int[][][] y = new int[20][][];
+        for (LogRun run : runs) {
+            int level = run.level();
+            if (x[level] == null) {
+                x[level] = store.copy(level, Part.X);
+                y[level] = store.copy(level, Part.Y);
+            }
+            int lost = 0;
+            while (lost < run.size()) {
+                int e = random.nextInt(2 * run.size());
+                int[][] part = e < run.size() ? x[level] : y[level];
+                int index = run.offset() + e % run.size();
+                if (part[index] != null) {
+                    part[index] = null;
+                    lost++;
+                }
+            }
+        }
+        return (level, part) -> part == Part.X ? x[level] : y[level];
+    }
+
+    /** A reader of C ({@code store}'s level k + 1) that has lost half of its code vectors at random. */
+    static Recovery.PartReader halfOfCLost(MemoryLevelStore store, CodeParameters params, SplittableRandom random) {
+        int c = params.cLevel();
+        int n = params.n();
+        int[][] x = store.copy(c, Part.X);
+        int[][] y = store.copy(c, Part.Y);
+        int erased = 0;
+        while (erased < n) {
+            int e = random.nextInt(2 * n);
+            int[][] part = e < n ? x : y;
+            if (part[e % n] != null) {
+                part[e % n] = null;
+                erased++;
+            }
+        }
+        return (level, part) -> {
+            if (level != c) {
+                throw new IllegalArgumentException("this reader serves C only");
+            }
+            return part == Part.X ? x : y;
+        };
     }
 }

@@ -87,40 +87,16 @@ class DeamortizedLogTest {
             int index = random.nextInt(2) == 0 ? random.nextInt(8) : random.nextInt(n);
             u[index] = BlockTag.tag(CodeVectors.random(random, 2), index);
             if (log.add(u[index])) {
-                assertThat(recovery.recover(log.runs(), halfOfEachRunLost(store, log.runs(), random), store::copy))
+                assertThat(recovery.recover(log.runs(), CodeVectors.halfOfEachRunLost(store, log.runs(), random), store::copy))
                         .isEqualTo(u);
                 log.rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, 3));
             }
             if (write % 61 == 0) {
                 List<LogRun> runs = log.runs();
-                assertThat(recovery.recover(runs, halfOfEachRunLost(store, runs, random), store::copy)).isEqualTo(u);
+                assertThat(recovery.recover(runs, CodeVectors.halfOfEachRunLost(store, runs, random), store::copy)).isEqualTo(u);
             }
         }
         assertThat(log.state().epoch()).isEqualTo(4);
-    }
-
-    private static Recovery.PartReader halfOfEachRunLost(MemoryLevelStore store, List<LogRun> runs,
-            SplittableRandom random) {
-        int[][][] x = new int[20][][];
-        int[][][] y = new int[20][][];
-        for (LogRun run : runs) {
-            int level = run.level();
-            if (x[level] == null) {
-                x[level] = store.copy(level, Part.X);
-                y[level] = store.copy(level, Part.Y);
-            }
-            int lost = 0;
-            while (lost < run.size()) {
-                int e = random.nextInt(2 * run.size());
-                int[][] part = e < run.size() ? x[level] : y[level];
-                int index = run.offset() + e % run.size();
-                if (part[index] != null) {
-                    part[index] = null;
-                    lost++;
-                }
-            }
-        }
-        return (level, part) -> part == Part.X ? x[level] : y[level];
     }
 
     /** Counts the vector reads and writes a log makes. */

@@ -7,6 +7,8 @@ import io.coffer.por.field.Zp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 class HierarchicalLogTest {
@@ -49,6 +51,11 @@ class HierarchicalLogTest {
                 log.rebuildC((i, into) -> System.arraycopy(current[i], 0, into, 0, 3));
                 assertThat(log.state()).isEqualTo(new LogState(k, 0, round + 2));
                 assertMatchesClosedForm(params, store, params.cLevel(), 0, current);
+                // the same C when CRebuild's in-memory groups hold only 2 vectors and the other passes use the store
+                MemoryLevelStore grouped = new MemoryLevelStore(params, 3);
+                new HierarchicalLog(params, grouped, LogState.empty(k), null, 2 * 3 * 4)
+                        .rebuildC((i, into) -> System.arraycopy(current[i], 0, into, 0, 3));
+                assertMatchesClosedForm(params, grouped, params.cLevel(), 0, current);
                 for (int level = 0; level <= k; level++) {
                     assertThat(store.contains(level, Part.X, 0)).isFalse();
                 }
@@ -158,6 +165,48 @@ class HierarchicalLogTest {
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void workingOnTheTwoPartsInParallelGivesTheSameCodeAndItsErrors() {
+        SplittableRandom random = new SplittableRandom(5);
+        CodeParameters params = new CodeParameters(6);
+        int n = params.n();
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            MemoryLevelStore sequentialStore = new MemoryLevelStore(params, 3);
+            MemoryLevelStore parallelStore = new MemoryLevelStore(params, 3);
+            HierarchicalLog sequential = new HierarchicalLog(params, sequentialStore, LogState.empty(6));
+            // groups of 4 vectors, so CRebuild's store passes run in parallel too
+            HierarchicalLog parallel = new HierarchicalLog(params, parallelStore, LogState.empty(6), executor,
+                    4 * 3 * 4);
+            int[][] u = new int[n][];
+            for (int i = 0; i < n; i++) {
+                u[i] = CodeVectors.random(random, 3);
+            }
+            VectorSource source = (i, into) -> System.arraycopy(u[i], 0, into, 0, 3);
+            sequential.rebuildC(source);
+            parallel.rebuildC(source);
+            for (int t = 0; t < n + n / 2; t++) {
+                int[] v = CodeVectors.random(random, 3);
+                u[random.nextInt(n)] = v;
+                if (sequential.add(v)) {
+                    sequential.rebuildC(source);
+                }
+                if (parallel.add(v)) {
+                    parallel.rebuildC(source);
+                }
+                assertThat(parallel.state()).isEqualTo(sequential.state());
+                assertThat(parallelStore.sameContents(sequentialStore)).isTrue();
+            }
+            // level 0 claimed filled but missing: the X part fails on the executor, and the caller sees it
+            HierarchicalLog broken = new HierarchicalLog(params, new MemoryLevelStore(params, 3), new LogState(6, 1, 0),
+                    executor);
+            assertThatThrownBy(() -> broken.add(new int[3])).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no vector 0");
+        } finally {
+            executor.shutdownNow();
         }
     }
 

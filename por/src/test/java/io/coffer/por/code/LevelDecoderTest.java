@@ -126,6 +126,41 @@ class LevelDecoderTest {
     }
 
     @Test
+    void everySubsetOfHalfTheVectorsOfSmallLevelsRecoversThemAtEveryStart() {
+        // Lemma 1 exhaustively for levels 0..3 (all C(16, 8) = 12,870 subsets at level 3), for every start a level
+        // can have in an epoch of n = 16
+        int k = 4;
+        CodeParameters params = new CodeParameters(k);
+        LevelDecoder decoder = new LevelDecoder(params);
+        SplittableRandom random = new SplittableRandom(7);
+        for (int level = 0; level <= 3; level++) {
+            int size = 1 << level;
+            for (int start = 0; start + size <= params.n(); start += size) {
+                int[][] writes = new int[size][];
+                for (int u = 0; u < size; u++) {
+                    writes[u] = CodeVectors.random(random, 1);
+                }
+                int[][][] code = CodeVectors.closedForm(params, level, start, writes);
+                int subsets = 0;
+                for (int mask = 0; mask < 1 << (2 * size); mask++) {
+                    if (Integer.bitCount(mask) != size) {
+                        continue;
+                    }
+                    int[][] x = new int[size][];
+                    int[][] y = new int[size][];
+                    for (int j = 0; j < size; j++) {
+                        x[j] = (mask >>> j & 1) != 0 ? code[0][j] : null;
+                        y[j] = (mask >>> (size + j) & 1) != 0 ? code[1][j] : null;
+                    }
+                    assertThat(decoder.decode(level, start, x, y)).isEqualTo(writes);
+                    subsets++;
+                }
+                assertThat(subsets).isEqualTo(new int[] {2, 6, 70, 12_870}[level]);
+            }
+        }
+    }
+
+    @Test
     void anyHalfOfCRecoversU() {
         int k = 12;
         CodeParameters params = new CodeParameters(k);
@@ -144,6 +179,37 @@ class LevelDecoderTest {
             erase(kept, x, y, random);
             assertThat(decoder.decodeC(x, y)).as("U from %s of C", kept).isEqualTo(u);
         }
+    }
+
+    @Test
+    void elementPositionsDecodeIndependentlySoALevelCanBeDecodedInSlices() {
+        // how a server bounds decoding memory: the same level decoded as two slices of element positions
+        CodeParameters params = new CodeParameters(8);
+        SplittableRandom random = new SplittableRandom(17);
+        MemoryLevelStore store = new MemoryLevelStore(params, 10);
+        HierarchicalLog log = new HierarchicalLog(params, store, LogState.empty(8));
+        for (int t = 0; t < 192; t++) {
+            log.add(CodeVectors.random(random, 10));
+        }
+        int[][] x = store.copy(7, Part.X);
+        int[][] y = store.copy(7, Part.Y);
+        erase(Kept.RANDOM, x, y, random);
+        LevelDecoder decoder = new LevelDecoder(params);
+        int[][] whole = decoder.decode(7, 0, x, y);
+        int[][] low = decoder.decode(7, 0, slice(x, 0, 4), slice(y, 0, 4));
+        int[][] high = decoder.decode(7, 0, slice(x, 4, 10), slice(y, 4, 10));
+        for (int u = 0; u < whole.length; u++) {
+            assertThat(java.util.Arrays.copyOfRange(whole[u], 0, 4)).isEqualTo(low[u]);
+            assertThat(java.util.Arrays.copyOfRange(whole[u], 4, 10)).isEqualTo(high[u]);
+        }
+    }
+
+    private static int[][] slice(int[][] part, int from, int to) {
+        int[][] out = new int[part.length][];
+        for (int j = 0; j < part.length; j++) {
+            out[j] = part[j] == null ? null : java.util.Arrays.copyOfRange(part[j], from, to);
+        }
+        return out;
     }
 
     @Test

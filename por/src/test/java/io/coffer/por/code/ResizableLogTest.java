@@ -22,7 +22,7 @@ class ResizableLogTest {
     }
 
     @Test
-    void insertsGrowTheCapacityDeletesConsolidateItAndCPlusHAlwaysGiveBackU() {
+    void insertsGrowTheCapacityDeletesConsolidateItAndHalfOfHAndCAlwaysGiveBackU() {
         ResizableLog log = new ResizableLog(k -> new MemoryLevelStore(new CodeParameters(k), WIDTH),
                 LogState.empty(0), 0, 0);
         log.rebuildC(source());
@@ -81,8 +81,10 @@ class ResizableLogTest {
         for (int i = 0; i < capacity; i++) {
             expected[i] = i < u.size() ? u.get(i) : BlockTag.empty(ELEMENTS, i);
         }
-        Recovery recovery = new Recovery(log.log().parameters());
-        assertThat(recovery.recover(log.state(), store::copy)).isEqualTo(expected);
+        CodeParameters params = log.log().parameters();
+        Recovery recovery = new Recovery(params);
+        assertThat(recovery.recover(log.log().runs(), CodeVectors.halfOfEachRunLost(store, log.log().runs(), random),
+                CodeVectors.halfOfCLost(store, params, random))).isEqualTo(expected);
     }
 
     /** Moves the live blocks to the front, in order, retagged with their new indices. */

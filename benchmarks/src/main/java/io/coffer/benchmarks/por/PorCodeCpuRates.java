@@ -1,0 +1,87 @@
+package io.coffer.benchmarks.por;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.HierarchicalLog;
+import io.coffer.por.code.LogState;
+import io.coffer.por.code.MemoryLevelStore;
+import io.coffer.por.field.Zp;
+import io.coffer.por.field.ZpVectors;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * The PoR code's one-thread speeds measured in the thread's CPU time as well as wall time, for a shared machine where
+ * JMH's wall-clock scores are noisy (the benchmarks' convention: {@code EngineCpuBreakdown}). The same work as
+ * {@link PorMixBenchmark} (mix at level 11) and {@link PorRebuildBenchmark} (an HAdd epoch and a CRebuild of 4,096
+ * blocks of 4 KiB), in MiB/s of block data; prints each round and the medians.
+ *
+ * <p>Usage: {@code java -cp "benchmarks/target/classes:benchmarks/target/lib/*"
+ * io.coffer.benchmarks.por.PorCodeCpuRates [ROUNDS]} (default 9, after 3 unmeasured).
+ */
+public final class PorCodeCpuRates {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int K = 12;
+    private static final double MIB = (double) (PorMixBenchmark.BLOCK_BYTES << K) / (1 << 20);
+
+    private PorCodeCpuRates() {}
+
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
+        int[][] blocks = PorMixBenchmark.randomVectors(new SplittableRandom(42), 1 << K);
+        int[][] out = new int[1 << K][PorMixBenchmark.WIDTH];
+        CodeParameters params = new CodeParameters(K);
+        MemoryLevelStore store = new MemoryLevelStore(params, PorMixBenchmark.WIDTH);
+        Runnable[] work = {
+            () -> mix(blocks, out, params.zeta(K - 1)),
+            () -> {
+                HierarchicalLog log = new HierarchicalLog(params, store, LogState.empty(K));
+                for (int[] block : blocks) {
+                    log.add(block);
+                }
+            },
+            () -> new HierarchicalLog(params, store, LogState.empty(K))
+                    .rebuildC((i, into) -> System.arraycopy(blocks[i], 0, into, 0, PorMixBenchmark.WIDTH)),
+        };
+        String[] names = {"mix (level 11)", "hAdd (epoch)", "cRebuild"};
+        double[][] cpu = new double[work.length][rounds];
+        double[][] wall = new double[work.length][rounds];
+        for (int round = -3; round < rounds; round++) {
+            for (int w = 0; w < work.length; w++) {
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
+                long wall0 = System.nanoTime();
+                work[w].run();
+                double cpuRate = MIB / ((THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9);
+                double wallRate = MIB / ((System.nanoTime() - wall0) / 1e9);
+                if (round >= 0) {
+                    cpu[w][round] = cpuRate;
+                    wall[w][round] = wallRate;
+                    System.out.printf(Locale.ROOT, "round %d %-15s cpu %8.1f MiB/s  wall %8.1f MiB/s%n", round,
+                            names[w], cpuRate, wallRate);
+                }
+            }
+        }
+        for (int w = 0; w < work.length; w++) {
+            System.out.printf(Locale.ROOT, "median  %-15s cpu %8.1f MiB/s  wall %8.1f MiB/s%n", names[w],
+                    median(cpu[w]), median(wall[w]));
+        }
+    }
+
+    /** Figure 4's mix of two level-11 codes of 2,048 blocks each (16 MiB of blocks in). */
+    private static void mix(int[][] blocks, int[][] out, int nu) {
+        int half = blocks.length / 2;
+        int twiddle = 1;
+        for (int i = 0; i < half; i++) {
+            ZpVectors.butterfly(blocks[i], blocks[i + half], twiddle, out[i], out[i + half]);
+            twiddle = Zp.mul(twiddle, nu);
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
