@@ -37,8 +37,8 @@ import java.util.function.Consumer;
  * its checksum traffic happen once per batch. Anything the server returns that fails a check throws
  * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
  * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
- * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state ({@link ClientState}) is O(1)
- * in n and handed to {@code persist} after every change. Not thread-safe.
+ * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
+ * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe.
  */
 public final class PorClient {
     private final PorServer server;
