@@ -109,8 +109,8 @@ public final class AuditCost {
         Pool batches = b == 0 ? null : Pool.of(POOL >> b, width << b, batchKey, random);
         System.out.println("Audit, 4 KiB blocks, " + (1 << b) + " block(s) per H vector, lambda = 128, every level"
                 + " filled; median of " + rounds + " audits; thread CPU time, in memory");
-        System.out.println("| n | code vectors sampled | server ms | client ms | client->server KiB | server->client KiB |"
-                + " total KiB |");
+        System.out.println("| n | code vectors sampled | server ms | client ms | client->server KiB |"
+                + " server->client KiB | total KiB |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|");
         AuditPlanner planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, new SecureRandom());
         for (int k = kMin; k <= kMax; k += 2) {
