@@ -18,6 +18,8 @@ import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
 import io.coffer.por.server.MemoryPorServer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +40,8 @@ import java.util.SplittableRandom;
  * blocks of 4 KiB would need over 16 GiB of memory for U, C and H, so the code vectors come from a pool of
  * {@value #POOL} random blocks (or POOL / 2^B batches; the address hashed to a pool entry, so reads are spread over
  * 70 MiB of memory) whose sealed checksums are made by the benchmark, untimed, under the real keys, addresses and
- * times. Times are in-memory CPU time of one thread, no disk (the paper's Figure 8 is mostly disk I/O). Median of
+ * times. Times are the CPU time of the one thread doing both sides (ThreadMXBean, so load from other processes
+ * distorts them far less than wall time), in memory, no disk (the paper's Figure 8 is mostly disk I/O). Median of
  * ROUNDS audits per n.
  *
  * <p><b>Writes</b>, n = 2^kmin .. 2^wkmax: a real {@link PorClient} and {@link MemoryPorServer} write one whole epoch
@@ -55,6 +58,8 @@ import java.util.SplittableRandom;
 public final class AuditCost {
     private static final int BLOCK_BYTES = 4096;
     private static final int POOL = 16384;
+    /** CPU time of this thread: far less disturbed than wall time by other load on a shared machine. */
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private AuditCost() {
     }
@@ -103,9 +108,9 @@ public final class AuditCost {
         Pool blocks = Pool.of(POOL, width, blockKey, random);
         Pool batches = b == 0 ? null : Pool.of(POOL >> b, width << b, batchKey, random);
         System.out.println("Audit, 4 KiB blocks, " + (1 << b) + " block(s) per H vector, lambda = 128, every level"
-                + " filled; median of " + rounds + " audits; one thread, in memory");
-        System.out.println("| n | blocks sampled | server ms | client ms | client->server KiB | server->client KiB |"
-                + " total KiB |");
+                + " filled; median of " + rounds + " audits; thread CPU time, in memory");
+        System.out.println("| n | code vectors sampled | server ms | client ms | client->server KiB |"
+                + " server->client KiB | total KiB |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|");
         AuditPlanner planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, new SecureRandom());
         for (int k = kMin; k <= kMax; k += 2) {
@@ -140,16 +145,16 @@ public final class AuditCost {
     /** One challenge over {@code regions}; adds server and client nanoseconds to t, bytes up, down, samples. */
     private static void audit(AuditPlanner planner, List<AuditedRegion> regions, Pool pool, ChecksumKey key,
             ChecksumSealer dealer, ChecksumSealer clientSealer, long[] t, long[] bytes) {
-        long c0 = System.nanoTime();
+        long c0 = CPU.getCurrentThreadCpuTime();
         AuditPlanner.Plan plan = planner.plan(regions);
-        long c1 = System.nanoTime();
+        long c1 = CPU.getCurrentThreadCpuTime();
         AuditChallenge challenge = plan.challenge();
         Map<BlockAddress, byte[]> sealed = new HashMap<>();
         for (int i = 0; i < challenge.size(); i++) { // the dealer, untimed: what the server would hold
             BlockAddress a = challenge.addresses().get(i);
             sealed.put(a, dealer.seal(a, plan.writeTime(i), pool.checksums()[slot(a, pool.vectors().length)]));
         }
-        long s0 = System.nanoTime();
+        long s0 = CPU.getCurrentThreadCpuTime();
         AuditResponse response = AuditProver.prove(challenge, key.width(), new AuditProver.CodeBlocks() {
             @Override
             public int[] block(BlockAddress address) {
@@ -161,9 +166,9 @@ public final class AuditCost {
                 return sealed.get(address);
             }
         });
-        long s1 = System.nanoTime();
+        long s1 = CPU.getCurrentThreadCpuTime();
         AuditVerdict verdict = new AuditVerifier(key, clientSealer).verify(plan, response);
-        long c2 = System.nanoTime();
+        long c2 = CPU.getCurrentThreadCpuTime();
         if (!verdict.passed()) {
             throw new IllegalStateException("honest audit failed: " + verdict.reason());
         }

@@ -36,8 +36,9 @@ import java.util.function.Consumer;
  * only adds its checksum to the pending batch's, and every 2^b-th write sends the batch to H: the level rebuild and
  * its checksum traffic happen once per batch. Anything the server returns that fails a check throws
  * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
- * does not open) and leaves the client state as it was. Its state ({@link ClientState}) is O(1)
- * in n and handed to {@code persist} after every change. Not thread-safe.
+ * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
+ * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
+ * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe.
  */
 public final class PorClient {
     private final PorServer server;
@@ -98,6 +99,7 @@ public final class PorClient {
             throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are "
                     + state.blockBytes());
         }
+        finishEpoch();
         LeafProof leaf = server.leaf(index);
         traffic.down(leaf.wireBytes());
         MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
@@ -130,6 +132,7 @@ public final class PorClient {
      * the code and not only by U; nothing when no block is pending. Only meaningful with batching.
      */
     public void flush() {
+        finishEpoch();
         if (state.pending() == 0) {
             return;
         }
@@ -205,6 +208,13 @@ public final class PorClient {
             server.restore(indices.get(i), accepted.get(i));
             traffic.up(Integer.BYTES);
             traffic.block(2L * state.blockBytes());
+        }
+    }
+
+    /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
+    private void finishEpoch() {
+        if (state.hLog().cRebuildDue()) {
+            rebuildC();
         }
     }
 

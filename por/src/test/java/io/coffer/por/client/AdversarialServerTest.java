@@ -317,6 +317,33 @@ class AdversarialServerTest {
     }
 
     @Test
+    void staleUChecksumsForACRebuildAreRejectedAndTheRebuildIsRetried() {
+        MemoryPorServer honest = new MemoryPorServer(5, BLOCK);
+        List<byte[]> stale = new java.util.ArrayList<>();
+        boolean[] cheat = {false};
+        ForwardingPorServer replay = new ForwardingPorServer(honest) {
+            @Override
+            public List<byte[]> sealedU() {
+                return cheat[0] ? stale : inner.sealedU();
+            }
+        };
+        PorClient client = client(honest, replay);
+        writeMany(client, 20);
+        stale.addAll(honest.sealedU()); // U's checksums after 20 writes, replayed at the end of the epoch
+        cheat[0] = true;
+        writeMany(client, 11);
+        ClientState before = client.state();
+        assertThatThrownBy(() -> client.write(3, randomBlock())).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+        assertThat(client.state().hLog().cRebuildDue()).isTrue(); // the write went in; C is still due
+        assertThat(client.state().hLog().t()).isEqualTo(before.hLog().t() + 1);
+        cheat[0] = false;
+        client.write(4, randomBlock()); // rebuilds C first, then writes
+        assertThat(client.state().hLog().epoch()).isEqualTo(2);
+        assertThat(client.audit().passed()).isTrue();
+    }
+
+    @Test
     void aDecodedBlockThatIsWrongIsNotRestored() {
         MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
         ForwardingPorServer liar = new ForwardingPorServer(honest) {

@@ -56,6 +56,25 @@ class MemoryPorServerTest {
     }
 
     @Test
+    void withBatchingLevelChecksumsComeExactlyWithTheWriteOrFlushThatCompletesABatch() {
+        MemoryPorServer server = new MemoryPorServer(3, 1, 16); // batches of 2: H has k - b = 2, levels 0..2
+        server.rebuildC(level(4, 8));
+        assertThatThrownBy(() -> server.write(0, new byte[16], SEALED, level(0, 1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no level is rebuilt");
+        assertThatThrownBy(() -> server.flush(level(0, 1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no level is rebuilt"); // nothing is pending
+        server.write(0, new byte[16], SEALED, null); // pending
+        assertThatThrownBy(() -> server.flush(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("required");
+        assertThatThrownBy(() -> server.write(1, new byte[16], SEALED, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("required");
+        server.write(1, new byte[16], SEALED, level(0, 1)); // completes the batch: H level 0
+        server.flush(null); // nothing pending: nothing to send
+        assertThat(server.sealedLevel(0).partSize()).isEqualTo(1);
+        assertThatThrownBy(() -> server.sealedLevel(3)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void cIsRebuiltOnlyWhenDue() {
         MemoryPorServer server = initialised();
         assertThatThrownBy(() -> server.rebuildC(level(4, 8))).isInstanceOf(IllegalArgumentException.class)
