@@ -16,14 +16,19 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code coffer por-server} serves a PoR client over the network and keeps its content across a restart. */
 class PorServerCommandTest {
+    private static final Pattern LISTENING = Pattern.compile("listening: +127\\.0\\.0\\.1:(\\d+)");
+
     @TempDir
     Path dir;
 
@@ -46,8 +51,7 @@ class PorServerCommandTest {
     }
 
     private RemotePorServer connect(int port) throws Exception {
-        byte[] key = PorKeyFile.load(dir.resolve(PorServerCommand.KEY_FILE));
-        return RemotePorServer.connect(new InetSocketAddress("127.0.0.1", port), key, Duration.ofSeconds(30));
+        return connect(dir, port);
     }
 
     @Test
@@ -78,6 +82,49 @@ class PorServerCommandTest {
             assertThat(client.read(10)).isEqualTo(block(10));
         }
         assertThat(second.stop()).isZero();
+    }
+
+    @Test
+    void aServerKilledWithSigkillComesBackWithEveryAcknowledgedWrite() throws Exception {
+        byte[] masterKey = new byte[32];
+        new SecureRandom().nextBytes(masterKey);
+        Path data = dir.resolve("por");
+        try (CofferProcess first = CofferProcess.start(dir, Map.of(), "por-server", "--data", data.toString(),
+                "--port", "0", "--k", "5", "--block-size", "64", "--batch", "1")) {
+            int port = listeningPort(first);
+            try (RemotePorServer remote = connect(data, port)) {
+                PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
+                for (int i = 0; i < 45; i++) { // past one C rebuild, one block pending in its batch
+                    client.write(i % 32, block(i));
+                }
+            }
+            first.kill();
+        }
+        try (CofferProcess second = CofferProcess.start(dir, Map.of(), "por-server", "--data", data.toString(),
+                "--port", "0")) {
+            try (RemotePorServer remote = connect(data, listeningPort(second))) {
+                PorClient client = new PorClient(remote, persisted.get(persisted.size() - 1), new SecureRandom(),
+                        persisted::add);
+                assertThat(client.audit().passed()).isTrue();
+                for (int i = 13; i < 45; i++) {
+                    assertThat(client.read(i % 32)).isEqualTo(block(i));
+                }
+                client.write(0, block(99));
+                client.flush();
+                assertThat(client.audit().passed()).isTrue();
+            }
+        }
+    }
+
+    private static int listeningPort(CofferProcess process) throws Exception {
+        Matcher m = LISTENING.matcher(process.awaitOut(l -> LISTENING.matcher(l).find(), Duration.ofSeconds(60)));
+        assertThat(m.find()).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    private RemotePorServer connect(Path data, int port) throws Exception {
+        byte[] key = PorKeyFile.load(data.resolve(PorServerCommand.KEY_FILE));
+        return RemotePorServer.connect(new InetSocketAddress("127.0.0.1", port), key, Duration.ofSeconds(30));
     }
 
     @Test
