@@ -48,7 +48,8 @@ final class PorServerCommand implements Callable<Integer> {
     int batch;
 
     @Option(names = "--key-file", paramLabel = "FILE",
-            description = "The session key shared with the client (default: DIR/" + KEY_FILE + ", created 0600 if absent).")
+            description = "The session key shared with the client (default: DIR/" + KEY_FILE
+                    + ", created 0600 if absent).")
     Path keyFile;
 
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "32", description = "Default 32.")
@@ -98,7 +99,8 @@ final class PorServerCommand implements Callable<Integer> {
         out.println("  listening:   " + bind + ":" + boundPort);
         out.println("  data:        " + data.toAbsolutePath() + " (2^" + server.k() + " blocks of "
                 + server.blockBytes() + " bytes, 2^" + server.batchExponent() + " per H add)");
-        out.println("  session key: " + key.toAbsolutePath() + (created ? " (created now: give it to the client)" : ""));
+        out.println("  session key: " + key.toAbsolutePath()
+                + (created ? " (created now: give it to the client)" : ""));
         out.flush();
     }
 

@@ -274,7 +274,9 @@ public final class PorCodec {
     }
 
     public byte[] provenBlocks(List<ProvenBlock> blocks) {
-        WireWriter w = new WireWriter(4 + blocks.size() * (int) Math.min(Integer.MAX_VALUE / 2, params.provenBlockBytes()));
+        // at most maxDecodeCount blocks, whose bytes fit a frame (an int)
+        WireWriter w = new WireWriter((int) Math.min(Integer.MAX_VALUE - 8,
+                4 + blocks.size() * params.provenBlockBytes()));
         w.i32(blocks.size());
         blocks.forEach(b -> provenBlock(w, b));
         return w.toBytes();

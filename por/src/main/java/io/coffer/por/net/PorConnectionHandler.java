@@ -193,6 +193,9 @@ final class PorConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
+            if (busy) {
+                return; // a long call (a C rebuild) is running: the connection waits for its answer, not idle
+            }
             LOG.info("PoR connection from {} idle: closed", ctx.channel().remoteAddress());
             ctx.close();
         } else {

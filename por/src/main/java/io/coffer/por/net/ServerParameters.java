@@ -66,7 +66,8 @@ public record ServerParameters(int k, int batchExponent, int blockBytes) {
         long rebuildC = sealedLevelBytes(n());
         long sealedU = 4 + (long) n() * (1 + ChecksumSealer.SEALED_BYTES);
         long auditRequest = 4 + (long) MAX_AUDIT_SAMPLES * (BlockAddress.BYTES + 4);
-        long auditResponse = 8 + 4L * maxAggregateWidth() + (long) MAX_AUDIT_SAMPLES * (1 + ChecksumSealer.SEALED_BYTES);
+        long auditResponse = 8 + 4L * maxAggregateWidth()
+                + (long) MAX_AUDIT_SAMPLES * (1 + ChecksumSealer.SEALED_BYTES);
         long payload = Math.max(Math.max(write, rebuildC), Math.max(sealedU, Math.max(auditRequest, auditResponse)));
         payload = Math.max(payload, Math.max(MIN_FRAME_BYTES, 4 + provenBlockBytes()));
         return Math.toIntExact(2 + payload + SessionMac.BYTES);

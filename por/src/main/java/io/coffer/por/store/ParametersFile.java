@@ -22,7 +22,8 @@ final class ParametersFile {
     static ServerParameters fix(Path file, ServerParameters requested) throws IOException {
         if (!Files.exists(file)) {
             if (requested == null) {
-                throw new IOException("no PoR server in " + file.getParent() + ": give k and the block size to create one");
+                throw new IOException("no PoR server in " + file.getParent()
+                        + ": give k and the block size to create one");
             }
             String text = "k=" + requested.k() + "\nbatch=" + requested.batchExponent() + "\nblockBytes="
                     + requested.blockBytes() + "\n";
