@@ -31,7 +31,8 @@ import java.util.concurrent.ExecutionException;
  * RunBuffers} that go back once the reader has passed their run. All reads together hold at most the engine's read
  * budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if the budget is
  * spent) and every further run of its read-ahead only if the budget has it free, so it always makes progress and reads
- * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream out.
+ * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream
+ * out.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
