@@ -58,7 +58,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       writes and fsyncs its sealed manifest and commits its own SQLite transaction; a GET reads only SQLite.</li>
  * </ul>
  *
- * <p>By default {@link JceWarmup} runs first in every fork ({@code warmJce=true}): steady state.
+ * <p>By default {@link JceWarmup} runs first in every fork ({@code warmJce=true}): steady state. Chunks are compressed
+ * (the engine's default) and the large object is random; {@code -p compression=true,false -p data=random,text}
+ * measures compression's cost beside the uncompressed path, and each PUT iteration prints the pack bytes it stored.
  *
  * <p>Scores of the large benchmarks are milliseconds per 256 MiB (single shot); {@link JmhSummary} turns them into
  * MiB/s and ratios. Run: {@code benchmarks/run.sh jmh EngineBenchmark}.
@@ -101,9 +103,28 @@ public class EngineBenchmark {
     @Param({"directory"})
     public String backend;
 
+    /**
+     * Whether chunks are compressed before they are encrypted (the default) or not: {@code -p compression=true,false}
+     * measures its cost beside the uncompressed path.
+     */
+    @Param({"true"})
+    public boolean compression;
+
+    /**
+     * The large object's content: {@code random} (incompressible: stored raw after one compression attempt per chunk)
+     * or {@code text} (text-like, {@link Data#text}): {@code -p data=random,text}.
+     */
+    @Param({"random"})
+    public String data;
+
     /** A fresh embedded store in a temporary directory. */
     static Coffer openStore(Path dir, String backend) {
-        var builder = Coffer.builder().directory(dir);
+        return openStore(dir, backend, true);
+    }
+
+    /** A fresh embedded store in a temporary directory, compressing chunks or not. */
+    static Coffer openStore(Path dir, String backend, boolean compression) {
+        var builder = Coffer.builder().directory(dir).compression(compression);
         if (backend.equals("memory")) {
             builder.blobStore(new MemoryBlobStore());
         } else if (!backend.equals("directory")) {
@@ -149,19 +170,30 @@ public class EngineBenchmark {
         Coffer coffer;
 
         @Setup(Level.Trial)
-        public void data() {
-            data = Data.random(LARGE, 11);
+        public void data(EngineBenchmark bench) {
+            data = Data.of(bench.data, LARGE, 11);
         }
 
         @Setup(Level.Iteration)
         public void open(EngineBenchmark bench) throws IOException {
             dir = Files.createTempDirectory("coffer-bench-put");
-            coffer = openStore(dir, bench.backend);
+            coffer = openStore(dir, bench.backend, bench.compression);
+        }
+
+        /** Prints what the PUT stored (packs on the backend) against the body. */
+        void reportStored() throws IOException {
+            if (Files.isDirectory(dir.resolve("blobs/p"))) {
+                try (var files = Files.walk(dir.resolve("blobs/p"))) {
+                    long stored = files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+                    System.out.printf("%n[stored] %d of %d bytes (%.1f %%)%n", stored, LARGE, 100.0 * stored / LARGE);
+                }
+            }
         }
 
         @TearDown(Level.Iteration)
         public void close() throws IOException {
             coffer.close();
+            reportStored();
             deleteTree(dir);
         }
     }
@@ -176,8 +208,8 @@ public class EngineBenchmark {
         @Setup(Level.Trial)
         public void open(EngineBenchmark bench) throws IOException {
             dir = Files.createTempDirectory("coffer-bench-get");
-            coffer = openStore(dir, bench.backend);
-            byte[] data = Data.random(LARGE, 12);
+            coffer = openStore(dir, bench.backend, bench.compression);
+            byte[] data = Data.of(bench.data, LARGE, 12);
             coffer.putObject(PutObjectRequest.of(BUCKET, "large", LARGE), new ByteArrayInputStream(data));
         }
 

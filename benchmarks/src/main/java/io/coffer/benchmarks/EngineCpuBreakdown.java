@@ -25,9 +25,10 @@ import java.util.TreeMap;
  * far less sensitive to other load on a shared machine than wall time, so it shows what the engine costs per byte
  * even when the wall-clock ratios are noisy.
  *
- * <p>Usage: {@code EngineCpuBreakdown [ROUNDS] [directory|memory]} (default 5 rounds, directory backend): after
- * {@link JceWarmup} and one unmeasured round, each round PUTs 256 MiB of random bytes into a fresh embedded store and
- * GETs it back; prints one line per operation and the medians. Run: {@code benchmarks/run.sh cpu}.
+ * <p>Usage: {@code EngineCpuBreakdown [ROUNDS] [directory|memory] [COMPRESSION] [random|text]} (default 5 rounds,
+ * directory backend, compression on, random bytes): after {@link JceWarmup} and one unmeasured round, each round PUTs
+ * 256 MiB into a fresh embedded store and GETs it back; prints one line per operation and the medians. Run: {@code
+ * benchmarks/run.sh cpu}.
  */
 public final class EngineCpuBreakdown {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -40,16 +41,20 @@ public final class EngineCpuBreakdown {
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         String backend = args.length > 1 ? args[1] : "directory";
+        boolean compression = args.length <= 2 || Boolean.parseBoolean(args[2]);
+        String kind = args.length > 3 ? args[3] : "random";
         JceWarmup.run();
-        byte[] data = Data.random(EngineBenchmark.LARGE, 21);
+        byte[] data = Data.of(kind, EngineBenchmark.LARGE, 21);
+        System.out.println("compression " + compression + ", data " + kind + ", backend " + backend);
         byte[] buf = new byte[1 << 20];
         Map<String, List<Double>> medians = new TreeMap<>();
+        long packBytes = 0;
         System.out.println("| op | round | wall s | MiB/s | process CPU s | caller | coffer-md5 | coffer-io | other "
                 + "(GC, JIT, ...) |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int round = 0; round <= rounds; round++) {
             Path dir = Files.createTempDirectory("coffer-cpu");
-            try (Coffer coffer = EngineBenchmark.openStore(dir, backend)) {
+            try (Coffer coffer = EngineBenchmark.openStore(dir, backend, compression)) {
                 Snapshot s0 = Snapshot.take();
                 long t0 = System.nanoTime();
                 coffer.putObject(PutObjectRequest.of(EngineBenchmark.BUCKET, "large", data.length),
@@ -61,6 +66,7 @@ public final class EngineCpuBreakdown {
                 }
                 long t2 = System.nanoTime();
                 Snapshot s2 = Snapshot.take();
+                packBytes = coffer.stats().packBytes();
                 if (round > 0) {
                     print("PUT", round, t1 - t0, s0, s1, medians);
                     print("GET", round, t2 - t1, s1, s2, medians);
@@ -69,7 +75,8 @@ public final class EngineCpuBreakdown {
                 EngineBenchmark.deleteTree(dir);
             }
         }
-        System.out.println();
+        System.out.printf(Locale.ROOT, "%nstored: %d pack bytes for %d bytes (%.1f %%)%n%n", packBytes, data.length,
+                100.0 * packBytes / data.length);
         System.out.println("| median over rounds | value |");
         System.out.println("|---|---:|");
         for (Map.Entry<String, List<Double>> e : medians.entrySet()) {

@@ -7,6 +7,8 @@ import io.coffer.sdk.blob.ReadOnlyBlobStore;
 import io.coffer.sdk.blob.RetryingBlobStore;
 import io.coffer.sdk.chunk.Chunker;
 import io.coffer.sdk.chunk.ChunkerSpec;
+import io.coffer.sdk.crypto.ChunkCompressor;
+import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.engine.Engine;
 import io.coffer.sdk.engine.EngineConfig;
@@ -58,6 +60,7 @@ public final class CofferBuilder {
     private long writeBudget = -1;
     private long readBudget = -1;
     private Duration budgetWait = Duration.ofSeconds(30);
+    private CompressionPolicy compression = CompressionPolicy.DEFAULT;
     private MeterRegistry meters;
 
     CofferBuilder() {
@@ -152,6 +155,21 @@ public final class CofferBuilder {
         }
         this.inlineLimit = bytes;
         return this;
+    }
+
+    /**
+     * Which chunks are compressed (zstd) before they are encrypted, each one only where that saves at least a 32nd of
+     * it, and at which level (default: all, level {@value ChunkCompressor#DEFAULT_LEVEL}; docs/FORMAT.md, "Chunks").
+     * Chunks already stored keep their form and read either way.
+     */
+    public CofferBuilder compression(CompressionPolicy policy) {
+        this.compression = Objects.requireNonNull(policy);
+        return this;
+    }
+
+    /** Compression on (the default, {@link CompressionPolicy#DEFAULT}) or off for every bucket. */
+    public CofferBuilder compression(boolean enabled) {
+        return compression(enabled ? CompressionPolicy.DEFAULT : CompressionPolicy.OFF);
     }
 
     /** Smallest part of a multipart upload other than the last (default 5 MiB, as S3; tests may lower it). */
@@ -302,7 +320,7 @@ public final class CofferBuilder {
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
-                    budgetWait, registry), lock);
+                    budgetWait, compression, registry), lock);
         } catch (IOException e) {
             if (lock != null) {
                 lock.close();

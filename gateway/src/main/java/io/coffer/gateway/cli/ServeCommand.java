@@ -70,6 +70,14 @@ final class ServeCommand implements Callable<Integer> {
             description = "Objects that never deduplicate with others (random chunk keys).")
     String dedupExclude;
 
+    @Option(names = "--compression", paramLabel = "true|false",
+            description = "Compress chunks (zstd) before encrypting them, where it pays (default true).")
+    String compression;
+
+    @Option(names = "--compression-exclude", paramLabel = "BUCKET[/PREFIX],...",
+            description = "Objects whose chunks are never compressed.")
+    String compressionExclude;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -85,6 +93,8 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.LOG_FORMAT, logFormat);
         ConfigOptions.put(flags, ConfigKey.DEDUP_MIN_SIZE, dedupMinSize);
         ConfigOptions.put(flags, ConfigKey.DEDUP_EXCLUDE, dedupExclude);
+        ConfigOptions.put(flags, ConfigKey.COMPRESSION, compression);
+        ConfigOptions.put(flags, ConfigKey.COMPRESSION_EXCLUDE, compressionExclude);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close

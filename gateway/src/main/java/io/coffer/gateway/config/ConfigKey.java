@@ -42,6 +42,12 @@ public enum ConfigKey {
     DEDUP_MIN_SIZE("dedup-min-size", "1024", false),
     /** Objects that never deduplicate: {@code BUCKET} or {@code BUCKET/PREFIX} entries separated by commas. */
     DEDUP_EXCLUDE("dedup-exclude", null, false),
+    /** Compress chunks (zstd) before they are encrypted, each where it pays (docs/FORMAT.md, "Chunks"). */
+    COMPRESSION("compression", "true", false),
+    /** The zstd level chunks are compressed at (-7 to 19, not 0; docs/DECISIONS.md, "Chunk compression"). */
+    COMPRESSION_LEVEL("compression-level", "1", false),
+    /** Objects whose chunks are never compressed: {@code BUCKET} or {@code BUCKET/PREFIX} entries, comma-separated. */
+    COMPRESSION_EXCLUDE("compression-exclude", null, false),
     /** Where chunk keys come from: {@code embedded} (in-process OPRF under the master key) or a key server HOST:PORT. */
     KEYSERVER("keyserver", "embedded", false),
     /** A key-server directory ({@code coffer keyserver init}): supplies the four files below when they are unset. */

@@ -53,7 +53,7 @@ public final class EngineOpener {
 
     private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
-                .dedupPolicy(c.dedupPolicy());
+                .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy());
         if (meters != null) {
             b.meterRegistry(meters);
         }

@@ -1,5 +1,7 @@
 package io.coffer.gateway.config;
 
+import io.coffer.sdk.crypto.ChunkCompressor;
+import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.keyserver.pki.SecretFile;
 import java.io.IOException;
@@ -153,6 +155,7 @@ public final class GatewayConfig {
         }
         validateKeyServer();
         dedupPolicy();
+        compressionPolicy();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
             if (intValue(k) < 1) {
@@ -201,6 +204,28 @@ public final class GatewayConfig {
             exclusions.add(new DedupPolicy.Exclusion(bucket, slash < 0 ? "" : e.substring(slash + 1)));
         }
         return new DedupPolicy(minSize, exclusions);
+    }
+
+    /** The engine's CompressionPolicy: {@code compression}, {@code compression-level}, {@code compression-exclude}. */
+    public CompressionPolicy compressionPolicy() {
+        List<CompressionPolicy.Exclusion> exclusions = new ArrayList<>();
+        String v = get(ConfigKey.COMPRESSION_EXCLUDE);
+        for (String entry : v == null || v.isBlank() ? new String[0] : v.split(",")) {
+            String e = entry.strip();
+            int slash = e.indexOf('/');
+            String bucket = slash < 0 ? e : e.substring(0, slash);
+            if (bucket.isEmpty()) {
+                throw new IllegalArgumentException("compression-exclude entries must be BUCKET or BUCKET/PREFIX, got '"
+                        + entry + "'");
+            }
+            exclusions.add(new CompressionPolicy.Exclusion(bucket, slash < 0 ? "" : e.substring(slash + 1)));
+        }
+        int level = intValue(ConfigKey.COMPRESSION_LEVEL);
+        if (level < ChunkCompressor.MIN_LEVEL || level > ChunkCompressor.MAX_LEVEL || level == 0) {
+            throw new IllegalArgumentException("compression-level must be between " + ChunkCompressor.MIN_LEVEL
+                    + " and " + ChunkCompressor.MAX_LEVEL + " and not 0, got " + level);
+        }
+        return new CompressionPolicy(boolValue(ConfigKey.COMPRESSION), level, exclusions);
     }
 
     /** True when chunk keys come from a remote key server rather than the embedded OPRF. */

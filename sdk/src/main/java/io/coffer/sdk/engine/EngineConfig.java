@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.chunk.Chunker;
+import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
@@ -27,10 +28,12 @@ import java.time.Duration;
  * @param budgetWait      how long a write or a read waits for its share of its budget before failing with SlowDown
  * @param keySourcePause  after a key-source failure, how long writes use random keys without asking it again (so a
  *                        dead key server costs one timeout, not one per batch)
+ * @param compression     which new chunks are compressed before they are encrypted, where it pays, and at which zstd
+ *                        level (chunk format 3, docs/FORMAT.md); reads handle every format whatever it says
  */
 public record EngineConfig(BlobStore blobs, MetadataStore metadata, MasterKey masterKey, Chunker chunker,
                            KeySource keySource, DedupPolicy dedupPolicy, int packSize, int inlineLimit, long minPartSize,
                            int keyBatchChunks, int readAhead, int ioThreads, Duration gcGrace, double gcDeadFraction,
                            Duration keySourcePause, long writeBudget, long readBudget, Duration budgetWait,
-                           MeterRegistry meters) {
+                           CompressionPolicy compression, MeterRegistry meters) {
 }

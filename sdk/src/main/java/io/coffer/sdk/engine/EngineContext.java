@@ -52,7 +52,7 @@ final class EngineContext implements AutoCloseable {
         this.config = config;
         JceWarmup.startOnce();
         byte[] chunkSealKey = config.masterKey().deriveSecret(ChunkCipher.SEAL_PURPOSE);
-        this.ciphers = ThreadLocal.withInitial(() -> new ChunkCipher(chunkSealKey));
+        this.ciphers = ThreadLocal.withInitial(() -> new ChunkCipher(chunkSealKey, config.compression().level()));
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());

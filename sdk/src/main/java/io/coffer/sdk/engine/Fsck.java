@@ -9,6 +9,7 @@ import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
@@ -182,7 +183,9 @@ final class Fsck {
         try {
             byte[] bytes = blobs.read(loc.pack(), loc.offset(), loc.length());
             bytesRead += bytes.length;
-            ctx.cipher().open(e.key(), bytes, 0, bytes.length, e.length(), e.hash());
+            // a compressed chunk (format 3) opens into its plaintext length, which the manifest bounds
+            byte[] plain = ChunkCipher.isCompressed(bytes.length, e.length()) ? new byte[e.length()] : bytes;
+            ctx.cipher().open(e.key(), bytes, 0, bytes.length, plain, 0, e.length(), e.hash());
         } catch (ChunkIntegrityException ex) {
             damaged.add(where + ": chunk " + e.id() + " in pack " + loc.pack() + " failed its integrity check");
         } catch (IOException ex) {

@@ -25,13 +25,14 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
- * parallel, each decrypted and checked (its GCM tag, or for a format-1 chunk its manifest hash) before a byte of it
- * is returned. Consecutive chunks that lie back to back in one pack are fetched with one ranged read. Memory:
- * {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunBuffers} that go back once
- * the reader has passed their run. All reads together hold at most the engine's read budget ({@link BufferBudget}):
- * a stream reserves one run when it opens (waiting, then SlowDown, if the budget is spent) and every further run of
- * its read-ahead only if the budget has it free, so it always makes progress and reads ahead when memory allows. The
- * engine fetches and verifies the first run ({@link #start}) before it hands the stream out.
+ * parallel, each decrypted, checked (its GCM tag, or for a format-1 chunk its manifest hash) and, if compressed,
+ * decompressed before a byte of it is returned. Consecutive chunks that lie back to back in one pack are fetched with
+ * one ranged read. Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link
+ * RunBuffers} that go back once the reader has passed their run. All reads together hold at most the engine's read
+ * budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if the budget is
+ * spent) and every further run of its read-ahead only if the budget has it free, so it always makes progress and reads
+ * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream
+ * out.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
@@ -89,8 +90,8 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             j++;
         }
         this.endEntry = j;
-        // a run is one chunk, or back-to-back chunks of at most MAX_RUN_BYTES together; a chunk is stored with at most
-        // TAG_LENGTH more bytes than it holds
+        // a run is one chunk, or back-to-back chunks of at most MAX_RUN_BYTES together; a chunk takes at most
+        // TAG_LENGTH more bytes than it holds in a run's buffer (see slot)
         long covered = 0;
         long largestChunk = 0;
         for (int k = i; k < j; k++) {
@@ -282,18 +283,17 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         while (inFlight.size() < runs && nextEntry < endEntry) {
             ensureLocated(nextEntry);
             int start = nextEntry;
-            ChunkLocation first = location(start);
-            long runBytes = first.length();
+            long runBytes = slot(start);
             int end = start + 1;
             while (end < endEntry) {
                 ensureLocated(end);
                 ChunkLocation next = location(end);
                 ChunkLocation prev = location(end - 1);
                 if (!next.pack().equals(prev.pack()) || next.offset() != prev.offset() + prev.length()
-                        || runBytes + next.length() > MAX_RUN_BYTES) {
+                        || runBytes + slot(end) > MAX_RUN_BYTES) {
                     break;
                 }
-                runBytes += next.length();
+                runBytes += slot(end);
                 end++;
             }
             BufferBudget.Reservation share;
@@ -313,8 +313,19 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 locs.add(location(i));
             }
             nextEntry = end;
-            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs), ctx.io));
+            int bufferLength = (int) runBytes;
+            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength), ctx.io));
         }
+    }
+
+    /**
+     * The bytes entry {@code i} takes in its run's buffer: its stored length, or for a compressed chunk its plaintext
+     * length (at most {@code length + TAG_LENGTH} either way, the bound the stream's budget share assumes).
+     */
+    private int slot(int entry) throws IOException {
+        int stored = location(entry).length();
+        int plain = entries.get(entry).length();
+        return ChunkCipher.isCompressed(stored, plain) ? plain : stored;
     }
 
     private ChunkLocation location(int entry) throws IOException {
@@ -343,25 +354,38 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     }
 
     /**
-     * Reads a run of chunks with one ranged read, then decrypts and verifies each in place. Runs on the I/O executor.
+     * Reads a run of chunks with one ranged read, then decrypts and verifies each. Runs on the I/O executor.
+     *
+     * <p>A run of uncompressed chunks is read to the start of its buffer and opened in place. A run with compressed
+     * chunks takes a buffer of {@code bufferLength} (the sum of its {@link #slot}s): its stored bytes are read to the
+     * end, and each chunk in turn is opened into the next free bytes at the front, a compressed one through the
+     * cipher's own frame buffer, an uncompressed one decrypted in place and moved down. Where chunk {@code i}'s
+     * plaintext ends, chunk {@code i + 1}'s stored bytes have not yet begun: each chunk before it gave back at least
+     * as many bytes as its plaintext takes (a compressed chunk's slot is its plaintext, an uncompressed one stores
+     * more than its plaintext), so nothing is overwritten before it is read.
      */
-    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs) {
+    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
         ChunkLocation first = locs.get(0);
         ChunkLocation last = locs.get(locs.size() - 1);
         int length = (int) (last.offset() + last.length() - first.offset());
-        byte[] bytes = ctx.runBuffers.take(length);
+        byte[] bytes = ctx.runBuffers.take(bufferLength);
+        int readAt = bufferLength - length;
+        boolean compact = readAt > 0;
         boolean handedOut = false;
         try {
-            readRun(locs, bytes, length);
+            readRun(locs, bytes, readAt, length);
             List<Slice> out = new ArrayList<>(run.size());
-            int pos = 0;
+            int pos = readAt;
+            int plainAt = 0;
             var cipher = ctx.cipher();
             for (int i = 0; i < run.size(); i++) {
                 ManifestEntry e = run.get(i);
                 int stored = locs.get(i).length();
-                cipher.open(e.key(), bytes, pos, stored, e.length(), e.hash());
-                out.add(new Slice(bytes, pos, e.length()));
+                int to = compact ? plainAt : pos;
+                cipher.open(e.key(), bytes, pos, stored, bytes, to, e.length(), e.hash());
+                out.add(new Slice(bytes, to, e.length()));
                 pos += stored;
+                plainAt += e.length();
             }
             handedOut = true;
             return out;
@@ -377,11 +401,11 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         }
     }
 
-    /** Reads the run's {@code length} bytes into {@code buffer}. */
-    private void readRun(List<ChunkLocation> locs, byte[] buffer, int length) throws IOException {
+    /** Reads the run's {@code length} stored bytes into {@code buffer} from {@code at}. */
+    private void readRun(List<ChunkLocation> locs, byte[] buffer, int at, int length) throws IOException {
         ChunkLocation first = locs.get(0);
         try {
-            ctx.config.blobs().readInto(first.pack(), first.offset(), buffer, 0, length);
+            ctx.config.blobs().readInto(first.pack(), first.offset(), buffer, at, length);
         } catch (BlobNotFoundException e) {
             // a cached location may be stale (another gateway moved the chunk): ask the store once more
             for (ChunkLocation l : locs) {
@@ -392,7 +416,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             if (fresh.values().stream().noneMatch(l -> !l.pack().equals(first.pack()))) {
                 throw integrityFailure("pack " + first.pack() + " is missing from the backend", e);
             }
-            int pos = 0;
+            int pos = at;
             for (ChunkLocation l : locs) {
                 ChunkLocation now = fresh.get(l.id());
                 if (now == null) {

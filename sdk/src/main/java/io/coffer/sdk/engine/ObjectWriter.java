@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * committed here; the caller waits for {@link #awaitUploads}, commits the {@link Result} in one metadata transaction,
  * or calls {@link #discard}.
  *
- * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash, the key-source input), one AES-GCM pass straight
- * into the pack buffer (its tag is the integrity check on read), and the MD5 that S3 ETags need, on another core
+ * <p>Per byte: one chunker pass, one SHA-256 pass (the chunk hash, the key-source input), one zstd attempt straight
+ * into the pack buffer when compression is on (kept where it pays, docs/FORMAT.md), one AES-GCM pass there over
+ * what is kept (its tag is the integrity check on read), and the MD5 that S3 ETags need, on another core
  * ({@link Md5Tap}). Memory: the chunk reader's window, at most {@code keyBatchChunks} buffered chunks when a remote
  * key source is batched, and at most three packs (one filling, {@link #UPLOADS_IN_FLIGHT} uploading), whatever the
  * stream's length.
@@ -62,6 +63,8 @@ final class ObjectWriter {
     private final EngineContext ctx;
     private final ChunkCipher cipher;
     private final boolean objectMayDedup;
+    /** Whether new chunks are compressed before they are sealed (chunk format 3) where it pays. */
+    private final boolean compress;
     private final List<ManifestEntry> entries = new ArrayList<>();
     private final Set<ChunkId> writtenHere = new HashSet<>();
     private final List<PackRecord> packs = new ArrayList<>();
@@ -94,6 +97,7 @@ final class ObjectWriter {
         this.inlineLimit = inlineLimit;
         this.cipher = ctx.cipher();
         this.objectMayDedup = ctx.config.dedupPolicy().objectMayDedup(bucket, key);
+        this.compress = ctx.config.compression().objectMayCompress(bucket, key);
         this.expectedLength = expectedLength;
     }
 
@@ -263,8 +267,9 @@ final class ObjectWriter {
             return;
         }
         int packSize = ctx.config.packSize();
-        int sealed = ChunkCipher.sealedLength(length);
-        if (pack != null && !pack.isEmpty() && (pack.dataSize() + sealed > packSize || endsPackEarly(remaining))) {
+        // room for the chunk uncompressed: whether it compresses is known only once it is sealed
+        int room = ChunkCipher.sealedLength(length);
+        if (pack != null && !pack.isEmpty() && (pack.dataSize() + room > packSize || endsPackEarly(remaining))) {
             sealAndUpload();
         }
         if (pack == null) {
@@ -278,8 +283,9 @@ final class ObjectWriter {
                 pack = new PackWriter(name, initial);
             }
         }
-        int at = pack.reserve(id, sealed);
-        cipher.seal(key, data, offset, length, pack.buffer(), at);
+        int at = pack.reserve(id, room);
+        int sealed = cipher.sealChunk(key, data, offset, length, compress, pack.buffer(), at);
+        pack.shortenLast(sealed);
         writtenHere.add(id);
         ctx.storedBytes.increment(sealed);
     }

@@ -51,6 +51,19 @@ public final class PackWriter {
         return offset;
     }
 
+    /**
+     * Shortens the chunk reserved last to {@code length} bytes: a chunk whose room was reserved for its uncompressed
+     * size and that was stored compressed.
+     */
+    public void shortenLast(int length) {
+        ChunkLocation last = chunks.get(chunks.size() - 1);
+        if (length < 0 || length > last.length()) {
+            throw new IllegalArgumentException("cannot shorten a chunk of " + last.length() + " bytes to " + length);
+        }
+        size -= last.length() - length;
+        chunks.set(chunks.size() - 1, new ChunkLocation(last.id(), name, last.offset(), length));
+    }
+
     /** Appends ciphertext copied from elsewhere (pack rewrites move chunks without decrypting them). */
     public void append(ChunkId id, byte[] ciphertext) {
         int off = reserve(id, ciphertext.length);
