@@ -21,7 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * A durable PoR server in a directory: the honest {@link MemoryPorServer} in memory, and a journal of every call that
@@ -159,17 +161,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     public void rebuildC(SealedLevel c) {
         usable();
         inner.rebuildC(c);
-        List<ServerJournal.Entry> snapshot = new ArrayList<>();
-        for (int i = 0; i < inner.storage().n(); i++) {
-            byte[] block = inner.storage().u(i);
-            byte[] sealed = inner.storage().uSealed(i);
-            if (block != null || sealed != null) {
-                snapshot.add(new ServerJournal.Entry(SNAPSHOT_U, snapshotU(i, block, sealed)));
-            }
-        }
-        snapshot.add(new ServerJournal.Entry(MessageType.REBUILD_C.code(), codec.rebuildC(c)));
         try {
-            journal.replaceWith(snapshot);
+            journal.replaceWith(snapshot(c));
         } catch (IOException e) {
             failed = true;
             throw new UncheckedIOException("PoR journal: the C rebuild could not be saved; restart the server", e);
@@ -217,6 +210,41 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             failed = true;
             throw new UncheckedIOException("PoR journal: a " + type + " could not be saved; restart the server", e);
         }
+    }
+
+    /** U's non-empty positions, then the C rebuild: made one record at a time as the journal writes them. */
+    private Iterable<ServerJournal.Entry> snapshot(SealedLevel c) {
+        return () -> new Iterator<>() {
+            private int next = advance(0);
+
+            private int advance(int from) {
+                int i = from;
+                while (i < inner.storage().n() && inner.storage().u(i) == null && inner.storage().uSealed(i) == null) {
+                    i++;
+                }
+                return i;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next <= inner.storage().n();
+            }
+
+            @Override
+            public ServerJournal.Entry next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                int i = next;
+                if (i == inner.storage().n()) {
+                    next++;
+                    return new ServerJournal.Entry(MessageType.REBUILD_C.code(), codec.rebuildC(c));
+                }
+                next = advance(i + 1);
+                return new ServerJournal.Entry(SNAPSHOT_U, snapshotU(i, inner.storage().u(i),
+                        inner.storage().uSealed(i)));
+            }
+        };
     }
 
     private static byte[] snapshotU(int index, byte[] block, byte[] sealed) {

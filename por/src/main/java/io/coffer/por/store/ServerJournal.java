@@ -73,8 +73,8 @@ final class ServerJournal implements AutoCloseable {
         channel.force(false);
     }
 
-    /** Atomically replaces the whole journal with {@code entries}. */
-    void replaceWith(List<Entry> entries) throws IOException {
+    /** Atomically replaces the whole journal with {@code entries}, each made when it is written. */
+    void replaceWith(Iterable<Entry> entries) throws IOException {
         channel.close();
         writeNew(file, entries);
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -90,7 +90,7 @@ final class ServerJournal implements AutoCloseable {
         channel.close();
     }
 
-    private static void writeNew(Path file, List<Entry> entries) throws IOException {
+    private static void writeNew(Path file, Iterable<Entry> entries) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
