@@ -24,7 +24,7 @@ class HostileClientTest {
     @BeforeEach
     void start() throws InterruptedException {
         net = PorNetServer.start(new MemoryPorServer(K, BLOCK), KEY, new InetSocketAddress("127.0.0.1", 0),
-                new PorNetServer.Limits(4, 500, 60));
+                new PorNetServer.Limits(4, 2_000, 60));
     }
 
     @AfterEach
@@ -199,7 +199,7 @@ class HostileClientTest {
     void aStalledHandshakeIsClosedAndConnectionsBeyondTheLimitAreRefused() throws IOException {
         try (RawConnection idle = new RawConnection(net.port())) {
             idle.sendBytes(new byte[] {0, 0}); // half a length, then nothing
-            assertThat(idle.receiveError(false).message()).contains("no handshake within 500 ms");
+            assertThat(idle.receiveError(false).message()).contains("no handshake within 2000 ms");
             assertThat(idle.closedByServer()).isTrue();
         }
         RawConnection[] held = new RawConnection[4];
