@@ -4,7 +4,8 @@
 #                                                   benchmarks/results/, then a Markdown summary (JmhSummary)
 #   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
-#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
+#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
+#                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
 #                                                   datasets/dev, git-ignored)
 #   benchmarks/run.sh machine                       CPU, core count, memory and JDK of this machine
