@@ -4,6 +4,9 @@
 #                                                   benchmarks/results/, then a Markdown summary (JmhSummary)
 #   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
+#   benchmarks/run.sh layers DIR [OPTIONS]          LayerExperiment (SimEnc's layer mode and its baselines) over the
+#                                                   .tgz/.tar.gz files in DIR in version order; last line
+#                                                   "coffer-layers ratio R"
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
 #                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
@@ -59,6 +62,13 @@ case "$cmd" in
     machine
     java -Xmx2g -cp "$CP" io.coffer.benchmarks.DedupExperiment "$dir" "$@"
     ;;
+  layers)
+    dir="${1:?usage: run.sh layers DIR [OPTIONS]}"
+    shift
+    build
+    machine
+    java -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.LayerExperiment "$dir" "$@"
+    ;;
   cpu)
     build
     machine
@@ -71,7 +81,7 @@ case "$cmd" in
     machine
     ;;
   *)
-    sed -n '2,11p' "$0"
+    sed -n '2,14p' "$0"
     exit 2
     ;;
 esac

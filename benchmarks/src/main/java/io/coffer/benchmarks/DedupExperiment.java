@@ -43,7 +43,8 @@ import java.util.zip.GZIPInputStream;
 public final class DedupExperiment {
     private static final List<String> DEFAULT_SPECS = List.of("fastcdc:256k:1m:4m", "fastcdc:16k:64k:512k",
             "fixed:1m");
-    private static final Pattern VERSIONED = Pattern.compile("(.+?)-(\\d.*)\\.(tgz|tar\\.gz)");
+    /** A versioned tarball: package (group 1), version (group 2), extension (group 3). */
+    public static final Pattern VERSIONED = Pattern.compile("(.+?)-(\\d.*)\\.(tgz|tar\\.gz)");
 
     private DedupExperiment() {
     }
@@ -174,7 +175,7 @@ public final class DedupExperiment {
     }
 
     /** Orders by package, then version ("a-5.4.9" before "a-5.4.10", "django-4.2" before "django-4.2.1"). */
-    static int versionOrder(Path a, Path b) {
+    public static int versionOrder(Path a, Path b) {
         Matcher ma = VERSIONED.matcher(a.getFileName().toString());
         Matcher mb = VERSIONED.matcher(b.getFileName().toString());
         if (!ma.matches() || !mb.matches()) {
