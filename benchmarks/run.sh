@@ -9,7 +9,8 @@
 #                                                   "coffer-layers ratio R", R from the packs and manifests
 #                                                   of a store the files were PUT into (EngineLayerRatio;
 #                                                   LAYER_MODE=high|basic:N|flexible, default high)
-#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
+#   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
+#                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
 #                                                   datasets/dev, git-ignored)
 #   benchmarks/run.sh machine                       CPU, core count, memory and JDK of this machine

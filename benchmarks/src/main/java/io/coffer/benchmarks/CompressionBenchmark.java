@@ -32,8 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The chunk compressors Coffer could use, each on 16 MiB cut into 1 MiB chunks (the default average chunk) compressed
  * one by one, each chunk whole in one call (the engine compresses a chunk's first 128 KiB first and stops there when
  * they do not pay; this compares the codecs themselves), with the write path's rule for keeping a frame (it must save
- * a 32nd of the chunk and the 28 bytes of format 3's nonce and tag): compression and decompression speed, and (printed once per trial, {@code
- * [ratio]}) the stored fraction. What it decided: docs/DECISIONS.md, "Chunk compression: zstd-jni at level 1".
+ * a 32nd of the chunk and the 28 bytes of format 3's nonce and tag): compression and decompression speed, and
+ * (printed once per trial, {@code [ratio]}) the stored fraction. What it decided: docs/DECISIONS.md, "Chunk
+ * compression: zstd-jni at level 1".
  *
  * <ul>
  *   <li>{@code codec}: {@code zstd-jni:L} (native zstd through JNI at level L), {@code aircompressor} (pure-Java

@@ -13,7 +13,8 @@
  *   <li>{@code io.coffer.sdk.crypto}, {@code io.coffer.sdk.chunk}, {@code io.coffer.sdk.checksum}: the master key,
  *       chunkers and checksum algorithms the builder and the API take (and the chunk ids the metadata store holds).</li>
  * </ul>
- * {@code engine}, {@code manifest}, {@code pack} and {@code codec} are the engine's insides and may change in any
+ * {@code engine}, {@code manifest}, {@code pack} and {@code codec} are the engine's insides, and {@code deflate}
+ * (partial gzip decoding) and {@code similarity} (SimEnc's similarity keys) the layer mode's; all may change in any
  * release.
  */
 package io.coffer.sdk;

@@ -42,9 +42,9 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code LayerExperiment DIR [--subchunks MIN:AVG:MAX,...] [--warmup N|all] [--threshold N]
  * [--percentile P] [--dedup-by ciphertext|key-and-plaintext] [--threads N]}; defaults: sub-chunks {@code 200:512:1k}
- * (the paper's) and {@code 2k:4k:8k}; warm-up the first version of each package (the rest assigned online; {@code all}
- * clusters every chunk with Algorithm 1, as the paper's Figure 10 does); the online threshold Algorithm 1's epsilon;
- * its percentile 0.9; dedup by key and plaintext; 2 threads; {@code --no-decompressed} leaves out LSH-MLE and SimEnc
+ * (the paper's) and {@code 2k:4k:8k}; warm-up {@code all}: Algorithm 1 clusters every chunk, as the paper's Figure 10
+ * does ({@code --warmup N} clusters the first N versions of each package and assigns the rest online); the online
+ * threshold Algorithm 1's epsilon; its percentile 0.9; dedup by key and plaintext; 2 threads; {@code --no-decompressed} leaves out LSH-MLE and SimEnc
  * in the decompressed space (the longest part of a run; MLE-512K there stays). Run via {@code benchmarks/run.sh layers DIR}.
  */
 public final class LayerExperiment {
@@ -67,7 +67,7 @@ public final class LayerExperiment {
             System.exit(2);
         }
         List<int[]> sub = List.of(new int[] {200, 512, 1024}, new int[] {2048, 4096, 8192});
-        int warm = 1;
+        int warm = -1;
         int threshold = -1;
         boolean byCiphertext = false;
         int threads = 2;
@@ -178,7 +178,8 @@ public final class LayerExperiment {
         try (KeySource source = OprfKeySource.embedded(master)) {
             for (SpaceIndex space : chunkSpaces) {
                 ChunkKey[] lsh = ChunkKeys.lsh(space);
-                ChunkKeys.SimEnc sim = ChunkKeys.simEnc(space, o.warmUpVersions(), o.threshold(), o.percentile(), source);
+                ChunkKeys.SimEnc sim = ChunkKeys.simEnc(space, o.warmUpVersions(), o.threshold(), o.percentile(),
+                        source);
                 simEncInfo.put(space.space, sim);
                 for (int[] s : o.subChunks()) {
                     String setting = "FastCDC " + s[0] + "/" + s[1] + "/" + s[2];

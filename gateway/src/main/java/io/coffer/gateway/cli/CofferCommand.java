@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "coffer", mixinStandardHelpOptions = true, version = "coffer 0.1.0",
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
-            ReindexCommand.class, KeyServerVerb.class, HealthCommand.class, CommandLine.HelpCommand.class})
+            ReindexCommand.class, KeyServerVerb.class, HealthCommand.class, PorServerCommand.class,
+            CommandLine.HelpCommand.class})
 public final class CofferCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -27,7 +28,7 @@ public final class CofferCommand implements Runnable {
      * stderr, so that what it prints on stdout (a report, the configuration) can be piped or parsed.
      */
     static boolean runsAServer(String... args) {
-        return args.length > 0 && (args[0].equals("serve")
+        return args.length > 0 && (args[0].equals("serve") || args[0].equals("por-server")
                 || args[0].equals("keyserver") && args.length > 1 && args[1].equals("serve"));
     }
 

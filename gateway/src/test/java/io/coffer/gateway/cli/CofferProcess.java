@@ -103,6 +103,11 @@ final class CofferProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Sends SIGKILL, as a crash or the OOM killer would: no shutdown hook runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {

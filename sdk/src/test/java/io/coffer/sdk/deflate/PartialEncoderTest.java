@@ -84,4 +84,25 @@ class PartialEncoderTest {
         assertThatThrownBy(() -> encode(rt.tokens, side)).isInstanceOf(DeflateFormatException.class)
                 .hasMessageContaining("padding");
     }
+
+    @Test
+    void randomlyCorruptedTokensOrSideInformationAreRefusedOrEncodedNeverACrash() throws IOException {
+        byte[] gzip = Gzip.concat(Gzip.member(TEXT, 6), Gzip.member(TEXT, 0), Gzip.member("fixed".getBytes(), 6),
+                new byte[] {7, 7});
+        RoundTrip rt = RoundTrip.assertExact(gzip);
+        java.util.Random r = new java.util.Random(20);
+        int refused = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            byte[] tokens = rt.tokens.clone();
+            byte[] side = rt.side.clone();
+            byte[] target = trial % 2 == 0 ? tokens : side;
+            target[r.nextInt(target.length)] ^= (byte) (1 << r.nextInt(8));
+            try {
+                encode(tokens, side);
+            } catch (DeflateFormatException e) {
+                refused++;
+            }
+        }
+        org.assertj.core.api.Assertions.assertThat(refused).as("corruptions refused").isPositive();
+    }
 }

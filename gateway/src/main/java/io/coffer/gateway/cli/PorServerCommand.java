@@ -1,0 +1,117 @@
+package io.coffer.gateway.cli;
+
+import io.coffer.por.net.PorKeyFile;
+import io.coffer.por.net.PorNetServer;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.store.JournaledPorServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coffer por-server}: the proof-of-retrievability server next to the storage (docs/POR.md, "The PoR server").
+ * It keeps U, C and H under {@code --data}, fixed at the first start to 2^k blocks of {@code --block-size} bytes, and
+ * serves one PoR client over the PoR protocol, sessions authenticated with the key in {@code --key-file} (created,
+ * 0600, on the first start). Runs until SIGTERM or SIGINT.
+ */
+@Command(name = "por-server", mixinStandardHelpOptions = true,
+        description = "Run the proof-of-retrievability server: stores U, C and H under --data, answers audits.")
+final class PorServerCommand implements Callable<Integer> {
+    static final String KEY_FILE = "session.key";
+
+    @Option(names = "--data", paramLabel = "DIR", required = true, description = "Where U, C and H are kept.")
+    Path data;
+
+    @Option(names = "--port", paramLabel = "P", defaultValue = "9100", description = "Default 9100 (0: any free).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Default 127.0.0.1.")
+    String bind;
+
+    @Option(names = "--k", paramLabel = "K",
+            description = "Capacity: 2^K blocks (1.." + ServerParameters.MAX_K + "); needed at the first start only.")
+    Integer k;
+
+    @Option(names = "--block-size", paramLabel = "BYTES", description = "Bytes per block; first start only.")
+    Integer blockSize;
+
+    @Option(names = "--batch", paramLabel = "B", defaultValue = "0",
+            description = "Write batching: 2^B blocks per H add (default 0); first start only.")
+    int batch;
+
+    @Option(names = "--key-file", paramLabel = "FILE",
+            description = "The session key shared with the client (default: DIR/" + KEY_FILE
+                    + ", created 0600 if absent).")
+    Path keyFile;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "32", description = "Default 32.")
+    int maxConnections;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private final CountDownLatch started = new CountDownLatch(1);
+    private volatile int boundPort;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if ((k == null) != (blockSize == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--k and --block-size go together");
+        }
+        ServerParameters requested = k == null ? null : new ServerParameters(k, batch, blockSize);
+        Path key = keyFile != null ? keyFile : data.resolve(KEY_FILE);
+        try (JournaledPorServer server = JournaledPorServer.open(data, requested)) {
+            boolean created = !Files.exists(key);
+            byte[] sessionKey = created ? PorKeyFile.create(key, new SecureRandom()) : PorKeyFile.load(key);
+            PorNetServer net = PorNetServer.start(server, sessionKey, new InetSocketAddress(bind, port),
+                    new PorNetServer.Limits(maxConnections, PorNetServer.Limits.DEFAULT.handshakeTimeoutMillis(),
+                            PorNetServer.Limits.DEFAULT.idleTimeoutSeconds()));
+            Thread hook = new Thread(stop::countDown, "coffer-por-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                boundPort = net.port();
+                banner(spec.commandLine().getOut(), server, key, created);
+                started.countDown();
+                stop.await();
+            } finally {
+                net.close();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the JVM is exiting: the hook has run
+                }
+            }
+        }
+        return 0;
+    }
+
+    private void banner(PrintWriter out, JournaledPorServer server, Path key, boolean created) {
+        out.println("Coffer PoR server");
+        out.println("  listening:   " + bind + ":" + boundPort);
+        out.println("  data:        " + data.toAbsolutePath() + " (2^" + server.k() + " blocks of "
+                + server.blockBytes() + " bytes, 2^" + server.batchExponent() + " per H add)");
+        out.println("  session key: " + key.toAbsolutePath()
+                + (created ? " (created now: give it to the client)" : ""));
+        out.flush();
+    }
+
+    /** For tests: waits until the server listens and returns its port. */
+    int awaitStarted() throws InterruptedException {
+        started.await();
+        return boundPort;
+    }
+
+    /** For tests: stops a running server as SIGTERM would. */
+    void stop() {
+        stop.countDown();
+    }
+}

@@ -1,0 +1,129 @@
+package io.coffer.por.checksum;
+
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Encrypts and authenticates checksums before they go to the server (section 5.4), so the server never sees a
+ * checksum (it would learn M from enough of them) and cannot substitute one.
+ *
+ * <ul>
+ *   <li>C and H: AES-256-GCM under the key kappa = HMAC-SHA256(sk0, 0x00 || buffer || level || t), t the time the
+ *       level (or C) was written, with the block's whole address (buffer, level, part, index) as associated data. Both
+ *       sides can compute t from the current time alone, so an old checksum (another t) or another block's (another
+ *       address) fails to open: freshness without a tree.</li>
+ *   <li>U: AES-256-GCM under the fixed key HMAC-SHA256(sk0, 0x01), the address as associated data; freshness comes
+ *       from the Merkle tree over the sealed checksums of U.</li>
+ * </ul>
+ *
+ * <p>The paper puts the whole address into the PRF input (kappa = PRF(sk0, 0, addr, t)); here the index goes into
+ * the associated data instead, so one key serves a whole level written at time t. The binding is the same (a GCM tag
+ * under that key covers the address), and a rebuild derives one key instead of one per block, which halves its cost
+ * (an AES key schedule per block dominated). Nonces are random, so reusing a key is safe: at most 2^27 sealings
+ * share one (C's 2n), far below GCM's 2^32 limit for random nonces.
+ *
+ * <p>Sealed format ({@link #SEALED_BYTES} bytes): a random 12-byte nonce, the 20-byte checksum encrypted, the 16-byte
+ * tag. Random nonces also make a write retried at the same time after a crash safe. Not thread-safe (it holds its
+ * ciphers); one per client.
+ */
+public final class ChecksumSealer {
+    public static final int NONCE_BYTES = 12;
+    public static final int TAG_BYTES = 16;
+    public static final int SEALED_BYTES = NONCE_BYTES + Checksum.BYTES + TAG_BYTES;
+
+    private final Mac prf;
+    private final Cipher gcm;
+    private final SecretKeySpec uKey;
+    private final SecureRandom random;
+    private byte[] lastKeyInput;
+    private SecretKeySpec lastKey;
+
+    public ChecksumSealer(byte[] sk0, SecureRandom random) {
+        if (sk0.length != 32) {
+            throw new IllegalArgumentException("sk0 must be 32 bytes, got " + sk0.length);
+        }
+        try {
+            this.prf = Mac.getInstance("HmacSHA256");
+            prf.init(new SecretKeySpec(sk0, "HmacSHA256"));
+            this.gcm = Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 or AES-GCM unavailable", e);
+        }
+        this.uKey = new SecretKeySpec(prf.doFinal(new byte[] {1}), "AES");
+        this.random = random;
+    }
+
+    /** Seals the checksum of the block written at {@code address} (in C or H) at time {@code t}. */
+    public byte[] seal(BlockAddress address, long t, Checksum checksum) {
+        return encrypt(key(address, t), address.toBytes(), checksum);
+    }
+
+    /** Opens a sealed checksum of C or H; throws {@link SealBrokenException} unless sealed at this address and t. */
+    public Checksum open(BlockAddress address, long t, byte[] sealed) {
+        return decrypt(key(address, t), address.toBytes(), sealed, address);
+    }
+
+    /** Seals the checksum of block {@code index} of U. */
+    public byte[] sealU(long index, Checksum checksum) {
+        return encrypt(uKey, BlockAddress.u(index).toBytes(), checksum);
+    }
+
+    public Checksum openU(long index, byte[] sealed) {
+        BlockAddress address = BlockAddress.u(index);
+        return decrypt(uKey, address.toBytes(), sealed, address);
+    }
+
+    private SecretKeySpec key(BlockAddress address, long t) {
+        if (address.buffer() == BlockAddress.Buffer.U) {
+            throw new IllegalArgumentException("U is sealed under the fixed key: use sealU/openU");
+        }
+        byte[] input = ByteBuffer.allocate(1 + 1 + 4 + 8).put((byte) 0).put((byte) address.buffer().ordinal())
+                .putInt(address.level()).putLong(t).array();
+        if (!Arrays.equals(input, lastKeyInput)) { // a rebuild seals a whole level under one key: derive it once
+            lastKey = new SecretKeySpec(prf.doFinal(input), "AES");
+            lastKeyInput = input;
+        }
+        return lastKey;
+    }
+
+    private byte[] encrypt(SecretKeySpec key, byte[] aad, Checksum checksum) {
+        byte[] out = new byte[SEALED_BYTES];
+        byte[] nonce = new byte[NONCE_BYTES];
+        random.nextBytes(nonce);
+        System.arraycopy(nonce, 0, out, 0, NONCE_BYTES);
+        try {
+            gcm.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, nonce));
+            gcm.updateAAD(aad);
+            gcm.doFinal(checksum.toBytes(), 0, Checksum.BYTES, out, NONCE_BYTES);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM failed to encrypt", e);
+        }
+        return out;
+    }
+
+    private Checksum decrypt(SecretKeySpec key, byte[] aad, byte[] sealed, BlockAddress address) {
+        if (sealed == null || sealed.length != SEALED_BYTES) {
+            throw new SealBrokenException("sealed checksum at " + address + " is "
+                    + (sealed == null ? "missing" : sealed.length + " bytes, not " + SEALED_BYTES));
+        }
+        try {
+            gcm.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BYTES * 8, sealed, 0, NONCE_BYTES));
+            gcm.updateAAD(aad);
+            byte[] plain = gcm.doFinal(sealed, NONCE_BYTES, SEALED_BYTES - NONCE_BYTES);
+            return Checksum.fromBytes(plain);
+        } catch (AEADBadTagException e) {
+            throw new SealBrokenException("sealed checksum at " + address + " fails authentication");
+        } catch (IllegalArgumentException e) {
+            throw new SealBrokenException("sealed checksum at " + address + " holds no checksum: " + e.getMessage());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM failed to decrypt", e);
+        }
+    }
+}

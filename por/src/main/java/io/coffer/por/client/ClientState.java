@@ -1,0 +1,130 @@
+package io.coffer.por.client;
+
+import io.coffer.por.checksum.Checksum;
+import io.coffer.por.code.LogState;
+import io.coffer.por.merkle.MerkleHash;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * Everything the PoR client keeps between operations, O(1) in n: the block size; the batch exponent b; H's log state
+ * (capacity exponent k - b, the batches t of this epoch, whose bits say which levels are filled, and the epoch, which
+ * is also C's); the blocks written into the pending batch and the checksum of that partial batch (so the batch's
+ * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums.
+ *
+ * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 2, block size (4), b (1), H's log state (16: k - b,
+ * t, epoch), pending blocks (4), the pending batch's checksum (20), master key (32), root (32), CRC-32C of what
+ * precedes (4), so a torn or altered file is refused, not misread.
+ */
+public record ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
+        byte[] masterKey, byte[] root) {
+    public static final int BYTES = 4 + 1 + 4 + 1 + LogState.SERIALIZED_BYTES + 4 + Checksum.BYTES + 32
+            + MerkleHash.BYTES + 4;
+    private static final byte[] MAGIC = {'C', 'P', 'O', 'R'};
+    private static final byte VERSION = 2;
+
+    public ClientState {
+        if (blockBytes <= 0) {
+            throw new IllegalArgumentException("block size must be positive: " + blockBytes);
+        }
+        if (batchExponent < 0 || batchExponent > 16 || hLog.k() + batchExponent > 26) {
+            throw new IllegalArgumentException("batch exponent out of range: " + batchExponent);
+        }
+        if (pending < 0 || pending >= 1 << batchExponent) {
+            throw new IllegalArgumentException("pending blocks must be in [0, 2^" + batchExponent + "): " + pending);
+        }
+        if (masterKey.length != 32 || root.length != MerkleHash.BYTES) {
+            throw new IllegalArgumentException("master key and root must be 32 bytes");
+        }
+        masterKey = masterKey.clone();
+        root = root.clone();
+    }
+
+    /** A fresh state for 2^k blocks, before C is first built. */
+    public static ClientState empty(int blockBytes, int k, int batchExponent, byte[] masterKey, byte[] root) {
+        return new ClientState(blockBytes, batchExponent, LogState.empty(k - batchExponent), 0, Checksum.zero(),
+                masterKey, root);
+    }
+
+    /** The capacity exponent: 2^k blocks. */
+    public int k() {
+        return hLog.k() + batchExponent;
+    }
+
+    @Override
+    public byte[] masterKey() {
+        return masterKey.clone();
+    }
+
+    @Override
+    public byte[] root() {
+        return root.clone();
+    }
+
+    public ClientState with(LogState newHLog, int newPending, Checksum newPendingChecksum, byte[] newRoot) {
+        return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot);
+    }
+
+    public byte[] toBytes() {
+        ByteBuffer out = ByteBuffer.allocate(BYTES);
+        out.put(MAGIC).put(VERSION).putInt(blockBytes).put((byte) batchExponent).put(hLog.toBytes()).putInt(pending)
+                .put(pendingChecksum.toBytes()).put(masterKey).put(root);
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), 0, BYTES - 4);
+        out.putInt((int) crc.getValue());
+        return out.array();
+    }
+
+    public static ClientState fromBytes(byte[] bytes) {
+        if (bytes.length != BYTES) {
+            throw new IllegalArgumentException("PoR client state must be " + BYTES + " bytes, got " + bytes.length);
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        byte[] magic = new byte[4];
+        in.get(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IllegalArgumentException("not a PoR client state (bad magic)");
+        }
+        byte version = in.get();
+        if (version != VERSION) {
+            throw new IllegalArgumentException("unsupported PoR client state version " + version);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, BYTES - 4);
+        if (ByteBuffer.wrap(bytes, BYTES - 4, 4).getInt() != (int) crc.getValue()) {
+            throw new IllegalArgumentException("PoR client state fails its CRC-32C: torn or altered");
+        }
+        int blockBytes = in.getInt();
+        int batchExponent = in.get();
+        byte[] log = new byte[LogState.SERIALIZED_BYTES];
+        in.get(log);
+        int pending = in.getInt();
+        byte[] sum = new byte[Checksum.BYTES];
+        in.get(sum);
+        byte[] key = new byte[32];
+        in.get(key);
+        byte[] root = new byte[MerkleHash.BYTES];
+        in.get(root);
+        return new ClientState(blockBytes, batchExponent, LogState.fromBytes(log), pending, Checksum.fromBytes(sum),
+                key, root);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClientState s && blockBytes == s.blockBytes && batchExponent == s.batchExponent
+                && hLog.equals(s.hLog) && pending == s.pending && pendingChecksum.equals(s.pendingChecksum)
+                && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * (31 * blockBytes + hLog.hashCode()) + pending) + Arrays.hashCode(root);
+    }
+
+    @Override
+    public String toString() {
+        return "ClientState[blockBytes=" + blockBytes + ", b=" + batchExponent + ", hLog=" + hLog + ", pending="
+                + pending + "]"; // never the key
+    }
+}

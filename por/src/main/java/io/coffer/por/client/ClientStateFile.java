@@ -1,0 +1,74 @@
+package io.coffer.por.client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Persists a {@link ClientState} atomically: written to a sibling temporary file, forced to disk, then renamed over
+ * the old one, so a crash leaves either the old state or the new one, never a mix. The state holds the master key,
+ * so on POSIX file systems the file is created readable and writable by its owner only.
+ */
+public final class ClientStateFile {
+    private final Path path;
+
+    public ClientStateFile(Path path) {
+        this.path = path;
+    }
+
+    public void save(ClientState state) {
+        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+        try {
+            Files.deleteIfExists(tmp); // a leftover could carry wider permissions
+            try (FileChannel channel = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), ownerOnly(tmp))) {
+                ByteBuffer bytes = ByteBuffer.wrap(state.toBytes());
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write PoR client state " + tmp, e);
+        }
+        try {
+            try {
+                Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                throw new IOException("the file system cannot rename atomically", e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot replace PoR client state " + path, e);
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly(Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        if (!Files.getFileStore(dir).supportsFileAttributeView("posix")) {
+            return new FileAttribute<?>[0];
+        }
+        FileAttribute<?> rw = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+        return new FileAttribute<?>[] {rw};
+    }
+
+    public ClientState load() {
+        try {
+            if (Files.size(path) != ClientState.BYTES) {
+                throw new IllegalArgumentException("PoR client state " + path + " is not " + ClientState.BYTES
+                        + " bytes");
+            }
+            return ClientState.fromBytes(Files.readAllBytes(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read PoR client state " + path, e);
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package io.coffer.por.client;
+
+import io.coffer.por.PorVerificationException;
+import io.coffer.por.audit.AuditPlanner;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.audit.AuditVerdict;
+import io.coffer.por.audit.AuditVerifier;
+import io.coffer.por.audit.AuditedRegion;
+import io.coffer.por.checksum.BlockAddress;
+import io.coffer.por.checksum.Checksum;
+import io.coffer.por.checksum.ChecksumKey;
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.BlockTag;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.HierarchicalLog;
+import io.coffer.por.code.LogState;
+import io.coffer.por.code.Part;
+import io.coffer.por.field.Segments;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
+import io.coffer.por.merkle.MerkleTree;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.PorServer;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The PoR client (section 5): writes blocks with a Merkle update of U and a sealed checksum, simulates every rebuild
+ * the server performs over the checksums it downloads and uploads the new sealed checksums, verifies reads and
+ * repaired blocks, and runs aggregated audits. With write batching (section 6.1, batch exponent b) a block's write
+ * only adds its checksum to the pending batch's, and every 2^b-th write sends the batch to H: the level rebuild and
+ * its checksum traffic happen once per batch. Anything the server returns that fails a check throws
+ * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
+ * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
+ * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
+ * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe.
+ */
+public final class PorClient {
+    private final PorServer server;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final int blockWidth;
+    private final ChecksumKey blockKey;
+    private final ChecksumKey batchKey;
+    private final ChecksumSealer sealer;
+    private final AuditPlanner planner;
+    private final Consumer<ClientState> persist;
+    private final Traffic traffic = new Traffic();
+    private ClientState state;
+
+    public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
+        if (server.blockBytes() != state.blockBytes() || server.k() != state.k()
+                || server.batchExponent() != state.batchExponent()) {
+            throw new IllegalArgumentException("server holds 2^" + server.k() + " blocks of " + server.blockBytes()
+                    + " bytes in batches of 2^" + server.batchExponent() + ", the client state 2^" + state.k()
+                    + " of " + state.blockBytes() + " in batches of 2^" + state.batchExponent());
+        }
+        PorKeys keys = PorKeys.derive(state.masterKey());
+        this.server = server;
+        this.cParams = new CodeParameters(state.k());
+        this.hParams = new CodeParameters(state.hLog().k());
+        this.blockWidth = Segments.count(state.blockBytes()) + 1;
+        this.blockKey = ChecksumKey.derive(keys.checksumKey(), blockWidth);
+        this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
+        this.sealer = new ChecksumSealer(keys.sealingKey(), random);
+        this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
+        this.persist = persist;
+        this.state = state;
+    }
+
+    /** Sets up an empty store of 2^k blocks on {@code server}: C is built over the all-zero U. */
+    public static PorClient initialize(PorServer server, byte[] masterKey, SecureRandom random,
+            Consumer<ClientState> persist) {
+        int k = server.k();
+        ClientState empty = ClientState.empty(server.blockBytes(), k, server.batchExponent(), masterKey,
+                MerkleTree.emptyRoot(1 << k));
+        PorClient client = new PorClient(server, empty, random, persist);
+        client.rebuildC();
+        return client;
+    }
+
+    public ClientState state() {
+        return state;
+    }
+
+    public Traffic traffic() {
+        return traffic;
+    }
+
+    /** Writes {@code block} (exactly the store's block size) as block {@code index} of U. */
+    public void write(int index, byte[] block) {
+        checkIndex(index);
+        if (block.length != state.blockBytes()) {
+            throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are "
+                    + state.blockBytes());
+        }
+        finishEpoch();
+        LeafProof leaf = server.leaf(index);
+        traffic.down(leaf.wireBytes());
+        MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
+
+        int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
+        byte[] sealedU = sealer.sealU(index, blockKey.checksum(tagged));
+        byte[] newRoot = path.rootFor(MerkleHash.leaf(sealedU));
+        Checksum batchSum = state.pendingChecksum().plus(batchKey.checksum(tagged, state.pending() * blockWidth));
+        int pending = state.pending() + 1;
+
+        if (pending < 1 << state.batchExponent()) {
+            server.write(index, block, sealedU, null);
+            traffic.block(block.length);
+            traffic.up(Integer.BYTES + sealedU.length);
+            update(state.with(state.hLog(), pending, batchSum, newRoot));
+            return;
+        }
+        HAdd add = simulateHAdd(batchSum);
+        server.write(index, block, sealedU, add.newLevel());
+        traffic.block(block.length);
+        traffic.up(Integer.BYTES + sealedU.length + add.newLevel().wireBytes());
+        update(state.with(add.after(), 0, Checksum.zero(), newRoot));
+        if (add.after().cRebuildDue()) {
+            rebuildC();
+        }
+    }
+
+    /**
+     * Sends a partial batch to H now (padded with zero blocks, whose checksum is zero), so its blocks are protected by
+     * the code and not only by U; nothing when no block is pending. Only meaningful with batching.
+     */
+    public void flush() {
+        finishEpoch();
+        if (state.pending() == 0) {
+            return;
+        }
+        HAdd add = simulateHAdd(state.pendingChecksum());
+        server.flush(add.newLevel());
+        traffic.up(add.newLevel().wireBytes());
+        update(state.with(add.after(), 0, Checksum.zero(), state.root()));
+        if (add.after().cRebuildDue()) {
+            rebuildC();
+        }
+    }
+
+    /** Block {@code index} of U, verified against the Merkle root and its checksum. */
+    public byte[] read(int index) {
+        checkIndex(index);
+        ProvenBlock proven = server.read(index);
+        traffic.down(proven.overheadBytes());
+        traffic.block(state.blockBytes());
+        return verified(index, proven);
+    }
+
+    /**
+     * One audit: lambda random code blocks of C, and lambda of each filled level of H, each set checked through its
+     * aggregate (two challenges: C's vectors are blocks, H's are batches, under different checksum matrices).
+     */
+    public AuditVerdict audit() {
+        LogState log = state.hLog();
+        AuditVerdict c = audit(List.of(AuditedRegion.c(2L * cParams.n(), SealClock.cTime(log.epoch(), cParams.k()))),
+                blockKey);
+        List<AuditedRegion> levels = new ArrayList<>();
+        for (int level = 0; level <= hParams.k(); level++) {
+            if (log.filled(level)) {
+                levels.add(AuditedRegion.level(level, SealClock.levelTime(log, level)));
+            }
+        }
+        if (levels.isEmpty() || !c.passed()) {
+            return c;
+        }
+        AuditVerdict h = audit(levels, batchKey);
+        return h.passed() ? AuditVerdict.pass(c.blocksSampled() + h.blocksSampled())
+                : AuditVerdict.fail(c.blocksSampled() + h.blocksSampled(), h.reason());
+    }
+
+    private AuditVerdict audit(List<AuditedRegion> regions, ChecksumKey key) {
+        AuditPlanner.Plan plan = planner.plan(regions);
+        traffic.up(plan.challenge().wireBytes());
+        AuditResponse response;
+        try {
+            response = server.audit(plan.challenge());
+        } catch (RuntimeException e) {
+            return AuditVerdict.fail(plan.challenge().size(), "the server could not answer: " + e.getMessage());
+        }
+        traffic.down(response.wireBytes());
+        return new AuditVerifier(key, sealer).verify(plan, response);
+    }
+    /**
+     * Repairs blocks of U: the server decodes them from C and H, the client checks each against its Merkle-verified
+     * checksum, and only then lets the server store it back. Throws if any decoded block fails its check.
+     */
+    public void repair(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        List<ProvenBlock> decoded = server.decode(indices);
+        if (decoded.size() != indices.size()) {
+            throw new PorVerificationException("asked to decode " + indices.size() + " blocks, got "
+                    + decoded.size());
+        }
+        List<byte[]> accepted = new ArrayList<>(indices.size());
+        for (int i = 0; i < indices.size(); i++) {
+            traffic.down(decoded.get(i).overheadBytes());
+            accepted.add(verified(indices.get(i), decoded.get(i)));
+        }
+        for (int i = 0; i < indices.size(); i++) {
+            server.restore(indices.get(i), accepted.get(i));
+            traffic.up(Integer.BYTES);
+            traffic.block(2L * state.blockBytes());
+        }
+    }
+
+    /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
+    private void finishEpoch() {
+        if (state.hLog().cRebuildDue()) {
+            rebuildC();
+        }
+    }
+
+    /** CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied. */
+    private void rebuildC() {
+        List<byte[]> sealedU = server.sealedU();
+        int n = cParams.n();
+        if (sealedU.size() != n) {
+            throw new PorVerificationException("U has " + n + " checksums, the server sent " + sealedU.size());
+        }
+        MerkleTree tree = new MerkleTree(n);
+        for (int i = 0; i < n; i++) {
+            if (sealedU.get(i) != null) {
+                tree.set(i, MerkleHash.leaf(sealedU.get(i)));
+                traffic.down(sealedU.get(i).length);
+            }
+        }
+        traffic.down((n + 7) / 8); // which positions were never written
+        if (!Arrays.equals(tree.root(), state.root())) {
+            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
+        }
+        ChecksumLevelStore store = new ChecksumLevelStore(cParams);
+        long epoch = state.hLog().epoch();
+        HierarchicalLog simulation = new HierarchicalLog(cParams, store, new LogState(cParams.k(), 0, epoch));
+        simulation.rebuildC((i, into) -> {
+            byte[] sealed = sealedU.get(i);
+            Checksum sigma = sealed == null ? neverWritten(i) : sealer.openU(i, sealed);
+            System.arraycopy(sigma.rows(), 0, into, 0, Checksum.ROWS);
+        });
+        SealedLevel c = sealC(store, epoch + 1);
+        server.rebuildC(c);
+        traffic.up(c.wireBytes());
+        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
+    }
+
+    private byte[] verified(int index, ProvenBlock proven) {
+        if (proven.index() != index) {
+            throw new PorVerificationException("asked for block " + index + ", got block " + proven.index());
+        }
+        byte[] block = proven.block();
+        if (block.length != state.blockBytes()) {
+            throw new PorVerificationException("block " + index + " has " + block.length + " bytes");
+        }
+        byte[] sealed = proven.sealedChecksum();
+        checkPath(index, proven.proof(), sealed);
+        Checksum expected = sealed == null ? neverWritten(index) : sealer.openU(index, sealed);
+        Checksum actual = blockKey.checksum(BlockTag.tag(Segments.fromBytes(block, 0, block.length), index));
+        if (!actual.equals(expected)) {
+            throw new PorVerificationException("block " + index + " does not match its checksum: damaged or stale");
+        }
+        return block;
+    }
+
+    /** Checks that {@code sealed} is leaf {@code index} under the client's root; returns the path for the update. */
+    private MerkleProof checkPath(int index, MerkleProof path, byte[] sealed) {
+        if (path.index() != index || path.siblings().length != cParams.k()) {
+            throw new PorVerificationException("Merkle path for leaf " + path.index() + " of depth "
+                    + path.siblings().length + ", expected leaf " + index + " of depth " + cParams.k());
+        }
+        byte[] leaf = sealed == null ? MerkleHash.EMPTY_LEAF : MerkleHash.leaf(sealed);
+        if (!Arrays.equals(path.rootFor(leaf), state.root())) {
+            throw new PorVerificationException("U[" + index + "] does not match the Merkle root: stale or altered");
+        }
+        return path;
+    }
+
+    /** sigma of a block never written: zero but for its tag index + 1 (the last element). */
+    private Checksum neverWritten(int index) {
+        return blockKey.column(blockWidth - 1).times(index + 1);
+    }
+
+    private void load(ChecksumLevelStore store, SealedLevel sealed, int level, long time) {
+        int size = hParams.partSize(level);
+        if (sealed.level() != level || sealed.partSize() != size) {
+            throw new PorVerificationException("asked for level " + level + ", got level " + sealed.level()
+                    + " with " + sealed.partSize() + " checksums per part");
+        }
+        Checksum[][] parts = new Checksum[2][size];
+        for (Part part : Part.values()) {
+            byte[][] bytes = sealed.part(part);
+            for (int j = 0; j < size; j++) {
+                BlockAddress address = BlockAddress.h(level, part, j);
+                byte[] s = bytes[j];
+                parts[part.ordinal()][j] = sealer.open(address, time, s);
+            }
+        }
+        store.load(level, parts[0], parts[1]);
+    }
+
+    /** HAdd over checksums: the batch's checksum merged with the filled levels below the first empty one. */
+    private HAdd simulateHAdd(Checksum batch) {
+        LogState before = state.hLog();
+        int level = Integer.numberOfTrailingZeros(~before.t());
+        ChecksumLevelStore store = new ChecksumLevelStore(hParams);
+        for (int i = 0; i < level; i++) {
+            SealedLevel sealed = server.sealedLevel(i);
+            traffic.down(sealed.wireBytes());
+            load(store, sealed, i, SealClock.levelTime(before, i));
+        }
+        HierarchicalLog simulation = new HierarchicalLog(hParams, store, before);
+        simulation.add(batch.rows());
+        LogState after = simulation.state();
+        long time = SealClock.levelTime(after, level);
+        int size = hParams.partSize(level);
+        byte[][][] parts = new byte[2][size][];
+        for (Part part : Part.values()) {
+            for (int j = 0; j < size; j++) {
+                parts[part.ordinal()][j] = sealer.seal(BlockAddress.h(level, part, j), time,
+                        store.get(level, part, j));
+            }
+        }
+        return new HAdd(after, new SealedLevel(level, parts[0], parts[1]));
+    }
+
+    /** The state after an H add and the sealed checksums of the level it filled. */
+    private record HAdd(LogState after, SealedLevel newLevel) {}
+
+    /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
+    private SealedLevel sealC(ChecksumLevelStore store, long epoch) {
+        long time = SealClock.cTime(epoch, cParams.k());
+        int size = cParams.n();
+        byte[][][] parts = new byte[2][size][];
+        for (Part part : Part.values()) {
+            for (int j = 0; j < size; j++) {
+                parts[part.ordinal()][j] = sealer.seal(BlockAddress.c(part, j), time,
+                        store.get(cParams.cLevel(), part, j));
+            }
+        }
+        return new SealedLevel(cParams.cLevel(), parts[0], parts[1]);
+    }
+
+    private void update(ClientState next) {
+        state = next;
+        persist.accept(next);
+    }
+
+    private void checkIndex(int index) {
+        if (index < 0 || index >= cParams.n()) {
+            throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.coffer.por.net;
+
+/**
+ * The message types of the PoR protocol: the handshake, one request per {@link io.coffer.por.server.PorServer}
+ * method, and the responses. The code is the type byte of a frame.
+ */
+public enum MessageType {
+    HELLO(1), CHALLENGE(2), AUTH(3),
+    READ(10), LEAF(11), SEALED_LEVEL(12), WRITE(13), FLUSH(14), SEALED_U(15), REBUILD_C(16), AUDIT(17), DECODE(18),
+    RESTORE(19),
+    OK(40), PROVEN_BLOCK(41), LEAF_PROOF(42), LEVEL(43), SEALED_LIST(44), AUDIT_RESPONSE(45), PROVEN_BLOCKS(46),
+    ERROR(50);
+
+    private static final MessageType[] BY_CODE = new MessageType[256];
+
+    static {
+        for (MessageType t : values()) {
+            BY_CODE[t.code] = t;
+        }
+    }
+
+    private final int code;
+
+    MessageType(int code) {
+        this.code = code;
+    }
+
+    public byte code() {
+        return (byte) code;
+    }
+
+    /** The type of {@code code}, or null when no type has it. */
+    public static MessageType of(byte code) {
+        return BY_CODE[code & 0xff];
+    }
+
+    /** Whether a client sends this type once its session is open. */
+    public boolean isRequest() {
+        return code >= READ.code && code <= RESTORE.code;
+    }
+}

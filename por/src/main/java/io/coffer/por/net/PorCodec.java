@@ -1,0 +1,423 @@
+package io.coffer.por.net;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.checksum.BlockAddress;
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.Part;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payloads of the PoR protocol, both directions (docs/POR.md, "The PoR server"). Big-endian; blocks and sealed
+ * checksums have the fixed lengths of the server's parameters and carry no length; optional values are a flag byte
+ * and the value. Every decoder checks each count and index against {@link ServerParameters} before it allocates, and
+ * that the payload ends where its last field does; anything else is a {@link MalformedFrameException}.
+ */
+public final class PorCodec {
+    /** An error message is cut to this many bytes. */
+    static final int MAX_ERROR_BYTES = 1024;
+
+    private final ServerParameters params;
+
+    public PorCodec(ServerParameters params) {
+        this.params = params;
+    }
+
+    public ServerParameters parameters() {
+        return params;
+    }
+
+    /** The arguments of {@code write}. */
+    public record WriteRequest(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    }
+
+    /** The arguments of {@code restore}. */
+    public record RestoreRequest(int index, byte[] block) {
+    }
+
+    /** An error frame's content. */
+    public record ErrorReply(ErrorKind kind, String message) {
+    }
+
+    // ---- requests
+
+    public byte[] index(int index) {
+        return new WireWriter(4).i32(index).toBytes();
+    }
+
+    public int readIndex(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int index = index(r);
+        r.end();
+        return index;
+    }
+
+    public int readLevelNumber(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int level = r.bounded(0, params.hK(), "level");
+        r.end();
+        return level;
+    }
+
+    public byte[] write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+        WireWriter w = new WireWriter(4 + block.length + ChecksumSealer.SEALED_BYTES + 1);
+        w.i32(index).bytes(fixed(block, params.blockBytes(), "block")).bytes(sealed(sealedChecksum));
+        optionalLevel(w, newLevel);
+        return w.toBytes();
+    }
+
+    public WriteRequest readWrite(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int index = index(r);
+        byte[] block = r.bytes(params.blockBytes());
+        byte[] sealed = r.bytes(ChecksumSealer.SEALED_BYTES);
+        SealedLevel level = r.flag() ? hLevel(r) : null;
+        r.end();
+        return new WriteRequest(index, block, sealed, level);
+    }
+
+    public byte[] flush(SealedLevel newLevel) {
+        WireWriter w = new WireWriter(1);
+        optionalLevel(w, newLevel);
+        return w.toBytes();
+    }
+
+    public SealedLevel readFlush(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        SealedLevel level = r.flag() ? hLevel(r) : null;
+        r.end();
+        return level;
+    }
+
+    public byte[] rebuildC(SealedLevel c) {
+        WireWriter w = new WireWriter((int) ServerParameters.sealedLevelBytes(c.partSize()));
+        level(w, c);
+        return w.toBytes();
+    }
+
+    public SealedLevel readRebuildC(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int level = r.bounded(params.k() + 1, params.k() + 1, "C's level");
+        SealedLevel c = levelBody(r, level, params.n());
+        r.end();
+        return c;
+    }
+
+    public byte[] audit(AuditChallenge challenge) {
+        WireWriter w = new WireWriter(4 + challenge.size() * (BlockAddress.BYTES + 4));
+        w.i32(challenge.size());
+        for (int i = 0; i < challenge.size(); i++) {
+            w.bytes(challenge.addresses().get(i).toBytes()).i32(challenge.coefficient(i));
+        }
+        return w.toBytes();
+    }
+
+    public AuditChallenge readAudit(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(1, ServerParameters.MAX_AUDIT_SAMPLES, "audit samples");
+        r.expect(count, BlockAddress.BYTES + 4, "samples");
+        List<BlockAddress> addresses = new ArrayList<>(count);
+        int[] coefficients = new int[count];
+        for (int i = 0; i < count; i++) {
+            int buffer = r.u8();
+            int level = r.i32();
+            int part = r.u8();
+            long index = r.i64();
+            if (buffer >= BlockAddress.Buffer.values().length || part >= Part.values().length) {
+                throw new MalformedFrameException("bad block address: buffer " + buffer + ", part " + part);
+            }
+            addresses.add(checked(() -> new BlockAddress(BlockAddress.Buffer.values()[buffer], level,
+                    Part.values()[part], index)));
+            coefficients[i] = r.i32();
+        }
+        r.end();
+        return checked(() -> new AuditChallenge(addresses, coefficients));
+    }
+
+    public byte[] decode(List<Integer> indices) {
+        WireWriter w = new WireWriter(4 + 4 * indices.size());
+        w.i32(indices.size());
+        indices.forEach(w::i32);
+        return w.toBytes();
+    }
+
+    public List<Integer> readDecode(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(0, params.maxDecodeCount(), "blocks to decode");
+        r.expect(count, 4, "indices");
+        List<Integer> indices = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            indices.add(index(r));
+        }
+        r.end();
+        return indices;
+    }
+
+    public byte[] restore(int index, byte[] block) {
+        return new WireWriter(4 + block.length).i32(index).bytes(fixed(block, params.blockBytes(), "block"))
+                .toBytes();
+    }
+
+    public RestoreRequest readRestore(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int index = index(r);
+        byte[] block = r.bytes(params.blockBytes());
+        r.end();
+        return new RestoreRequest(index, block);
+    }
+
+    public static void readEmpty(byte[] payload) {
+        new WireReader(payload).end();
+    }
+
+    // ---- responses
+
+    public byte[] provenBlock(ProvenBlock block) {
+        WireWriter w = new WireWriter((int) params.provenBlockBytes());
+        provenBlock(w, block);
+        return w.toBytes();
+    }
+
+    public ProvenBlock readProvenBlock(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        ProvenBlock block = provenBlock(r);
+        r.end();
+        return block;
+    }
+
+    public byte[] leafProof(LeafProof leaf) {
+        WireWriter w = new WireWriter(64);
+        w.i32(leaf.index());
+        optionalSealed(w, leaf.sealedChecksum());
+        proof(w, leaf.proof());
+        return w.toBytes();
+    }
+
+    public LeafProof readLeafProof(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int index = index(r);
+        byte[] sealed = optionalSealed(r);
+        MerkleProof proof = proof(r);
+        r.end();
+        return new LeafProof(index, sealed, proof);
+    }
+
+    public byte[] sealedLevel(SealedLevel level) {
+        WireWriter w = new WireWriter((int) ServerParameters.sealedLevelBytes(level.partSize()));
+        level(w, level);
+        return w.toBytes();
+    }
+
+    public SealedLevel readSealedLevel(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        SealedLevel level = hLevel(r);
+        r.end();
+        return level;
+    }
+
+    public byte[] sealedList(List<byte[]> sealed) {
+        WireWriter w = new WireWriter(4 + sealed.size() * (1 + ChecksumSealer.SEALED_BYTES));
+        w.i32(sealed.size());
+        sealed.forEach(s -> optionalSealed(w, s));
+        return w.toBytes();
+    }
+
+    public List<byte[]> readSealedList(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(params.n(), params.n(), "sealed checksums of U");
+        r.expect(count, 1, "sealed checksums");
+        List<byte[]> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(optionalSealed(r));
+        }
+        r.end();
+        return out;
+    }
+
+    public byte[] auditResponse(AuditResponse response) {
+        int[] aggregate = response.aggregate();
+        WireWriter w = new WireWriter(8 + 4 * aggregate.length);
+        w.i32(aggregate.length);
+        for (int v : aggregate) {
+            w.i32(v);
+        }
+        w.i32(response.sealedChecksums().size());
+        response.sealedChecksums().forEach(s -> optionalSealed(w, s));
+        return w.toBytes();
+    }
+
+    public AuditResponse readAuditResponse(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int width = r.bounded(0, params.maxAggregateWidth(), "aggregate width");
+        r.expect(width, 4, "elements");
+        int[] aggregate = new int[width];
+        for (int i = 0; i < width; i++) {
+            aggregate[i] = r.i32();
+        }
+        int count = r.bounded(0, ServerParameters.MAX_AUDIT_SAMPLES, "sealed checksums");
+        r.expect(count, 1, "sealed checksums");
+        List<byte[]> sealed = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            sealed.add(optionalSealed(r));
+        }
+        r.end();
+        // List.copyOf refuses nulls: an absent checksum travels as an empty array, which the client's check rejects
+        sealed.replaceAll(s -> s == null ? new byte[0] : s);
+        return new AuditResponse(aggregate, sealed);
+    }
+
+    public byte[] provenBlocks(List<ProvenBlock> blocks) {
+        // at most maxDecodeCount blocks, whose bytes fit a frame (an int)
+        WireWriter w = new WireWriter((int) Math.min(Integer.MAX_VALUE - 8,
+                4 + blocks.size() * params.provenBlockBytes()));
+        w.i32(blocks.size());
+        blocks.forEach(b -> provenBlock(w, b));
+        return w.toBytes();
+    }
+
+    public List<ProvenBlock> readProvenBlocks(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(0, params.maxDecodeCount(), "decoded blocks");
+        r.expect(count, 4 + params.blockBytes(), "blocks");
+        List<ProvenBlock> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(provenBlock(r));
+        }
+        r.end();
+        return out;
+    }
+
+    public static byte[] error(ErrorKind kind, String message) {
+        byte[] text = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
+        int length = Math.min(text.length, MAX_ERROR_BYTES);
+        byte[] cut = new byte[length];
+        System.arraycopy(text, 0, cut, 0, length);
+        return new WireWriter(3 + length).u8(kind.ordinal()).u8(length >>> 8).u8(length).bytes(cut).toBytes();
+    }
+
+    public static ErrorReply readError(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        ErrorKind kind = ErrorKind.of(r.u8());
+        int length = r.u8() << 8 | r.u8();
+        if (length > MAX_ERROR_BYTES) {
+            throw new MalformedFrameException("error message of " + length + " bytes");
+        }
+        String message = new String(r.bytes(length), StandardCharsets.UTF_8);
+        r.end();
+        return new ErrorReply(kind, message);
+    }
+
+    // ---- fields
+
+    private int index(WireReader r) {
+        return r.bounded(0, params.n() - 1, "block index");
+    }
+
+    private static byte[] sealed(byte[] sealed) {
+        return fixed(sealed, ChecksumSealer.SEALED_BYTES, "sealed checksum");
+    }
+
+    private static byte[] fixed(byte[] value, int length, String what) {
+        if (value == null || value.length != length) {
+            throw new IllegalArgumentException("a " + what + " is " + length + " bytes, not "
+                    + (value == null ? "missing" : value.length));
+        }
+        return value;
+    }
+
+    private static void optionalSealed(WireWriter w, byte[] sealed) {
+        w.flag(sealed != null);
+        if (sealed != null) {
+            w.bytes(sealed(sealed));
+        }
+    }
+
+    private static byte[] optionalSealed(WireReader r) {
+        return r.flag() ? r.bytes(ChecksumSealer.SEALED_BYTES) : null;
+    }
+
+    private static void optionalLevel(WireWriter w, SealedLevel level) {
+        w.flag(level != null);
+        if (level != null) {
+            level(w, level);
+        }
+    }
+
+    private static void level(WireWriter w, SealedLevel level) {
+        w.i32(level.level()).i32(level.partSize());
+        for (Part part : Part.values()) {
+            for (byte[] s : level.part(part)) {
+                w.bytes(sealed(s));
+            }
+        }
+    }
+
+    /** A level of H: number in [0, k-b], 2^level sealed checksums per part. */
+    private SealedLevel hLevel(WireReader r) {
+        int level = r.bounded(0, params.hK(), "level");
+        return levelBody(r, level, 1 << level);
+    }
+
+    private static SealedLevel levelBody(WireReader r, int level, int partSize) {
+        r.bounded(partSize, partSize, "checksums per part of level " + level);
+        r.expect(2L * partSize, ChecksumSealer.SEALED_BYTES, "sealed checksums");
+        byte[][] x = new byte[partSize][];
+        byte[][] y = new byte[partSize][];
+        for (byte[][] part : new byte[][][] {x, y}) {
+            for (int i = 0; i < partSize; i++) {
+                part[i] = r.bytes(ChecksumSealer.SEALED_BYTES);
+            }
+        }
+        return new SealedLevel(level, x, y);
+    }
+
+    private void provenBlock(WireWriter w, ProvenBlock block) {
+        w.i32(block.index()).bytes(fixed(block.block(), params.blockBytes(), "block"));
+        optionalSealed(w, block.sealedChecksum());
+        proof(w, block.proof());
+    }
+
+    private ProvenBlock provenBlock(WireReader r) {
+        int index = index(r);
+        byte[] block = r.bytes(params.blockBytes());
+        byte[] sealed = optionalSealed(r);
+        MerkleProof proof = proof(r);
+        return new ProvenBlock(index, block, sealed, proof);
+    }
+
+    private static void proof(WireWriter w, MerkleProof proof) {
+        w.i32(proof.index()).u8(proof.siblings().length);
+        for (byte[] s : proof.siblings()) {
+            w.bytes(s);
+        }
+    }
+
+    private MerkleProof proof(WireReader r) {
+        int index = index(r);
+        int count = r.u8();
+        if (count > ServerParameters.MAX_PROOF_SIBLINGS) {
+            throw new MalformedFrameException("a Merkle path of " + count + " siblings");
+        }
+        r.expect(count, MerkleHash.BYTES, "siblings");
+        byte[][] siblings = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            siblings[i] = r.bytes(MerkleHash.BYTES);
+        }
+        return checked(() -> new MerkleProof(index, siblings));
+    }
+
+    private static <T> T checked(java.util.function.Supplier<T> make) {
+        try {
+            return make.get();
+        } catch (IllegalArgumentException e) {
+            throw new MalformedFrameException(e.getMessage());
+        }
+    }
+}

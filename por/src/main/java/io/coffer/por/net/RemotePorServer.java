@@ -1,0 +1,283 @@
+package io.coffer.por.net;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.PorServer;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A PoR server across the network, for {@link io.coffer.por.client.PorClient}: each call is one request and one
+ * response over one authenticated connection, blocking, with a timeout. What the server refuses comes back as the
+ * exception the in-process server throws ({@link IllegalArgumentException}, {@link IllegalStateException}); a lost
+ * connection, a timeout, a bad MAC or a broken frame is a {@link PorTransportException}, after which this connection
+ * is closed and every further call fails: connect again. Thread-safe (calls are serialised).
+ */
+public final class RemotePorServer implements PorServer, AutoCloseable {
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final SessionMac mac;
+    private final PorCodec codec;
+    private final String peer;
+    private boolean broken;
+
+    private RemotePorServer(Socket socket, InputStream in, OutputStream out, SessionMac mac, ServerParameters params) {
+        this.socket = socket;
+        this.in = in;
+        this.out = out;
+        this.mac = mac;
+        this.codec = new PorCodec(params);
+        this.peer = String.valueOf(socket.getRemoteSocketAddress());
+    }
+
+    /**
+     * Connects and runs the handshake: the server proves it holds {@code sharedKey} (its CHALLENGE is MAC'd over both
+     * nonces) and tells its parameters; this side proves it with AUTH. {@code timeout} bounds the connect and every
+     * call (a C rebuild of a large store takes minutes: size it for that).
+     */
+    public static RemotePorServer connect(InetSocketAddress address, byte[] sharedKey, Duration timeout) {
+        Socket socket = new Socket();
+        try {
+            int millis = Math.toIntExact(Math.max(1, timeout.toMillis()));
+            socket.connect(address, millis);
+            socket.setSoTimeout(millis);
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+            byte[] clientNonce = new byte[SessionMac.NONCE_BYTES];
+            new SecureRandom().nextBytes(clientNonce);
+            Frames.write(out, Frames.body(MessageType.HELLO, clientNonce, null));
+            byte[] body = Frames.read(in, Frames.HANDSHAKE_LIMIT);
+            if (body.length > 1 && MessageType.of(body[1]) == MessageType.ERROR) {
+                throw refusal(Frames.parse(body, false), address);
+            }
+            Frames.Frame challenge = Frames.parse(body, true);
+            if (challenge.type() != MessageType.CHALLENGE) {
+                throw new MalformedFrameException("expected CHALLENGE, got " + challenge.type());
+            }
+            WireReader r = new WireReader(challenge.payload());
+            byte[] serverNonce = r.bytes(SessionMac.NONCE_BYTES);
+            int k = r.u8();
+            int b = r.u8();
+            int blockBytes = r.i32();
+            r.end();
+            SessionMac mac = SessionMac.client(sharedKey, clientNonce, serverNonce);
+            mac.verify(challenge.type(), challenge.payload(), challenge.mac());
+            ServerParameters params = parameters(k, b, blockBytes);
+            Frames.write(out, Frames.body(MessageType.AUTH, Message.EMPTY, mac.sign(MessageType.AUTH, Message.EMPTY)));
+            return new RemotePorServer(socket, in, out, mac, params);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(socket);
+            if (e instanceof PorTransportException t) {
+                throw t;
+            }
+            throw new PorTransportException("PoR server " + address + ": handshake failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The server's parameters, as its handshake stated them. */
+    public ServerParameters parameters() {
+        return codec.parameters();
+    }
+
+    @Override
+    public int blockBytes() {
+        return codec.parameters().blockBytes();
+    }
+
+    @Override
+    public int k() {
+        return codec.parameters().k();
+    }
+
+    @Override
+    public int batchExponent() {
+        return codec.parameters().batchExponent();
+    }
+
+    @Override
+    public ProvenBlock read(int index) {
+        byte[] payload = call(MessageType.READ, codec.index(index), MessageType.PROVEN_BLOCK);
+        return parse(() -> codec.readProvenBlock(payload));
+    }
+
+    @Override
+    public LeafProof leaf(int index) {
+        byte[] payload = call(MessageType.LEAF, codec.index(index), MessageType.LEAF_PROOF);
+        return parse(() -> codec.readLeafProof(payload));
+    }
+
+    @Override
+    public SealedLevel sealedLevel(int level) {
+        byte[] payload = call(MessageType.SEALED_LEVEL, codec.index(level), MessageType.LEVEL);
+        return parse(() -> codec.readSealedLevel(payload));
+    }
+
+    @Override
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+        ok(call(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), MessageType.OK));
+    }
+
+    @Override
+    public void flush(SealedLevel newLevel) {
+        ok(call(MessageType.FLUSH, codec.flush(newLevel), MessageType.OK));
+    }
+
+    @Override
+    public List<byte[]> sealedU() {
+        byte[] payload = call(MessageType.SEALED_U, Message.EMPTY, MessageType.SEALED_LIST);
+        return parse(() -> codec.readSealedList(payload));
+    }
+
+    @Override
+    public void rebuildC(SealedLevel c) {
+        ok(call(MessageType.REBUILD_C, codec.rebuildC(c), MessageType.OK));
+    }
+
+    @Override
+    public AuditResponse audit(AuditChallenge challenge) {
+        byte[] payload = call(MessageType.AUDIT, codec.audit(challenge), MessageType.AUDIT_RESPONSE);
+        return parse(() -> codec.readAuditResponse(payload));
+    }
+
+    /** Decodes in requests of at most {@link ServerParameters#maxDecodeCount()} blocks, so each answer fits a frame. */
+    @Override
+    public List<ProvenBlock> decode(List<Integer> indices) {
+        int chunk = codec.parameters().maxDecodeCount();
+        List<ProvenBlock> out = new ArrayList<>(indices.size());
+        int from = 0;
+        do {
+            List<Integer> part = indices.subList(from, Math.min(indices.size(), from + chunk));
+            byte[] payload = call(MessageType.DECODE, codec.decode(part), MessageType.PROVEN_BLOCKS);
+            List<ProvenBlock> blocks = parse(() -> codec.readProvenBlocks(payload));
+            if (blocks.size() != part.size()) {
+                throw transportFailure("asked to decode " + part.size() + " blocks, got " + blocks.size(), null);
+            }
+            out.addAll(blocks);
+            from += chunk;
+        } while (from < indices.size());
+        return out;
+    }
+
+    @Override
+    public void restore(int index, byte[] block) {
+        ok(call(MessageType.RESTORE, codec.restore(index, block), MessageType.OK));
+    }
+
+    @Override
+    public synchronized void close() {
+        broken = true;
+        closeQuietly(socket);
+    }
+
+    private synchronized byte[] call(MessageType type, byte[] payload, MessageType expected) {
+        if (broken) {
+            throw new PorTransportException("PoR server " + peer + ": connection closed");
+        }
+        Frames.Frame response;
+        try {
+            Frames.write(out, Frames.body(type, payload, mac.sign(type, payload)));
+            byte[] body = Frames.read(in, codec.parameters().maxFrameBytes());
+            response = Frames.parse(body, true);
+            try {
+                mac.verify(response.type(), response.payload(), response.mac());
+            } catch (MalformedFrameException e) {
+                if (response.type() == MessageType.ERROR || MessageType.of(body[1]) == MessageType.ERROR) {
+                    throw refusal(Frames.parse(body, false), peer); // the server refused the session
+                }
+                throw e;
+            }
+        } catch (SocketTimeoutException e) {
+            throw transportFailure(type + " timed out", e);
+        } catch (IOException | MalformedFrameException e) {
+            throw transportFailure(type + ": " + e.getMessage(), e);
+        } catch (PorTransportException e) {
+            close();
+            throw e;
+        }
+        if (response.type() == MessageType.ERROR) {
+            PorCodec.ErrorReply error = readError(response.payload());
+            switch (error.kind()) {
+                case REJECTED -> throw new IllegalArgumentException(error.message());
+                case STATE -> throw new IllegalStateException(error.message());
+                case PROTOCOL -> throw transportFailure("refused " + type + ": " + error.message(), null);
+                default -> throw new PorTransportException("PoR server " + peer + " failed on " + type + ": "
+                        + error.message());
+            }
+        }
+        if (response.type() != expected) {
+            throw transportFailure("answered " + type + " with " + response.type(), null);
+        }
+        return response.payload();
+    }
+
+    private PorCodec.ErrorReply readError(byte[] payload) {
+        try {
+            return PorCodec.readError(payload);
+        } catch (MalformedFrameException e) {
+            throw transportFailure("malformed error frame: " + e.getMessage(), e);
+        }
+    }
+
+    private void ok(byte[] payload) {
+        parse(() -> {
+            PorCodec.readEmpty(payload);
+            return null;
+        });
+    }
+
+    /** Decodes a response payload; one that breaks the protocol ends the connection. */
+    private <T> T parse(Supplier<T> decode) {
+        try {
+            return decode.get();
+        } catch (MalformedFrameException e) {
+            throw transportFailure("malformed response: " + e.getMessage(), e);
+        }
+    }
+
+    private PorTransportException transportFailure(String message, Throwable cause) {
+        close();
+        return new PorTransportException("PoR server " + peer + ": " + message, cause);
+    }
+
+    private static PorTransportException refusal(Frames.Frame error, Object peer) {
+        String reason;
+        try {
+            reason = PorCodec.readError(error.payload()).message();
+        } catch (MalformedFrameException e) {
+            reason = "(unreadable error)";
+        }
+        return new PorTransportException("PoR server " + peer + " refused the session: " + reason);
+    }
+
+    private static ServerParameters parameters(int k, int b, int blockBytes) {
+        try {
+            return new ServerParameters(k, b, blockBytes);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedFrameException("the server's parameters are out of range: " + e.getMessage());
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing a socket that failed: nothing to report beyond the failure itself
+        }
+    }
+}

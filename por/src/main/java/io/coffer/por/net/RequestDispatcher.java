@@ -1,0 +1,102 @@
+package io.coffer.por.net;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.server.PorServer;
+import io.coffer.por.server.SealedLevel;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one request into one call of a {@link PorServer} and its answer into a response. The payload is decoded, and
+ * so checked against the server's parameters, before the server is called; a payload that does not decode is a
+ * {@link MalformedFrameException} for the transport to answer by closing. What the server refuses becomes an error
+ * message, and the connection goes on.
+ */
+public final class RequestDispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
+
+    private final PorServer server;
+    private final PorCodec codec;
+
+    public RequestDispatcher(PorServer server) {
+        this.server = server;
+        this.codec = new PorCodec(new ServerParameters(server.k(), server.batchExponent(), server.blockBytes()));
+    }
+
+    public PorCodec codec() {
+        return codec;
+    }
+
+    /** Calls the server for a request of type {@code type}; a malformed payload throws before the server is called. */
+    public Message dispatch(MessageType type, byte[] payload) {
+        switch (type) {
+            case READ -> {
+                int index = codec.readIndex(payload);
+                return answer(MessageType.PROVEN_BLOCK, () -> codec.provenBlock(server.read(index)));
+            }
+            case LEAF -> {
+                int index = codec.readIndex(payload);
+                return answer(MessageType.LEAF_PROOF, () -> codec.leafProof(server.leaf(index)));
+            }
+            case SEALED_LEVEL -> {
+                int level = codec.readLevelNumber(payload);
+                return answer(MessageType.LEVEL, () -> codec.sealedLevel(server.sealedLevel(level)));
+            }
+            case WRITE -> {
+                PorCodec.WriteRequest w = codec.readWrite(payload);
+                return done(() -> server.write(w.index(), w.block(), w.sealedChecksum(), w.newLevel()));
+            }
+            case FLUSH -> {
+                SealedLevel level = codec.readFlush(payload);
+                return done(() -> server.flush(level));
+            }
+            case SEALED_U -> {
+                PorCodec.readEmpty(payload);
+                return answer(MessageType.SEALED_LIST, () -> codec.sealedList(server.sealedU()));
+            }
+            case REBUILD_C -> {
+                SealedLevel c = codec.readRebuildC(payload);
+                return done(() -> server.rebuildC(c));
+            }
+            case AUDIT -> {
+                AuditChallenge challenge = codec.readAudit(payload);
+                return answer(MessageType.AUDIT_RESPONSE, () -> codec.auditResponse(server.audit(challenge)));
+            }
+            case DECODE -> {
+                List<Integer> indices = codec.readDecode(payload);
+                return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.decode(indices)));
+            }
+            case RESTORE -> {
+                PorCodec.RestoreRequest r = codec.readRestore(payload);
+                return done(() -> server.restore(r.index(), r.block()));
+            }
+            default -> throw new MalformedFrameException(type + " is not a request");
+        }
+    }
+
+    private static Message done(Runnable call) {
+        return answer(MessageType.OK, () -> {
+            call.run();
+            return Message.EMPTY;
+        });
+    }
+
+    private static Message answer(MessageType type, Supplier<byte[]> call) {
+        try {
+            return new Message(type, call.get());
+        } catch (IllegalArgumentException e) {
+            return error(ErrorKind.REJECTED, e.getMessage());
+        } catch (IllegalStateException e) {
+            return error(ErrorKind.STATE, e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("PoR server call failed", e);
+            return error(ErrorKind.INTERNAL, e.toString());
+        }
+    }
+
+    static Message error(ErrorKind kind, String message) {
+        return new Message(MessageType.ERROR, PorCodec.error(kind, message));
+    }
+}

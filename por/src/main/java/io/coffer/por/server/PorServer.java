@@ -1,0 +1,62 @@
+package io.coffer.por.server;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import java.util.List;
+
+/**
+ * What the PoR server offers its client (section 5: the server stores U, C and H with their sealed checksums and
+ * performs every rebuild; the client checks). It never holds a key: sealed checksums are opaque to it. In-process
+ * for now; a network transport will carry the same calls.
+ *
+ * <p>A write is two calls: {@link #leaf} (the old leaf and its path, for the client's Merkle update) and
+ * {@link #write}; before the write the client fetches with {@link #sealedLevel} the filled levels the write merges,
+ * simulates the merge over their checksums and hands the sealed checksums of the new level to {@link #write}.
+ */
+public interface PorServer {
+    /** Bytes per block. */
+    int blockBytes();
+
+    /** The capacity exponent: U holds n = 2^k blocks. */
+    int k();
+
+    /** Write batching (section 6.1): 2^b blocks enter H as one vector. 0: every write is an H add. */
+    int batchExponent();
+
+    /** Block {@code index} of U with its sealed checksum and Merkle path. */
+    ProvenBlock read(int index);
+
+    /** The sealed checksum of U[index] and its Merkle path, without the block: the first half of a write. */
+    LeafProof leaf(int index);
+
+    /** The sealed checksums of level {@code level} of H (0..k-b). */
+    SealedLevel sealedLevel(int level);
+
+    /**
+     * Stores {@code block} at U[index] with its sealed checksum and adds it to the pending batch. When the block
+     * completes its batch, the batch enters H (HAdd: the server rebuilds a level over blocks) and {@code newLevel}
+     * holds the client's sealed checksums of the level the add filled; otherwise {@code newLevel} is null.
+     */
+    void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel);
+
+    /**
+     * Sends a partial batch to H now, padded with zero vectors, with the client's sealed checksums of the level that
+     * fills ({@code newLevel}); nothing (and {@code newLevel} null) when no block is pending.
+     */
+    void flush(SealedLevel newLevel);
+
+    /** The sealed checksums of all of U (null where never written), for the client to simulate a C rebuild. */
+    List<byte[]> sealedU();
+
+    /** CRebuild: encodes U into C, empties H, and keeps the client's sealed checksums {@code c} of C (level k + 1). */
+    void rebuildC(SealedLevel c);
+
+    /** Answers an audit: B* over the sampled code blocks and their sealed checksums. */
+    AuditResponse audit(AuditChallenge challenge);
+
+    /** Blocks of U decoded from C and H (not read from U), each with its sealed checksum and path, to repair U. */
+    List<ProvenBlock> decode(List<Integer> indices);
+
+    /** Puts back a block the client decoded and verified, where U lost or damaged it. */
+    void restore(int index, byte[] block);
+}

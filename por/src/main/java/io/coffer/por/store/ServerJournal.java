@@ -1,0 +1,178 @@
+package io.coffer.por.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An append-only file of records (type byte and payload), each framed by its length and a CRC32C and forced to disk
+ * before {@link #append} returns. Reading stops at the first record that is truncated or fails its CRC, the torn tail
+ * a crash during an append leaves, and cuts the file there. {@link #replaceWith} writes a new journal to a temporary
+ * file, forces it, and renames it over the old one, so a crash leaves either the old journal or the new one.
+ */
+final class ServerJournal implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerJournal.class);
+    private static final byte[] MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '1'};
+    private static final int RECORD_HEADER = 4 + 4 + 1;
+
+    /** One record: its type and payload. */
+    record Entry(byte type, byte[] payload) {
+    }
+
+    private final Path file;
+    private final int maxRecordBytes;
+    private FileChannel channel;
+
+    private ServerJournal(Path file, int maxRecordBytes, FileChannel channel) {
+        this.file = file;
+        this.maxRecordBytes = maxRecordBytes;
+        this.channel = channel;
+    }
+
+    /**
+     * Opens (or creates) the journal {@code file} and returns it with its valid records in {@code into}; records
+     * longer than {@code maxRecordBytes} are refused as damage rather than allocated.
+     */
+    static ServerJournal open(Path file, int maxRecordBytes, List<Entry> into) throws IOException {
+        if (!Files.exists(file)) {
+            writeNew(file, List.of());
+        }
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            long end = read(channel, file, maxRecordBytes, into);
+            if (end < channel.size()) {
+                LOG.warn("PoR journal {}: {} bytes after the last whole record (an interrupted write) dropped", file,
+                        channel.size() - end);
+                channel.truncate(end);
+                channel.force(true);
+            }
+            channel.position(end);
+            return new ServerJournal(file, maxRecordBytes, channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** Appends one record and forces it to disk. */
+    void append(byte type, byte[] payload) throws IOException {
+        ByteBuffer record = record(type, payload);
+        while (record.hasRemaining()) {
+            channel.write(record);
+        }
+        channel.force(false);
+    }
+
+    /** Atomically replaces the whole journal with {@code entries}, each made when it is written. */
+    void replaceWith(Iterable<Entry> entries) throws IOException {
+        channel.close();
+        writeNew(file, entries);
+        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        channel.position(channel.size());
+    }
+
+    long size() throws IOException {
+        return channel.size();
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    private static void writeNew(Path file, Iterable<Entry> entries) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            writeFully(out, ByteBuffer.wrap(MAGIC));
+            for (Entry e : entries) {
+                writeFully(out, record(e.type(), e.payload()));
+            }
+            out.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        forceDirectory(file.toAbsolutePath().getParent());
+    }
+
+    private static long read(FileChannel channel, Path file, int maxRecordBytes, List<Entry> into)
+            throws IOException {
+        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
+        readFully(channel, magic, 0);
+        if (magic.hasRemaining() || !Arrays.equals(magic.array(), MAGIC)) {
+            throw new IOException("PoR journal " + file + " does not start with the journal header");
+        }
+        long pos = MAGIC.length;
+        long size = channel.size();
+        List<Entry> entries = new ArrayList<>();
+        ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER);
+        while (size - pos >= RECORD_HEADER) {
+            header.clear();
+            readFully(channel, header, pos);
+            header.flip();
+            int length = header.getInt();
+            int crc = header.getInt();
+            byte type = header.get();
+            if (length < 0 || length > maxRecordBytes || size - pos - RECORD_HEADER < length) {
+                break;
+            }
+            ByteBuffer payload = ByteBuffer.allocate(length);
+            readFully(channel, payload, pos + RECORD_HEADER);
+            if (crc(type, payload.array()) != crc) {
+                break;
+            }
+            entries.add(new Entry(type, payload.array()));
+            pos += RECORD_HEADER + length;
+        }
+        into.addAll(entries);
+        return pos;
+    }
+
+    private static ByteBuffer record(byte type, byte[] payload) {
+        ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER + payload.length);
+        b.putInt(payload.length).putInt(crc(type, payload)).put(type).put(payload).flip();
+        return b;
+    }
+
+    private static int crc(byte type, byte[] payload) {
+        CRC32C crc = new CRC32C();
+        crc.update(type);
+        crc.update(payload);
+        return (int) crc.getValue();
+    }
+
+    private static void readFully(FileChannel channel, ByteBuffer into, long position) throws IOException {
+        long p = position;
+        while (into.hasRemaining()) {
+            int n = channel.read(into, p);
+            if (n < 0) {
+                return;
+            }
+            p += n;
+        }
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer from) throws IOException {
+        while (from.hasRemaining()) {
+            channel.write(from);
+        }
+    }
+
+    /** Forces the directory entry of a rename to disk (where the platform allows opening a directory). */
+    private static void forceDirectory(Path dir) {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            LOG.debug("cannot force directory {}: {}", dir, e.toString());
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.coffer.por.store;
+
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.MemoryLevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleTree;
+
+/**
+ * What a PoR server keeps, in memory: U (block bytes and sealed checksums, null where never written), the Merkle tree
+ * over U's sealed checksums, the code vectors of H (levels 0..k-b, each vector a batch of 2^b tagged blocks) and of C
+ * (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no protocol logic; a test
+ * damages it the way a disk or a dishonest server would.
+ */
+public final class ServerStorage {
+    private final int blockBytes;
+    private final int batchExponent;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final byte[][] u;
+    private final byte[][] uSealed;
+    private final MerkleTree tree;
+    private final MemoryLevelStore hVectors;
+    private final MemoryLevelStore cVectors;
+    private final byte[][][][] sealedH; // [level][part][index]
+    private byte[][][] sealedC; // [part][index]
+
+    /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
+    public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
+        if (blockBytes <= 0) {
+            throw new IllegalArgumentException("block size must be positive: " + blockBytes);
+        }
+        if (batchExponent < 0 || batchExponent > k) {
+            throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
+        }
+        this.blockBytes = blockBytes;
+        this.batchExponent = batchExponent;
+        this.cParams = new CodeParameters(k);
+        this.hParams = new CodeParameters(k - batchExponent);
+        this.u = new byte[cParams.n()][];
+        this.uSealed = new byte[cParams.n()][];
+        this.tree = new MerkleTree(cParams.n());
+        this.hVectors = new MemoryLevelStore(hParams, blockWidth << batchExponent);
+        this.cVectors = new MemoryLevelStore(cParams, blockWidth);
+        this.sealedH = new byte[hParams.k() + 1][][][];
+    }
+
+    public int blockBytes() {
+        return blockBytes;
+    }
+
+    public int batchExponent() {
+        return batchExponent;
+    }
+
+    /** The parameters of the log over blocks, whose level k + 1 is C. */
+    public CodeParameters cParameters() {
+        return cParams;
+    }
+
+    /** The parameters of H, a log over batches: capacity exponent k - b. */
+    public CodeParameters hParameters() {
+        return hParams;
+    }
+
+    public int n() {
+        return cParams.n();
+    }
+
+    /** U[index], or null where it was never written or is lost (then {@link #uSealed} says which). */
+    public byte[] u(int index) {
+        return u[index];
+    }
+
+    public void setU(int index, byte[] block) {
+        u[index] = block;
+    }
+
+    public byte[] uSealed(int index) {
+        return uSealed[index];
+    }
+
+    /** Sets U's sealed checksum and its Merkle leaf. */
+    public void setUSealed(int index, byte[] sealedChecksum) {
+        if (sealedChecksum.length != ChecksumSealer.SEALED_BYTES) {
+            throw new IllegalArgumentException("a sealed checksum is " + ChecksumSealer.SEALED_BYTES + " bytes");
+        }
+        uSealed[index] = sealedChecksum;
+        tree.set(index, MerkleHash.leaf(sealedChecksum));
+    }
+
+    public MerkleTree tree() {
+        return tree;
+    }
+
+    /** H's code vectors (levels 0..k-b), as the code reads and writes them. */
+    public MemoryLevelStore hVectors() {
+        return hVectors;
+    }
+
+    /** C's code vectors, at level k + 1 of this store. */
+    public MemoryLevelStore cVectors() {
+        return cVectors;
+    }
+
+    public byte[][] sealedH(int level, Part part) {
+        byte[][][] parts = sealedH[level];
+        return parts == null ? null : parts[part.ordinal()];
+    }
+
+    public void setSealedH(int level, byte[][] x, byte[][] y) {
+        sealedH[level] = new byte[][][] {x, y};
+    }
+
+    public void clearSealedH(int level) {
+        sealedH[level] = null;
+    }
+
+    public byte[][] sealedC(Part part) {
+        return sealedC == null ? null : sealedC[part.ordinal()];
+    }
+
+    public void setSealedC(byte[][] x, byte[][] y) {
+        sealedC = new byte[][][] {x, y};
+    }
+}

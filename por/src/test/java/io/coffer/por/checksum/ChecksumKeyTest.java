@@ -1,0 +1,94 @@
+package io.coffer.por.checksum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.field.Segments;
+import io.coffer.por.field.Zp;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class ChecksumKeyTest {
+    private static final int WIDTH = Segments.count(4096);
+
+    @Test
+    void checksumsAreAdditivelyHomomorphic() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 1), WIDTH);
+        SplittableRandom random = new SplittableRandom(11);
+        for (int trial = 0; trial < 200; trial++) {
+            int[] b1 = randomVector(random, WIDTH);
+            int[] b2 = randomVector(random, WIDTH);
+            int a1 = random.nextInt(Zp.P);
+            int a2 = random.nextInt(Zp.P);
+            int[] combined = new int[WIDTH];
+            for (int i = 0; i < WIDTH; i++) {
+                combined[i] = Zp.add(Zp.mul(a1, b1[i]), Zp.mul(a2, b2[i]));
+            }
+            Checksum expected = key.checksum(b1).times(a1).plus(key.checksum(b2).times(a2));
+            assertThat(key.checksum(combined)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void theMatrixIsDeterministicInTheKeyAndDiffersAcrossKeys() {
+        int[] block = randomVector(new SplittableRandom(3), WIDTH);
+        Checksum a = ChecksumKey.derive(bytes(32, 1), WIDTH).checksum(block);
+        assertThat(ChecksumKey.derive(bytes(32, 1), WIDTH).checksum(block)).isEqualTo(a);
+        assertThat(ChecksumKey.derive(bytes(32, 2), WIDTH).checksum(block)).isNotEqualTo(a);
+    }
+
+    @Test
+    void aOneElementChangeChangesTheChecksum() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 5), WIDTH);
+        SplittableRandom random = new SplittableRandom(5);
+        int[] block = randomVector(random, WIDTH);
+        Checksum before = key.checksum(block);
+        for (int trial = 0; trial < 100; trial++) {
+            int[] changed = block.clone();
+            int at = random.nextInt(WIDTH);
+            changed[at] = Zp.add(changed[at], 1 + random.nextInt(Zp.P - 1));
+            assertThat(key.checksum(changed)).isNotEqualTo(before);
+        }
+    }
+
+    @Test
+    void extremeElementsDoNotOverflowTheAccumulator() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 9), WIDTH);
+        int[] block = new int[WIDTH];
+        java.util.Arrays.fill(block, Zp.P - 1);
+        // sigma(-1 * ones) = -sigma(ones)
+        int[] ones = new int[WIDTH];
+        java.util.Arrays.fill(ones, 1);
+        assertThat(key.checksum(block)).isEqualTo(key.checksum(ones).times(Zp.P - 1));
+    }
+
+    @Test
+    void badInputIsRefused() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 1), 8);
+        assertThatThrownBy(() -> key.checksum(new int[7])).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> key.checksum(new int[] {0, 0, 0, Zp.P, 0, 0, 0, 0}))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ChecksumKey.derive(new byte[16], 8)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Checksum.fromBytes(new byte[19])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void checksumBytesRoundTrip() {
+        Checksum c = Checksum.of(new int[] {0, 1, Zp.P - 1, 12345, 1 << 30});
+        assertThat(Checksum.fromBytes(c.toBytes())).isEqualTo(c);
+    }
+
+    static int[] randomVector(SplittableRandom random, int width) {
+        int[] v = new int[width];
+        for (int i = 0; i < width; i++) {
+            v[i] = random.nextInt(Zp.P);
+        }
+        return v;
+    }
+
+    static byte[] bytes(int length, int seed) {
+        byte[] b = new byte[length];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
+    }
+}

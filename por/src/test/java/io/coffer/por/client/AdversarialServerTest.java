@@ -1,0 +1,371 @@
+package io.coffer.por.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.PorVerificationException;
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditProver;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.audit.AuditVerdict;
+import io.coffer.por.checksum.BlockAddress;
+import io.coffer.por.checksum.SealBrokenException;
+import io.coffer.por.code.BlockTag;
+import io.coffer.por.code.MemoryLevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.field.Segments;
+import io.coffer.por.field.Zp;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.MemoryPorServer;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import io.coffer.por.store.ServerStorage;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each way a server can cheat, played by a decorator of the honest server (or by damaging its storage), is caught: an
+ * audit fails, or the read or write that met it is rejected. Stores are small enough (2n <= lambda = 128 where a
+ * single damaged block must be found) that every audit samples every code block, so detection is certain, not likely.
+ */
+class AdversarialServerTest {
+    private static final int BLOCK = 32;
+
+    private final SplittableRandom random = new SplittableRandom(7);
+
+    private byte[] randomBlock() {
+        byte[] b = new byte[BLOCK];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private PorClient client(MemoryPorServer honest, ForwardingPorServer attack) {
+        return PorClient.initialize(attack == null ? honest : attack, HonestServerTest.MASTER_KEY, new SecureRandom(),
+                s -> { });
+    }
+
+    private void writeMany(PorClient client, int count) {
+        for (int i = 0; i < count; i++) {
+            client.write(random.nextInt(1 << client.state().hLog().k()), randomBlock());
+        }
+    }
+
+    /** Answers audits like the honest server, but with a zero vector wherever its storage lost one. */
+    static final class AnswersDespiteLoss extends ForwardingPorServer {
+        private final ServerStorage storage;
+
+        AnswersDespiteLoss(MemoryPorServer inner) {
+            super(inner);
+            this.storage = inner.storage();
+        }
+
+        @Override
+        public AuditResponse audit(AuditChallenge challenge) {
+            boolean isC = challenge.addresses().get(0).buffer() == BlockAddress.Buffer.C;
+            MemoryLevelStore vectors = isC ? storage.cVectors() : storage.hVectors();
+            int cLevel = storage.cParameters().cLevel();
+            return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
+                @Override
+                public int[] block(BlockAddress a) {
+                    int level = isC ? cLevel : a.level();
+                    int[] v = new int[vectors.width()];
+                    if (vectors.contains(level, a.part(), (int) a.index())) {
+                        vectors.read(level, a.part(), (int) a.index(), v);
+                    }
+                    return v;
+                }
+
+                @Override
+                public byte[] sealedChecksum(BlockAddress a) {
+                    byte[][] sealed = isC ? storage.sealedC(a.part()) : storage.sealedH(a.level(), a.part());
+                    return sealed[(int) a.index()];
+                }
+            });
+        }
+    }
+
+    @Test
+    void deletingHalfOfALevelPlusOneBlockFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(10, BLOCK);
+        AnswersDespiteLoss server = new AnswersDespiteLoss(honest);
+        PorClient client = client(honest, server);
+        writeMany(client, 256); // t = 256: level 8 holds 512 code blocks, more than lambda
+        assertThat(client.state().hLog().filled(8)).isTrue();
+        assertThat(client.audit().passed()).isTrue();
+        MemoryLevelStore vectors = honest.storage().hVectors();
+        for (int i = 0; i < 256; i++) {
+            vectors.erase(8, Part.Y, i);
+        }
+        vectors.erase(8, Part.X, 17);
+        // the level is now beyond repair: the server has lost data, and must not pass
+        assertThatThrownBy(() -> honest.decode(List.of(0))).isInstanceOf(IllegalArgumentException.class);
+        for (int trial = 0; trial < 5; trial++) {
+            AuditVerdict verdict = client.audit();
+            assertThat(verdict.passed()).isFalse();
+            assertThat(verdict.reason()).contains("does not match");
+        }
+        // the honest server that lost the blocks cannot answer at all, which also fails
+        AuditVerdict plain = PorClientAccess.auditThrough(honest, client);
+        assertThat(plain.passed()).isFalse();
+    }
+
+    @Test
+    void corruptingOneBlockOfCFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK); // C holds 128 = lambda code blocks: all sampled
+        PorClient client = client(honest, null);
+        writeMany(client, 64 + 5);
+        assertThat(client.audit().passed()).isTrue();
+        corrupt(honest.storage().cVectors(), honest.storage().cParameters().cLevel(), Part.Y, 33);
+        AuditVerdict verdict = client.audit();
+        assertThat(verdict.passed()).isFalse();
+        assertThat(verdict.reason()).contains("does not match");
+    }
+
+    @Test
+    void corruptingOneBlockOfALevelFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+        PorClient client = client(honest, null);
+        writeMany(client, 32 + 6); // levels 5, 2 and 1 filled
+        assertThat(client.audit().passed()).isTrue();
+        corrupt(honest.storage().hVectors(), 5, Part.X, 7);
+        assertThat(client.audit().passed()).isFalse();
+    }
+
+    @Test
+    void aStaleBlockIsRejectedOnRead() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, ProvenBlock> first = new HashMap<>();
+        ForwardingPorServer stale = new ForwardingPorServer(honest) {
+            @Override
+            public ProvenBlock read(int index) {
+                return first.computeIfAbsent(index, inner::read); // the first version it ever served
+            }
+        };
+        PorClient client = client(honest, stale);
+        byte[] old = randomBlock();
+        client.write(3, old);
+        assertThat(client.read(3)).isEqualTo(old);
+        client.write(3, randomBlock());
+        assertThatThrownBy(() -> client.read(3)).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+    }
+
+    @Test
+    void aStaleLeafIsRejectedOnWrite() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, LeafProof> first = new HashMap<>();
+        ForwardingPorServer stale = new ForwardingPorServer(honest) {
+            @Override
+            public LeafProof leaf(int index) {
+                return first.computeIfAbsent(index, inner::leaf);
+            }
+        };
+        PorClient client = client(honest, stale);
+        client.write(9, randomBlock());
+        ClientState before = client.state();
+        assertThatThrownBy(() -> client.write(9, randomBlock())).isInstanceOf(PorVerificationException.class);
+        assertThat(client.state()).isEqualTo(before);
+    }
+
+    @Test
+    void aBlockThatDoesNotMatchItsChecksumIsRejectedOnRead() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        PorClient client = client(honest, null);
+        client.write(5, randomBlock());
+        honest.storage().u(5)[0] ^= 1;
+        assertThatThrownBy(() -> client.read(5)).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("checksum");
+    }
+
+    @Test
+    void aWrongAggregateFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+        ForwardingPorServer wrong = new ForwardingPorServer(honest) {
+            @Override
+            public AuditResponse audit(AuditChallenge challenge) {
+                AuditResponse right = inner.audit(challenge);
+                int[] aggregate = right.aggregate();
+                aggregate[aggregate.length / 2] = Zp.add(aggregate[aggregate.length / 2], 1);
+                return new AuditResponse(aggregate, right.sealedChecksums());
+            }
+        };
+        PorClient client = client(honest, wrong);
+        writeMany(client, 100);
+        assertThat(PorClientAccess.auditThrough(honest, client).passed()).isTrue();
+        assertThat(client.audit().passed()).isFalse();
+    }
+
+    @Test
+    void skippingAnHRebuildFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+        int[] writes = {0};
+        // takes the block and the client's checksums but computes nothing: the level it should rebuild stays empty
+        ForwardingPorServer lazy = new ForwardingPorServer(new AnswersDespiteLoss(honest)) {
+            @Override
+            public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+                super.write(index, block, sealedChecksum, newLevel);
+                if (++writes[0] == 16) {
+                    for (Part part : Part.values()) {
+                        for (int i = 0; i < 16; i++) {
+                            honest.storage().hVectors().erase(4, part, i);
+                        }
+                    }
+                }
+            }
+        };
+        PorClient client = client(honest, lazy);
+        writeMany(client, 16);
+        assertThat(client.state().hLog().filled(4)).isTrue();
+        assertThat(client.audit().passed()).isFalse();
+    }
+
+    @Test
+    void fakingAnHRebuildFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+        int[] writes = {0};
+        // fills the rebuilt level with copies of the newest block instead of mixing the levels below into it
+        ForwardingPorServer faker = new ForwardingPorServer(honest) {
+            @Override
+            public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+                super.write(index, block, sealedChecksum, newLevel);
+                if (++writes[0] == 8) {
+                    int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
+                    for (Part part : Part.values()) {
+                        for (int i = 0; i < 8; i++) {
+                            honest.storage().hVectors().write(3, part, i, tagged);
+                        }
+                    }
+                }
+            }
+        };
+        PorClient client = client(honest, faker);
+        writeMany(client, 8);
+        assertThat(client.state().hLog().filled(3)).isTrue();
+        assertThat(client.audit().passed()).isFalse();
+    }
+
+    @Test
+    void skippingACRebuildFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        ForwardingPorServer keepsOldC = new ForwardingPorServer(honest) {
+            @Override
+            public void rebuildC(SealedLevel c) {
+                int cLevel = honest.storage().cParameters().cLevel();
+                int[][] x = honest.storage().cVectors().copy(cLevel, Part.X);
+                int[][] y = honest.storage().cVectors().copy(cLevel, Part.Y);
+                super.rebuildC(c);
+                if (x[0] != null) { // not the first C: put the old code back
+                    for (int i = 0; i < x.length; i++) {
+                        honest.storage().cVectors().write(cLevel, Part.X, i, x[i]);
+                        honest.storage().cVectors().write(cLevel, Part.Y, i, y[i]);
+                    }
+                }
+            }
+        };
+        PorClient client = client(honest, keepsOldC);
+        writeMany(client, 64); // the 64th write triggers the second C rebuild
+        assertThat(client.state().hLog().epoch()).isEqualTo(2);
+        AuditVerdict verdict = client.audit();
+        assertThat(verdict.passed()).isFalse();
+    }
+
+    @Test
+    void replayingAnOldLevelChecksumIsRejectedOnWrite() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, SealedLevel> first = new HashMap<>();
+        ForwardingPorServer replay = new ForwardingPorServer(honest) {
+            @Override
+            public SealedLevel sealedLevel(int level) {
+                return first.computeIfAbsent(level, inner::sealedLevel); // the first checksums of each level
+            }
+        };
+        PorClient client = client(honest, replay);
+        client.write(0, randomBlock()); // t = 1: level 0 filled
+        client.write(1, randomBlock()); // merges level 0 (first fetch, fresh) into level 1
+        client.write(2, randomBlock()); // t = 3: level 0 filled again, with new checksums
+        ClientState before = client.state();
+        assertThatThrownBy(() -> client.write(3, randomBlock())).isInstanceOf(SealBrokenException.class)
+                .hasMessageContaining("level=0");
+        assertThat(client.state()).isEqualTo(before);
+    }
+
+    @Test
+    void replayingAnOldCChecksumFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        byte[][][] firstC = new byte[2][][];
+        ForwardingPorServer replay = new ForwardingPorServer(honest) {
+            @Override
+            public AuditResponse audit(AuditChallenge challenge) {
+                AuditResponse right = inner.audit(challenge);
+                List<byte[]> sealed = new java.util.ArrayList<>(right.sealedChecksums());
+                BlockAddress a = challenge.addresses().get(0);
+                sealed.set(0, firstC[a.part().ordinal()][(int) a.index()]);
+                return new AuditResponse(right.aggregate(), sealed);
+            }
+        };
+        PorClient client = client(honest, replay);
+        firstC[0] = honest.storage().sealedC(Part.X).clone();
+        firstC[1] = honest.storage().sealedC(Part.Y).clone();
+        writeMany(client, 64); // a new C, sealed under a new time
+        AuditVerdict verdict = client.audit();
+        assertThat(verdict.passed()).isFalse();
+        assertThat(verdict.reason()).contains("fails authentication");
+    }
+
+    @Test
+    void staleUChecksumsForACRebuildAreRejectedAndTheRebuildIsRetried() {
+        MemoryPorServer honest = new MemoryPorServer(5, BLOCK);
+        List<byte[]> stale = new java.util.ArrayList<>();
+        boolean[] cheat = {false};
+        ForwardingPorServer replay = new ForwardingPorServer(honest) {
+            @Override
+            public List<byte[]> sealedU() {
+                return cheat[0] ? stale : inner.sealedU();
+            }
+        };
+        PorClient client = client(honest, replay);
+        writeMany(client, 20);
+        stale.addAll(honest.sealedU()); // U's checksums after 20 writes, replayed at the end of the epoch
+        cheat[0] = true;
+        writeMany(client, 11);
+        ClientState before = client.state();
+        assertThatThrownBy(() -> client.write(3, randomBlock())).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+        assertThat(client.state().hLog().cRebuildDue()).isTrue(); // the write went in; C is still due
+        assertThat(client.state().hLog().t()).isEqualTo(before.hLog().t() + 1);
+        cheat[0] = false;
+        client.write(4, randomBlock()); // rebuilds C first, then writes
+        assertThat(client.state().hLog().epoch()).isEqualTo(2);
+        assertThat(client.audit().passed()).isTrue();
+    }
+
+    @Test
+    void aDecodedBlockThatIsWrongIsNotRestored() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        ForwardingPorServer liar = new ForwardingPorServer(honest) {
+            @Override
+            public List<ProvenBlock> decode(List<Integer> indices) {
+                ProvenBlock right = inner.decode(indices).get(0);
+                byte[] block = right.block();
+                block[1] ^= 4;
+                return List.of(new ProvenBlock(right.index(), block, right.sealedChecksum(), right.proof()));
+            }
+        };
+        PorClient client = client(honest, liar);
+        client.write(12, randomBlock());
+        honest.storage().setU(12, null); // lost
+        assertThatThrownBy(() -> client.repair(List.of(12))).isInstanceOf(PorVerificationException.class);
+        assertThat(honest.storage().u(12)).isNull();
+    }
+
+    private static void corrupt(MemoryLevelStore vectors, int level, Part part, int index) {
+        int[] v = new int[vectors.width()];
+        vectors.read(level, part, index, v);
+        v[0] = Zp.add(v[0], 1);
+        vectors.write(level, part, index, v);
+    }
+}

@@ -1,0 +1,83 @@
+package io.coffer.por.client;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.PorServer;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import java.util.List;
+
+/** A server that passes every call to another: each attack overrides the calls it cheats on. */
+abstract class ForwardingPorServer implements PorServer {
+    protected final PorServer inner;
+
+    ForwardingPorServer(PorServer inner) {
+        this.inner = inner;
+    }
+
+    @Override
+    public int blockBytes() {
+        return inner.blockBytes();
+    }
+
+    @Override
+    public int k() {
+        return inner.k();
+    }
+
+    @Override
+    public int batchExponent() {
+        return inner.batchExponent();
+    }
+
+    @Override
+    public ProvenBlock read(int index) {
+        return inner.read(index);
+    }
+
+    @Override
+    public LeafProof leaf(int index) {
+        return inner.leaf(index);
+    }
+
+    @Override
+    public SealedLevel sealedLevel(int level) {
+        return inner.sealedLevel(level);
+    }
+
+    @Override
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+        inner.write(index, block, sealedChecksum, newLevel);
+    }
+
+    @Override
+    public void flush(SealedLevel newLevel) {
+        inner.flush(newLevel);
+    }
+
+    @Override
+    public List<byte[]> sealedU() {
+        return inner.sealedU();
+    }
+
+    @Override
+    public void rebuildC(SealedLevel c) {
+        inner.rebuildC(c);
+    }
+
+    @Override
+    public AuditResponse audit(AuditChallenge challenge) {
+        return inner.audit(challenge);
+    }
+
+    @Override
+    public List<ProvenBlock> decode(List<Integer> indices) {
+        return inner.decode(indices);
+    }
+
+    @Override
+    public void restore(int index, byte[] block) {
+        inner.restore(index, block);
+    }
+}

@@ -1,0 +1,142 @@
+package io.coffer.por.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.checksum.BlockAddress;
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.Part;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
+import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.ProvenBlock;
+import io.coffer.por.server.SealedLevel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Every message decodes to what was encoded; every field out of its bounds is refused. */
+class PorCodecTest {
+    private final ServerParameters params = new ServerParameters(6, 2, 40);
+    private final PorCodec codec = new PorCodec(params);
+    private final SplittableRandom random = new SplittableRandom(1);
+
+    private byte[] bytes(int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private SealedLevel level(int level, int size) {
+        byte[][] x = new byte[size][];
+        byte[][] y = new byte[size][];
+        for (int i = 0; i < size; i++) {
+            x[i] = bytes(ChecksumSealer.SEALED_BYTES);
+            y[i] = bytes(ChecksumSealer.SEALED_BYTES);
+        }
+        return new SealedLevel(level, x, y);
+    }
+
+    private MerkleProof proof(int index) {
+        byte[][] siblings = new byte[6][];
+        for (int i = 0; i < 6; i++) {
+            siblings[i] = bytes(MerkleHash.BYTES);
+        }
+        return new MerkleProof(index, siblings);
+    }
+
+    private static void assertSameLevel(SealedLevel actual, SealedLevel expected) {
+        assertThat(actual.level()).isEqualTo(expected.level());
+        assertThat(actual.x()).isDeepEqualTo(expected.x());
+        assertThat(actual.y()).isDeepEqualTo(expected.y());
+    }
+
+    @Test
+    void requestsRoundTrip() {
+        byte[] block = bytes(40);
+        byte[] sealed = bytes(ChecksumSealer.SEALED_BYTES);
+        SealedLevel l3 = level(3, 8);
+        PorCodec.WriteRequest w = codec.readWrite(codec.write(63, block, sealed, l3));
+        assertThat(w.index()).isEqualTo(63);
+        assertThat(w.block()).isEqualTo(block);
+        assertThat(w.sealedChecksum()).isEqualTo(sealed);
+        assertSameLevel(w.newLevel(), l3);
+        assertThat(codec.readWrite(codec.write(0, block, sealed, null)).newLevel()).isNull();
+        assertThat(codec.readFlush(codec.flush(null))).isNull();
+        SealedLevel c = level(7, 64);
+        assertSameLevel(codec.readRebuildC(codec.rebuildC(c)), c);
+        AuditChallenge challenge = new AuditChallenge(List.of(BlockAddress.h(2, Part.Y, 3), BlockAddress.c(Part.X, 60)),
+                new int[] {5, 123456});
+        AuditChallenge back = codec.readAudit(codec.audit(challenge));
+        assertThat(back.addresses()).isEqualTo(challenge.addresses());
+        assertThat(back.coefficients()).containsExactly(5, 123456);
+        assertThat(codec.readDecode(codec.decode(List.of(1, 2, 63)))).containsExactly(1, 2, 63);
+        PorCodec.RestoreRequest r = codec.readRestore(codec.restore(9, block));
+        assertThat(r.index()).isEqualTo(9);
+        assertThat(r.block()).isEqualTo(block);
+    }
+
+    @Test
+    void responsesRoundTrip() {
+        ProvenBlock pb = new ProvenBlock(17, bytes(40), null, proof(17));
+        ProvenBlock back = codec.readProvenBlock(codec.provenBlock(pb));
+        assertThat(back.block()).isEqualTo(pb.block());
+        assertThat(back.sealedChecksum()).isNull();
+        assertThat(back.proof().siblings()).isDeepEqualTo(pb.proof().siblings());
+        LeafProof leaf = new LeafProof(4, bytes(ChecksumSealer.SEALED_BYTES), proof(4));
+        assertThat(codec.readLeafProof(codec.leafProof(leaf)).sealedChecksum()).isEqualTo(leaf.sealedChecksum());
+        List<byte[]> sealedU = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            sealedU.add(i % 3 == 0 ? null : bytes(ChecksumSealer.SEALED_BYTES));
+        }
+        List<byte[]> u = codec.readSealedList(codec.sealedList(sealedU));
+        for (int i = 0; i < 64; i++) {
+            assertThat(u.get(i)).isEqualTo(sealedU.get(i));
+        }
+        int[] aggregate = new int[params.maxAggregateWidth()];
+        Arrays.setAll(aggregate, i -> i * 7);
+        AuditResponse ar = codec.readAuditResponse(codec.auditResponse(new AuditResponse(aggregate,
+                List.of(bytes(ChecksumSealer.SEALED_BYTES)))));
+        assertThat(ar.aggregate()).isEqualTo(aggregate);
+        assertThat(codec.readProvenBlocks(codec.provenBlocks(List.of(pb, pb)))).hasSize(2);
+        PorCodec.ErrorReply e = PorCodec.readError(PorCodec.error(ErrorKind.STATE, "x".repeat(5000)));
+        assertThat(e.kind()).isEqualTo(ErrorKind.STATE);
+        assertThat(e.message()).hasSize(PorCodec.MAX_ERROR_BYTES);
+    }
+
+    @Test
+    void fieldsOutOfBoundsAreRefused() {
+        assertThatThrownBy(() -> codec.readIndex(new byte[] {0, 0, 0, 64})).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> codec.readLevelNumber(new byte[] {0, 0, 0, 5})) // H's levels: 0..k-b = 4
+                .isInstanceOf(MalformedFrameException.class).hasMessageContaining("level 5 outside [0, 4]");
+        byte[] wide = new WireWriter(8).i32(params.maxAggregateWidth() + 1).toBytes();
+        assertThatThrownBy(() -> codec.readAuditResponse(wide)).hasMessageContaining("aggregate width");
+        byte[] promised = new WireWriter(8).i32(40).toBytes(); // 40 elements promised, none sent
+        assertThatThrownBy(() -> codec.readAuditResponse(promised)).hasMessageContaining("cannot fit");
+        byte[] badAddress = new WireWriter(32).i32(1).u8(7).i32(0).u8(0).i64(0).i32(1).toBytes();
+        assertThatThrownBy(() -> codec.readAudit(badAddress)).hasMessageContaining("bad block address");
+        byte[] uWithLevel = new WireWriter(32).i32(1).u8(0).i32(3).u8(0).i64(0).i32(1).toBytes();
+        assertThatThrownBy(() -> codec.readAudit(uWithLevel)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("levels belong to H");
+        byte[] badFlag = new byte[4 + 40 + ChecksumSealer.SEALED_BYTES + 1];
+        badFlag[badFlag.length - 1] = 2;
+        assertThatThrownBy(() -> codec.readWrite(badFlag)).hasMessageContaining("flag byte");
+        byte[] shortList = new WireWriter(8).i32(63).toBytes();
+        assertThatThrownBy(() -> codec.readSealedList(shortList)).hasMessageContaining("outside [64, 64]");
+        byte[] longProof = new WireWriter(16).i32(0).u8(0).i32(0).u8(200).toBytes();
+        assertThatThrownBy(() -> codec.readLeafProof(longProof)).hasMessageContaining("200 siblings");
+    }
+
+    @Test
+    void theFrameLimitCoversTheLongestMessageAndDecodesAreSplitToFit() {
+        ServerParameters big = new ServerParameters(20, 0, 4096);
+        assertThat(big.maxFrameBytes()).isGreaterThan(2 * (1 << 20) * ChecksumSealer.SEALED_BYTES)
+                .isLessThan(100 << 20);
+        assertThat((long) big.maxDecodeCount() * big.provenBlockBytes()).isLessThan(big.maxFrameBytes());
+        assertThatThrownBy(() -> new ServerParameters(21, 0, 4096)).hasMessageContaining("k must be in [1, 20]");
+    }
+}

@@ -1,0 +1,170 @@
+package io.coffer.por.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.PorVerificationException;
+import io.coffer.por.audit.AuditVerdict;
+import io.coffer.por.client.PorClient;
+import io.coffer.por.code.MemoryLevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.field.Zp;
+import io.coffer.por.server.MemoryPorServer;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link PorClient} runs unchanged against a {@link MemoryPorServer} behind a real socket. */
+class RemotePorServerTest {
+    static final byte[] MASTER_KEY = new byte[32];
+    static final byte[] SESSION_KEY = new byte[PorKeyFile.KEY_BYTES];
+
+    static {
+        new SplittableRandom(42).nextBytes(MASTER_KEY);
+        new SplittableRandom(43).nextBytes(SESSION_KEY);
+    }
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private RemotePorServer serve(MemoryPorServer server) throws InterruptedException {
+        PorNetServer net = PorNetServer.start(server, SESSION_KEY, new InetSocketAddress("127.0.0.1", 0),
+                PorNetServer.Limits.DEFAULT);
+        open.add(net);
+        RemotePorServer remote = RemotePorServer.connect(new InetSocketAddress("127.0.0.1", net.port()), SESSION_KEY,
+                Duration.ofSeconds(30));
+        open.add(remote);
+        return remote;
+    }
+
+    @Test
+    void writesOverwritesDeletesAuditsReadsAndRepairPassOverASocket() throws Exception {
+        int k = 7;
+        int blockBytes = 40;
+        MemoryPorServer server = new MemoryPorServer(k, 1, blockBytes);
+        RemotePorServer remote = serve(server);
+        assertThat(remote.parameters()).isEqualTo(new ServerParameters(k, 1, blockBytes));
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        byte[][] expected = new byte[1 << k][];
+        SplittableRandom random = new SplittableRandom(5);
+        int audits = 0;
+        for (int op = 1; op <= 600; op++) {
+            int index = random.nextInt(4) == 0 ? random.nextInt(8) : random.nextInt(1 << k);
+            byte[] block = new byte[blockBytes];
+            if (random.nextInt(10) != 0) { // one in ten is a delete: the zero block
+                random.nextBytes(block);
+            }
+            client.write(index, block);
+            expected[index] = block;
+            int probe = random.nextInt(1 << k);
+            assertThat(client.read(probe)).isEqualTo(expected[probe] == null ? new byte[blockBytes] : expected[probe]);
+            if (op % 100 == 0) {
+                AuditVerdict verdict = client.audit();
+                assertThat(verdict.passed()).as("audit after %d writes: %s", op, verdict.reason()).isTrue();
+                audits++;
+            }
+        }
+        client.flush();
+        assertThat(client.audit().passed()).isTrue();
+        assertThat(audits).isEqualTo(6);
+
+        List<Integer> damaged = List.of(3, 17, 64, 100, 127);
+        for (int i : damaged) {
+            server.storage().setU(i, null);
+        }
+        assertThatThrownBy(() -> client.read(17)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lost");
+        client.repair(damaged);
+        for (int i = 0; i < 1 << k; i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[blockBytes] : expected[i]);
+        }
+    }
+
+    @Test
+    void aCorruptedBlockOfCBehindTheSocketFailsTheAudit() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(6, 32); // C holds 128 = lambda code blocks: all sampled
+        PorClient client = PorClient.initialize(serve(server), MASTER_KEY, new SecureRandom(), s -> { });
+        SplittableRandom random = new SplittableRandom(9);
+        for (int i = 0; i < 64 + 5; i++) {
+            byte[] block = new byte[32];
+            random.nextBytes(block);
+            client.write(random.nextInt(64), block);
+        }
+        assertThat(client.audit().passed()).isTrue();
+        MemoryLevelStore c = server.storage().cVectors();
+        int[] v = new int[c.width()];
+        c.read(server.storage().cParameters().cLevel(), Part.Y, 33, v);
+        v[0] = Zp.add(v[0], 1);
+        c.write(server.storage().cParameters().cLevel(), Part.Y, 33, v);
+        AuditVerdict verdict = client.audit();
+        assertThat(verdict.passed()).isFalse();
+        assertThat(verdict.reason()).contains("does not match");
+    }
+
+    @Test
+    void aBlockCorruptedBehindTheSocketIsRejectedOnRead() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        PorClient client = PorClient.initialize(serve(server), MASTER_KEY, new SecureRandom(), s -> { });
+        client.write(4, new byte[32]);
+        server.storage().u(4)[0] ^= 1;
+        assertThatThrownBy(() -> client.read(4)).isInstanceOf(PorVerificationException.class);
+    }
+
+    @Test
+    void whatTheServerRefusesComesBackAsTheSameExceptionAndTheConnectionGoesOn() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        RemotePorServer remote = serve(server);
+        PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        assertThatThrownBy(() -> remote.sealedLevel(3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("level 3 is empty");
+        assertThatThrownBy(() -> remote.write(1, new byte[31], new byte[48], null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(remote.read(0).block()).isEqualTo(new byte[32]);
+    }
+
+    @Test
+    void aClientWithAnotherKeyIsRefused() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        PorNetServer net = PorNetServer.start(server, SESSION_KEY, new InetSocketAddress("127.0.0.1", 0),
+                PorNetServer.Limits.DEFAULT);
+        open.add(net);
+        byte[] otherKey = SESSION_KEY.clone();
+        otherKey[0] ^= 1;
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", net.port());
+        // the server's CHALLENGE does not verify under the wrong key: the client refuses the server
+        assertThatThrownBy(() -> RemotePorServer.connect(address, otherKey, Duration.ofSeconds(10)))
+                .isInstanceOf(PorTransportException.class).hasMessageContaining("bad MAC");
+    }
+
+    @Test
+    void aDecodeLargerThanOneFrameIsSplitIntoSeveralRequests() throws Exception {
+        // blocks of 64 KiB: a 1 MiB frame holds 15 of them, and C over 32 blocks must be decoded in 3 requests
+        MemoryPorServer server = new MemoryPorServer(5, 1 << 16);
+        RemotePorServer remote = serve(server);
+        assertThat(remote.parameters().maxDecodeCount()).isLessThan(32);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            byte[] block = new byte[1 << 16];
+            block[i] = (byte) (i + 1);
+            client.write(i, block);
+            all.add(i);
+        }
+        for (int i : all) {
+            server.storage().setU(i, null);
+        }
+        client.repair(all);
+        assertThat(client.read(20)[20]).isEqualTo((byte) 21);
+    }
+}
