@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * manifest groups, the similarity journal, bucket records). Each object is read back and compared by MD5 (the ETag).
  * Last line: {@code coffer-layers ratio R}.
  *
- * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE]]} (MODE default {@code high}).
+ * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]} (defaults {@code high}, 1024, 64).
  */
 public final class EngineLayerRatio {
     private EngineLayerRatio() {
@@ -34,22 +34,22 @@ public final class EngineLayerRatio {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE]]");
+            System.err.println("usage: EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]");
             System.exit(2);
         }
         String mode = args.length > 1 ? args[1] : "high";
         int avg = args.length > 2 ? Integer.parseInt(args[2]) : LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE;
-        run(Path.of(args[0]), mode, avg, System.out);
+        int threshold = args.length > 3 ? Integer.parseInt(args[3]) : LayerModePolicy.DEFAULT_THRESHOLD;
+        run(Path.of(args[0]), mode, avg, threshold, System.out);
     }
 
-    static double run(Path dir, String mode, int subChunkAverage, PrintStream out) throws Exception {
+    static double run(Path dir, String mode, int subChunkAverage, int threshold, PrintStream out) throws Exception {
         List<Path> files = LayerExperiment.files(dir);
         Path store = Files.createTempDirectory("coffer-layer-ratio-");
         try {
             long original = 0;
             long start = System.nanoTime();
-            LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage,
-                    LayerModePolicy.DEFAULT_THRESHOLD);
+            LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold);
             try (Coffer coffer = Coffer.builder().directory(store).layers(policy).build()) {
                 coffer.createBucket("layers", "bench");
                 for (Path f : files) {
@@ -84,9 +84,9 @@ public final class EngineLayerRatio {
                 }
             }
             double r = (double) original / stored;
-            out.printf(Locale.ROOT, "engine, layer mode %s, %d B sub-chunks: %d files, %d original bytes; stored %d"
+            out.printf(Locale.ROOT, "engine, layer mode %s, %d B sub-chunks, threshold %d: %d files, %d original bytes; stored %d"
                     + " (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read back)%n", mode,
-                    subChunkAverage, files.size(), original, stored, packs, manifests, stored - packs - manifests,
+                    subChunkAverage, threshold, files.size(), original, stored, packs, manifests, stored - packs - manifests,
                     seconds, original / 1e6 / seconds);
             out.printf(Locale.ROOT, "coffer-layers ratio %.3f%n", r);
             return r;
