@@ -6,7 +6,9 @@
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
 #   benchmarks/run.sh layers DIR [OPTIONS]          LayerExperiment (SimEnc's layer mode and its baselines) over the
 #                                                   .tgz/.tar.gz files in DIR in version order; last line
-#                                                   "coffer-layers ratio R"
+#                                                   "coffer-layers ratio R", R from the packs and manifests
+#                                                   of a store the files were PUT into (EngineLayerRatio;
+#                                                   LAYER_MODE=high|basic:N|flexible, default high)
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
 #                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
@@ -67,7 +69,11 @@ case "$cmd" in
     shift
     build
     machine
-    java -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.LayerExperiment "$dir" "$@"
+    # the pipeline's figures first (its own ratio relabelled), then R from a real store's blobs (EngineLayerRatio)
+    java -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.LayerExperiment "$dir" "$@" \
+      | sed -e 's/^coffer-layers ratio /pipeline ratio (counted, not stored) /' \
+            -e 's/^R below is this pipeline.*/the pipeline ratio below counts ciphertexts; the last line is R from the engine/'
+    java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}"
     ;;
   cpu)
     build

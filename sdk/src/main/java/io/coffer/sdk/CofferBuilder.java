@@ -9,6 +9,7 @@ import io.coffer.sdk.chunk.Chunker;
 import io.coffer.sdk.chunk.ChunkerSpec;
 import io.coffer.sdk.crypto.ChunkCompressor;
 import io.coffer.sdk.crypto.CompressionPolicy;
+import io.coffer.sdk.layer.LayerModePolicy;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.engine.Engine;
 import io.coffer.sdk.engine.EngineConfig;
@@ -61,6 +62,7 @@ public final class CofferBuilder {
     private long readBudget = -1;
     private Duration budgetWait = Duration.ofSeconds(30);
     private CompressionPolicy compression = CompressionPolicy.DEFAULT;
+    private LayerModePolicy layers = LayerModePolicy.OFF;
     private MeterRegistry meters;
 
     CofferBuilder() {
@@ -164,6 +166,15 @@ public final class CofferBuilder {
      */
     public CofferBuilder compression(CompressionPolicy policy) {
         this.compression = Objects.requireNonNull(policy);
+        return this;
+    }
+
+    /**
+     * Which buckets store gzip objects in SimEnc's layer mode (default: none). Needs a message-locked key source
+     * (convergent or the key server); with random keys every object is stored as it came.
+     */
+    public CofferBuilder layers(LayerModePolicy policy) {
+        this.layers = Objects.requireNonNull(policy);
         return this;
     }
 
@@ -320,7 +331,7 @@ public final class CofferBuilder {
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
-                    budgetWait, compression, registry), lock);
+                    budgetWait, compression, layers, registry), lock);
         } catch (IOException e) {
             if (lock != null) {
                 lock.close();

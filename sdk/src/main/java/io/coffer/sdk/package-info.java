@@ -12,6 +12,7 @@
  *   <li>{@code io.coffer.sdk.key}: the {@code KeySource}s and the dedup policy;</li>
  *   <li>{@code io.coffer.sdk.crypto}, {@code io.coffer.sdk.chunk}, {@code io.coffer.sdk.checksum}: the master key,
  *       chunkers and checksum algorithms the builder and the API take (and the chunk ids the metadata store holds).</li>
+ *   <li>{@code io.coffer.sdk.layer}: the layer-mode setting ({@code LayerModePolicy}) the builder takes.</li>
  * </ul>
  * {@code engine}, {@code manifest}, {@code pack} and {@code codec} are the engine's insides, and {@code deflate}
  * (partial gzip decoding) and {@code similarity} (SimEnc's similarity keys) the layer mode's; all may change in any

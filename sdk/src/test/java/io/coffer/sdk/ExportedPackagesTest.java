@@ -40,6 +40,7 @@ class ExportedPackagesTest {
             "io.coffer.sdk.chunk",
             "io.coffer.sdk.crypto",
             "io.coffer.sdk.key",
+            "io.coffer.sdk.layer",
             "io.coffer.sdk.meta",
             "io.coffer.sdk.meta.jdbc");
 

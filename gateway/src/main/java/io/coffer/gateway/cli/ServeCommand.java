@@ -78,6 +78,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "Objects whose chunks are never compressed.")
     String compressionExclude;
 
+    @Option(names = "--layer-mode", paramLabel = "BUCKET[=MODE],...",
+            description = "Buckets that store gzip objects partially decoded (SimEnc layer mode); MODE high, basic:N "
+                    + "or flexible.")
+    String layerMode;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -95,6 +100,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.DEDUP_EXCLUDE, dedupExclude);
         ConfigOptions.put(flags, ConfigKey.COMPRESSION, compression);
         ConfigOptions.put(flags, ConfigKey.COMPRESSION_EXCLUDE, compressionExclude);
+        ConfigOptions.put(flags, ConfigKey.LAYER_MODE, layerMode);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close

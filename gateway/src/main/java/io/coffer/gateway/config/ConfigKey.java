@@ -48,6 +48,16 @@ public enum ConfigKey {
     COMPRESSION_LEVEL("compression-level", "1", false),
     /** Objects whose chunks are never compressed: {@code BUCKET} or {@code BUCKET/PREFIX} entries, comma-separated. */
     COMPRESSION_EXCLUDE("compression-exclude", null, false),
+    /**
+     * Buckets that keep gzip objects in SimEnc's layer mode: {@code BUCKET[=MODE]} entries, comma-separated, MODE
+     * {@code high} (the default), {@code basic:N} or {@code flexible[:BITS:HASHES]} (docs/FORMAT.md, "Layer-mode
+     * objects").
+     */
+    LAYER_MODE("layer-mode", null, false),
+    /** The average FastCDC sub-chunk size in a layer's partially decoded space (a power of two, 128 to 1 MiB). */
+    LAYER_SUB_CHUNK_AVERAGE("layer-sub-chunk-average", "1024", false),
+    /** The Hamming distance within which a layer's 512 KiB chunk joins a cluster and shares its key (0 to 256). */
+    LAYER_THRESHOLD("layer-threshold", "64", false),
     /** Where chunk keys come from: {@code embedded} (in-process OPRF under the master key) or a key server HOST:PORT. */
     KEYSERVER("keyserver", "embedded", false),
     /** A key-server directory ({@code coffer keyserver init}): supplies the four files below when they are unset. */

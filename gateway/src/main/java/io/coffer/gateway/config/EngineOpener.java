@@ -53,7 +53,8 @@ public final class EngineOpener {
 
     private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
-                .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy());
+                .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy())
+                .layers(c.layerModePolicy());
         if (meters != null) {
             b.meterRegistry(meters);
         }

@@ -3,6 +3,7 @@ package io.coffer.gateway.config;
 import io.coffer.sdk.crypto.ChunkCompressor;
 import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.key.DedupPolicy;
+import io.coffer.sdk.layer.LayerModePolicy;
 import io.coffer.keyserver.pki.SecretFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -156,6 +157,7 @@ public final class GatewayConfig {
         validateKeyServer();
         dedupPolicy();
         compressionPolicy();
+        layerModePolicy();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
             if (intValue(k) < 1) {
@@ -204,6 +206,12 @@ public final class GatewayConfig {
             exclusions.add(new DedupPolicy.Exclusion(bucket, slash < 0 ? "" : e.substring(slash + 1)));
         }
         return new DedupPolicy(minSize, exclusions);
+    }
+
+    /** The engine's LayerModePolicy: {@code layer-mode}, {@code layer-sub-chunk-average}, {@code layer-threshold}. */
+    public LayerModePolicy layerModePolicy() {
+        return LayerModePolicy.parse(get(ConfigKey.LAYER_MODE), intValue(ConfigKey.LAYER_SUB_CHUNK_AVERAGE),
+                intValue(ConfigKey.LAYER_THRESHOLD));
     }
 
     /** The engine's CompressionPolicy: {@code compression}, {@code compression-level}, {@code compression-exclude}. */

@@ -59,6 +59,7 @@ public final class Engine implements Coffer {
     private final ObjectReads reads;
     private final ObjectCommits commits;
     private final MultipartUploads multipart;
+    private final LayerPuts layerPuts;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -84,6 +85,7 @@ public final class Engine implements Coffer {
         this.reads = new ObjectReads(ctx, buckets);
         this.commits = new ObjectCommits(ctx);
         this.multipart = new MultipartUploads(ctx, buckets, reads, commits);
+        this.layerPuts = new LayerPuts(ctx);
         try {
             config.blobs().prepareFolders(BackendLayout.folders());
         } catch (IOException | RuntimeException e) {
@@ -121,16 +123,30 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
         Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
+        if (layerPuts.applies(request.bucket(), request.key(), request.contentLength())) {
+            // the layer writer's packs do not know the partially decoded size in advance: a long body's bound
+            try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config, -1,
+                    0))) {
+                return layerPuts.put(request, body, b -> writeOrdinary(request, b),
+                        (writer, written, side) -> commitWritten(request, writer, written, side));
+            }
+        }
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
-            return writeObject(request, body);
+            return writeOrdinary(request, body);
         }
     }
 
-    private ObjectInfo writeObject(PutObjectRequest request, InputStream body) {
+    private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body) {
         ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
                 config.inlineLimit());
         ObjectWriter.Result written = ObjectCommits.writeBody(writer, body);
+        return commitWritten(request, writer, written, Manifest.ORDINARY);
+    }
+
+    /** Commits what {@code writer} wrote, or deletes it; {@code layerSide} as in {@link Manifest#layerSide}. */
+    private ObjectInfo commitWritten(PutObjectRequest request, ObjectWriter writer, ObjectWriter.Result written,
+                                     int layerSide) {
         try {
             if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
                 throw CofferException.of(ErrorCode.BAD_DIGEST,
@@ -145,7 +161,7 @@ public final class Engine implements Coffer {
             }
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
-                    attributes, List.of(), written.entries(), written.inline());
+                    attributes, List.of(), List.of(), written.entries(), written.inline(), layerSide);
             return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer);
         } catch (RuntimeException e) {
             writer.discard(written);

@@ -6,6 +6,7 @@ import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
+import io.coffer.sdk.layer.LayerModePolicy;
 import io.coffer.sdk.meta.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -30,10 +31,12 @@ import java.time.Duration;
  *                        dead key server costs one timeout, not one per batch)
  * @param compression     which new chunks are compressed before they are encrypted, where it pays, and at which zstd
  *                        level (chunk format 3, docs/FORMAT.md); reads handle every format whatever it says
+ * @param layers          which buckets keep reproducible gzip objects in SimEnc's layer mode (docs/FORMAT.md,
+ *                        "Layer-mode objects"); reads handle layer-mode objects whatever it says
  */
 public record EngineConfig(BlobStore blobs, MetadataStore metadata, MasterKey masterKey, Chunker chunker,
                            KeySource keySource, DedupPolicy dedupPolicy, int packSize, int inlineLimit, long minPartSize,
                            int keyBatchChunks, int readAhead, int ioThreads, Duration gcGrace, double gcDeadFraction,
                            Duration keySourcePause, long writeBudget, long readBudget, Duration budgetWait,
-                           CompressionPolicy compression, MeterRegistry meters) {
+                           CompressionPolicy compression, LayerModePolicy layers, MeterRegistry meters) {
 }

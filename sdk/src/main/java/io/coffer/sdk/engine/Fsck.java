@@ -19,12 +19,15 @@ import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.pack.PackIndex;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -176,6 +179,28 @@ final class Fsck {
             if (readData && verified.add(e.id())) {
                 verifyChunk(where, e, loc);
             }
+        }
+        if (readData && m.isLayer()) {
+            checkLayer(where, m);
+        }
+    }
+
+    /** A layer-mode object's chunks re-encode to its original: as many bytes, with its MD5 (its ETag). */
+    private void checkLayer(String where, Manifest m) {
+        MessageDigest md5 = Md5Tap.newMd5();
+        long n = 0;
+        try (InputStream in = new LayerReader().open(ctx, m, 0, m.size())) {
+            byte[] buf = new byte[64 << 10];
+            for (int got = in.read(buf); got >= 0; got = in.read(buf)) {
+                md5.update(buf, 0, got);
+                n += got;
+            }
+        } catch (IOException | RuntimeException ex) {
+            damaged.add(where + ": layer does not re-encode (" + ex.getMessage() + ")");
+            return;
+        }
+        if (n != m.size() || !HexFormat.of().formatHex(md5.digest()).equals(m.etag())) {
+            damaged.add(where + ": layer re-encodes to other bytes than its ETag says");
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.Optional;
 final class ObjectReads {
     private final EngineContext ctx;
     private final Buckets buckets;
+    private final LayerReader layers = new LayerReader();
 
     ObjectReads(EngineContext ctx, Buckets buckets) {
         this.ctx = ctx;
@@ -74,6 +75,14 @@ final class ObjectReads {
     InputStream content(Manifest m, long offset, long length) {
         if (m.isInline()) {
             return new ByteArrayInputStream(m.inline(), (int) offset, (int) length);
+        }
+        if (m.isLayer()) {
+            try {
+                return layers.open(ctx, m, offset, length);
+            } catch (IOException e) {
+                throw e.getCause() instanceof CofferException ce ? ce
+                        : backendFailure("could not read the layer's data", e);
+            }
         }
         ObjectReadStream stream = new ObjectReadStream(ctx, m.entries(), offset, length);
         try {

@@ -159,6 +159,47 @@ final class ObjectWriter {
         }
     }
 
+    /**
+     * Layer mode (see {@link LayerWriter}): chunks all of {@code in} as {@link #write} does, with message-locked keys,
+     * but neither digests it nor finishes; the caller appends more and then calls {@link #finishAppended}.
+     */
+    void appendStream(InputStream in) throws IOException {
+        ChunkReader reader = new ChunkReader(in, ctx.config.chunker());
+        for (Chunk c = reader.next(); c != null; c = reader.next()) {
+            accept(c.array(), c.offset(), c.length());
+        }
+        flushWindow();
+    }
+
+    /** Layer mode: one chunk under a key the caller chose (a sub-chunk's key derived from its cluster key). */
+    void appendKeyed(byte[] data, int offset, int length, byte[] hash, ChunkKey key) throws IOException {
+        flushWindow();
+        ChunkId id = cipher.idFor(key);
+        store(data, offset, length, hash, key, id, isStored(id));
+    }
+
+    /** Layer mode: entries appended so far. */
+    int entryCount() {
+        if (!window.isEmpty()) {
+            throw new IllegalStateException("entries are counted after appendStream, which flushes its window");
+        }
+        return entries.size();
+    }
+
+    /** Layer mode: seals the last pack; the result describes an object of {@code size} bytes with MD5 {@code md5}. */
+    Result finishAppended(long size, byte[] md5) throws IOException {
+        flushWindow();
+        if (pack != null && !pack.isEmpty()) {
+            sealAndUpload();
+        }
+        return new Result(List.copyOf(entries), new NewChunks(packs, newLocations), size, md5, null);
+    }
+
+    /** Layer mode: deletes what was appended after a failure (nothing of it is committed). */
+    void abandonAppended() {
+        abort();
+    }
+
     private void checkLength(long got) {
         if (expectedLength >= 0 && got != expectedLength) {
             throw CofferException.of(ErrorCode.INCOMPLETE_BODY, "You did not provide the number of bytes "

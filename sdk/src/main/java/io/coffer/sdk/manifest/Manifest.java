@@ -13,10 +13,16 @@ import java.util.List;
  * ({@code inline}, non-null), which are then sealed with the manifest and never chunked.
  *
  * @param partChecksums a multipart object's part checksums (in the algorithm of its checksum), one per part, or empty
+ * @param layerSide     {@link #ORDINARY} for an object whose chunks are its bytes; for a gzip object stored in layer
+ *                      mode (docs/FORMAT.md, "Layer-mode objects"), how many of the first entries hold the side
+ *                      information, the rest holding the token stream: the bytes are their re-encoding, not their
+ *                      concatenation, and {@code size} is the original's
  */
 public record Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
                        ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums,
-                       List<ManifestEntry> entries, byte[] inline) {
+                       List<ManifestEntry> entries, byte[] inline, int layerSide) {
+    /** {@link #layerSide} of an object whose chunks, in order, are its bytes. */
+    public static final int ORDINARY = -1;
 
     public Manifest {
         partSizes = List.copyOf(partSizes);
@@ -28,6 +34,23 @@ public record Manifest(String bucket, String key, String versionId, long size, S
         if (!partChecksums.isEmpty() && (inline != null || partChecksums.size() != partSizes.size())) {
             throw new IllegalArgumentException("part checksums belong to a chunked multipart object, one per part");
         }
+        if (layerSide != ORDINARY && (inline != null || !partSizes.isEmpty() || layerSide < 0
+                || layerSide > entries.size())) {
+            throw new IllegalArgumentException("a layer-mode manifest is a single PUT's chunks, side entries first");
+        }
+    }
+
+    /** An ordinary manifest (not in layer mode). */
+    public Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
+                    ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums,
+                    List<ManifestEntry> entries, byte[] inline) {
+        this(bucket, key, versionId, size, etag, lastModified, attributes, partSizes, partChecksums, entries, inline,
+                ORDINARY);
+    }
+
+    /** Whether the object is stored in layer mode (partially decoded gzip). */
+    public boolean isLayer() {
+        return layerSide != ORDINARY;
     }
 
     /** A manifest without part checksums. */
@@ -50,7 +73,7 @@ public record Manifest(String bucket, String key, String versionId, long size, S
     public Manifest copyAs(String toBucket, String toKey, String toVersionId, Instant modified,
                            ObjectAttributes attrs) {
         return new Manifest(toBucket, toKey, toVersionId, size, etag, modified, attrs, partSizes, partChecksums,
-                entries, inline);
+                entries, inline, layerSide);
     }
 
     /** The distinct chunk ids, each of which this object holds one reference on. */

@@ -25,6 +25,8 @@ public final class ManifestCodec {
     private static final int VERSION = 1;
     private static final int VERSION_INLINE = 2;
     private static final int VERSION_PART_CHECKSUMS = 3;
+    /** Version 4: a layer-mode object; the number of side-information entries follows the attributes. */
+    private static final int VERSION_LAYER = 4;
     /** Version 2 adds each part's checksum, as manifest version 3 does. */
     private static final int ATTRIBUTES_VERSION = 1;
     private static final int ATTRIBUTES_VERSION_PART_CHECKSUMS = 2;
@@ -41,13 +43,18 @@ public final class ManifestCodec {
         BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE
                 + (m.isInline() ? m.inline().length : 0));
         boolean partChecksums = !m.partChecksums().isEmpty();
-        w.raw(MANIFEST_MAGIC).u8(m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION)
+        int version = m.isLayer() ? VERSION_LAYER
+                : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
+        w.raw(MANIFEST_MAGIC).u8(version)
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
         writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
         if (m.isInline()) {
             w.uvarint(m.inline().length).raw(m.inline());
             return w.toByteArray();
+        }
+        if (m.isLayer()) {
+            w.uvarint(m.layerSide());
         }
         w.uvarint(m.entries().size());
         for (ManifestEntry e : m.entries()) {
@@ -61,7 +68,8 @@ public final class ManifestCodec {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(MANIFEST_MAGIC);
         int version = r.u8();
-        if (version != VERSION && version != VERSION_INLINE && version != VERSION_PART_CHECKSUMS) {
+        if (version != VERSION && version != VERSION_INLINE && version != VERSION_PART_CHECKSUMS
+                && version != VERSION_LAYER) {
             throw new MalformedRecordException("unknown manifest version");
         }
         String bucket = required(r.string());
@@ -80,6 +88,7 @@ public final class ManifestCodec {
             return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
                     List.of(), inline);
         }
+        int layerSide = version == VERSION_LAYER ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
         int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
         List<ManifestEntry> entries = new ArrayList<>(n);
         long total = 0;
@@ -95,11 +104,16 @@ public final class ManifestCodec {
             entries.add(new ManifestEntry(id, k, hash, len));
         }
         r.finish();
-        if (total != size) {
+        // a layer's chunks are its partially decoded form, whose length is not the object's
+        if (version != VERSION_LAYER && total != size) {
             throw new MalformedRecordException("chunk lengths add up to " + total + ", not " + size);
         }
+        if (version == VERSION_LAYER && (layerSide > n || !a.partSizes().isEmpty())) {
+            throw new MalformedRecordException("layer manifest with " + layerSide + " side entries of " + n
+                    + " or with parts");
+        }
         return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
-                a.partChecksums(), entries, null);
+                a.partChecksums(), entries, null, layerSide);
     }
 
     /**

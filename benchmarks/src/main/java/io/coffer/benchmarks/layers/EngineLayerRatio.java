@@ -1,0 +1,114 @@
+package io.coffer.benchmarks.layers;
+
+import io.coffer.sdk.Coffer;
+import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobListing;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.layer.LayerModePolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * R from the engine's real stored bytes: every .tgz/.tar.gz of a directory, in version order, PUT into a layer-mode
+ * bucket of a fresh store on a temporary directory (default settings: compression on, 1 KiB sub-chunks, the embedded
+ * OPRF key source); R = original compressed bytes / bytes of the blobs the store holds afterwards (packs, manifests,
+ * manifest groups, the similarity journal, bucket records). Each object is read back and compared by MD5 (the ETag).
+ * Last line: {@code coffer-layers ratio R}.
+ *
+ * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]} (defaults {@code high}, 1024, 64).
+ */
+public final class EngineLayerRatio {
+    private EngineLayerRatio() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]");
+            System.exit(2);
+        }
+        String mode = args.length > 1 ? args[1] : "high";
+        int avg = args.length > 2 ? Integer.parseInt(args[2]) : LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE;
+        int threshold = args.length > 3 ? Integer.parseInt(args[3]) : LayerModePolicy.DEFAULT_THRESHOLD;
+        run(Path.of(args[0]), mode, avg, threshold, System.out);
+    }
+
+    static double run(Path dir, String mode, int subChunkAverage, int threshold, PrintStream out) throws Exception {
+        List<Path> files = LayerExperiment.files(dir);
+        Path store = Files.createTempDirectory("coffer-layer-ratio-");
+        try {
+            long original = 0;
+            long start = System.nanoTime();
+            LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold);
+            try (Coffer coffer = Coffer.builder().directory(store).layers(policy).build()) {
+                coffer.createBucket("layers", "bench");
+                for (Path f : files) {
+                    long size = Files.size(f);
+                    original += size;
+                    try (InputStream in = Files.newInputStream(f)) {
+                        String etag = coffer.putObject(PutObjectRequest.of("layers", f.getFileName().toString(),
+                                size), in).etag();
+                        String back;
+                        try (var content = coffer.getObject("layers", f.getFileName().toString())) {
+                            back = md5Hex(content.stream());
+                        }
+                        if (!back.equals(etag)) {
+                            throw new IllegalStateException(f + " read back with MD5 " + back + ", not " + etag);
+                        }
+                    }
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long stored = 0;
+            long packs = 0;
+            long manifests = 0;
+            try (DirectoryBlobStore blobs = new DirectoryBlobStore(store.resolve("blobs"));
+                 BlobListing all = blobs.list("")) {
+                for (BlobInfo b : all) {
+                    stored += b.size();
+                    if (b.name().startsWith("p/")) {
+                        packs += b.size();
+                    } else if (b.name().startsWith("m/") || b.name().startsWith("g/")) {
+                        manifests += b.size();
+                    }
+                }
+            }
+            double r = (double) original / stored;
+            out.printf(Locale.ROOT, "engine, layer mode %s, %d B sub-chunks, threshold %d: %d files, %d original bytes; stored %d"
+                    + " (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read back)%n", mode,
+                    subChunkAverage, threshold, files.size(), original, stored, packs, manifests, stored - packs - manifests,
+                    seconds, original / 1e6 / seconds);
+            out.printf(Locale.ROOT, "coffer-layers ratio %.3f%n", r);
+            return r;
+        } finally {
+            try (Stream<Path> walk = Files.walk(store)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static String md5Hex(InputStream in) throws IOException {
+        try {
+            MessageDigest md5 = MessageDigest.getInstance("MD5");
+            byte[] buf = new byte[1 << 16];
+            for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                md5.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md5.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.coffer.gateway.release;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SimEnc's layer mode end to end: {@code ./coffer serve} with {@code COFFER_LAYER_MODE} naming a bucket; two versions
+ * of a .tgz (tar czf of a directory, one file changed and one added) put with aws-cli come back byte for byte with the ETag of the original (its MD5), and the second version
+ * adds a fraction of its size to the backend, where a bucket without layer mode stores it whole.
+ */
+class LayerModeReleaseIT {
+    @TempDir
+    Path work;
+
+    @Test
+    void tgzObjectsComeBackByteIdenticalWithTheirMd5AndSecondVersionsShareStorage() throws Exception {
+        Path v1 = work.resolve("v1.tgz");
+        Path v2 = work.resolve("v2.tgz");
+        Path tree = Files.createDirectories(work.resolve("tree"));
+        for (int i = 0; i < 30; i++) {
+            Files.writeString(tree.resolve("file" + i + ".txt"), text(i, 50_000));
+        }
+        tgz(tree, v1);
+        Files.writeString(tree.resolve("file12.txt"), text(99, 50_000));
+        Files.writeString(tree.resolve("added.txt"), text(100, 20_000));
+        tgz(tree, v2);
+        Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of(),
+                Map.of("COFFER_LAYER_MODE", "layers=high"))) {
+            var endpoint = gateway.endpoint();
+            StockClients.awsCli(endpoint, work, "s3", "mb", "s3://layers").requireSuccess();
+            StockClients.awsCli(endpoint, work, "s3", "mb", "s3://plain").requireSuccess();
+            Path blobs = gatewayDir.resolve("data").resolve("blobs");
+            long[] added = new long[2];
+            String[] buckets = {"layers", "plain"};
+            for (int b = 0; b < 2; b++) {
+                for (Path v : List.of(v1, v2)) {
+                    long before = size(blobs);
+                    String url = "s3://" + buckets[b] + "/image/" + v.getFileName();
+                    StockClients.awsCli(endpoint, work, "s3", "cp", v.toString(), url).requireSuccess();
+                    added[b] = size(blobs) - before;
+                    Path back = work.resolve("back-" + buckets[b] + "-" + v.getFileName());
+                    StockClients.awsCli(endpoint, work, "s3", "cp", url, back.toString()).requireSuccess();
+                    assertThat(Files.readAllBytes(back)).isEqualTo(Files.readAllBytes(v));
+                    String head = StockClients.awsCli(endpoint, work, "s3api", "head-object", "--bucket",
+                            buckets[b], "--key", "image/" + v.getFileName()).requireSuccess().stdout();
+                    assertThat(head).contains("\\\"" + md5Hex(Files.readAllBytes(v)) + "\\\"");
+                }
+            }
+            long v2Size = Files.size(v2);
+            // added[i]: what the second version added to each bucket's backend
+            assertThat(added[1]).isGreaterThan(v2Size * 9 / 10);
+            assertThat(added[0]).isLessThan(added[1] / 2);
+        }
+    }
+
+    private static String text(long seed, int length) {
+        String[] words = {"layer", "image", "docker", "registry", "coffer", "gzip", "tar", "file", "usr", "lib",
+            "bin", "share", "config", "value", "name", "version", "package", "module", "system", "data"};
+        Random r = new Random(seed);
+        StringBuilder sb = new StringBuilder(length + 32);
+        while (sb.length() < length) {
+            sb.append(words[r.nextInt(words.length)]).append(r.nextInt(10) == 0 ? '\n' : ' ');
+        }
+        return sb.substring(0, length);
+    }
+
+    /** {@code tar czf} of the directory (GNU tar and gzip, as image layers are made), names sorted, times fixed. */
+    private static void tgz(Path dir, Path file) throws Exception {
+        Process p = new ProcessBuilder("tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "-czf",
+                file.toString(), "-C", dir.toString(), ".").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as("tar: %s", out).isZero();
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    private static String md5Hex(byte[] data) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
+    }
+}

@@ -1,0 +1,166 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.deflate.PartialEncoder;
+import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The layer-mode read path: a layer-mode object's bytes are the {@link PartialEncoder}'s re-encoding of its token
+ * stream and side information, both read as ordinary chunks. The encoder runs on a thread of its own and writes into a
+ * pipe the caller reads. A range is served by re-encoding from the start and skipping to it (deflate's bit-level
+ * state cannot be resumed mid-stream without keeping it). The stream ends in an IOException, never early, if the
+ * encoder fails or gives a length other than the object's.
+ */
+final class LayerReader {
+    private static final int PIPE_BUFFER = 64 << 10;
+    private final PartialEncoder encoder = new PartialEncoder();
+
+    InputStream open(EngineContext ctx, Manifest m, long offset, long length) throws IOException {
+        List<ManifestEntry> side = m.entries().subList(0, m.layerSide());
+        List<ManifestEntry> tokens = m.entries().subList(m.layerSide(), m.entries().size());
+        ObjectReadStream sideIn = stream(ctx, side);
+        ObjectReadStream tokensIn;
+        try {
+            tokensIn = stream(ctx, tokens);
+        } catch (IOException | RuntimeException e) {
+            sideIn.close();
+            throw e;
+        }
+        PipedInputStream pipe = new PipedInputStream(PIPE_BUFFER);
+        PipedOutputStream out = new PipedOutputStream(pipe);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try (sideIn; tokensIn; out) {
+                long n = encoder.encode(tokensIn, sideIn, out);
+                if (n != m.size()) {
+                    throw new IOException("layer re-encoded to " + n + " bytes, not " + m.size());
+                }
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "coffer-layer-encode");
+        t.setDaemon(true);
+        t.start();
+        InputStream whole = new Checked(pipe, failure, t, m.size());
+        whole.skipNBytes(offset);
+        return new Limited(whole, length);
+    }
+
+    private static ObjectReadStream stream(EngineContext ctx, List<ManifestEntry> entries) throws IOException {
+        long total = 0;
+        for (ManifestEntry e : entries) {
+            total += e.length();
+        }
+        ObjectReadStream s = new ObjectReadStream(ctx, entries, 0, total);
+        try {
+            s.start();
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    /** The pipe's bytes; at its end, the encoder's failure (if any) and a check that all {@code size} came. */
+    private static final class Checked extends InputStream {
+        private final PipedInputStream in;
+        private final AtomicReference<Throwable> failure;
+        private final Thread encoder;
+        private final long size;
+        private long read;
+
+        Checked(PipedInputStream in, AtomicReference<Throwable> failure, Thread encoder, long size) {
+            this.in = in;
+            this.failure = failure;
+            this.encoder = encoder;
+            this.size = size;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n;
+            try {
+                n = in.read(b, off, len);
+            } catch (IOException e) {
+                throw failed(e);
+            }
+            if (n < 0) {
+                try {
+                    encoder.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted waiting for the layer encoder", e);
+                }
+                if (failure.get() != null || read != size) {
+                    throw failed(null);
+                }
+                return -1;
+            }
+            read += n;
+            return n;
+        }
+
+        private IOException failed(IOException cause) {
+            Throwable f = failure.get();
+            return new IOException("re-encoding the layer failed after " + read + " of " + size + " bytes"
+                    + (f == null ? "" : ": " + f), f != null ? f : cause);
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close(); // the encoder's next write fails and it closes its inputs
+        }
+    }
+
+    /** At most {@code remaining} bytes of {@code in}. */
+    private static final class Limited extends InputStream {
+        private final InputStream in;
+        private long remaining;
+
+        Limited(InputStream in, long remaining) {
+            this.in = in;
+            this.remaining = remaining;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int b = in.read();
+            if (b >= 0) {
+                remaining--;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (remaining <= 0) {
+                return len == 0 ? 0 : -1;
+            }
+            int n = in.read(b, off, (int) Math.min(len, remaining));
+            if (n > 0) {
+                remaining -= n;
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.chunk.FastCdcChunker;
+import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.deflate.HuffmanTreeFeature;
+import io.coffer.sdk.deflate.ReproducibilityVerifier;
+import io.coffer.sdk.deflate.Verdict;
+import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.similarity.ChunkSketch;
+import io.coffer.sdk.similarity.FinesseSketcher;
+import io.coffer.sdk.similarity.LayerSpacePolicy;
+import io.coffer.sdk.similarity.Sketcher;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layer-mode write path (SimEnc, docs/FORMAT.md "Layer-mode objects") for a gzip object already spilled to a
+ * file: checks that its partial decoding re-encodes to exactly its bytes, asks the bucket's policy which space it
+ * belongs to, and if that is the partially decoded space writes the side information as ordinary chunks and the
+ * token stream as 512 KiB chunks, each sketched and assigned to a cluster whose key encrypts its FastCDC
+ * sub-chunks. Anything else is left to the ordinary path (the caller stores the spilled file as it came).
+ *
+ * <p>A sub-chunk's chunk key is HMAC-SHA256(cluster key, label || SHA-256 of the sub-chunk): a synthetic key in the
+ * manner of SIV, so equal sub-chunks under one cluster key give equal ciphertexts (deduplicated by the chunk id
+ * derived from the key) and unequal ones never share a key and nonce. The chunk is then sealed as every chunk is
+ * (format 3: compressed where it pays, AES-GCM). Memory: the 512 KiB chunk being cut and the writer's packs; the
+ * temporary files hold the token stream and side information.
+ */
+final class LayerWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);
+    private static final byte[] SUB_KEY_LABEL = "coffer/layer-subchunk-key/v1".getBytes(StandardCharsets.US_ASCII);
+
+    private final EngineContext ctx;
+    private final LayerModePolicy policy;
+    private final Sketcher sketcher = new FinesseSketcher();
+    private final ReproducibilityVerifier verifier = new ReproducibilityVerifier();
+
+    LayerWriter(EngineContext ctx, LayerModePolicy policy) {
+        this.ctx = ctx;
+        this.policy = policy;
+    }
+
+    /** What a layer became: the writer holding its packs, what it wrote, and how many entries are side info. */
+    record Written(ObjectWriter writer, ObjectWriter.Result result, int sideEntries) {
+    }
+
+    /**
+     * Writes {@code original} (a spilled gzip object of {@code size} bytes with MD5 {@code md5}) in the partially
+     * decoded space if it is reproducible and the bucket's policy puts it there; null when it is to be stored as it
+     * came.
+     */
+    Written write(LayerState state, String bucket, String key, Path original, long size, byte[] md5)
+            throws IOException {
+        Path tokens = Files.createTempFile("coffer-layer-", ".tokens");
+        Path side = Files.createTempFile("coffer-layer-", ".side");
+        try {
+            Verdict verdict;
+            try (InputStream in = Files.newInputStream(original)) {
+                verdict = verifier.verify(in, tokens, side);
+            }
+            HuffmanTreeFeature feature = verdict.summary() == null ? null : verdict.summary().feature();
+            int[] vector = verdict.reproducible() && feature != null
+                    && feature.source() != HuffmanTreeFeature.Source.NONE ? feature.lengths() : null;
+            LayerSpacePolicy.Space space = state.decide(key, vector);
+            if (!verdict.reproducible()) {
+                LOG.debug("{}/{} stored as it came: {}", bucket, key, verdict.reason());
+                return null;
+            }
+            if (space != LayerSpacePolicy.Space.PARTIALLY_DECODED) {
+                return null;
+            }
+            ObjectWriter writer = new ObjectWriter(ctx, bucket, key, -1, 0);
+            try {
+                try (InputStream in = Files.newInputStream(side)) {
+                    writer.appendStream(in);
+                }
+                int sideEntries = writer.entryCount();
+                List<ChunkKey> clusterKeys = clusterKeys(state, tokens);
+                writeTokens(writer, tokens, clusterKeys);
+                return new Written(writer, writer.finishAppended(size, md5), sideEntries);
+            } catch (IOException | RuntimeException | Error e) {
+                writer.abandonAppended();
+                throw e;
+            }
+        } finally {
+            Files.deleteIfExists(tokens);
+            Files.deleteIfExists(side);
+        }
+    }
+
+    /** First pass over the tokens: each 512 KiB chunk's sketch and hash, then their clusters' keys. */
+    private List<ChunkKey> clusterKeys(LayerState state, Path tokens) throws IOException {
+        List<ChunkSketch> sketches = new ArrayList<>();
+        List<byte[]> hashes = new ArrayList<>();
+        byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
+        try (InputStream in = Files.newInputStream(tokens)) {
+            for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
+                sketches.add(sketcher.sketch(chunk, 0, n));
+                hashes.add(ctx.cipher().hash(chunk, 0, n));
+            }
+        }
+        return state.assign(sketches, hashes);
+    }
+
+    /** Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's. */
+    private void writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys) throws IOException {
+        int avg = policy.subChunkAverage();
+        FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
+        byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
+        int index = 0;
+        try (InputStream in = Files.newInputStream(tokens)) {
+            for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
+                if (index >= clusterKeys.size()) {
+                    throw new IOException("the token stream grew while it was being stored");
+                }
+                Mac mac = subKeyMac(clusterKeys.get(index++));
+                for (int at = 0; at < n; ) {
+                    int cut = cdc.nextCut(chunk, at, n - at);
+                    byte[] hash = ctx.cipher().hash(chunk, at, cut);
+                    mac.update(SUB_KEY_LABEL);
+                    ChunkKey subKey = ChunkKey.of(mac.doFinal(hash));
+                    writer.appendKeyed(chunk, at, cut, hash, subKey);
+                    at += cut;
+                }
+            }
+        }
+    }
+
+    private static Mac subKeyMac(ChunkKey clusterKey) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(clusterKey.rawBytesForCipher(), "HmacSHA256"));
+            return mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is required of every Java platform", e);
+        }
+    }
+}

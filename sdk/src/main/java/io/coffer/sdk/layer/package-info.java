@@ -1,0 +1,6 @@
+/**
+ * Configuration of SimEnc's layer mode (issue 20): which buckets keep reproducible gzip objects in the partially
+ * decoded space, chunked and keyed by similarity. The write and read paths are in {@code io.coffer.sdk.engine}
+ * ({@code LayerWriter}, {@code LayerReader}); docs/FORMAT.md, "Layer-mode objects", describes what is stored.
+ */
+package io.coffer.sdk.layer;
