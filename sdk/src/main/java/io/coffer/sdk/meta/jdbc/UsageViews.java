@@ -35,12 +35,13 @@ final class UsageViews extends Table {
     StorageStats storageStats() {
         return db.read("storageStats", c -> {
             Map<String, UsageStats> perBucket = usage(c, BY_BUCKET);
-            Map<String, UsageStats> perOwner = usage(c, BY_OWNER);
+            Map<String, UsageStats> perOwner = new HashMap<>(usage(c, BY_OWNER));
             UsageStats store = usage(c, WHOLE_STORE).getOrDefault("", UsageStats.EMPTY);
             List<BucketStats> buckets = new ArrayList<>();
             for (String[] b : rows(c, "SELECT name, owner FROM buckets ORDER BY name",
                     rs -> new String[] {rs.getString(1), rs.getString(2)})) {
                 buckets.add(new BucketStats(b[0], b[1], perBucket.getOrDefault(b[0], UsageStats.EMPTY)));
+                perOwner.putIfAbsent(b[1], UsageStats.EMPTY);
             }
             long packs;
             long packBytes;
