@@ -1,6 +1,7 @@
 package io.coffer.gateway;
 
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketStats;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -20,9 +21,11 @@ import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
+import io.coffer.sdk.UsageStats;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +38,9 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -448,6 +453,29 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     public StoreStats stats() {
         long n = objects.values().stream().mapToLong(Map::size).sum();
         return new StoreStats(n, 0, 0, 0, 0, 0);
+    }
+
+    /** Objects and their sizes; every object counts as inline (this store keeps bytes on the heap, not in chunks). */
+    @Override
+    public StorageStats storageStats() {
+        List<BucketStats> perBucket = new ArrayList<>();
+        Map<String, UsageStats> tenants = new HashMap<>();
+        UsageStats store = UsageStats.EMPTY;
+        for (Bucket b : new TreeMap<>(buckets).values()) {
+            Collection<Stored> stored = objects.getOrDefault(b.name(), new TreeMap<>()).values();
+            long n = stored.size();
+            long bytes = stored.stream().mapToLong(o -> o.data().length).sum();
+            UsageStats usage = new UsageStats(n, bytes, n, bytes, 0, 0, 0, 0, 0);
+            perBucket.add(new BucketStats(b.name(), b.owner(), usage));
+            tenants.merge(b.owner(), usage, InMemoryCofferForProtocolTests::sum);
+            store = sum(store, usage);
+        }
+        return new StorageStats(perBucket, tenants, store, 0, 0);
+    }
+
+    private static UsageStats sum(UsageStats a, UsageStats b) {
+        return new UsageStats(a.objects() + b.objects(), a.logicalBytes() + b.logicalBytes(),
+                a.inlineObjects() + b.inlineObjects(), a.inlineBytes() + b.inlineBytes(), 0, 0, 0, 0, 0);
     }
 
     @Override

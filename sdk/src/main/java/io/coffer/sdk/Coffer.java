@@ -246,6 +246,12 @@ public interface Coffer extends AutoCloseable {
     /** Counters for metrics and dedup reports. */
     StoreStats stats();
 
+    /**
+     * What each bucket, each tenant (bucket owner) and the whole store hold and what storing it costs: logical,
+     * referenced (after dedup) and stored (after compression) bytes and object counts ({@link StorageStats}).
+     */
+    StorageStats storageStats();
+
     @Override
     void close();
 }

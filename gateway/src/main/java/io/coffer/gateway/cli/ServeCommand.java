@@ -9,6 +9,7 @@ import io.coffer.gateway.config.GatewayConfig;
 import io.coffer.gateway.http.AccessLog;
 import io.coffer.gateway.http.AdminServer;
 import io.coffer.gateway.http.GatewayMetrics;
+import io.coffer.gateway.http.StorageMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
 import io.coffer.keyserver.pki.SecretFile;
@@ -37,6 +38,9 @@ import picocli.CommandLine;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the S3 gateway.")
 final class ServeCommand implements Callable<Integer> {
+    /** How often the per-bucket storage gauges are recomputed (each time a few aggregates over all metadata). */
+    static final Duration STORAGE_METRICS_PERIOD = Duration.ofMinutes(5);
+
     @Mixin
     ConfigOptions config;
 
@@ -132,11 +136,13 @@ final class ServeCommand implements Callable<Integer> {
             throw e;
         }
 
+        StorageMetrics storage = new StorageMetrics(prometheus, coffer::storageStats).start(STORAGE_METRICS_PERIOD);
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s3.close();
             admin.close();
+            storage.close();
             coffer.close();
             stopped.countDown();
         }, "coffer-shutdown"));

@@ -58,7 +58,7 @@ public final class AccessLog {
         return plain ? v : json(v);
     }
 
-    static String json(String v) {
+    public static String json(String v) {
         if (v == null) {
             return "null";
         }

@@ -91,7 +91,7 @@ class CofferCommandTest {
 
     @Test
     void everyVerbHasHelp() {
-        for (String verb : new String[] {"serve", "fsck", "gc", "reindex"}) {
+        for (String verb : new String[] {"serve", "fsck", "gc", "reindex", "stats"}) {
             assertThat(run(verb, "--help")).as(verb).startsWith("0\n").contains("Usage: coffer " + verb);
         }
         assertThat(run("config", "check", "--help")).contains("Usage: coffer config check");

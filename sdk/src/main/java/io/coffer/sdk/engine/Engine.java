@@ -20,6 +20,7 @@ import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.checksum.MultipartChecksum;
@@ -376,6 +377,11 @@ public final class Engine implements Coffer {
     @Override
     public StoreStats stats() {
         return meta.stats();
+    }
+
+    @Override
+    public StorageStats storageStats() {
+        return meta.storageStats();
     }
 
     @Override

@@ -326,7 +326,7 @@ final class ObjectWriter {
         }
         int at = pack.reserve(id, room);
         int sealed = cipher.sealChunk(key, data, offset, length, compress, pack.buffer(), at);
-        pack.shortenLast(sealed);
+        pack.sealedLast(sealed, length);
         writtenHere.add(id);
         ctx.storedBytes.increment(sealed);
     }

@@ -3,6 +3,7 @@ package io.coffer.sdk.meta;
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
@@ -152,6 +153,12 @@ public interface MetadataStore extends AutoCloseable {
 
     /** Counts for metrics and dedup reports. */
     StoreStats stats();
+
+    /**
+     * Per-bucket, per-tenant and whole-store usage (logical, referenced and stored bytes; see {@link StorageStats}),
+     * from a few aggregate queries: no per-object round trips.
+     */
+    StorageStats storageStats();
 
     /** Version ids of every committed object: the manifest blobs that must exist on the backend. */
     List<String> versionIds();

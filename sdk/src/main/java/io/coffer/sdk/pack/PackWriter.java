@@ -52,16 +52,16 @@ public final class PackWriter {
     }
 
     /**
-     * Shortens the chunk reserved last to {@code length} bytes: a chunk whose room was reserved for its uncompressed
-     * size and that was stored compressed.
+     * Shortens the chunk reserved last to {@code length} bytes (a chunk whose room was reserved for its uncompressed
+     * size and that was stored compressed) and records its plaintext length for the metadata store's statistics.
      */
-    public void shortenLast(int length) {
+    public void sealedLast(int length, int plainLength) {
         ChunkLocation last = chunks.get(chunks.size() - 1);
         if (length < 0 || length > last.length()) {
             throw new IllegalArgumentException("cannot shorten a chunk of " + last.length() + " bytes to " + length);
         }
         size -= last.length() - length;
-        chunks.set(chunks.size() - 1, new ChunkLocation(last.id(), name, last.offset(), length));
+        chunks.set(chunks.size() - 1, new ChunkLocation(last.id(), name, last.offset(), length, plainLength));
     }
 
     /** Appends ciphertext copied from elsewhere (pack rewrites move chunks without decrypting them). */

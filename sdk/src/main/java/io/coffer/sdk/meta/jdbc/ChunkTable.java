@@ -75,10 +75,11 @@ final class ChunkTable extends Table {
             long now = System.currentTimeMillis();
             List<ChunkLocation> sorted = new ArrayList<>(chunks);
             sorted.sort((x, y) -> x.id().compareTo(y.id()));
-            try (PreparedStatement ps = prepare(c, "INSERT INTO chunks (id, pack, pack_offset, length, refs, "
-                    + "released_at) VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING")) {
+            try (PreparedStatement ps = prepare(c, "INSERT INTO chunks (id, pack, pack_offset, length, plain_length, "
+                    + "refs, released_at) VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING")) {
                 for (ChunkLocation chunk : sorted) {
-                    bind(ps, chunk.id().toBytes(), chunk.pack(), chunk.offset(), chunk.length(), now);
+                    Long plainLength = chunk.plainLength() < 0 ? null : (long) chunk.plainLength();
+                    bind(ps, chunk.id().toBytes(), chunk.pack(), chunk.offset(), chunk.length(), plainLength, now);
                     ps.addBatch();
                 }
                 ps.executeBatch();

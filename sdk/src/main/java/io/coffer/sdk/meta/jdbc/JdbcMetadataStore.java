@@ -7,6 +7,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
@@ -75,8 +76,8 @@ import org.sqlite.SQLiteDataSource;
  * details are turned off on the connections so that exceptions never carry key bytes.
  *
  * <p>What differs between the dialects is in {@link Dialect}; the operations are by table ({@link BucketTable},
- * {@link ObjectTable}, {@link UploadTable}, {@link ChunkTable}, {@link PackTable}, {@link StoreViews}). Keys and
- * manifests are never logged.
+ * {@link ObjectTable}, {@link UploadTable}, {@link ChunkTable}, {@link PackTable}, {@link StoreViews},
+ * {@link UsageViews}). Keys and manifests are never logged.
  */
 public final class JdbcMetadataStore implements MetadataStore {
     private static final int SQLITE_READERS = 4;
@@ -89,6 +90,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final ObjectTable objects;
     private final PackTable packs;
     private final StoreViews views;
+    private final UsageViews usage;
 
     private JdbcMetadataStore(Database db) {
         this.db = db;
@@ -98,6 +100,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.objects = new ObjectTable(db, buckets, uploads, chunks);
         this.packs = new PackTable(db, chunks);
         this.views = new StoreViews(db);
+        this.usage = new UsageViews(db);
     }
 
     // ---- factories
@@ -343,6 +346,11 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public StoreStats stats() {
         return views.stats();
+    }
+
+    @Override
+    public StorageStats storageStats() {
+        return usage.storageStats();
     }
 
     @Override

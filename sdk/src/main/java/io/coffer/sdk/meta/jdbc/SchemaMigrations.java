@@ -26,7 +26,8 @@ final class SchemaMigrations {
     /** What each schema version changed, oldest first. A new migration is one more line here and its two files. */
     private static final List<String> VERSIONS = List.of(
             "buckets, objects, uploads, parts, packs and chunks",
-            "objects.upload_id: the upload a current object version was completed from");
+            "objects.upload_id: the upload a current object version was completed from",
+            "chunks.plain_length: a chunk's plaintext length, for storage statistics");
 
     /** The newest schema version this code knows. */
     static final int SCHEMA_VERSION = VERSIONS.size();

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketStats;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
+import io.coffer.sdk.UsageStats;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
@@ -660,10 +663,12 @@ abstract class MetadataStoreContractTest {
         store.close();
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
+            s.executeUpdate("ALTER TABLE chunks DROP COLUMN plain_length");
             s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
         }
         store = reopenStore();
         assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(store.storageStats().store().objects()).isEqualTo(1);
         assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
         store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
         store.commitObject(object("b", "k", "v2"), NewChunks.NONE, Precondition.NONE, "u1");
@@ -904,6 +909,65 @@ abstract class MetadataStoreContractTest {
         store.registerPack(new PackRecord("p", 10, T0), List.of());
         assertThat(store.isEmpty()).isFalse();
         assertThat(store.stats()).isEqualTo(new StoreStats(0, 0, 0, 0, 1, 10));
+    }
+
+    @Test
+    void storageStatsCountDistinctChunksPerBucketTenantAndStore() {
+        assertThat(store.storageStats()).isEqualTo(new StorageStats(List.of(), Map.of(), UsageStats.EMPTY, 0, 0));
+        store.createBucket(new Bucket("a", "alice", null, T0));
+        store.createBucket(new Bucket("b", "bob", null, T0));
+        store.createBucket(new Bucket("c", "alice", null, T0));
+        // chunk 1 stored compressed (300 plaintext bytes in 100), 2 uncompressed (format 2: 16 bytes of tag), 3 of
+        // unknown plaintext length (indexed as reindex indexes chunks)
+        NewChunks p1 = new NewChunks(List.of(new PackRecord("p1", 400, T0)), List.of(
+                new ChunkLocation(id(1), "p1", 0, 100, 300), new ChunkLocation(id(2), "p1", 100, 116, 100),
+                new ChunkLocation(id(3), "p1", 216, 50)));
+        store.commitObject(sized("a", "x", 400, 1, 2), p1, Precondition.NONE, null);
+        store.commitObject(sized("a", "y", 300, 1), NewChunks.NONE, Precondition.NONE, null);
+        store.commitObject(sized("a", "small", 5), NewChunks.NONE, Precondition.NONE, null);
+        store.commitObject(sized("b", "z", 150, 2, 3), NewChunks.NONE, Precondition.NONE, null);
+
+        StorageStats stats = store.storageStats();
+        // a: chunk 1 counts once although two objects share it; b shares chunk 2 with a and counts it too
+        UsageStats a = new UsageStats(3, 705, 1, 5, 3 * 8, 2, 400, 216, 0);
+        UsageStats b = new UsageStats(1, 150, 0, 0, 8, 2, 150, 166, 1);
+        assertThat(stats.buckets()).containsExactly(new BucketStats("a", "alice", a), new BucketStats("b", "bob", b),
+                new BucketStats("c", "alice", UsageStats.EMPTY));
+        assertThat(stats.tenants()).containsExactly(Map.entry("alice", a), Map.entry("bob", b));
+        assertThat(stats.store()).isEqualTo(new UsageStats(4, 855, 1, 5, 4 * 8, 3, 450, 266, 1));
+        assertThat(stats.packs()).isEqualTo(1);
+        assertThat(stats.packBytes()).isEqualTo(400);
+        assertThat(a.dedupRatio()).isEqualTo(700.0 / 400);
+        assertThat(a.compressionRatio()).isEqualTo(400.0 / 216);
+        assertThat(a.totalRatio()).isEqualTo(700.0 / 216);
+        assertThat(UsageStats.EMPTY.dedupRatio()).isNaN();
+    }
+
+    @Test
+    void storageStatsSplitLongChunkListsIntoEveryId() {
+        bucket("b");
+        int n = 1001;
+        List<ChunkLocation> locations = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            locations.add(new ChunkLocation(id(i), "p", 10L * i, 10, 20 + i % 3));
+        }
+        int[] all = IntStream.range(0, n).toArray();
+        int[] some = IntStream.range(0, n).filter(i -> i % 7 == 0).toArray();
+        store.commitObject(sized("b", "all", 20L * n, all), new NewChunks(List.of(new PackRecord("p", 10L * n, T0)),
+                locations), Precondition.NONE, null);
+        store.commitObject(sized("b", "some", 20L * some.length, some), NewChunks.NONE, Precondition.NONE, null);
+
+        long plain = IntStream.range(0, n).mapToLong(i -> 20 + i % 3).sum();
+        UsageStats usage = store.storageStats().buckets().get(0).usage();
+        assertThat(usage.chunks()).isEqualTo(n);
+        assertThat(usage.referencedBytes()).isEqualTo(plain);
+        assertThat(usage.storedBytes()).isEqualTo(10L * n);
+    }
+
+    /** An object of {@code size} bytes referencing {@code chunks}, with a manifest of 8 bytes. */
+    static ObjectRecord sized(String bucket, String key, long size, int... chunks) {
+        return new ObjectRecord(bucket, key, "v-" + bucket + key, size, "etag", T0, new byte[] {1},
+                "manifest".getBytes(StandardCharsets.UTF_8), ids(chunks));
     }
 
     // ---- schema
