@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The directory server's memory does not grow with the data: a store of 2^10 blocks of 64 KiB (64 MiB of U, over
- * 200 MiB of U, C and H on disk after 96 writes) is initialised, written, audited and reopened in a JVM of 64 MiB heap, in which the
- * in-memory server, the control, runs out of memory.
+ * 200 MiB of U, C and H on disk after 96 writes) is initialised, written, audited and reopened in a JVM of 64 MiB
+ * heap, in which the in-memory server, the control, runs out of memory.
  */
 class BoundedMemoryTest {
     private static final String HEAP = "-Xmx64m";
