@@ -86,13 +86,13 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalStateException("block " + index + " of U is lost: repair it from C and H");
         }
         return new ProvenBlock(index, block == null ? new byte[blockBytes()] : block, sealed,
-                storage.tree().proof(index));
+                storage.proof(index));
     }
 
     @Override
     public LeafProof leaf(int index) {
         checkIndex(index);
-        return new LeafProof(index, storage.uSealed(index), storage.tree().proof(index));
+        return new LeafProof(index, storage.uSealed(index), storage.proof(index));
     }
 
     @Override
@@ -235,7 +235,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         List<ProvenBlock> out = new ArrayList<>(indices.size());
         for (int index : indices) {
             byte[] block = Segments.toBytes(BlockTag.elements(u[index]), blockBytes());
-            out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.tree().proof(index)));
+            out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.proof(index)));
         }
         return out;
     }

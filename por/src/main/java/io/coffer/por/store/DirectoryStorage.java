@@ -6,7 +6,7 @@ import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.merkle.MerkleHash;
-import io.coffer.por.merkle.MerkleTree;
+import io.coffer.por.merkle.MerkleProof;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -25,7 +25,8 @@ import java.nio.file.StandardOpenOption;
  * </ul>
  * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
  * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
- * rebuilt in memory on open from {@code u.sealed} (64 bytes per block). Writes reach the disk at {@link #force}.
+ * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open. Writes reach the disk at
+ * {@link #force}.
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
@@ -39,7 +40,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final CodeParameters hParams;
     private final FileChannel uBlocks;
     private final FileChannel uSealed;
-    private final MerkleTree tree;
+    private FileMerkleTree tree;
     private final FileLevelStore hVectors;
     private final FileLevelStore cVectors;
     private final boolean[] hSealed;
@@ -55,7 +56,6 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         this.hParams = new CodeParameters(k - batchExponent);
         this.uBlocks = uBlocks;
         this.uSealed = uSealed;
-        this.tree = new MerkleTree(cParams.n());
         this.hVectors = new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent);
         this.cVectors = new FileLevelStore(dir, "c", cParams, blockWidth);
         this.hSealed = new boolean[hParams.k() + 1];
@@ -175,8 +175,13 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     @Override
-    public MerkleTree tree() {
-        return tree;
+    public MerkleProof proof(int index) {
+        return tree.proof(index);
+    }
+
+    @Override
+    public byte[] root() {
+        return tree.root();
     }
 
     @Override
@@ -259,29 +264,31 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (uBlocks; uSealed; FileLevelStore h = hVectors; FileLevelStore c = cVectors) {
-            // closes all four
+        try (uBlocks; uSealed; FileLevelStore h = hVectors; FileLevelStore c = cVectors; FileMerkleTree t = tree) {
+            // closes them all (the tree is null when the storage failed to open)
         }
     }
 
+    /** Rebuilds {@code u.merkle} from {@code u.sealed}: one sequential pass, O(n) hashing. */
     private void rebuildTree() throws IOException {
-        int perChunk = Math.max(1, CHUNK / U_RECORD);
-        ByteBuffer chunk = ByteBuffer.allocate(perChunk * U_RECORD);
         byte[] sealed = new byte[SEALED];
         long size = uSealed.size();
-        for (int from = 0; from < cParams.n() && (long) from * U_RECORD < size; from += perChunk) {
-            chunk.clear();
-            readFully(uSealed, chunk, (long) from * U_RECORD, "u.sealed");
-            chunk.flip();
-            for (int i = from; i < from + perChunk && chunk.remaining() >= U_RECORD; i++) {
-                chunk.get(); // block present
-                boolean present = chunk.get() == 1;
-                chunk.get(sealed);
-                if (present) {
-                    tree.set(i, MerkleHash.leaf(sealed));
-                }
+        tree = FileMerkleTree.build(dir.resolve("u.merkle"), cParams.n(), (from, count, into) -> {
+            ByteBuffer records = ByteBuffer.allocate(count * U_RECORD);
+            if ((long) from * U_RECORD < size) {
+                readFully(uSealed, records, (long) from * U_RECORD, "u.sealed");
             }
-        }
+            records.flip();
+            for (int i = 0; i < count; i++) {
+                boolean present = false;
+                if (records.remaining() >= U_RECORD) {
+                    records.get(); // block present
+                    present = records.get() == 1;
+                    records.get(sealed);
+                }
+                into.put(present ? MerkleHash.leaf(sealed) : MerkleHash.EMPTY_LEAF);
+            }
+        });
     }
 
     private byte[] record(int index) {

@@ -4,7 +4,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
-import io.coffer.por.merkle.MerkleTree;
+import io.coffer.por.merkle.MerkleProof;
 
 /**
  * What a PoR server keeps: U (block bytes and sealed checksums), the Merkle tree over U's sealed checksums, the code
@@ -44,7 +44,11 @@ public interface PorStorage {
     /** Sets U's sealed checksum and its Merkle leaf. */
     void setUSealed(int index, byte[] sealedChecksum);
 
-    MerkleTree tree();
+    /** The Merkle path of leaf {@code index}: the sibling hashes up to the root. */
+    MerkleProof proof(int index);
+
+    /** The root of the Merkle tree over U's sealed checksums. */
+    byte[] root();
 
     /** H's code vectors (levels 0..k-b), as the code reads and writes them. */
     LevelStore hVectors();

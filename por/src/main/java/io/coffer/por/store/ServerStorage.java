@@ -6,6 +6,7 @@ import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.merkle.MerkleTree;
 
 /**
@@ -101,9 +102,18 @@ public final class ServerStorage implements PorStorage {
         tree.set(index, MerkleHash.leaf(sealedChecksum));
     }
 
-    @Override
     public MerkleTree tree() {
         return tree;
+    }
+
+    @Override
+    public MerkleProof proof(int index) {
+        return tree.proof(index);
+    }
+
+    @Override
+    public byte[] root() {
+        return tree.root();
     }
 
     /** H's code vectors (levels 0..k-b), as the code reads and writes them. */

@@ -10,6 +10,8 @@ import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleTree;
 import io.coffer.por.server.HonestPorServer;
 import io.coffer.por.server.MemoryPorServer;
 import java.io.IOException;
@@ -51,7 +53,7 @@ class DirectoryStorageTest {
             storage.setU(5, block);
             storage.setU(5, null); // lost
             storage.force();
-            root = storage.tree().root();
+            root = storage.root();
         }
         try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
             assertThat(storage.u(3)).isEqualTo(block);
@@ -61,7 +63,12 @@ class DirectoryStorageTest {
             assertThat(storage.uSealed(5)).isEqualTo(sealed5);
             assertThat(storage.lost(5)).isTrue();
             assertThat(storage.u(15)).isNull();
-            assertThat(storage.tree().root()).isEqualTo(root);
+            assertThat(storage.root()).isEqualTo(root);
+            MerkleTree inMemory = new MerkleTree(16);
+            inMemory.set(3, MerkleHash.leaf(sealed3));
+            inMemory.set(5, MerkleHash.leaf(sealed5));
+            assertThat(storage.root()).isEqualTo(inMemory.root());
+            assertThat(storage.proof(5).siblings()).isDeepEqualTo(inMemory.proof(5).siblings());
             assertThatThrownBy(() -> storage.u(16)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> storage.setU(0, new byte[BLOCK - 1])).isInstanceOf(
                     IllegalArgumentException.class);
