@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.IntPredicate;
 
 /**
  * The {@link PorStorage} of a PoR server in a directory, in fixed-size record files read and written by index:
@@ -96,7 +97,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     /** Which levels of H hold checksums ({@code filled}) and whether C does, as the log state says. */
-    public void resetSealedPresence(java.util.function.IntPredicate filled, boolean cBuilt) {
+    public void resetSealedPresence(IntPredicate filled, boolean cBuilt) {
         for (int level = 0; level < hSealed.length; level++) {
             hSealed[level] = filled.test(level);
         }

@@ -12,8 +12,8 @@ import io.coffer.por.merkle.MerkleTree;
 /**
  * The {@link PorStorage} of a PoR server in memory: U (block bytes and sealed checksums, null where never written),
  * the Merkle tree over U's sealed checksums, the code vectors of H (levels 0..k-b, each vector a batch of 2^b tagged
- * blocks) and of C (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no protocol logic; a test
- * damages it the way a disk or a dishonest server would.
+ * blocks) and of C (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no
+ * protocol logic; a test damages it the way a disk or a dishonest server would.
  */
 public final class ServerStorage implements PorStorage {
     private final int blockBytes;
