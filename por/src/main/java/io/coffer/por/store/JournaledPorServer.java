@@ -2,12 +2,13 @@ package io.coffer.por.store;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
-import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.LogState;
+import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
 import io.coffer.por.net.PorCodec;
 import io.coffer.por.net.ServerParameters;
+import io.coffer.por.server.HonestPorServer;
 import io.coffer.por.server.LeafProof;
-import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
@@ -21,33 +22,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
- * A durable PoR server in a directory: the honest {@link MemoryPorServer} in memory, and a journal of every call that
- * changed it (write, flush, C rebuild, restore), each forced to disk before the call returns, so a restart replays
- * the journal into the same state. At every C rebuild the journal is replaced, atomically, by a snapshot of U and the
- * rebuild itself, so it holds at most one epoch of writes on top of U and a restart replays at most one CRebuild and
- * n writes. A call that the server refuses changes nothing and is not journaled.
+ * A durable PoR server in a directory: the honest server over {@link DirectoryStorage} (U, its Merkle tree, C and H in
+ * files: memory independent of n, but for a repair's decode), with a redo journal for crash safety.
  *
- * <p>Not memory-bounded: U, C and H are all held in memory (about 9.6 n blocks); a store that reads blocks from disk
- * needs the server's storage behind an interface (docs/POR.md, "The PoR server").
+ * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
+ * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C. Each call is
+ * checked, then appended and forced to the journal, then applied to the files; a call that completes a batch or
+ * rebuilds C then forces the files and replaces the journal, atomically, with the new checkpoint. A restart replays
+ * the journal over the files. That is safe however far the crash got, because replaying is idempotent: pending writes
+ * only overwrite U, a batch's add rewrites its one empty level from the filled levels below it (which it leaves
+ * alone), and a C rebuild rewrites all of C from U; until the checkpoint moves, the replay redoes the call. So an
+ * acknowledged call survives kill -9, and a half-rebuilt level is never served: it is rebuilt before the server
+ * answers. {@link #restore} rewrites one block of U in place and forces it before it returns. A call that the server
+ * refuses changes nothing and is not journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
-    private static final byte SNAPSHOT_U = 100;
+    private static final byte CHECKPOINT = 101;
 
-    private final MemoryPorServer inner;
+    private final HonestPorServer<DirectoryStorage> inner;
+    private final DirectoryStorage storage;
     private final PorCodec codec;
     private final ServerJournal journal;
     private final FileChannel lockFile;
     private final FileLock lock;
     private boolean failed;
 
-    private JournaledPorServer(MemoryPorServer inner, PorCodec codec, ServerJournal journal, FileChannel lockFile,
-            FileLock lock) {
+    private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, ServerJournal journal,
+            FileChannel lockFile, FileLock lock) {
         this.inner = inner;
+        this.storage = inner.storage();
         this.codec = codec;
         this.journal = journal;
         this.lockFile = lockFile;
@@ -76,18 +82,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            ServerParameters params = ParametersFile.fix(dir.resolve("parameters"), requested);
-            MemoryPorServer inner = new MemoryPorServer(params.k(), params.batchExponent(), params.blockBytes());
-            PorCodec codec = new PorCodec(params);
-            List<ServerJournal.Entry> entries = new ArrayList<>();
-            ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries);
-            try {
-                replay(inner, codec, entries, dir);
-            } catch (IOException | RuntimeException e) {
-                journal.close();
-                throw e;
-            }
-            return new JournaledPorServer(inner, codec, journal, lockFile, lock);
+            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -95,9 +90,41 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** The server in memory, for tests that damage it. */
-    public MemoryPorServer memory() {
-        return inner;
+    private static JournaledPorServer open(Path dir, ServerParameters params, FileChannel lockFile, FileLock lock)
+            throws IOException {
+        List<ServerJournal.Entry> entries = new ArrayList<>();
+        LogState empty = LogState.empty(params.k() - params.batchExponent());
+        ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
+                List.of(checkpointEntry(empty)));
+        DirectoryStorage storage = null;
+        try {
+            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
+                    Segments.count(params.blockBytes()) + 1);
+            if (entries.isEmpty()) {
+                throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
+                        + " directory is damaged");
+            }
+            LogState state = checkpoint(entries.get(0), params, dir);
+            storage.resetSealedPresence(state::filled, state.epoch() > 0);
+            JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state),
+                    new PorCodec(params), journal, lockFile, lock);
+            server.replay(entries, dir);
+            return server;
+        } catch (IOException | RuntimeException e) {
+            try (journal; DirectoryStorage s = storage) {
+                throw e;
+            }
+        }
+    }
+
+    /** The storage in the directory, for tests that damage it. */
+    public DirectoryStorage storage() {
+        return storage;
+    }
+
+    /** The log state of H: which levels are filled, t and the epoch. */
+    public LogState state() {
+        return inner.state();
     }
 
     /** Bytes in the journal now. */
@@ -138,17 +165,17 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     @Override
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         usable();
-        inner.write(index, block, sealedChecksum, newLevel);
+        boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, newLevel);
         append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel));
+        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch);
     }
 
     @Override
     public void flush(SealedLevel newLevel) {
         usable();
-        boolean pending = newLevel != null;
-        inner.flush(newLevel);
-        if (pending) {
+        if (inner.checkFlush(newLevel)) {
             append(MessageType.FLUSH, codec.flush(newLevel));
+            applied(() -> inner.flush(newLevel), true);
         }
     }
 
@@ -160,13 +187,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     @Override
     public void rebuildC(SealedLevel c) {
         usable();
-        inner.rebuildC(c);
-        try {
-            journal.replaceWith(snapshot(c));
-        } catch (IOException e) {
-            failed = true;
-            throw new UncheckedIOException("PoR journal: the C rebuild could not be saved; restart the server", e);
-        }
+        inner.checkRebuildC(c);
+        append(MessageType.REBUILD_C, codec.rebuildC(c));
+        applied(() -> inner.rebuildC(c), true);
     }
 
     @Override
@@ -183,16 +206,18 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     public void restore(int index, byte[] block) {
         usable();
         inner.restore(index, block);
-        append(MessageType.RESTORE, codec.restore(index, block));
+        try {
+            storage.force();
+        } catch (IOException e) {
+            failed = true;
+            throw new UncheckedIOException("PoR storage: a restored block could not be saved; restart the server", e);
+        }
     }
 
     @Override
     public void close() throws IOException {
-        try {
-            journal.close();
-        } finally {
+        try (journal; storage; lockFile) {
             lock.release();
-            lockFile.close();
         }
     }
 
@@ -202,7 +227,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** After the change is made in memory: a change that cannot be saved stops the server's changes. */
+    /** Before the change is made: a change that cannot be recorded is not made, and stops the server's changes. */
     private void append(MessageType type, byte[] payload) {
         try {
             journal.append(type.code(), payload);
@@ -212,64 +237,48 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** U's non-empty positions, then the C rebuild: made one record at a time as the journal writes them. */
-    private Iterable<ServerJournal.Entry> snapshot(SealedLevel c) {
-        return () -> new Iterator<>() {
-            private int next = advance(0);
-
-            private int advance(int from) {
-                int i = from;
-                while (i < inner.storage().n() && inner.storage().u(i) == null && inner.storage().uSealed(i) == null) {
-                    i++;
-                }
-                return i;
+    /** Makes a recorded change; one that ends a batch or an epoch moves the checkpoint once the files are forced. */
+    private void applied(Runnable change, boolean checkpoint) {
+        try {
+            change.run();
+            if (checkpoint) {
+                checkpoint();
             }
-
-            @Override
-            public boolean hasNext() {
-                return next <= inner.storage().n();
-            }
-
-            @Override
-            public ServerJournal.Entry next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int i = next;
-                if (i == inner.storage().n()) {
-                    next++;
-                    return new ServerJournal.Entry(MessageType.REBUILD_C.code(), codec.rebuildC(c));
-                }
-                next = advance(i + 1);
-                return new ServerJournal.Entry(SNAPSHOT_U, snapshotU(i, inner.storage().u(i),
-                        inner.storage().uSealed(i)));
-            }
-        };
+        } catch (IOException | RuntimeException e) {
+            failed = true; // the journal holds the change: a restart redoes it
+            throw new IllegalStateException("PoR server: a recorded change could not be made; restart the server",
+                    e);
+        }
     }
 
-    private static byte[] snapshotU(int index, byte[] block, byte[] sealed) {
-        ByteBuffer b = ByteBuffer.allocate(4 + 2 + (block == null ? 0 : block.length)
-                + (sealed == null ? 0 : sealed.length));
-        b.putInt(index).put((byte) (block == null ? 0 : 1));
-        if (block != null) {
-            b.put(block);
-        }
-        b.put((byte) (sealed == null ? 0 : 1));
-        if (sealed != null) {
-            b.put(sealed);
-        }
-        return b.array();
+    private void checkpoint() throws IOException {
+        storage.force();
+        journal.replaceWith(List.of(checkpointEntry(inner.state())));
     }
 
-    private static void replay(MemoryPorServer server, PorCodec codec, List<ServerJournal.Entry> entries, Path dir)
+    private static ServerJournal.Entry checkpointEntry(LogState state) {
+        return new ServerJournal.Entry(CHECKPOINT, ByteBuffer.allocate(12).putLong(state.epoch()).putInt(state.t())
+                .array());
+    }
+
+    private static LogState checkpoint(ServerJournal.Entry entry, ServerParameters params, Path dir)
             throws IOException {
-        for (int i = 0; i < entries.size(); i++) {
+        if (entry.type() != CHECKPOINT || entry.payload().length != 12) {
+            throw new IOException("PoR journal in " + dir + " does not start with a checkpoint");
+        }
+        ByteBuffer b = ByteBuffer.wrap(entry.payload());
+        try {
+            return new LogState(params.k() - params.batchExponent(), b.getInt(8), b.getLong(0));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("PoR journal in " + dir + ": a damaged checkpoint: " + e.getMessage(), e);
+        }
+    }
+
+    /** Redoes the calls recorded after the checkpoint, then moves the checkpoint past them if they ended a batch. */
+    private void replay(List<ServerJournal.Entry> entries, Path dir) throws IOException {
+        for (int i = 1; i < entries.size(); i++) {
             ServerJournal.Entry e = entries.get(i);
             try {
-                if (e.type() == SNAPSHOT_U) {
-                    restoreU(server, e.payload());
-                    continue;
-                }
                 MessageType type = MessageType.of(e.type());
                 if (type == null) {
                     throw new IllegalArgumentException("unknown record type " + e.type());
@@ -277,14 +286,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 switch (type) {
                     case WRITE -> {
                         PorCodec.WriteRequest w = codec.readWrite(e.payload());
-                        server.write(w.index(), w.block(), w.sealedChecksum(), w.newLevel());
+                        inner.write(w.index(), w.block(), w.sealedChecksum(), w.newLevel());
                     }
-                    case FLUSH -> server.flush(codec.readFlush(e.payload()));
-                    case REBUILD_C -> server.rebuildC(codec.readRebuildC(e.payload()));
-                    case RESTORE -> {
-                        PorCodec.RestoreRequest r = codec.readRestore(e.payload());
-                        server.restore(r.index(), r.block());
-                    }
+                    case FLUSH -> inner.flush(codec.readFlush(e.payload()));
+                    case REBUILD_C -> inner.rebuildC(codec.readRebuildC(e.payload()));
                     default -> throw new IllegalArgumentException("unexpected record " + type);
                 }
             } catch (RuntimeException ex) {
@@ -292,26 +297,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                         ex);
             }
         }
-    }
-
-    private static void restoreU(MemoryPorServer server, byte[] payload) {
-        ByteBuffer b = ByteBuffer.wrap(payload);
-        int index = b.getInt();
-        if (index < 0 || index >= server.storage().n()) {
-            throw new IllegalArgumentException("U index " + index + " out of range");
-        }
-        if (b.get() == 1) {
-            byte[] block = new byte[server.blockBytes()];
-            b.get(block);
-            server.storage().setU(index, block);
-        }
-        if (b.get() == 1) {
-            byte[] sealed = new byte[ChecksumSealer.SEALED_BYTES];
-            b.get(sealed);
-            server.storage().setUSealed(index, sealed);
-        }
-        if (b.hasRemaining()) {
-            throw new IllegalArgumentException("a U snapshot record of " + payload.length + " bytes");
+        if (entries.size() > 1 && inner.pending() == 0) {
+            checkpoint();
         }
     }
 }

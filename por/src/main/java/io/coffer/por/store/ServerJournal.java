@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +21,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ServerJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerJournal.class);
-    private static final byte[] MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '1'};
+    private static final byte[] MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '2'};
+    /** The journal of the earlier server that held U, C and H in memory: a format this one does not read. */
+    private static final byte[] MAGIC_IN_MEMORY = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '1'};
     private static final int RECORD_HEADER = 4 + 4 + 1;
 
     /** One record: its type and payload. */
@@ -40,12 +41,14 @@ final class ServerJournal implements AutoCloseable {
     }
 
     /**
-     * Opens (or creates) the journal {@code file} and returns it with its valid records in {@code into}; records
-     * longer than {@code maxRecordBytes} are refused as damage rather than allocated.
+     * Opens the journal {@code file}, creating it with {@code initial} when there is none, and returns it with its
+     * valid records in {@code into}; records longer than {@code maxRecordBytes} are refused as damage rather than
+     * allocated.
      */
-    static ServerJournal open(Path file, int maxRecordBytes, List<Entry> into) throws IOException {
+    static ServerJournal open(Path file, int maxRecordBytes, List<Entry> into, List<Entry> initial)
+            throws IOException {
         if (!Files.exists(file)) {
-            writeNew(file, List.of());
+            writeNew(file, initial);
         }
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
@@ -100,14 +103,17 @@ final class ServerJournal implements AutoCloseable {
             }
             out.force(true);
         }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        forceDirectory(file.toAbsolutePath().getParent());
+        Durable.replace(tmp, file);
     }
 
     private static long read(FileChannel channel, Path file, int maxRecordBytes, List<Entry> into)
             throws IOException {
         ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
         readFully(channel, magic, 0);
+        if (Arrays.equals(magic.array(), MAGIC_IN_MEMORY)) {
+            throw new IOException("PoR journal " + file + " is of the earlier in-memory server, which this version"
+                    + " does not read: start a new server directory and re-initialise the client");
+        }
         if (magic.hasRemaining() || !Arrays.equals(magic.array(), MAGIC)) {
             throw new IOException("PoR journal " + file + " does not start with the journal header");
         }
@@ -164,15 +170,6 @@ final class ServerJournal implements AutoCloseable {
     private static void writeFully(FileChannel channel, ByteBuffer from) throws IOException {
         while (from.hasRemaining()) {
             channel.write(from);
-        }
-    }
-
-    /** Forces the directory entry of a rename to disk (where the platform allows opening a directory). */
-    private static void forceDirectory(Path dir) {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            LOG.debug("cannot force directory {}: {}", dir, e.toString());
         }
     }
 }

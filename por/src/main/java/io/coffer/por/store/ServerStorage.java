@@ -4,16 +4,18 @@ import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
+import io.coffer.por.code.Recovery;
 import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.merkle.MerkleTree;
 
 /**
- * What a PoR server keeps, in memory: U (block bytes and sealed checksums, null where never written), the Merkle tree
- * over U's sealed checksums, the code vectors of H (levels 0..k-b, each vector a batch of 2^b tagged blocks) and of C
- * (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no protocol logic; a test
- * damages it the way a disk or a dishonest server would.
+ * The {@link PorStorage} of a PoR server in memory: U (block bytes and sealed checksums, null where never written),
+ * the Merkle tree over U's sealed checksums, the code vectors of H (levels 0..k-b, each vector a batch of 2^b tagged
+ * blocks) and of C (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no
+ * protocol logic; a test damages it the way a disk or a dishonest server would.
  */
-public final class ServerStorage {
+public final class ServerStorage implements PorStorage {
     private final int blockBytes;
     private final int batchExponent;
     private final CodeParameters cParams;
@@ -46,42 +48,52 @@ public final class ServerStorage {
         this.sealedH = new byte[hParams.k() + 1][][][];
     }
 
+    @Override
     public int blockBytes() {
         return blockBytes;
     }
 
+    @Override
     public int batchExponent() {
         return batchExponent;
     }
 
     /** The parameters of the log over blocks, whose level k + 1 is C. */
+    @Override
     public CodeParameters cParameters() {
         return cParams;
     }
 
     /** The parameters of H, a log over batches: capacity exponent k - b. */
+    @Override
     public CodeParameters hParameters() {
         return hParams;
     }
 
+    @Override
     public int n() {
         return cParams.n();
     }
 
     /** U[index], or null where it was never written or is lost (then {@link #uSealed} says which). */
+    @Override
     public byte[] u(int index) {
         return u[index];
     }
 
+    /** Keeps {@code block} itself (no copy), so a test can damage U in place through {@link #u}. */
+    @Override
     public void setU(int index, byte[] block) {
         u[index] = block;
     }
 
+    @Override
     public byte[] uSealed(int index) {
         return uSealed[index];
     }
 
     /** Sets U's sealed checksum and its Merkle leaf. */
+    @Override
     public void setUSealed(int index, byte[] sealedChecksum) {
         if (sealedChecksum.length != ChecksumSealer.SEALED_BYTES) {
             throw new IllegalArgumentException("a sealed checksum is " + ChecksumSealer.SEALED_BYTES + " bytes");
@@ -94,34 +106,81 @@ public final class ServerStorage {
         return tree;
     }
 
+    @Override
+    public MerkleProof proof(int index) {
+        return tree.proof(index);
+    }
+
+    @Override
+    public byte[] root() {
+        return tree.root();
+    }
+
     /** H's code vectors (levels 0..k-b), as the code reads and writes them. */
+    @Override
     public MemoryLevelStore hVectors() {
         return hVectors;
     }
 
     /** C's code vectors, at level k + 1 of this store. */
+    @Override
     public MemoryLevelStore cVectors() {
         return cVectors;
     }
 
+    @Override
     public byte[][] sealedH(int level, Part part) {
         byte[][][] parts = sealedH[level];
         return parts == null ? null : parts[part.ordinal()];
     }
 
+    @Override
     public void setSealedH(int level, byte[][] x, byte[][] y) {
         sealedH[level] = new byte[][][] {x, y};
     }
 
+    @Override
     public void clearSealedH(int level) {
         sealedH[level] = null;
     }
 
+    @Override
     public byte[][] sealedC(Part part) {
         return sealedC == null ? null : sealedC[part.ordinal()];
     }
 
+    @Override
     public void setSealedC(byte[][] x, byte[][] y) {
         sealedC = new byte[][][] {x, y};
+    }
+
+    @Override
+    public Recovery.PartReader hParts() {
+        return hVectors::copy;
+    }
+
+    @Override
+    public Recovery.PartReader cParts() {
+        return cVectors::copy;
+    }
+
+    @Override
+    public boolean hasSealedH(int level) {
+        return sealedH[level] != null;
+    }
+
+    @Override
+    public byte[] sealedH(int level, Part part, int index) {
+        return sealedH[level][part.ordinal()][index];
+    }
+
+    @Override
+    public boolean hasSealedC() {
+        return sealedC != null;
+    }
+
+    @Override
+    public byte[] sealedC(Part part, int index) {
+        return sealedC[part.ordinal()][index];
     }
 }

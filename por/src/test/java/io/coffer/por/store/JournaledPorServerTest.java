@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
+import io.coffer.por.code.LogState;
+import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,28 +78,46 @@ class JournaledPorServerTest {
     }
 
     @Test
-    void aCRebuildReplacesTheJournalWithASnapshotOfU() throws IOException {
-        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 0, BLOCK))) {
+    void theJournalHoldsACheckpointAndThePendingBatchOnly() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            long checkpointOnly = server.journalBytes();
             byte[][] expected = new byte[16][];
-            writeRandom(client, expected, 15);
-            long beforeRebuild = server.journalBytes();
-            writeRandom(client, expected, 1); // the 16th write of the epoch: the client rebuilds C
-            writeRandom(client, expected, 1);
-            assertThat(server.journalBytes()).isLessThan(beforeRebuild);
-            for (int epoch = 0; epoch < 4; epoch++) {
-                writeRandom(client, expected, 16);
-                assertThat(server.journalBytes()).isLessThan(beforeRebuild + 2000);
+            for (int write = 1; write <= 40; write++) { // over two C rebuilds
+                writeRandom(client, expected, 1);
+                int pending = write % 4;
+                long bound = checkpointOnly + pending * (4 + 4 + 1 + 4 + BLOCK + 1 + 64L);
+                assertThat(server.journalBytes()).isLessThanOrEqualTo(bound);
+                if (pending == 0) {
+                    assertThat(server.journalBytes()).isEqualTo(checkpointOnly);
+                } else {
+                    assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
+                }
             }
+            assertContent(client, expected);
+        }
+    }
+
+    @Test
+    void theLogStateComesBackExactly() throws IOException {
+        LogState before;
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(5, 1, BLOCK))) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, new byte[32][], 32 + 13); // the second epoch: t = 6, one block pending
+            before = server.state();
+            assertThat(before).isEqualTo(new LogState(4, 6, 2));
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            assertThat(server.state()).isEqualTo(before);
         }
     }
 
     @Test
     void aTornRecordAtTheEndIsDroppedAndTheRestReplays() throws IOException {
         byte[][] expected = new byte[16][];
-        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 0, BLOCK))) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 7);
+            writeRandom(client, expected, 7); // three pending
         }
         long whole = Files.size(dir.resolve("journal"));
         // a crash in the middle of an append: a header promising 500 bytes, and 3 of them
@@ -105,16 +125,19 @@ class JournaledPorServerTest {
                 StandardOpenOption.APPEND);
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(Files.size(dir.resolve("journal"))).isEqualTo(whole);
-            assertContent(resume(server), expected);
+            PorClient client = resume(server);
+            assertContent(client, expected);
+            writeRandom(client, expected, 1); // completes the batch the journal held
+            assertContent(client, expected);
         }
     }
 
     @Test
     void aRecordThatFailsItsChecksumEndsTheReplayThere() throws IOException {
         byte[][] expected = new byte[16][];
-        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 0, BLOCK))) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 3);
+            writeRandom(client, expected, 3); // pending, each in the journal
         }
         long whole = Files.size(dir.resolve("journal"));
         byte[] bytes = Files.readAllBytes(dir.resolve("journal"));
@@ -122,10 +145,76 @@ class JournaledPorServerTest {
         Files.write(dir.resolve("journal"), bytes);
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(Files.size(dir.resolve("journal"))).isLessThan(whole);
-            // the third write is gone: the client's state is ahead of the server, and its next check says so
+            // the third write is gone from the log: the client's batch holds it, and the next audit says so
             PorClient client = resume(server);
+            client.flush();
             assertThat(client.audit().passed()).isFalse();
         }
+    }
+
+    @Test
+    void aCrashWhileABatchIsAddedIsRedoneOnOpenOverAHalfWrittenLevel() throws IOException {
+        ServerParameters params = new ServerParameters(5, 1, BLOCK);
+        byte[][] expected = new byte[32][];
+        LogState acknowledged;
+        int writtenIndex;
+        try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 15); // t = 7, one pending: the next write adds a batch at level 3
+            CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.WRITE);
+            writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
+                    persisted::add), expected, 1);
+            acknowledged = server.state();
+            assertThat(acknowledged.t()).isEqualTo(8);
+            writtenIndex = crash.index();
+            crash.rewindJournal();
+        }
+        garble(dir.resolve("h-3-x.vectors"));
+        garble(dir.resolve("u.blocks"), (long) writtenIndex * BLOCK, BLOCK / 2); // a torn write of the block
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            assertThat(server.state()).isEqualTo(acknowledged);
+            PorClient client = resume(server);
+            assertContent(client, expected);
+            writeRandom(client, expected, 40);
+            assertContent(client, expected);
+        }
+    }
+
+    @Test
+    void aCrashWhileCIsRebuiltIsRedoneOnOpenOverAHalfWrittenC() throws IOException {
+        ServerParameters params = new ServerParameters(4, 0, BLOCK);
+        byte[][] expected = new byte[16][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 15);
+            CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.REBUILD_C);
+            writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
+                    persisted::add), expected, 1); // the 16th write: the client rebuilds C
+            assertThat(server.state().epoch()).isEqualTo(2);
+            crash.rewindJournal();
+        }
+        garble(dir.resolve("c-5-x.vectors"));
+        garble(dir.resolve("c-5-y.vectors"));
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            assertThat(server.state()).isEqualTo(new LogState(4, 0, 2));
+            PorClient client = resume(server);
+            for (int i = 0; i < 5; i++) {
+                assertContent(client, expected); // audits of C among them
+            }
+        }
+    }
+
+    /** Overwrites the first half of {@code file} with random bytes, as an interrupted rewrite of it may leave it. */
+    private void garble(Path file) throws IOException {
+        garble(file, 0, (int) (Files.size(file) / 2));
+    }
+
+    private void garble(Path file, long from, int length) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        byte[] noise = new byte[length];
+        random.nextBytes(noise);
+        System.arraycopy(noise, 0, bytes, (int) from, length);
+        Files.write(file, bytes);
     }
 
     @Test

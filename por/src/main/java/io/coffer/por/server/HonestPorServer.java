@@ -1,0 +1,317 @@
+package io.coffer.por.server;
+
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditProver;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.checksum.BlockAddress;
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.BatchedLog;
+import io.coffer.por.code.BlockTag;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.LogState;
+import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.code.Recovery;
+import io.coffer.por.field.Segments;
+import io.coffer.por.store.PorStorage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The honest PoR server over a {@link PorStorage} (in memory: {@link MemoryPorServer}; in a directory:
+ * {@link io.coffer.por.store.JournaledPorServer}): stores what the client writes, runs HAdd (per batch of 2^b
+ * blocks) and CRebuild over the blocks, tagged with their index ({@link BlockTag}), with the same code the client
+ * runs over checksums ({@link BatchedLog}), answers audits and decodes lost blocks of U from C and H. Every argument
+ * is checked: a bad call gets an {@link IllegalArgumentException} and changes nothing. Not thread-safe. Open for
+ * extension only so that {@link MemoryPorServer} can name its storage's type.
+ */
+public class HonestPorServer<S extends PorStorage> implements PorServer {
+    private final S storage;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final BatchedLog log;
+
+    /**
+     * A server over {@code storage}, its log of batches in {@code hState} (C's log in the same epoch), no batch
+     * pending: a restarted server replays the writes of its pending batch.
+     */
+    public HonestPorServer(S storage, LogState hState) {
+        this.storage = storage;
+        this.cParams = storage.cParameters();
+        this.hParams = storage.hParameters();
+        if (hState.k() != hParams.k()) {
+            throw new IllegalArgumentException("a log state for k = " + hState.k() + ", H has k = " + hParams.k());
+        }
+        this.log = new BatchedLog(cParams.k(), storage.batchExponent(), storage.hVectors(), hState,
+                storage.cVectors(), new LogState(cParams.k(), 0, hState.epoch()));
+    }
+
+    /** The log state of H: which levels are filled, t and the epoch. */
+    public final LogState state() {
+        return log.h().state();
+    }
+
+    /** The number of blocks written since the last batch went into H. */
+    public final int pending() {
+        return log.pending();
+    }
+
+    /** The storage, for tests that damage it as a failing disk or a dishonest server would. */
+    public final S storage() {
+        return storage;
+    }
+
+    @Override
+    public int blockBytes() {
+        return storage.blockBytes();
+    }
+
+    @Override
+    public int k() {
+        return cParams.k();
+    }
+
+    @Override
+    public int batchExponent() {
+        return storage.batchExponent();
+    }
+
+    @Override
+    public ProvenBlock read(int index) {
+        checkIndex(index);
+        byte[] block = storage.u(index);
+        byte[] sealed = storage.uSealed(index);
+        if (block == null && sealed != null) {
+            throw new IllegalStateException("block " + index + " of U is lost: repair it from C and H");
+        }
+        return new ProvenBlock(index, block == null ? new byte[blockBytes()] : block, sealed,
+                storage.proof(index));
+    }
+
+    @Override
+    public LeafProof leaf(int index) {
+        checkIndex(index);
+        return new LeafProof(index, storage.uSealed(index), storage.proof(index));
+    }
+
+    @Override
+    public SealedLevel sealedLevel(int level) {
+        if (level < 0 || level > hParams.k()) {
+            throw new IllegalArgumentException("H's levels are 0.." + hParams.k() + ": " + level);
+        }
+        if (!storage.hasSealedH(level)) {
+            throw new IllegalArgumentException("level " + level + " is empty");
+        }
+        return new SealedLevel(level, storage.sealedH(level, Part.X), storage.sealedH(level, Part.Y));
+    }
+
+    @Override
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+        boolean completesBatch = checkWrite(index, block, sealedChecksum, newLevel);
+        int level = Integer.numberOfTrailingZeros(~log.h().state().t());
+        int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
+        storage.setU(index, block.clone());
+        storage.setUSealed(index, sealedChecksum.clone());
+        log.add(tagged);
+        if (completesBatch) {
+            keepNewLevel(level, newLevel);
+        }
+    }
+
+    /**
+     * Checks a {@link #write} without making it (a durable server records the call first): throws as the write
+     * would; returns whether the write completes a batch, so that a level of H is rebuilt.
+     */
+    public final boolean checkWrite(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+        checkIndex(index);
+        if (block.length != blockBytes()) {
+            throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes());
+        }
+        if (sealedChecksum.length != ChecksumSealer.SEALED_BYTES) {
+            throw new IllegalArgumentException("sealed checksum of " + sealedChecksum.length + " bytes");
+        }
+        LogState state = log.h().state();
+        if (state.cRebuildDue() || state.epoch() == 0) {
+            throw new IllegalArgumentException("C must be rebuilt before the next write");
+        }
+        boolean completesBatch = log.pending() + 1 == 1 << batchExponent();
+        checkNewLevel(newLevel, completesBatch, Integer.numberOfTrailingZeros(~state.t()));
+        return completesBatch;
+    }
+
+    @Override
+    public void flush(SealedLevel newLevel) {
+        boolean pending = checkFlush(newLevel);
+        if (pending) {
+            int level = Integer.numberOfTrailingZeros(~log.h().state().t());
+            log.flush();
+            keepNewLevel(level, newLevel);
+        }
+    }
+
+    /** Checks a {@link #flush} without making it; returns whether blocks are pending (a level is rebuilt). */
+    public final boolean checkFlush(SealedLevel newLevel) {
+        boolean pending = log.pending() > 0;
+        checkNewLevel(newLevel, pending, Integer.numberOfTrailingZeros(~log.h().state().t()));
+        return pending;
+    }
+
+    @Override
+    public List<byte[]> sealedU() {
+        List<byte[]> out = new ArrayList<>(storage.n());
+        for (int i = 0; i < storage.n(); i++) {
+            byte[] sealed = storage.uSealed(i);
+            out.add(sealed == null ? null : sealed.clone());
+        }
+        return out;
+    }
+
+    @Override
+    public void rebuildC(SealedLevel c) {
+        checkRebuildC(c);
+        byte[] zero = new byte[blockBytes()];
+        log.rebuildC((i, into) -> {
+            byte[] block = storage.u(i);
+            int[] tagged = BlockTag.tag(Segments.fromBytes(block == null ? zero : block, 0, blockBytes()), i);
+            System.arraycopy(tagged, 0, into, 0, tagged.length);
+        });
+        for (int level = 0; level <= hParams.k(); level++) {
+            storage.clearSealedH(level);
+        }
+        storage.setSealedC(c.x(), c.y());
+    }
+
+    /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */
+    public final void checkRebuildC(SealedLevel c) {
+        checkSealed(c, cParams.cLevel(), cParams.n());
+        LogState state = log.h().state();
+        if (state.epoch() != 0 && !state.cRebuildDue()) {
+            throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
+                    + state.t());
+        }
+        for (int i = 0; i < storage.n(); i++) {
+            if (storage.lost(i)) {
+                throw new IllegalStateException("block " + i + " of U is lost: repair it before C is rebuilt");
+            }
+        }
+    }
+
+    @Override
+    public AuditResponse audit(AuditChallenge challenge) {
+        if (challenge.size() == 0) {
+            throw new IllegalArgumentException("an audit samples at least one block");
+        }
+        BlockAddress.Buffer buffer = challenge.addresses().get(0).buffer();
+        for (BlockAddress address : challenge.addresses()) {
+            checkAudited(address, buffer);
+        }
+        LevelStore vectors = buffer == BlockAddress.Buffer.C ? storage.cVectors() : storage.hVectors();
+        return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
+            @Override
+            public int[] block(BlockAddress address) {
+                int[] v = new int[vectors.width()];
+                vectors.read(levelOf(address), address.part(), (int) address.index(), v);
+                return v;
+            }
+
+            @Override
+            public byte[] sealedChecksum(BlockAddress address) {
+                int index = (int) address.index();
+                return address.buffer() == BlockAddress.Buffer.C ? storage.sealedC(address.part(), index)
+                        : storage.sealedH(address.level(), address.part(), index);
+            }
+        });
+    }
+
+    @Override
+    public List<ProvenBlock> decode(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        if (log.h().state().epoch() == 0) {
+            throw new IllegalStateException("nothing to decode before C is built");
+        }
+        int[][] u = new Recovery(cParams, batchExponent()).recover(log.h().state(), storage.hParts(),
+                storage.cParts());
+        List<ProvenBlock> out = new ArrayList<>(indices.size());
+        for (int index : indices) {
+            byte[] block = Segments.toBytes(BlockTag.elements(u[index]), blockBytes());
+            out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.proof(index)));
+        }
+        return out;
+    }
+
+    @Override
+    public void restore(int index, byte[] block) {
+        checkIndex(index);
+        if (block.length != blockBytes()) {
+            throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes());
+        }
+        storage.setU(index, Arrays.copyOf(block, block.length));
+    }
+
+    private void keepNewLevel(int level, SealedLevel newLevel) {
+        for (int i = 0; i < level; i++) {
+            storage.clearSealedH(i);
+        }
+        storage.setSealedH(level, newLevel.x(), newLevel.y());
+    }
+
+    private int levelOf(BlockAddress address) {
+        return address.buffer() == BlockAddress.Buffer.C ? cParams.cLevel() : address.level();
+    }
+
+    private boolean hasSealed(BlockAddress address) {
+        return address.buffer() == BlockAddress.Buffer.C ? storage.hasSealedC() : storage.hasSealedH(address.level());
+    }
+
+    private void checkAudited(BlockAddress address, BlockAddress.Buffer buffer) {
+        if (address.buffer() != buffer || buffer == BlockAddress.Buffer.U) {
+            throw new IllegalArgumentException("an audit samples C or H, one of them per challenge: " + address);
+        }
+        if (buffer == BlockAddress.Buffer.H && (address.level() > hParams.k()
+                || !log.h().state().filled(address.level()))) {
+            throw new IllegalArgumentException("audit of an empty or missing level: " + address);
+        }
+        int size = buffer == BlockAddress.Buffer.C ? cParams.n() : hParams.partSize(address.level());
+        if (address.index() >= size) {
+            throw new IllegalArgumentException("audit address out of range: " + address);
+        }
+        if (!hasSealed(address)) {
+            throw new IllegalArgumentException("audit of a region with no checksums: " + address);
+        }
+    }
+
+    private void checkNewLevel(SealedLevel newLevel, boolean expected, int level) {
+        if (!expected) {
+            if (newLevel != null) {
+                throw new IllegalArgumentException("no level is rebuilt by this call, but checksums were sent");
+            }
+            return;
+        }
+        if (newLevel == null) {
+            throw new IllegalArgumentException("level " + level + " is rebuilt: its sealed checksums are required");
+        }
+        checkSealed(newLevel, level, hParams.partSize(level));
+    }
+
+    private static void checkSealed(SealedLevel sealed, int level, int size) {
+        if (sealed.level() != level || sealed.partSize() != size) {
+            throw new IllegalArgumentException("expected the sealed checksums of level " + level + " (" + size
+                    + " per part), got level " + sealed.level() + " with " + sealed.partSize());
+        }
+        for (Part part : Part.values()) {
+            for (byte[] s : sealed.part(part)) {
+                if (s == null || s.length != ChecksumSealer.SEALED_BYTES) {
+                    throw new IllegalArgumentException("a sealed checksum of level " + level + " is malformed");
+                }
+            }
+        }
+    }
+
+    private int checkIndex(int index) {
+        if (index < 0 || index >= storage.n()) {
+            throw new IllegalArgumentException("block index " + index + " outside [0, " + storage.n() + ")");
+        }
+        return index;
+    }
+}

@@ -1,0 +1,393 @@
+package io.coffer.por.store;
+
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.code.Recovery;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.function.IntPredicate;
+
+/**
+ * The {@link PorStorage} of a PoR server in a directory, in fixed-size record files read and written by index:
+ * <ul>
+ *   <li>{@code u.blocks}: U, block i at i * blockBytes;</li>
+ *   <li>{@code u.sealed}: per block a record of (block present, checksum present, sealed checksum);</li>
+ *   <li>{@code h-<level>-<x|y>.vectors}, {@code c-<k+1>-<x|y>.vectors}: the code vectors ({@link FileLevelStore});</li>
+ *   <li>{@code h-<level>.sealed}, {@code c.sealed}: the sealed checksums of a level's X part, then its Y part.</li>
+ * </ul>
+ * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
+ * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
+ * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open. Writes reach the disk at
+ * {@link #force}.
+ */
+public final class DirectoryStorage implements PorStorage, AutoCloseable {
+    private static final int SEALED = ChecksumSealer.SEALED_BYTES;
+    private static final int U_RECORD = 2 + SEALED;
+    private static final int CHUNK = 1 << 16;
+
+    private final Path dir;
+    private final int blockBytes;
+    private final int batchExponent;
+    private final CodeParameters cParams;
+    private final CodeParameters hParams;
+    private final FileChannel uBlocks;
+    private final FileChannel uSealed;
+    private FileMerkleTree tree;
+    private final FileLevelStore hVectors;
+    private final FileLevelStore cVectors;
+    private final boolean[] hSealed;
+    private boolean cSealed;
+    private boolean dirty;
+
+    private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, int blockWidth, FileChannel uBlocks,
+            FileChannel uSealed) {
+        this.dir = dir;
+        this.blockBytes = blockBytes;
+        this.batchExponent = batchExponent;
+        this.cParams = new CodeParameters(k);
+        this.hParams = new CodeParameters(k - batchExponent);
+        this.uBlocks = uBlocks;
+        this.uSealed = uSealed;
+        this.hVectors = new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent);
+        this.cVectors = new FileLevelStore(dir, "c", cParams, blockWidth);
+        this.hSealed = new boolean[hParams.k() + 1];
+    }
+
+    /**
+     * Opens (creating what is missing) the storage in {@code dir} for 2^k blocks of {@code blockBytes}, each a vector
+     * of {@code blockWidth} elements once tagged, and rebuilds the Merkle tree from U's sealed checksums.
+     */
+    public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth)
+            throws IOException {
+        if (blockBytes <= 0) {
+            throw new IllegalArgumentException("block size must be positive: " + blockBytes);
+        }
+        if (batchExponent < 0 || batchExponent > k) {
+            throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
+        }
+        Files.createDirectories(dir);
+        FileChannel blocks = FileChannel.open(dir.resolve("u.blocks"), StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel sealed;
+        try {
+            sealed = FileChannel.open(dir.resolve("u.sealed"), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            blocks.close();
+            throw e;
+        }
+        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blockWidth, blocks,
+                sealed);
+        try {
+            storage.rebuildTree();
+        } catch (IOException | RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+        return storage;
+    }
+
+    /** Which levels of H hold checksums ({@code filled}) and whether C does, as the log state says. */
+    public void resetSealedPresence(IntPredicate filled, boolean cBuilt) {
+        for (int level = 0; level < hSealed.length; level++) {
+            hSealed[level] = filled.test(level);
+        }
+        cSealed = cBuilt;
+    }
+
+    @Override
+    public int blockBytes() {
+        return blockBytes;
+    }
+
+    @Override
+    public int batchExponent() {
+        return batchExponent;
+    }
+
+    @Override
+    public CodeParameters cParameters() {
+        return cParams;
+    }
+
+    @Override
+    public CodeParameters hParameters() {
+        return hParams;
+    }
+
+    @Override
+    public byte[] u(int index) {
+        if (record(index)[0] != 1) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.allocate(blockBytes);
+        readFully(uBlocks, b, (long) index * blockBytes, "u.blocks");
+        return b.array();
+    }
+
+    @Override
+    public boolean lost(int index) {
+        byte[] record = record(index);
+        return record[0] != 1 && record[1] == 1;
+    }
+
+    @Override
+    public void setU(int index, byte[] block) {
+        if (block != null) {
+            if (block.length != blockBytes) {
+                throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes);
+            }
+            writeFully(uBlocks, ByteBuffer.wrap(block), (long) index * blockBytes, "u.blocks");
+        }
+        writeFully(uSealed, ByteBuffer.wrap(new byte[] {(byte) (block == null ? 0 : 1)}), (long) index * U_RECORD,
+                "u.sealed");
+        dirty = true;
+    }
+
+    @Override
+    public byte[] uSealed(int index) {
+        byte[] record = record(index);
+        if (record[1] != 1) {
+            return null;
+        }
+        byte[] out = new byte[SEALED];
+        System.arraycopy(record, 2, out, 0, SEALED);
+        return out;
+    }
+
+    @Override
+    public void setUSealed(int index, byte[] sealedChecksum) {
+        if (sealedChecksum.length != SEALED) {
+            throw new IllegalArgumentException("a sealed checksum is " + SEALED + " bytes");
+        }
+        ByteBuffer b = ByteBuffer.allocate(1 + SEALED).put((byte) 1).put(sealedChecksum).flip();
+        writeFully(uSealed, b, (long) index * U_RECORD + 1, "u.sealed");
+        tree.set(index, MerkleHash.leaf(sealedChecksum));
+        dirty = true;
+    }
+
+    @Override
+    public MerkleProof proof(int index) {
+        return tree.proof(index);
+    }
+
+    @Override
+    public byte[] root() {
+        return tree.root();
+    }
+
+    @Override
+    public LevelStore hVectors() {
+        return hVectors;
+    }
+
+    @Override
+    public LevelStore cVectors() {
+        return cVectors;
+    }
+
+    @Override
+    public Recovery.PartReader hParts() {
+        return hVectors::copy;
+    }
+
+    @Override
+    public Recovery.PartReader cParts() {
+        return cVectors::copy;
+    }
+
+    @Override
+    public boolean hasSealedH(int level) {
+        return hSealed[level];
+    }
+
+    @Override
+    public byte[][] sealedH(int level, Part part) {
+        return hSealed[level] ? readSealed(sealedFile(level), part, hParams.partSize(level)) : null;
+    }
+
+    @Override
+    public byte[] sealedH(int level, Part part, int index) {
+        return readSealed(sealedFile(level), part, hParams.partSize(level), index);
+    }
+
+    @Override
+    public void setSealedH(int level, byte[][] x, byte[][] y) {
+        writeSealed(sealedFile(level), hParams.partSize(level), x, y);
+        hSealed[level] = true;
+    }
+
+    @Override
+    public void clearSealedH(int level) {
+        hSealed[level] = false;
+    }
+
+    @Override
+    public boolean hasSealedC() {
+        return cSealed;
+    }
+
+    @Override
+    public byte[][] sealedC(Part part) {
+        return cSealed ? readSealed(dir.resolve("c.sealed"), part, cParams.n()) : null;
+    }
+
+    @Override
+    public byte[] sealedC(Part part, int index) {
+        return readSealed(dir.resolve("c.sealed"), part, cParams.n(), index);
+    }
+
+    @Override
+    public void setSealedC(byte[][] x, byte[][] y) {
+        writeSealed(dir.resolve("c.sealed"), cParams.n(), x, y);
+        cSealed = true;
+    }
+
+    /** Forces everything written since the last force to disk. */
+    public void force() throws IOException {
+        hVectors.force();
+        cVectors.force();
+        if (dirty) {
+            uBlocks.force(false);
+            uSealed.force(false);
+            dirty = false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (uBlocks; uSealed; FileLevelStore h = hVectors; FileLevelStore c = cVectors; FileMerkleTree t = tree) {
+            // closes them all (the tree is null when the storage failed to open)
+        }
+    }
+
+    /** Rebuilds {@code u.merkle} from {@code u.sealed}: one sequential pass, O(n) hashing. */
+    private void rebuildTree() throws IOException {
+        byte[] sealed = new byte[SEALED];
+        long size = uSealed.size();
+        tree = FileMerkleTree.build(dir.resolve("u.merkle"), cParams.n(), (from, count, into) -> {
+            ByteBuffer records = ByteBuffer.allocate(count * U_RECORD);
+            if ((long) from * U_RECORD < size) {
+                readFully(uSealed, records, (long) from * U_RECORD, "u.sealed");
+            }
+            records.flip();
+            for (int i = 0; i < count; i++) {
+                boolean present = false;
+                if (records.remaining() >= U_RECORD) {
+                    records.get(); // block present
+                    present = records.get() == 1;
+                    records.get(sealed);
+                }
+                into.put(present ? MerkleHash.leaf(sealed) : MerkleHash.EMPTY_LEAF);
+            }
+        });
+    }
+
+    private byte[] record(int index) {
+        if (index < 0 || index >= cParams.n()) {
+            throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
+        }
+        ByteBuffer b = ByteBuffer.allocate(U_RECORD);
+        readFully(uSealed, b, (long) index * U_RECORD, "u.sealed");
+        return b.array(); // zeros past the end of the file: never written
+    }
+
+    private Path sealedFile(int level) {
+        return dir.resolve("h-" + level + ".sealed");
+    }
+
+    private static byte[][] readSealed(Path file, Part part, int size) {
+        byte[][] out = new byte[size][];
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer all = ByteBuffer.allocate(Math.multiplyExact(size, SEALED));
+            readFully(channel, all, (long) part.ordinal() * size * SEALED, file.toString());
+            all.flip();
+            for (int i = 0; i < size; i++) {
+                out[i] = new byte[SEALED];
+                all.get(out[i]);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file, e);
+        }
+    }
+
+    private static byte[] readSealed(Path file, Part part, int size, int index) {
+        if (index < 0 || index >= size) {
+            throw new IllegalArgumentException("checksum " + index + " outside [0, " + size + ")");
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(SEALED);
+            readFully(channel, b, ((long) part.ordinal() * size + index) * SEALED, file.toString());
+            return b.array();
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file, e);
+        }
+    }
+
+    /** Writes a level's sealed checksums to a new file, forced, then renamed over the old one. */
+    private static void writeSealed(Path file, int size, byte[][] x, byte[][] y) {
+        if (x.length != size || y.length != size) {
+            throw new IllegalArgumentException("expected " + size + " sealed checksums per part");
+        }
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer chunk = ByteBuffer.allocate(Math.max(SEALED, CHUNK / SEALED * SEALED));
+            long position = 0;
+            for (byte[][] part : new byte[][][] {x, y}) {
+                for (byte[] s : part) {
+                    if (chunk.remaining() < SEALED) {
+                        chunk.flip();
+                        position += writeFully(out, chunk, position, tmp.toString());
+                        chunk.clear();
+                    }
+                    chunk.put(s);
+                }
+            }
+            chunk.flip();
+            writeFully(out, chunk, position, tmp.toString());
+            out.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write " + tmp, e);
+        }
+        try {
+            Durable.replace(tmp, file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot replace " + file, e);
+        }
+    }
+
+    private static void readFully(FileChannel channel, ByteBuffer into, long position, String name) {
+        try {
+            while (into.hasRemaining()) {
+                if (channel.read(into, position + into.position()) < 0) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + name, e);
+        }
+    }
+
+    private static int writeFully(FileChannel channel, ByteBuffer from, long position, String name) {
+        int start = from.position();
+        try {
+            while (from.hasRemaining()) {
+                channel.write(from, position + from.position() - start);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write " + name, e);
+        }
+        return from.position() - start;
+    }
+}

@@ -1,0 +1,155 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.Part;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A {@link LevelStore} in files: one file per (level, part), {@code <prefix>-<level>-<x|y>.vectors}, of fixed-size
+ * records (vector i at offset i * width * 4, its elements as big-endian ints), read and written with positional
+ * FileChannel I/O. Memory: one record buffer per part, whatever the number of vectors. {@link #clear} keeps the
+ * files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes durable.
+ * One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
+ */
+final class FileLevelStore implements LevelStore, AutoCloseable {
+    private final Path dir;
+    private final String prefix;
+    private final CodeParameters params;
+    private final int width;
+    private final int recordBytes;
+    private final FileChannel[][] channels; // [level][part], opened on first use
+    private final boolean[][] dirty;
+    private final ByteBuffer[] buffers; // per part
+
+    FileLevelStore(Path dir, String prefix, CodeParameters params, int width) {
+        if (width <= 0) {
+            throw new IllegalArgumentException("width must be positive: " + width);
+        }
+        this.dir = dir;
+        this.prefix = prefix;
+        this.params = params;
+        this.width = width;
+        this.recordBytes = Math.multiplyExact(width, 4);
+        this.channels = new FileChannel[params.k() + 2][2];
+        this.dirty = new boolean[params.k() + 2][2];
+        this.buffers = new ByteBuffer[] {ByteBuffer.allocate(recordBytes), ByteBuffer.allocate(recordBytes)};
+    }
+
+    @Override
+    public int width() {
+        return width;
+    }
+
+    @Override
+    public void read(int level, Part part, int index, int[] into) {
+        FileChannel channel = channel(level, part, index);
+        ByteBuffer buffer = buffers[part.ordinal()];
+        buffer.clear();
+        long position = (long) index * recordBytes;
+        try {
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, position + buffer.position()) < 0) {
+                    throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file(level, part), e);
+        }
+        buffer.flip();
+        buffer.asIntBuffer().get(into, 0, width);
+    }
+
+    @Override
+    public void write(int level, Part part, int index, int[] vector) {
+        if (vector.length != width) {
+            throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
+        }
+        FileChannel channel = channel(level, part, index);
+        ByteBuffer buffer = buffers[part.ordinal()];
+        buffer.clear();
+        buffer.asIntBuffer().put(vector);
+        long position = (long) index * recordBytes;
+        try {
+            while (buffer.hasRemaining()) {
+                channel.write(buffer, position + buffer.position());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write " + file(level, part), e);
+        }
+        dirty[level][part.ordinal()] = true;
+    }
+
+    @Override
+    public void clear(int level) {
+        params.partSize(level); // validates; the files stay, see the class comment
+    }
+
+    /** All vectors of one part, for decoding: memory proportional to the part. */
+    int[][] copy(int level, Part part) {
+        int size = params.partSize(level);
+        int[][] out = new int[size][width];
+        for (int i = 0; i < size; i++) {
+            read(level, part, i, out[i]);
+        }
+        return out;
+    }
+
+    /** Forces every file written since the last force to disk. */
+    void force() throws IOException {
+        for (int level = 0; level < channels.length; level++) {
+            for (int p = 0; p < 2; p++) {
+                if (dirty[level][p]) {
+                    channels[level][p].force(false);
+                    dirty[level][p] = false;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException failure = null;
+        for (FileChannel[] parts : channels) {
+            for (FileChannel c : parts) {
+                if (c != null) {
+                    try {
+                        c.close();
+                    } catch (IOException e) {
+                        failure = e;
+                    }
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private FileChannel channel(int level, Part part, int index) {
+        int size = params.partSize(level);
+        if (index < 0 || index >= size) {
+            throw new IllegalArgumentException("vector " + index + " outside [0, " + size + ") of level " + level);
+        }
+        FileChannel channel = channels[level][part.ordinal()];
+        if (channel == null) {
+            try {
+                channel = FileChannel.open(file(level, part), StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot open " + file(level, part), e);
+            }
+            channels[level][part.ordinal()] = channel;
+        }
+        return channel;
+    }
+
+    private Path file(int level, Part part) {
+        return dir.resolve(prefix + "-" + level + "-" + (part == Part.X ? "x" : "y") + ".vectors");
+    }
+}

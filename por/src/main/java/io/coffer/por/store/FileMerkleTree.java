@@ -1,0 +1,160 @@
+package io.coffer.por.store;
+
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleProof;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * U's Merkle tree in a file, laid out like {@link io.coffer.por.merkle.MerkleTree} (node i at i * 32 bytes, children
+ * 2i and 2i + 1, root 1, leaf j at capacity + j), so memory does not grow with the capacity. The file is a cache:
+ * {@link #build} rewrites it from the leaves at every open (O(capacity) hashing, sequential I/O), so it needs no
+ * crash safety of its own. Not thread-safe.
+ */
+final class FileMerkleTree implements AutoCloseable {
+    /** Supplies leaf hashes in index order, {@code count} at a time, into {@code into} (count * 32 bytes). */
+    @FunctionalInterface
+    interface Leaves {
+        void read(int from, int count, ByteBuffer into) throws IOException;
+    }
+
+    private static final int B = MerkleHash.BYTES;
+    private static final int CHUNK_NODES = 2048;
+
+    private final Path file;
+    private final int capacity;
+    private final int depth;
+    private final FileChannel channel;
+    private final ByteBuffer pair = ByteBuffer.allocate(2 * B);
+
+    private FileMerkleTree(Path file, int capacity, FileChannel channel) {
+        this.file = file;
+        this.capacity = capacity;
+        this.depth = Integer.numberOfTrailingZeros(capacity);
+        this.channel = channel;
+    }
+
+    /** Writes the tree of {@code capacity} leaves (a power of two) to {@code file}, level by level from the leaves. */
+    static FileMerkleTree build(Path file, int capacity, Leaves leaves) throws IOException {
+        if (capacity <= 0 || (capacity & (capacity - 1)) != 0) {
+            throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
+        }
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        try {
+            FileMerkleTree tree = new FileMerkleTree(file, capacity, channel);
+            tree.fill(leaves);
+            return tree;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private void fill(Leaves leaves) throws IOException {
+        int chunk = Math.min(CHUNK_NODES, capacity);
+        ByteBuffer children = ByteBuffer.allocate(2 * chunk * B);
+        ByteBuffer parents = ByteBuffer.allocate(chunk * B);
+        for (int from = 0; from < capacity; from += chunk) {
+            parents.clear();
+            leaves.read(from, chunk, parents);
+            parents.flip();
+            write(parents, (long) (capacity + from) * B);
+        }
+        byte[] left = new byte[B];
+        byte[] right = new byte[B];
+        for (int level = depth - 1; level >= 0; level--) {
+            int first = 1 << level;
+            int count = Math.min(chunk, first);
+            for (int from = first; from < 2 * first; from += count) {
+                children.clear().limit(2 * count * B);
+                read(children, 2L * from * B);
+                children.flip();
+                parents.clear();
+                for (int i = 0; i < count; i++) {
+                    children.get(left).get(right);
+                    parents.put(MerkleHash.node(left, right));
+                }
+                parents.flip();
+                write(parents, (long) from * B);
+            }
+        }
+    }
+
+    byte[] root() {
+        return node(1);
+    }
+
+    /** Sets leaf {@code index} and rehashes its path to the root. */
+    void set(int index, byte[] leafHash) {
+        int i = capacity + checkIndex(index);
+        write(ByteBuffer.wrap(leafHash), (long) i * B);
+        byte[] left = new byte[B];
+        byte[] right = new byte[B];
+        for (i >>>= 1; i >= 1; i >>>= 1) {
+            pair.clear();
+            read(pair, 2L * i * B);
+            pair.flip();
+            pair.get(left).get(right);
+            write(ByteBuffer.wrap(MerkleHash.node(left, right)), (long) i * B);
+        }
+    }
+
+    /** The sibling hashes from leaf {@code index} up to (not including) the root. */
+    MerkleProof proof(int index) {
+        byte[][] siblings = new byte[depth][];
+        int i = capacity + checkIndex(index);
+        for (int level = 0; level < depth; level++, i >>>= 1) {
+            siblings[level] = node(i ^ 1);
+        }
+        return new MerkleProof(index, siblings);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+
+    private byte[] node(int i) {
+        ByteBuffer b = ByteBuffer.allocate(B);
+        read(b, (long) i * B);
+        return b.array();
+    }
+
+    private void read(ByteBuffer into, long position) {
+        try {
+            long p = position;
+            while (into.hasRemaining()) {
+                int n = channel.read(into, p);
+                if (n < 0) {
+                    throw new IllegalStateException("Merkle tree file " + file + " is shorter than the tree");
+                }
+                p += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file, e);
+        }
+    }
+
+    private void write(ByteBuffer from, long position) {
+        try {
+            long p = position;
+            while (from.hasRemaining()) {
+                p += channel.write(from, p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write " + file, e);
+        }
+    }
+
+    private int checkIndex(int index) {
+        if (index < 0 || index >= capacity) {
+            throw new IndexOutOfBoundsException("leaf " + index + " outside [0, " + capacity + ")");
+        }
+        return index;
+    }
+}

@@ -1,0 +1,87 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.Part;
+import io.coffer.por.code.Recovery;
+import io.coffer.por.merkle.MerkleProof;
+
+/**
+ * What a PoR server keeps: U (block bytes and sealed checksums), the Merkle tree over U's sealed checksums, the code
+ * vectors of H (levels 0..k-b, each vector a batch of 2^b tagged blocks) and of C (level k + 1 of a log over single
+ * blocks), and their sealed checksums. Plain storage with no protocol logic: {@link ServerStorage} keeps it in memory
+ * (tests damage it there), {@link DirectoryStorage} in files.
+ */
+public interface PorStorage {
+    int blockBytes();
+
+    int batchExponent();
+
+    /** The parameters of the log over blocks, whose level k + 1 is C. */
+    CodeParameters cParameters();
+
+    /** The parameters of H, a log over batches: capacity exponent k - b. */
+    CodeParameters hParameters();
+
+    default int n() {
+        return cParameters().n();
+    }
+
+    /** U[index], or null where it was never written or is lost (then {@link #uSealed} says which). */
+    byte[] u(int index);
+
+    /** Whether U[index] was written and its block is gone (its sealed checksum remains). */
+    default boolean lost(int index) {
+        return u(index) == null && uSealed(index) != null;
+    }
+
+    /** Stores {@code block} as U[index] (the caller no longer changes it); null marks it lost. */
+    void setU(int index, byte[] block);
+
+    /** U's sealed checksum at {@code index}, null where never written. */
+    byte[] uSealed(int index);
+
+    /** Sets U's sealed checksum and its Merkle leaf. */
+    void setUSealed(int index, byte[] sealedChecksum);
+
+    /** The Merkle path of leaf {@code index}: the sibling hashes up to the root. */
+    MerkleProof proof(int index);
+
+    /** The root of the Merkle tree over U's sealed checksums. */
+    byte[] root();
+
+    /** H's code vectors (levels 0..k-b), as the code reads and writes them. */
+    LevelStore hVectors();
+
+    /** C's code vectors, at level k + 1 of {@link #cParameters()}. */
+    LevelStore cVectors();
+
+    /** Reads whole parts of H's levels for decoding, null where a vector is lost. */
+    Recovery.PartReader hParts();
+
+    /** Reads C's parts for decoding, null where a vector is lost. */
+    Recovery.PartReader cParts();
+
+    /** Whether {@code level} of H has sealed checksums. */
+    boolean hasSealedH(int level);
+
+    /** The sealed checksums of one part of a level of H, or null where the level has none. */
+    byte[][] sealedH(int level, Part part);
+
+    /** One sealed checksum of a level of H (which must have them). */
+    byte[] sealedH(int level, Part part, int index);
+
+    void setSealedH(int level, byte[][] x, byte[][] y);
+
+    void clearSealedH(int level);
+
+    boolean hasSealedC();
+
+    /** C's sealed checksums of one part, or null before C is first built. */
+    byte[][] sealedC(Part part);
+
+    /** One sealed checksum of C (which must have them). */
+    byte[] sealedC(Part part, int index);
+
+    void setSealedC(byte[][] x, byte[][] y);
+}

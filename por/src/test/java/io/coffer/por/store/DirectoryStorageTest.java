@@ -1,0 +1,165 @@
+package io.coffer.por.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.client.PorClient;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.LogState;
+import io.coffer.por.code.Part;
+import io.coffer.por.field.Segments;
+import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleTree;
+import io.coffer.por.server.HonestPorServer;
+import io.coffer.por.server.MemoryPorServer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** U, the code vectors and the sealed checksums in files: what is written is read back, also after a reopen. */
+class DirectoryStorageTest {
+    private static final int BLOCK = 40;
+    private static final int WIDTH = Segments.count(BLOCK) + 1;
+
+    @TempDir
+    Path dir;
+
+    private final SplittableRandom random = new SplittableRandom(5);
+
+    private byte[] sealed() {
+        byte[] s = new byte[ChecksumSealer.SEALED_BYTES];
+        random.nextBytes(s);
+        return s;
+    }
+
+    @Test
+    void uAndItsSealedChecksumsComeBackAfterAReopenWithTheSameMerkleRoot() throws IOException {
+        byte[] block = new byte[BLOCK];
+        random.nextBytes(block);
+        byte[] sealed3 = sealed();
+        byte[] sealed5 = sealed();
+        byte[] root;
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
+            assertThat(storage.u(3)).isNull();
+            assertThat(storage.uSealed(3)).isNull();
+            storage.setU(3, block);
+            storage.setUSealed(3, sealed3);
+            storage.setUSealed(5, sealed5);
+            storage.setU(5, block);
+            storage.setU(5, null); // lost
+            storage.force();
+            root = storage.root();
+        }
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
+            assertThat(storage.u(3)).isEqualTo(block);
+            assertThat(storage.uSealed(3)).isEqualTo(sealed3);
+            assertThat(storage.lost(3)).isFalse();
+            assertThat(storage.u(5)).isNull();
+            assertThat(storage.uSealed(5)).isEqualTo(sealed5);
+            assertThat(storage.lost(5)).isTrue();
+            assertThat(storage.u(15)).isNull();
+            assertThat(storage.root()).isEqualTo(root);
+            MerkleTree inMemory = new MerkleTree(16);
+            inMemory.set(3, MerkleHash.leaf(sealed3));
+            inMemory.set(5, MerkleHash.leaf(sealed5));
+            assertThat(storage.root()).isEqualTo(inMemory.root());
+            assertThat(storage.proof(5).siblings()).isDeepEqualTo(inMemory.proof(5).siblings());
+            assertThatThrownBy(() -> storage.u(16)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> storage.setU(0, new byte[BLOCK - 1])).isInstanceOf(
+                    IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void codeVectorsAreRecordsByIndexAndANeverWrittenOneIsNotRead() throws IOException {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
+            LevelStore h = storage.hVectors();
+            int[] v = random.ints(WIDTH, 0, 1 << 30).toArray();
+            int[] w = random.ints(WIDTH, 0, 1 << 30).toArray();
+            h.write(3, Part.Y, 5, v);
+            h.write(3, Part.Y, 2, w);
+            int[] into = new int[WIDTH];
+            h.read(3, Part.Y, 5, into);
+            assertThat(into).isEqualTo(v);
+            h.read(3, Part.Y, 2, into);
+            assertThat(into).isEqualTo(w);
+            assertThatThrownBy(() -> h.read(3, Part.X, 5, into)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> h.read(3, Part.Y, 8, into)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> h.write(3, Part.Y, 0, new int[WIDTH + 1]))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void sealedChecksumsOfALevelAreKeptWholeAndTheirPresenceFollowsTheLogState() throws IOException {
+        byte[][] x = {sealed(), sealed(), sealed(), sealed()};
+        byte[][] y = {sealed(), sealed(), sealed(), sealed()};
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
+            storage.setSealedH(2, x, y);
+            assertThat(storage.hasSealedH(2)).isTrue();
+            assertThat(storage.sealedH(2, Part.Y)).isDeepEqualTo(y);
+            assertThat(storage.sealedH(2, Part.X, 3)).isEqualTo(x[3]);
+            assertThatThrownBy(() -> storage.setSealedH(1, x, y)).isInstanceOf(IllegalArgumentException.class);
+            storage.clearSealedH(2);
+            assertThat(storage.sealedH(2, Part.X)).isNull();
+        }
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH)) {
+            LogState t4 = new LogState(4, 4, 1); // level 2 filled
+            storage.resetSealedPresence(t4::filled, true);
+            assertThat(storage.hasSealedH(2)).isTrue();
+            assertThat(storage.hasSealedH(1)).isFalse();
+            assertThat(storage.sealedH(2, Part.X)).isDeepEqualTo(x);
+        }
+    }
+
+    @Test
+    void theHonestServerStoresTheSameCodeInFilesAsInMemory() throws IOException {
+        int k = 5;
+        int batch = 1;
+        MemoryPorServer memory = new MemoryPorServer(k, batch, BLOCK);
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, batch, BLOCK, WIDTH)) {
+            HonestPorServer<DirectoryStorage> files = new HonestPorServer<>(storage, LogState.empty(k - batch));
+            byte[] key = new byte[32];
+            PorClient onMemory = PorClient.initialize(memory, key, new SecureRandom(), s -> { });
+            PorClient onFiles = PorClient.initialize(files, key, new SecureRandom(), s -> { });
+            SplittableRandom writes = new SplittableRandom(9);
+            for (int i = 0; i < 32 + 23; i++) { // a C rebuild, then t = 11 (levels 0, 1, 3) and a pending block
+                int index = writes.nextInt(1 << k);
+                byte[] block = new byte[BLOCK];
+                writes.nextBytes(block);
+                onMemory.write(index, block);
+                onFiles.write(index, block);
+            }
+            assertThat(files.state()).isEqualTo(memory.state());
+            CodeParameters h = storage.hParameters();
+            for (int level = 0; level <= h.k(); level++) {
+                if (files.state().filled(level)) {
+                    assertSameVectors(memory.storage().hVectors(), storage.hVectors(), level, h.partSize(level));
+                }
+            }
+            int cLevel = storage.cParameters().cLevel();
+            assertSameVectors(memory.storage().cVectors(), storage.cVectors(), cLevel, 1 << k);
+            for (int i = 0; i < 1 << k; i++) {
+                assertThat(files.read(i).block()).isEqualTo(memory.read(i).block());
+            }
+            assertThat(onFiles.audit().passed()).isTrue();
+        }
+    }
+
+    private static void assertSameVectors(LevelStore expected, LevelStore actual, int level, int size) {
+        int[] a = new int[expected.width()];
+        int[] b = new int[actual.width()];
+        for (Part part : Part.values()) {
+            for (int i = 0; i < size; i++) {
+                expected.read(level, part, i, a);
+                actual.read(level, part, i, b);
+                assertThat(b).as("level %d %s %d", level, part, i).isEqualTo(a);
+            }
+        }
+    }
+}
