@@ -1,36 +1,29 @@
 package io.coffer.benchmarks.layers;
 
+import io.coffer.sdk.crypto.ChunkCompressor;
 import java.util.Arrays;
-import java.util.zip.Deflater;
 
 /**
- * Compression before sealing, deterministic (equal input, equal output, so dedup is unchanged): raw DEFLATE from the
- * JDK at level 6. It stands in for the engine's chunk compressor (zstd, another helper's work) so that this experiment
- * builds on its own; zstd would change the compressed sizes a little, not what is deduplicated. Not thread-safe.
+ * Compression before sealing, deterministic (equal input, equal output, so dedup is unchanged): the engine's chunk
+ * compressor ({@link ChunkCompressor}, zstd at its default level 1, its head-first early stop for input over 128 KiB),
+ * so that the experiment's compressed sizes are those the engine would store. It replaced the JDK's DEFLATE at level 6,
+ * which stood in before the engine compressed chunks and took most of each pipeline's time (issue 20). Not
+ * thread-safe.
  */
 final class Codec {
-    private final Deflater deflater = new Deflater(6, true);
+    private final ChunkCompressor compressor = new ChunkCompressor(ChunkCompressor.DEFAULT_LEVEL);
     private byte[] out = new byte[1 << 16];
 
     /** The compressed bytes, or null when they would not be smaller than the input (the blob is then stored raw). */
     byte[] compress(byte[] in, int offset, int length) {
-        deflater.reset();
-        deflater.setInput(in, offset, length);
-        deflater.finish();
-        if (out.length < length + 64) {
-            out = new byte[length + 64];
+        if (out.length < length) {
+            out = new byte[length];
         }
-        int n = 0;
-        while (!deflater.finished()) {
-            n += deflater.deflate(out, n, out.length - n);
-            if (n == out.length) {
-                return null;
-            }
-        }
-        return n < length ? Arrays.copyOf(out, n) : null;
+        int n = compressor.compress(in, offset, length, out, 0, length - 1);
+        return n < 0 ? null : Arrays.copyOf(out, n);
     }
 
     static String name() {
-        return "deflate-6 (JDK)";
+        return "zstd-" + ChunkCompressor.DEFAULT_LEVEL + " (the engine's ChunkCompressor)";
     }
 }

@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  *   <li>MLE-512K: AWS Lambda's MLE, fixed 512 KiB chunks under their SHA-256 keys;</li>
  *   <li>LSH-MLE: 512 KiB chunks keyed by Finesse FirstFit, FastCDC sub-chunks under that key;</li>
  *   <li>SimEnc: 512 KiB chunks clustered (Algorithm 1 on the warm-up versions, online assignment for the rest), one
- *       key per cluster from the key source (the embedded OPRF), FastCDC sub-chunks sealed with AES-GCM-SIV.</li>
+ *       key per cluster from the key source (the embedded OPRF), FastCDC sub-chunks sealed with SubChunkCipher (SIV
+ *       from HMAC-SHA256 and AES-256-CTR).</li>
  * </ul>
  * Two passes: the first decodes every file, checks that its partially decoded form re-encodes bit-exactly and
  * sketches its chunks; keys are then derived; the second decodes again and runs every pipeline.

@@ -55,8 +55,8 @@ final class LayerReport {
                     o.threshold() >= 0 ? o.threshold() : s.epsilon(), s.clusters(), s.nanos() / 1e9);
         }
         line("");
-        line("Stored bytes are counted from the ciphertexts each pipeline produced: unique sealed blobs (AES-256-GCM-SIV, "
-                + "12-byte nonce + 16-byte tag each; the compressed variants' sizes are the compressed length plus "
+        line("Stored bytes are counted from the ciphertexts each pipeline produced: unique sealed blobs (SIV with HMAC-SHA256 and "
+                + "AES-256-CTR, a 16-byte synthetic IV each; the compressed variants' sizes are the compressed length plus "
                 + "that fixed overhead), plus metadata: "
                 + "pack-index entries (id 32 + offset 4 + uvarint length per unique blob), chunk recipes stored once per "
                 + "distinct recipe (seal 37 + key 32 + per sub-chunk id 32 + uvarint length) and file manifests (seal 37, "

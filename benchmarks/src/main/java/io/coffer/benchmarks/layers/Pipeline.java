@@ -120,7 +120,7 @@ abstract class Pipeline {
         }
         tally.raw += sealed.length;
         byte[] c = codec.compress(data, offset, length);
-        // the seal's output is its input plus a fixed nonce and tag (SubChunkCipherTest), so the sealed size of the
+        // the seal's output is its input plus a fixed-size synthetic IV (SubChunkCipherTest), so the sealed size of the
         // compressed form is computed rather than sealed a second time
         tally.perBlob += c == null ? sealed.length : SubChunkCipher.sealedLength(c.length);
         tally.indexEntry(length);

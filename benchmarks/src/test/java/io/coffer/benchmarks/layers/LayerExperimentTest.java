@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.crypto.SubChunkCipher;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -91,7 +92,7 @@ class LayerExperimentTest {
         assertThat(layer.files).isEqualTo(3);
         assertThat(layer.inputBytes).isEqualTo(2 * v10 + v12);
         assertThat(layer.uniqueBlobs).isEqualTo(2);
-        assertThat(layer.raw).isEqualTo(v10 + 28 + v12 + 28);
+        assertThat(layer.raw).isEqualTo(v10 + SubChunkCipher.OVERHEAD + v12 + SubChunkCipher.OVERHEAD);
         assertThat(layer.indexBytes).isEqualTo(32 + 4 + uvarint(v10) + 32 + 4 + uvarint(v12));
         assertThat(layer.manifestBytes).isEqualTo(2 * (SEAL + 32 + 32 + uvarint(v10)) + SEAL + 32 + 32
                 + uvarint(v12));
@@ -104,7 +105,7 @@ class LayerExperimentTest {
         Tally mle = find(tallies, "MLE-512K", "decompressed");
         assertThat(mle.references).isEqualTo(6);
         assertThat(mle.uniqueBlobs).isEqualTo(2);
-        assertThat(mle.raw).isEqualTo(2L * (CHUNK + 28));
+        assertThat(mle.raw).isEqualTo(2L * (CHUNK + SubChunkCipher.OVERHEAD));
         assertThat(mle.keys).isEqualTo(2);
         assertThat(mle.manifestBytes).isEqualTo(3L * (SEAL + 1 + 2 * (32 + ChunkKey.LENGTH + uvarint(CHUNK))));
         assertThat(mle.perBlob).isLessThan(mle.raw);
@@ -125,7 +126,7 @@ class LayerExperimentTest {
             assertThat(t.manifestBytes).isEqualTo(3L * (SEAL + 1 + 2 * 32));
             // no sub-chunk repeats inside the random text, so the unique plaintext is the whole 1 MiB
             assertThat(t.uniqueBlobs).isEqualTo(recipeEntries);
-            assertThat(t.raw).isEqualTo(t.uniqueBlobs * 28 + 2L * CHUNK);
+            assertThat(t.raw).isEqualTo(t.uniqueBlobs * SubChunkCipher.OVERHEAD + 2L * CHUNK);
         }
         Tally partial = find(tallies, "SimEnc", "partially decoded");
         assertThat(partial.files).isEqualTo(3);

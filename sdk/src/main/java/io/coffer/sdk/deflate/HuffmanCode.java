@@ -22,6 +22,9 @@ final class HuffmanCode {
     /** Encoding: each symbol's code, bits reversed to be written least-significant bit first, and length << 16. */
     private final int[] codes;
     private final boolean empty;
+    /** The canonical walk's state after the first {@value #FAST_BITS} lengths, where a long code's decoding resumes. */
+    private final int slowFirst;
+    private final int slowIndex;
 
     private HuffmanCode(int[] lengths, int symbols, Kind kind) throws DeflateFormatException {
         int used = 0;
@@ -56,6 +59,14 @@ final class HuffmanCode {
         for (int len = 1; len <= MAX_BITS; len++) {
             offsets[len + 1] = offsets[len] + countPerLength[len];
         }
+        int first = 0;
+        int index = 0;
+        for (int len = 1; len <= FAST_BITS; len++) {
+            index += countPerLength[len];
+            first = (first + countPerLength[len]) << 1;
+        }
+        slowFirst = first;
+        slowIndex = index;
         symbolsInCodeOrder = new int[used];
         for (int i = 0; i < symbols; i++) {
             if (lengths[i] > 0) {
@@ -118,12 +129,16 @@ final class HuffmanCode {
         return symbol;
     }
 
-    /** Canonical decoding one bit at a time (RFC 1951's "puff" walk) for codes longer than the table. */
+    /**
+     * Canonical decoding one bit at a time (RFC 1951's "puff" walk) for codes longer than the table. No code of up to
+     * {@value #FAST_BITS} bits matched (the table holds them all), so the walk resumes after them with the first
+     * {@value #FAST_BITS} bits as its code.
+     */
     private int decodeSlow(BitInput in, int peeked) throws IOException {
-        int code = 0;
-        int first = 0;
-        int index = 0;
-        for (int len = 1; len <= MAX_BITS; len++) {
+        int code = (Integer.reverse(peeked) >>> (32 - FAST_BITS)) << 1;
+        int first = slowFirst;
+        int index = slowIndex;
+        for (int len = FAST_BITS + 1; len <= MAX_BITS; len++) {
             code |= (peeked >>> (len - 1)) & 1;
             int count = countPerLength[len];
             if (code - first < count) {

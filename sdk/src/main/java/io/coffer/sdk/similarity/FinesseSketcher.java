@@ -72,19 +72,26 @@ public final class FinesseSketcher implements Sketcher {
         Arrays.fill(feature, Long.MIN_VALUE);
         long[] binMin = new long[codeBits];
         Arrays.fill(binMin, Long.MAX_VALUE);
-        boolean[] binSeen = new boolean[codeBits];
+        // a bin is empty while its minimum is MAX_VALUE, unless a window hashed to MAX_VALUE itself (bin of maxBin)
+        boolean maxSeen = false;
         int region = Math.max(1, length / features);
         long h = 0;
         int end = offset + length;
-        for (int f = 0, i = offset; f < features && i < end; f++) {
+        // the first window - 1 bytes only fill the window; no hash is compared before it is full
+        int full = (int) Math.min(end, (long) offset + window - 1);
+        int i = offset;
+        for (; i < full; i++) {
+            h = h * P + (data[i] & 0xff);
+        }
+        if (i < end) {
+            h = h * P + (data[i] & 0xff);
+        }
+        for (int f = 0; f < features && i < end; f++) {
             int regionEnd = f == features - 1 ? end : Math.min(end, offset + (f + 1) * region);
             long max = Long.MIN_VALUE;
             for (; i < regionEnd; i++) {
-                h = h * P + (data[i] & 0xff);
-                if (i - offset >= window) {
-                    h -= outTable[data[i - window] & 0xff];
-                } else if (i - offset < window - 1) {
-                    continue;
+                if (i > full) {
+                    h = h * P + (data[i] & 0xff) - outTable[data[i - window] & 0xff];
                 }
                 long v = h * MIX;
                 v ^= v >>> 32;
@@ -93,14 +100,14 @@ public final class FinesseSketcher implements Sketcher {
                     max = v;
                 }
                 int bin = (int) (v >>> binShift);
-                if (v < binMin[bin] || !binSeen[bin]) {
+                if (v <= binMin[bin]) {
                     binMin[bin] = v;
-                    binSeen[bin] = true;
+                    maxSeen |= v == Long.MAX_VALUE;
                 }
             }
             feature[f] = max;
         }
-        return new ChunkSketch(superFeatures(feature), code(binMin, binSeen));
+        return new ChunkSketch(superFeatures(feature), code(binMin, maxSeen));
     }
 
     private long[] superFeatures(long[] feature) {
@@ -124,11 +131,13 @@ public final class FinesseSketcher implements Sketcher {
         return sf;
     }
 
-    private long[] code(long[] binMin, boolean[] binSeen) {
+    private long[] code(long[] binMin, boolean maxSeen) {
         long[] code = new long[codeBits / 64];
+        int maxBin = (int) (Long.MAX_VALUE >>> binShift);
         for (int b = 0; b < codeBits; b++) {
+            boolean seen = binMin[b] != Long.MAX_VALUE || (b == maxBin && maxSeen);
             // the minimum's own high bits are biased towards 0 (it is a minimum): take the top bit of a re-mix
-            if (binSeen[b] && fmix(binMin[b]) < 0) {
+            if (seen && fmix(binMin[b]) < 0) {
                 code[b >>> 6] |= 1L << (b & 63);
             }
         }

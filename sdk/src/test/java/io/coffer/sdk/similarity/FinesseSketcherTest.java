@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class FinesseSketcherTest {
+    private static final long RECORDED = -4690849768946419243L;
     private static final int SIZE = 128 << 10;
     private final FinesseSketcher sketcher = new FinesseSketcher();
 
@@ -67,5 +69,37 @@ class FinesseSketcherTest {
         assertThatThrownBy(() -> new FinesseSketcher(48, 12, 3, 100)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> sketcher.sketch(new byte[10], 5, 6)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThat(Arrays.asList(new FinesseSketcher(32, 16, 4, 128).name().split("-"))).contains("16x4", "w32");
+    }
+
+    /**
+     * Stored state (cluster codes, journals) depends on the exact sketches: performance work must not change them. The
+     * value was recorded with the first implementation (before issue 20's speed-ups) over these inputs, including the
+     * edge lengths around the window and a window of 1.
+     */
+    @Test
+    void sketchesStayThoseOfTheFirstImplementation() {
+        Random r = new Random(5);
+        byte[] d = new byte[256 << 10];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = (byte) (r.nextInt(4) == 0 ? r.nextInt(256) : 'a' + r.nextInt(8));
+        }
+        long hash = 0;
+        int[][] settings = {{48, 12, 3, 256}, {1, 3, 3, 64}, {8, 12, 4, 1024}, {48, 12, 3, 65536}};
+        for (int[] c : settings) {
+            FinesseSketcher s = new FinesseSketcher(c[0], c[1], c[2], c[3]);
+            for (int length : new int[] {0, 1, 2, 7, 8, 9, 47, 48, 49, 50, 100, 1000, 4097, 70000}) {
+                for (int offset : new int[] {0, 3}) {
+                    hash = hash * 31 + s.sketch(d, offset, length).hashCode();
+                }
+            }
+        }
+        for (int k = 0; k < 200; k++) {
+            byte[] z = new byte[r.nextInt(300)];
+            for (int i = 0; i < z.length; i++) {
+                z[i] = (byte) r.nextInt(3);
+            }
+            hash = hash * 31 + new FinesseSketcher(1 + r.nextInt(10), 4, 2, 64).sketch(z, 0, z.length).hashCode();
+        }
+        assertThat(hash).isEqualTo(RECORDED);
     }
 }
