@@ -5,11 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /** An input stream that ends after a fixed number of bytes of the stream it wraps, and closes that stream. */
-final class BoundedInputStream extends FilterInputStream {
+public final class BoundedInputStream extends FilterInputStream {
 
     private long remaining;
 
-    BoundedInputStream(InputStream in, long limit) {
+    public BoundedInputStream(InputStream in, long limit) {
         super(in);
         this.remaining = limit;
     }

@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.blob.BoundedInputStream;
 import io.coffer.sdk.deflate.PartialEncoder;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
@@ -49,7 +50,7 @@ final class LayerReader {
         t.start();
         InputStream whole = new Checked(pipe, failure, t, m.size());
         whole.skipNBytes(offset);
-        return new Limited(whole, length);
+        return new BoundedInputStream(whole, length);
     }
 
     private static ObjectReadStream stream(EngineContext ctx, List<ManifestEntry> entries) throws IOException {
@@ -121,46 +122,6 @@ final class LayerReader {
         @Override
         public void close() throws IOException {
             in.close(); // the encoder's next write fails and it closes its inputs
-        }
-    }
-
-    /** At most {@code remaining} bytes of {@code in}. */
-    private static final class Limited extends InputStream {
-        private final InputStream in;
-        private long remaining;
-
-        Limited(InputStream in, long remaining) {
-            this.in = in;
-            this.remaining = remaining;
-        }
-
-        @Override
-        public int read() throws IOException {
-            if (remaining <= 0) {
-                return -1;
-            }
-            int b = in.read();
-            if (b >= 0) {
-                remaining--;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (remaining <= 0) {
-                return len == 0 ? 0 : -1;
-            }
-            int n = in.read(b, off, (int) Math.min(len, remaining));
-            if (n > 0) {
-                remaining -= n;
-            }
-            return n;
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
         }
     }
 }
