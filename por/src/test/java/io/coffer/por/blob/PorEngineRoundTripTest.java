@@ -44,13 +44,13 @@ class PorEngineRoundTripTest {
                      }).build()) {
             PorBlobStore por = opened.get(0);
             BlockMapStore map = metadata.blockMap();
-            coffer.createBucket("b", "me");
+            coffer.createBucket("bucket", "me");
             List<byte[]> objects = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 byte[] data = new byte[(3 << 20) + 12_345 * i];
                 new Random(i).nextBytes(data);
                 objects.add(data);
-                coffer.putObject(PutObjectRequest.of("b", "k" + i, data.length), new ByteArrayInputStream(data));
+                coffer.putObject(PutObjectRequest.of("bucket", "k" + i, data.length), new ByteArrayInputStream(data));
             }
             assertThat(backend.list("p/").toList()).isEmpty(); // every pack went to U
             List<Entry> packs = map.list("p/", null, 1000);
@@ -58,13 +58,13 @@ class PorEngineRoundTripTest {
             assertThat(por.list("p/").toList()).extracting(BlobInfo::name)
                     .containsExactlyElementsOf(packs.stream().map(Entry::name).toList());
             for (int i = 0; i < 3; i++) {
-                try (ObjectContent c = coffer.getObject("b", "k" + i)) {
+                try (ObjectContent c = coffer.getObject("bucket", "k" + i)) {
                     assertThat(c.stream().readAllBytes()).isEqualTo(objects.get(i));
                 }
             }
 
             int usedBefore = por.blocksUsed();
-            coffer.deleteObject("b", "k0");
+            coffer.deleteObject("bucket", "k0");
             Thread.sleep(5); // a chunk released in the cutoff's millisecond still counts as live
             coffer.collectGarbage();
             Thread.sleep(5);
@@ -81,18 +81,18 @@ class PorEngineRoundTripTest {
 
             byte[] next = new byte[2 << 20];
             new Random(99).nextBytes(next);
-            coffer.putObject(PutObjectRequest.of("b", "again", next.length), new ByteArrayInputStream(next));
+            coffer.putObject(PutObjectRequest.of("bucket", "again", next.length), new ByteArrayInputStream(next));
             java.util.Set<Integer> freed = new java.util.HashSet<>();
             collected.forEach(e -> { for (int b : e.blocks()) { freed.add(b); } });
             boolean reused = map.list("p/", null, 1000).stream()
                     .anyMatch(e -> java.util.Arrays.stream(e.blocks()).anyMatch(freed::contains));
             assertThat(reused).as("a new pack takes freed blocks").isTrue();
             for (int i = 1; i < 3; i++) {
-                try (ObjectContent c = coffer.getObject("b", "k" + i)) {
+                try (ObjectContent c = coffer.getObject("bucket", "k" + i)) {
                     assertThat(c.stream().readAllBytes()).isEqualTo(objects.get(i));
                 }
             }
-            try (ObjectContent c = coffer.getObject("b", "again")) {
+            try (ObjectContent c = coffer.getObject("bucket", "again")) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(next);
             }
             assertThat(por.audit().passed()).isTrue();
