@@ -33,6 +33,9 @@ record PackHeader(String name, long length, Instant created, int[] blocks) {
     /** How many blocks of {@code blockBytes} a blob needs, header included; -1 if more than {@code max}. */
     static int blockCount(String name, long length, int blockBytes, int max) {
         int nameBytes = name.length();
+        if (length < 0 || length > (long) max * blockBytes) {
+            return -1;
+        }
         long count = Math.max(1, ceilDiv(length(nameBytes, 0) + length, blockBytes));
         while (count <= max) {
             long needed = ceilDiv(length(nameBytes, (int) count) + length, blockBytes);

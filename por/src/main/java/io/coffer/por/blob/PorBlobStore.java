@@ -94,6 +94,7 @@ public final class PorBlobStore implements BlobStore {
             if (stored.isPresent()) {
                 ClientState state = checkKey(ClientState.fromBytes(stored.get()), porKey);
                 store.start(new PorClient(server, state, random, s -> { }), map.freeBlocks());
+                store.saveBackup();
             } else if (stateBackup != null && Files.exists(stateBackup)) {
                 ClientState state = checkKey(new ClientStateFile(stateBackup).load(), porKey);
                 store.start(new PorClient(server, state, random, s -> { }), new FreeBlocks(0, new int[0]));
