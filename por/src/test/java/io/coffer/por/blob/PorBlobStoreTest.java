@@ -227,4 +227,68 @@ class PorBlobStoreTest {
             assertThat(in.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(pack, 12_000, pack.length));
         }
     }
+
+    @Test
+    void aPutWhoseContentFailsZeroesWhatItWroteAndStoresTheStateSoTheStoreReopens() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        byte[] kept = random(5000, 60);
+        f.store.put("p/kept", BlobContent.of(kept));
+        BlobContent failing = new BlobContent() {
+            @Override
+            public long length() {
+                return 40_000;
+            }
+
+            @Override
+            public InputStream open() {
+                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(20_000, 61)),
+                        new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("the client went away");
+                            }
+                        });
+            }
+        };
+        int used = f.store.blocksUsed();
+
+        assertThatThrownBy(() -> f.store.put("p/failed", failing)).hasMessageContaining("went away");
+
+        assertThat(f.store.head("p/failed")).isEmpty();
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        java.util.Set<Integer> keptBlocks = new java.util.HashSet<>();
+        for (int b : blocksOf("p/kept")) {
+            keptBlocks.add(b);
+        }
+        int written = 0;
+        for (int b = 0; b < storage().n(); b++) {
+            if (!keptBlocks.contains(b) && storage().u(b) != null) {
+                assertThat(storage().u(b)).as("U[%d], written for the failed put", b).containsOnly(0);
+                written++;
+            }
+        }
+        assertThat(written).as("blocks the failed put wrote before its content failed").isPositive();
+        PorBlobStore again = f.reopen(dir.resolve("meta.db"));
+        assertThat(again.audit().passed()).isTrue();
+        assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        again.put("p/next", BlobContent.of(kept));
+        assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    @Test
+    void listingsMergeTheMapWithTheInnerStoreAndHidePackNamesLeftThere() throws IOException {
+        f = PorStoreFixture.open(dir, 6, 0, BLOCK);
+        f.inner.put("p/leftover", BlobContent.of(new byte[] {1}));
+        f.store.put("p/b", BlobContent.of(new byte[] {2}));
+        f.store.put("m/a", BlobContent.of(new byte[] {3}));
+        f.store.put("q/c", BlobContent.of(new byte[] {4}));
+
+        try (var all = f.store.list("")) {
+            assertThat(all.toList()).extracting(io.coffer.sdk.blob.BlobInfo::name).containsExactly("m/a", "p/b", "q/c");
+        }
+        try (var packs = f.store.list("p/")) {
+            assertThat(packs.toList()).extracting(io.coffer.sdk.blob.BlobInfo::name).containsExactly("p/b");
+        }
+        assertThat(f.store.head("p/leftover")).isEmpty();
+    }
 }
