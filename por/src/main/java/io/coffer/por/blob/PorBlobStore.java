@@ -1,6 +1,5 @@
 package io.coffer.por.blob;
 
-import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.ClientStateFile;

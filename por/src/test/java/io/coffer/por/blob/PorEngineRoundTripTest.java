@@ -13,7 +13,6 @@ import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
