@@ -1,8 +1,8 @@
 package io.coffer.gateway.cli;
 
-import io.coffer.gateway.por.PorAudit;
 import io.coffer.gateway.por.PorControl;
 import io.coffer.gateway.por.PorReports;
+import io.coffer.por.blob.PorAuditReport;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
@@ -26,7 +26,7 @@ final class AuditCommand extends PorVerb {
 
     @Override
     int run(PorControl por, PrintWriter out) {
-        PorAudit a = por.audit();
+        PorAuditReport a = por.audit();
         int used = por.blocksUsed();
         out.print(json ? PorReports.json(a, used, por.capacity()) + System.lineSeparator()
                 : PorReports.text(a, used, por.capacity()));

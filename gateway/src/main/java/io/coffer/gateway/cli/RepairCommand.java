@@ -1,8 +1,8 @@
 package io.coffer.gateway.cli;
 
 import io.coffer.gateway.por.PorControl;
-import io.coffer.gateway.por.PorRepair;
 import io.coffer.gateway.por.PorReports;
+import io.coffer.por.blob.PorRepairReport;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 
@@ -27,7 +27,7 @@ final class RepairCommand extends PorVerb {
 
     @Override
     int run(PorControl por, PrintWriter out) {
-        PorRepair r;
+        PorRepairReport r;
         try {
             r = por.repair();
         } catch (RuntimeException e) {

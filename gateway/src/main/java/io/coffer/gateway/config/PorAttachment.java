@@ -1,8 +1,6 @@
 package io.coffer.gateway.config;
 
-import io.coffer.gateway.por.PorAudit;
 import io.coffer.gateway.por.PorControl;
-import io.coffer.gateway.por.PorRepair;
 import io.coffer.por.blob.PorAuditReport;
 import io.coffer.por.blob.PorBlobStore;
 import io.coffer.por.blob.PorRepairReport;
@@ -98,22 +96,17 @@ final class PorAttachment implements BackendDecorator {
         }
         return new PorControl() {
             @Override
-            public PorAudit audit() {
-                PorAuditReport r = s.audit();
-                return new PorAudit(r.passed(), r.levelsChecked(), r.vectorsSampled(), r.bytesDown(), r.bytesUp(),
-                        r.took(), r.detail());
+            public PorAuditReport audit() {
+                return s.audit();
             }
 
             @Override
-            public PorRepair repair() {
-                PorRepairReport r;
+            public PorRepairReport repair() {
                 try {
-                    r = s.repair();
+                    return s.repair();
                 } catch (IOException e) {
                     throw new UncheckedIOException("PoR repair failed: " + e.getMessage(), e);
                 }
-                return new PorRepair(r.blocksChecked(), r.blocksDamaged(), r.blocksRepaired(), r.unrepairable(),
-                        r.took());
             }
 
             @Override

@@ -1,6 +1,8 @@
 package io.coffer.gateway.por;
 
 import io.coffer.gateway.http.AccessLog;
+import io.coffer.por.blob.PorAuditReport;
+import io.coffer.por.blob.PorRepairReport;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -19,15 +21,15 @@ public final class PorReports {
     private PorReports() {
     }
 
-    public static String verdict(PorAudit a) {
+    public static String verdict(PorAuditReport a) {
         return a.passed() ? PASSED : FAILED;
     }
 
-    public static String verdict(PorRepair r) {
-        return r.complete() ? REPAIRED : UNREPAIRABLE;
+    public static String verdict(PorRepairReport r) {
+        return r.unrepairable().isEmpty() ? REPAIRED : UNREPAIRABLE;
     }
 
-    public static String json(PorAudit a, int blocksUsed, int capacity) {
+    public static String json(PorAuditReport a, int blocksUsed, int capacity) {
         return "{\"operation\":\"audit\",\"verdict\":\"" + verdict(a) + "\",\"passed\":" + a.passed()
                 + ",\"levelsChecked\":" + a.levelsChecked() + ",\"vectorsSampled\":" + a.vectorsSampled()
                 + ",\"bytesDown\":" + a.bytesDown() + ",\"bytesUp\":" + a.bytesUp() + ",\"tookMillis\":"
@@ -35,7 +37,7 @@ public final class PorReports {
                 + ",\"capacity\":" + capacity + "}";
     }
 
-    public static String json(PorRepair r, int blocksUsed, int capacity) {
+    public static String json(PorRepairReport r, int blocksUsed, int capacity) {
         return "{\"operation\":\"repair\",\"verdict\":\"" + verdict(r) + "\",\"blocksChecked\":" + r.blocksChecked()
                 + ",\"blocksDamaged\":" + r.blocksDamaged() + ",\"blocksRepaired\":" + r.blocksRepaired()
                 + ",\"unrepairable\":[" + r.unrepairable().stream().map(String::valueOf)
@@ -43,7 +45,7 @@ public final class PorReports {
                 + blocksUsed + ",\"capacity\":" + capacity + "}";
     }
 
-    public static String text(PorAudit a, int blocksUsed, int capacity) {
+    public static String text(PorAuditReport a, int blocksUsed, int capacity) {
         return String.format(Locale.ROOT, "PoR audit: %d levels checked, %d code vectors sampled, %d bytes down,"
                         + " %d bytes up, %d ms%nblocks used: %d of %d%n%s%s%n", a.levelsChecked(), a.vectorsSampled(),
                 a.bytesDown(), a.bytesUp(), a.took().toMillis(), blocksUsed, capacity,
@@ -51,13 +53,13 @@ public final class PorReports {
                 a.passed() ? PASSED : "FAILED");
     }
 
-    public static String text(PorRepair r, int blocksUsed, int capacity) {
+    public static String text(PorRepairReport r, int blocksUsed, int capacity) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "PoR repair: %d blocks checked, %d damaged,"
                         + " %d repaired, %d unrepairable, %d ms%nblocks used: %d of %d%n", r.blocksChecked(),
                 r.blocksDamaged(), r.blocksRepaired(), r.unrepairable().size(), r.took().toMillis(), blocksUsed,
                 capacity));
         r.unrepairable().forEach(i -> sb.append("UNREPAIRABLE block ").append(i).append(System.lineSeparator()));
-        return sb.append(r.complete() ? REPAIRED : "UNREPAIRABLE BLOCKS LEFT").append(System.lineSeparator())
+        return sb.append(r.unrepairable().isEmpty() ? REPAIRED : "UNREPAIRABLE BLOCKS LEFT").append(System.lineSeparator())
                 .toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.coffer.gateway.por;
 
+import io.coffer.por.blob.PorAuditReport;
+import io.coffer.por.blob.PorRepairReport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,13 +52,13 @@ public final class PorService {
      * Runs one audit, records it and logs it. An exception out of the client (a bug, a broken connection) is a failed
      * audit as well: the gateway could not show that the server holds the data.
      */
-    public synchronized PorAudit audit() {
+    public synchronized PorAuditReport audit() {
         long start = System.nanoTime();
-        PorAudit a;
+        PorAuditReport a;
         try {
             a = control.audit();
         } catch (RuntimeException e) {
-            a = new PorAudit(false, 0, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start),
+            a = new PorAuditReport(false, 0, 0, 0, 0, Duration.ofNanos(System.nanoTime() - start),
                     "the audit did not complete: " + e);
         }
         (a.passed() ? passed : failed).increment();
@@ -74,13 +76,13 @@ public final class PorService {
     }
 
     /** Runs one repair, counts the blocks it restored and logs it. */
-    public synchronized PorRepair repair() {
-        PorRepair r = control.repair();
+    public synchronized PorRepairReport repair() {
+        PorRepairReport r = control.repair();
         repaired.increment(r.blocksRepaired());
         String line = "PoR repair {}: {} blocks checked, {} damaged, {} repaired, {} unrepairable, {} ms";
-        Object[] args = {r.complete() ? "complete" : "INCOMPLETE", r.blocksChecked(), r.blocksDamaged(),
+        Object[] args = {r.unrepairable().isEmpty() ? "complete" : "INCOMPLETE", r.blocksChecked(), r.blocksDamaged(),
             r.blocksRepaired(), r.unrepairable().size(), r.took().toMillis()};
-        if (r.complete()) {
+        if (r.unrepairable().isEmpty()) {
             LOG.info(line, args);
         } else {
             LOG.error(line, args);
