@@ -1,6 +1,7 @@
 package io.coffer.por.blob;
 
 import io.coffer.por.audit.AuditVerdict;
+import io.coffer.por.PorVerificationException;
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.ClientStateFile;
 import io.coffer.por.client.PorClient;
@@ -52,6 +53,8 @@ public final class PorBlobStore implements BlobStore {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
     private static final int PAGE = 1000;
     private static final int REPAIR_BATCH = 64;
+    /** Blocks of U read back per audit: the paper's lambda. */
+    static final int U_SAMPLE = 128;
 
     private final BlobStore inner;
     private final BlockMapStore map;
@@ -60,13 +63,15 @@ public final class PorBlobStore implements BlobStore {
     private final ReentrantLock lock = new ReentrantLock();
     private final int blockBytes;
     private final int capacity;
+    private final SecureRandom random;
     private PorClient client;
     private FreeIndices free;
     /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
     private volatile long generation;
 
-    private PorBlobStore(BlobStore inner, BlockMapStore map, PorServer server, Path stateBackup) {
+    private PorBlobStore(BlobStore inner, BlockMapStore map, PorServer server, Path stateBackup, SecureRandom random) {
         this.inner = inner;
+        this.random = random;
         this.map = map;
         this.server = server;
         this.backup = stateBackup == null ? null : new ClientStateFile(stateBackup);
@@ -87,7 +92,7 @@ public final class PorBlobStore implements BlobStore {
                     + "the pack store: at least " + PackHeader.MIN_BLOCK_BYTES);
         }
         byte[] porKey = key.deriveSecret("por");
-        PorBlobStore store = new PorBlobStore(inner, map, server, stateBackup);
+        PorBlobStore store = new PorBlobStore(inner, map, server, stateBackup, random);
         try {
             Optional<byte[]> stored = map.state();
             if (stored.isPresent()) {
@@ -286,7 +291,7 @@ public final class PorBlobStore implements BlobStore {
             int j = (int) (pos / blockBytes);
             int within = (int) (pos % blockBytes);
             int take = Math.min(n, blockBytes - within);
-            byte[] block = verifiedBlock(entry.name(), j, blocks[j]);
+            byte[] block = verifiedBlock(entry, j);
             System.arraycopy(block, within, dst, off, take);
             pos += take;
             off += take;
@@ -294,15 +299,28 @@ public final class PorBlobStore implements BlobStore {
         }
     }
 
-    /** U[index], verified; one that fails is repaired from C and H and read again. The caller holds the lock. */
-    private byte[] verifiedBlock(String name, int j, int index) throws IOException {
+    /**
+     * U[index], verified. When it fails, every block of the pack is checked and all that fail are repaired from C and H
+     * together (a decode costs about the same for one block as for many, and damage rarely comes alone), then the
+     * block is read again. The caller holds the lock.
+     */
+    private byte[] verifiedBlock(Entry entry, int j) throws IOException {
+        return verifiedBlock(entry.name(), j, entry.blocks()[j], entry.blocks());
+    }
+
+    /** U[index], block {@code j} of {@code name}, whose blocks are {@code neighbours}: as above. */
+    private byte[] verifiedBlock(String name, int j, int index, int[] neighbours) throws IOException {
         try {
             return client.read(index);
         } catch (RuntimeException first) {
-            LOG.warn("PoR block {} (U[{}]) of {} failed its check ({}); repairing it from C and H", j, index, name,
-                    first.getMessage());
+            List<Integer> failing = failingBlocks(neighbours);
+            LOG.warn("PoR block {} (U[{}]) of {} failed its check ({}); repairing the {} failing blocks beside it from"
+                    + " C and H", j, index, name, first.getMessage(), failing.size());
             try {
-                client.repair(List.of(index));
+                List<Integer> left = repairAll(failing.contains(index) ? failing : withIndex(failing, index));
+                if (left.contains(index)) {
+                    throw new PorVerificationException("U[" + index + "] could not be decoded");
+                }
                 return client.read(index);
             } catch (RuntimeException e) {
                 e.addSuppressed(first);
@@ -310,6 +328,48 @@ public final class PorBlobStore implements BlobStore {
                         + " failed verification and could not be repaired: " + e.getMessage(), e);
             }
         }
+    }
+
+    private static List<Integer> withIndex(List<Integer> indices, int index) {
+        List<Integer> all = new ArrayList<>(indices);
+        all.add(index);
+        return all;
+    }
+
+    /** The indices among {@code blocks} whose verified read fails. The caller holds the lock. */
+    private List<Integer> failingBlocks(int[] blocks) {
+        List<Integer> failing = new ArrayList<>();
+        for (int index : blocks) {
+            try {
+                client.read(index);
+            } catch (RuntimeException e) {
+                failing.add(index);
+            }
+        }
+        return failing;
+    }
+
+    /**
+     * Repairs {@code damaged} in batches (one at a time where a batch fails, so one lost block does not hold back the
+     * others); returns those that could not be repaired. The caller holds the lock.
+     */
+    private List<Integer> repairAll(List<Integer> damaged) {
+        List<Integer> unrepairable = new ArrayList<>();
+        for (int from = 0; from < damaged.size(); from += REPAIR_BATCH) {
+            List<Integer> batch = damaged.subList(from, Math.min(damaged.size(), from + REPAIR_BATCH));
+            try {
+                client.repair(batch);
+            } catch (RuntimeException e) {
+                for (int index : batch) {
+                    try {
+                        client.repair(List.of(index));
+                    } catch (RuntimeException single) {
+                        unrepairable.add(index);
+                    }
+                }
+            }
+        }
+        return unrepairable;
     }
 
     @Override
@@ -425,13 +485,36 @@ public final class PorBlobStore implements BlobStore {
             } catch (RuntimeException e) {
                 verdict = AuditVerdict.fail(0, "the audit could not run: " + e.getMessage());
             }
-            return new PorAuditReport(verdict.passed(), levels, verdict.blocksSampled(),
-                    traffic.overheadDown() - down, traffic.overheadUp() - up,
-                    Duration.ofNanos(System.nanoTime() - started),
-                    verdict.passed() ? "every sampled code vector matched its checksum" : verdict.reason());
+            int[] sample = sampleOfU();
+            int bad = failingBlocks(sample).size();
+            String detail = !verdict.passed() ? verdict.reason()
+                    : bad > 0 ? "U: " + bad + " of " + sample.length + " sampled blocks fail verification; `coffer"
+                            + " repair` decodes them from C and H"
+                    : "every sampled code vector matched its checksum and every sampled block of U its proof";
+            return new PorAuditReport(verdict.passed() && bad == 0, levels, verdict.blocksSampled(), sample.length,
+                    bad, traffic.overheadDown() - down, traffic.overheadUp() - up,
+                    Duration.ofNanos(System.nanoTime() - started), detail);
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Up to {@link #U_SAMPLE} distinct blocks of U in use, uniformly at random (all of them when fewer): the section
+     * 5.5 audit samples only C and H, so damage to U itself (what reads are served from) would otherwise go unseen
+     * until a read meets it. With a fraction f of U's blocks bad, all of the sample is good with probability about
+     * (1 - f)^128. The caller holds the lock.
+     */
+    private int[] sampleOfU() {
+        int[] used = mappedEntries().stream().flatMapToInt(e -> Arrays.stream(e.blocks())).toArray();
+        int n = Math.min(U_SAMPLE, used.length);
+        for (int i = 0; i < n; i++) { // partial Fisher-Yates shuffle
+            int j = i + random.nextInt(used.length - i);
+            int t = used[i];
+            used[i] = used[j];
+            used[j] = t;
+        }
+        return Arrays.copyOf(used, n);
     }
 
     /**
@@ -455,27 +538,14 @@ public final class PorBlobStore implements BlobStore {
                 }
             }
         }
-        long repaired = 0;
-        List<Integer> unrepairable = new ArrayList<>();
-        for (int from = 0; from < damaged.size(); from += REPAIR_BATCH) {
-            List<Integer> batch = damaged.subList(from, Math.min(damaged.size(), from + REPAIR_BATCH));
-            lock.lock();
-            try {
-                client.repair(batch);
-                repaired += batch.size();
-            } catch (RuntimeException e) {
-                for (int index : batch) {
-                    try {
-                        client.repair(List.of(index));
-                        repaired++;
-                    } catch (RuntimeException single) {
-                        unrepairable.add(index);
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
+        List<Integer> unrepairable;
+        lock.lock();
+        try {
+            unrepairable = repairAll(damaged);
+        } finally {
+            lock.unlock();
         }
+        long repaired = damaged.size() - unrepairable.size();
         if (!unrepairable.isEmpty()) {
             LOG.error("PoR repair: {} blocks could not be repaired: {}", unrepairable.size(), unrepairable);
         }
@@ -503,9 +573,9 @@ public final class PorBlobStore implements BlobStore {
         for (int index = 0; index < capacity; index++) {
             lock.lock();
             try {
-                PackHeader header = PackHeader.decode(index, verifiedBlock("U", 0, index), capacity, i -> {
+                PackHeader header = PackHeader.decode(index, verifiedBlock("U", 0, index, new int[] {index}), capacity, i -> {
                     try {
-                        return verifiedBlock("U", 0, i);
+                        return verifiedBlock("U", 0, i, new int[] {i});
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -125,7 +125,7 @@ class PorBlobStoreTest {
     }
 
     @Test
-    void repairRestoresThirtyPercentOfTheBlocksCorrupted() throws IOException {
+    void repairRestoresThirtyPercentOfTheBlocksCorruptedWhichTheAuditFindsBeforeAndNotAfter() throws IOException {
         f = PorStoreFixture.open(dir, 8, 2, BLOCK);
         List<byte[]> packs = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -143,6 +143,11 @@ class PorBlobStoreTest {
         for (int b : mapped.subList(0, corrupt)) {
             storage().u(b)[17] ^= 0x55;
         }
+        PorAuditReport found = f.store.audit();
+        assertThat(found.passed()).as("C and H are intact, U is not").isFalse();
+        assertThat(found.uBlocksSampled()).isEqualTo(Math.min(PorBlobStore.U_SAMPLE, mapped.size()));
+        assertThat(found.uBlocksBad()).isPositive();
+        assertThat(found.detail()).contains("U: ").contains("coffer repair");
 
         PorRepairReport report = f.store.repair();
 
@@ -151,6 +156,9 @@ class PorBlobStoreTest {
         assertThat(report.blocksRepaired()).isEqualTo(corrupt);
         assertThat(report.unrepairable()).isEmpty();
         assertThat(f.store.repair().blocksDamaged()).isZero();
+        PorAuditReport after = f.store.audit();
+        assertThat(after.passed()).as(after.detail()).isTrue();
+        assertThat(after.uBlocksBad()).isZero();
         for (int i = 0; i < 8; i++) {
             assertThat(f.store.read("p/r" + i, 0, packs.get(i).length)).isEqualTo(packs.get(i));
         }
