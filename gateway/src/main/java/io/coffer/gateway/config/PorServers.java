@@ -44,6 +44,10 @@ final class PorServers {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the PoR server (" + s.describe(dataDir) + "): "
                     + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // a refused connection or handshake (wrong session key), bad stored parameters: say which server
+            throw new IllegalStateException("cannot open the PoR server (" + s.describe(dataDir) + "): "
+                    + e.getMessage(), e);
         }
     }
 }

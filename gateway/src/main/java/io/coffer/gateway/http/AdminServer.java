@@ -109,7 +109,7 @@ public final class AdminServer implements AutoCloseable {
         } catch (PortBinding.BindFailure e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             if (porRunner != null) {
-                porRunner.shutdownNow();
+                porRunner.shutdown(); // no interrupt: it would close the embedded server's files
             }
             throw e;
         }
@@ -128,7 +128,7 @@ public final class AdminServer implements AutoCloseable {
             channel = null;
         }
         if (porRunner != null) {
-            porRunner.shutdownNow();
+            porRunner.shutdown(); // no interrupt: it would close the embedded server's files
         }
     }
 

@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 public final class PorAuditSchedule implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PorAuditSchedule.class);
 
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
     private final ScheduledExecutorService timer;
 
     private PorAuditSchedule(ScheduledExecutorService timer) {
@@ -42,8 +44,19 @@ public final class PorAuditSchedule implements AutoCloseable {
         return new PorAuditSchedule(timer);
     }
 
+    /**
+     * Stops the schedule and waits up to {@link #CLOSE_WAIT} for an audit in progress. It is not interrupted: an
+     * interrupt closes the FileChannels of the embedded server that the audit is reading.
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.shutdown();
+        try {
+            if (!timer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("a PoR audit is still running after {}; closing anyway", CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -66,7 +66,7 @@ public final class PorService {
         lastAuditPassed.set(a.passed() ? 1.0 : 0.0);
         String line = "PoR audit {}: {} levels, {} vectors, {} bytes down, {} bytes up, {} ms{}";
         Object[] args = {a.passed() ? "passed" : "FAILED", a.levelsChecked(), a.vectorsSampled(), a.bytesDown(),
-            a.bytesUp(), a.took().toMillis(), a.detail() == null || a.detail().isBlank() ? "" : ": " + a.detail()};
+            a.bytesUp(), a.took().toMillis(), a.passed() || a.detail() == null ? "" : ": " + a.detail()};
         if (a.passed()) {
             LOG.info(line, args);
         } else {

@@ -103,6 +103,10 @@ class PorVerbsTest {
         assertThat(r.path("blocksChecked").asLong()).isEqualTo(a.path("blocksUsed").asLong());
         assertThat(r.path("blocksDamaged").asLong()).isZero();
         assertThat(r.path("unrepairable")).isEmpty();
+
+        Run fsck = verb("fsck", "--read-data");
+        assertThat(fsck.exit()).as("the other verbs take --por too: " + fsck.out() + fsck.err()).isZero();
+        assertThat(fsck.out()).contains("orphans: 0").endsWith("clean" + System.lineSeparator());
     }
 
     @Test

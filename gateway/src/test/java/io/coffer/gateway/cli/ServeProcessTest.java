@@ -112,4 +112,33 @@ class ServeProcessTest {
         assertThat(r.err()).contains("TLS private key file " + key).contains("group or others").contains("chmod 600");
         assertThat(dir.resolve("data/master.key")).as("refused before the store is opened").doesNotExist();
     }
+
+    /**
+     * {@code serve --por embedded}: the banner names the PoR server and the audit interval, the scheduled audit runs
+     * and logs its line, and the admin port answers an audit; {@code coffer audit} beside it asks that port.
+     */
+    @Test
+    void servesWithTheEmbeddedPorServerAuditsOnScheduleAndAnswersAuditsOnTheAdminPort() throws Exception {
+        Path data = dir.resolve("data");
+        int adminPort = freePort();
+        try (CofferProcess serve = CofferProcess.start(dir, Map.of(), "serve", "--data", data.toString(), "--port",
+                "0", "--admin-port", String.valueOf(adminPort), "--por", "embedded", "--por-k", "8",
+                "--por-block-size", "4096", "--por-audit-interval", "2s")) {
+            String banner = serve.awaitOut(l -> l.contains("PoR:"), START);
+            assertThat(banner).contains("embedded (" + data.resolve("por/server").toAbsolutePath() + ")")
+                    .contains("audits every 2s");
+            String logged = serve.awaitOut(l -> l.contains("PoR audit passed"), START);
+            assertThat(logged).contains("levels").contains("vectors").contains("bytes down").contains(" ms");
+            HttpResponse<String> audit = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + adminPort + "/admin/por/audit")).POST(HttpRequest.BodyPublishers.noBody())
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(audit.statusCode()).isEqualTo(200);
+            assertThat(new ObjectMapper().readTree(audit.body()).path("passed").asBoolean()).isTrue();
+
+            CofferProcess.Result asked = CofferProcess.run(dir, Map.of(), "audit", "--data", data.toString(),
+                    "--admin", "http://127.0.0.1:" + adminPort);
+            assertThat(asked.exitCode()).as(asked.out() + asked.err()).isZero();
+            assertThat(asked.out()).contains("asking the running gateway").contains("passed");
+        }
+    }
 }
