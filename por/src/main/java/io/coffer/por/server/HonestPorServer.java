@@ -170,16 +170,24 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void rebuildC(SealedLevel c) {
         checkRebuildC(c);
+        if (log.h().state().epoch() == 0 && storage.uEmpty()) {
+            log.rebuildCOfEmptyU(); // a new store: only the tags are non-zero, so only they are computed
+        } else {
+            rebuildCFromU();
+        }
+        for (int level = 0; level <= hParams.k(); level++) {
+            storage.clearSealedH(level);
+        }
+        storage.setSealedC(c.x(), c.y());
+    }
+
+    private void rebuildCFromU() {
         byte[] zero = new byte[blockBytes()];
         log.rebuildC((i, into) -> {
             byte[] block = storage.u(i);
             int[] tagged = BlockTag.tag(Segments.fromBytes(block == null ? zero : block, 0, blockBytes()), i);
             System.arraycopy(tagged, 0, into, 0, tagged.length);
         });
-        for (int level = 0; level <= hParams.k(); level++) {
-            storage.clearSealedH(level);
-        }
-        storage.setSealedC(c.x(), c.y());
     }
 
     /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */

@@ -140,6 +140,16 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         return record[0] != 1 && record[1] == 1;
     }
 
+    /** Whether {@code u.sealed}, where every block and checksum stored is marked, was never written. */
+    @Override
+    public boolean uEmpty() {
+        try {
+            return uSealed.size() == 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read u.sealed", e);
+        }
+    }
+
     @Override
     public void setU(int index, byte[] block) {
         if (block != null) {

@@ -85,6 +85,48 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
         dirty[level][part.ordinal()] = true;
     }
 
+    /**
+     * Truncates both part files of {@code level} to nothing, then writes element {@code position} of each vector
+     * alone: the rest of every record is a hole that reads as zero and takes no disk (but for the page each written
+     * element falls in).
+     */
+    @Override
+    public void writeOneElement(int level, int position, int[] x, int[] y) {
+        int size = params.partSize(level);
+        if (position < 0 || position >= width || x.length != size || y.length != size) {
+            throw new IllegalArgumentException("element " + position + " of " + x.length + " and " + y.length
+                    + " vectors, level " + level + " has " + size + " of width " + width);
+        }
+        ByteBuffer element = ByteBuffer.allocate(Integer.BYTES);
+        for (Part part : Part.values()) {
+            FileChannel channel = channel(level, part, 0);
+            int[] values = part == Part.X ? x : y;
+            try {
+                channel.truncate(0);
+                for (int i = 0; i < size; i++) {
+                    element.clear();
+                    element.putInt(values[i]).flip();
+                    long position0 = (long) i * recordBytes + (long) position * Integer.BYTES;
+                    while (element.hasRemaining()) {
+                        channel.write(element, position0 + element.position());
+                    }
+                }
+                if (position < width - 1) {
+                    // the last record must reach its full length, so that reading it finds no end of file
+                    element.clear();
+                    element.putInt(0).flip();
+                    long last = (long) size * recordBytes - Integer.BYTES;
+                    while (element.hasRemaining()) {
+                        channel.write(element, last + element.position());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot write " + file(level, part), e);
+            }
+            dirty[level][part.ordinal()] = true;
+        }
+    }
+
     @Override
     public void clear(int level) {
         params.partSize(level); // validates; the files stay, see the class comment

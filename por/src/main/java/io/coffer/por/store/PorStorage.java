@@ -35,6 +35,16 @@ public interface PorStorage {
         return u(index) == null && uSealed(index) != null;
     }
 
+    /** Whether no block and no checksum of U was ever stored (a new store); a scan of U here. */
+    default boolean uEmpty() {
+        for (int i = 0; i < n(); i++) {
+            if (u(i) != null || uSealed(i) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Stores {@code block} as U[index] (the caller no longer changes it); null marks it lost. */
     void setU(int index, byte[] block);
 
