@@ -30,7 +30,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     private final S storage;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
-    private final BatchedLog log;
+    private BatchedLog log;
 
     /**
      * A server over {@code storage}, its log of batches in {@code hState} (C's log in the same epoch), no batch
@@ -175,6 +175,35 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         } else {
             rebuildCFromU();
         }
+        keepC(c);
+    }
+
+    @Override
+    public LogState logState() {
+        return state();
+    }
+
+    /** Discards H and the pending batch, then encodes U into C at {@code epoch}: see {@link PorServer#resync}. */
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        checkResync(epoch, c);
+        log = new BatchedLog(cParams.k(), batchExponent(), storage.hVectors(), new LogState(hParams.k(), 0,
+                epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1));
+        rebuildCFromU();
+        keepC(c);
+    }
+
+    /** Checks a {@link #resync} without making it: throws as the resync would. */
+    public final void checkResync(long epoch, SealedLevel c) {
+        checkSealed(c, cParams.cLevel(), cParams.n());
+        if (epoch <= log.h().state().epoch() || epoch > MAX_EPOCH) {
+            throw new IllegalArgumentException("a resynchronisation goes to an epoch after " + log.h().state().epoch()
+                    + " and up to " + MAX_EPOCH + ", not to " + epoch);
+        }
+        checkNothingLost();
+    }
+
+    private void keepC(SealedLevel c) {
         for (int level = 0; level <= hParams.k(); level++) {
             storage.clearSealedH(level);
         }
@@ -198,6 +227,10 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
                     + state.t());
         }
+        checkNothingLost();
+    }
+
+    private void checkNothingLost() {
         for (int i = 0; i < storage.n(); i++) {
             if (storage.lost(i)) {
                 throw new IllegalStateException("block " + i + " of U is lost: repair it before C is rebuilt");

@@ -29,7 +29,8 @@ import java.util.List;
  * files: memory independent of n, but for a repair's decode), with a redo journal for crash safety.
  *
  * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
- * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C. Each call is
+ * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C (a C rebuild or
+ * a resynchronisation). Each call is
  * checked, then appended and forced to the journal, then applied to the files; a call that completes a batch or
  * rebuilds C then forces the files and replaces the journal, atomically, with the new checkpoint. A restart replays
  * the journal over the files. That is safe however far the crash got, because replaying is idempotent: pending writes
@@ -193,6 +194,20 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public LogState logState() {
+        return inner.state();
+    }
+
+    /** Journaled like a C rebuild: recorded, then U encoded into C at {@code epoch}, then the checkpoint moves. */
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        usable();
+        inner.checkResync(epoch, c);
+        append(MessageType.RESYNC, codec.resync(epoch, c));
+        applied(() -> inner.resync(epoch, c), true);
+    }
+
+    @Override
     public AuditResponse audit(AuditChallenge challenge) {
         return inner.audit(challenge);
     }
@@ -290,6 +305,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                     }
                     case FLUSH -> inner.flush(codec.readFlush(e.payload()));
                     case REBUILD_C -> inner.rebuildC(codec.readRebuildC(e.payload()));
+                    case RESYNC -> {
+                        PorCodec.ResyncRequest r = codec.readResync(e.payload());
+                        inner.resync(r.epoch(), r.c());
+                    }
                     default -> throw new IllegalArgumentException("unexpected record " + type);
                 }
             } catch (RuntimeException ex) {
