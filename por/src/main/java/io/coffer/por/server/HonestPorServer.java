@@ -11,7 +11,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
-import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
 import io.coffer.por.store.PorStorage;
 import java.util.ArrayList;
@@ -27,6 +27,9 @@ import java.util.List;
  * extension only so that {@link MemoryPorServer} can name its storage's type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
+    /** Memory for one slice of a decode ({@link SlicedRecovery}), whatever the block size. */
+    static final long DECODE_BUDGET_BYTES = 8 << 20;
+
     private final S storage;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
@@ -271,11 +274,13 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (log.h().state().epoch() == 0) {
             throw new IllegalStateException("nothing to decode before C is built");
         }
-        int[][] u = new Recovery(cParams, batchExponent()).recover(log.h().state(), storage.hParts(),
-                storage.cParts());
+        int[][] u = new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), DECODE_BUDGET_BYTES)
+                .recover(log.h().runs(), storage.hSlices(), storage.cSlices(),
+                        indices.stream().mapToInt(Integer::intValue).toArray());
         List<ProvenBlock> out = new ArrayList<>(indices.size());
-        for (int index : indices) {
-            byte[] block = Segments.toBytes(BlockTag.elements(u[index]), blockBytes());
+        for (int i = 0; i < indices.size(); i++) {
+            int index = indices.get(i);
+            byte[] block = Segments.toBytes(BlockTag.elements(u[i]), blockBytes());
             out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.proof(index)));
         }
         return out;

@@ -5,6 +5,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import java.io.IOException;
@@ -213,6 +214,16 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     @Override
     public Recovery.PartReader cParts() {
         return cVectors::copy;
+    }
+
+    @Override
+    public SlicedRecovery.SliceReader hSlices() {
+        return hVectors::readSlice;
+    }
+
+    @Override
+    public SlicedRecovery.SliceReader cSlices() {
+        return cVectors::readSlice;
     }
 
     @Override

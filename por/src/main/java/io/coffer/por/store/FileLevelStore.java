@@ -132,12 +132,44 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
         params.partSize(level); // validates; the files stay, see the class comment
     }
 
-    /** All vectors of one part, for decoding: memory proportional to the part. */
+    /** All vectors of one part, for decoding: memory proportional to the part ({@link #readSlice} is bounded). */
     int[][] copy(int level, Part part) {
         int size = params.partSize(level);
         int[][] out = new int[size][width];
         for (int i = 0; i < size; i++) {
             read(level, part, i, out[i]);
+        }
+        return out;
+    }
+
+    /**
+     * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: one positional read
+     * per vector of the span from the first position to the last, so memory is that span and the slice.
+     */
+    int[][] readSlice(int level, Part part, int[] positions) {
+        int size = params.partSize(level);
+        if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
+            throw new IllegalArgumentException("element positions outside [0, " + width + ")");
+        }
+        FileChannel channel = channel(level, part, 0);
+        int first = positions[0];
+        ByteBuffer span = ByteBuffer.allocate((positions[positions.length - 1] - first + 1) * Integer.BYTES);
+        int[][] out = new int[size][positions.length];
+        try {
+            for (int i = 0; i < size; i++) {
+                span.clear();
+                long position = (long) i * recordBytes + (long) first * Integer.BYTES;
+                while (span.hasRemaining()) {
+                    if (channel.read(span, position + span.position()) < 0) {
+                        throw new IllegalStateException("no vector " + i + " in " + part + " of level " + level);
+                    }
+                }
+                for (int j = 0; j < positions.length; j++) {
+                    out[i][j] = span.getInt((positions[j] - first) * Integer.BYTES);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file(level, part), e);
         }
         return out;
     }

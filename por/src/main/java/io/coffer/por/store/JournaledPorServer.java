@@ -26,7 +26,8 @@ import java.util.List;
 
 /**
  * A durable PoR server in a directory: the honest server over {@link DirectoryStorage} (U, its Merkle tree, C and H in
- * files: memory independent of n, but for a repair's decode), with a redo journal for crash safety.
+ * files: memory independent of n, but for one element position of C in a repair's decode), with a redo journal for
+ * crash safety.
  *
  * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
  * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C (a C rebuild or
