@@ -10,8 +10,8 @@ and gateway/target/lib/) and a JDK with jmods (for jlink) on JAVA_HOME or PATH. 
 Two layers, written byte for byte reproducibly (sorted entries, fixed times and owners):
   1. runtime: a jlink'd Java runtime (/opt/java, only the modules the gateway needs, found by jdeps), the shared
      libraries that runtime links against (found by ldd, copied from the build machine), /etc/passwd and /etc/group
-     with the unprivileged user coffer (10001), /tmp (1777), /var/lib/coffer and /var/lib/coffer-keyserver (0700,
-     owned by coffer).
+     with the unprivileged user coffer (10001), /tmp (1777), /var/lib/coffer, /var/lib/coffer-keyserver and
+     /var/lib/coffer-por (0700, owned by coffer).
   2. application: /opt/coffer/coffer-gateway.jar and /opt/coffer/lib/*.jar.
 No shell and no package manager are in the image. It runs as 10001:10001; its HEALTHCHECK is `coffer health`, which
 asks the admin port's /health/ready.
@@ -209,6 +209,8 @@ def runtime_layer(home, app_jar, libs, work):
     layer.dir("var/lib/coffer", 0o700, UID)
     # compose's key-server volume: a new named volume takes the owner and mode of the image's directory
     layer.dir("var/lib/coffer-keyserver", 0o700, UID)
+    # and the PoR server's (U, C, H and its session key)
+    layer.dir("var/lib/coffer-por", 0o700, UID)
     return layer.bytes()
 
 

@@ -46,6 +46,7 @@ public final class CofferBuilder {
     private boolean readOnlyBackend;
     private MetadataStore metadata;
     private MasterKey masterKey;
+    private BackendDecorator backendDecorator;
     private Chunker chunker;
     private KeySource keySource;
     private DedupPolicy dedupPolicy = DedupPolicy.DEFAULT;
@@ -104,6 +105,15 @@ public final class CofferBuilder {
      */
     public CofferBuilder readOnlyBackend(boolean readOnly) {
         this.readOnlyBackend = readOnly;
+        return this;
+    }
+
+    /**
+     * Wraps the backend in {@code decorator} when {@link #build} has made its defaults (inside the engine's metering
+     * and the read-only view), e.g. the PoR store. The decorated store is closed with the engine.
+     */
+    public CofferBuilder decorateBackend(BackendDecorator decorator) {
+        this.backendDecorator = Objects.requireNonNull(decorator, "decorator");
         return this;
     }
 
@@ -323,11 +333,13 @@ public final class CofferBuilder {
             if (blobs == null || metadata == null || masterKey == null) {
                 throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
             }
+            BlobStore backend = backendDecorator != null
+                    ? backendDecorator.decorate(blobs, metadata, masterKey) : blobs;
             Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
             KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
             int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
             MeterRegistry registry = meters != null ? meters : new SimpleMeterRegistry();
-            return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(blobs) : blobs, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+            return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(backend) : backend, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),

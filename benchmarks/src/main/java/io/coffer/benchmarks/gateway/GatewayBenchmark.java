@@ -45,7 +45,9 @@ import java.util.stream.Stream;
  * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
  * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent),
  * {@code --targets LIST} (comma-separated subset of {@code direct,relay,coffer,s3proxy-enc} to measure, default all; for
- * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN).
+ * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN); naming {@code coffer-por}
+ * there adds a fifth path, a second Coffer gateway with proofs of retrievability on (embedded PoR server of
+ * 2^{@code --por-k} (16) blocks of 64 KiB), and a section comparing it with {@code coffer} in the same run.
  *
  * <p>This class reads the options and runs the rounds; {@link TargetSet} starts the four paths, {@link Workload}
  * measures one, {@link GatewayReport} writes the results.
@@ -67,6 +69,7 @@ public final class GatewayBenchmark {
     private final double jitIdle;
     private final List<String> cofferJvmArgs;
     private final List<String> measured;
+    private final int porK;
 
     private GatewayBenchmark(Map<String, String> o) throws IOException {
         rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
@@ -86,6 +89,7 @@ public final class GatewayBenchmark {
         String extra = o.getOrDefault("coffer-jvm-args", "").trim();
         cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
         measured = List.of(o.getOrDefault("targets", "direct,relay,coffer,s3proxy-enc").split(","));
+        porK = measured.contains("coffer-por") ? Integer.parseInt(o.getOrDefault("por-k", "16")) : 0;
     }
 
     public static void main(String[] args) throws Exception {
@@ -105,7 +109,7 @@ public final class GatewayBenchmark {
         Thread cleanup = new Thread(() -> closeAll(all), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, all);
+            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, porK, all);
             List<Target> targets = targetSet.all();
             String setup = targetSet.setup();
             Workload workload = new Workload(size, threads);

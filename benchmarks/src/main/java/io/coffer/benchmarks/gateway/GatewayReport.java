@@ -61,7 +61,7 @@ final class GatewayReport {
             {"put-small", "PUT 4 KiB, CPU ms/op"}, {"get-small", "GET 4 KiB, CPU ms/op"},
             {"put-dedup", "dedup PUT, CPU ms/MB"}}) {
             sb.append("| ").append(m[1]);
-            for (Target t : ts) {
+            for (Target t : ts.subList(0, 4)) {
                 double[] acc = t.cpu.get(m[0]);
                 sb.append(" | ").append(acc == null || acc[1] == 0 ? "-"
                         : String.format(Locale.ROOT, "%.2f", acc[0] * 1000 / acc[1]));
@@ -93,7 +93,41 @@ final class GatewayReport {
             sb.append(String.format(Locale.ROOT, "- Coffer vs s3proxy-enc, %s: %.2fx -> %s%n", m[0], ratio,
                     ratio > 1 ? "Coffer faster" : "s3proxy-enc faster"));
         }
+        if (ts.size() > 4) {
+            porSection(sb, c, ts.get(4));
+        }
         return sb.toString();
+    }
+
+    /** Coffer with proofs of retrievability ({@code p}) beside Coffer without ({@code c}), same run, same backend. */
+    private void porSection(StringBuilder sb, Target c, Target p) {
+        sb.append("\nProofs of retrievability (coffer-por: the same gateway with an embedded PoR server; issue 19's"
+                + " targets PUT >= 70 %, GET >= 90 % of PoR off):\n\n");
+        sb.append("| metric | Coffer, PoR off | Coffer, PoR on | on/off | round by round | target |\n");
+        sb.append("|---|---|---|---|---|---|\n");
+        String[][] measures = {{"put", "0.70"}, {"get", "0.90"}, {"sput", "-"}, {"sget", "-"}};
+        for (String[] m : measures) {
+            List<Double> on = pick(p, m[0]);
+            List<Double> off = pick(c, m[0]);
+            double ratio = median(on) / median(off);
+            List<Double> paired = perRoundRatios(on, off, m[0].startsWith("s") ? 1 : objects);
+            int decimals = m[0].startsWith("s") ? 0 : 1;
+            String target = m[1].equals("-") ? "-" : String.format(Locale.ROOT, ">= %.0f %%: %s",
+                    Double.parseDouble(m[1]) * 100, ratio >= Double.parseDouble(m[1]) ? "MET" : "MISSED");
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %.2f [%.2f-%.2f] | %s |%n", label(m[0]),
+                    cell(off, decimals), cell(on, decimals), ratio, median(paired),
+                    paired.stream().min(Double::compare).orElse(Double.NaN),
+                    paired.stream().max(Double::compare).orElse(Double.NaN), target));
+        }
+        for (String[] w : new String[][] {{"put-large", "PUT large, server CPU ms/MB"},
+            {"get-large", "GET large, server CPU ms/MB"}}) {
+            double[] off = c.cpu.get(w[0]);
+            double[] on = p.cpu.get(w[0]);
+            if (off != null && on != null && off[1] > 0 && on[1] > 0) {
+                sb.append(String.format(Locale.ROOT, "- %s: PoR off %.2f, PoR on %.2f%n", w[1], off[0] * 1000 / off[1],
+                        on[0] * 1000 / on[1]));
+            }
+        }
     }
 
     private String label(String m) {

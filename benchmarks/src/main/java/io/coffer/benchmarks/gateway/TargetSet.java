@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * encrypting s3proxy (each its own JVM), an S3 client and a bucket per target, and a check that the encrypting paths
  * store ciphertext.
  *
- * @param all direct, relay, coffer and s3proxy-enc, in that order
+ * @param all direct, relay, coffer and s3proxy-enc, in that order, then coffer-por if it was asked for
  * @param setup what the encryption check found, one line per backend bucket, for the report
  */
 record TargetSet(List<Target> all, String setup) {
@@ -43,6 +43,16 @@ record TargetSet(List<Target> all, String setup) {
      */
     static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, List<ServerProcess> all)
             throws Exception {
+        return start(work, heap, cofferJvmArgs, jfr, 0, all);
+    }
+
+    /**
+     * As above; with {@code porK > 0} a fifth target, {@code coffer-por}: a second gateway like {@code coffer} (its own
+     * data directory and backend bucket) with proofs of retrievability on ({@code COFFER_POR=embedded}, an embedded
+     * PoR server of 2^porK blocks of 64 KiB), so PoR on and off are measured in the same run.
+     */
+    static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK,
+            List<ServerProcess> all) throws Exception {
         Properties backendProps = new Properties();
         backendProps.setProperty("jclouds.provider", "filesystem");
         backendProps.setProperty("jclouds.filesystem.basedir", work.resolve("backend-data").toString());
@@ -60,6 +70,9 @@ record TargetSet(List<Target> all, String setup) {
         backendClient.createBucket(b -> b.bucket("bench-direct"));
         backendClient.createBucket(b -> b.bucket("coffer-backend"));
         backendClient.createBucket(b -> b.bucket("bench-relay"));
+        if (porK > 0) {
+            backendClient.createBucket(b -> b.bucket("coffer-por-backend"));
+        }
         ServerProcess relay = ServerProcess.relay("tcp-relay", work, heap, backend.port());
         all.add(relay);
 
@@ -108,6 +121,22 @@ record TargetSet(List<Target> all, String setup) {
                 cofferTarget, encTarget);
         cofferTarget.client.createBucket(b -> b.bucket("bench-coffer"));
         encTarget.client.createBucket(b -> b.bucket("bench-enc"));
+        if (porK > 0) {
+            Map<String, String> porEnv = new LinkedHashMap<>(env);
+            porEnv.put("COFFER_DATA", work.resolve("coffer-por-data").toString());
+            porEnv.put("COFFER_S3_BUCKET", "coffer-por-backend");
+            porEnv.put("COFFER_POR", "embedded");
+            porEnv.put("COFFER_POR_K", Integer.toString(porK));
+            porEnv.put("COFFER_POR_BLOCK_SIZE", "65536");
+            ServerProcess por = ServerProcess.coffer("coffer-por-gateway", work, heap, porEnv, cofferJvmArgs);
+            all.add(por);
+            Target porTarget = new Target("coffer-por", client(URI.create("http://127.0.0.1:" + por.port()),
+                    FRONT_KEY, FRONT_SECRET), "bench-coffer-por", List.of(por, backend));
+            porTarget.client.createBucket(b -> b.bucket("bench-coffer-por"));
+            List<Target> withPor = new ArrayList<>(targets);
+            withPor.add(porTarget);
+            targets = List.copyOf(withPor);
+        }
         return new TargetSet(targets, checkEncryptionAtRest(backendClient, List.of(cofferTarget, encTarget)));
     }
 

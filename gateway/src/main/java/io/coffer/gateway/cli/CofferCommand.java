@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "coffer", mixinStandardHelpOptions = true, version = "coffer 0.1.0",
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
-            ReindexCommand.class, StatsCommand.class, KeyServerVerb.class, HealthCommand.class, PorServerCommand.class,
+            ReindexCommand.class, StatsCommand.class, AuditCommand.class, RepairCommand.class, KeyServerVerb.class,
+            HealthCommand.class, PorServerCommand.class,
             CommandLine.HelpCommand.class})
 public final class CofferCommand implements Runnable {
     @CommandLine.Spec

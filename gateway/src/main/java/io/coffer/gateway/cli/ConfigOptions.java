@@ -68,6 +68,15 @@ final class ConfigOptions {
             description = "v1: HTTPS per query; v2: UDP datagrams after a TLS handshake (default v2).")
     String keyserverTransport;
 
+    @Option(names = "--por", paramLabel = "off|embedded|HOST:PORT",
+            description = "Proofs of retrievability for packs: off (default), an in-process server under DATA/por/,"
+                    + " or a coffer por-server.")
+    String por;
+
+    @Option(names = "--por-key-file", paramLabel = "FILE",
+            description = "The session key of the remote PoR server (its DIR/session.key).")
+    String porKeyFile;
+
     Map<ConfigKey, String> flags() {
         Map<ConfigKey, String> m = new EnumMap<>(ConfigKey.class);
         put(m, ConfigKey.DATA, data);
@@ -86,6 +95,8 @@ final class ConfigOptions {
         put(m, ConfigKey.KEYSERVER_CA, keyserverCa);
         put(m, ConfigKey.KEYSERVER_PUBLIC_KEY, keyserverPublicKey);
         put(m, ConfigKey.KEYSERVER_TRANSPORT, keyserverTransport);
+        put(m, ConfigKey.POR, por);
+        put(m, ConfigKey.POR_KEY_FILE, porKeyFile);
         return m;
     }
 

@@ -6,10 +6,14 @@ import io.coffer.gateway.config.ConfigKey;
 import io.coffer.gateway.config.CredentialsFile;
 import io.coffer.gateway.config.EngineOpener;
 import io.coffer.gateway.config.GatewayConfig;
+import io.coffer.gateway.config.OpenStore;
+import io.coffer.gateway.config.PorSettings;
 import io.coffer.gateway.http.AccessLog;
 import io.coffer.gateway.http.AdminServer;
 import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.StorageMetrics;
+import io.coffer.gateway.por.PorAuditSchedule;
+import io.coffer.gateway.por.PorService;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
 import io.coffer.keyserver.pki.SecretFile;
@@ -24,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -87,6 +92,18 @@ final class ServeCommand implements Callable<Integer> {
                     + "or flexible.")
     String layerMode;
 
+    @Option(names = "--por-audit-interval", paramLabel = "DURATION",
+            description = "Time between PoR audits: 90s, 30m, 6h (default), 1d; 0: none.")
+    String porAuditInterval;
+
+    @Option(names = "--por-k", paramLabel = "K",
+            description = "The embedded PoR server's capacity, 2^K blocks (default 20); its first start only.")
+    Integer porK;
+
+    @Option(names = "--por-block-size", paramLabel = "BYTES",
+            description = "The embedded PoR server's block size (default 65536); its first start only.")
+    Integer porBlockSize;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -105,6 +122,9 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.COMPRESSION, compression);
         ConfigOptions.put(flags, ConfigKey.COMPRESSION_EXCLUDE, compressionExclude);
         ConfigOptions.put(flags, ConfigKey.LAYER_MODE, layerMode);
+        ConfigOptions.put(flags, ConfigKey.POR_AUDIT_INTERVAL, porAuditInterval);
+        ConfigOptions.put(flags, ConfigKey.POR_K, porK);
+        ConfigOptions.put(flags, ConfigKey.POR_BLOCK_SIZE, porBlockSize);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
@@ -116,7 +136,9 @@ final class ServeCommand implements Callable<Integer> {
         }
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Coffer coffer = EngineOpener.open(c, prometheus);
+        OpenStore store = EngineOpener.openStore(c, prometheus);
+        Coffer coffer = store.coffer();
+        PorService por = store.por().map(p -> new PorService(p, prometheus, Clock.systemUTC())).orElse(null);
         S3ServerOptions options = new S3ServerOptions(c.get(ConfigKey.BIND), c.intValue(ConfigKey.PORT),
                 c.get(ConfigKey.BASE_DOMAIN), c.get(ConfigKey.REGION), ssl, new CredentialStore(creds.credentials()),
                 c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),
@@ -129,7 +151,7 @@ final class ServeCommand implements Callable<Integer> {
         AdminServer admin;
         try {
             admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
-                    AdminServer.readiness(s3, coffer)).start();
+                    AdminServer.readiness(s3, coffer), por).start();
         } catch (RuntimeException e) {
             s3.close();
             coffer.close();
@@ -137,12 +159,18 @@ final class ServeCommand implements Callable<Integer> {
         }
 
         StorageMetrics storage = new StorageMetrics(prometheus, coffer::storageStats).start(STORAGE_METRICS_PERIOD);
+        Duration auditInterval = c.porSettings().auditInterval();
+        PorAuditSchedule audits = por == null || auditInterval.isZero() ? null
+                : PorAuditSchedule.start(por, auditInterval);
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s3.close();
             admin.close();
             storage.close();
+            if (audits != null) {
+                audits.close();
+            }
             coffer.close();
             stopped.countDown();
         }, "coffer-shutdown"));
@@ -165,6 +193,13 @@ final class ServeCommand implements Callable<Integer> {
         out.println("  admin:      http://" + host + ":" + c.get(ConfigKey.ADMIN_PORT) + "/health/ready");
         out.println("  data:       " + c.dataDir().toAbsolutePath());
         out.println("  access key: " + p.accessKeyId());
+        PorSettings por = c.porSettings();
+        if (por.enabled()) {
+            Duration every = por.auditInterval();
+            out.println("  PoR:        " + por.describe(c.dataDir()) + ", "
+                    + (every.isZero() ? "no scheduled audits" : "audits every " + every.toString().substring(2)
+                    .toLowerCase(Locale.ROOT)));
+        }
         if (creds.created() && terminal) {
             out.println("  secret key: " + p.secretKey() + "   (created now, stored in " + file + ")");
             out.println();

@@ -72,7 +72,17 @@ public enum ConfigKey {
     /** Per-try answer timeout of the key server; after the tries the engine falls back to random keys. */
     KEYSERVER_TIMEOUT_MS("keyserver-timeout-ms", "500", false),
     /** After a key-server failure, how long writes use random keys before asking it again. */
-    KEYSERVER_PAUSE_MS("keyserver-pause-ms", "5000", false);
+    KEYSERVER_PAUSE_MS("keyserver-pause-ms", "5000", false),
+    /** Proofs of retrievability for packs: {@code off}, {@code embedded} (in-process, under DATA/por/) or HOST:PORT. */
+    POR("por", "off", false),
+    /** The session key shared with a remote PoR server ({@code coffer por-server}'s key file); embedded needs none. */
+    POR_KEY_FILE("por-key-file", null, false),
+    /** How often {@code serve} audits the PoR server: {@code 6h}, {@code 30m}, {@code 90s}, {@code 1d}; 0: never. */
+    POR_AUDIT_INTERVAL("por-audit-interval", "6h", false),
+    /** The embedded PoR server's capacity, 2^k blocks; read at its first start only. */
+    POR_K("por-k", "20", false),
+    /** The embedded PoR server's block size in bytes; read at its first start only. */
+    POR_BLOCK_SIZE("por-block-size", "65536", false);
 
     private final String key;
     private final String defaultValue;

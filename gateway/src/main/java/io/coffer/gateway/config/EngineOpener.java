@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Opens the engine a configuration describes: data directory, backend (dir or s3), metadata (SQLite or PostgreSQL)
@@ -27,6 +28,11 @@ public final class EngineOpener {
 
     /** For {@code serve}: creates the store (data directory, master key, SQLite file) on first start. */
     public static Coffer open(GatewayConfig c, MeterRegistry meters) {
+        return openStore(c, meters).coffer();
+    }
+
+    /** As {@link #open}, with the PoR client's operations where {@code por} is on. */
+    public static OpenStore openStore(GatewayConfig c, MeterRegistry meters) {
         return open(c, meters, true, false);
     }
 
@@ -37,6 +43,11 @@ public final class EngineOpener {
      * {@code readOnlyBackend}, the engine never writes or deletes on the backend (for fsck).
      */
     public static Coffer openExisting(GatewayConfig c, boolean metadataMustExist, boolean readOnlyBackend) {
+        return openExistingStore(c, metadataMustExist, readOnlyBackend).coffer();
+    }
+
+    /** As {@link #openExisting}, with the PoR client's operations where {@code por} is on. */
+    public static OpenStore openExistingStore(GatewayConfig c, boolean metadataMustExist, boolean readOnlyBackend) {
         String metadata = c.get(ConfigKey.METADATA);
         Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
                 : metadata.startsWith("jdbc:") ? null : Path.of(metadata);
@@ -51,7 +62,15 @@ public final class EngineOpener {
         return open(c, null, false, readOnlyBackend);
     }
 
-    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
+    private static OpenStore open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
+        PorSettings por = c.porSettings();
+        Path porState = PorSettings.clientStateBackup(c.dataDir());
+        if (!por.enabled() && Files.exists(porState)) {
+            // its packs are in U: opened without PoR, the engine would find none of them (and gc would misjudge)
+            throw new IllegalStateException("the store in " + c.dataDir().toAbsolutePath() + " keeps its packs"
+                    + " under proofs of retrievability (" + porState + " exists): give --por embedded or --por"
+                    + " HOST:PORT (COFFER_POR) as for serve");
+        }
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
                 .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy())
                 .layers(c.layerModePolicy());
@@ -85,7 +104,19 @@ public final class EngineOpener {
                 b.metadataStore(JdbcMetadataStore.sqlite(Path.of(metadata)));
             }
         }
-        return b.build();
+        if (!por.enabled()) {
+            return new OpenStore(b.build(), Optional.empty());
+        }
+        PorAttachment attachment = new PorAttachment(por, c.dataDir());
+        b.decorateBackend(attachment);
+        Coffer coffer;
+        try {
+            coffer = b.build();
+        } catch (RuntimeException | Error e) {
+            attachment.closeAfterFailure(e);
+            throw e;
+        }
+        return new OpenStore(coffer, Optional.of(attachment.control()));
     }
 
     /**

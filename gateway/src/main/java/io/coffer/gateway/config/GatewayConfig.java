@@ -158,6 +158,7 @@ public final class GatewayConfig {
         dedupPolicy();
         compressionPolicy();
         layerModePolicy();
+        porSettings();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
             if (intValue(k) < 1) {
@@ -234,6 +235,11 @@ public final class GatewayConfig {
                     + " and " + ChunkCompressor.MAX_LEVEL + " and not 0, got " + level);
         }
         return new CompressionPolicy(boolValue(ConfigKey.COMPRESSION), level, exclusions);
+    }
+
+    /** The proof-of-retrievability settings: {@code por}, {@code por-key-file}, {@code por-audit-interval} ... */
+    public PorSettings porSettings() {
+        return PorSettings.of(this);
     }
 
     /** True when chunk keys come from a remote key server rather than the embedded OPRF. */

@@ -1,5 +1,7 @@
 package io.coffer.gateway.http;
 
+import io.coffer.gateway.por.PorReports;
+import io.coffer.gateway.por.PorService;
 import io.coffer.sdk.Coffer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -17,6 +19,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -24,26 +27,44 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
  * The admin endpoint, separate from S3: {@code /health/live} (the process runs), {@code /health/ready} (backend and
- * metadata reachable and not draining; 503 otherwise) and {@code /metrics} (Prometheus text format).
+ * metadata reachable and not draining; 503 otherwise) and {@code /metrics} (Prometheus text format). With PoR on,
+ * also {@code POST /admin/por/audit} and {@code POST /admin/por/repair}: one audit or repair now, answered with its
+ * report (JSON; text with {@code ?format=text}) and the verdict in the {@value #VERDICT_HEADER} header. They run on a
+ * thread of their own, one at a time, so that health checks are answered meanwhile; with PoR off they are 404.
  */
 public final class AdminServer implements AutoCloseable {
     private final String bind;
     private final int port;
     private final PrometheusMeterRegistry registry;
     private final BooleanSupplier ready;
+    private final PorService por;
+    private ExecutorService porRunner;
     private EventLoopGroup group;
     private Channel channel;
 
+    /** The header of a PoR admin response that holds the verdict ({@code passed}, {@code failed} ...). */
+    public static final String VERDICT_HEADER = "x-coffer-por-verdict";
+
     public AdminServer(String bind, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+        this(bind, port, registry, ready, null);
+    }
+
+    /** With {@code por} null the PoR endpoints answer 404. */
+    public AdminServer(String bind, int port, PrometheusMeterRegistry registry, BooleanSupplier ready,
+                       PorService por) {
         this.bind = bind;
         this.port = port;
         this.registry = registry;
         this.ready = ready;
+        this.por = por;
     }
 
     /**
@@ -62,6 +83,13 @@ public final class AdminServer implements AutoCloseable {
     }
 
     public AdminServer start() throws InterruptedException {
+        if (por != null) {
+            porRunner = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "coffer-admin-por");
+                t.setDaemon(true);
+                return t;
+            });
+        }
         group = new NioEventLoopGroup(1, r -> {
             Thread t = new Thread(r, "coffer-admin");
             t.setDaemon(true);
@@ -80,6 +108,9 @@ public final class AdminServer implements AutoCloseable {
             channel = PortBinding.bind(b, bind, port, "admin port");
         } catch (PortBinding.BindFailure e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (porRunner != null) {
+                porRunner.shutdownNow();
+            }
             throw e;
         }
         return this;
@@ -96,12 +127,21 @@ public final class AdminServer implements AutoCloseable {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             channel = null;
         }
+        if (porRunner != null) {
+            porRunner.shutdownNow();
+        }
     }
 
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-            String path = req.uri().split("\\?", 2)[0];
+            String[] target = req.uri().split("\\?", 2);
+            String path = target[0];
+            if (path.startsWith(POR_PREFIX)) {
+                boolean text = target.length > 1 && target[1].contains("format=text");
+                por(ctx, req, path.substring(POR_PREFIX.length()), text);
+                return;
+            }
             HttpResponseStatus status = HttpResponseStatus.OK;
             String body;
             String type = "text/plain; charset=utf-8";
@@ -126,17 +166,72 @@ public final class AdminServer implements AutoCloseable {
                     body = "not found\n";
                 }
             }
-            FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                    Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
-            resp.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
-            HttpUtil.setContentLength(resp, resp.content().readableBytes());
+            respond(ctx, HttpUtil.isKeepAlive(req), status, type, body, null);
+        }
+
+        /** An audit or repair on the PoR thread; the answer is written from there when it is done. */
+        private void por(ChannelHandlerContext ctx, FullHttpRequest req, String operation, boolean text) {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
-            HttpUtil.setKeepAlive(resp, keepAlive);
-            if (keepAlive) {
-                ctx.writeAndFlush(resp);
-            } else {
-                ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
+            String plain = "text/plain; charset=utf-8";
+            if (!operation.equals("audit") && !operation.equals("repair")) {
+                respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, plain, "not found\n", null);
+                return;
             }
+            if (por == null) {
+                respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, plain, "PoR is not enabled on this gateway"
+                        + " (start it with --por embedded or --por HOST:PORT)\n", null);
+                return;
+            }
+            if (!req.method().equals(HttpMethod.POST)) {
+                respond(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, plain, "use POST\n", null);
+                return;
+            }
+            try {
+                porRunner.execute(() -> {
+                    String type = text ? plain : "application/json";
+                    try {
+                        if (operation.equals("audit")) {
+                            var a = por.audit();
+                            int used = por.control().blocksUsed();
+                            int capacity = por.control().capacity();
+                            respond(ctx, keepAlive, HttpResponseStatus.OK, type, text
+                                    ? PorReports.text(a, used, capacity) : PorReports.json(a, used, capacity) + "\n",
+                                    PorReports.verdict(a));
+                        } else {
+                            var r = por.repair();
+                            int used = por.control().blocksUsed();
+                            int capacity = por.control().capacity();
+                            respond(ctx, keepAlive, HttpResponseStatus.OK, type, text
+                                    ? PorReports.text(r, used, capacity) : PorReports.json(r, used, capacity) + "\n",
+                                    PorReports.verdict(r));
+                        }
+                    } catch (RuntimeException e) {
+                        respond(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, plain, "PoR " + operation
+                                + " failed: " + e.getMessage() + "\n", null);
+                    }
+                });
+            } catch (RejectedExecutionException closing) {
+                respond(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, plain, "shutting down\n", null);
+            }
+        }
+    }
+
+    private static final String POR_PREFIX = "/admin/por/";
+
+    private static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
+                                String body, String verdict) {
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+        resp.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+        if (verdict != null) {
+            resp.headers().set(VERDICT_HEADER, verdict);
+        }
+        HttpUtil.setContentLength(resp, resp.content().readableBytes());
+        HttpUtil.setKeepAlive(resp, keepAlive);
+        if (keepAlive) {
+            ctx.writeAndFlush(resp);
+        } else {
+            ctx.writeAndFlush(resp).addListener(ChannelFutureListener.CLOSE);
         }
     }
 }

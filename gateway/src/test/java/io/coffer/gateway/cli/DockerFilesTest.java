@@ -82,6 +82,59 @@ class DockerFilesTest {
         assertThat(init).as("a second `up` finds the directory initialised").contains("--if-missing");
         assertThat(strings(compose.path("services").path("create-bucket").path("command")).get(0))
                 .contains("backend/" + env.get("COFFER_S3_BUCKET"));
+        assertThat(out).contains("por = por:9100  # env");
+    }
+
+    /**
+     * The PoR server beside the key server: the gateway's {@code COFFER_POR} names its service and port, and the
+     * gateway reads the session key the server creates in its data directory, from the same volume.
+     */
+    @Test
+    void composeRunsThePorServerAndPointsTheGatewayAtItWithItsSessionKey() throws Exception {
+        JsonNode services = new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile())
+                .path("services");
+        JsonNode por = services.path("por");
+        List<String> command = strings(por.path("command"));
+        assertThat(command.get(0)).isEqualTo("por-server");
+        CommandLine parsed = new CommandLine(new PorServerCommand());
+        parsed.parseArgs(command.subList(1, command.size()).toArray(String[]::new));
+        PorServerCommand server = parsed.getCommand();
+        assertThat(server.bind).as("reachable from the gateway's container").isEqualTo("0.0.0.0");
+        assertThat(server.k).as("sized at the first start").isNotNull();
+
+        JsonNode gateway = services.path("gateway");
+        Map<String, String> env = new LinkedHashMap<>();
+        gateway.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        assertThat(env.get("COFFER_POR")).isEqualTo("por:" + server.port);
+        assertThat(gateway.path("depends_on").has("por")).isTrue();
+        String keyFile = server.keyFile != null ? server.keyFile.toString()
+                : server.data.resolve(PorServerCommand.KEY_FILE).toString();
+        assertThat(env.get("COFFER_POR_KEY_FILE")).isEqualTo(keyFile);
+
+        String porVolume = volumeAt(por, server.data.toString());
+        assertThat(porVolume).as("the PoR server's data directory is a named volume").isNotNull();
+        List<String> gatewayMounts = strings(gateway.path("volumes"));
+        assertThat(gatewayMounts).anySatisfy(m -> {
+            String[] parts = m.split(":");
+            assertThat(parts[0]).isEqualTo(porVolume);
+            assertThat(keyFile).startsWith(parts[1] + "/");
+        });
+        assertThat(new ObjectMapper(new YAMLFactory()).readTree(DOCKER.resolve("compose.yaml").toFile())
+                .path("volumes").has(porVolume)).isTrue();
+        assertThat(Files.readString(DOCKER.resolve("Dockerfile")))
+                .as("a new named volume takes the owner of the image's directory").contains("/var/lib/coffer-por");
+        assertThat(Files.readString(DOCKER.resolve("build-image.py"))).contains("\"var/lib/coffer-por\", 0o700, UID");
+    }
+
+    /** The named volume a service mounts at {@code path}, or null. */
+    private static String volumeAt(JsonNode service, String path) {
+        for (String m : strings(service.path("volumes"))) {
+            String[] parts = m.split(":");
+            if (parts.length >= 2 && parts[1].equals(path)) {
+                return parts[0];
+            }
+        }
+        return null;
     }
 
     /**
@@ -100,7 +153,7 @@ class DockerFilesTest {
                 onTheImage.add(e.getKey());
             }
         });
-        assertThat(onTheImage).contains("gateway", "keyserver", "keyserver-init");
+        assertThat(onTheImage).contains("gateway", "keyserver", "keyserver-init", "por");
         for (String name : onTheImage) {
             JsonNode service = services.path(name);
             assertThat(service.has("entrypoint")).as(name + ": entrypoint overridden").isFalse();

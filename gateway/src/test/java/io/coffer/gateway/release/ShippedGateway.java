@@ -31,11 +31,13 @@ final class ShippedGateway implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final int port;
+    private final int adminPort;
 
-    private ShippedGateway(Process process, Path log, int port) {
+    private ShippedGateway(Process process, Path log, int port, int adminPort) {
         this.process = process;
         this.log = log;
         this.port = port;
+        this.adminPort = adminPort;
     }
 
     /**
@@ -59,7 +61,7 @@ final class ShippedGateway implements AutoCloseable {
         pb.environment().put("COFFER_ACCESS_KEY", StockClients.ACCESS_KEY);
         pb.environment().put("COFFER_SECRET_KEY", StockClients.SECRET_KEY);
         pb.environment().putAll(env);
-        ShippedGateway gateway = new ShippedGateway(pb.start(), log, port);
+        ShippedGateway gateway = new ShippedGateway(pb.start(), log, port, adminPort);
         try {
             gateway.awaitReady(adminPort);
             if (!Files.isRegularFile(data.resolve("master.key"))) {
@@ -104,6 +106,38 @@ final class ShippedGateway implements AutoCloseable {
 
     URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** The admin listener, as the offline verbs' {@code --admin} option takes it. */
+    URI adminEndpoint() {
+        return URI.create("http://127.0.0.1:" + adminPort);
+    }
+
+    /**
+     * Runs {@code ./coffer ARGS} in {@code work} to completion, as a user runs a maintenance verb (an environment
+     * cleared of {@code COFFER_*} plus {@code env}), and returns its exit status and output.
+     */
+    static StockClients.Result launcher(Path work, Map<String, String> env, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(REPOSITORY.resolve("coffer").toString()));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile(work, "launcher", ".out");
+        Path err = Files.createTempFile(work, "launcher", ".err");
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(START_TIMEOUT.toSeconds() * 5, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("./coffer " + String.join(" ", args) + " did not finish; its output:\n"
+                    + Files.readString(out) + Files.readString(err));
+        }
+        StockClients.Result r = new StockClients.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+        if (r.stdout().contains(REBUILDING) || r.stderr().contains(REBUILDING)) {
+            throw new AssertionError("the launcher rebuilt the gateway instead of running the jar the build made");
+        }
+        return r;
     }
 
     boolean isAlive() {

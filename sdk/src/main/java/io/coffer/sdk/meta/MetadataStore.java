@@ -168,4 +168,12 @@ public interface MetadataStore extends AutoCloseable {
 
     @Override
     void close();
+
+    // ---- block map
+
+    /**
+     * The map of a backend decorator that keeps blobs in numbered blocks (the PoR store), in this store's database
+     * so that its changes are transactions of their own beside the rest.
+     */
+    BlockMapStore blockMap();
 }

@@ -12,6 +12,7 @@ import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
+import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
@@ -91,6 +92,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final PackTable packs;
     private final StoreViews views;
     private final UsageViews usage;
+    private final BlockMapTable blockMap;
 
     private JdbcMetadataStore(Database db) {
         this.db = db;
@@ -101,6 +103,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.packs = new PackTable(db, chunks);
         this.views = new StoreViews(db);
         this.usage = new UsageViews(db);
+        this.blockMap = new BlockMapTable(db);
     }
 
     // ---- factories
@@ -361,6 +364,11 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public boolean isEmpty() {
         return views.isEmpty();
+    }
+
+    @Override
+    public BlockMapStore blockMap() {
+        return blockMap;
     }
 
     @Override

@@ -54,7 +54,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The behaviours every {@link MetadataStore} must have, run against each {@link JdbcMetadataStore} dialect. */
-abstract class MetadataStoreContractTest {
+abstract class MetadataStoreContractTest implements BlockMapStoreContract {
     static final Instant T0 = Instant.parse("2025-01-02T03:04:05.678Z");
     static final Comparator<String> UTF8_ORDER =
             (a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
@@ -78,6 +78,18 @@ abstract class MetadataStoreContractTest {
     @AfterEach
     void close() {
         store.close();
+    }
+
+    @Override
+    public JdbcMetadataStore metadata() {
+        return store;
+    }
+
+    @Override
+    public JdbcMetadataStore reopenMetadata() {
+        store.close();
+        store = reopenStore();
+        return store;
     }
 
     // ---- helpers
@@ -664,6 +676,9 @@ abstract class MetadataStoreContractTest {
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
             s.executeUpdate("ALTER TABLE chunks DROP COLUMN plain_length");
+            s.executeUpdate("DROP TABLE block_map");
+            s.executeUpdate("DROP TABLE block_free");
+            s.executeUpdate("DROP TABLE block_state");
             s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
         }
         store = reopenStore();

@@ -1,0 +1,49 @@
+package io.coffer.gateway.config;
+
+import io.coffer.por.net.PorKeyFile;
+import io.coffer.por.net.RemotePorServer;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.server.PorServer;
+import io.coffer.por.store.JournaledPorServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Opens the PoR server a store's settings name: the embedded one ({@link JournaledPorServer} in
+ * {@code DATA/por/server}, created with {@code por-k} and {@code por-block-size} at its first start and opened with
+ * its stored parameters afterwards) or a remote {@code coffer por-server} over its MAC'd session.
+ */
+final class PorServers {
+    /**
+     * A remote call's limit: a C rebuild of a large store (2^20 blocks) moves about 96 MiB each way and rebuilds C on
+     * the server, which takes minutes.
+     */
+    static final Duration REMOTE_TIMEOUT = Duration.ofMinutes(10);
+
+    private PorServers() {
+    }
+
+    /** The server for an enabled PoR setting; the caller closes it (both kinds are {@link AutoCloseable}). */
+    static PorServer open(PorSettings s, Path dataDir) {
+        try {
+            return switch (s.mode()) {
+                case EMBEDDED -> {
+                    Path dir = PorSettings.serverDirectory(dataDir);
+                    ServerParameters requested = Files.exists(dir.resolve("parameters")) ? null
+                            : new ServerParameters(s.k(), 0, s.blockBytes());
+                    yield JournaledPorServer.open(dir, requested);
+                }
+                case REMOTE -> RemotePorServer.connect(new InetSocketAddress(s.host(), s.port()),
+                        PorKeyFile.load(s.keyFile()), REMOTE_TIMEOUT);
+                case OFF -> throw new IllegalStateException("PoR is off");
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the PoR server (" + s.describe(dataDir) + "): "
+                    + e.getMessage(), e);
+        }
+    }
+}

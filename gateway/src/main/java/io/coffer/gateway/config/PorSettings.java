@@ -1,0 +1,123 @@
+package io.coffer.gateway.config;
+
+import io.coffer.por.net.ServerParameters;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * The proof-of-retrievability settings ({@code por}, {@code por-key-file}, {@code por-audit-interval}, {@code por-k},
+ * {@code por-block-size}), checked: {@code por} is {@code off}, {@code embedded} or HOST:PORT; a remote server needs
+ * its key file; the embedded server's first-start parameters are in the PoR server's bounds.
+ *
+ * @param mode          off, embedded or remote
+ * @param host          the remote server's host (remote only)
+ * @param port          the remote server's port (remote only)
+ * @param keyFile       the remote server's session key file (remote only)
+ * @param auditInterval the time between scheduled audits; {@link Duration#ZERO}: none
+ * @param k             the embedded server's capacity exponent (first start)
+ * @param blockBytes    the embedded server's block size (first start)
+ */
+public record PorSettings(Mode mode, String host, int port, Path keyFile, Duration auditInterval, int k,
+                          int blockBytes) {
+    /** Where the PoR server runs, if anywhere. */
+    public enum Mode { OFF, EMBEDDED, REMOTE }
+
+    /** The data directory's PoR folder: the embedded server and the client-state backup live under it. */
+    public static final String DIRECTORY = "por";
+
+    /** Reads and checks the PoR settings of a configuration. */
+    public static PorSettings of(GatewayConfig c) {
+        String por = c.get(ConfigKey.POR).strip();
+        Duration interval = interval(c.get(ConfigKey.POR_AUDIT_INTERVAL));
+        int k = c.intValue(ConfigKey.POR_K);
+        int blockBytes = c.intValue(ConfigKey.POR_BLOCK_SIZE);
+        try {
+            new ServerParameters(k, 0, blockBytes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("por-k and por-block-size: " + e.getMessage(), e);
+        }
+        if (por.equals("off")) {
+            return new PorSettings(Mode.OFF, null, 0, null, interval, k, blockBytes);
+        }
+        if (por.equals("embedded")) {
+            return new PorSettings(Mode.EMBEDDED, null, 0, null, interval, k, blockBytes);
+        }
+        int colon = por.lastIndexOf(':');
+        int port = -1;
+        if (colon > 0) {
+            try {
+                port = Integer.parseInt(por.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("por must be off, embedded or HOST:PORT, got '" + por + "'");
+        }
+        String keyFile = c.get(ConfigKey.POR_KEY_FILE);
+        if (keyFile == null || keyFile.isBlank()) {
+            throw new IllegalArgumentException("por " + por + " needs por-key-file (the PoR server's session key,"
+                    + " DIR/session.key of coffer por-server)");
+        }
+        return new PorSettings(Mode.REMOTE, por.substring(0, colon), port, Path.of(keyFile), interval, k,
+                blockBytes);
+    }
+
+    /**
+     * An audit interval: {@code 0} (no scheduled audits), a positive number with unit {@code s}, {@code m},
+     * {@code h} or {@code d}, or an ISO-8601 duration ({@code PT6H}).
+     */
+    static Duration interval(String v) {
+        String s = v.strip().toLowerCase(Locale.ROOT);
+        Duration d;
+        try {
+            if (s.equals("0")) {
+                return Duration.ZERO;
+            } else if (s.startsWith("p")) {
+                d = Duration.parse(s.toUpperCase(Locale.ROOT));
+            } else if (s.length() > 1 && "smhd".indexOf(s.charAt(s.length() - 1)) >= 0) {
+                long n = Long.parseLong(s.substring(0, s.length() - 1));
+                d = switch (s.charAt(s.length() - 1)) {
+                    case 's' -> Duration.ofSeconds(n);
+                    case 'm' -> Duration.ofMinutes(n);
+                    case 'h' -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            } else {
+                d = null;
+            }
+        } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
+            d = null;
+        }
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("por-audit-interval must be 0 (off) or a duration such as 90s, 30m,"
+                    + " 6h, 1d, got '" + v + "'");
+        }
+        return d;
+    }
+
+    public boolean enabled() {
+        return mode != Mode.OFF;
+    }
+
+    /** Where the embedded server keeps U, C and H: {@code DATA/por/server}. */
+    public static Path serverDirectory(Path dataDir) {
+        return dataDir.resolve(DIRECTORY).resolve("server");
+    }
+
+    /** The PoR client state's backup file: {@code DATA/por/client.state}. */
+    public static Path clientStateBackup(Path dataDir) {
+        return dataDir.resolve(DIRECTORY).resolve("client.state");
+    }
+
+    /** What {@code serve}'s banner and the audit verbs print: {@code embedded (DIR)} or {@code HOST:PORT}. */
+    public String describe(Path dataDir) {
+        return switch (mode) {
+            case OFF -> "off";
+            case EMBEDDED -> "embedded (" + serverDirectory(dataDir).toAbsolutePath() + ")";
+            case REMOTE -> host + ":" + port;
+        };
+    }
+}

@@ -1,0 +1,294 @@
+package io.coffer.por.blob;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.code.Part;
+import io.coffer.por.store.ServerStorage;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.meta.BlockMapStore.Entry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The PoR pack store: packs in U, damage found and repaired, audits, the map rebuilt from U, a full store. */
+class PorBlobStoreTest {
+    private static final int BLOCK = 4096;
+
+    @TempDir
+    java.nio.file.Path dir;
+
+    private PorStoreFixture f;
+
+    @AfterEach
+    void close() throws IOException {
+        if (f != null) {
+            f.close();
+        }
+    }
+
+    private static byte[] random(int length, long seed) {
+        byte[] out = new byte[length];
+        new Random(seed).nextBytes(out);
+        return out;
+    }
+
+    private ServerStorage storage() {
+        return f.server.storage();
+    }
+
+    private int[] blocksOf(String name) {
+        return f.metadata.blockMap().entry(name).orElseThrow().blocks();
+    }
+
+    @Test
+    void packsGoToUAndEverythingElseToTheInnerStore() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
+        byte[] pack = random(10_000, 1);
+        f.store.put("p/ab/pack1", BlobContent.of(pack));
+        f.store.put("m/manifest", BlobContent.of(new byte[] {1, 2}));
+
+        assertThat(f.inner.head("p/ab/pack1")).isEmpty();
+        assertThat(f.inner.head("m/manifest")).isPresent();
+        assertThat(f.store.blocksUsed()).isEqualTo(3); // header + 10,000 bytes in 4 KiB blocks
+        assertThat(f.store.read("p/ab/pack1", 0, pack.length)).isEqualTo(pack);
+        assertThat(f.store.read("p/ab/pack1", 4090, 20)).isEqualTo(java.util.Arrays.copyOfRange(pack, 4090, 4110));
+        int first = blocksOf("p/ab/pack1")[0];
+        assertThat(new String(storage().u(first), 0, 8, java.nio.charset.StandardCharsets.US_ASCII))
+                .isEqualTo("CPORBLOB");
+    }
+
+    @Test
+    void aDamagedBlockIsRepairedWhenReadAndTheRightBytesComeBack() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
+        byte[] pack = random(30_000, 2);
+        f.store.put("p/damaged", BlobContent.of(pack));
+        int victim = blocksOf("p/damaged")[3];
+        byte[] original = storage().u(victim).clone();
+        storage().u(victim)[100] ^= 0x40; // in place: the server's U now holds a corrupted block
+
+        assertThat(f.store.read("p/damaged", 0, pack.length)).isEqualTo(pack);
+        assertThat(storage().u(victim)).isEqualTo(original);
+    }
+
+    @Test
+    void aBlockThatCannotBeRepairedIsAnIOExceptionNamingTheBlobAndBlock() throws IOException {
+        f = PorStoreFixture.open(dir, 6, 0, BLOCK);
+        byte[] pack = random(20_000, 3);
+        f.store.put("p/lost", BlobContent.of(pack));
+        int victim = blocksOf("p/lost")[2];
+        storage().u(victim)[0] ^= 1;
+        int cLevel = storage().cParameters().cLevel();
+        for (int i = 0; i < storage().n(); i++) { // all of C and H gone: nothing to decode from
+            storage().cVectors().erase(cLevel, Part.X, i);
+            storage().cVectors().erase(cLevel, Part.Y, i);
+        }
+        for (int level = 0; level <= storage().hParameters().k(); level++) {
+            for (int i = 0; i < storage().hParameters().partSize(level); i++) {
+                if (storage().hVectors().contains(level, Part.X, i)) {
+                    storage().hVectors().erase(level, Part.X, i);
+                    storage().hVectors().erase(level, Part.Y, i);
+                }
+            }
+        }
+
+        assertThatThrownBy(() -> f.store.read("p/lost", 0, pack.length)).isInstanceOf(IOException.class)
+                .hasMessageContaining("p/lost").hasMessageContaining("block 2 (U[" + victim + "])");
+    }
+
+    @Test
+    void auditPassesOnAnHonestStoreAndFailsOnceHalfOfCIsDestroyed() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
+        for (int i = 0; i < 5; i++) {
+            f.store.put("p/pack" + i, BlobContent.of(random(9_000 + i, i)));
+        }
+        PorAuditReport honest = f.store.audit();
+        assertThat(honest.passed()).as(honest.detail()).isTrue();
+        assertThat(honest.vectorsSampled()).isPositive();
+        assertThat(honest.levelsChecked()).isGreaterThanOrEqualTo(1);
+        assertThat(honest.bytesDown()).isPositive();
+        assertThat(honest.bytesUp()).isPositive();
+
+        int cLevel = storage().cParameters().cLevel();
+        for (int i = 0; i < storage().n(); i++) {
+            storage().cVectors().erase(cLevel, Part.X, i);
+        }
+        storage().cVectors().erase(cLevel, Part.Y, 0);
+        PorAuditReport damaged = f.store.audit();
+        assertThat(damaged.passed()).isFalse();
+        assertThat(damaged.detail()).isNotBlank();
+    }
+
+    @Test
+    void repairRestoresThirtyPercentOfTheBlocksCorrupted() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        List<byte[]> packs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            packs.add(random(20_000 + 1000 * i, 10 + i));
+            f.store.put("p/r" + i, BlobContent.of(packs.get(i)));
+        }
+        List<Integer> mapped = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            for (int b : blocksOf("p/r" + i)) {
+                mapped.add(b);
+            }
+        }
+        java.util.Collections.shuffle(mapped, new Random(7));
+        int corrupt = mapped.size() * 3 / 10;
+        for (int b : mapped.subList(0, corrupt)) {
+            storage().u(b)[17] ^= 0x55;
+        }
+
+        PorRepairReport report = f.store.repair();
+
+        assertThat(report.blocksChecked()).isEqualTo(mapped.size());
+        assertThat(report.blocksDamaged()).isEqualTo(corrupt);
+        assertThat(report.blocksRepaired()).isEqualTo(corrupt);
+        assertThat(report.unrepairable()).isEmpty();
+        assertThat(f.store.repair().blocksDamaged()).isZero();
+        for (int i = 0; i < 8; i++) {
+            assertThat(f.store.read("p/r" + i, 0, packs.get(i).length)).isEqualTo(packs.get(i));
+        }
+    }
+
+    @Test
+    void theMapRebuiltFromUEqualsTheOriginalAndALostDatabaseComesBackFromU() throws IOException {
+        f = PorStoreFixture.open(dir, 10, 0, 1024); // small blocks: a 300 KiB pack's header spans two
+        byte[] big = random(300 << 10, 20);
+        f.store.put("p/big", BlobContent.of(big));
+        f.store.put("p/small", BlobContent.of(random(500, 21)));
+        f.store.put("p/gone", BlobContent.of(random(5000, 22)));
+        f.store.put("p/empty", BlobContent.of(new byte[0]));
+        f.store.delete("p/gone");
+        f.store.put("p/reuse", BlobContent.of(random(3000, 23)));
+        List<Entry> original = f.metadata.blockMap().list("", null, 100);
+
+        assertThat(f.store.rebuildMap()).isEqualTo(original);
+
+        PorBlobStore reopened = f.reopen(dir.resolve("fresh.db")); // the database is lost; the backup state is not
+        assertThat(f.metadata.blockMap().list("", null, 100)).isEqualTo(original);
+        assertThat(reopened.read("p/big", 0, big.length)).isEqualTo(big);
+        assertThat(reopened.blocksUsed()).isEqualTo(original.stream().mapToInt(e -> e.blocks().length).sum());
+        assertThat(reopened.audit().passed()).isTrue();
+    }
+
+    @Test
+    void deletedBlocksAreWrittenAsZeroAndReused() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
+        f.store.put("p/a", BlobContent.of(random(10_000, 30)));
+        int[] freed = blocksOf("p/a");
+        f.store.delete("p/a");
+
+        for (int b : freed) {
+            assertThat(storage().u(b)).containsOnly(0);
+        }
+        assertThat(f.store.blocksUsed()).isZero();
+        assertThat(f.store.head("p/a")).isEmpty();
+        f.store.put("p/b", BlobContent.of(random(10_000, 31)));
+        assertThat(blocksOf("p/b")).containsExactlyInAnyOrder(freed);
+    }
+
+    @Test
+    void aFullStoreRefusesAPackWithAClearMessageAndChangesNothing() throws IOException {
+        f = PorStoreFixture.open(dir, 4, 0, BLOCK); // 16 blocks
+        byte[] kept = random(9 * BLOCK, 40);
+        f.store.put("p/kept", BlobContent.of(kept));
+        int used = f.store.blocksUsed();
+        byte[] state = f.metadata.blockMap().state().orElseThrow();
+
+        assertThatThrownBy(() -> f.store.put("p/big", BlobContent.of(random(8 * BLOCK, 41))))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("PoR store full: " + used + " of 16 blocks used");
+
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        assertThat(f.store.head("p/big")).isEmpty();
+        assertThat(f.metadata.blockMap().state()).hasValueSatisfying(s -> assertThat(s).isEqualTo(state));
+        assertThat(f.store.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        f.store.put("p/fits", BlobContent.of(random(2 * BLOCK, 42)));
+        assertThat(f.store.blocksUsed()).isEqualTo(used + 3);
+    }
+
+    @Test
+    void theStateStoredWithTheMapReopensTheStore() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        byte[] pack = random(12_345, 50);
+        f.store.put("p/x", BlobContent.of(pack));
+        PorBlobStore again = f.reopen(dir.resolve("meta.db"));
+
+        assertThat(again.read("p/x", 0, pack.length)).isEqualTo(pack);
+        again.put("p/y", BlobContent.of(pack));
+        assertThat(again.audit().passed()).isTrue();
+        try (InputStream in = again.get("p/y", 12_000, -1)) {
+            assertThat(in.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(pack, 12_000, pack.length));
+        }
+    }
+
+    @Test
+    void aPutWhoseContentFailsZeroesWhatItWroteAndStoresTheStateSoTheStoreReopens() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        byte[] kept = random(5000, 60);
+        f.store.put("p/kept", BlobContent.of(kept));
+        BlobContent failing = new BlobContent() {
+            @Override
+            public long length() {
+                return 40_000;
+            }
+
+            @Override
+            public InputStream open() {
+                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(20_000, 61)),
+                        new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("the client went away");
+                            }
+                        });
+            }
+        };
+        int used = f.store.blocksUsed();
+
+        assertThatThrownBy(() -> f.store.put("p/failed", failing)).hasMessageContaining("went away");
+
+        assertThat(f.store.head("p/failed")).isEmpty();
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        java.util.Set<Integer> keptBlocks = new java.util.HashSet<>();
+        for (int b : blocksOf("p/kept")) {
+            keptBlocks.add(b);
+        }
+        int written = 0;
+        for (int b = 0; b < storage().n(); b++) {
+            if (!keptBlocks.contains(b) && storage().u(b) != null) {
+                assertThat(storage().u(b)).as("U[%d], written for the failed put", b).containsOnly(0);
+                written++;
+            }
+        }
+        assertThat(written).as("blocks the failed put wrote before its content failed").isPositive();
+        PorBlobStore again = f.reopen(dir.resolve("meta.db"));
+        assertThat(again.audit().passed()).isTrue();
+        assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        again.put("p/next", BlobContent.of(kept));
+        assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    @Test
+    void listingsMergeTheMapWithTheInnerStoreAndHidePackNamesLeftThere() throws IOException {
+        f = PorStoreFixture.open(dir, 6, 0, BLOCK);
+        f.inner.put("p/leftover", BlobContent.of(new byte[] {1}));
+        f.store.put("p/b", BlobContent.of(new byte[] {2}));
+        f.store.put("m/a", BlobContent.of(new byte[] {3}));
+        f.store.put("q/c", BlobContent.of(new byte[] {4}));
+
+        try (var all = f.store.list("")) {
+            assertThat(all.toList()).extracting(io.coffer.sdk.blob.BlobInfo::name).containsExactly("m/a", "p/b", "q/c");
+        }
+        try (var packs = f.store.list("p/")) {
+            assertThat(packs.toList()).extracting(io.coffer.sdk.blob.BlobInfo::name).containsExactly("p/b");
+        }
+        assertThat(f.store.head("p/leftover")).isEmpty();
+    }
+}

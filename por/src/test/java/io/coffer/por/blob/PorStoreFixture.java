@@ -1,0 +1,58 @@
+package io.coffer.por.blob;
+
+import io.coffer.por.server.MemoryPorServer;
+import io.coffer.sdk.blob.MemoryBlobStore;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+
+/**
+ * A PoR pack store as the gateway builds it, with every part real: {@link PorBlobStore} over a
+ * {@link MemoryBlobStore}, its map in a SQLite {@link JdbcMetadataStore}, an honest {@link MemoryPorServer} (whose
+ * storage tests damage in place) and a state backup file.
+ */
+public final class PorStoreFixture implements AutoCloseable {
+    public final MemoryBlobStore inner = new MemoryBlobStore("inner");
+    public final MemoryPorServer server;
+    public final MasterKey key;
+    public final Path dir;
+    public JdbcMetadataStore metadata;
+    public PorBlobStore store;
+
+    private PorStoreFixture(Path dir, MemoryPorServer server, MasterKey key) {
+        this.dir = dir;
+        this.server = server;
+        this.key = key;
+    }
+
+    /** A fresh store of 2^k blocks of {@code blockBytes}, 2^b blocks per H add. */
+    public static PorStoreFixture open(Path dir, int k, int b, int blockBytes) throws IOException {
+        PorStoreFixture f = new PorStoreFixture(dir, new MemoryPorServer(k, b, blockBytes), MasterKey.random());
+        f.metadata = JdbcMetadataStore.sqlite(dir.resolve("meta.db"));
+        f.store = PorBlobStore.open(f.inner, f.metadata.blockMap(), f.server, f.key, f.backup(), new SecureRandom());
+        return f;
+    }
+
+    public Path backup() {
+        return dir.resolve("por-client.state");
+    }
+
+    /** Opens the store again over the same server with the metadata database in {@code file}. */
+    public PorBlobStore reopen(Path file) throws IOException {
+        metadata.close();
+        metadata = JdbcMetadataStore.sqlite(file);
+        store = PorBlobStore.open(inner, metadata.blockMap(), server, key, backup(), new SecureRandom());
+        return store;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            store.close();
+        } finally {
+            metadata.close();
+        }
+    }
+}
