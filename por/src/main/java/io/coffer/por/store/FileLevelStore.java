@@ -1,7 +1,6 @@
 package io.coffer.por.store;
 
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +16,7 @@ import java.nio.file.StandardOpenOption;
  * files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes durable.
  * One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
-final class FileLevelStore implements LevelStore, AutoCloseable {
+final class FileLevelStore implements VectorStore {
     private final Path dir;
     private final String prefix;
     private final CodeParameters params;
@@ -133,7 +132,8 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
     }
 
     /** All vectors of one part, for decoding: memory proportional to the part ({@link #readSlice} is bounded). */
-    int[][] copy(int level, Part part) {
+    @Override
+    public int[][] copy(int level, Part part) {
         int size = params.partSize(level);
         int[][] out = new int[size][width];
         for (int i = 0; i < size; i++) {
@@ -146,7 +146,8 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
      * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: one positional read
      * per vector of the span from the first position to the last, so memory is that span and the slice.
      */
-    int[][] readSlice(int level, Part part, int[] positions) {
+    @Override
+    public int[][] readSlice(int level, Part part, int[] positions) {
         int size = params.partSize(level);
         if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
             throw new IllegalArgumentException("element positions outside [0, " + width + ")");
@@ -175,7 +176,8 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
     }
 
     /** Forces every file written since the last force to disk. */
-    void force() throws IOException {
+    @Override
+    public void force() throws IOException {
         for (int level = 0; level < channels.length; level++) {
             for (int p = 0; p < 2; p++) {
                 if (dirty[level][p]) {

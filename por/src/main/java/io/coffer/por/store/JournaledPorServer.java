@@ -12,6 +12,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -67,6 +68,16 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * time; later {@code requested} may be null, and must otherwise match. Only one process may hold the directory.
      */
     public static JournaledPorServer open(Path dir, ServerParameters requested) throws IOException {
+        return open(dir, requested, null);
+    }
+
+    /**
+     * As {@link #open(Path, ServerParameters)}, with U's blocks and the code vectors of C and H as objects of
+     * {@code objects} (a bucket, through the sdk's {@code S3BlobStore}; null: files in {@code dir}). The journal,
+     * the sealed checksums and the Merkle file stay in {@code dir}; the same bucket must come with the same directory
+     * at every start. The caller closes {@code objects} after the server.
+     */
+    public static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects) throws IOException {
         Files.createDirectories(dir);
         FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -84,7 +95,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), lockFile, lock);
+            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -92,8 +103,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, FileChannel lockFile, FileLock lock)
-            throws IOException {
+    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, FileChannel lockFile,
+            FileLock lock) throws IOException {
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -101,7 +112,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         DirectoryStorage storage = null;
         try {
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1);
+                    Segments.count(params.blockBytes()) + 1, objects);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
