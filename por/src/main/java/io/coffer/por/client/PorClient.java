@@ -211,6 +211,37 @@ public final class PorClient {
         }
     }
 
+    /**
+     * Resynchronises with a server that holds changes this client's state does not (the client crashed after the
+     * server applied a write, a flush or a C rebuild and before it persisted its new state): U's sealed checksums are
+     * downloaded and each is opened (so each is one this client sealed for that index; the server can at most serve an
+     * older one, see docs/POR.md), they give the new Merkle root, and C is rebuilt over them at an epoch after both
+     * sides' and after any this client may have sealed for, so no checksum of C or H sealed before can be replayed. H
+     * and any pending batch are dropped (their blocks are in U, which C now encodes). Throws
+     * {@link PorVerificationException} when a checksum does not open or the server's answers are malformed; the client
+     * state then is the one reserved below, and a later resync starts again.
+     */
+    public void resync() {
+        LogState theirs = server.logState();
+        traffic.down(12);
+        if (theirs.k() != hParams.k() || theirs.epoch() >= PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("the server reports an impossible log state: " + theirs);
+        }
+        // The client may have sealed C for its epoch + 1 before it crashed: go beyond that and the server's epoch.
+        long epoch = Math.max(state.hLog().epoch() + 2, theirs.epoch() + 1);
+        if (epoch > PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("no epoch is left to resynchronise to");
+        }
+        // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
+        update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
+        List<byte[]> sealedU = downloadSealedU();
+        MerkleTree tree = treeOf(sealedU);
+        SealedLevel c = encodeC(sealedU, epoch - 1); // opens each checksum: throws unless this client sealed it there
+        server.resync(epoch, c);
+        traffic.up(8 + c.wireBytes());
+        update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+    }
+
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
     private void finishEpoch() {
         if (state.hLog().cRebuildDue()) {
@@ -220,34 +251,52 @@ public final class PorClient {
 
     /** CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied. */
     private void rebuildC() {
+        List<byte[]> sealedU = downloadSealedU();
+        if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
+            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
+        }
+        long epoch = state.hLog().epoch();
+        SealedLevel c = encodeC(sealedU, epoch);
+        server.rebuildC(c);
+        traffic.up(c.wireBytes());
+        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
+    }
+
+    private List<byte[]> downloadSealedU() {
         List<byte[]> sealedU = server.sealedU();
         int n = cParams.n();
         if (sealedU.size() != n) {
             throw new PorVerificationException("U has " + n + " checksums, the server sent " + sealedU.size());
         }
-        MerkleTree tree = new MerkleTree(n);
-        for (int i = 0; i < n; i++) {
-            if (sealedU.get(i) != null) {
-                tree.set(i, MerkleHash.leaf(sealedU.get(i)));
-                traffic.down(sealedU.get(i).length);
+        for (byte[] sealed : sealedU) {
+            if (sealed != null) {
+                traffic.down(sealed.length);
             }
         }
         traffic.down((n + 7) / 8); // which positions were never written
-        if (!Arrays.equals(tree.root(), state.root())) {
-            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
+        return sealedU;
+    }
+
+    private MerkleTree treeOf(List<byte[]> sealedU) {
+        MerkleTree tree = new MerkleTree(cParams.n());
+        for (int i = 0; i < sealedU.size(); i++) {
+            if (sealedU.get(i) != null) {
+                tree.set(i, MerkleHash.leaf(sealedU.get(i)));
+            }
         }
+        return tree;
+    }
+
+    /** C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed. */
+    private SealedLevel encodeC(List<byte[]> sealedU, long epoch) {
         ChecksumLevelStore store = new ChecksumLevelStore(cParams);
-        long epoch = state.hLog().epoch();
         HierarchicalLog simulation = new HierarchicalLog(cParams, store, new LogState(cParams.k(), 0, epoch));
         simulation.rebuildC((i, into) -> {
             byte[] sealed = sealedU.get(i);
             Checksum sigma = sealed == null ? neverWritten(i) : sealer.openU(i, sealed);
             System.arraycopy(sigma.rows(), 0, into, 0, Checksum.ROWS);
         });
-        SealedLevel c = sealC(store, epoch + 1);
-        server.rebuildC(c);
-        traffic.up(c.wireBytes());
-        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
+        return sealC(store, epoch + 1);
     }
 
     private byte[] verified(int index, ProvenBlock proven) {

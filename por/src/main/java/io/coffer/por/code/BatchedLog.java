@@ -113,6 +113,18 @@ public final class BatchedLog {
         h.newEpoch();
     }
 
+    /**
+     * CRebuild of a U that was never written (a new store): its vectors are zero but for their tags, so only C's
+     * tag position is computed ({@link HierarchicalLog#rebuildCOneElement}); H emptied.
+     */
+    public void rebuildCOfEmptyU() {
+        if (pendingCount != 0) {
+            throw new IllegalStateException(pendingCount + " blocks are pending: U is not empty");
+        }
+        c.rebuildCOneElement(blockWidth - 1, i -> i + 1); // BlockTag: index + 1
+        h.newEpoch();
+    }
+
     /** Splits a decoded batch vector into its blocks' tagged vectors, padding included. */
     public static int[][] split(int[] batch, int blockWidth) {
         int[][] blocks = new int[batch.length / blockWidth][];

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The hierarchical log H and the erasure-coded copy C of Figure 4, over vectors of any width: the server runs it
@@ -175,6 +176,44 @@ public final class HierarchicalLog implements WriteLog {
             }
         }
         forBothParts(part -> storePasses(part, groupBits));
+        newEpoch();
+    }
+
+    /**
+     * CRebuild of a U whose vectors are zero but for element {@code position}, whose value in vector i is
+     * {@code element(i)}: a new store, where only the tags are non-zero. Element positions are independent, so this
+     * is the same code as {@link #rebuildC} computed for that position alone (two arrays of n ints), and the store
+     * keeps the zeros as it likes ({@link LevelStore#writeOneElement}: a file store leaves holes). H is emptied.
+     */
+    public void rebuildCOneElement(int position, IntUnaryOperator element) {
+        if (position < 0 || position >= width) {
+            throw new IllegalArgumentException("element position " + position + " outside [0, " + width + ")");
+        }
+        int n = params.n();
+        int w = params.w();
+        int[] x = new int[n];
+        int[] y = new int[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = element.applyAsInt(i);
+            y[i] = Zp.mul(x[i], Zp.pow(w, params.psi(i)));
+        }
+        for (int[] part : new int[][] {x, y}) {
+            for (int stage = 0; stage < params.k(); stage++) {
+                int half = 1 << stage;
+                int nu = params.zeta(stage);
+                for (int base = 0; base < n; base += 2 * half) {
+                    int twiddle = 1;
+                    for (int j = 0; j < half; j++) {
+                        int a = part[base + j];
+                        int b = Zp.mul(part[base + j + half], twiddle);
+                        part[base + j] = Zp.add(a, b);
+                        part[base + j + half] = Zp.sub(a, b);
+                        twiddle = Zp.mul(twiddle, nu);
+                    }
+                }
+            }
+        }
+        store.writeOneElement(params.cLevel(), position, x, y);
         newEpoch();
     }
 

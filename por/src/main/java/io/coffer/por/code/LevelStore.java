@@ -29,4 +29,20 @@ public interface LevelStore {
      * which is what this default does.
      */
     default void clear(int level, int from, int count) {}
+
+    /**
+     * Stores both parts of {@code level} as vectors that are zero but for element {@code position}, which is
+     * {@code x[i]} in X's vector i and {@code y[i]} in Y's (a C rebuild of a new store, whose U is zero but for its
+     * tags). This default writes whole vectors; a store in files leaves the zeros as holes.
+     */
+    default void writeOneElement(int level, int position, int[] x, int[] y) {
+        int[] v = new int[width()];
+        for (Part part : Part.values()) {
+            int[] values = part == Part.X ? x : y;
+            for (int i = 0; i < values.length; i++) {
+                v[position] = values[i];
+                write(level, part, i, v);
+            }
+        }
+    }
 }

@@ -4,10 +4,12 @@ import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
 import java.nio.charset.StandardCharsets;
@@ -40,6 +42,10 @@ public final class PorCodec {
 
     /** The arguments of {@code restore}. */
     public record RestoreRequest(int index, byte[] block) {
+    }
+
+    /** The arguments of {@code resync}. */
+    public record ResyncRequest(long epoch, SealedLevel c) {
     }
 
     /** An error frame's content. */
@@ -108,6 +114,38 @@ public final class PorCodec {
         SealedLevel c = levelBody(r, level, params.n());
         r.end();
         return c;
+    }
+
+    public byte[] resync(long epoch, SealedLevel c) {
+        WireWriter w = new WireWriter(8 + (int) ServerParameters.sealedLevelBytes(c.partSize()));
+        w.i64(epoch);
+        level(w, c);
+        return w.toBytes();
+    }
+
+    public ResyncRequest readResync(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        long epoch = r.i64();
+        if (epoch < 1 || epoch > PorServer.MAX_EPOCH) {
+            throw new MalformedFrameException("resynchronisation to epoch " + epoch);
+        }
+        int level = r.bounded(params.k() + 1, params.k() + 1, "C's level");
+        SealedLevel c = levelBody(r, level, params.n());
+        r.end();
+        return new ResyncRequest(epoch, c);
+    }
+
+    /** A log state of H: its epoch and t (k is the parameters'). */
+    public byte[] logState(LogState state) {
+        return new WireWriter(12).i64(state.epoch()).i32(state.t()).toBytes();
+    }
+
+    public LogState readLogState(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        long epoch = r.i64();
+        int t = r.i32();
+        r.end();
+        return checked(() -> new LogState(params.hK(), t, epoch));
     }
 
     public byte[] audit(AuditChallenge challenge) {

@@ -2,6 +2,7 @@ package io.coffer.por.net;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.code.LogState;
 import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
@@ -147,6 +148,17 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     @Override
     public void rebuildC(SealedLevel c) {
         ok(call(MessageType.REBUILD_C, codec.rebuildC(c), MessageType.OK));
+    }
+
+    @Override
+    public LogState logState() {
+        byte[] payload = call(MessageType.LOG_STATE, Message.EMPTY, MessageType.STATE);
+        return parse(() -> codec.readLogState(payload));
+    }
+
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        ok(call(MessageType.RESYNC, codec.resync(epoch, c), MessageType.OK));
     }
 
     @Override

@@ -72,6 +72,14 @@ public final class RequestDispatcher {
                 PorCodec.RestoreRequest r = codec.readRestore(payload);
                 return done(() -> server.restore(r.index(), r.block()));
             }
+            case LOG_STATE -> {
+                PorCodec.readEmpty(payload);
+                return answer(MessageType.STATE, () -> codec.logState(server.logState()));
+            }
+            case RESYNC -> {
+                PorCodec.ResyncRequest r = codec.readResync(payload);
+                return done(() -> server.resync(r.epoch(), r.c()));
+            }
             default -> throw new MalformedFrameException(type + " is not a request");
         }
     }

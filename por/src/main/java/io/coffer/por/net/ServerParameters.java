@@ -63,7 +63,7 @@ public record ServerParameters(int k, int batchExponent, int blockBytes) {
     /** The longest frame body (version, type, payload, MAC) either side may send. */
     public int maxFrameBytes() {
         long write = 4 + blockBytes + ChecksumSealer.SEALED_BYTES + 1 + sealedLevelBytes(1L << hK());
-        long rebuildC = sealedLevelBytes(n());
+        long rebuildC = 8 + sealedLevelBytes(n()); // a resynchronisation: the epoch and C's checksums
         long sealedU = 4 + (long) n() * (1 + ChecksumSealer.SEALED_BYTES);
         long auditRequest = 4 + (long) MAX_AUDIT_SAMPLES * (BlockAddress.BYTES + 4);
         long auditResponse = 8 + 4L * maxAggregateWidth()

@@ -11,7 +11,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
-import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
 import io.coffer.por.store.PorStorage;
 import java.util.ArrayList;
@@ -27,10 +27,13 @@ import java.util.List;
  * extension only so that {@link MemoryPorServer} can name its storage's type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
+    /** Memory for one slice of a decode ({@link SlicedRecovery}), whatever the block size. */
+    static final long DECODE_BUDGET_BYTES = 8 << 20;
+
     private final S storage;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
-    private final BatchedLog log;
+    private BatchedLog log;
 
     /**
      * A server over {@code storage}, its log of batches in {@code hState} (C's log in the same epoch), no batch
@@ -170,16 +173,53 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void rebuildC(SealedLevel c) {
         checkRebuildC(c);
+        if (log.h().state().epoch() == 0 && storage.uEmpty()) {
+            log.rebuildCOfEmptyU(); // a new store: only the tags are non-zero, so only they are computed
+        } else {
+            rebuildCFromU();
+        }
+        keepC(c);
+    }
+
+    @Override
+    public LogState logState() {
+        return state();
+    }
+
+    /** Discards H and the pending batch, then encodes U into C at {@code epoch}: see {@link PorServer#resync}. */
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        checkResync(epoch, c);
+        log = new BatchedLog(cParams.k(), batchExponent(), storage.hVectors(), new LogState(hParams.k(), 0,
+                epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1));
+        rebuildCFromU();
+        keepC(c);
+    }
+
+    /** Checks a {@link #resync} without making it: throws as the resync would. */
+    public final void checkResync(long epoch, SealedLevel c) {
+        checkSealed(c, cParams.cLevel(), cParams.n());
+        if (epoch <= log.h().state().epoch() || epoch > MAX_EPOCH) {
+            throw new IllegalArgumentException("a resynchronisation goes to an epoch after " + log.h().state().epoch()
+                    + " and up to " + MAX_EPOCH + ", not to " + epoch);
+        }
+        checkNothingLost();
+    }
+
+    private void keepC(SealedLevel c) {
+        for (int level = 0; level <= hParams.k(); level++) {
+            storage.clearSealedH(level);
+        }
+        storage.setSealedC(c.x(), c.y());
+    }
+
+    private void rebuildCFromU() {
         byte[] zero = new byte[blockBytes()];
         log.rebuildC((i, into) -> {
             byte[] block = storage.u(i);
             int[] tagged = BlockTag.tag(Segments.fromBytes(block == null ? zero : block, 0, blockBytes()), i);
             System.arraycopy(tagged, 0, into, 0, tagged.length);
         });
-        for (int level = 0; level <= hParams.k(); level++) {
-            storage.clearSealedH(level);
-        }
-        storage.setSealedC(c.x(), c.y());
     }
 
     /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */
@@ -190,6 +230,10 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
                     + state.t());
         }
+        checkNothingLost();
+    }
+
+    private void checkNothingLost() {
         for (int i = 0; i < storage.n(); i++) {
             if (storage.lost(i)) {
                 throw new IllegalStateException("block " + i + " of U is lost: repair it before C is rebuilt");
@@ -230,11 +274,13 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (log.h().state().epoch() == 0) {
             throw new IllegalStateException("nothing to decode before C is built");
         }
-        int[][] u = new Recovery(cParams, batchExponent()).recover(log.h().state(), storage.hParts(),
-                storage.cParts());
+        int[][] u = new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), DECODE_BUDGET_BYTES)
+                .recover(log.h().runs(), storage.hSlices(), storage.cSlices(),
+                        indices.stream().mapToInt(Integer::intValue).toArray());
         List<ProvenBlock> out = new ArrayList<>(indices.size());
-        for (int index : indices) {
-            byte[] block = Segments.toBytes(BlockTag.elements(u[index]), blockBytes());
+        for (int i = 0; i < indices.size(); i++) {
+            int index = indices.get(i);
+            byte[] block = Segments.toBytes(BlockTag.elements(u[i]), blockBytes());
             out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.proof(index)));
         }
         return out;

@@ -2,6 +2,7 @@ package io.coffer.por.server;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.code.LogState;
 import java.util.List;
 
 /**
@@ -14,6 +15,9 @@ import java.util.List;
  * simulates the merge over their checksums and hands the sealed checksums of the new level to {@link #write}.
  */
 public interface PorServer {
+    /** The largest epoch a resynchronisation may go to: far beyond use, and C's seal time e * 2^(k+1) fits a long. */
+    long MAX_EPOCH = 1L << 32;
+
     /** Bytes per block. */
     int blockBytes();
 
@@ -59,4 +63,21 @@ public interface PorServer {
 
     /** Puts back a block the client decoded and verified, where U lost or damaged it. */
     void restore(int index, byte[] block);
+
+    /**
+     * The server's log state (H's t and the epoch), for a client resynchronising after it lost track of the server
+     * (docs/POR.md, "Resynchronisation"). The client does not trust it; it only picks an epoch beyond it.
+     */
+    default LogState logState() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resynchronise a client");
+    }
+
+    /**
+     * Resynchronisation: discards H and any pending batch (their blocks are in U), encodes U into C as the C rebuild
+     * that starts {@code epoch} (later than the server's own epoch) and keeps the client's sealed checksums {@code c}
+     * of that C. Refused while a block of U is lost.
+     */
+    default void resync(long epoch, SealedLevel c) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resynchronise a client");
+    }
 }

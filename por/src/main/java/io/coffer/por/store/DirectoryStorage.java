@@ -5,8 +5,10 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
+import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -24,6 +26,7 @@ import java.util.function.IntPredicate;
  *   <li>{@code h-<level>-<x|y>.vectors}, {@code c-<k+1>-<x|y>.vectors}: the code vectors ({@link FileLevelStore});</li>
  *   <li>{@code h-<level>.sealed}, {@code c.sealed}: the sealed checksums of a level's X part, then its Y part.</li>
  * </ul>
+ * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}).
  * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
  * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
  * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open. Writes reach the disk at
@@ -39,17 +42,17 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final int batchExponent;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
-    private final FileChannel uBlocks;
+    private final UBlocks uBlocks;
     private final FileChannel uSealed;
     private FileMerkleTree tree;
-    private final FileLevelStore hVectors;
-    private final FileLevelStore cVectors;
+    private final VectorStore hVectors;
+    private final VectorStore cVectors;
     private final boolean[] hSealed;
     private boolean cSealed;
     private boolean dirty;
 
-    private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, int blockWidth, FileChannel uBlocks,
-            FileChannel uSealed) {
+    private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, UBlocks uBlocks,
+            FileChannel uSealed, VectorStore hVectors, VectorStore cVectors) {
         this.dir = dir;
         this.blockBytes = blockBytes;
         this.batchExponent = batchExponent;
@@ -57,8 +60,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         this.hParams = new CodeParameters(k - batchExponent);
         this.uBlocks = uBlocks;
         this.uSealed = uSealed;
-        this.hVectors = new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent);
-        this.cVectors = new FileLevelStore(dir, "c", cParams, blockWidth);
+        this.hVectors = hVectors;
+        this.cVectors = cVectors;
         this.hSealed = new boolean[hParams.k() + 1];
     }
 
@@ -68,6 +71,16 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth)
             throws IOException {
+        return open(dir, k, batchExponent, blockBytes, blockWidth, null);
+    }
+
+    /**
+     * As {@link #open(Path, int, int, int, int)}, but with U's blocks and the code vectors of C and H as objects of
+     * {@code objects} (a bucket; null: files in {@code dir}). The sealed checksums, the Merkle file and everything
+     * else stay in {@code dir}.
+     */
+    public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
+            BlobStore objects) throws IOException {
         if (blockBytes <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockBytes);
         }
@@ -75,8 +88,10 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
         }
         Files.createDirectories(dir);
-        FileChannel blocks = FileChannel.open(dir.resolve("u.blocks"), StandardOpenOption.CREATE,
-                StandardOpenOption.READ, StandardOpenOption.WRITE);
+        CodeParameters cParams = new CodeParameters(k);
+        CodeParameters hParams = new CodeParameters(k - batchExponent);
+        UBlocks blocks = objects == null ? new FileUBlocks(dir.resolve("u.blocks"), blockBytes)
+                : new BlobUBlocks(objects, "", blockBytes);
         FileChannel sealed;
         try {
             sealed = FileChannel.open(dir.resolve("u.sealed"), StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -85,8 +100,11 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             blocks.close();
             throw e;
         }
-        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blockWidth, blocks,
-                sealed);
+        VectorStore h = objects == null ? new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent)
+                : new BlobLevelStore(objects, "h", hParams, blockWidth << batchExponent);
+        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth)
+                : new BlobLevelStore(objects, "c", cParams, blockWidth);
+        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
         try {
             storage.rebuildTree();
         } catch (IOException | RuntimeException e) {
@@ -129,15 +147,24 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         if (record(index)[0] != 1) {
             return null;
         }
-        ByteBuffer b = ByteBuffer.allocate(blockBytes);
-        readFully(uBlocks, b, (long) index * blockBytes, "u.blocks");
-        return b.array();
+        return uBlocks.read(index);
     }
 
+    /** Written (its checksum is there) and its block is not: marked lost, or gone from the bucket. */
     @Override
     public boolean lost(int index) {
         byte[] record = record(index);
-        return record[0] != 1 && record[1] == 1;
+        return record[1] == 1 && (record[0] != 1 || !uBlocks.present(index));
+    }
+
+    /** Whether {@code u.sealed}, where every block and checksum stored is marked, was never written. */
+    @Override
+    public boolean uEmpty() {
+        try {
+            return uSealed.size() == 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read u.sealed", e);
+        }
     }
 
     @Override
@@ -146,7 +173,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             if (block.length != blockBytes) {
                 throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes);
             }
-            writeFully(uBlocks, ByteBuffer.wrap(block), (long) index * blockBytes, "u.blocks");
+            uBlocks.write(index, block);
         }
         writeFully(uSealed, ByteBuffer.wrap(new byte[] {(byte) (block == null ? 0 : 1)}), (long) index * U_RECORD,
                 "u.sealed");
@@ -206,6 +233,16 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     @Override
+    public SlicedRecovery.SliceReader hSlices() {
+        return hVectors::readSlice;
+    }
+
+    @Override
+    public SlicedRecovery.SliceReader cSlices() {
+        return cVectors::readSlice;
+    }
+
+    @Override
     public boolean hasSealedH(int level) {
         return hSealed[level];
     }
@@ -257,7 +294,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         hVectors.force();
         cVectors.force();
         if (dirty) {
-            uBlocks.force(false);
+            uBlocks.force();
             uSealed.force(false);
             dirty = false;
         }
@@ -265,7 +302,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (uBlocks; uSealed; FileLevelStore h = hVectors; FileLevelStore c = cVectors; FileMerkleTree t = tree) {
+        try (UBlocks u = uBlocks; uSealed; VectorStore h = hVectors; VectorStore c = cVectors;
+                FileMerkleTree t = tree) {
             // closes them all (the tree is null when the storage failed to open)
         }
     }

@@ -1,7 +1,6 @@
 package io.coffer.por.store;
 
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +16,7 @@ import java.nio.file.StandardOpenOption;
  * files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes durable.
  * One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
-final class FileLevelStore implements LevelStore, AutoCloseable {
+final class FileLevelStore implements VectorStore {
     private final Path dir;
     private final String prefix;
     private final CodeParameters params;
@@ -85,13 +84,56 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
         dirty[level][part.ordinal()] = true;
     }
 
+    /**
+     * Truncates both part files of {@code level} to nothing, then writes element {@code position} of each vector
+     * alone: the rest of every record is a hole that reads as zero and takes no disk (but for the page each written
+     * element falls in).
+     */
+    @Override
+    public void writeOneElement(int level, int position, int[] x, int[] y) {
+        int size = params.partSize(level);
+        if (position < 0 || position >= width || x.length != size || y.length != size) {
+            throw new IllegalArgumentException("element " + position + " of " + x.length + " and " + y.length
+                    + " vectors, level " + level + " has " + size + " of width " + width);
+        }
+        ByteBuffer element = ByteBuffer.allocate(Integer.BYTES);
+        for (Part part : Part.values()) {
+            FileChannel channel = channel(level, part, 0);
+            int[] values = part == Part.X ? x : y;
+            try {
+                channel.truncate(0);
+                for (int i = 0; i < size; i++) {
+                    element.clear();
+                    element.putInt(values[i]).flip();
+                    long position0 = (long) i * recordBytes + (long) position * Integer.BYTES;
+                    while (element.hasRemaining()) {
+                        channel.write(element, position0 + element.position());
+                    }
+                }
+                if (position < width - 1) {
+                    // the last record must reach its full length, so that reading it finds no end of file
+                    element.clear();
+                    element.putInt(0).flip();
+                    long last = (long) size * recordBytes - Integer.BYTES;
+                    while (element.hasRemaining()) {
+                        channel.write(element, last + element.position());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot write " + file(level, part), e);
+            }
+            dirty[level][part.ordinal()] = true;
+        }
+    }
+
     @Override
     public void clear(int level) {
         params.partSize(level); // validates; the files stay, see the class comment
     }
 
-    /** All vectors of one part, for decoding: memory proportional to the part. */
-    int[][] copy(int level, Part part) {
+    /** All vectors of one part, for decoding: memory proportional to the part ({@link #readSlice} is bounded). */
+    @Override
+    public int[][] copy(int level, Part part) {
         int size = params.partSize(level);
         int[][] out = new int[size][width];
         for (int i = 0; i < size; i++) {
@@ -100,8 +142,42 @@ final class FileLevelStore implements LevelStore, AutoCloseable {
         return out;
     }
 
+    /**
+     * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: one positional read
+     * per vector of the span from the first position to the last, so memory is that span and the slice.
+     */
+    @Override
+    public int[][] readSlice(int level, Part part, int[] positions) {
+        int size = params.partSize(level);
+        if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
+            throw new IllegalArgumentException("element positions outside [0, " + width + ")");
+        }
+        FileChannel channel = channel(level, part, 0);
+        int first = positions[0];
+        ByteBuffer span = ByteBuffer.allocate((positions[positions.length - 1] - first + 1) * Integer.BYTES);
+        int[][] out = new int[size][positions.length];
+        try {
+            for (int i = 0; i < size; i++) {
+                span.clear();
+                long position = (long) i * recordBytes + (long) first * Integer.BYTES;
+                while (span.hasRemaining()) {
+                    if (channel.read(span, position + span.position()) < 0) {
+                        throw new IllegalStateException("no vector " + i + " in " + part + " of level " + level);
+                    }
+                }
+                for (int j = 0; j < positions.length; j++) {
+                    out[i][j] = span.getInt((positions[j] - first) * Integer.BYTES);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + file(level, part), e);
+        }
+        return out;
+    }
+
     /** Forces every file written since the last force to disk. */
-    void force() throws IOException {
+    @Override
+    public void force() throws IOException {
         for (int level = 0; level < channels.length; level++) {
             for (int p = 0; p < 2; p++) {
                 if (dirty[level][p]) {

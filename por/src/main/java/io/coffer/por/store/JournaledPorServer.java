@@ -12,6 +12,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -26,10 +27,12 @@ import java.util.List;
 
 /**
  * A durable PoR server in a directory: the honest server over {@link DirectoryStorage} (U, its Merkle tree, C and H in
- * files: memory independent of n, but for a repair's decode), with a redo journal for crash safety.
+ * files: memory independent of n, but for one element position of C in a repair's decode), with a redo journal for
+ * crash safety.
  *
  * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
- * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C. Each call is
+ * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C (a C rebuild or
+ * a resynchronisation). Each call is
  * checked, then appended and forced to the journal, then applied to the files; a call that completes a batch or
  * rebuilds C then forces the files and replaces the journal, atomically, with the new checkpoint. A restart replays
  * the journal over the files. That is safe however far the crash got, because replaying is idempotent: pending writes
@@ -65,6 +68,16 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * time; later {@code requested} may be null, and must otherwise match. Only one process may hold the directory.
      */
     public static JournaledPorServer open(Path dir, ServerParameters requested) throws IOException {
+        return open(dir, requested, null);
+    }
+
+    /**
+     * As {@link #open(Path, ServerParameters)}, with U's blocks and the code vectors of C and H as objects of
+     * {@code objects} (a bucket, through the sdk's {@code S3BlobStore}; null: files in {@code dir}). The journal,
+     * the sealed checksums and the Merkle file stay in {@code dir}; the same bucket must come with the same directory
+     * at every start. The caller closes {@code objects} after the server.
+     */
+    public static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects) throws IOException {
         Files.createDirectories(dir);
         FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -82,7 +95,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), lockFile, lock);
+            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -90,8 +103,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, FileChannel lockFile, FileLock lock)
-            throws IOException {
+    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, FileChannel lockFile,
+            FileLock lock) throws IOException {
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -99,7 +112,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         DirectoryStorage storage = null;
         try {
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1);
+                    Segments.count(params.blockBytes()) + 1, objects);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
@@ -190,6 +203,20 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         inner.checkRebuildC(c);
         append(MessageType.REBUILD_C, codec.rebuildC(c));
         applied(() -> inner.rebuildC(c), true);
+    }
+
+    @Override
+    public LogState logState() {
+        return inner.state();
+    }
+
+    /** Journaled like a C rebuild: recorded, then U encoded into C at {@code epoch}, then the checkpoint moves. */
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        usable();
+        inner.checkResync(epoch, c);
+        append(MessageType.RESYNC, codec.resync(epoch, c));
+        applied(() -> inner.resync(epoch, c), true);
     }
 
     @Override
@@ -290,6 +317,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                     }
                     case FLUSH -> inner.flush(codec.readFlush(e.payload()));
                     case REBUILD_C -> inner.rebuildC(codec.readRebuildC(e.payload()));
+                    case RESYNC -> {
+                        PorCodec.ResyncRequest r = codec.readResync(e.payload());
+                        inner.resync(r.epoch(), r.c());
+                    }
                     default -> throw new IllegalArgumentException("unexpected record " + type);
                 }
             } catch (RuntimeException ex) {

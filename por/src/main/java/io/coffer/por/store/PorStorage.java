@@ -4,6 +4,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleProof;
 
 /**
@@ -35,6 +36,16 @@ public interface PorStorage {
         return u(index) == null && uSealed(index) != null;
     }
 
+    /** Whether no block and no checksum of U was ever stored (a new store); a scan of U here. */
+    default boolean uEmpty() {
+        for (int i = 0; i < n(); i++) {
+            if (u(i) != null || uSealed(i) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Stores {@code block} as U[index] (the caller no longer changes it); null marks it lost. */
     void setU(int index, byte[] block);
 
@@ -61,6 +72,16 @@ public interface PorStorage {
 
     /** Reads C's parts for decoding, null where a vector is lost. */
     Recovery.PartReader cParts();
+
+    /** Reads slices of element positions of H's parts for decoding in bounded memory; by default from {@link #hParts}. */
+    default SlicedRecovery.SliceReader hSlices() {
+        return SlicedRecovery.SliceReader.of(hParts());
+    }
+
+    /** Reads slices of element positions of C's parts; by default from {@link #cParts}. */
+    default SlicedRecovery.SliceReader cSlices() {
+        return SlicedRecovery.SliceReader.of(cParts());
+    }
 
     /** Whether {@code level} of H has sealed checksums. */
     boolean hasSealedH(int level);

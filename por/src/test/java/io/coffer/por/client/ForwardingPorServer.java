@@ -2,6 +2,7 @@ package io.coffer.por.client;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.code.LogState;
 import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
@@ -64,6 +65,16 @@ abstract class ForwardingPorServer implements PorServer {
     @Override
     public void rebuildC(SealedLevel c) {
         inner.rebuildC(c);
+    }
+
+    @Override
+    public LogState logState() {
+        return inner.logState();
+    }
+
+    @Override
+    public void resync(long epoch, SealedLevel c) {
+        inner.resync(epoch, c);
     }
 
     @Override

@@ -64,7 +64,7 @@ class RecoveryTest {
     }
 
     /** A reader that loses, in each filled level and in C, half of the code vectors plus {@code extra}, at random. */
-    private static Recovery.PartReader halfLost(MemoryLevelStore store, CodeParameters params, SplittableRandom random,
+    static Recovery.PartReader halfLost(MemoryLevelStore store, CodeParameters params, SplittableRandom random,
             int extra) {
         int[][][][] parts = new int[params.cLevel() + 1][2][][];
         for (int level = 0; level <= params.cLevel(); level++) {

@@ -7,10 +7,12 @@ import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.server.LeafProof;
+import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
 import java.util.ArrayList;
@@ -53,6 +55,24 @@ class PorCodecTest {
         assertThat(actual.level()).isEqualTo(expected.level());
         assertThat(actual.x()).isDeepEqualTo(expected.x());
         assertThat(actual.y()).isDeepEqualTo(expected.y());
+    }
+
+    @Test
+    void resyncAndLogStateRoundTripAndOutOfRangeValuesAreRefused() {
+        SealedLevel c = level(7, 64);
+        PorCodec.ResyncRequest r = codec.readResync(codec.resync(5, c));
+        assertThat(r.epoch()).isEqualTo(5);
+        assertSameLevel(r.c(), c);
+        assertThat(codec.readLogState(codec.logState(new LogState(4, 9, 12)))).isEqualTo(new LogState(4, 9, 12));
+
+        assertThatThrownBy(() -> codec.readResync(codec.resync(0, c))).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> codec.readResync(codec.resync(PorServer.MAX_EPOCH + 1, c)))
+                .isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> codec.readResync(codec.resync(5, level(7, 32))))
+                .isInstanceOf(MalformedFrameException.class);
+        byte[] t17 = new WireWriter(12).i64(1).i32(17).toBytes(); // H of 2^4 batches: t is at most 16
+        assertThatThrownBy(() -> codec.readLogState(t17)).isInstanceOf(MalformedFrameException.class);
+        assertThat(params.maxFrameBytes()).isGreaterThanOrEqualTo(2 + codec.resync(1, c).length + SessionMac.BYTES);
     }
 
     @Test

@@ -49,6 +49,38 @@ class RemotePorServerTest {
     }
 
     @Test
+    void aClientBehindTheServerResyncsOverASocket() throws Exception {
+        int k = 5;
+        int blockBytes = 24;
+        MemoryPorServer server = new MemoryPorServer(k, 1, blockBytes);
+        RemotePorServer remote = serve(server);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        byte[][] expected = new byte[1 << k][];
+        SplittableRandom random = new SplittableRandom(9);
+        for (int i = 0; i < 7; i++) {
+            expected[i] = new byte[blockBytes];
+            random.nextBytes(expected[i]);
+            client.write(i, expected[i]);
+        }
+        PorClient restarted = new PorClient(remote, client.state(), new SecureRandom(), s -> { });
+        client.write(7, expected[0]); // the server is one write, and one batch, ahead of restarted
+        expected[7] = expected[0];
+        assertThatThrownBy(() -> restarted.read(1)).isInstanceOf(PorVerificationException.class);
+
+        restarted.resync();
+
+        assertThat(restarted.state().hLog().epoch()).isEqualTo(server.state().epoch()).isEqualTo(3);
+        assertThat(restarted.audit().passed()).isTrue();
+        for (int i = 0; i < 1 << k; i++) {
+            assertThat(restarted.read(i)).isEqualTo(expected[i] == null ? new byte[blockBytes] : expected[i]);
+        }
+        restarted.write(9, expected[1]);
+        restarted.flush();
+        assertThat(restarted.audit().passed()).isTrue();
+        assertThat(restarted.read(9)).isEqualTo(expected[1]);
+    }
+
+    @Test
     void writesOverwritesDeletesAuditsReadsAndRepairPassOverASocket() throws Exception {
         int k = 7;
         int blockBytes = 40;

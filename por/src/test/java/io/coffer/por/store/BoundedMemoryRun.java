@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 /**
  * The body of {@link BoundedMemoryTest}, run in a child JVM with a small heap: a client initialises a server of
  * 2^k blocks (a C rebuild over all of U), writes blocks, audits, and (for the directory server) reopens it and
- * audits again. Arguments: files|memory DIR k batchExponent blockBytes writes. Exits 0 and prints "passed" when
+ * audits again, and has 8 lost blocks of U repaired (decoded from C and H). Arguments: files|memory DIR k batchExponent blockBytes writes. Exits 0 and prints "passed" when
  * every audit passed; an OutOfMemoryError ends it with a non-zero status.
  */
 final class BoundedMemoryRun {
@@ -38,6 +38,7 @@ final class BoundedMemoryRun {
                 PorClient client = new PorClient(server, persisted.get(persisted.size() - 1), new SecureRandom(),
                         persisted::add);
                 passed &= client.audit().passed();
+                passed &= repairs(client, server.storage(), written(params, writes));
             }
         } else {
             PorServer server = new MemoryPorServer(params.k(), params.batchExponent(), params.blockBytes());
@@ -46,6 +47,37 @@ final class BoundedMemoryRun {
         Runtime rt = Runtime.getRuntime();
         System.out.println((passed ? "passed" : "FAILED") + ", heap max " + (rt.maxMemory() >> 20) + " MiB");
         System.exit(passed ? 0 : 1);
+    }
+
+    /** Loses 7 blocks written and one never written, and has them repaired: the server decodes C and H in slices. */
+    private static boolean repairs(PorClient client, DirectoryStorage storage, List<Integer> written) {
+        List<Integer> lost = new ArrayList<>(written.stream().distinct().limit(7).toList());
+        int neverWritten = 0;
+        while (written.contains(neverWritten)) {
+            neverWritten++;
+        }
+        lost.add(neverWritten); // decoded from C, the others from H
+        List<byte[]> before = lost.stream().map(client::read).toList();
+        lost.forEach(i -> storage.setU(i, null));
+        client.repair(lost);
+        boolean passed = true;
+        for (int i = 0; i < lost.size(); i++) {
+            passed &= java.util.Arrays.equals(client.read(lost.get(i)), before.get(i));
+        }
+        System.out.println("repaired " + lost.size() + " blocks: " + (passed ? "equal" : "DIFFERENT"));
+        return passed;
+    }
+
+    /** The indices {@link #run} writes, in order. */
+    private static List<Integer> written(ServerParameters params, int writes) {
+        SplittableRandom random = new SplittableRandom(3);
+        byte[] block = new byte[params.blockBytes()];
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < writes; i++) {
+            random.nextBytes(block);
+            out.add(random.nextInt(1 << params.k()));
+        }
+        return out;
     }
 
     private static boolean run(PorClient client, ServerParameters params, int writes) {

@@ -59,10 +59,13 @@ final class CrashAfterJournal {
         if (type == MessageType.REBUILD_C && method.equals("rebuildC")) {
             return codec.rebuildC((SealedLevel) args[0]);
         }
+        if (type == MessageType.RESYNC && method.equals("resync")) {
+            return codec.resync((long) args[0], (SealedLevel) args[1]);
+        }
         return null;
     }
 
-    /** The block index of the journaled write (-1 for a C rebuild). */
+    /** The block index of the journaled write (-1 for a C rebuild or a resynchronisation). */
     int index() {
         return index;
     }

@@ -204,6 +204,31 @@ class JournaledPorServerTest {
         }
     }
 
+    @Test
+    void aCrashDuringAResyncIsRedoneOnOpenAndTheServerAheadOfTheClientIsCaughtUp() throws IOException {
+        ServerParameters params = new ServerParameters(4, 1, BLOCK);
+        byte[][] expected = new byte[16][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 5);
+            ClientState beforeCrash = client.state();
+            writeRandom(client, expected, 2); // acknowledged by the server, never persisted by the client
+            PorClient restarted = new PorClient(server, beforeCrash, new SecureRandom(), persisted::add);
+            CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.RESYNC);
+            new PorClient(crash.proxy(), restarted.state(), new SecureRandom(), persisted::add).resync();
+            assertThat(server.state().epoch()).isEqualTo(3);
+            crash.rewindJournal();
+        }
+        garble(dir.resolve("c-5-x.vectors"));
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            assertThat(server.state()).isEqualTo(new LogState(3, 0, 3));
+            PorClient client = resume(server);
+            assertContent(client, expected);
+            writeRandom(client, expected, 20);
+            assertContent(client, expected);
+        }
+    }
+
     /** Overwrites the first half of {@code file} with random bytes, as an interrupted rewrite of it may leave it. */
     private void garble(Path file) throws IOException {
         garble(file, 0, (int) (Files.size(file) / 2));

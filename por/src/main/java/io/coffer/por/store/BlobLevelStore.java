@@ -1,0 +1,119 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.Part;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.BlobStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Code vectors as objects of a {@link BlobStore}: vector i of a part of a level is
+ * {@code <prefix><name>-<level>-<x|y>/<i>}, its elements as big-endian ints (the record of {@link FileLevelStore}).
+ * One GET or PUT per vector the log touches; a put is durable when it returns. {@link #clear} keeps the objects: the
+ * log never reads a cleared vector before writing it again. A new store's C is written in full (objects have no
+ * holes), 2n PUTs.
+ */
+final class BlobLevelStore implements VectorStore {
+    private final BlobStore objects;
+    private final String prefix;
+    private final CodeParameters params;
+    private final int width;
+
+    BlobLevelStore(BlobStore objects, String prefix, CodeParameters params, int width) {
+        if (width <= 0) {
+            throw new IllegalArgumentException("width must be positive: " + width);
+        }
+        this.objects = objects;
+        this.prefix = prefix;
+        this.params = params;
+        this.width = width;
+    }
+
+    @Override
+    public int width() {
+        return width;
+    }
+
+    @Override
+    public void read(int level, Part part, int index, int[] into) {
+        ByteBuffer.wrap(get(level, part, index, 0, width)).asIntBuffer().get(into, 0, width);
+    }
+
+    @Override
+    public void write(int level, Part part, int index, int[] vector) {
+        if (vector.length != width) {
+            throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
+        }
+        String name = name(level, part, index);
+        ByteBuffer bytes = ByteBuffer.allocate(width * Integer.BYTES);
+        bytes.asIntBuffer().put(vector);
+        try {
+            objects.put(name, BlobContent.of(bytes.array()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write " + name + " to " + objects.describe(), e);
+        }
+    }
+
+    @Override
+    public void clear(int level) {
+        params.partSize(level); // validates; the objects stay, see the class comment
+    }
+
+    @Override
+    public int[][] copy(int level, Part part) {
+        int size = params.partSize(level);
+        int[][] out = new int[size][width];
+        for (int i = 0; i < size; i++) {
+            read(level, part, i, out[i]);
+        }
+        return out;
+    }
+
+    /** One ranged GET per vector, of the span from the first position to the last. */
+    @Override
+    public int[][] readSlice(int level, Part part, int[] positions) {
+        if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
+            throw new IllegalArgumentException("element positions outside [0, " + width + ")");
+        }
+        int size = params.partSize(level);
+        int first = positions[0];
+        int span = positions[positions.length - 1] - first + 1;
+        int[][] out = new int[size][positions.length];
+        for (int i = 0; i < size; i++) {
+            ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, span));
+            for (int j = 0; j < positions.length; j++) {
+                out[i][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void force() {
+        // every put is durable when it returns
+    }
+
+    @Override
+    public void close() {
+        // the caller owns the blob store
+    }
+
+    private byte[] get(int level, Part part, int index, int fromElement, int elements) {
+        String name = name(level, part, index);
+        try {
+            return objects.read(name, (long) fromElement * Integer.BYTES, elements * Integer.BYTES);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read " + name + " from " + objects.describe(), e);
+        }
+    }
+
+    private String name(int level, Part part, int index) {
+        int size = params.partSize(level);
+        if (index < 0 || index >= size) {
+            throw new IllegalArgumentException("vector " + index + " outside [0, " + size + ") of level " + level);
+        }
+        return prefix + "-" + level + "-" + (part == Part.X ? "x" : "y") + "/" + index;
+    }
+}

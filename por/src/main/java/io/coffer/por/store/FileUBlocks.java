@@ -1,0 +1,70 @@
+package io.coffer.por.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** U's blocks in one file, {@code u.blocks}: block i at i * blockBytes, read and written with positional I/O. */
+final class FileUBlocks implements UBlocks {
+    private final FileChannel channel;
+    private final int blockBytes;
+    private boolean dirty;
+
+    FileUBlocks(Path file, int blockBytes) throws IOException {
+        this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        this.blockBytes = blockBytes;
+    }
+
+    @Override
+    public byte[] read(int index) {
+        ByteBuffer b = ByteBuffer.allocate(blockBytes);
+        long position = (long) index * blockBytes;
+        try {
+            while (b.hasRemaining()) {
+                if (channel.read(b, position + b.position()) < 0) {
+                    break; // past the end: zeros
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot read u.blocks", e);
+        }
+        return b.array();
+    }
+
+    /** Always: a file has no holes to lose (damage inside it is found by the block's checksum). */
+    @Override
+    public boolean present(int index) {
+        return true;
+    }
+
+    @Override
+    public void write(int index, byte[] block) {
+        ByteBuffer b = ByteBuffer.wrap(block);
+        long position = (long) index * blockBytes;
+        try {
+            while (b.hasRemaining()) {
+                channel.write(b, position + b.position());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot write u.blocks", e);
+        }
+        dirty = true;
+    }
+
+    @Override
+    public void force() throws IOException {
+        if (dirty) {
+            channel.force(false);
+            dirty = false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
