@@ -165,6 +165,27 @@ class PorBlobStoreTest {
     }
 
     @Test
+    void aStoreReopenedAfterACrashBetweenBlockWritesAndTheirCommitResynchronisesAndCarriesOn() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
+        byte[] kept = random(10_000, 40);
+        f.store.put("p/kept", BlobContent.of(kept));
+        byte[] before = f.metadata.blockMap().state().orElseThrow();
+        f.store.put("p/lost", BlobContent.of(random(12_000, 41)));
+        // the crash: the server applied the writes, the metadata never committed them
+        f.metadata.blockMap().remove("p/lost", before);
+
+        PorBlobStore reopened = f.reopen(dir.resolve("meta.db"));
+
+        assertThat(reopened.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        assertThat(reopened.head("p/lost")).isEmpty();
+        byte[] next = random(15_000, 42);
+        reopened.put("p/next", BlobContent.of(next));
+        assertThat(reopened.read("p/next", 0, next.length)).isEqualTo(next);
+        PorAuditReport audit = reopened.audit();
+        assertThat(audit.passed()).as(audit.detail()).isTrue();
+    }
+
+    @Test
     void theMapRebuiltFromUEqualsTheOriginalAndALostDatabaseComesBackFromU() throws IOException {
         f = PorStoreFixture.open(dir, 10, 0, 1024); // small blocks: a 300 KiB pack's header spans two
         byte[] big = random(300 << 10, 20);
