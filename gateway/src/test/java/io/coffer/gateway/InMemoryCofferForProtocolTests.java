@@ -8,6 +8,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
@@ -227,8 +228,14 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public synchronized void deleteObject(String bucket, String key) {
-        bucketObjects(bucket).remove(key);
+    public synchronized void deleteObject(String bucket, String key, String ifMatch) {
+        TreeMap<String, Stored> m = bucketObjects(bucket);
+        Stored current = m.get(key);
+        if (ifMatch != null && (current == null || !ETags.matches(ifMatch, current.info.etag()))) {
+            throw CofferException.of(current == null ? ErrorCode.NO_SUCH_KEY : ErrorCode.PRECONDITION_FAILED,
+                    "etag mismatch");
+        }
+        m.remove(key);
     }
 
     @Override

@@ -74,7 +74,16 @@ public interface Coffer extends AutoCloseable {
     ObjectContent getObjectPart(String bucket, String key, int partNumber);
 
     /** Deletes the key; deleting a missing key succeeds (as in S3), a missing bucket does not. */
-    void deleteObject(String bucket, String key);
+    default void deleteObject(String bucket, String key) {
+        deleteObject(bucket, key, null);
+    }
+
+    /**
+     * Deletes the key if its current ETag matches {@code ifMatch} (S3's If-Match on DeleteObject; null: no
+     * condition), checked atomically with the delete: {@code PRECONDITION_FAILED} when it does not match,
+     * {@code NO_SUCH_KEY} when there is no object to match.
+     */
+    void deleteObject(String bucket, String key, String ifMatch);
 
     /** Deletes each key, reporting per key. */
     List<DeleteResult> deleteObjects(String bucket, List<String> keys);
@@ -187,7 +196,11 @@ public interface Coffer extends AutoCloseable {
      */
 
     default void deleteObject(Bucket bucket, String key) {
-        deleteObject(bucket.name(), key);
+        deleteObject(bucket, key, null);
+    }
+
+    default void deleteObject(Bucket bucket, String key, String ifMatch) {
+        deleteObject(bucket.name(), key, ifMatch);
     }
 
     default List<DeleteResult> deleteObjects(Bucket bucket, List<String> keys) {

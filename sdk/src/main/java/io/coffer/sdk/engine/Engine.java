@@ -203,20 +203,20 @@ public final class Engine implements Coffer {
     }
 
     @Override
-    public void deleteObject(String bucket, String key) {
-        deleteObject(bucket, null, key);
+    public void deleteObject(String bucket, String key, String ifMatch) {
+        deleteObject(bucket, null, key, ifMatch);
     }
 
     @Override
-    public void deleteObject(Bucket bucket, String key) {
-        deleteObject(bucket.name(), bucket, key);
+    public void deleteObject(Bucket bucket, String key, String ifMatch) {
+        deleteObject(bucket.name(), bucket, key, ifMatch);
     }
 
     /** {@code known}: the bucket's record when the caller already read it, else null (then it is read here). */
-    private void deleteObject(String bucket, Bucket known, String key) {
+    private void deleteObject(String bucket, Bucket known, String key, String ifMatch) {
         Names.checkKey(key);
         buckets.head(bucket, known);
-        meta.deleteObject(bucket, key).ifPresent(old -> commits.forgetManifest(old.versionId()));
+        meta.deleteObject(bucket, key, ifMatch).ifPresent(old -> commits.forgetManifest(old.versionId()));
     }
 
     @Override
@@ -229,7 +229,7 @@ public final class Engine implements Coffer {
         List<DeleteResult> results = new ArrayList<>(keys.size());
         for (String key : keys) {
             try {
-                deleteObject(bucket.name(), bucket, key);
+                deleteObject(bucket.name(), bucket, key, null);
                 results.add(new DeleteResult(key, null));
             } catch (CofferException e) {
                 results.add(new DeleteResult(key, e));

@@ -77,7 +77,16 @@ public interface MetadataStore extends AutoCloseable {
     Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId);
 
     /** Deletes an object, releasing its references; empty if there was none (not an error). */
-    Optional<ObjectRecord> deleteObject(String bucket, String key);
+    default Optional<ObjectRecord> deleteObject(String bucket, String key) {
+        return deleteObject(bucket, key, null);
+    }
+
+    /**
+     * Deletes an object like {@link #deleteObject(String, String)} if its ETag matches {@code ifMatch} (null: no
+     * condition), checked in the delete's transaction: {@code PRECONDITION_FAILED} when it does not match,
+     * {@code NO_SUCH_KEY} when there is no object to match.
+     */
+    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch);
 
     /**
      * Lists keys of {@code bucket} that start with {@code prefix} and sort after {@code after} (exclusive; null for

@@ -250,8 +250,8 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
-    public Optional<ObjectRecord> deleteObject(String bucket, String key) {
-        return objects.deleteObject(bucket, key);
+    public Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch) {
+        return objects.deleteObject(bucket, key, ifMatch);
     }
 
     @Override

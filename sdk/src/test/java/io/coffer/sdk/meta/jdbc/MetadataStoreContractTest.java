@@ -323,6 +323,20 @@ abstract class MetadataStoreContractTest {
     }
 
     @Test
+    void deleteIfMatchDeletesOnlyAMatchingObjectAndKeepsTheReferencesOfOneItRefuses() {
+        bucket("b");
+        store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
+        put("b", "x", "v1", 1);
+        assertCode(ErrorCode.PRECONDITION_FAILED, () -> store.deleteObject("b", "x", "\"etag-v0\""));
+        assertThat(store.object("b", "x")).isPresent();
+        assertThat(refs(1)).isEqualTo(1);
+        assertCode(ErrorCode.NO_SUCH_KEY, () -> store.deleteObject("b", "y", "etag-v1"));
+        assertThat(store.deleteObject("b", "x", "\"etag-v1\"")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(refs(1)).isZero();
+        assertCode(ErrorCode.NO_SUCH_KEY, () -> store.deleteObject("b", "x", "*"));
+    }
+
+    @Test
     void commitToAMissingBucketFailsAndChangesNothing() {
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.commitObject(object("nope", "k", "v1", 1),
                 newChunks("p1", 1), Precondition.NONE, null));
