@@ -20,6 +20,7 @@ import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.TagSets;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
@@ -250,11 +251,21 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
+                                 Map<String, String> tags, Precondition precondition) {
         Stored s = stored(source.bucket(), source.key());
         checkCopySource(source, s.info);
-        ObjectAttributes a = attributes == null ? s.info.attributes() : attributes;
+        ObjectAttributes a = (attributes == null ? s.info.attributes() : attributes)
+                .withTags(tags == null ? s.info.attributes().tags() : TagSets.objectTags(tags));
         return commit(bucket, key, a, s.data, s.info.etag(), s.info.partSizes(), precondition);
+    }
+
+    @Override
+    public synchronized void putObjectTags(String bucket, String key, Map<String, String> tags) {
+        Stored s = stored(bucket, key);
+        ObjectInfo i = s.info;
+        ObjectInfo tagged = new ObjectInfo(i.bucket(), i.key(), i.size(), i.etag(), i.lastModified(),
+                i.attributes().withTags(TagSets.objectTags(tags)), i.partSizes());
+        bucketObjects(bucket).put(key, new Stored(tagged, s.data));
     }
 
     private static void checkCopySource(CopySource c, ObjectInfo info) {

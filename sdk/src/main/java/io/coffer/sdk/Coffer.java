@@ -93,8 +93,29 @@ public interface Coffer extends AutoCloseable {
      *
      * @param attributes the new object's attributes, or null to copy the source's
      */
+    default ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
+                                  Precondition precondition) {
+        return copyObject(source, bucket, key, attributes, null, precondition);
+    }
+
+    /**
+     * Copies by manifest, as {@link #copyObject(CopySource, String, String, ObjectAttributes, Precondition)}, with
+     * the tag set named apart from the other attributes (S3's tagging directive is apart from its metadata one).
+     *
+     * @param attributes the new object's attributes (their tags ignored), or null to copy the source's
+     * @param tags       the new object's tag set (checked as {@link TagSets#objectTags} does), or null to copy the
+     *                   source's
+     */
     ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                          Precondition precondition);
+                          Map<String, String> tags, Precondition precondition);
+
+    /**
+     * Replaces an object's tag set (empty: removes it), checked as {@link TagSets#objectTags} does. Bytes, ETag and
+     * Last-Modified stay; the object's manifest is sealed again with the new tags, so they survive a reindex. The
+     * write commits only while the key still holds an object of the ETag read (PRECONDITION_FAILED if it changed in
+     * between); NO_SUCH_KEY when there is no object.
+     */
+    void putObjectTags(String bucket, String key, Map<String, String> tags);
 
     /** Copies with the source's attributes, unconditionally. */
     default ObjectInfo copyObject(CopySource source, String bucket, String key) {
@@ -209,7 +230,16 @@ public interface Coffer extends AutoCloseable {
 
     default ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
                                   Precondition precondition) {
-        return copyObject(source, bucket.name(), key, attributes, precondition);
+        return copyObject(source, bucket, key, attributes, null, precondition);
+    }
+
+    default ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                  Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket.name(), key, attributes, tags, precondition);
+    }
+
+    default void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket.name(), key, tags);
     }
 
     default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,

@@ -35,6 +35,7 @@ public enum S3ErrorCode {
     INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
     INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long"),
     MALFORMED_TRAILER_ERROR("MalformedTrailerError", 400,
@@ -126,6 +127,7 @@ public enum S3ErrorCode {
             case INCOMPLETE_BODY -> INCOMPLETE_BODY;
             case PRECONDITION_FAILED -> PRECONDITION_FAILED;
             case METADATA_TOO_LARGE -> METADATA_TOO_LARGE;
+            case INVALID_TAG -> INVALID_TAG;
             case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case SLOW_DOWN -> SLOW_DOWN;
             case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;

@@ -18,6 +18,7 @@ import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.TagSets;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
@@ -240,28 +241,52 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
-        return copyObject(source, bucket, null, key, attributes, precondition);
+                                 Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket, null, key, attributes, tags, precondition);
     }
 
     @Override
     public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
-        return copyObject(source, bucket.name(), bucket, key, attributes, precondition);
+                                 Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket.name(), bucket, key, attributes, tags, precondition);
     }
 
     private ObjectInfo copyObject(CopySource source, String bucket, Bucket known, String key,
-                                  ObjectAttributes attributes, Precondition precondition) {
+                                  ObjectAttributes attributes, Map<String, String> tags, Precondition precondition) {
         Names.checkKey(key);
+        Map<String, String> newTags = tags == null ? null : TagSets.objectTags(tags);
         ObjectRecord src = reads.copySource(source);
         buckets.head(bucket, known);
         Manifest from = reads.openManifest(src);
-        ObjectAttributes attrs = attributes == null ? from.attributes()
-                : attributes.withChecksums(from.attributes().checksums());
+        ObjectAttributes attrs = (attributes == null ? from.attributes()
+                : attributes.withChecksums(from.attributes().checksums()))
+                .withTags(newTags == null ? from.attributes().tags() : newTags);
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 attrs);
         return commits.commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null,
                 null);
+    }
+
+    @Override
+    public void putObjectTags(String bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket, null, key, tags);
+    }
+
+    @Override
+    public void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket.name(), bucket, key, tags);
+    }
+
+    /** A copy of the current version onto itself with new tags, its time kept, if the key still holds that ETag. */
+    private void putObjectTags(String bucket, Bucket known, String key, Map<String, String> tags) {
+        Names.checkKey(key);
+        Map<String, String> checked = TagSets.objectTags(tags);
+        buckets.head(bucket, known);
+        ObjectRecord current = reads.record(bucket, key);
+        Manifest from = reads.openManifest(current);
+        Manifest tagged = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
+                from.attributes().withTags(checked));
+        commits.commit(tagged, NewChunks.NONE, new Precondition(current.etag(), false), null, null);
     }
 
     @Override
