@@ -46,6 +46,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,8 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, TreeMap<String, Stored>> objects = new ConcurrentHashMap<>();
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
+    /** Bucket configuration documents by "bucket/name". */
+    private final Map<String, byte[]> bucketConfigs = new HashMap<>();
     private final long minPartSize;
     /** Successful commits (puts, parts, completes, copies): tests assert that failed requests stored nothing. */
     public final AtomicInteger commits = new AtomicInteger();
@@ -257,6 +260,22 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         ObjectAttributes a = (attributes == null ? s.info.attributes() : attributes)
                 .withTags(tags == null ? s.info.attributes().tags() : TagSets.objectTags(tags));
         return commit(bucket, key, a, s.data, s.info.etag(), s.info.partSizes(), precondition);
+    }
+
+    @Override
+    public synchronized Optional<byte[]> bucketConfig(Bucket bucket, String name) {
+        headBucket(bucket.name());
+        return Optional.ofNullable(bucketConfigs.get(bucket.name() + "/" + name));
+    }
+
+    @Override
+    public synchronized void putBucketConfig(Bucket bucket, String name, byte[] document) {
+        headBucket(bucket.name());
+        if (document == null) {
+            bucketConfigs.remove(bucket.name() + "/" + name);
+        } else {
+            bucketConfigs.put(bucket.name() + "/" + name, document);
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +42,19 @@ public interface Coffer extends AutoCloseable {
 
     /** Deletes a bucket that holds no object ({@code BUCKET_NOT_EMPTY} otherwise), aborting its uploads in progress. */
     void deleteBucket(String bucket);
+
+    /**
+     * A bucket's configuration document {@code name} (the gateway keeps {@code tagging} and {@code cors} here, in
+     * encodings of its own), empty when none is set. The bucket is the record the caller read; NO_SUCH_BUCKET when
+     * it is gone.
+     */
+    Optional<byte[]> bucketConfig(Bucket bucket, String name);
+
+    /**
+     * Sets ({@code document} non-null) or removes a bucket's configuration document. It is kept in the metadata store
+     * and in the bucket's sealed record on the backend, so reindex restores it; deleting the bucket deletes it.
+     */
+    void putBucketConfig(Bucket bucket, String name, byte[] document);
 
     // ---- objects
 

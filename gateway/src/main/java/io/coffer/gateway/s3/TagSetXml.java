@@ -18,6 +18,8 @@ import java.util.Map;
  * stream.
  */
 final class TagSetXml {
+    /** The name of a bucket's tag set among its configuration documents (stored as this class writes it). */
+    static final String BUCKET_CONFIG = "tagging";
     /** A bucket's 50 tags of at most 128 + 256 characters fit in 64 KiB with room to spare. */
     private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 4 * TagSets.MAX_BUCKET_TAGS + 16);
 

@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,6 +117,16 @@ public final class Engine implements Coffer {
     @Override
     public void deleteBucket(String bucket) {
         buckets.delete(bucket);
+    }
+
+    @Override
+    public Optional<byte[]> bucketConfig(Bucket bucket, String name) {
+        return buckets.config(bucket.name(), bucket, name);
+    }
+
+    @Override
+    public void putBucketConfig(Bucket bucket, String name, byte[] document) {
+        buckets.putConfig(bucket.name(), bucket, name, document);
     }
 
     // ---- objects

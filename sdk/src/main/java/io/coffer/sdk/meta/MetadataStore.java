@@ -38,6 +38,15 @@ public interface MetadataStore extends AutoCloseable {
 
     Optional<Bucket> bucket(String name);
 
+    /** A bucket's configuration documents by name (tagging, CORS ...); empty when it has none or does not exist. */
+    Map<String, byte[]> bucketConfigs(String bucket);
+
+    /**
+     * Sets ({@code document} non-null) or removes a bucket's configuration document {@code name}
+     * ({@code NO_SUCH_BUCKET} if the bucket is missing); deleting the bucket deletes its documents.
+     */
+    void putBucketConfig(String bucket, String name, byte[] document);
+
     /** All buckets (of every owner) in name order. */
     List<Bucket> buckets();
 

@@ -220,6 +220,16 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
+    public Map<String, byte[]> bucketConfigs(String bucket) {
+        return buckets.bucketConfigs(bucket);
+    }
+
+    @Override
+    public void putBucketConfig(String bucket, String name, byte[] document) {
+        buckets.putBucketConfig(bucket, name, document);
+    }
+
+    @Override
     public void deleteBucket(String name) {
         buckets.deleteBucket(name, uploads);
     }

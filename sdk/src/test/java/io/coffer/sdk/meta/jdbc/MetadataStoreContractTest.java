@@ -323,6 +323,27 @@ abstract class MetadataStoreContractTest {
     }
 
     @Test
+    void bucketConfigsAreSetReplacedRemovedAndDeletedWithTheirBucket() {
+        bucket("b");
+        bucket("c");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        store.putBucketConfig("b", "tagging", new byte[] {1});
+        store.putBucketConfig("b", "tagging", new byte[] {2});
+        store.putBucketConfig("b", "cors", new byte[] {3});
+        store.putBucketConfig("c", "cors", new byte[] {4});
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("tagging", "cors");
+        assertThat(store.bucketConfigs("b").get("tagging")).containsExactly(2);
+        store.putBucketConfig("b", "tagging", null);
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
+        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.putBucketConfig("nope", "cors", new byte[] {1}));
+        store.deleteBucket("b");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        bucket("b");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        assertThat(store.bucketConfigs("c").get("cors")).containsExactly(4);
+    }
+
+    @Test
     void deleteIfMatchDeletesOnlyAMatchingObjectAndKeepsTheReferencesOfOneItRefuses() {
         bucket("b");
         store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
@@ -678,10 +699,16 @@ abstract class MetadataStoreContractTest {
         try (Connection c = rawConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
             s.executeUpdate("ALTER TABLE chunks DROP COLUMN plain_length");
+            s.executeUpdate("DROP TABLE block_map");
+            s.executeUpdate("DROP TABLE block_free");
+            s.executeUpdate("DROP TABLE block_state");
+            s.executeUpdate("DROP TABLE bucket_configs");
             s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
         }
         store = reopenStore();
         assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        store.putBucketConfig("b", "cors", new byte[] {1});
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
         assertThat(store.storageStats().store().objects()).isEqualTo(1);
         assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
         store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
