@@ -8,6 +8,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
@@ -19,6 +20,7 @@ import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.TagSets;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
@@ -44,6 +46,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -60,6 +63,8 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, TreeMap<String, Stored>> objects = new ConcurrentHashMap<>();
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
+    /** Bucket configuration documents by "bucket/name". */
+    private final Map<String, byte[]> bucketConfigs = new HashMap<>();
     private final long minPartSize;
     /** Successful commits (puts, parts, completes, copies): tests assert that failed requests stored nothing. */
     public final AtomicInteger commits = new AtomicInteger();
@@ -227,8 +232,14 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public synchronized void deleteObject(String bucket, String key) {
-        bucketObjects(bucket).remove(key);
+    public synchronized void deleteObject(String bucket, String key, String ifMatch) {
+        TreeMap<String, Stored> m = bucketObjects(bucket);
+        Stored current = m.get(key);
+        if (ifMatch != null && (current == null || !ETags.matches(ifMatch, current.info.etag()))) {
+            throw CofferException.of(current == null ? ErrorCode.NO_SUCH_KEY : ErrorCode.PRECONDITION_FAILED,
+                    "etag mismatch");
+        }
+        m.remove(key);
     }
 
     @Override
@@ -243,11 +254,37 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
+                                 Map<String, String> tags, Precondition precondition) {
         Stored s = stored(source.bucket(), source.key());
         checkCopySource(source, s.info);
-        ObjectAttributes a = attributes == null ? s.info.attributes() : attributes;
+        ObjectAttributes a = (attributes == null ? s.info.attributes() : attributes)
+                .withTags(tags == null ? s.info.attributes().tags() : TagSets.objectTags(tags));
         return commit(bucket, key, a, s.data, s.info.etag(), s.info.partSizes(), precondition);
+    }
+
+    @Override
+    public synchronized Optional<byte[]> bucketConfig(Bucket bucket, String name) {
+        headBucket(bucket.name());
+        return Optional.ofNullable(bucketConfigs.get(bucket.name() + "/" + name));
+    }
+
+    @Override
+    public synchronized void putBucketConfig(Bucket bucket, String name, byte[] document) {
+        headBucket(bucket.name());
+        if (document == null) {
+            bucketConfigs.remove(bucket.name() + "/" + name);
+        } else {
+            bucketConfigs.put(bucket.name() + "/" + name, document);
+        }
+    }
+
+    @Override
+    public synchronized void putObjectTags(String bucket, String key, Map<String, String> tags) {
+        Stored s = stored(bucket, key);
+        ObjectInfo i = s.info;
+        ObjectInfo tagged = new ObjectInfo(i.bucket(), i.key(), i.size(), i.etag(), i.lastModified(),
+                i.attributes().withTags(TagSets.objectTags(tags)), i.partSizes());
+        bucketObjects(bucket).put(key, new Stored(tagged, s.data));
     }
 
     private static void checkCopySource(CopySource c, ObjectInfo info) {

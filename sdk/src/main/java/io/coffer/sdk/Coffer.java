@@ -4,6 +4,7 @@ import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -42,6 +43,19 @@ public interface Coffer extends AutoCloseable {
     /** Deletes a bucket that holds no object ({@code BUCKET_NOT_EMPTY} otherwise), aborting its uploads in progress. */
     void deleteBucket(String bucket);
 
+    /**
+     * A bucket's configuration document {@code name} (the gateway keeps {@code tagging} and {@code cors} here, in
+     * encodings of its own), empty when none is set. The bucket is the record the caller read; NO_SUCH_BUCKET when
+     * it is gone.
+     */
+    Optional<byte[]> bucketConfig(Bucket bucket, String name);
+
+    /**
+     * Sets ({@code document} non-null) or removes a bucket's configuration document. It is kept in the metadata store
+     * and in the bucket's sealed record on the backend, so reindex restores it; deleting the bucket deletes it.
+     */
+    void putBucketConfig(Bucket bucket, String name, byte[] document);
+
     // ---- objects
 
     /** Stores the body under the key, replacing any object there, once the whole body was read and checked. */
@@ -74,7 +88,16 @@ public interface Coffer extends AutoCloseable {
     ObjectContent getObjectPart(String bucket, String key, int partNumber);
 
     /** Deletes the key; deleting a missing key succeeds (as in S3), a missing bucket does not. */
-    void deleteObject(String bucket, String key);
+    default void deleteObject(String bucket, String key) {
+        deleteObject(bucket, key, null);
+    }
+
+    /**
+     * Deletes the key if its current ETag matches {@code ifMatch} (S3's If-Match on DeleteObject; null: no
+     * condition), checked atomically with the delete: {@code PRECONDITION_FAILED} when it does not match,
+     * {@code NO_SUCH_KEY} when there is no object to match.
+     */
+    void deleteObject(String bucket, String key, String ifMatch);
 
     /** Deletes each key, reporting per key. */
     List<DeleteResult> deleteObjects(String bucket, List<String> keys);
@@ -84,8 +107,29 @@ public interface Coffer extends AutoCloseable {
      *
      * @param attributes the new object's attributes, or null to copy the source's
      */
+    default ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
+                                  Precondition precondition) {
+        return copyObject(source, bucket, key, attributes, null, precondition);
+    }
+
+    /**
+     * Copies by manifest, as {@link #copyObject(CopySource, String, String, ObjectAttributes, Precondition)}, with
+     * the tag set named apart from the other attributes (S3's tagging directive is apart from its metadata one).
+     *
+     * @param attributes the new object's attributes (their tags ignored), or null to copy the source's
+     * @param tags       the new object's tag set (checked as {@link TagSets#objectTags} does), or null to copy the
+     *                   source's
+     */
     ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                          Precondition precondition);
+                          Map<String, String> tags, Precondition precondition);
+
+    /**
+     * Replaces an object's tag set (empty: removes it), checked as {@link TagSets#objectTags} does. Bytes, ETag and
+     * Last-Modified stay; the object's manifest is sealed again with the new tags, so they survive a reindex. The
+     * write commits only while the key still holds an object of the ETag read (PRECONDITION_FAILED if it changed in
+     * between); NO_SUCH_KEY when there is no object.
+     */
+    void putObjectTags(String bucket, String key, Map<String, String> tags);
 
     /** Copies with the source's attributes, unconditionally. */
     default ObjectInfo copyObject(CopySource source, String bucket, String key) {
@@ -187,7 +231,11 @@ public interface Coffer extends AutoCloseable {
      */
 
     default void deleteObject(Bucket bucket, String key) {
-        deleteObject(bucket.name(), key);
+        deleteObject(bucket, key, null);
+    }
+
+    default void deleteObject(Bucket bucket, String key, String ifMatch) {
+        deleteObject(bucket.name(), key, ifMatch);
     }
 
     default List<DeleteResult> deleteObjects(Bucket bucket, List<String> keys) {
@@ -196,7 +244,16 @@ public interface Coffer extends AutoCloseable {
 
     default ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
                                   Precondition precondition) {
-        return copyObject(source, bucket.name(), key, attributes, precondition);
+        return copyObject(source, bucket, key, attributes, null, precondition);
+    }
+
+    default ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                  Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket.name(), key, attributes, tags, precondition);
+    }
+
+    default void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket.name(), key, tags);
     }
 
     default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,

@@ -24,6 +24,8 @@ public enum ErrorCode {
     INCOMPLETE_BODY("IncompleteBody"),
     PRECONDITION_FAILED("PreconditionFailed"),
     METADATA_TOO_LARGE("MetadataTooLarge"),
+    /** A tag set breaks S3's tagging rules (count, lengths, characters, a repeated or reserved key). */
+    INVALID_TAG("InvalidTag"),
     /** Stored data failed its integrity check: the backend lost or altered bytes. */
     INTEGRITY_ERROR("InternalError"),
     /** A transient conflict (for example a chunk collected while a write referenced it); the client may retry. */

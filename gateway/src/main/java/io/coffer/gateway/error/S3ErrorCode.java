@@ -9,12 +9,16 @@ public enum S3ErrorCode {
     AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400,
             "Error parsing the X-Amz-Credential parameter."),
     BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
+    BAD_REQUEST("BadRequest", 400, "Insufficient information. Origin request header needed."),
     BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409,
             "The requested bucket name is not available. The bucket namespace is shared by all users of the system."
             + " Please select a different name and try again."),
     BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409,
             "Your previous request to create the named bucket succeeded and you already own it."),
     BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
+    CORS_RESPONSE("CORSResponse", 403, "This CORS request is not allowed. This is usually because the evalution of"
+            + " Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not"
+            + " whitelisted by the resource's CORS spec."),
     ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
     ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
     INCOMPLETE_BODY("IncompleteBody", 400,
@@ -35,6 +39,7 @@ public enum S3ErrorCode {
     INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
     INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long"),
     MALFORMED_TRAILER_ERROR("MalformedTrailerError", 400,
@@ -126,6 +131,7 @@ public enum S3ErrorCode {
             case INCOMPLETE_BODY -> INCOMPLETE_BODY;
             case PRECONDITION_FAILED -> PRECONDITION_FAILED;
             case METADATA_TOO_LARGE -> METADATA_TOO_LARGE;
+            case INVALID_TAG -> INVALID_TAG;
             case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case SLOW_DOWN -> SLOW_DOWN;
             case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;

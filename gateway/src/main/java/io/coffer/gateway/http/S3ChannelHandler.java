@@ -154,6 +154,10 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         if (!HttpUtil.isContentLengthSet(req) && !HttpUtil.isTransferEncodingChunked(req)) {
             ex.bodyComplete = req instanceof LastHttpContent;
         }
+        if (req.method().equals(HttpMethod.OPTIONS)) {
+            preflight(ex, req);
+            return;
+        }
         try {
             S3Request s3 = prepare(ex, req);
             if (HttpUtil.is100ContinueExpected(req)) {
@@ -178,6 +182,38 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         write(ex, S3Dispatcher.errorResponse(e, ex.resource, ex.requestId,
                 req.method().equals(HttpMethod.HEAD)));
+    }
+
+    /**
+     * A CORS preflight: browsers send it without credentials, so it is answered from the bucket's CORS rules without
+     * authentication, as S3 does (S3Dispatcher.preflight).
+     */
+    private void preflight(Exchange ex, HttpRequest req) {
+        ex.operation = S3Operation.PREFLIGHT;
+        Map<String, String> headers = new HashMap<>();
+        for (Map.Entry<String, String> h : req.headers()) {
+            headers.merge(h.getKey().toLowerCase(Locale.ROOT), h.getValue(), (a, b) -> a + "," + b);
+        }
+        try {
+            RequestTarget target = RequestTarget.parse(req.uri(), req.headers().get(HttpHeaderNames.HOST),
+                    server.options().baseDomain());
+            ex.bucket = target.bucket();
+            ex.key = target.key();
+            ex.resource = target.decodedPath();
+            server.executor().execute(() -> {
+                S3Response resp;
+                try {
+                    resp = server.dispatcher().preflight(target.bucket(), headers);
+                } catch (Throwable t) {
+                    resp = S3Dispatcher.errorResponse(S3Exception.from(t), ex.resource, ex.requestId, false);
+                }
+                write(ex, resp);
+            });
+        } catch (RejectedExecutionException e) {
+            fail(ex, req, new S3Exception(S3ErrorCode.SLOW_DOWN));
+        } catch (S3Exception e) {
+            fail(ex, req, e);
+        }
     }
 
     private static boolean hasBody(HttpRequest req) {

@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
@@ -28,7 +29,7 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
         ChecksumType type = checksumType(r, algorithm);
-        String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(), ObjectHeaders.attributesFrom(r),
+        String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(), ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)),
                 algorithm == null ? null : new MultipartChecksum(algorithm, type));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();

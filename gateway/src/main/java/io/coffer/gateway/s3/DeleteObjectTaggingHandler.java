@@ -1,11 +1,9 @@
 package io.coffer.gateway.s3;
 
 import io.coffer.sdk.Coffer;
+import java.util.Map;
 
-/**
- * DeleteObjectTagging: an existing object's tag set is already empty (Coffer stores no tags), so removing its tags
- * succeeds without changing anything, 204 as in S3; a missing object is NoSuchKey.
- */
+/** DeleteObjectTagging: removes the object's tags (204, as S3 answers); a missing object is NoSuchKey. */
 public final class DeleteObjectTaggingHandler implements S3ActionHandler {
     private final Coffer coffer;
 
@@ -15,7 +13,8 @@ public final class DeleteObjectTaggingHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) {
-        coffer.headObject(r.bucket(), r.key());
+        NameRules.checkKey(r.key());
+        coffer.putObjectTags(r.bucketRecord(), r.key(), Map.of());
         return S3Response.empty(204);
     }
 }

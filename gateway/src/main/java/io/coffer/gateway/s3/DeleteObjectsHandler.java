@@ -7,6 +7,7 @@ import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
 import io.coffer.sdk.DeleteResult;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,7 +20,8 @@ import java.util.Map;
  * DeleteObjects: up to 1000 keys, quiet mode, per-key results. S3 requires Content-MD5 or an x-amz-checksum-* header
  * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream. A VersionId of {@code null} (the
  * one version of an object in a bucket that never had versioning) deletes the object; any other is that key's
- * NoSuchVersion.
+ * NoSuchVersion. An {@code ETag} in an {@code <Object>} makes that key's delete conditional, as If-Match does for
+ * DeleteObject (PreconditionFailed or NoSuchKey for that key).
  */
 public final class DeleteObjectsHandler implements S3ActionHandler {
     private static final int MAX_KEYS = 1000;
@@ -49,6 +51,8 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
             throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
         List<String> valid = new ArrayList<>();
+        // the ETag an <Object> names: deleted only if the object's matches (S3's conditional DeleteObjects)
+        List<String> ifMatch = new ArrayList<>();
         // the version named for each key, echoed in <Deleted>: only S3's null version exists (never versioned)
         Map<String, String> versionIds = new HashMap<>();
         XmlResponseWriter w = XmlResponseWriter.document("DeleteResult");
@@ -65,6 +69,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                     throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
                 }
                 valid.add(k);
+                ifMatch.add(DeleteObjectHandler.ifMatch(o.childText("ETag")));
                 if (versionId != null) {
                     versionIds.put(k, versionId);
                 }
@@ -72,7 +77,15 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                 errors.add(new String[] {k, e.error().code(), e.getMessage()});
             }
         }
-        List<DeleteResult> results = valid.isEmpty() ? List.of() : coffer.deleteObjects(r.bucketRecord(), valid);
+        List<DeleteResult> results = new ArrayList<>(valid.size());
+        for (int i = 0; i < valid.size(); i++) {
+            try {
+                coffer.deleteObject(r.bucketRecord(), valid.get(i), ifMatch.get(i));
+                results.add(new DeleteResult(valid.get(i), null));
+            } catch (CofferException e) {
+                results.add(new DeleteResult(valid.get(i), e));
+            }
+        }
         for (DeleteResult d : results) {
             if (d.error() == null) {
                 if (!quiet) {

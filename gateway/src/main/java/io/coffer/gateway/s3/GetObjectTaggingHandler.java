@@ -1,12 +1,8 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 
-/**
- * GetObjectTagging: an object has no tags (writes that carry tags are refused), so an existing object's tag set is
- * empty. aws-cli v2 asks for it before a multipart bucket-to-bucket copy.
- */
+/** GetObjectTagging: the object's tag set (empty when it has none); a missing object is NoSuchKey. */
 public final class GetObjectTaggingHandler implements S3ActionHandler {
     private final Coffer coffer;
 
@@ -16,7 +12,6 @@ public final class GetObjectTaggingHandler implements S3ActionHandler {
 
     @Override
     public S3Response handle(S3Request r) {
-        coffer.headObject(r.bucket(), r.key());
-        return S3Response.xml(200, XmlResponseWriter.document("Tagging").start("TagSet").end().toBytes());
+        return S3Response.xml(200, TagSetXml.write(coffer.headObject(r.bucket(), r.key()).attributes().tags()));
     }
 }

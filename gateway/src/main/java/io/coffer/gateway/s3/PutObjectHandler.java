@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
@@ -12,7 +13,7 @@ import io.coffer.sdk.PutObjectRequest;
 /**
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every
  * signature, hash and checksum check passed). Supports x-amz-meta-*, the stored content headers, Content-MD5,
- * x-amz-checksum-*, If-None-Match: * and If-Match.
+ * x-amz-checksum-*, x-amz-tagging, If-None-Match: * and If-Match.
  */
 public final class PutObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
@@ -25,7 +26,8 @@ public final class PutObjectHandler implements S3ActionHandler {
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
         PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
-                ObjectHeaders.attributesFrom(r), ObjectHeaders.contentMd5(r), precondition(r),
+                ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)),
+                ObjectHeaders.contentMd5(r), precondition(r),
                 () -> r.bodyChecks().checksums(), r.bucketRecord());
         ObjectInfo info = coffer.putObject(put, r.body());
         S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(info.etag()));

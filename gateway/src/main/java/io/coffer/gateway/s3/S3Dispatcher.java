@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
@@ -31,6 +32,7 @@ public final class S3Dispatcher {
 
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
+    private final CorsResponder cors;
 
     public S3Dispatcher(Coffer coffer, String defaultRegion) {
         this.coffer = coffer;
@@ -68,6 +70,13 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer));
         UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
+        handlers.put(S3Operation.GET_BUCKET_TAGGING, new GetBucketTaggingHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_TAGGING, new PutBucketTaggingHandler(coffer));
+        handlers.put(S3Operation.DELETE_BUCKET_TAGGING, new DeleteBucketTaggingHandler(coffer));
+        handlers.put(S3Operation.GET_BUCKET_CORS, new GetBucketCorsHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_CORS, new PutBucketCorsHandler(coffer));
+        handlers.put(S3Operation.DELETE_BUCKET_CORS, new DeleteBucketCorsHandler(coffer));
+        this.cors = new CorsResponder(coffer);
     }
 
     public S3Response dispatch(S3Request request) throws IOException {
@@ -88,7 +97,18 @@ public final class S3Dispatcher {
         if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())) {
             resp.header(FeatureHeaders.SSE, FeatureHeaders.SSE_AES256);
         }
+        if (r.header("origin") != null) {
+            cors.decorate(r.bucketRecord(), r.method(), r.headers(), resp);
+        }
         return resp;
+    }
+
+    /**
+     * A CORS preflight ({@code OPTIONS}) on {@code bucket}, answered from its rules without authentication, as S3
+     * does; {@code headers} by lower-case name. Errors are thrown as for any action.
+     */
+    public S3Response preflight(String bucket, Map<String, String> headers) {
+        return cors.preflight(bucket, headers);
     }
 
     /**

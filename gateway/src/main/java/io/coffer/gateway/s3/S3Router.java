@@ -123,9 +123,9 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET that names no other subresource; PutObjectTagging and DeleteObjectTagging for an object's
-     * {@code ?tagging} (an object's tag set is always empty, and those two can keep it so); NotImplemented for anything
-     * else (setting or deleting a bucket configuration, a version); null when the request names none.
+     * a GET that names no other subresource; PUT and DELETE of object and bucket tags and of a bucket's CORS rules;
+     * NotImplemented for anything else (setting or deleting another bucket configuration, a version); null when the
+     * request names none.
      */
     private static S3Operation configurationGetter(String method, String bucket, String key,
                                                    Map<String, String> query) {
@@ -148,17 +148,24 @@ public final class S3Router {
             return S3Operation.NOT_IMPLEMENTED;
         }
         if (!method.equals("GET")) {
-            if (key == null || !subresource.equals("tagging")) {
-                return S3Operation.NOT_IMPLEMENTED;
-            }
-            return switch (method) {
-                case "PUT" -> S3Operation.PUT_OBJECT_TAGGING;
-                case "DELETE" -> S3Operation.DELETE_OBJECT_TAGGING;
-                default -> S3Operation.NOT_IMPLEMENTED;
-            };
+            return configurationWriter(method, key == null ? subresource : "object " + subresource);
         }
         S3Operation op = (key == null ? BUCKET_GETTERS : OBJECT_GETTERS).get(subresource);
         return op == null ? S3Operation.NOT_IMPLEMENTED : op;
+    }
+
+    /** PUT or DELETE of a configuration Coffer stores: object and bucket tags, a bucket's CORS rules. */
+    private static S3Operation configurationWriter(String method, String subresource) {
+        boolean put = method.equals("PUT");
+        if (!put && !method.equals("DELETE")) {
+            return S3Operation.NOT_IMPLEMENTED;
+        }
+        return switch (subresource) {
+            case "object tagging" -> put ? S3Operation.PUT_OBJECT_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
+            case "tagging" -> put ? S3Operation.PUT_BUCKET_TAGGING : S3Operation.DELETE_BUCKET_TAGGING;
+            case "cors" -> put ? S3Operation.PUT_BUCKET_CORS : S3Operation.DELETE_BUCKET_CORS;
+            default -> S3Operation.NOT_IMPLEMENTED;
+        };
     }
 
     private static boolean namesSubresource(Map<String, String> query) {

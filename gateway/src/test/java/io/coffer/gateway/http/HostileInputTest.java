@@ -191,18 +191,21 @@ class HostileInputTest {
     void unsupportedSubresourcesAreRefusedAndChangeNothing() throws IOException {
         int before = engine().commits.get();
         try (RawClient c = client()) {
-            for (String q : new String[] {"acl", "versioning", "policy", "tagging", "lifecycle", "cors", "website",
-                "object-lock", "replication", "encryption"}) {
+            for (String q : new String[] {"acl", "versioning", "policy", "lifecycle", "website", "object-lock",
+                "replication", "encryption"}) {
                 assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
                 assertError(c.send("DELETE", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
             for (String q : new String[] {"acl", "retention", "legal-hold"}) {
                 assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
-            // an object's tag set can only stay empty: a tag is 501, a body that is no Tagging document 400
-            byte[] tag = "<Tagging><TagSet><Tag><Key>a</Key><Value>b</Value></Tag></TagSet></Tagging>"
+            // a tag set breaking S3's rules is InvalidTag, a body that is no Tagging document 400 MalformedXML
+            byte[] twice = "<Tagging><TagSet><Tag><Key>a</Key><Value>b</Value></Tag><Tag><Key>a</Key></Tag></TagSet>"
+                    .concat("</Tagging>").getBytes(StandardCharsets.UTF_8);
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), twice), 400, "InvalidTag");
+            byte[] noKey = "<Tagging><TagSet><Tag><Value>b</Value></Tag></TagSet></Tagging>"
                     .getBytes(StandardCharsets.UTF_8);
-            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), tag), 501, "NotImplemented");
+            assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), noKey), 400, "MalformedXML");
             assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), new byte[0]), 400, "MalformedXML");
             assertError(c.send("PUT", "/hostile/ten", "tagging", Map.of(), "<Tagging/>".getBytes(
                     StandardCharsets.UTF_8)), 400, "MalformedXML");

@@ -4,6 +4,7 @@ import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.meta.MetadataStore;
@@ -11,6 +12,9 @@ import java.io.IOException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The bucket operations: a bucket lives in the metadata store and, sealed, as a record on the backend (so reindex can
@@ -51,6 +55,43 @@ final class Buckets {
 
     List<Bucket> list(String owner) {
         return meta.buckets().stream().filter(b -> owner == null || owner.equals(b.owner())).toList();
+    }
+
+    /** The bucket's configuration document {@code name}, if it has one (NoSuchBucket if there is no bucket). */
+    Optional<byte[]> config(String bucket, Bucket known, String name) {
+        head(bucket, known);
+        return Optional.ofNullable(meta.bucketConfigs(bucket).get(name));
+    }
+
+    /**
+     * Sets ({@code document} non-null) or removes a configuration document: the bucket's sealed record is written
+     * again with all its documents first (reindex restores them from it), then the metadata store's row. Serialized
+     * so that two documents set at once both reach the sealed record.
+     */
+    synchronized void putConfig(String bucket, Bucket known, String name, byte[] document) {
+        Bucket b = head(bucket, known);
+        Map<String, byte[]> configs = new TreeMap<>(meta.bucketConfigs(bucket));
+        if (document == null) {
+            configs.remove(name);
+        } else {
+            configs.put(name, document);
+        }
+        String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket);
+        try {
+            ctx.config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(ctx.config.masterKey(), b,
+                    configs)));
+        } catch (IOException e) {
+            throw backendFailure("could not write the bucket record", e);
+        }
+        try {
+            meta.putBucketConfig(bucket, name, document);
+        } catch (CofferException e) {
+            if (e.code() == ErrorCode.NO_SUCH_BUCKET) {
+                // deleted meanwhile: the record just written must not bring it back on reindex
+                ctx.deleteQuietly(blob);
+            }
+            throw e;
+        }
     }
 
     void delete(String bucket) {

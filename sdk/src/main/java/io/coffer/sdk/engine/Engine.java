@@ -18,6 +18,7 @@ import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.TagSets;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
@@ -37,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,6 +117,16 @@ public final class Engine implements Coffer {
     @Override
     public void deleteBucket(String bucket) {
         buckets.delete(bucket);
+    }
+
+    @Override
+    public Optional<byte[]> bucketConfig(Bucket bucket, String name) {
+        return buckets.config(bucket.name(), bucket, name);
+    }
+
+    @Override
+    public void putBucketConfig(Bucket bucket, String name, byte[] document) {
+        buckets.putConfig(bucket.name(), bucket, name, document);
     }
 
     // ---- objects
@@ -203,20 +215,20 @@ public final class Engine implements Coffer {
     }
 
     @Override
-    public void deleteObject(String bucket, String key) {
-        deleteObject(bucket, null, key);
+    public void deleteObject(String bucket, String key, String ifMatch) {
+        deleteObject(bucket, null, key, ifMatch);
     }
 
     @Override
-    public void deleteObject(Bucket bucket, String key) {
-        deleteObject(bucket.name(), bucket, key);
+    public void deleteObject(Bucket bucket, String key, String ifMatch) {
+        deleteObject(bucket.name(), bucket, key, ifMatch);
     }
 
     /** {@code known}: the bucket's record when the caller already read it, else null (then it is read here). */
-    private void deleteObject(String bucket, Bucket known, String key) {
+    private void deleteObject(String bucket, Bucket known, String key, String ifMatch) {
         Names.checkKey(key);
         buckets.head(bucket, known);
-        meta.deleteObject(bucket, key).ifPresent(old -> commits.forgetManifest(old.versionId()));
+        meta.deleteObject(bucket, key, ifMatch).ifPresent(old -> commits.forgetManifest(old.versionId()));
     }
 
     @Override
@@ -229,7 +241,7 @@ public final class Engine implements Coffer {
         List<DeleteResult> results = new ArrayList<>(keys.size());
         for (String key : keys) {
             try {
-                deleteObject(bucket.name(), bucket, key);
+                deleteObject(bucket.name(), bucket, key, null);
                 results.add(new DeleteResult(key, null));
             } catch (CofferException e) {
                 results.add(new DeleteResult(key, e));
@@ -240,28 +252,52 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
-        return copyObject(source, bucket, null, key, attributes, precondition);
+                                 Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket, null, key, attributes, tags, precondition);
     }
 
     @Override
     public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
-                                 Precondition precondition) {
-        return copyObject(source, bucket.name(), bucket, key, attributes, precondition);
+                                 Map<String, String> tags, Precondition precondition) {
+        return copyObject(source, bucket.name(), bucket, key, attributes, tags, precondition);
     }
 
     private ObjectInfo copyObject(CopySource source, String bucket, Bucket known, String key,
-                                  ObjectAttributes attributes, Precondition precondition) {
+                                  ObjectAttributes attributes, Map<String, String> tags, Precondition precondition) {
         Names.checkKey(key);
+        Map<String, String> newTags = tags == null ? null : TagSets.objectTags(tags);
         ObjectRecord src = reads.copySource(source);
         buckets.head(bucket, known);
         Manifest from = reads.openManifest(src);
-        ObjectAttributes attrs = attributes == null ? from.attributes()
-                : attributes.withChecksums(from.attributes().checksums());
+        ObjectAttributes attrs = (attributes == null ? from.attributes()
+                : attributes.withChecksums(from.attributes().checksums()))
+                .withTags(newTags == null ? from.attributes().tags() : newTags);
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 attrs);
         return commits.commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null,
                 null);
+    }
+
+    @Override
+    public void putObjectTags(String bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket, null, key, tags);
+    }
+
+    @Override
+    public void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
+        putObjectTags(bucket.name(), bucket, key, tags);
+    }
+
+    /** A copy of the current version onto itself with new tags, its time kept, if the key still holds that ETag. */
+    private void putObjectTags(String bucket, Bucket known, String key, Map<String, String> tags) {
+        Names.checkKey(key);
+        Map<String, String> checked = TagSets.objectTags(tags);
+        buckets.head(bucket, known);
+        ObjectRecord current = reads.record(bucket, key);
+        Manifest from = reads.openManifest(current);
+        Manifest tagged = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
+                from.attributes().withTags(checked));
+        commits.commit(tagged, NewChunks.NONE, new Precondition(current.etag(), false), null, null);
     }
 
     @Override

@@ -65,9 +65,10 @@ final class Reindexer {
             int buckets = 0;
             for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
                 try {
-                    Bucket r = StoredRecords.openBucket(ctx.config.masterKey(), b.name(),
+                    StoredRecords.BucketRecord r = StoredRecords.openBucketRecord(ctx.config.masterKey(), b.name(),
                             blobs.read(b.name(), 0, (int) b.size()));
-                    meta.createBucket(r);
+                    meta.createBucket(r.bucket());
+                    r.configs().forEach((name, doc) -> meta.putBucketConfig(r.bucket().name(), name, doc));
                     buckets++;
                 } catch (ChunkIntegrityException | MalformedRecordException e) {
                     skip(b.name(), e);

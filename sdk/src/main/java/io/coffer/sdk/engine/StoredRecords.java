@@ -10,6 +10,9 @@ import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Sealing and opening of the records Coffer keeps on the backend besides packs: manifests and bucket records
@@ -22,6 +25,8 @@ public final class StoredRecords {
     static final String TOMBSTONE = "tombstone";
     private static final byte[] BUCKET_MAGIC = "CFBK".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TOMBSTONE_MAGIC = "CFTS".getBytes(StandardCharsets.US_ASCII);
+    /** Far more kinds of bucket configuration than S3 has; bounds what a damaged record can make us read. */
+    private static final int MAX_BUCKET_CONFIGS = 64;
 
     private StoredRecords() {
     }
@@ -75,24 +80,56 @@ public final class StoredRecords {
         return ManifestCodec.decode(key.open(PART, uploadId + "/" + partNumber, sealed));
     }
 
+    /** A bucket and its configuration documents by name (tagging, CORS ...), as its sealed record holds them. */
+    public record BucketRecord(Bucket bucket, Map<String, byte[]> configs) {
+        public BucketRecord {
+            configs = Collections.unmodifiableMap(new TreeMap<>(configs));
+        }
+    }
+
     public static byte[] sealBucket(MasterKey key, Bucket b) {
-        byte[] plain = new BinaryWriter(64).raw(BUCKET_MAGIC).u8(1).string(b.name()).string(b.owner())
-                .string(b.region()).u64(b.created().toEpochMilli()).toByteArray();
-        return key.seal(BUCKET, bucketBlob(key, b.name()), plain);
+        return sealBucket(key, b, Map.of());
+    }
+
+    /** Version 1 without configuration documents, version 2 with (docs/FORMAT.md, "Bucket records"). */
+    public static byte[] sealBucket(MasterKey key, Bucket b, Map<String, byte[]> configs) {
+        BinaryWriter w = new BinaryWriter(64).raw(BUCKET_MAGIC).u8(configs.isEmpty() ? 1 : 2).string(b.name())
+                .string(b.owner()).string(b.region()).u64(b.created().toEpochMilli());
+        if (!configs.isEmpty()) {
+            w.uvarint(configs.size());
+            new TreeMap<>(configs).forEach((name, doc) -> w.string(name).bytes(doc));
+        }
+        return key.seal(BUCKET, bucketBlob(key, b.name()), w.toByteArray());
     }
 
     public static Bucket openBucket(MasterKey key, String blobName, byte[] sealed)
             throws ChunkIntegrityException, MalformedRecordException {
+        return openBucketRecord(key, blobName, sealed).bucket();
+    }
+
+    public static BucketRecord openBucketRecord(MasterKey key, String blobName, byte[] sealed)
+            throws ChunkIntegrityException, MalformedRecordException {
         BinaryReader r = new BinaryReader(key.open(BUCKET, blobName, sealed));
         r.expect(BUCKET_MAGIC);
-        if (r.u8() != 1) {
+        int version = r.u8();
+        if (version != 1 && version != 2) {
             throw new MalformedRecordException("unknown bucket record version");
         }
         Bucket b = new Bucket(r.string(), r.string(), r.string(), Instant.ofEpochMilli(r.u64()));
+        Map<String, byte[]> configs = new TreeMap<>();
+        if (version == 2) {
+            int n = r.uvarintAtMost(MAX_BUCKET_CONFIGS);
+            for (int i = 0; i < n; i++) {
+                String name = r.string();
+                if (name == null || configs.put(name, r.bytes()) != null) {
+                    throw new MalformedRecordException("bucket configuration without a name, or twice");
+                }
+            }
+        }
         r.finish();
         if (b.name() == null || !bucketBlob(key, b.name()).equals(blobName)) {
             throw new MalformedRecordException("bucket record names another bucket");
         }
-        return b;
+        return new BucketRecord(b, configs);
     }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The plaintext encoding of manifests and of stored object attributes (docs/FORMAT.md, "Manifest"). Sealing under the
@@ -30,6 +31,12 @@ public final class ManifestCodec {
     /** Version 2 adds each part's checksum, as manifest version 3 does. */
     private static final int ATTRIBUTES_VERSION = 1;
     private static final int ATTRIBUTES_VERSION_PART_CHECKSUMS = 2;
+    /**
+     * Set in the version byte of a manifest or attributes record whose attributes end with the object's tag set (a
+     * string map); records of untagged objects are as before, and a reader that does not know the flag refuses the
+     * record as of an unknown version rather than dropping the tags.
+     */
+    private static final int TAGS_FLAG = 0x80;
     /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
     private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
@@ -45,7 +52,7 @@ public final class ManifestCodec {
         boolean partChecksums = !m.partChecksums().isEmpty();
         int version = m.isLayer() ? VERSION_LAYER
                 : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
-        w.raw(MANIFEST_MAGIC).u8(version)
+        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()))
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
         writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
@@ -67,7 +74,9 @@ public final class ManifestCodec {
     public static Manifest decode(byte[] bytes) throws MalformedRecordException {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(MANIFEST_MAGIC);
-        int version = r.u8();
+        int flagged = r.u8();
+        boolean tagged = (flagged & TAGS_FLAG) != 0;
+        int version = flagged & ~TAGS_FLAG;
         if (version != VERSION && version != VERSION_INLINE && version != VERSION_PART_CHECKSUMS
                 && version != VERSION_LAYER) {
             throw new MalformedRecordException("unknown manifest version");
@@ -78,7 +87,7 @@ public final class ManifestCodec {
         long size = r.uvarint();
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
-        Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS);
+        Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS, tagged);
         if (version == VERSION_INLINE) {
             byte[] inline = r.raw(r.uvarintAtMost(Math.min(MAX_INLINE, r.remaining())));
             r.finish();
@@ -139,7 +148,8 @@ public final class ManifestCodec {
 
     private static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes, List<String> partChecksums) {
         BinaryWriter w = new BinaryWriter(64);
-        w.raw(ATTRIBUTES_MAGIC).u8(partChecksums.isEmpty() ? ATTRIBUTES_VERSION : ATTRIBUTES_VERSION_PART_CHECKSUMS);
+        w.raw(ATTRIBUTES_MAGIC).u8((partChecksums.isEmpty() ? ATTRIBUTES_VERSION : ATTRIBUTES_VERSION_PART_CHECKSUMS)
+                | tagsFlag(a));
         writeAttributes(w, a, partSizes, partChecksums);
         return w.toByteArray();
     }
@@ -147,11 +157,12 @@ public final class ManifestCodec {
     public static Attributes decodeAttributes(byte[] bytes) throws MalformedRecordException {
         BinaryReader r = new BinaryReader(bytes);
         r.expect(ATTRIBUTES_MAGIC);
-        int version = r.u8();
+        int flagged = r.u8();
+        int version = flagged & ~TAGS_FLAG;
         if (version != ATTRIBUTES_VERSION && version != ATTRIBUTES_VERSION_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown attributes version");
         }
-        Attributes a = readAttributes(r, version == ATTRIBUTES_VERSION_PART_CHECKSUMS);
+        Attributes a = readAttributes(r, version == ATTRIBUTES_VERSION_PART_CHECKSUMS, (flagged & TAGS_FLAG) != 0);
         r.finish();
         return a;
     }
@@ -169,9 +180,16 @@ public final class ManifestCodec {
         for (String c : partChecksums) {
             w.string(c);
         }
+        if (!a.tags().isEmpty()) {
+            w.stringMap(a.tags());
+        }
     }
 
-    private static Attributes readAttributes(BinaryReader r, boolean withPartChecksums)
+    private static int tagsFlag(ObjectAttributes a) {
+        return a.tags().isEmpty() ? 0 : TAGS_FLAG;
+    }
+
+    private static Attributes readAttributes(BinaryReader r, boolean withPartChecksums, boolean tagged)
             throws MalformedRecordException {
         String contentType = r.string();
         ObjectAttributes a = new ObjectAttributes(contentType, r.stringMap(), r.stringMap(), r.stringMap());
@@ -188,6 +206,13 @@ public final class ManifestCodec {
             for (int i = 0; i < parts; i++) {
                 checksums.add(required(r.string()));
             }
+        }
+        if (tagged) {
+            Map<String, String> tags = r.stringMap();
+            if (tags.isEmpty()) {
+                throw new MalformedRecordException("tags flag without tags");
+            }
+            a = a.withTags(tags);
         }
         return new Attributes(a, sizes, checksums);
     }

@@ -38,6 +38,15 @@ public interface MetadataStore extends AutoCloseable {
 
     Optional<Bucket> bucket(String name);
 
+    /** A bucket's configuration documents by name (tagging, CORS ...); empty when it has none or does not exist. */
+    Map<String, byte[]> bucketConfigs(String bucket);
+
+    /**
+     * Sets ({@code document} non-null) or removes a bucket's configuration document {@code name}
+     * ({@code NO_SUCH_BUCKET} if the bucket is missing); deleting the bucket deletes its documents.
+     */
+    void putBucketConfig(String bucket, String name, byte[] document);
+
     /** All buckets (of every owner) in name order. */
     List<Bucket> buckets();
 
@@ -77,7 +86,16 @@ public interface MetadataStore extends AutoCloseable {
     Optional<ObjectRecord> completedUpload(String bucket, String key, String uploadId);
 
     /** Deletes an object, releasing its references; empty if there was none (not an error). */
-    Optional<ObjectRecord> deleteObject(String bucket, String key);
+    default Optional<ObjectRecord> deleteObject(String bucket, String key) {
+        return deleteObject(bucket, key, null);
+    }
+
+    /**
+     * Deletes an object like {@link #deleteObject(String, String)} if its ETag matches {@code ifMatch} (null: no
+     * condition), checked in the delete's transaction: {@code PRECONDITION_FAILED} when it does not match,
+     * {@code NO_SUCH_KEY} when there is no object to match.
+     */
+    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch);
 
     /**
      * Lists keys of {@code bucket} that start with {@code prefix} and sort after {@code after} (exclusive; null for

@@ -8,10 +8,11 @@ import java.util.Set;
 
 /**
  * Request headers that ask S3 for a feature: the gateway either honours what they ask or refuses the request with
- * S3's error, and never drops them silently (a PUT with {@code x-amz-tagging}, a public-read ACL or an object lock
- * that answered 200 without tags, public access or retention would be a wrong success). What passes is what Coffer
+ * S3's error, and never drops them silently (a public-read ACL or an object lock
+ * that answered 200 without public access or retention would be a wrong success). What passes is what Coffer
  * does anyway: the private ACL (and the bucket-owner ACLs, the bucket owner being the only writer), SSE with
- * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class, an empty tag set.
+ * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class. Tags ({@code x-amz-tagging}) are
+ * stored ({@code TaggingHeader}).
  */
 public final class FeatureHeaders {
     public static final String SSE = "x-amz-server-side-encryption";
@@ -44,18 +45,10 @@ public final class FeatureHeaders {
                     throw notImplemented("Object Lock");
                 }
             }
-            case PUT_OBJECT, CREATE_MULTIPART_UPLOAD -> {
-                newObject(r);
-                if (!isBlank(r.header("x-amz-tagging"))) {
-                    throw notImplemented("Object tagging");
-                }
-            }
+            case PUT_OBJECT, CREATE_MULTIPART_UPLOAD -> newObject(r);
             case COPY_OBJECT -> {
                 newObject(r);
                 absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
-                if ("REPLACE".equals(trimmed(r, "x-amz-tagging-directive")) && !isBlank(r.header("x-amz-tagging"))) {
-                    throw notImplemented("Object tagging");
-                }
             }
             case UPLOAD_PART_COPY -> {
                 absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
@@ -120,9 +113,5 @@ public final class FeatureHeaders {
     private static String trimmed(S3Request r, String name) {
         String v = r.header(name);
         return v == null ? null : v.trim();
-    }
-
-    private static boolean isBlank(String v) {
-        return v == null || v.isBlank();
     }
 }

@@ -60,7 +60,8 @@ public final class ObjectHeaders {
     }
 
     /**
-     * Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*, and the checksums
+     * Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*,
+     * x-amz-tagging-count (when it has tags), and the checksums
      * of the bytes the response carries ({@link #checksumsOf}) when {@code checksumMode}.
      */
     public static void write(S3Response resp, ObjectInfo info, Map<String, String> checksums, boolean checksumMode) {
@@ -83,6 +84,9 @@ public final class ObjectHeaders {
         }
         if (info.partCount() > 0) {
             resp.header("x-amz-mp-parts-count", Integer.toString(info.partCount()));
+        }
+        if (!a.tags().isEmpty()) {
+            resp.header("x-amz-tagging-count", Integer.toString(a.tags().size()));
         }
     }
 

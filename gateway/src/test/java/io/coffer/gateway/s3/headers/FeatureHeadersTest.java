@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
 import software.amazon.awssdk.services.s3.model.TaggingDirective;
 
 /**
- * Headers that ask for S3 features (ACLs, tagging, object lock, KMS and customer-key encryption, storage classes,
+ * Headers that ask for S3 features (ACLs, object lock, KMS and customer-key encryption, storage classes,
  * website redirects, expected bucket owners) through the AWS SDK v2 on the real engine: what Coffer cannot honour is
  * refused with S3's error and stores nothing; what it does anyway passes.
  */
@@ -51,7 +51,6 @@ class FeatureHeadersTest {
     @Test
     void putsAskingForFeaturesCofferLacksAreRefusedAndStoreNothing(S3Client s3) {
         List<Refused> refused = List.of(
-                new Refused(r -> r.tagging("project=x"), 501, "NotImplemented"),
                 new Refused(r -> r.acl(ObjectCannedACL.PUBLIC_READ), 501, "NotImplemented"),
                 new Refused(r -> r.grantRead("id=someone"), 501, "NotImplemented"),
                 new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AWS_KMS), 501, "NotImplemented"),
@@ -66,8 +65,6 @@ class FeatureHeadersTest {
             assertError(() -> s3.putObject(r -> c.headers().accept(r.bucket(BUCKET).key("refused")),
                     RequestBody.fromString("must not be stored")), c.status(), c.code());
         }
-        assertError(() -> s3.createMultipartUpload(r -> r.bucket(BUCKET).key("refused").tagging("project=x")),
-                501, "NotImplemented");
         assertError(() -> s3.createMultipartUpload(r -> r.bucket(BUCKET).key("refused")
                 .storageClass(StorageClass.STANDARD_IA)), 501, "NotImplemented");
         assertError(() -> s3.headObject(r -> r.bucket(BUCKET).key("refused")), 404, null);
@@ -103,14 +100,6 @@ class FeatureHeadersTest {
         assertThat(after.eTag()).isEqualTo(before.eTag());
         assertThat(after.metadata()).containsEntry("kept", "yes");
         assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("self")).asUtf8String()).isEqualTo("self bytes");
-    }
-
-    @Test
-    void copiesReplacingTagsAreRefused(S3Client s3) {
-        assertError(() -> s3.copyObject(r -> r.sourceBucket(BUCKET).sourceKey("source").destinationBucket(BUCKET)
-                .destinationKey("tagged-copy").taggingDirective(TaggingDirective.REPLACE).tagging("a=b")),
-                501, "NotImplemented");
-        assertError(() -> s3.headObject(r -> r.bucket(BUCKET).key("tagged-copy")), 404, null);
     }
 
     @Test

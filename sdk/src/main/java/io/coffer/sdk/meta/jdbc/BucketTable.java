@@ -11,8 +11,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Buckets: created, looked up (and locked by the writes in them), listed and deleted. */
 final class BucketTable extends Table {
@@ -65,6 +67,40 @@ final class BucketTable extends Table {
                 BucketTable::bucketRecord));
     }
 
+    Map<String, byte[]> bucketConfigs(String bucket) {
+        return db.read("bucketConfigs", c -> {
+            Map<String, byte[]> out = new TreeMap<>();
+            try (PreparedStatement ps = prepare(c, "SELECT name, document FROM bucket_configs WHERE bucket = ?")) {
+                ps.setString(1, bucket);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), rs.getBytes(2));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    void putBucketConfig(String bucket, String name, byte[] document) {
+        db.write("putBucketConfig", c -> {
+            requireBucket(c, bucket);
+            if (document == null) {
+                try (PreparedStatement ps = prepare(c, "DELETE FROM bucket_configs WHERE bucket = ? AND name = ?")) {
+                    bind(ps, bucket, name);
+                    ps.executeUpdate();
+                }
+                return null;
+            }
+            try (PreparedStatement ps = prepare(c, "INSERT INTO bucket_configs (bucket, name, document) "
+                    + "VALUES (?, ?, ?) ON CONFLICT (bucket, name) DO UPDATE SET document = excluded.document")) {
+                bind(ps, bucket, name, document);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     void deleteBucket(String name, UploadTable uploadTable) {
         db.write("deleteBucket", c -> {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
@@ -77,6 +113,10 @@ final class BucketTable extends Table {
             // new uploads and completions out, and the upload rows' locks wait out parts being committed
             uploadTable.abortLocked(c, rows(c, "SELECT upload_id FROM uploads WHERE bucket = ? ORDER BY upload_id"
                     + dialect.forUpdate, rs -> rs.getString(1), name));
+            try (PreparedStatement ps = prepare(c, "DELETE FROM bucket_configs WHERE bucket = ?")) {
+                ps.setString(1, name);
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
                 ps.setString(1, name);
                 ps.executeUpdate();

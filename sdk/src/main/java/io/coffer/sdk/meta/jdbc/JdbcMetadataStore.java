@@ -223,6 +223,16 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
+    public Map<String, byte[]> bucketConfigs(String bucket) {
+        return buckets.bucketConfigs(bucket);
+    }
+
+    @Override
+    public void putBucketConfig(String bucket, String name, byte[] document) {
+        buckets.putBucketConfig(bucket, name, document);
+    }
+
+    @Override
     public void deleteBucket(String name) {
         buckets.deleteBucket(name, uploads);
     }
@@ -253,8 +263,8 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
-    public Optional<ObjectRecord> deleteObject(String bucket, String key) {
-        return objects.deleteObject(bucket, key);
+    public Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch) {
+        return objects.deleteObject(bucket, key, ifMatch);
     }
 
     @Override

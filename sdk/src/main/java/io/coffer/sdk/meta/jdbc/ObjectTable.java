@@ -149,10 +149,19 @@ final class ObjectTable extends Table {
         }
     }
 
-    Optional<ObjectRecord> deleteObject(String bucket, String key) {
+    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch) {
         byte[] k = utf8(key);
         return db.write("deleteObject", c -> {
             Optional<ObjectRecord> existing = object(c, bucket, k, dialect.forUpdate);
+            if (ifMatch != null) {
+                if (existing.isEmpty()) {
+                    throw CofferException.noSuchKey(bucket, key);
+                }
+                if (!ETags.matches(ifMatch, existing.get().etag())) {
+                    throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
+                            "At least one of the preconditions you specified did not hold (If-Match)");
+                }
+            }
             if (existing.isEmpty()) {
                 return existing;
             }

@@ -335,6 +335,41 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract {
     }
 
     @Test
+    void bucketConfigsAreSetReplacedRemovedAndDeletedWithTheirBucket() {
+        bucket("b");
+        bucket("c");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        store.putBucketConfig("b", "tagging", new byte[] {1});
+        store.putBucketConfig("b", "tagging", new byte[] {2});
+        store.putBucketConfig("b", "cors", new byte[] {3});
+        store.putBucketConfig("c", "cors", new byte[] {4});
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("tagging", "cors");
+        assertThat(store.bucketConfigs("b").get("tagging")).containsExactly(2);
+        store.putBucketConfig("b", "tagging", null);
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
+        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.putBucketConfig("nope", "cors", new byte[] {1}));
+        store.deleteBucket("b");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        bucket("b");
+        assertThat(store.bucketConfigs("b")).isEmpty();
+        assertThat(store.bucketConfigs("c").get("cors")).containsExactly(4);
+    }
+
+    @Test
+    void deleteIfMatchDeletesOnlyAMatchingObjectAndKeepsTheReferencesOfOneItRefuses() {
+        bucket("b");
+        store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
+        put("b", "x", "v1", 1);
+        assertCode(ErrorCode.PRECONDITION_FAILED, () -> store.deleteObject("b", "x", "\"etag-v0\""));
+        assertThat(store.object("b", "x")).isPresent();
+        assertThat(refs(1)).isEqualTo(1);
+        assertCode(ErrorCode.NO_SUCH_KEY, () -> store.deleteObject("b", "y", "etag-v1"));
+        assertThat(store.deleteObject("b", "x", "\"etag-v1\"")).map(ObjectRecord::versionId).contains("v1");
+        assertThat(refs(1)).isZero();
+        assertCode(ErrorCode.NO_SUCH_KEY, () -> store.deleteObject("b", "x", "*"));
+    }
+
+    @Test
     void commitToAMissingBucketFailsAndChangesNothing() {
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.commitObject(object("nope", "k", "v1", 1),
                 newChunks("p1", 1), Precondition.NONE, null));
@@ -679,10 +714,13 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract {
             s.executeUpdate("DROP TABLE block_map");
             s.executeUpdate("DROP TABLE block_free");
             s.executeUpdate("DROP TABLE block_state");
+            s.executeUpdate("DROP TABLE bucket_configs");
             s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
         }
         store = reopenStore();
         assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        store.putBucketConfig("b", "cors", new byte[] {1});
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
         assertThat(store.storageStats().store().objects()).isEqualTo(1);
         assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
         store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));

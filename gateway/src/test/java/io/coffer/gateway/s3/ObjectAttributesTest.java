@@ -21,13 +21,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectAttributesResponse;
 import software.amazon.awssdk.services.s3.model.ObjectAttributes;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.StorageClass;
-import software.amazon.awssdk.services.s3.model.Tag;
 
-/**
- * GetObjectAttributes, and the two tag writes that keep an object's tag set empty (PutObjectTagging with an empty set,
- * DeleteObjectTagging), through the AWS SDK v2 on the real engine; a tag set with a tag is still refused.
- */
-class ObjectAttributesAndTagsTest {
+/** GetObjectAttributes through the AWS SDK v2 on the real engine (object tags: ObjectTaggingTest). */
+class ObjectAttributesTest {
     static final Credential OTHER = new Credential("ATTRSOTHERKEY", "attrs-other-secret", "tenant-b");
 
     @RegisterExtension
@@ -95,25 +91,6 @@ class ObjectAttributesAndTagsTest {
         try (S3Client other = gateway.newClient(OTHER.accessKeyId(), OTHER.secretKey())) {
             assertError(() -> other.getObjectAttributes(r -> r.bucket(BUCKET).key("mine").objectAttributes(ALL)),
                     403, "AccessDenied");
-        }
-    }
-
-    @Test
-    void anEmptyTagSetCanBePutAndTagsDeletedWhileATagIsRefused(S3Client s3) {
-        s3.putObject(r -> r.bucket(BUCKET).key("tags"), RequestBody.fromString("tagged?"));
-        s3.putObjectTagging(r -> r.bucket(BUCKET).key("tags").tagging(t -> t.tagSet(List.of())));
-        s3.deleteObjectTagging(r -> r.bucket(BUCKET).key("tags"));
-        assertError(() -> s3.putObjectTagging(r -> r.bucket(BUCKET).key("tags")
-                .tagging(t -> t.tagSet(Tag.builder().key("project").value("x").build()))), 501, "NotImplemented");
-        assertThat(s3.getObjectTagging(r -> r.bucket(BUCKET).key("tags")).tagSet()).isEmpty();
-        assertThat(s3.getObject(r -> r.bucket(BUCKET).key("tags"), software.amazon.awssdk.core.sync
-                .ResponseTransformer.toBytes()).asUtf8String()).isEqualTo("tagged?");
-
-        assertError(() -> s3.putObjectTagging(r -> r.bucket(BUCKET).key("missing")
-                .tagging(t -> t.tagSet(List.of()))), 404, "NoSuchKey");
-        assertError(() -> s3.deleteObjectTagging(r -> r.bucket(BUCKET).key("missing")), 404, "NoSuchKey");
-        try (S3Client other = gateway.newClient(OTHER.accessKeyId(), OTHER.secretKey())) {
-            assertError(() -> other.deleteObjectTagging(r -> r.bucket(BUCKET).key("tags")), 403, "AccessDenied");
         }
     }
 }
