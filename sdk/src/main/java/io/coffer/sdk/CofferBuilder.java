@@ -49,6 +49,7 @@ public final class CofferBuilder {
     private boolean readOnlyBackend;
     private MetadataStore metadata;
     private MasterKey masterKey;
+    private Path masterKeyFile;
     private Chunker chunker;
     private KeySource keySource;
     private DedupPolicy dedupPolicy = DedupPolicy.DEFAULT;
@@ -139,6 +140,16 @@ public final class CofferBuilder {
 
     public CofferBuilder masterKey(MasterKey key) {
         this.masterKey = Objects.requireNonNull(key, "key");
+        return this;
+    }
+
+    /**
+     * Where the master key is kept (default with {@link #directory}: its {@code master.key}); several gateways of one
+     * store are given the same file. The file is made, mode 0600, only for a new store (see {@link #init}); an existing
+     * one readable by group or others is refused.
+     */
+    public CofferBuilder masterKeyFile(Path file) {
+        this.masterKeyFile = Objects.requireNonNull(file, "file");
         return this;
     }
 
@@ -324,7 +335,13 @@ public final class CofferBuilder {
         MetadataStore ownMetadata = null;
         try {
             if (directory != null) {
-                if (!createIfMissing && masterKey == null && !Files.isRegularFile(directory.resolve("master.key"))) {
+                if (!createIfMissing && masterKey == null && masterKeyFile != null
+                        && !Files.isRegularFile(masterKeyFile)) {
+                    throw new IllegalStateException("master key file " + masterKeyFile.toAbsolutePath()
+                            + " does not exist");
+                }
+                if (!createIfMissing && masterKey == null && !Files.isRegularFile(directory.resolve("master.key"))
+                        && masterKeyFile == null) {
                     throw new IllegalStateException("no Coffer store in " + directory.toAbsolutePath() + ": "
                             + (Files.isDirectory(directory) ? "it holds no master.key" : "no such directory"));
                 }
@@ -342,9 +359,10 @@ public final class CofferBuilder {
                 if (metadata == null) {
                     metadata = ownMetadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
                 }
-                if (masterKey == null) {
-                    masterKey = directoryKey(directory.resolve("master.key"));
-                }
+            }
+            if (masterKey == null && (masterKeyFile != null || directory != null) && blobs != null
+                    && metadata != null) {
+                masterKey = keyFile(masterKeyFile != null ? masterKeyFile : directory.resolve("master.key"));
             }
             if (blobs == null || metadata == null || masterKey == null) {
                 throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
@@ -367,8 +385,8 @@ public final class CofferBuilder {
                     budgetWait, compression, layers, registry), lock);
         } catch (IOException e) {
             release(lock, ownMetadata);
-            throw new UncheckedIOException(directory != null ? "cannot open data directory " + directory
-                    : "cannot open the store: " + e.getMessage(), e);
+            throw new UncheckedIOException((directory != null ? "cannot open data directory " + directory
+                    : "cannot open the store") + ": " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             release(lock, ownMetadata);
             throw e;
@@ -376,10 +394,10 @@ public final class CofferBuilder {
     }
 
     /**
-     * The data directory's {@code master.key}; a new one only for a new store (an empty backend and metadata store, or
+     * The master key file's key; a new file only for a new store (an empty backend and metadata store, or
      * {@link #init}), so that a second gateway started without the store's key does not make a key of its own.
      */
-    private MasterKey directoryKey(Path file) throws IOException {
+    private MasterKey keyFile(Path file) throws IOException {
         if (Files.exists(file)) {
             return MasterKey.load(file);
         }

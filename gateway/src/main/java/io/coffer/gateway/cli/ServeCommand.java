@@ -44,6 +44,10 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions config;
 
+    @Option(names = "--init", description = "Make a new store even where the backend or metadata store holds other"
+            + " data (without it, a new store is made only on an empty backend and metadata store).")
+    boolean init;
+
     @Option(names = "--port", description = "S3 port (default 9000).")
     Integer port;
 
@@ -116,7 +120,7 @@ final class ServeCommand implements Callable<Integer> {
         }
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Coffer coffer = EngineOpener.open(c, prometheus);
+        Coffer coffer = EngineOpener.open(c, prometheus, init);
         S3ServerOptions options = new S3ServerOptions(c.get(ConfigKey.BIND), c.intValue(ConfigKey.PORT),
                 c.get(ConfigKey.BASE_DOMAIN), c.get(ConfigKey.REGION), ssl, new CredentialStore(creds.credentials()),
                 c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),

@@ -3,6 +3,7 @@ package io.coffer.gateway.config;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.blob.S3BlobStore;
+import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.coffer.keyserver.client.KeyServerClient;
@@ -15,10 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Opens the engine a configuration describes: data directory, backend (dir or s3), metadata (SQLite or PostgreSQL)
- * and key source (the embedded OPRF, or a remote key server). The data directory always holds the master key, so it is
+ * and key source (the embedded OPRF, or a remote key server). The data directory holds the master key unless the
+ * {@code master-key} setting names a file elsewhere (several gateways of one store share that file); either way it is
  * what the engine locks while open (docs/OPERATIONS.md), whatever the backend and metadata store.
  */
 public final class EngineOpener {
@@ -27,7 +30,32 @@ public final class EngineOpener {
 
     /** For {@code serve}: creates the store (data directory, master key, SQLite file) on first start. */
     public static Coffer open(GatewayConfig c, MeterRegistry meters) {
-        return open(c, meters, true, false);
+        return open(c, meters, false);
+    }
+
+    /**
+     * For {@code serve}: creates the store (data directory, master key, SQLite file, key check) on first start, which
+     * is a start on an empty backend and metadata store or, with {@code init}, one on a backend that holds other data.
+     */
+    public static Coffer open(GatewayConfig c, MeterRegistry meters, boolean init) {
+        return open(c, meters, true, false, b -> b.init(init));
+    }
+
+    /**
+     * For {@code rotate-key}: opens the existing store with its current key and makes the key in {@code newKeyFile}
+     * (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the new key's id.
+     */
+    public static String rotateKey(GatewayConfig c, Path newKeyFile) {
+        MasterKey next;
+        try {
+            next = MasterKey.loadOrCreate(newKeyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or make the new master key file " + newKeyFile + ": "
+                    + e.getMessage(), e);
+        }
+        checkStoreExists(c, true);
+        open(c, null, false, false, b -> b.rotateMasterKeyTo(next)).close();
+        return next.keyIdHex();
     }
 
     /**
@@ -37,24 +65,38 @@ public final class EngineOpener {
      * {@code readOnlyBackend}, the engine never writes or deletes on the backend (for fsck).
      */
     public static Coffer openExisting(GatewayConfig c, boolean metadataMustExist, boolean readOnlyBackend) {
+        checkStoreExists(c, metadataMustExist);
+        return open(c, null, false, readOnlyBackend, b -> { });
+    }
+
+    private static void checkStoreExists(GatewayConfig c, boolean metadataMustExist) {
         String metadata = c.get(ConfigKey.METADATA);
         Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
                 : metadata.startsWith("jdbc:") ? null : Path.of(metadata);
-        if (!Files.isRegularFile(c.dataDir().resolve("master.key"))) {
+        if (c.get(ConfigKey.MASTER_KEY) != null) {
+            if (!Files.isRegularFile(Path.of(c.get(ConfigKey.MASTER_KEY)))) {
+                throw new IllegalStateException("master key file " + c.get(ConfigKey.MASTER_KEY) + " does not exist");
+            }
+        } else if (!Files.isRegularFile(c.dataDir().resolve("master.key"))) {
             throw new IllegalStateException("no Coffer store in " + c.dataDir().toAbsolutePath() + " (no master.key"
-                    + " there): give the data directory of an existing store; `coffer serve` creates one on first start");
+                    + " there): give the data directory of an existing store, or its key file (--master-key FILE);"
+                    + " `coffer serve` creates one on first start");
         }
         if (metadataMustExist && sqlite != null && !Files.isRegularFile(sqlite)) {
             throw new IllegalStateException("no metadata in " + sqlite.toAbsolutePath() + ": `coffer reindex` rebuilds"
                     + " it from the backend");
         }
-        return open(c, null, false, readOnlyBackend);
     }
 
-    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
+    private static Coffer open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend,
+                               Consumer<CofferBuilder> options) {
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
                 .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy())
                 .layers(c.layerModePolicy());
+        if (c.get(ConfigKey.MASTER_KEY) != null) {
+            b.masterKeyFile(Path.of(c.get(ConfigKey.MASTER_KEY)));
+        }
+        options.accept(b);
         if (meters != null) {
             b.meterRegistry(meters);
         }
