@@ -42,7 +42,7 @@ public final class EngineOpener {
     }
 
     /**
-     * For {@code rotate-key}: opens the existing store with its current key and makes the key in {@code newKeyFile}
+     * For {@code rotate-master-key}: opens the existing store with its current key and makes the key in {@code newKeyFile}
      * (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the new key's id.
      */
     public static String rotateKey(GatewayConfig c, Path newKeyFile) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code master-key} setting: gateways with data directories of their own share one store (an S3 backend and one
- * metadata store) through one key file; a gateway with another key, or none, is refused; {@code rotate-key}'s
+ * metadata store) through one key file; a gateway with another key, or none, is refused; {@code rotate-master-key}'s
  * opener makes a new key the store's.
  */
 class SharedMasterKeyTest {
