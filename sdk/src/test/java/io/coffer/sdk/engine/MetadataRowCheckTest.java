@@ -3,10 +3,15 @@ package io.coffer.sdk.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.MemoryBlobStore;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
+import io.coffer.sdk.testing.PostgresServer;
 import io.coffer.sdk.testing.TestData;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -68,6 +73,29 @@ class MetadataRowCheckTest {
     }
 
     @Test
+    void rowsSwappedInASharedPostgresFailToRead() throws Exception {
+        PostgresServer pg = PostgresServer.get();
+        String url = pg.createDatabase("rowcheck_" + ProcessHandle.current().pid());
+        try (Coffer coffer = Coffer.builder().blobStore(new MemoryBlobStore())
+                .metadataStore(JdbcMetadataStore.postgres(url, pg.user(), pg.password()))
+                .masterKey(MasterKey.random()).build()) {
+            coffer.createBucket("bkt", "t");
+            coffer.putObject(PutObjectRequest.of("bkt", "alice", CHUNKED), TestData.stream(1, CHUNKED));
+            coffer.putObject(PutObjectRequest.of("bkt", "bob", CHUNKED), TestData.stream(2, CHUNKED));
+            try (Connection c = DriverManager.getConnection(url, pg.user(), pg.password())) {
+                swap(c, "alice", "bob", "version_id", "manifest");
+            }
+
+            for (String key : new String[] {"alice", "bob"}) {
+                assertThatThrownBy(() -> coffer.getObject("bkt", key).close())
+                        .isInstanceOfSatisfying(CofferException.class, x -> assertThat(x.code())
+                                .isEqualTo(ErrorCode.INTEGRITY_ERROR))
+                        .hasMessageContaining("does not match its sealed manifest");
+            }
+        }
+    }
+
+    @Test
     void anEditedSizeFailsTheRead() throws Exception {
         try (TestEngine e = TestEngine.open(dir)) {
             e.coffer.createBucket("bkt", "t");
@@ -97,36 +125,41 @@ class MetadataRowCheckTest {
                 .hasMessageContaining("does not match its sealed manifest");
     }
 
-    /** Swaps the given columns between two rows of bucket "bkt", as an operator with SQL access could. */
+    /** Swaps the given columns between two rows of bucket "bkt" of the SQLite file in {@code dir}. */
     static void swap(Path dir, String a, String b, String... columns) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("coffer.db"))) {
-            c.setAutoCommit(false);
-            Object[][] rows = new Object[2][];
-            String[] keys = {a, b};
-            for (int i = 0; i < 2; i++) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT " + String.join(", ", columns)
-                        + " FROM objects WHERE bucket = 'bkt' AND key_utf8 = ?")) {
-                    ps.setBytes(1, keys[i].getBytes(StandardCharsets.UTF_8));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        assertThat(rs.next()).isTrue();
-                        rows[i] = new Object[columns.length];
-                        for (int col = 0; col < columns.length; col++) {
-                            rows[i][col] = rs.getObject(col + 1);
-                        }
-                    }
-                }
-            }
-            for (int i = 0; i < 2; i++) {
-                try (PreparedStatement ps = c.prepareStatement("UPDATE objects SET "
-                        + String.join(" = ?, ", columns) + " = ? WHERE bucket = 'bkt' AND key_utf8 = ?")) {
-                    for (int col = 0; col < columns.length; col++) {
-                        ps.setObject(col + 1, rows[1 - i][col]);
-                    }
-                    ps.setBytes(columns.length + 1, keys[i].getBytes(StandardCharsets.UTF_8));
-                    assertThat(ps.executeUpdate()).isEqualTo(1);
-                }
-            }
-            c.commit();
+            swap(c, a, b, columns);
         }
+    }
+
+    /** Swaps the given columns between two rows of bucket "bkt", as an operator with SQL access could. */
+    static void swap(Connection c, String a, String b, String... columns) throws Exception {
+        c.setAutoCommit(false);
+        Object[][] rows = new Object[2][];
+        String[] keys = {a, b};
+        for (int i = 0; i < 2; i++) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + String.join(", ", columns)
+                    + " FROM objects WHERE bucket = 'bkt' AND key_utf8 = ?")) {
+                ps.setBytes(1, keys[i].getBytes(StandardCharsets.UTF_8));
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    rows[i] = new Object[columns.length];
+                    for (int col = 0; col < columns.length; col++) {
+                        rows[i][col] = rs.getObject(col + 1);
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE objects SET "
+                    + String.join(" = ?, ", columns) + " = ? WHERE bucket = 'bkt' AND key_utf8 = ?")) {
+                for (int col = 0; col < columns.length; col++) {
+                    ps.setObject(col + 1, rows[1 - i][col]);
+                }
+                ps.setBytes(columns.length + 1, keys[i].getBytes(StandardCharsets.UTF_8));
+                assertThat(ps.executeUpdate()).isEqualTo(1);
+            }
+        }
+        c.commit();
     }
 }
