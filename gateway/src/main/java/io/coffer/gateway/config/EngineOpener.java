@@ -46,6 +46,7 @@ public final class EngineOpener {
      * (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the new key's id.
      */
     public static String rotateKey(GatewayConfig c, Path newKeyFile) {
+        checkStoreExists(c, true);
         MasterKey next;
         try {
             next = MasterKey.loadOrCreate(newKeyFile);
@@ -53,7 +54,6 @@ public final class EngineOpener {
             throw new UncheckedIOException("cannot read or make the new master key file " + newKeyFile + ": "
                     + e.getMessage(), e);
         }
-        checkStoreExists(c, true);
         open(c, null, false, false, b -> b.rotateMasterKeyTo(next)).close();
         return next.keyIdHex();
     }
