@@ -11,9 +11,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code coffer rotate-master-key}: makes a new master key the store's (docs/SECURITY.md, "Key rotation"). It opens the store
- * with the current key (the master-key setting or DATA/master.key), like the other offline verbs, while no gateway on
- * this data directory runs; gateways elsewhere keep running and are restarted with the new key file afterwards.
+ * {@code coffer rotate-master-key}: makes a new master key the store's (docs/SECURITY.md, "Key rotation"). It opens
+ * the store with the current key (the master-key setting or DATA/master.key), like the other offline verbs, while no
+ * gateway on this data directory runs; gateways elsewhere keep running and are restarted with the new key file
+ * afterwards.
  */
 @Command(name = "rotate-master-key", mixinStandardHelpOptions = true,
         description = "Make a new master key the store's; the old one is wrapped under it, so old data stays readable.")

@@ -42,8 +42,9 @@ public final class EngineOpener {
     }
 
     /**
-     * For {@code rotate-master-key}: opens the existing store with its current key and makes the key in {@code newKeyFile}
-     * (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the new key's id.
+     * For {@code rotate-master-key}: opens the existing store with its current key and makes the key in
+     * {@code newKeyFile} (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the
+     * new key's id.
      */
     public static String rotateKey(GatewayConfig c, Path newKeyFile) {
         checkStoreExists(c, true);
