@@ -13,6 +13,7 @@ import io.coffer.sdk.layer.LayerModePolicy;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.engine.Engine;
 import io.coffer.sdk.engine.EngineConfig;
+import io.coffer.sdk.engine.KeyCheck;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
 import io.coffer.sdk.key.OprfKeySource;
@@ -42,11 +43,14 @@ public final class CofferBuilder {
 
     private Path directory;
     private boolean createIfMissing = true;
+    private boolean init;
+    private MasterKey rotateTo;
     private BlobStore blobs;
     private boolean readOnlyBackend;
     private MetadataStore metadata;
     private MasterKey masterKey;
     private BackendDecorator backendDecorator;
+    private Path masterKeyFile;
     private Chunker chunker;
     private KeySource keySource;
     private DedupPolicy dedupPolicy = DedupPolicy.DEFAULT;
@@ -90,6 +94,28 @@ public final class CofferBuilder {
     }
 
     /**
+     * With {@code true}, a new store may be made where the backend or metadata store is not empty but holds no key
+     * check and nothing sealed to check the master key against (for example a bucket shared with other data). Without
+     * it a new store, and a new {@code master.key} in {@link #directory}, are made only on an empty backend and
+     * metadata store: a gateway given no key beside a store that exists is refused rather than given a key of its own.
+     * A store that has a key check is never made anew; its key must be given.
+     */
+    public CofferBuilder init(boolean init) {
+        this.init = init;
+        return this;
+    }
+
+    /**
+     * Makes {@code next} the store's master key when it is opened (docs/SECURITY.md, "Key rotation"): the key the
+     * builder was given (the current one) must open the store; {@code next} then wraps it and the earlier keys, and the
+     * engine seals under {@code next}. Afterwards only {@code next} opens the store.
+     */
+    public CofferBuilder rotateMasterKeyTo(MasterKey next) {
+        this.rotateTo = Objects.requireNonNull(next, "next");
+        return this;
+    }
+
+    /**
      * The backend (default with {@link #directory}: a {@link DirectoryBlobStore} under it, in a
      * {@link RetryingBlobStore}). A store given here is used as it is, its own retries included: wrap it in a
      * {@link RetryingBlobStore} if it has none. Either way the engine measures its calls ({@link MeteredBlobStore}).
@@ -124,6 +150,16 @@ public final class CofferBuilder {
 
     public CofferBuilder masterKey(MasterKey key) {
         this.masterKey = Objects.requireNonNull(key, "key");
+        return this;
+    }
+
+    /**
+     * Where the master key is kept (default with {@link #directory}: its {@code master.key}); several gateways of one
+     * store are given the same file. The file is made, mode 0600, only for a new store (see {@link #init}); an existing
+     * one readable by group or others is refused.
+     */
+    public CofferBuilder masterKeyFile(Path file) {
+        this.masterKeyFile = Objects.requireNonNull(file, "file");
         return this;
     }
 
@@ -306,9 +342,16 @@ public final class CofferBuilder {
 
     public Coffer build() {
         DataDirectoryLock lock = null;
+        MetadataStore ownMetadata = null;
         try {
             if (directory != null) {
-                if (!createIfMissing && !Files.isRegularFile(directory.resolve("master.key"))) {
+                if (!createIfMissing && masterKey == null && masterKeyFile != null
+                        && !Files.isRegularFile(masterKeyFile)) {
+                    throw new IllegalStateException("master key file " + masterKeyFile.toAbsolutePath()
+                            + " does not exist");
+                }
+                if (!createIfMissing && masterKey == null && !Files.isRegularFile(directory.resolve("master.key"))
+                        && masterKeyFile == null) {
                     throw new IllegalStateException("no Coffer store in " + directory.toAbsolutePath() + ": "
                             + (Files.isDirectory(directory) ? "it holds no master.key" : "no such directory"));
                 }
@@ -319,41 +362,70 @@ public final class CofferBuilder {
                 }
                 Files.createDirectories(directory);
                 lock = DataDirectoryLock.acquire(directory);
-                if (masterKey == null) {
-                    masterKey = MasterKey.loadOrCreate(directory.resolve("master.key"));
-                }
                 if (blobs == null) {
                     // a store given by the caller keeps its own retry policy (S3BlobStore's is the AWS SDK's)
                     blobs = new RetryingBlobStore(new DirectoryBlobStore(directory.resolve("blobs")));
                 }
                 if (metadata == null) {
-                    metadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
+                    metadata = ownMetadata = JdbcMetadataStore.sqlite(directory.resolve("coffer.db"));
                 }
+            }
+            if (masterKey == null && (masterKeyFile != null || directory != null) && blobs != null
+                    && metadata != null) {
+                masterKey = keyFile(masterKeyFile != null ? masterKeyFile : directory.resolve("master.key"));
             }
             if (blobs == null || metadata == null || masterKey == null) {
                 throw new IllegalStateException("set directory(), or blobStore(), metadataStore() and masterKey()");
             }
-            BlobStore backend = backendDecorator != null
-                    ? backendDecorator.decorate(blobs, metadata, masterKey) : blobs;
+            if (rotateTo != null && readOnlyBackend) {
+                throw new IllegalStateException("a key rotation writes to the backend; it is read-only here");
+            }
+            MasterKey key = KeyCheck.open(blobs, metadata, masterKey, init, !readOnlyBackend);
+            if (rotateTo != null) {
+                key = KeyCheck.rotate(blobs, key, rotateTo);
+            }
+            BlobStore backend = backendDecorator != null ? backendDecorator.decorate(blobs, metadata, key) : blobs;
             Chunker c = chunker != null ? chunker : ChunkerSpec.DEFAULT.newChunker();
-            KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(masterKey);
+            KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(key);
             int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
             MeterRegistry registry = meters != null ? meters : new SimpleMeterRegistry();
-            return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(backend) : backend, registry), metadata, masterKey, c, ks, dedupPolicy, packSize, inlineLimit,
+            return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(backend) : backend, registry), metadata, key, c, ks, dedupPolicy, packSize, inlineLimit,
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),
                     readBudget > 0 ? readBudget : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 4),
                     budgetWait, compression, layers, registry), lock);
         } catch (IOException e) {
-            if (lock != null) {
-                lock.close();
-            }
-            throw new UncheckedIOException("cannot open data directory " + directory, e);
+            release(lock, ownMetadata);
+            throw new UncheckedIOException((directory != null ? "cannot open data directory " + directory
+                    : "cannot open the store") + ": " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
-            if (lock != null) {
-                lock.close();
-            }
+            release(lock, ownMetadata);
             throw e;
+        }
+    }
+
+    /**
+     * The master key file's key; a new file only for a new store (an empty backend and metadata store, or
+     * {@link #init}), so that a second gateway started without the store's key does not make a key of its own.
+     */
+    private MasterKey keyFile(Path file) throws IOException {
+        if (Files.exists(file)) {
+            return MasterKey.load(file);
+        }
+        if (!init && !KeyCheck.isEmptyStore(blobs, metadata)) {
+            throw new IllegalStateException("no master key: " + file.toAbsolutePath() + " does not exist and the"
+                    + " backend (" + blobs.describe() + ") or the metadata store already holds a store; give that"
+                    + " store's key file (the master-key setting, --master-key FILE) rather than make a new key");
+        }
+        return MasterKey.loadOrCreate(file);
+    }
+
+    private static void release(DataDirectoryLock lock, MetadataStore ownMetadata) {
+        if (ownMetadata != null) {
+            ownMetadata.close();
+        }
+        if (lock != null) {
+            lock.close();
         }
     }
 }

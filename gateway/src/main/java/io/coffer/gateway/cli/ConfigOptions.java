@@ -15,6 +15,10 @@ final class ConfigOptions {
     @Option(names = "--data", paramLabel = "DIR", description = "Data directory (default ./coffer-data).")
     String data;
 
+    @Option(names = "--master-key", paramLabel = "FILE",
+            description = "Master key file (default DATA/master.key); every gateway of a store is given the same one.")
+    String masterKey;
+
     @Option(names = "--backend", paramLabel = "dir|s3", description = "Where packs are stored (default dir).")
     String backend;
 
@@ -80,6 +84,7 @@ final class ConfigOptions {
     Map<ConfigKey, String> flags() {
         Map<ConfigKey, String> m = new EnumMap<>(ConfigKey.class);
         put(m, ConfigKey.DATA, data);
+        put(m, ConfigKey.MASTER_KEY, masterKey);
         put(m, ConfigKey.BACKEND, backend);
         put(m, ConfigKey.S3_ENDPOINT, s3Endpoint);
         put(m, ConfigKey.S3_BUCKET, s3Bucket);

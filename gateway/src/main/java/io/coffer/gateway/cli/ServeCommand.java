@@ -49,6 +49,10 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions config;
 
+    @Option(names = "--init", description = "Make a new store even where the backend or metadata store holds other"
+            + " data (without it, a new store is made only on an empty backend and metadata store).")
+    boolean init;
+
     @Option(names = "--port", description = "S3 port (default 9000).")
     Integer port;
 
@@ -136,7 +140,7 @@ final class ServeCommand implements Callable<Integer> {
         }
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        OpenStore store = EngineOpener.openStore(c, prometheus);
+        OpenStore store = EngineOpener.openStore(c, prometheus, init);
         Coffer coffer = store.coffer();
         PorService por = store.por().map(p -> new PorService(p, prometheus, Clock.systemUTC())).orElse(null);
         S3ServerOptions options = new S3ServerOptions(c.get(ConfigKey.BIND), c.intValue(ConfigKey.PORT),

@@ -8,6 +8,11 @@ public enum ConfigKey {
     PORT("port", "9000", false),
     BIND("bind", "127.0.0.1", false),
     DATA("data", "./coffer-data", false),
+    /**
+     * The master key file (default: DATA/master.key). Every gateway of one store is given the same file; its
+     * variable is COFFER_MASTER_KEY_FILE, as it names a file rather than holding the key.
+     */
+    MASTER_KEY("master-key", null, false, "COFFER_MASTER_KEY_FILE"),
     BASE_DOMAIN("base-domain", null, false),
     REGION("region", "us-east-1", false),
     TLS_CERT("tls-cert", null, false),
@@ -87,11 +92,17 @@ public enum ConfigKey {
     private final String key;
     private final String defaultValue;
     private final boolean secret;
+    private final String envName;
 
     ConfigKey(String key, String defaultValue, boolean secret) {
+        this(key, defaultValue, secret, "COFFER_" + key.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    ConfigKey(String key, String defaultValue, boolean secret, String envName) {
         this.key = key;
         this.defaultValue = defaultValue;
         this.secret = secret;
+        this.envName = envName;
     }
 
     public String key() {
@@ -108,7 +119,7 @@ public enum ConfigKey {
 
     /** The environment variable, for example {@code COFFER_BASE_DOMAIN}. */
     public String envName() {
-        return "COFFER_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+        return envName;
     }
 
     public static Optional<ConfigKey> of(String key) {

@@ -3,6 +3,7 @@ package io.coffer.gateway.config;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.blob.S3BlobStore;
+import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.coffer.keyserver.client.KeyServerClient;
@@ -16,10 +17,12 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Opens the engine a configuration describes: data directory, backend (dir or s3), metadata (SQLite or PostgreSQL)
- * and key source (the embedded OPRF, or a remote key server). The data directory always holds the master key, so it is
+ * and key source (the embedded OPRF, or a remote key server). The data directory holds the master key unless the
+ * {@code master-key} setting names a file elsewhere (several gateways of one store share that file); either way it is
  * what the engine locks while open (docs/OPERATIONS.md), whatever the backend and metadata store.
  */
 public final class EngineOpener {
@@ -31,9 +34,36 @@ public final class EngineOpener {
         return openStore(c, meters).coffer();
     }
 
-    /** As {@link #open}, with the PoR client's operations where {@code por} is on. */
+    /**
+     * For {@code serve}: creates the store (data directory, master key, SQLite file, key check) on first start, which
+     * is a start on an empty backend and metadata store or, with {@code init}, one on a backend that holds other data;
+     * with the PoR client's operations where {@code por} is on.
+     */
+    public static OpenStore openStore(GatewayConfig c, MeterRegistry meters, boolean init) {
+        return open(c, meters, true, false, b -> b.init(init));
+    }
+
+    /** {@link #openStore(GatewayConfig, MeterRegistry, boolean)} without {@code init}. */
     public static OpenStore openStore(GatewayConfig c, MeterRegistry meters) {
-        return open(c, meters, true, false);
+        return openStore(c, meters, false);
+    }
+
+    /**
+     * For {@code rotate-master-key}: opens the existing store with its current key and makes the key in
+     * {@code newKeyFile} (made, mode 0600, if absent) its master key (docs/SECURITY.md, "Key rotation"). Returns the
+     * new key's id.
+     */
+    public static String rotateKey(GatewayConfig c, Path newKeyFile) {
+        checkStoreExists(c, true);
+        MasterKey next;
+        try {
+            next = MasterKey.loadOrCreate(newKeyFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or make the new master key file " + newKeyFile + ": "
+                    + e.getMessage(), e);
+        }
+        open(c, null, false, false, b -> b.rotateMasterKeyTo(next)).coffer().close();
+        return next.keyIdHex();
     }
 
     /**
@@ -48,21 +78,31 @@ public final class EngineOpener {
 
     /** As {@link #openExisting}, with the PoR client's operations where {@code por} is on. */
     public static OpenStore openExistingStore(GatewayConfig c, boolean metadataMustExist, boolean readOnlyBackend) {
+        checkStoreExists(c, metadataMustExist);
+        return open(c, null, false, readOnlyBackend, b -> { });
+    }
+
+    private static void checkStoreExists(GatewayConfig c, boolean metadataMustExist) {
         String metadata = c.get(ConfigKey.METADATA);
         Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
                 : metadata.startsWith("jdbc:") ? null : Path.of(metadata);
-        if (!Files.isRegularFile(c.dataDir().resolve("master.key"))) {
+        if (c.get(ConfigKey.MASTER_KEY) != null) {
+            if (!Files.isRegularFile(Path.of(c.get(ConfigKey.MASTER_KEY)))) {
+                throw new IllegalStateException("master key file " + c.get(ConfigKey.MASTER_KEY) + " does not exist");
+            }
+        } else if (!Files.isRegularFile(c.dataDir().resolve("master.key"))) {
             throw new IllegalStateException("no Coffer store in " + c.dataDir().toAbsolutePath() + " (no master.key"
-                    + " there): give the data directory of an existing store; `coffer serve` creates one on first start");
+                    + " there): give the data directory of an existing store, or its key file (--master-key FILE);"
+                    + " `coffer serve` creates one on first start");
         }
         if (metadataMustExist && sqlite != null && !Files.isRegularFile(sqlite)) {
             throw new IllegalStateException("no metadata in " + sqlite.toAbsolutePath() + ": `coffer reindex` rebuilds"
                     + " it from the backend");
         }
-        return open(c, null, false, readOnlyBackend);
     }
 
-    private static OpenStore open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend) {
+    private static OpenStore open(GatewayConfig c, MeterRegistry meters, boolean create, boolean readOnlyBackend,
+                                  Consumer<CofferBuilder> options) {
         PorSettings por = c.porSettings();
         Path porState = PorSettings.clientStateBackup(c.dataDir());
         if (!por.enabled() && Files.exists(porState)) {
@@ -74,6 +114,10 @@ public final class EngineOpener {
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
                 .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy())
                 .layers(c.layerModePolicy());
+        if (c.get(ConfigKey.MASTER_KEY) != null) {
+            b.masterKeyFile(Path.of(c.get(ConfigKey.MASTER_KEY)));
+        }
+        options.accept(b);
         if (meters != null) {
             b.meterRegistry(meters);
         }

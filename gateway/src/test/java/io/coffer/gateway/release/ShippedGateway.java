@@ -64,7 +64,9 @@ final class ShippedGateway implements AutoCloseable {
         ShippedGateway gateway = new ShippedGateway(pb.start(), log, port, adminPort);
         try {
             gateway.awaitReady(adminPort);
-            if (!Files.isRegularFile(data.resolve("master.key"))) {
+            // with --master-key FILE the key lives there; the data directory still holds the lock file
+            Path mark = data.resolve(flags.contains("--master-key") ? "coffer.lock" : "master.key");
+            if (!Files.isRegularFile(mark)) {
                 throw new AssertionError("--data data did not resolve against the caller's directory: no store in "
                         + data + "; the launcher's output:\n" + gateway.output());
             }

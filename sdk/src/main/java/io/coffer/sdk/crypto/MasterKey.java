@@ -13,7 +13,10 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -28,6 +31,11 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Sealed format (docs/FORMAT.md, "Sealed blobs"): {@code 0x01 | key id (8) | nonce (12) | ciphertext | tag (16)},
  * with associated data {@code "coffer/v1/" + purpose + "/" + name}, which binds every sealed blob to what it is and
  * where it lives: a backend that swaps two manifests makes both fail to open.
+ *
+ * <p>After a key rotation (docs/SECURITY.md, "Key rotation") a key carries a keyring: it seals under itself, opens a
+ * value sealed under any earlier key of the store by the key id in the value's header, and takes blinded names and
+ * derived secrets (chunk sealing, the embedded OPRF key) from the store's first key, so that names and chunks written
+ * before the rotation stay where they are.
  */
 public final class MasterKey {
     public static final int KEY_LENGTH = 32;
@@ -40,17 +48,37 @@ public final class MasterKey {
     private static final String FILE_HEADER = "coffer-master-key v1";
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** Purpose of a previous key sealed under its successor ({@link #wrap}). */
+    private static final String WRAP_PURPOSE = "previous-key";
+
+    private final byte[] master;
     private final byte[] keyId;
     private final byte[] sealKey;
     private final byte[] nameKey;
+    /** The store's first key: blinded names and derived secrets come from it. This key when there is no keyring. */
+    private final MasterKey root;
+    /** Earlier keys of the store by key id (hex), for values sealed before a rotation. */
+    private final Map<String, MasterKey> previous;
 
     private MasterKey(byte[] master, byte[] keyId) {
         if (master.length != KEY_LENGTH) {
             throw new IllegalArgumentException("master key must be " + KEY_LENGTH + " bytes");
         }
+        this.master = master.clone();
         this.keyId = keyId.clone();
         this.sealKey = derive(master, "seal");
         this.nameKey = derive(master, "names");
+        this.root = this;
+        this.previous = Map.of();
+    }
+
+    private MasterKey(MasterKey current, MasterKey root, Map<String, MasterKey> previous) {
+        this.master = current.master;
+        this.keyId = current.keyId;
+        this.sealKey = current.sealKey;
+        this.nameKey = current.nameKey;
+        this.root = root;
+        this.previous = Map.copyOf(previous);
     }
 
     /** A master key from raw bytes (for example supplied by the operator); its id is derived from the key. */
@@ -112,6 +140,63 @@ public final class MasterKey {
         return key;
     }
 
+    /**
+     * This key with a keyring: it still seals under itself, and also opens values sealed under {@code previous} keys;
+     * names and derived secrets come from {@code root}, the store's first key (this key or one of {@code previous}).
+     */
+    public MasterKey withKeyring(MasterKey root, Collection<MasterKey> previous) {
+        Map<String, MasterKey> byId = new LinkedHashMap<>();
+        for (MasterKey k : previous) {
+            if (!k.keyIdHex().equals(keyIdHex())) {
+                byId.put(k.keyIdHex(), k.alone());
+            }
+        }
+        MasterKey r = root.keyIdHex().equals(keyIdHex()) ? alone() : byId.get(root.keyIdHex());
+        if (r == null) {
+            throw new IllegalArgumentException("the root key " + root.keyIdHex() + " is not in the keyring");
+        }
+        return new MasterKey(this, r, byId);
+    }
+
+    /** This key without a keyring. */
+    private MasterKey alone() {
+        return root == this && previous.isEmpty() ? this : new MasterKey(master, keyId);
+    }
+
+    /** Hex id of the store's first key, whose derived secrets this key uses (its own id without a keyring). */
+    public String rootKeyIdHex() {
+        return root.keyIdHex();
+    }
+
+    /** The earlier keys this key opens values of (none without a keyring). */
+    public Collection<MasterKey> previousKeys() {
+        return previous.values();
+    }
+
+    /** {@code other} (a previous key) sealed under this key as blob {@code name}, to be {@link #unwrap}ped later. */
+    public byte[] wrap(String name, MasterKey other) {
+        return seal(WRAP_PURPOSE, name, other.master);
+    }
+
+    /** The key that {@link #wrap} sealed as {@code name}. */
+    public MasterKey unwrap(String name, byte[] sealed) throws ChunkIntegrityException {
+        byte[] raw = open(WRAP_PURPOSE, name, sealed);
+        if (raw.length != KEY_LENGTH) {
+            throw new ChunkIntegrityException("Wrapped key is malformed.");
+        }
+        MasterKey k = of(raw);
+        Arrays.fill(raw, (byte) 0);
+        return k;
+    }
+
+    /** The key id of a sealed value, read from its header without opening it (hex), or null if it is malformed. */
+    public static String sealedKeyIdHex(byte[] sealed) {
+        if (sealed.length < OVERHEAD || sealed[0] != VERSION) {
+            return null;
+        }
+        return HexFormat.of().formatHex(sealed, 1, 1 + ID_LENGTH);
+    }
+
     /** Hex of the 8-byte key id, safe to log. */
     public String keyIdHex() {
         return HexFormat.of().formatHex(keyId);
@@ -151,6 +236,10 @@ public final class MasterKey {
         }
         byte[] id = Arrays.copyOfRange(sealed, 1, 1 + ID_LENGTH);
         if (!MessageDigest.isEqual(id, keyId)) {
+            MasterKey earlier = previous.get(HexFormat.of().formatHex(id));
+            if (earlier != null) {
+                return earlier.open(purpose, name, sealed);
+            }
             throw new ChunkIntegrityException("Sealed under another master key (key id " + HexFormat.of().formatHex(id)
                     + ").");
         }
@@ -168,13 +257,13 @@ public final class MasterKey {
 
     /** A keyed, deterministic name for {@code value} (hex of 16 bytes of HMAC): hides the value, stable across runs. */
     public String blindName(String purpose, String value) {
-        byte[] mac = hmac(nameKey, ("coffer/" + purpose + "/" + value).getBytes(StandardCharsets.UTF_8));
+        byte[] mac = hmac(root.nameKey, ("coffer/" + purpose + "/" + value).getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().formatHex(mac, 0, 16);
     }
 
     /** A 32-byte secret derived for {@code purpose}, for components that need their own key (e.g. a convergence secret). */
     public byte[] deriveSecret(String purpose) {
-        return hmac(sealKey, ("coffer/derived/" + purpose).getBytes(StandardCharsets.UTF_8));
+        return hmac(root.sealKey, ("coffer/derived/" + purpose).getBytes(StandardCharsets.UTF_8));
     }
 
     private Cipher gcm(int mode, byte[] nonce, String purpose, String name) throws GeneralSecurityException {

@@ -159,6 +159,11 @@ final class Fsck {
             damaged.add(where + ": manifest does not open (" + e.getMessage() + ")");
             return;
         }
+        String mismatch = ObjectReads.mismatch(r, m);
+        if (mismatch != null) {
+            damaged.add(where + ": the metadata row does not match its sealed manifest (" + mismatch + ")");
+            return;
+        }
         Map<ChunkId, ChunkLocation> locs = meta.locate(m.distinctChunkIds());
         for (ManifestEntry e : m.entries()) {
             chunks++;

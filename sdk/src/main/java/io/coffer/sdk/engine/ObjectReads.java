@@ -15,10 +15,14 @@ import io.coffer.sdk.meta.ObjectRecord;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Reading committed objects: the current record of a key, what it says, its opened manifest and its bytes. */
 final class ObjectReads {
+    private static final Logger LOG = LoggerFactory.getLogger(ObjectReads.class);
     private final EngineContext ctx;
     private final Buckets buckets;
     private final LayerReader layers = new LayerReader();
@@ -58,14 +62,46 @@ final class ObjectReads {
         }
     }
 
+    /**
+     * The record's manifest, opened and checked against the record: the seal binds a manifest to its version id, not
+     * to the row it sits in, so a metadata store whose rows were swapped or edited (a shared PostgreSQL is a party of
+     * its own, docs/SECURITY.md) could otherwise make a GET serve another object's data.
+     */
     Manifest openManifest(ObjectRecord r) {
+        Manifest m;
         try {
-            return StoredRecords.openManifest(ctx.config.masterKey(), BackendLayout.manifest(r.versionId()),
+            m = StoredRecords.openManifest(ctx.config.masterKey(), BackendLayout.manifest(r.versionId()),
                     r.manifest());
         } catch (ChunkIntegrityException | MalformedRecordException e) {
             throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "The object's manifest failed its integrity check.",
                     e);
         }
+        String mismatch = mismatch(r, m);
+        if (mismatch != null) {
+            LOG.error("metadata row of {}/{} (version {}) does not match its sealed manifest: {}; the row was"
+                    + " altered or swapped in the metadata store, the object is not served", r.bucket(), r.key(),
+                    r.versionId(), mismatch);
+            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "The object's metadata does not match its sealed"
+                    + " manifest (" + mismatch + ").");
+        }
+        return m;
+    }
+
+    /** What differs between a metadata row and the sealed manifest it holds, or null if nothing does. */
+    static String mismatch(ObjectRecord r, Manifest m) {
+        if (!Objects.equals(r.bucket(), m.bucket()) || !Objects.equals(r.key(), m.key())) {
+            return "the manifest is of another bucket or key";
+        }
+        if (!Objects.equals(r.versionId(), m.versionId())) {
+            return "the manifest is of version " + m.versionId();
+        }
+        if (r.size() != m.size()) {
+            return "size " + r.size() + " in the row, " + m.size() + " in the manifest";
+        }
+        if (!Objects.equals(r.etag(), m.etag())) {
+            return "ETag " + r.etag() + " in the row, " + m.etag() + " in the manifest";
+        }
+        return null;
     }
 
     /**
