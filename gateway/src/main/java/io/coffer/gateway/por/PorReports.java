@@ -32,6 +32,7 @@ public final class PorReports {
     public static String json(PorAuditReport a, int blocksUsed, int capacity) {
         return "{\"operation\":\"audit\",\"verdict\":\"" + verdict(a) + "\",\"passed\":" + a.passed()
                 + ",\"levelsChecked\":" + a.levelsChecked() + ",\"vectorsSampled\":" + a.vectorsSampled()
+                + ",\"uBlocksSampled\":" + a.uBlocksSampled() + ",\"uBlocksBad\":" + a.uBlocksBad()
                 + ",\"bytesDown\":" + a.bytesDown() + ",\"bytesUp\":" + a.bytesUp() + ",\"tookMillis\":"
                 + a.took().toMillis() + ",\"detail\":" + AccessLog.json(a.detail()) + ",\"blocksUsed\":" + blocksUsed
                 + ",\"capacity\":" + capacity + "}";
@@ -46,9 +47,9 @@ public final class PorReports {
     }
 
     public static String text(PorAuditReport a, int blocksUsed, int capacity) {
-        return String.format(Locale.ROOT, "PoR audit: %d levels checked, %d code vectors sampled, %d bytes down,"
-                        + " %d bytes up, %d ms%nblocks used: %d of %d%n%s%s%n", a.levelsChecked(), a.vectorsSampled(),
-                a.bytesDown(), a.bytesUp(), a.took().toMillis(), blocksUsed, capacity,
+        return String.format(Locale.ROOT, "PoR audit: %d levels checked, %d code vectors sampled, %d blocks of U read"
+                        + " back (%d bad), %d bytes down, %d bytes up, %d ms%nblocks used: %d of %d%n%s%s%n",
+                a.levelsChecked(), a.vectorsSampled(), a.uBlocksSampled(), a.uBlocksBad(), a.bytesDown(), a.bytesUp(), a.took().toMillis(), blocksUsed, capacity,
                 a.detail() == null || a.detail().isBlank() ? "" : "detail: " + a.detail() + System.lineSeparator(),
                 a.passed() ? PASSED : "FAILED");
     }

@@ -64,9 +64,9 @@ public final class PorService {
         (a.passed() ? passed : failed).increment();
         lastAuditSeconds.set(clock.millis() / 1000.0);
         lastAuditPassed.set(a.passed() ? 1.0 : 0.0);
-        String line = "PoR audit {}: {} levels, {} vectors, {} bytes down, {} bytes up, {} ms{}";
-        Object[] args = {a.passed() ? "passed" : "FAILED", a.levelsChecked(), a.vectorsSampled(), a.bytesDown(),
-            a.bytesUp(), a.took().toMillis(), a.passed() || a.detail() == null ? "" : ": " + a.detail()};
+        String line = "PoR audit {}: {} levels, {} vectors, {} U blocks ({} bad), {} bytes down, {} bytes up, {} ms{}";
+        Object[] args = {a.passed() ? "passed" : "FAILED", a.levelsChecked(), a.vectorsSampled(), a.uBlocksSampled(),
+            a.uBlocksBad(), a.bytesDown(), a.bytesUp(), a.took().toMillis(), a.passed() || a.detail() == null ? "" : ": " + a.detail()};
         if (a.passed()) {
             LOG.info(line, args);
         } else {
