@@ -155,6 +155,21 @@ class LayerMultipartTest {
         assertThat(layerCost).isLessThan(plainCost / 2);
     }
 
+    /** The parts of a layer are collected; the same bytes uploaded again are then stored anew, not deduplicated. */
+    @Test
+    void theSamePartsUploadedAfterGcCollectedAnEarlierUploadsPartsAreStoredAgain() throws Exception {
+        byte[] gz = LayerModeTest.gzip(TestData.text(10, 500_000), 6);
+        try (TestEngine e = open(dir)) {
+            upload(e.coffer, LAYERS, "first.tgz", gz, null);
+            assertThat(e.coffer.collectGarbage().packsRetired()).isPositive();
+            ObjectInfo again = upload(e.coffer, PLAIN, "again.tgz", gz, null);
+            assertThat(again.etag()).isEqualTo(multipartEtag(gz));
+            assertThat(get(e.coffer, PLAIN, "again.tgz", null)).isEqualTo(gz);
+            assertThat(get(e.coffer, LAYERS, "first.tgz", null)).isEqualTo(gz);
+            assertThat(e.coffer.fsck(true).clean()).isTrue();
+        }
+    }
+
     @Test
     void crashBetweenTheReencodeAndTheCommitLeavesTheUploadCompletable() throws Exception {
         byte[] gz = LayerModeTest.gzip(TestData.text(7, 700_000), 6);
