@@ -87,8 +87,9 @@ public final class Engine implements Coffer {
         this.buckets = new Buckets(ctx);
         this.reads = new ObjectReads(ctx, buckets);
         this.commits = new ObjectCommits(ctx);
-        this.multipart = new MultipartUploads(ctx, buckets, reads, commits);
         this.layerPuts = new LayerPuts(ctx);
+        this.multipart = new MultipartUploads(ctx, buckets, reads, commits,
+                new LayerCompletions(ctx, layerPuts, reads, commits));
         try {
             config.blobs().prepareFolders(BackendLayout.folders());
         } catch (IOException | RuntimeException e) {

@@ -190,21 +190,39 @@ final class Fsck {
         }
     }
 
-    /** A layer-mode object's chunks re-encode to its original: as many bytes, with its MD5 (its ETag). */
+    /**
+     * A layer-mode object's chunks re-encode to its original: as many bytes, with its ETag: their MD5, or for a
+     * multipart object the MD5 of its parts' MD5s and the part count.
+     */
     private void checkLayer(String where, Manifest m) {
         MessageDigest md5 = Md5Tap.newMd5();
+        MessageDigest md5OfParts = Md5Tap.newMd5();
+        int part = 0;
+        long partLeft = m.partSizes().isEmpty() ? Long.MAX_VALUE : m.partSizes().get(0);
         long n = 0;
         try (InputStream in = new LayerReader().open(ctx, m, 0, m.size())) {
             byte[] buf = new byte[64 << 10];
             for (int got = in.read(buf); got >= 0; got = in.read(buf)) {
-                md5.update(buf, 0, got);
+                for (int at = 0; at < got; ) {
+                    int take = (int) Math.min(got - at, partLeft);
+                    md5.update(buf, at, take);
+                    at += take;
+                    partLeft -= take;
+                    if (partLeft == 0 && part < m.partSizes().size()) {
+                        md5OfParts.update(md5.digest());
+                        part++;
+                        partLeft = part < m.partSizes().size() ? m.partSizes().get(part) : Long.MAX_VALUE;
+                    }
+                }
                 n += got;
             }
         } catch (IOException | RuntimeException ex) {
             damaged.add(where + ": layer does not re-encode (" + ex.getMessage() + ")");
             return;
         }
-        if (n != m.size() || !HexFormat.of().formatHex(md5.digest()).equals(m.etag())) {
+        String etag = m.partSizes().isEmpty() ? HexFormat.of().formatHex(md5.digest())
+                : HexFormat.of().formatHex(md5OfParts.digest()) + "-" + part;
+        if (n != m.size() || !etag.equals(m.etag())) {
             damaged.add(where + ": layer re-encodes to other bytes than its ETag says");
         }
     }

@@ -68,6 +68,12 @@ final class GarbageCollector {
                     }
                 }
             }
+            if (retired > 0) {
+                // a retired pack's chunks left the index; the cache of locations must not offer them for dedup (a
+                // write would reference a chunk that is gone and fail, and its retry with it). Which chunks a wholly
+                // dead pack held is not read here, so the cache is emptied: it refills from the store.
+                ctx.locations.invalidateAll();
+            }
             for (String name : meta.retiredPacks(cutoff)) {
                 long size = blobs.head(name).map(BlobInfo::size).orElse(0L);
                 blobs.delete(name);

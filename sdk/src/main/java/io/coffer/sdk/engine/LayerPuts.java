@@ -101,7 +101,8 @@ final class LayerPuts {
         }
     }
 
-    private LayerState stateOf(String bucket) throws IOException {
+    /** The bucket's similarity state, loaded from its journal on first use; shared with multipart completions. */
+    LayerState stateOf(String bucket) throws IOException {
         try {
             return states.computeIfAbsent(bucket, b -> {
                 try {
@@ -116,6 +117,11 @@ final class LayerPuts {
     }
 
     /** Copies the client's body to {@code file}, digesting it; its failures are the client's. */
+    /** The layer writer, shared with multipart completions. */
+    LayerWriter writer() {
+        return writer;
+    }
+
     private static long spill(InputStream in, Path file, MessageDigest md5) throws IOException {
         byte[] buf = new byte[COPY_BUFFER];
         long size = 0;

@@ -54,13 +54,16 @@ final class MultipartUploads {
     private final Buckets buckets;
     private final ObjectReads reads;
     private final ObjectCommits commits;
+    private final LayerCompletions layers;
 
-    MultipartUploads(EngineContext ctx, Buckets buckets, ObjectReads reads, ObjectCommits commits) {
+    MultipartUploads(EngineContext ctx, Buckets buckets, ObjectReads reads, ObjectCommits commits,
+                     LayerCompletions layers) {
         this.ctx = ctx;
         this.meta = ctx.config.metadata();
         this.buckets = buckets;
         this.reads = reads;
         this.commits = commits;
+        this.layers = layers;
     }
 
     /*
@@ -120,14 +123,14 @@ final class MultipartUploads {
         ObjectRecord src = reads.copySource(source);
         Manifest from = reads.openManifest(src);
         String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
-        if (range == null && from.partSizes().isEmpty() && !from.isInline()
+        if (range == null && from.partSizes().isEmpty() && !from.isInline() && !from.isLayer()
                 && (checksum == null || sourceSum != null)) {
             // the whole of a single-PUT object: share its chunks, its MD5 (and any checksum) is already known
             return commitPart(bucket, key, uploadId, partNumber, from.size(), from.etag(), from.entries(),
                     NewChunks.NONE, checksum == null ? Map.of() : Map.of(checksum.algorithm().name(), sourceSum));
         }
-        // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes:
-        // stream them through the write path; dedup keeps whole chunks from being stored twice
+        // a sub-range (or a multipart source, whose ETag is not an MD5) needs the MD5 of exactly those bytes, and a
+        // layer's chunks are not its bytes: stream them through the write path; dedup keeps whole chunks from being stored twice
         ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
         try (InputStream in = reads.content(from, r.offset(), r.length())) {
             return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, checksum, in);
@@ -194,9 +197,10 @@ final class MultipartUploads {
         }
         Manifest manifest = new Manifest(bucket, key, BackendLayout.newId(), size, multipartEtag(parts),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
+        Precondition when = precondition == null ? Precondition.NONE : precondition;
         try {
-            return commits.commit(manifest, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition,
-                    uploadId, null);
+            ObjectInfo layer = layers.commitAsLayer(manifest, when, uploadId);
+            return layer != null ? layer : commits.commit(manifest, NewChunks.NONE, when, uploadId, null);
         } catch (CofferException e) {
             if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
                 throw e;

@@ -34,9 +34,8 @@ public record Manifest(String bucket, String key, String versionId, long size, S
         if (!partChecksums.isEmpty() && (inline != null || partChecksums.size() != partSizes.size())) {
             throw new IllegalArgumentException("part checksums belong to a chunked multipart object, one per part");
         }
-        if (layerSide != ORDINARY && (inline != null || !partSizes.isEmpty() || layerSide < 0
-                || layerSide > entries.size())) {
-            throw new IllegalArgumentException("a layer-mode manifest is a single PUT's chunks, side entries first");
+        if (layerSide != ORDINARY && (inline != null || layerSide < 0 || layerSide > entries.size())) {
+            throw new IllegalArgumentException("a layer-mode manifest is chunks, side entries first");
         }
     }
 

@@ -26,8 +26,13 @@ public final class ManifestCodec {
     private static final int VERSION = 1;
     private static final int VERSION_INLINE = 2;
     private static final int VERSION_PART_CHECKSUMS = 3;
-    /** Version 4: a layer-mode object; the number of side-information entries follows the attributes. */
+    /**
+     * Version 4: a layer-mode object (a single PUT, or a multipart upload without part checksums); the number of
+     * side-information entries follows the attributes. Version 5: the same for a multipart object with part
+     * checksums, whose attributes are those of version 3.
+     */
     private static final int VERSION_LAYER = 4;
+    private static final int VERSION_LAYER_PART_CHECKSUMS = 5;
     /** Version 2 adds each part's checksum, as manifest version 3 does. */
     private static final int ATTRIBUTES_VERSION = 1;
     private static final int ATTRIBUTES_VERSION_PART_CHECKSUMS = 2;
@@ -50,7 +55,7 @@ public final class ManifestCodec {
         BinaryWriter w = new BinaryWriter(128 + m.entries().size() * ENTRY_SIZE
                 + (m.isInline() ? m.inline().length : 0));
         boolean partChecksums = !m.partChecksums().isEmpty();
-        int version = m.isLayer() ? VERSION_LAYER
+        int version = m.isLayer() ? (partChecksums ? VERSION_LAYER_PART_CHECKSUMS : VERSION_LAYER)
                 : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
         w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()))
                 .string(m.bucket()).string(m.key()).string(m.versionId())
@@ -77,8 +82,7 @@ public final class ManifestCodec {
         int flagged = r.u8();
         boolean tagged = (flagged & TAGS_FLAG) != 0;
         int version = flagged & ~TAGS_FLAG;
-        if (version != VERSION && version != VERSION_INLINE && version != VERSION_PART_CHECKSUMS
-                && version != VERSION_LAYER) {
+        if (version < VERSION || version > VERSION_LAYER_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown manifest version");
         }
         String bucket = required(r.string());
@@ -87,7 +91,9 @@ public final class ManifestCodec {
         long size = r.uvarint();
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
-        Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS, tagged);
+        boolean layer = version == VERSION_LAYER || version == VERSION_LAYER_PART_CHECKSUMS;
+        Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS || version == VERSION_LAYER_PART_CHECKSUMS,
+                tagged);
         if (version == VERSION_INLINE) {
             byte[] inline = r.raw(r.uvarintAtMost(Math.min(MAX_INLINE, r.remaining())));
             r.finish();
@@ -97,7 +103,7 @@ public final class ManifestCodec {
             return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
                     List.of(), inline);
         }
-        int layerSide = version == VERSION_LAYER ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
+        int layerSide = layer ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
         int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
         List<ManifestEntry> entries = new ArrayList<>(n);
         long total = 0;
@@ -114,12 +120,11 @@ public final class ManifestCodec {
         }
         r.finish();
         // a layer's chunks are its partially decoded form, whose length is not the object's
-        if (version != VERSION_LAYER && total != size) {
+        if (!layer && total != size) {
             throw new MalformedRecordException("chunk lengths add up to " + total + ", not " + size);
         }
-        if (version == VERSION_LAYER && (layerSide > n || !a.partSizes().isEmpty())) {
-            throw new MalformedRecordException("layer manifest with " + layerSide + " side entries of " + n
-                    + " or with parts");
+        if (layer && layerSide > n) {
+            throw new MalformedRecordException("layer manifest with " + layerSide + " side entries of " + n);
         }
         return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
                 a.partChecksums(), entries, null, layerSide);
