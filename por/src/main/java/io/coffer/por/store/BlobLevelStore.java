@@ -62,13 +62,8 @@ final class BlobLevelStore implements VectorStore {
     }
 
     @Override
-    public int[][] copy(int level, Part part) {
-        int size = params.partSize(level);
-        int[][] out = new int[size][width];
-        for (int i = 0; i < size; i++) {
-            read(level, part, i, out[i]);
-        }
-        return out;
+    public int partSize(int level) {
+        return params.partSize(level);
     }
 
     /** One ranged GET per vector, of the span from the first position to the last. */

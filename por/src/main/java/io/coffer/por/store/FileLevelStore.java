@@ -131,15 +131,9 @@ final class FileLevelStore implements VectorStore {
         params.partSize(level); // validates; the files stay, see the class comment
     }
 
-    /** All vectors of one part, for decoding: memory proportional to the part ({@link #readSlice} is bounded). */
     @Override
-    public int[][] copy(int level, Part part) {
-        int size = params.partSize(level);
-        int[][] out = new int[size][width];
-        for (int i = 0; i < size; i++) {
-            read(level, part, i, out[i]);
-        }
-        return out;
+    public int partSize(int level) {
+        return params.partSize(level);
     }
 
     /**

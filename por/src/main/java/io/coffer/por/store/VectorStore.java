@@ -10,8 +10,18 @@ import java.io.IOException;
  * reads whole parts and slices of element positions for decoding, and makes its writes durable at {@link #force}.
  */
 interface VectorStore extends LevelStore, AutoCloseable {
-    /** All vectors of one part: memory proportional to the part. */
-    int[][] copy(int level, Part part);
+    /** How many vectors each part of {@code level} holds. */
+    int partSize(int level);
+
+    /** All vectors of one part: memory proportional to the part ({@link #readSlice} is bounded). */
+    default int[][] copy(int level, Part part) {
+        int size = partSize(level);
+        int[][] out = new int[size][width()];
+        for (int i = 0; i < size; i++) {
+            read(level, part, i, out[i]);
+        }
+        return out;
+    }
 
     /** Elements {@code positions} (ascending) of every vector of one part, for decoding in slices. */
     int[][] readSlice(int level, Part part, int[] positions);
