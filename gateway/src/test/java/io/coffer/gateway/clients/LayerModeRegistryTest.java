@@ -8,11 +8,6 @@ import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.layer.LayerModePolicy;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -40,7 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LayerModeRegistryTest {
     private static final String BUCKET = "registry";
-    private static final Duration TIMEOUT = Duration.ofMinutes(3);
 
     @RegisterExtension
     static CofferGatewayExtension layered = CofferGatewayExtension.withEngine(dir -> Coffer.builder().directory(dir)
@@ -53,6 +47,7 @@ class LayerModeRegistryTest {
 
     @TempDir
     Path work;
+    private RegistryOnCoffer registry;
 
     @Test
     void secondImageVersionSharesStorageWithTheFirstInALayerModeBucket() throws Exception {
@@ -97,37 +92,9 @@ class LayerModeRegistryTest {
                                   Map<String, Path> v2Files) throws Exception {
         gateway.client().createBucket(b -> b.bucket(BUCKET));
         Path blobs = gateway.dataDir().resolve("blobs");
-        int port = freePort();
-        Path config = Files.writeString(work.resolve(name + ".yml"), """
-                version: 0.1
-                log:
-                  level: warn
-                  accesslog:
-                    disabled: true
-                storage:
-                  s3:
-                    accesskey: %s
-                    secretkey: %s
-                    region: us-east-1
-                    regionendpoint: http://127.0.0.1:%d
-                    forcepathstyle: true
-                    bucket: %s
-                    secure: false
-                    v4auth: true
-                    chunksize: 5242880
-                    rootdirectory: /
-                  redirect:
-                    disable: true
-                http:
-                  addr: 127.0.0.1:%d
-                  secret: coffer-layer-registry-test
-                """.formatted(gateway.accessKeyId(), gateway.secretKey(), gateway.port(), BUCKET, port));
-        Path log = work.resolve(name + "-registry.log");
-        Process registry = new ProcessBuilder(ExternalClients.registry().toString(), "serve", config.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        try {
-            awaitListening(port, registry, log);
-            String repo = "127.0.0.1:" + port + "/coffer/app";
+        try (RegistryOnCoffer started = RegistryOnCoffer.start(gateway, BUCKET, work, name, false)) {
+            registry = started;
+            String repo = registry.host() + "/coffer/app";
             push(v1, repo + ":1");
             gateway.engine().collectGarbage();
             long before = size(blobs);
@@ -136,13 +103,8 @@ class LayerModeRegistryTest {
             long added = size(blobs) - before;
             assertLayersAre(repo, "1", v1);
             assertLayersAre(repo, "2", v2);
-            assertExportHas(repo + ":2", v2Files);
+            registry.assertExportHas(repo + ":2", v2Files);
             return added;
-        } finally {
-            registry.destroy();
-            if (!registry.waitFor(10, TimeUnit.SECONDS)) {
-                registry.destroyForcibly();
-            }
         }
     }
 
@@ -153,12 +115,12 @@ class LayerModeRegistryTest {
             args.addAll(List.of("-f", l.toString()));
         }
         args.addAll(List.of("-t", ref));
-        crane(args.toArray(String[]::new));
+        registry.crane(args.toArray(String[]::new));
     }
 
     /** The image's layers are the files' digests, and each layer blob pulls back as the file, byte for byte. */
     private void assertLayersAre(String repo, String tag, List<Path> files) throws Exception {
-        JsonNode manifest = new ObjectMapper().readTree(crane("manifest", repo + ":" + tag));
+        JsonNode manifest = new ObjectMapper().readTree(registry.crane("manifest", repo + ":" + tag));
         List<String> digests = new ArrayList<>();
         manifest.get("layers").forEach(l -> digests.add(l.get("digest").asText()));
         List<String> want = new ArrayList<>();
@@ -173,7 +135,7 @@ class LayerModeRegistryTest {
             ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(back.toFile());
             pb.environment().put("DOCKER_CONFIG", work.toString());
             Process p = pb.redirectError(work.resolve("crane-blob.err").toFile()).start();
-            assertThat(p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("crane blob finished").isTrue();
+            assertThat(p.waitFor(RegistryOnCoffer.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("crane blob finished").isTrue();
             assertThat(p.exitValue()).as("crane blob: %s", Files.readString(work.resolve("crane-blob.err")))
                     .isZero();
             assertThat(Files.readAllBytes(back)).as("layer %d of %s", i, tag).isEqualTo(Files.readAllBytes(
@@ -181,23 +143,12 @@ class LayerModeRegistryTest {
         }
     }
 
-    /** Exports the image's flattened file system and compares the named files with the originals, byte for byte. */
-    private void assertExportHas(String image, Map<String, Path> files) throws IOException {
-        Path out = Files.createDirectories(work.resolve("export-" + Integer.toHexString(image.hashCode())));
-        Path tar = out.resolve("fs.tar");
-        crane("export", image, tar.toString());
-        run(List.of("tar", "-xf", tar.toString(), "-C", out.toString()));
-        for (Map.Entry<String, Path> f : files.entrySet()) {
-            assertThat(Files.readAllBytes(out.resolve(f.getKey()))).as(f.getKey())
-                    .isEqualTo(Files.readAllBytes(f.getValue()));
-        }
-    }
-
     /** {@code tar czf} of the directory (GNU tar and gzip, as image layers are made), names sorted, times fixed. */
     private Path tgz(Path dir, String name) {
         Path file = work.resolve(name);
-        run(List.of("tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "-czf", file.toString(), "-C",
-                dir.toString(), "."));
+        List<String> command = List.of("tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "-czf",
+                file.toString(), "-C", dir.toString(), ".");
+        ExternalClients.run(command, Map.of(), work, RegistryOnCoffer.TIMEOUT).requireSuccess(command);
         return file;
     }
 
@@ -226,40 +177,5 @@ class LayerModeRegistryTest {
         try (Stream<Path> all = Files.walk(dir)) {
             return all.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }
-    }
-
-    private String crane(String... args) {
-        List<String> command = new ArrayList<>(List.of(ExternalClients.crane().toString()));
-        command.addAll(List.of(args));
-        command.add("--insecure");
-        return run(command);
-    }
-
-    private String run(List<String> command) {
-        return ExternalClients.run(command, Map.of("DOCKER_CONFIG", work.toString()), work, TIMEOUT)
-                .requireSuccess(command).stdout();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void awaitListening(int port, Process registry, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (!registry.isAlive()) {
-                throw new AssertionError("the registry exited: " + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("the registry did not listen on " + port + ": "
-                + Files.readString(log, StandardCharsets.UTF_8));
     }
 }
