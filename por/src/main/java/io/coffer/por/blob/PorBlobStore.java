@@ -1,7 +1,6 @@
 package io.coffer.por.blob;
 
 import io.coffer.por.audit.AuditVerdict;
-import io.coffer.por.PorVerificationException;
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.ClientStateFile;
 import io.coffer.por.client.PorClient;
@@ -52,7 +51,6 @@ public final class PorBlobStore implements BlobStore {
     static final String PACKS = "p/";
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
     private static final int PAGE = 1000;
-    private static final int REPAIR_BATCH = 64;
     /** Blocks of U read back per audit: the paper's lambda. */
     static final int U_SAMPLE = 128;
 
@@ -65,6 +63,7 @@ public final class PorBlobStore implements BlobStore {
     private final int capacity;
     private final SecureRandom random;
     private PorClient client;
+    private VerifiedBlocks blocks;
     private FreeIndices free;
     /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
     private volatile long generation;
@@ -159,6 +158,7 @@ public final class PorBlobStore implements BlobStore {
 
     private void start(PorClient c, FreeBlocks stored) {
         this.client = c;
+        this.blocks = new VerifiedBlocks(c);
         this.free = new FreeIndices(capacity, stored);
     }
 
@@ -332,71 +332,7 @@ public final class PorBlobStore implements BlobStore {
      * block is read again. The caller holds the lock.
      */
     private byte[] verifiedBlock(Entry entry, int j) throws IOException {
-        return verifiedBlock(entry.name(), j, entry.blocks()[j], entry.blocks());
-    }
-
-    /** U[index], block {@code j} of {@code name}, whose blocks are {@code neighbours}: as above. */
-    private byte[] verifiedBlock(String name, int j, int index, int[] neighbours) throws IOException {
-        try {
-            return client.read(index);
-        } catch (RuntimeException first) {
-            List<Integer> failing = failingBlocks(neighbours);
-            LOG.warn("PoR block {} (U[{}]) of {} failed its check ({}); repairing the {} failing blocks beside it from"
-                    + " C and H", j, index, name, first.getMessage(), failing.size());
-            try {
-                List<Integer> left = repairAll(failing.contains(index) ? failing : withIndex(failing, index));
-                if (left.contains(index)) {
-                    throw new PorVerificationException("U[" + index + "] could not be decoded");
-                }
-                return client.read(index);
-            } catch (RuntimeException e) {
-                e.addSuppressed(first);
-                throw new IOException("PoR block " + j + " (U[" + index + "]) of " + name
-                        + " failed verification and could not be repaired: " + e.getMessage(), e);
-            }
-        }
-    }
-
-    private static List<Integer> withIndex(List<Integer> indices, int index) {
-        List<Integer> all = new ArrayList<>(indices);
-        all.add(index);
-        return all;
-    }
-
-    /** The indices among {@code blocks} whose verified read fails. The caller holds the lock. */
-    private List<Integer> failingBlocks(int[] blocks) {
-        List<Integer> failing = new ArrayList<>();
-        for (int index : blocks) {
-            try {
-                client.read(index);
-            } catch (RuntimeException e) {
-                failing.add(index);
-            }
-        }
-        return failing;
-    }
-
-    /**
-     * Repairs {@code damaged} in batches (one at a time where a batch fails, so one lost block does not hold back the
-     * others); returns those that could not be repaired. The caller holds the lock.
-     */
-    private List<Integer> repairAll(List<Integer> damaged) {
-        List<Integer> unrepairable = new ArrayList<>();
-        for (int from = 0; from < damaged.size(); from += REPAIR_BATCH) {
-            List<Integer> batch = damaged.subList(from, Math.min(damaged.size(), from + REPAIR_BATCH));
-            try {
-                client.repair(batch);
-            } catch (RuntimeException e) {
-                for (int index : batch) {
-                    try {
-                        client.repair(List.of(index));
-                    } catch (RuntimeException single) {
-                        unrepairable.add(index);
-                    }
-                }
-            }
-        }
-        return unrepairable;
+        return blocks.verified(entry.name(), j, entry.blocks()[j], entry.blocks());
     }
 
     @Override
@@ -513,7 +449,7 @@ public final class PorBlobStore implements BlobStore {
                 verdict = AuditVerdict.fail(0, "the audit could not run: " + e.getMessage());
             }
             int[] sample = sampleOfU();
-            int bad = failingBlocks(sample).size();
+            int bad = blocks.failing(sample).size();
             String detail = !verdict.passed() ? verdict.reason()
                     : bad > 0 ? "U: " + bad + " of " + sample.length + " sampled blocks fail verification; `coffer"
                             + " repair` decodes them from C and H"
@@ -568,7 +504,7 @@ public final class PorBlobStore implements BlobStore {
         List<Integer> unrepairable;
         lock.lock();
         try {
-            unrepairable = repairAll(damaged);
+            unrepairable = blocks.repairAll(damaged);
         } finally {
             lock.unlock();
         }
@@ -600,9 +536,9 @@ public final class PorBlobStore implements BlobStore {
         for (int index = 0; index < capacity; index++) {
             lock.lock();
             try {
-                PackHeader header = PackHeader.decode(index, verifiedBlock("U", 0, index, new int[] {index}), capacity, i -> {
+                PackHeader header = PackHeader.decode(index, blocks.verified("U", 0, index, new int[] {index}), capacity, i -> {
                     try {
-                        return verifiedBlock("U", 0, i, new int[] {i});
+                        return blocks.verified("U", 0, i, new int[] {i});
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -1,0 +1,89 @@
+package io.coffer.por.blob;
+
+import io.coffer.por.PorVerificationException;
+import io.coffer.por.client.PorClient;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Blocks of U read through the PoR client's verified path, and repaired from C and H where they fail. Not
+ * thread-safe: the {@link PorBlobStore} that owns it calls it under its lock.
+ */
+final class VerifiedBlocks {
+    private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
+    /** Blocks per decode request; a failing batch is retried one block at a time. */
+    private static final int REPAIR_BATCH = 64;
+
+    private final PorClient client;
+
+    VerifiedBlocks(PorClient client) {
+        this.client = client;
+    }
+
+    /**
+     * U[index], block {@code j} of {@code name}, verified. When it fails, every block of {@code neighbours} (its pack)
+     * is checked and all that fail are repaired together (a decode costs about the same for one block as for many,
+     * and damage rarely comes alone), then the block is read again.
+     */
+    byte[] verified(String name, int j, int index, int[] neighbours) throws IOException {
+        try {
+            return client.read(index);
+        } catch (RuntimeException first) {
+            List<Integer> failing = failing(neighbours);
+            LOG.warn("PoR block {} (U[{}]) of {} failed its check ({}); repairing the {} failing blocks beside it from"
+                    + " C and H", j, index, name, first.getMessage(), failing.size());
+            if (!failing.contains(index)) {
+                failing.add(index);
+            }
+            try {
+                if (repairAll(failing).contains(index)) {
+                    throw new PorVerificationException("U[" + index + "] could not be decoded");
+                }
+                return client.read(index);
+            } catch (RuntimeException e) {
+                e.addSuppressed(first);
+                throw new IOException("PoR block " + j + " (U[" + index + "]) of " + name
+                        + " failed verification and could not be repaired: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** The indices among {@code blocks} whose verified read fails. */
+    List<Integer> failing(int[] blocks) {
+        List<Integer> failing = new ArrayList<>();
+        for (int index : blocks) {
+            try {
+                client.read(index);
+            } catch (RuntimeException e) {
+                failing.add(index);
+            }
+        }
+        return failing;
+    }
+
+    /**
+     * Repairs {@code damaged} in batches (one at a time where a batch fails, so one lost block does not hold back the
+     * others); returns those that could not be repaired.
+     */
+    List<Integer> repairAll(List<Integer> damaged) {
+        List<Integer> unrepairable = new ArrayList<>();
+        for (int from = 0; from < damaged.size(); from += REPAIR_BATCH) {
+            List<Integer> batch = damaged.subList(from, Math.min(damaged.size(), from + REPAIR_BATCH));
+            try {
+                client.repair(batch);
+            } catch (RuntimeException e) {
+                for (int index : batch) {
+                    try {
+                        client.repair(List.of(index));
+                    } catch (RuntimeException single) {
+                        unrepairable.add(index);
+                    }
+                }
+            }
+        }
+        return unrepairable;
+    }
+}
