@@ -108,6 +108,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "The embedded PoR server's block size (default 65536); its first start only.")
     Integer porBlockSize;
 
+    @Option(names = "--por-batch", paramLabel = "B",
+            description = "The embedded PoR server's write batching, 2^B blocks per H add (default 4); its first start"
+                    + " only.")
+    Integer porBatch;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -129,6 +134,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.POR_AUDIT_INTERVAL, porAuditInterval);
         ConfigOptions.put(flags, ConfigKey.POR_K, porK);
         ConfigOptions.put(flags, ConfigKey.POR_BLOCK_SIZE, porBlockSize);
+        ConfigOptions.put(flags, ConfigKey.POR_BATCH, porBatch);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close

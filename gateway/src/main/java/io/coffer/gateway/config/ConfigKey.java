@@ -87,7 +87,9 @@ public enum ConfigKey {
     /** The embedded PoR server's capacity, 2^k blocks; read at its first start only. */
     POR_K("por-k", "20", false),
     /** The embedded PoR server's block size in bytes; read at its first start only. */
-    POR_BLOCK_SIZE("por-block-size", "65536", false);
+    POR_BLOCK_SIZE("por-block-size", "65536", false),
+    /** The embedded PoR server's write batching, 2^b blocks per H add; read at its first start only. */
+    POR_BATCH("por-batch", "4", false);
 
     private final String key;
     private final String defaultValue;

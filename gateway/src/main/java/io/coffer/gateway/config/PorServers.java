@@ -34,7 +34,7 @@ final class PorServers {
                 case EMBEDDED -> {
                     Path dir = PorSettings.serverDirectory(dataDir);
                     ServerParameters requested = Files.exists(dir.resolve("parameters")) ? null
-                            : new ServerParameters(s.k(), 0, s.blockBytes());
+                            : new ServerParameters(s.k(), s.batch(), s.blockBytes());
                     yield JournaledPorServer.open(dir, requested);
                 }
                 case REMOTE -> RemotePorServer.connect(new InetSocketAddress(s.host(), s.port()),

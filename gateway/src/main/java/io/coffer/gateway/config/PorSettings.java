@@ -8,7 +8,7 @@ import java.util.Locale;
 
 /**
  * The proof-of-retrievability settings ({@code por}, {@code por-key-file}, {@code por-audit-interval}, {@code por-k},
- * {@code por-block-size}), checked: {@code por} is {@code off}, {@code embedded} or HOST:PORT; a remote server needs
+ * {@code por-block-size}, {@code por-batch}), checked: {@code por} is {@code off}, {@code embedded} or HOST:PORT; a remote server needs
  * its key file; the embedded server's first-start parameters are in the PoR server's bounds.
  *
  * @param mode          off, embedded or remote
@@ -18,9 +18,10 @@ import java.util.Locale;
  * @param auditInterval the time between scheduled audits; {@link Duration#ZERO}: none
  * @param k             the embedded server's capacity exponent (first start)
  * @param blockBytes    the embedded server's block size (first start)
+ * @param batch         the embedded server's write batching exponent b, 2^b blocks per H add (first start)
  */
 public record PorSettings(Mode mode, String host, int port, Path keyFile, Duration auditInterval, int k,
-                          int blockBytes) {
+                          int blockBytes, int batch) {
     /** Where the PoR server runs, if anywhere. */
     public enum Mode { OFF, EMBEDDED, REMOTE }
 
@@ -33,16 +34,17 @@ public record PorSettings(Mode mode, String host, int port, Path keyFile, Durati
         Duration interval = interval(c.get(ConfigKey.POR_AUDIT_INTERVAL));
         int k = c.intValue(ConfigKey.POR_K);
         int blockBytes = c.intValue(ConfigKey.POR_BLOCK_SIZE);
+        int batch = c.intValue(ConfigKey.POR_BATCH);
         try {
-            new ServerParameters(k, 0, blockBytes);
+            new ServerParameters(k, batch, blockBytes);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("por-k and por-block-size: " + e.getMessage(), e);
+            throw new IllegalArgumentException("por-k, por-block-size and por-batch: " + e.getMessage(), e);
         }
         if (por.equals("off")) {
-            return new PorSettings(Mode.OFF, null, 0, null, interval, k, blockBytes);
+            return new PorSettings(Mode.OFF, null, 0, null, interval, k, blockBytes, batch);
         }
         if (por.equals("embedded")) {
-            return new PorSettings(Mode.EMBEDDED, null, 0, null, interval, k, blockBytes);
+            return new PorSettings(Mode.EMBEDDED, null, 0, null, interval, k, blockBytes, batch);
         }
         int colon = por.lastIndexOf(':');
         int port = -1;
@@ -62,7 +64,7 @@ public record PorSettings(Mode mode, String host, int port, Path keyFile, Durati
                     + " DIR/session.key of coffer por-server)");
         }
         return new PorSettings(Mode.REMOTE, por.substring(0, colon), port, Path.of(keyFile), interval, k,
-                blockBytes);
+                blockBytes, batch);
     }
 
     /**

@@ -76,9 +76,11 @@ class PorSettingsTest {
     @Test
     void embeddedSizesOutsideThePorServersBoundsAreRefused() {
         assertThatThrownBy(() -> settings(Map.of("COFFER_POR_K", "21"), Map.of()))
-                .hasMessageContaining("por-k and por-block-size");
+                .hasMessageContaining("por-k, por-block-size and por-batch");
         assertThatThrownBy(() -> settings(Map.of("COFFER_POR_BLOCK_SIZE", "0"), Map.of()))
-                .hasMessageContaining("por-k and por-block-size");
+                .hasMessageContaining("por-k, por-block-size and por-batch");
+        assertThatThrownBy(() -> settings(Map.of("COFFER_POR_K", "3", "COFFER_POR_BATCH", "4"), Map.of()))
+                .hasMessageContaining("por-k, por-block-size and por-batch");
     }
 
     @Test
@@ -87,6 +89,7 @@ class PorSettingsTest {
         Files.writeString(file, "por = embedded\npor-audit-interval = 0\n");
         String described = GatewayConfig.load(file, Map.of(), Map.of()).describe();
         assertThat(described).contains("por = embedded  # file", "por-audit-interval = 0  # file",
-                "por-k = 20  # default", "por-block-size = 65536  # default", "por-key-file = \n");
+                "por-k = 20  # default", "por-block-size = 65536  # default", "por-batch = 4  # default",
+                "por-key-file = \n");
     }
 }

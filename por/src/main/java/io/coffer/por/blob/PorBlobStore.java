@@ -23,8 +23,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +60,8 @@ public final class PorBlobStore implements BlobStore {
     private final BlockMapStore map;
     private final PorServer server;
     private final ClientStateFile backup;
+    /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
+    private final Path writing;
     private final ReentrantLock lock = new ReentrantLock();
     private final int blockBytes;
     private final int capacity;
@@ -74,6 +78,7 @@ public final class PorBlobStore implements BlobStore {
         this.map = map;
         this.server = server;
         this.backup = stateBackup == null ? null : new ClientStateFile(stateBackup);
+        this.writing = stateBackup == null ? null : stateBackup.resolveSibling(stateBackup.getFileName() + ".writing");
         this.blockBytes = server.blockBytes();
         this.capacity = 1 << server.k();
     }
@@ -138,7 +143,7 @@ public final class PorBlobStore implements BlobStore {
      * The uncommitted pack's blocks are not in the map, so they are free space. With write batching a crash inside a
      * batch changes U but not the log state; the next write's path check fails then (not resynchronised here).
      */
-    private void resyncIfApart() {
+    private void resyncIfApart() throws IOException {
         LogState ours = client.state().hLog();
         LogState theirs;
         try {
@@ -146,14 +151,36 @@ public final class PorBlobStore implements BlobStore {
         } catch (UnsupportedOperationException e) {
             return; // a server that cannot resynchronise (tests' adversaries)
         }
-        if (theirs.equals(ours)) {
+        boolean interrupted = writing != null && Files.exists(writing);
+        if (theirs.equals(ours) && !interrupted) {
             return;
         }
-        LOG.warn("the PoR server's log is at t={} of epoch {}, the client state's at t={} of epoch {}: a crash left "
-                + "them apart; resynchronising (U's sealed checksums checked, C rebuilt)", theirs.t(), theirs.epoch(),
-                ours.t(), ours.epoch());
+        LOG.warn("the PoR server's log is at t={} of epoch {}, the client state's at t={} of epoch {}{}: resynchronising"
+                + " (U's sealed checksums checked, C rebuilt)", theirs.t(), theirs.epoch(), ours.t(), ours.epoch(),
+                interrupted ? ", and block writes were interrupted" : "");
         client.resync();
         map.saveState(stateBytes());
+        saveBackup();
+        clearWriting();
+    }
+
+    /**
+     * Marks block writes in progress (durably: a crash after the server applied some of them must be noticed at the
+     * next open, also where the log state does not show it, inside a write batch).
+     */
+    private void markWriting() throws IOException {
+        if (writing != null && !Files.exists(writing)) {
+            try (FileChannel c = FileChannel.open(writing, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                c.force(true);
+            }
+        }
+    }
+
+    /** The client state of every write so far is committed: no resynchronisation is needed. */
+    private void clearWriting() throws IOException {
+        if (writing != null) {
+            Files.deleteIfExists(writing);
+        }
     }
 
     private void start(PorClient c, FreeBlocks stored) {
@@ -185,6 +212,7 @@ public final class PorBlobStore implements BlobStore {
             }
             int[] blocks = free.peek(count);
             Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
+            markWriting();
             writeBlocks(name, content, new PackHeader(name, length, created, blocks));
             Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), stateBytes());
@@ -199,6 +227,7 @@ public final class PorBlobStore implements BlobStore {
                     persistState();
                 }
             }
+            clearWriting();
         } finally {
             lock.unlock();
         }
@@ -358,6 +387,7 @@ public final class PorBlobStore implements BlobStore {
                 return;
             }
             generation++;
+            markWriting();
             try {
                 zero(entry.get().blocks());
             } catch (IOException e) {
@@ -367,6 +397,7 @@ public final class PorBlobStore implements BlobStore {
             map.remove(name, stateBytes());
             free.free(entry.get().blocks());
             saveBackup();
+            clearWriting();
         } finally {
             lock.unlock();
         }

@@ -3,12 +3,16 @@ package io.coffer.por.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.por.client.ClientState;
+import io.coffer.por.client.PorClient;
 import io.coffer.por.code.Part;
 import io.coffer.por.store.ServerStorage;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -183,6 +187,28 @@ class PorBlobStoreTest {
         assertThat(reopened.read("p/next", 0, next.length)).isEqualTo(next);
         PorAuditReport audit = reopened.audit();
         assertThat(audit.passed()).as(audit.detail()).isTrue();
+    }
+
+    @Test
+    void aCrashInsideAWriteBatchIsFoundByTheWritingMarkerAndResynchronised() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        byte[] kept = random(10_000, 43);
+        f.store.put("p/kept", BlobContent.of(kept));
+        byte[] committed = f.metadata.blockMap().state().orElseThrow();
+        // the crash: one block reached U inside a write batch (no H add, so the log state is unchanged), nothing
+        // was committed, and the marker the put writes first is still there
+        PorClient crashed = new PorClient(f.server, ClientState.fromBytes(committed), new SecureRandom(), s -> { });
+        crashed.write(200, random(BLOCK, 44));
+        Files.createFile(f.backup().resolveSibling(f.backup().getFileName() + ".writing"));
+
+        PorBlobStore reopened = f.reopen(dir.resolve("meta.db"));
+
+        assertThat(reopened.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        byte[] next = random(15_000, 45);
+        reopened.put("p/next", BlobContent.of(next));
+        assertThat(reopened.read("p/next", 0, next.length)).isEqualTo(next);
+        assertThat(reopened.audit().passed()).isTrue();
+        assertThat(f.backup().resolveSibling(f.backup().getFileName() + ".writing")).doesNotExist();
     }
 
     @Test
