@@ -60,7 +60,9 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
         handlers.put(S3Operation.LIST_MULTIPART_UPLOADS, new ListMultipartUploadsHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler());
-        handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler());
+        handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer));
+        handlers.put(S3Operation.DELETE_BUCKET_ENCRYPTION, new DeleteBucketEncryptionHandler(coffer));
         GetAclHandler acl = new GetAclHandler(coffer);
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_ACL, acl);

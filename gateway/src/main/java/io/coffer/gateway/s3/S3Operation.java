@@ -44,6 +44,8 @@ public enum S3Operation {
     GET_OBJECT_LOCK_CONFIGURATION("GetObjectLockConfiguration"),
     GET_BUCKET_REPLICATION("GetBucketReplication"),
     GET_BUCKET_ENCRYPTION("GetBucketEncryption"),
+    PUT_BUCKET_ENCRYPTION("PutBucketEncryption"),
+    DELETE_BUCKET_ENCRYPTION("DeleteBucketEncryption"),
     /** A request for an S3 feature the gateway does not offer: answered 501 NotImplemented. */
     NOT_IMPLEMENTED("NotImplemented"),
     /** A request that failed before it could be routed (malformed HTTP, bad signature ...). */

@@ -123,7 +123,8 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET that names no other subresource; PUT and DELETE of object and bucket tags and of a bucket's CORS rules;
+     * a GET that names no other subresource; PUT and DELETE of object and bucket tags, of a bucket's CORS rules and of
+     * its default encryption;
      * NotImplemented for anything else (setting or deleting another bucket configuration, a version); null when the
      * request names none.
      */
@@ -154,7 +155,7 @@ public final class S3Router {
         return op == null ? S3Operation.NOT_IMPLEMENTED : op;
     }
 
-    /** PUT or DELETE of a configuration Coffer stores: object and bucket tags, a bucket's CORS rules. */
+    /** PUT or DELETE of a configuration Coffer stores: object and bucket tags, a bucket's CORS rules and encryption. */
     private static S3Operation configurationWriter(String method, String subresource) {
         boolean put = method.equals("PUT");
         if (!put && !method.equals("DELETE")) {
@@ -164,6 +165,7 @@ public final class S3Router {
             case "object tagging" -> put ? S3Operation.PUT_OBJECT_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
             case "tagging" -> put ? S3Operation.PUT_BUCKET_TAGGING : S3Operation.DELETE_BUCKET_TAGGING;
             case "cors" -> put ? S3Operation.PUT_BUCKET_CORS : S3Operation.DELETE_BUCKET_CORS;
+            case "encryption" -> put ? S3Operation.PUT_BUCKET_ENCRYPTION : S3Operation.DELETE_BUCKET_ENCRYPTION;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
     }
