@@ -87,7 +87,9 @@ public enum ConfigKey {
     /** The embedded PoR server's capacity, 2^k blocks; read at its first start only. */
     POR_K("por-k", "20", false),
     /** The embedded PoR server's block size in bytes; read at its first start only. */
-    POR_BLOCK_SIZE("por-block-size", "65536", false);
+    POR_BLOCK_SIZE("por-block-size", "65536", false),
+    /** Unfinished multipart uploads older than this are aborted by {@code serve}: {@code 7d}, {@code 36h}; 0: never. */
+    MULTIPART_EXPIRY("multipart-expiry", "7d", false);
 
     private final String key;
     private final String defaultValue;
