@@ -434,6 +434,17 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
+    public int expireMultipartUploads(Instant initiatedBefore, int max) {
+        int expired = 0;
+        for (Upload u : uploads.values()) {
+            if (expired < max && u.initiated.isBefore(initiatedBefore) && uploads.remove(u.id, u)) {
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    @Override
     public void abortMultipartUpload(String bucket, String key, String uploadId) {
         upload(bucket, key, uploadId);
         uploads.remove(uploadId);

@@ -2,6 +2,7 @@ package io.coffer.sdk;
 
 import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -213,6 +214,14 @@ public interface Coffer extends AutoCloseable {
     void abortMultipartUpload(String bucket, String key, String uploadId);
 
     PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts);
+
+    /**
+     * Aborts uploads (of every bucket) initiated before {@code initiatedBefore}, at most {@code max} per call, as
+     * {@link #abortMultipartUpload} does: their parts' chunks become garbage for the next collection. An upload that a
+     * concurrent Complete committed is left to it. Returns how many this call aborted (fewer than {@code max}: none
+     * left).
+     */
+    int expireMultipartUploads(Instant initiatedBefore, int max);
 
     UploadPage listMultipartUploads(String bucket, String prefix, String delimiter, String keyMarker,
                                     String uploadIdMarker, int maxUploads);

@@ -14,6 +14,7 @@ import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.StorageMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.gateway.maintenance.MultipartExpiry;
 import io.coffer.gateway.por.PorAuditSchedule;
 import io.coffer.gateway.por.PorService;
 import io.coffer.keyserver.pki.SecretFile;
@@ -113,6 +114,10 @@ final class ServeCommand implements Callable<Integer> {
                     + " only.")
     Integer porBatch;
 
+    @Option(names = "--multipart-expiry", paramLabel = "DURATION",
+            description = "Abort multipart uploads initiated longer ago than this: 36h, 7d (default); 0: never.")
+    String multipartExpiry;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -135,6 +140,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.POR_K, porK);
         ConfigOptions.put(flags, ConfigKey.POR_BLOCK_SIZE, porBlockSize);
         ConfigOptions.put(flags, ConfigKey.POR_BATCH, porBatch);
+        ConfigOptions.put(flags, ConfigKey.MULTIPART_EXPIRY, multipartExpiry);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
@@ -172,6 +178,9 @@ final class ServeCommand implements Callable<Integer> {
         Duration auditInterval = c.porSettings().auditInterval();
         PorAuditSchedule audits = por == null || auditInterval.isZero() ? null
                 : PorAuditSchedule.start(por, auditInterval);
+        Duration expiry = c.multipartExpiry();
+        MultipartExpiry expiries = expiry.isZero() ? null
+                : new MultipartExpiry(coffer, expiry, prometheus, Clock.systemUTC()).start();
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -180,6 +189,9 @@ final class ServeCommand implements Callable<Integer> {
             storage.close();
             if (audits != null) {
                 audits.close();
+            }
+            if (expiries != null) {
+                expiries.close();
             }
             coffer.close();
             stopped.countDown();

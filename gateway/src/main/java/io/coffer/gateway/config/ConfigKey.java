@@ -89,7 +89,9 @@ public enum ConfigKey {
     /** The embedded PoR server's block size in bytes; read at its first start only. */
     POR_BLOCK_SIZE("por-block-size", "65536", false),
     /** The embedded PoR server's write batching, 2^b blocks per H add; read at its first start only. */
-    POR_BATCH("por-batch", "4", false);
+    POR_BATCH("por-batch", "4", false),
+    /** Unfinished multipart uploads older than this are aborted by {@code serve}: {@code 7d}, {@code 36h}; 0: never. */
+    MULTIPART_EXPIRY("multipart-expiry", "7d", false);
 
     private final String key;
     private final String defaultValue;

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -158,6 +159,7 @@ public final class GatewayConfig {
         dedupPolicy();
         compressionPolicy();
         layerModePolicy();
+        multipartExpiry();
         porSettings();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
@@ -240,6 +242,11 @@ public final class GatewayConfig {
     /** The proof-of-retrievability settings: {@code por}, {@code por-key-file}, {@code por-audit-interval} ... */
     public PorSettings porSettings() {
         return PorSettings.of(this);
+    }
+
+    /** How old an unfinished multipart upload gets before {@code serve} aborts it; {@link Duration#ZERO}: never. */
+    public Duration multipartExpiry() {
+        return DurationSetting.parse(ConfigKey.MULTIPART_EXPIRY, get(ConfigKey.MULTIPART_EXPIRY));
     }
 
     /** True when chunk keys come from a remote key server rather than the embedded OPRF. */

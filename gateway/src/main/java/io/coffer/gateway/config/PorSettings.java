@@ -3,8 +3,6 @@ package io.coffer.gateway.config;
 import io.coffer.por.net.ServerParameters;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /**
  * The proof-of-retrievability settings ({@code por}, {@code por-key-file}, {@code por-audit-interval}, {@code por-k},
@@ -67,37 +65,9 @@ public record PorSettings(Mode mode, String host, int port, Path keyFile, Durati
                 blockBytes, batch);
     }
 
-    /**
-     * An audit interval: {@code 0} (no scheduled audits), a positive number with unit {@code s}, {@code m},
-     * {@code h} or {@code d}, or an ISO-8601 duration ({@code PT6H}).
-     */
+    /** An audit interval: 0 (no scheduled audits) or a duration, as {@link DurationSetting} reads it. */
     static Duration interval(String v) {
-        String s = v.strip().toLowerCase(Locale.ROOT);
-        Duration d;
-        try {
-            if (s.equals("0")) {
-                return Duration.ZERO;
-            } else if (s.startsWith("p")) {
-                d = Duration.parse(s.toUpperCase(Locale.ROOT));
-            } else if (s.length() > 1 && "smhd".indexOf(s.charAt(s.length() - 1)) >= 0) {
-                long n = Long.parseLong(s.substring(0, s.length() - 1));
-                d = switch (s.charAt(s.length() - 1)) {
-                    case 's' -> Duration.ofSeconds(n);
-                    case 'm' -> Duration.ofMinutes(n);
-                    case 'h' -> Duration.ofHours(n);
-                    default -> Duration.ofDays(n);
-                };
-            } else {
-                d = null;
-            }
-        } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
-            d = null;
-        }
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException("por-audit-interval must be 0 (off) or a duration such as 90s, 30m,"
-                    + " 6h, 1d, got '" + v + "'");
-        }
-        return d;
+        return DurationSetting.parse(ConfigKey.POR_AUDIT_INTERVAL, v);
     }
 
     public boolean enabled() {

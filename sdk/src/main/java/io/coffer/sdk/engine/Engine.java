@@ -372,6 +372,11 @@ public final class Engine implements Coffer {
     }
 
     @Override
+    public int expireMultipartUploads(Instant initiatedBefore, int max) {
+        return multipart.expire(initiatedBefore, max);
+    }
+
+    @Override
     public PartListing listParts(String bucket, String key, String uploadId, int partNumberMarker, int maxParts) {
         return multipart.listParts(bucket, null, key, uploadId, partNumberMarker, maxParts);
     }

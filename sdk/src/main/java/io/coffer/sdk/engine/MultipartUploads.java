@@ -48,6 +48,8 @@ import java.util.Optional;
  */
 final class MultipartUploads {
     private static final int MAX_PARTS = 10_000;
+    /** Candidates for expiry read per metadata query. */
+    private static final int EXPIRY_PAGE = 100;
 
     private final EngineContext ctx;
     private final MetadataStore meta;
@@ -242,6 +244,32 @@ final class MultipartUploads {
     void abort(String bucket, Bucket known, String key, String uploadId) {
         upload(bucket, known, key, uploadId);
         meta.abortUpload(uploadId);
+    }
+
+    /**
+     * Aborts uploads initiated before {@code initiatedBefore}, at most {@code max}, walking the candidates a page at a
+     * time. Each abort re-checks the upload under its row lock, so one that a concurrent Complete committed is not
+     * counted and not touched.
+     *
+     * @return how many uploads this call aborted
+     */
+    int expire(Instant initiatedBefore, int max) {
+        int expired = 0;
+        String after = null;
+        while (expired < max) {
+            int want = Math.min(EXPIRY_PAGE, max - expired);
+            List<UploadRecord> page = meta.uploadsInitiatedBefore(initiatedBefore, after, want);
+            for (UploadRecord u : page) {
+                if (meta.expireUpload(u.uploadId(), initiatedBefore)) {
+                    expired++;
+                }
+            }
+            if (page.size() < want) {
+                break;
+            }
+            after = page.get(page.size() - 1).uploadId();
+        }
+        return expired;
     }
 
     PartListing listParts(String bucket, Bucket known, String key, String uploadId, int partNumberMarker,

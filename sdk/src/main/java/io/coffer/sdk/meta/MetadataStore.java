@@ -128,6 +128,18 @@ public interface MetadataStore extends AutoCloseable {
     /** Deletes an upload and its parts, releasing their references; {@code NO_SUCH_UPLOAD} if there is none. */
     void abortUpload(String uploadId);
 
+    /**
+     * Uploads initiated before {@code cutoff} (of every bucket) whose id sorts after {@code afterUploadId} (null: from
+     * the start), in upload id order, at most {@code max}: the candidates for expiry, one page at a time.
+     */
+    List<UploadRecord> uploadsInitiatedBefore(Instant cutoff, String afterUploadId, int max);
+
+    /**
+     * Aborts an upload as {@link #abortUpload} does, in one transaction, if it still exists and was initiated before
+     * {@code cutoff}; false, changing nothing, if it is gone (completed or aborted meanwhile) or younger.
+     */
+    boolean expireUpload(String uploadId, Instant cutoff);
+
     // ---- packs and garbage collection
 
     /**

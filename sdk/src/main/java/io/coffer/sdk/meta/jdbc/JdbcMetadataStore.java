@@ -305,6 +305,16 @@ public final class JdbcMetadataStore implements MetadataStore {
         uploads.abortUpload(uploadId);
     }
 
+    @Override
+    public List<UploadRecord> uploadsInitiatedBefore(Instant cutoff, String afterUploadId, int max) {
+        return uploads.uploadsInitiatedBefore(cutoff, afterUploadId, max);
+    }
+
+    @Override
+    public boolean expireUpload(String uploadId, Instant cutoff) {
+        return uploads.expireUpload(uploadId, cutoff);
+    }
+
     // ---- packs and garbage collection
 
     @Override

@@ -185,6 +185,38 @@ final class UploadTable extends Table {
     }
 
     /**
+     * Uploads initiated before {@code cutoff} whose id sorts after {@code afterUploadId} (null: from the start), in id
+     * order, at most {@code max}. There is no index on the initiation time: this walks the primary key, skipping
+     * young uploads, which the uploads table (uploads in progress only) keeps small.
+     */
+    List<UploadRecord> uploadsInitiatedBefore(Instant cutoff, String afterUploadId, int max) {
+        if (max <= 0) {
+            return List.of();
+        }
+        return db.read("uploadsInitiatedBefore", c -> rows(c, "SELECT " + UPLOAD_COLUMNS + " FROM uploads "
+                + "WHERE upload_id > ? AND initiated < ? ORDER BY upload_id LIMIT ?", UploadTable::uploadRecord,
+                afterUploadId == null ? "" : afterUploadId, millis(cutoff), max));
+    }
+
+    /**
+     * Aborts an upload as {@link #abortUpload} does if it still exists and was initiated before {@code cutoff}, both
+     * checked under the upload row's lock: an upload a concurrent Complete committed (deleting the row) is left alone.
+     *
+     * @return whether this call aborted it
+     */
+    boolean expireUpload(String uploadId, Instant cutoff) {
+        return db.write("expireUpload", c -> {
+            List<String> locked = rows(c, "SELECT upload_id FROM uploads WHERE upload_id = ? AND initiated < ?"
+                    + dialect.forUpdate, rs -> rs.getString(1), uploadId, millis(cutoff));
+            if (locked.isEmpty()) {
+                return false;
+            }
+            abortLocked(c, locked);
+            return true;
+        });
+    }
+
+    /**
      * Deletes uploads (which the caller locked) and their parts, releasing the parts' references: the chunks of all
      * of them are locked at once, in id order, before any is released.
      */

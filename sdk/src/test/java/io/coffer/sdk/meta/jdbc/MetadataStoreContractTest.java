@@ -686,6 +686,40 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract {
     }
 
     @Test
+    void uploadsInitiatedBeforeACutoffArePagedAndExpiredButACompletedOneIsLeftAlone() {
+        bucket("b");
+        bucket("other");
+        Instant cutoff = T0.plusSeconds(60);
+        store.createUpload(new UploadRecord("u1", "b", "k1", "alice", T0, null));
+        store.createUpload(new UploadRecord("u2", "other", "k2", "alice", T0, null));
+        store.createUpload(new UploadRecord("u3", "b", "k3", "alice", T0, null));
+        store.createUpload(new UploadRecord("young", "b", "k4", "alice", cutoff, null));
+        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
+        store.commitPart(part("u3", 1, 3), newChunks("p2", 3));
+
+        assertThat(store.uploadsInitiatedBefore(cutoff, null, 2)).extracting(UploadRecord::uploadId)
+                .containsExactly("u1", "u2");
+        assertThat(store.uploadsInitiatedBefore(cutoff, "u2", 2)).extracting(UploadRecord::uploadId)
+                .containsExactly("u3");
+
+        // u3 was completed meanwhile: its row is gone, so expiry leaves the object and its references alone
+        store.commitObject(object("b", "k3", "v1", 3), NewChunks.NONE, Precondition.NONE, "u3");
+        assertThat(store.expireUpload("u3", cutoff)).isFalse();
+        assertThat(refs(3)).isEqualTo(1);
+        assertThat(store.object("b", "k3")).map(ObjectRecord::versionId).contains("v1");
+
+        assertThat(store.expireUpload("young", cutoff)).isFalse();
+        assertThat(store.upload("young")).isPresent();
+        assertThat(store.expireUpload("u1", cutoff)).isTrue();
+        assertThat(store.expireUpload("u1", cutoff)).isFalse();
+        assertThat(store.upload("u1")).isEmpty();
+        assertThat(store.parts("u1", 0, 10)).isEmpty();
+        assertThat(List.of(refs(1), refs(2))).containsExactly(0L, 0L);
+        assertThat(store.uploadsInitiatedBefore(cutoff, null, 10)).extracting(UploadRecord::uploadId)
+                .containsExactly("u2");
+    }
+
+    @Test
     void anObjectRemembersTheUploadItWasCompletedFromUntilReplaced() {
         bucket("b");
         store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
