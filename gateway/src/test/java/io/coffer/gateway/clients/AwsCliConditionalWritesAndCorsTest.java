@@ -6,10 +6,6 @@ import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,19 +69,10 @@ class AwsCliConditionalWritesAndCorsTest {
     }
 
     private String run(String... args) {
-        return attempt(args).requireSuccess(command(args)).stdout().strip();
+        return AwsCli.withDefaults(gateway, work).run(args);
     }
 
     private ExternalClients.Result attempt(String... args) {
-        return ExternalClients.run(command(args), Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey(), "AWS_DEFAULT_REGION", "us-east-1",
-                "AWS_CONFIG_FILE", work.resolve("no-config").toString()), work, Duration.ofMinutes(2));
-    }
-
-    private List<String> command(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(ExternalClients.aws().toString(), "--endpoint-url",
-                gateway.endpoint().toString()));
-        cmd.addAll(List.of(args));
-        return cmd;
+        return AwsCli.withDefaults(gateway, work).attempt(args);
     }
 }

@@ -120,12 +120,7 @@ class LayerModeMultipartAwsCliTest {
     }
 
     private String aws(Path config, String... args) {
-        List<String> command = new ArrayList<>(List.of(ExternalClients.aws().toString(), "--endpoint-url",
-                gateway.endpoint().toString()));
-        command.addAll(List.of(args));
-        return ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey(), "AWS_CONFIG_FILE", config.toString()), work,
-                Duration.ofMinutes(2)).requireSuccess(command).stdout();
+        return new AwsCli(gateway, work, config).run(args);
     }
 
     private static JsonNode json(String s) throws IOException {
