@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
-import io.coffer.por.net.PorKeyFile;
 import io.coffer.por.net.RemotePorServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,8 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -34,36 +30,17 @@ class PorServerCommandTest {
 
     private final List<ClientState> persisted = new ArrayList<>();
 
-    private record Running(PorServerCommand command, CompletableFuture<Integer> exit, int port, StringWriter out) {
-        int stop() throws Exception {
-            command.stop();
-            return exit.get(30, TimeUnit.SECONDS);
-        }
-    }
-
-    private Running start(String... args) throws InterruptedException {
-        PorServerCommand command = new PorServerCommand();
-        CommandLine cl = new CommandLine(command);
-        StringWriter out = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute(args));
-        return new Running(command, exit, command.awaitStarted(), out);
-    }
-
-    private RemotePorServer connect(int port) throws Exception {
-        return connect(dir, port);
-    }
-
     @Test
     void aClientWritesAuditsAndReadsBackAcrossARestart() throws Exception {
         byte[] masterKey = new byte[32];
         new SecureRandom().nextBytes(masterKey);
-        Running first = start("--data", dir.toString(), "--port", "0", "--k", "6", "--block-size", "64");
+        InProcessPorServer first = InProcessPorServer.start(Map.of(), "--data", dir.toString(), "--port", "0", "--k",
+                "6", "--block-size", "64");
         assertThat(first.out().toString()).contains("Coffer PoR server", "listening:   127.0.0.1:" + first.port(),
                 "2^6 blocks of 64 bytes", "(created now: give it to the client)");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(PorServerCommand.KEY_FILE))))
                 .isEqualTo("rw-------");
-        try (RemotePorServer remote = connect(first.port())) {
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, first.port())) {
             PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
             for (int i = 0; i < 70; i++) { // past one C rebuild
                 client.write(i % 64, block(i));
@@ -72,9 +49,9 @@ class PorServerCommandTest {
         }
         assertThat(first.stop()).isZero();
 
-        Running second = start("--data", dir.toString(), "--port", "0");
+        InProcessPorServer second = InProcessPorServer.start(Map.of(), "--data", dir.toString(), "--port", "0");
         assertThat(second.out().toString()).contains("2^6 blocks of 64 bytes").doesNotContain("created now");
-        try (RemotePorServer remote = connect(second.port())) {
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, second.port())) {
             PorClient client = new PorClient(remote, persisted.get(persisted.size() - 1), new SecureRandom(),
                     persisted::add);
             assertThat(client.audit().passed()).isTrue();
@@ -92,7 +69,7 @@ class PorServerCommandTest {
         try (CofferProcess first = CofferProcess.start(dir, Map.of(), "por-server", "--data", data.toString(),
                 "--port", "0", "--k", "5", "--block-size", "64", "--batch", "1")) {
             int port = listeningPort(first);
-            try (RemotePorServer remote = connect(data, port)) {
+            try (RemotePorServer remote = InProcessPorServer.connect(data, port)) {
                 PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
                 for (int i = 0; i < 45; i++) { // past one C rebuild, one block pending in its batch
                     client.write(i % 32, block(i));
@@ -102,7 +79,7 @@ class PorServerCommandTest {
         }
         try (CofferProcess second = CofferProcess.start(dir, Map.of(), "por-server", "--data", data.toString(),
                 "--port", "0")) {
-            try (RemotePorServer remote = connect(data, listeningPort(second))) {
+            try (RemotePorServer remote = InProcessPorServer.connect(data, listeningPort(second))) {
                 PorClient client = new PorClient(remote, persisted.get(persisted.size() - 1), new SecureRandom(),
                         persisted::add);
                 assertThat(client.audit().passed()).isTrue();
@@ -120,11 +97,6 @@ class PorServerCommandTest {
         Matcher m = LISTENING.matcher(process.awaitOut(l -> LISTENING.matcher(l).find(), Duration.ofSeconds(60)));
         assertThat(m.find()).isTrue();
         return Integer.parseInt(m.group(1));
-    }
-
-    private RemotePorServer connect(Path data, int port) throws Exception {
-        byte[] key = PorKeyFile.load(data.resolve(PorServerCommand.KEY_FILE));
-        return RemotePorServer.connect(new InetSocketAddress("127.0.0.1", port), key, Duration.ofSeconds(30));
     }
 
     @Test

@@ -4,22 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
-import io.coffer.por.net.PorKeyFile;
 import io.coffer.por.net.RemotePorServer;
 import io.coffer.sdk.blob.S3BlobStore;
 import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,30 +32,11 @@ class PorServerS3BackendTest {
     @TempDir
     Path dir;
 
+    private static Map<String, String> backendEnv() {
+        return Map.of("COFFER_BACKEND_ACCESS_KEY", S3.accessKey(), "COFFER_BACKEND_SECRET_KEY", S3.secretKey());
+    }
+
     private final List<ClientState> persisted = new ArrayList<>();
-
-    private record Running(PorServerCommand command, CompletableFuture<Integer> exit, int port, StringWriter out) {
-        int stop() throws Exception {
-            command.stop();
-            return exit.get(30, TimeUnit.SECONDS);
-        }
-    }
-
-    private Running start(String... args) throws InterruptedException {
-        PorServerCommand command = new PorServerCommand();
-        command.env = Map.of("COFFER_BACKEND_ACCESS_KEY", S3.accessKey(), "COFFER_BACKEND_SECRET_KEY",
-                S3.secretKey())::get;
-        CommandLine cl = new CommandLine(command);
-        StringWriter out = new StringWriter();
-        cl.setOut(new PrintWriter(out, true));
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute(args));
-        return new Running(command, exit, command.awaitStarted(), out);
-    }
-
-    private RemotePorServer connect(int port) throws Exception {
-        byte[] key = PorKeyFile.load(dir.resolve(PorServerCommand.KEY_FILE));
-        return RemotePorServer.connect(new InetSocketAddress("127.0.0.1", port), key, Duration.ofSeconds(30));
-    }
 
     @Test
     void uCAndHLiveInTheBucketAcrossARestart() throws Exception {
@@ -69,10 +45,11 @@ class PorServerS3BackendTest {
             "--s3-path-style"};
         byte[] masterKey = new byte[32];
         new SecureRandom().nextBytes(masterKey);
-        Running first = start(concat(new String[] {"--data", dir.toString(), "--port", "0", "--k", "4",
+        InProcessPorServer first = InProcessPorServer.start(backendEnv(), concat(new String[] {"--data",
+            dir.toString(), "--port", "0", "--k", "4",
             "--block-size", "64"}, s3));
         assertThat(first.out().toString()).contains("backend:     s3 bucket " + bucket);
-        try (RemotePorServer remote = connect(first.port())) {
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, first.port())) {
             PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
             for (int i = 0; i < 20; i++) { // past one C rebuild
                 client.write(i % 16, block(i));
@@ -86,8 +63,9 @@ class PorServerS3BackendTest {
         }
         assertThat(dir.resolve("u.blocks")).doesNotExist();
 
-        Running second = start(concat(new String[] {"--data", dir.toString(), "--port", "0"}, s3));
-        try (RemotePorServer remote = connect(second.port())) {
+        InProcessPorServer second = InProcessPorServer.start(backendEnv(), concat(new String[] {"--data",
+            dir.toString(), "--port", "0"}, s3));
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, second.port())) {
             PorClient client = new PorClient(remote, persisted.get(persisted.size() - 1), new SecureRandom(),
                     persisted::add);
             assertThat(client.audit().passed()).isTrue();
