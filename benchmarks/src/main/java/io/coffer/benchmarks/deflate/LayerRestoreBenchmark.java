@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.deflate;
 
+import io.coffer.benchmarks.CountingSink;
 import io.coffer.sdk.deflate.DecodeSummary;
 import io.coffer.sdk.deflate.PartialDecoder;
 import io.coffer.sdk.deflate.PartialEncoder;
@@ -101,7 +102,7 @@ public class LayerRestoreBenchmark {
         } finally {
             deflater.end();
         }
-        return sink.count;
+        return sink.count();
     }
 
     /** Restore by recompressing the tar with the gzip binary at -6 (reading a file, output discarded). */
@@ -128,21 +129,6 @@ public class LayerRestoreBenchmark {
     public long fullDecompress() throws IOException {
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip), 64 * 1024)) {
             return in.transferTo(OutputStream.nullOutputStream());
-        }
-    }
-
-    /** Counts what is written and keeps nothing. */
-    private static final class CountingSink extends OutputStream {
-        long count;
-
-        @Override
-        public void write(int b) {
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            count += len;
         }
     }
 }

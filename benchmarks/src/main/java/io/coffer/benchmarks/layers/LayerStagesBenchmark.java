@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.layers;
 
+import io.coffer.benchmarks.CountingSink;
 import io.coffer.sdk.chunk.FastCdcChunker;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.SubChunkCipher;
@@ -131,7 +132,7 @@ public class LayerStagesBenchmark {
     public void partialDecode(Blackhole bh) throws IOException {
         CountingSink tokens = new CountingSink();
         new PartialDecoder().decode(new ByteArrayInputStream(gzip), tokens, OutputStream.nullOutputStream());
-        bh.consume(tokens.count);
+        bh.consume(tokens.count());
         bytes += gzip.length;
     }
 
@@ -213,21 +214,6 @@ public class LayerStagesBenchmark {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Counts the token bytes the decoder writes, so that writing them costs no copy. */
-    private static final class CountingSink extends OutputStream {
-        long count;
-
-        @Override
-        public void write(int b) {
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            count += len;
         }
     }
 }
