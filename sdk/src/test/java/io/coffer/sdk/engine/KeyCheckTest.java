@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
-import io.coffer.sdk.blob.BlobStore;
-import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
@@ -18,7 +15,7 @@ import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,14 +29,19 @@ class KeyCheckTest {
     @TempDir
     Path dir;
 
-    private final MemoryBlobStore blobs = new MemoryBlobStore();
+    @BeforeEach
+    void newStore() {
+        store = new KeyTestStore(dir);
+    }
+
+    private KeyTestStore store;
 
     @Test
     void aNewStoreOnAnEmptyBackendGetsAKeyCheckSealedUnderItsKey() throws Exception {
         MasterKey key = MasterKey.random();
-        open(key, b -> { }).close();
+        store.open(key, b -> { }).close();
 
-        byte[] sealed = blobs().read(CHECK, 0, (int) blobs().head(CHECK).orElseThrow().size());
+        byte[] sealed = store.blobs.read(CHECK, 0, (int) store.blobs.head(CHECK).orElseThrow().size());
         assertThat(MasterKey.sealedKeyIdHex(sealed)).isEqualTo(key.keyIdHex());
         KeyCheckRecord check = KeyCheckRecord.open(key, sealed);
         assertThat(check.keyId()).isEqualTo(key.keyIdHex());
@@ -54,7 +56,7 @@ class KeyCheckTest {
         byte[] raw = TestData.bytes(3, MasterKey.KEY_LENGTH);
         MasterKey other = MasterKey.of(raw);
 
-        assertThatThrownBy(() -> open(other, b -> { }).close()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store.open(other, b -> { }).close()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("master key " + other.keyIdHex() + " is not the key of the store")
                 .hasMessageContaining("expects master key " + key.keyIdHex())
                 .message().doesNotContain(Base64.getEncoder().encodeToString(raw))
@@ -68,12 +70,12 @@ class KeyCheckTest {
         Path first = dir.resolve("first");
         Path second = dir.resolve("second");
         try (MetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("shared.db"));
-             Coffer c = Coffer.builder().directory(first).blobStore(blobs()).metadataStore(meta).build()) {
+             Coffer c = Coffer.builder().directory(first).blobStore(store.blobs).metadataStore(meta).build()) {
             c.createBucket("bkt", "t");
         }
 
         try (MetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("shared.db"))) {
-            assertThatThrownBy(() -> Coffer.builder().directory(second).blobStore(blobs()).metadataStore(meta)
+            assertThatThrownBy(() -> Coffer.builder().directory(second).blobStore(store.blobs).metadataStore(meta)
                     .build()).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("no master key").hasMessageContaining("--master-key FILE");
         }
@@ -81,7 +83,7 @@ class KeyCheckTest {
 
         // the same data directory given the store's key file opens it
         try (MetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("shared.db"));
-             Coffer c = Coffer.builder().directory(second).blobStore(blobs()).metadataStore(meta)
+             Coffer c = Coffer.builder().directory(second).blobStore(store.blobs).metadataStore(meta)
                      .masterKey(MasterKey.load(first.resolve("master.key"))).build()) {
             assertThat(c.headBucket("bkt").name()).isEqualTo("bkt");
         }
@@ -91,31 +93,31 @@ class KeyCheckTest {
     void aStoreMadeBeforeKeyChecksGetsOneFromTheKeyThatOpensItsRecords() throws Exception {
         MasterKey key = MasterKey.random();
         writeOneObject(key);
-        blobs().delete(CHECK);
+        store.blobs.delete(CHECK);
         MasterKey other = MasterKey.random();
 
-        assertThatThrownBy(() -> open(other, b -> { }).close()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store.open(other, b -> { }).close()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("expects master key " + key.keyIdHex()).hasMessageContaining("read from b/");
-        assertThat(blobs().head(CHECK)).isEmpty();
+        assertThat(store.blobs.head(CHECK)).isEmpty();
 
         assertReadsBack(key);
-        byte[] sealed = blobs().read(CHECK, 0, (int) blobs().head(CHECK).orElseThrow().size());
+        byte[] sealed = store.blobs.read(CHECK, 0, (int) store.blobs.head(CHECK).orElseThrow().size());
         assertThat(KeyCheckRecord.open(key, sealed).rootKeyId()).isEqualTo(key.keyIdHex());
     }
 
     @Test
     void aBackendHoldingOtherDataBecomesAStoreOnlyWithInit() throws Exception {
-        blobs().put("backup/notes.txt", BlobContent.of(new byte[] {1, 2, 3}));
+        store.blobs.put("backup/notes.txt", BlobContent.of(new byte[] {1, 2, 3}));
         MasterKey key = MasterKey.random();
 
-        assertThatThrownBy(() -> open(key, b -> { }).close()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store.open(key, b -> { }).close()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("is not empty").hasMessageContaining("--init");
-        assertThat(blobs().head(CHECK)).isEmpty();
+        assertThat(store.blobs.head(CHECK)).isEmpty();
 
-        open(key, b -> b.init(true)).close();
-        assertThat(blobs().head(CHECK)).isPresent();
+        store.open(key, b -> b.init(true)).close();
+        assertThat(store.blobs.head(CHECK)).isPresent();
         // once a store has a key check, init does not make it anew under another key
-        assertThatThrownBy(() -> open(MasterKey.random(), b -> b.init(true)).close())
+        assertThatThrownBy(() -> store.open(MasterKey.random(), b -> b.init(true)).close())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("expects master key "
                         + key.keyIdHex());
     }
@@ -123,54 +125,36 @@ class KeyCheckTest {
     @Test
     void aReadOnlyOpenChecksTheKeyAndWritesNothing() throws Exception {
         MasterKey key = MasterKey.random();
-        open(key, b -> b.readOnlyBackend(true)).close();
-        assertThat(blobs().list("").toList()).extracting(BlobInfo::name).doesNotContain(CHECK);
+        store.open(key, b -> b.readOnlyBackend(true)).close();
+        assertThat(store.blobs.list("").toList()).extracting(BlobInfo::name).doesNotContain(CHECK);
 
         writeOneObject(key);
-        assertThatThrownBy(() -> open(MasterKey.random(), b -> b.readOnlyBackend(true)).close())
+        assertThatThrownBy(() -> store.open(MasterKey.random(), b -> b.readOnlyBackend(true)).close())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining(key.keyIdHex());
     }
 
     @Test
     void anAlteredKeyCheckIsRefused() throws Exception {
         MasterKey key = MasterKey.random();
-        open(key, b -> { }).close();
-        byte[] sealed = blobs().read(CHECK, 0, (int) blobs().head(CHECK).orElseThrow().size());
+        store.open(key, b -> { }).close();
+        byte[] sealed = store.blobs.read(CHECK, 0, (int) store.blobs.head(CHECK).orElseThrow().size());
         sealed[sealed.length - 20] ^= 1;
-        blobs().put(CHECK, BlobContent.of(sealed));
+        store.blobs.put(CHECK, BlobContent.of(sealed));
 
-        assertThatThrownBy(() -> open(key, b -> { }).close()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store.open(key, b -> { }).close()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("failed its integrity check");
     }
 
     private void writeOneObject(MasterKey key) throws Exception {
-        try (Coffer c = open(key, b -> { })) {
+        try (Coffer c = store.open(key, b -> { })) {
             c.createBucket("bkt", "t");
             c.putObject(PutObjectRequest.of("bkt", "k", 70_000), TestData.stream(1, 70_000));
         }
     }
 
     private void assertReadsBack(MasterKey key) throws Exception {
-        try (Coffer c = open(key, b -> { }); ObjectContent content = c.getObject("bkt", "k")) {
+        try (Coffer c = store.open(key, b -> { }); ObjectContent content = c.getObject("bkt", "k")) {
             assertThat(content.stream().readAllBytes()).isEqualTo(TestData.stream(1, 70_000).readAllBytes());
-        }
-    }
-
-    /** The backend, kept in memory across the engines a test opens (closing an engine does not clear it). */
-    private BlobStore blobs() {
-        return blobs;
-    }
-
-    /** An engine on the test's backend and SQLite file; the metadata store is closed when the open fails. */
-    private Coffer open(MasterKey key, Consumer<CofferBuilder> options) {
-        JdbcMetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("coffer.db"));
-        CofferBuilder b = Coffer.builder().blobStore(blobs()).metadataStore(meta).masterKey(key);
-        options.accept(b);
-        try {
-            return b.build();
-        } catch (RuntimeException e) {
-            meta.close();
-            throw e;
         }
     }
 }

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.CofferBuilder;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobInfo;
-import io.coffer.sdk.blob.BlobStore;
-import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
-import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,20 +26,25 @@ class KeyRotationTest {
     @TempDir
     Path dir;
 
-    private final MemoryBlobStore blobs = new MemoryBlobStore();
+    @BeforeEach
+    void newStore() {
+        store = new KeyTestStore(dir);
+    }
+
+    private KeyTestStore store;
 
     @Test
     void dataWrittenBeforeTheRotationReadsBackWithOnlyTheNewKey() throws Exception {
         MasterKey old = MasterKey.random();
         MasterKey next = MasterKey.random();
-        try (Coffer c = open(old, b -> { })) {
+        try (Coffer c = store.open(old, b -> { })) {
             c.createBucket("bkt", "t");
             c.putObject(PutObjectRequest.of("bkt", "big", BIG), TestData.stream(1, BIG));
             c.putObject(PutObjectRequest.of("bkt", "small", SMALL), TestData.stream(2, SMALL));
         }
-        open(old, b -> b.rotateMasterKeyTo(next)).close();
+        store.open(old, b -> b.rotateMasterKeyTo(next)).close();
 
-        try (Coffer c = open(next, b -> { })) {
+        try (Coffer c = store.open(next, b -> { })) {
             assertContent(c, "big", 1, BIG);
             assertContent(c, "small", 2, SMALL);
             assertThat(c.listBuckets("t")).extracting(Bucket::name).containsExactly("bkt");
@@ -60,7 +62,7 @@ class KeyRotationTest {
                     .isEqualTo(old.keyIdHex());
         }
         // the old key no longer opens the store
-        assertThatThrownBy(() -> open(old, b -> { }).close()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> store.open(old, b -> { }).close()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("expects master key " + next.keyIdHex());
     }
 
@@ -68,16 +70,16 @@ class KeyRotationTest {
     void bucketRecordsKeepTheirNamesSoABucketMadeBeforeTheRotationIsDeletedCleanly() throws Exception {
         MasterKey old = MasterKey.random();
         MasterKey next = MasterKey.random();
-        try (Coffer c = open(old, b -> { })) {
+        try (Coffer c = store.open(old, b -> { })) {
             c.createBucket("bkt", "t");
         }
-        open(old, b -> b.rotateMasterKeyTo(next)).close();
+        store.open(old, b -> b.rotateMasterKeyTo(next)).close();
 
-        try (Coffer c = open(next, b -> { })) {
+        try (Coffer c = store.open(next, b -> { })) {
             assertThat(c.fsck(false).damaged()).isEmpty();
             c.deleteBucket("bkt");
         }
-        assertThat(blobs().list(BackendLayout.BUCKETS).toList()).isEmpty();
+        assertThat(store.blobs.list(BackendLayout.BUCKETS).toList()).isEmpty();
     }
 
     @Test
@@ -85,59 +87,42 @@ class KeyRotationTest {
         MasterKey first = MasterKey.random();
         MasterKey second = MasterKey.random();
         MasterKey third = MasterKey.random();
-        try (Coffer c = open(first, b -> { })) {
+        try (Coffer c = store.open(first, b -> { })) {
             c.createBucket("bkt", "t");
             c.putObject(PutObjectRequest.of("bkt", "one", SMALL), TestData.stream(1, SMALL));
         }
-        try (Coffer c = open(first, b -> b.rotateMasterKeyTo(second))) {
+        try (Coffer c = store.open(first, b -> b.rotateMasterKeyTo(second))) {
             c.putObject(PutObjectRequest.of("bkt", "two", BIG), TestData.stream(2, BIG));
         }
-        open(second, b -> b.rotateMasterKeyTo(third)).close();
+        store.open(second, b -> b.rotateMasterKeyTo(third)).close();
 
-        try (Coffer c = open(third, b -> { })) {
+        try (Coffer c = store.open(third, b -> { })) {
             assertContent(c, "one", 1, SMALL);
             assertContent(c, "two", 2, BIG);
         }
-        assertThat(blobs().list("k/previous/").toList()).extracting(BlobInfo::name).containsExactlyInAnyOrder(
+        assertThat(store.blobs.list("k/previous/").toList()).extracting(BlobInfo::name).containsExactlyInAnyOrder(
                 "k/previous/" + third.keyIdHex() + "/" + first.keyIdHex(),
                 "k/previous/" + third.keyIdHex() + "/" + second.keyIdHex());
-        assertThatThrownBy(() -> open(second, b -> { }).close()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.open(second, b -> { }).close()).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aRotationToTheCurrentOrAnEarlierKeyIsRefused() throws Exception {
         MasterKey first = MasterKey.random();
         MasterKey second = MasterKey.random();
-        open(first, b -> { }).close();
-        assertThatThrownBy(() -> open(first, b -> b.rotateMasterKeyTo(first)).close())
+        store.open(first, b -> { }).close();
+        assertThatThrownBy(() -> store.open(first, b -> b.rotateMasterKeyTo(first)).close())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is the current one");
-        open(first, b -> b.rotateMasterKeyTo(second)).close();
-        assertThatThrownBy(() -> open(second, b -> b.rotateMasterKeyTo(first)).close())
+        store.open(first, b -> b.rotateMasterKeyTo(second)).close();
+        assertThatThrownBy(() -> store.open(second, b -> b.rotateMasterKeyTo(first)).close())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was used by this store before");
         // neither refusal changed the store
-        open(second, b -> { }).close();
+        store.open(second, b -> { }).close();
     }
 
     private static void assertContent(Coffer c, String key, long seed, int size) throws Exception {
         try (ObjectContent content = c.getObject("bkt", key)) {
             assertThat(content.stream().readAllBytes()).isEqualTo(TestData.stream(seed, size).readAllBytes());
-        }
-    }
-
-    /** The backend, kept in memory across the engines a test opens (closing an engine does not clear it). */
-    private BlobStore blobs() {
-        return blobs;
-    }
-
-    private Coffer open(MasterKey key, Consumer<CofferBuilder> options) {
-        JdbcMetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("coffer.db"));
-        CofferBuilder b = Coffer.builder().blobStore(blobs()).metadataStore(meta).masterKey(key);
-        options.accept(b);
-        try {
-            return b.build();
-        } catch (RuntimeException e) {
-            meta.close();
-            throw e;
         }
     }
 }
