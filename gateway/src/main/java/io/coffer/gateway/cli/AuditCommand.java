@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 /** {@code coffer audit}: one proof-of-retrievability audit now; exit 1 when it fails. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {"Run one proof-of-retrievability audit: challenge the PoR server for C and every filled level"
-                + " of H and check its aggregated answer against the client's checksums.",
+                + " of H and check its aggregated answer against the client's checksums, and read 128 random blocks"
+                + " of U back through their proofs.",
             "Runs on a stopped gateway's store (same options as serve), or asks the running gateway that holds the"
                 + " data directory through its admin port.",
             "Exit 0: passed; 1: failed; 2: usage error, PoR not enabled or no answer."})
