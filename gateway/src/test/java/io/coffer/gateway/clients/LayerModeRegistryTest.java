@@ -2,22 +2,15 @@ package io.coffer.gateway.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.layer.LayerModePolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,19 +47,19 @@ class LayerModeRegistryTest {
         Path big = Files.createDirectories(work.resolve("big"));
         Path small = Files.createDirectories(work.resolve("small"));
         for (int i = 0; i < 13; i++) {
-            Files.writeString(big.resolve("file" + i + ".txt"), text(i, 1_600_000));
+            Files.writeString(big.resolve("file" + i + ".txt"), ImageLayers.text(i, 1_600_000, true));
         }
         for (int i = 0; i < 4; i++) {
-            Files.writeString(small.resolve("conf" + i + ".txt"), text(100 + i, 120_000));
+            Files.writeString(small.resolve("conf" + i + ".txt"), ImageLayers.text(100 + i, 120_000, true));
         }
-        Path big1 = tgz(big, "big1.tgz");
-        Path small1 = tgz(small, "small1.tgz");
-        Files.writeString(big.resolve("file3.txt"), text(50, 1_600_000));
-        Files.writeString(big.resolve("added.txt"), text(51, 300_000));
-        Files.writeString(small.resolve("conf1.txt"), text(150, 120_000));
-        Files.writeString(small.resolve("added.txt"), text(151, 40_000));
-        Path big2 = tgz(big, "big2.tgz");
-        Path small2 = tgz(small, "small2.tgz");
+        Path big1 = ImageLayers.tgz(big, work.resolve("big1.tgz"), work);
+        Path small1 = ImageLayers.tgz(small, work.resolve("small1.tgz"), work);
+        Files.writeString(big.resolve("file3.txt"), ImageLayers.text(50, 1_600_000, true));
+        Files.writeString(big.resolve("added.txt"), ImageLayers.text(51, 300_000, true));
+        Files.writeString(small.resolve("conf1.txt"), ImageLayers.text(150, 120_000, true));
+        Files.writeString(small.resolve("added.txt"), ImageLayers.text(151, 40_000, true));
+        Path big2 = ImageLayers.tgz(big, work.resolve("big2.tgz"), work);
+        Path small2 = ImageLayers.tgz(small, work.resolve("small2.tgz"), work);
         assertThat(Files.size(big1)).isGreaterThan(5L << 20);
         long v2Layers = Files.size(big2) + Files.size(small2);
 
@@ -95,81 +88,17 @@ class LayerModeRegistryTest {
         try (RegistryOnCoffer started = RegistryOnCoffer.start(gateway, BUCKET, work, name, false)) {
             registry = started;
             String repo = registry.host() + "/coffer/app";
-            push(v1, repo + ":1");
+            registry.push(v1, repo + ":1");
             gateway.engine().collectGarbage();
             long before = size(blobs);
-            push(v2, repo + ":2");
+            registry.push(v2, repo + ":2");
             gateway.engine().collectGarbage();
             long added = size(blobs) - before;
-            assertLayersAre(repo, "1", v1);
-            assertLayersAre(repo, "2", v2);
+            registry.assertLayersAre(repo, "1", v1);
+            registry.assertLayersAre(repo, "2", v2);
             registry.assertExportHas(repo + ":2", v2Files);
             return added;
         }
-    }
-
-    /** An image of the given .tar.gz layers, which crane pushes as they are (their bytes are the layer blobs). */
-    private void push(List<Path> layers, String ref) {
-        List<String> args = new ArrayList<>(List.of("append"));
-        for (Path l : layers) {
-            args.addAll(List.of("-f", l.toString()));
-        }
-        args.addAll(List.of("-t", ref));
-        registry.crane(args.toArray(String[]::new));
-    }
-
-    /** The image's layers are the files' digests, and each layer blob pulls back as the file, byte for byte. */
-    private void assertLayersAre(String repo, String tag, List<Path> files) throws Exception {
-        JsonNode manifest = new ObjectMapper().readTree(registry.crane("manifest", repo + ":" + tag));
-        List<String> digests = new ArrayList<>();
-        manifest.get("layers").forEach(l -> digests.add(l.get("digest").asText()));
-        List<String> want = new ArrayList<>();
-        for (Path f : files) {
-            want.add("sha256:" + sha256(Files.readAllBytes(f)));
-        }
-        assertThat(digests).containsExactlyElementsOf(want);
-        for (int i = 0; i < files.size(); i++) {
-            Path back = work.resolve("pulled-" + tag + "-" + i + ".tgz");
-            List<String> command = List.of(ExternalClients.crane().toString(), "blob", repo + "@" + digests.get(i),
-                    "--insecure");
-            ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(back.toFile());
-            pb.environment().put("DOCKER_CONFIG", work.toString());
-            Process p = pb.redirectError(work.resolve("crane-blob.err").toFile()).start();
-            assertThat(p.waitFor(RegistryOnCoffer.TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("crane blob finished").isTrue();
-            assertThat(p.exitValue()).as("crane blob: %s", Files.readString(work.resolve("crane-blob.err")))
-                    .isZero();
-            assertThat(Files.readAllBytes(back)).as("layer %d of %s", i, tag).isEqualTo(Files.readAllBytes(
-                    files.get(i)));
-        }
-    }
-
-    /** {@code tar czf} of the directory (GNU tar and gzip, as image layers are made), names sorted, times fixed. */
-    private Path tgz(Path dir, String name) {
-        Path file = work.resolve(name);
-        List<String> command = List.of("tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "-czf",
-                file.toString(), "-C", dir.toString(), ".");
-        ExternalClients.run(command, Map.of(), work, RegistryOnCoffer.TIMEOUT).requireSuccess(command);
-        return file;
-    }
-
-    /** Configuration-like text: words, a quarter with a number (gzip -6 makes it about 3.5 times smaller). */
-    private static String text(long seed, int length) {
-        String[] words = {"layer", "image", "docker", "registry", "coffer", "gzip", "tar", "file", "usr", "lib",
-            "bin", "share", "config", "value", "name", "version", "package", "module", "system", "data"};
-        Random r = new Random(seed);
-        StringBuilder sb = new StringBuilder(length + 32);
-        while (sb.length() < length) {
-            sb.append(words[r.nextInt(words.length)]);
-            if (r.nextInt(4) == 0) {
-                sb.append('=').append(r.nextInt(1_000_000));
-            }
-            sb.append(r.nextInt(10) == 0 ? '\n' : ' ');
-        }
-        return sb.substring(0, length);
-    }
-
-    private static String sha256(byte[] data) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
     }
 
     private static long size(Path dir) throws IOException {

@@ -2,15 +2,14 @@ package io.coffer.gateway.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.coffer.gateway.clients.ImageLayers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,12 +29,12 @@ class LayerModeReleaseIT {
         Path v2 = work.resolve("v2.tgz");
         Path tree = Files.createDirectories(work.resolve("tree"));
         for (int i = 0; i < 30; i++) {
-            Files.writeString(tree.resolve("file" + i + ".txt"), text(i, 50_000));
+            Files.writeString(tree.resolve("file" + i + ".txt"), ImageLayers.text(i, 50_000, false));
         }
-        tgz(tree, v1);
-        Files.writeString(tree.resolve("file12.txt"), text(99, 50_000));
-        Files.writeString(tree.resolve("added.txt"), text(100, 20_000));
-        tgz(tree, v2);
+        ImageLayers.tgz(tree, v1, work);
+        Files.writeString(tree.resolve("file12.txt"), ImageLayers.text(99, 50_000, false));
+        Files.writeString(tree.resolve("added.txt"), ImageLayers.text(100, 20_000, false));
+        ImageLayers.tgz(tree, v2, work);
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
         try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of(),
                 Map.of("COFFER_LAYER_MODE", "layers=high"))) {
@@ -64,25 +63,6 @@ class LayerModeReleaseIT {
             assertThat(added[1]).isGreaterThan(v2Size * 9 / 10);
             assertThat(added[0]).isLessThan(added[1] / 2);
         }
-    }
-
-    private static String text(long seed, int length) {
-        String[] words = {"layer", "image", "docker", "registry", "coffer", "gzip", "tar", "file", "usr", "lib",
-            "bin", "share", "config", "value", "name", "version", "package", "module", "system", "data"};
-        Random r = new Random(seed);
-        StringBuilder sb = new StringBuilder(length + 32);
-        while (sb.length() < length) {
-            sb.append(words[r.nextInt(words.length)]).append(r.nextInt(10) == 0 ? '\n' : ' ');
-        }
-        return sb.substring(0, length);
-    }
-
-    /** {@code tar czf} of the directory (GNU tar and gzip, as image layers are made), names sorted, times fixed. */
-    private static void tgz(Path dir, Path file) throws Exception {
-        Process p = new ProcessBuilder("tar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "-czf",
-                file.toString(), "-C", dir.toString(), ".").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as("tar: %s", out).isZero();
     }
 
     private static long size(Path dir) throws IOException {
