@@ -155,6 +155,12 @@ final class ShippedGateway implements AutoCloseable {
         }
     }
 
+    /** SIGKILL to the gateway's JVM (the launcher execs it) and anything it started: a crash, no shutdown hook. */
+    void kill() throws InterruptedException {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     /** SIGTERM (the gateway drains and stops), then a forced kill; also to a build the launcher started. */
     @Override
     public void close() throws InterruptedException {
