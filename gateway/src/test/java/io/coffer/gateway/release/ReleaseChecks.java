@@ -235,6 +235,63 @@ abstract class ReleaseChecks {
         assertThat(contents(back)).isEqualTo(contents(tree));
     }
 
+    @Test
+    void awsCliTagsObjectsAndBucketsWritesConditionallyAndSetsCorsThatAPreflightFollows() throws Exception {
+        Path source = randomFile(work.resolve("tagged.bin"), 14, 300_000);
+        String bucket = "aws-cli-s3api";
+        awsCli("s3", "mb", "s3://" + bucket);
+        awsCli("s3api", "put-object", "--bucket", bucket, "--key", "t.bin", "--body", source.toString(),
+                "--tagging", "team=storage&env=prod");
+        assertThat(tags(awsCli("s3api", "get-object-tagging", "--bucket", bucket, "--key", "t.bin")))
+                .containsExactlyInAnyOrderEntriesOf(Map.of("team", "storage", "env", "prod"));
+        awsCli("s3api", "put-object-tagging", "--bucket", bucket, "--key", "t.bin", "--tagging",
+                "TagSet=[{Key=stage,Value=release}]");
+        assertThat(tags(awsCli("s3api", "get-object-tagging", "--bucket", bucket, "--key", "t.bin")))
+                .containsExactlyEntriesOf(Map.of("stage", "release"));
+        awsCli("s3api", "put-bucket-tagging", "--bucket", bucket, "--tagging", "TagSet=[{Key=owner,Value=ops}]");
+        assertThat(tags(awsCli("s3api", "get-bucket-tagging", "--bucket", bucket)))
+                .containsExactlyEntriesOf(Map.of("owner", "ops"));
+
+        // conditional writes: If-None-Match: * refuses an existing key, If-Match with a stale ETag refuses too
+        StockClients.Result exists = StockClients.awsCli(gateway.endpoint(), work, "s3api", "put-object", "--bucket",
+                bucket, "--key", "t.bin", "--body", source.toString(), "--if-none-match", "*");
+        assertThat(exists.exitCode()).isNotZero();
+        assertThat(exists.stderr()).contains("PreconditionFailed");
+        StockClients.Result stale = StockClients.awsCli(gateway.endpoint(), work, "s3api", "put-object", "--bucket",
+                bucket, "--key", "t.bin", "--body", source.toString(), "--if-match", "\"0123456789abcdef0123456789abcdef\"");
+        assertThat(stale.exitCode()).isNotZero();
+        assertThat(stale.stderr()).contains("PreconditionFailed");
+
+        awsCli("s3api", "put-bucket-cors", "--bucket", bucket, "--cors-configuration", "{\"CORSRules\":[{"
+                + "\"AllowedOrigins\":[\"https://app.example\"],\"AllowedMethods\":[\"GET\",\"PUT\"],"
+                + "\"AllowedHeaders\":[\"*\"],\"MaxAgeSeconds\":600}]}");
+        assertThat(awsCli("s3api", "get-bucket-cors", "--bucket", bucket)).contains("https://app.example");
+        HttpResponse<String> allowed = preflight(bucket, "https://app.example");
+        assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
+        assertThat(allowed.headers().firstValue("access-control-allow-origin")).contains("https://app.example");
+        assertThat(allowed.headers().firstValue("access-control-allow-methods").orElse("")).contains("PUT");
+        assertThat(preflight(bucket, "https://elsewhere.example").statusCode()).isEqualTo(403);
+    }
+
+    private String awsCli(String... args) {
+        return StockClients.awsCli(gateway.endpoint(), work, args).requireSuccess().stdout();
+    }
+
+    private static Map<String, String> tags(String json) throws IOException {
+        Map<String, String> tags = new TreeMap<>();
+        new ObjectMapper().readTree(json).get("TagSet").forEach(t -> tags.put(t.get("Key").asText(),
+                t.get("Value").asText()));
+        return tags;
+    }
+
+    /** A browser's CORS preflight for a PUT of {@code bucket/t.bin} from {@code origin} (unsigned, as browsers send). */
+    private HttpResponse<String> preflight(String bucket, String origin) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(gateway.endpoint().resolve("/" + bucket
+                        + "/t.bin")).method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", origin)
+                .header("Access-Control-Request-Method", "PUT").header("Access-Control-Request-Headers",
+                        "content-type").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private static StaticCredentialsProvider credentials() {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create(StockClients.ACCESS_KEY,
                 StockClients.SECRET_KEY));
