@@ -16,6 +16,8 @@ with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode 
 Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
   .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
       [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--out results.md] [--json results.json]
+Several runs' --json files together (each run's median ratio, then the median of those):
+  python3 benchmarks/transfer-bench.py --summarize run1.json run2.json run3.json
 """
 import argparse
 import io
@@ -179,7 +181,30 @@ def report(args, names, rounds, started):
     return "\n".join(lines) + "\n"
 
 
+def summarize(files):
+    runs = []
+    for name in files:
+        with open(name) as f:
+            runs.append(json.load(f)["rounds"])
+    others = [n for n in runs[0][0] if n != "direct"]
+    print(f"Ratio to direct: each run's median over its rounds; median of the {len(runs)} runs [min–max of the runs]")
+    print("")
+    print("| figure | " + " | ".join(others) + " |")
+    print("|---|" + "---:|" * len(others))
+    for key, label, _ in FIGURES:
+        if key in RATIOS:
+            cells = []
+            for n in others:
+                per_run = [statistics.median(r[n][key] / r["direct"][key] for r in rounds) for rounds in runs]
+                cells.append(f"{statistics.median(per_run):.2f} [{min(per_run):.2f}–{max(per_run):.2f}] "
+                             f"(runs: {', '.join(f'{x:.2f}' for x in per_run)})")
+            print(f"| {label.split(',')[0]} | " + " | ".join(cells) + " |")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--summarize":
+        summarize(sys.argv[2:])
+        return
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--targets", required=True)
     p.add_argument("--rounds", type=int, default=3)
