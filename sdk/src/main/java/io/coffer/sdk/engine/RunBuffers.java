@@ -11,8 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cites"). At most {@code retained} arrays are kept between GETs; up to {@code softlyRetained} more are kept through
  * soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
  * GETs (a transfer manager's ranged downloads: eight streams of up to five runs each) need more arrays at once than
- * are worth holding for good, and allocating the rest cost a zeroed humongous array per run. For runs longer than one
- * array, arrays are allocated and left to the garbage collector as before.
+ * are worth holding for good, and allocating the rest cost a zeroed humongous array per run (docs/BENCHMARKS.md,
+ * "Figures the code cites"). For runs longer than one array, arrays are allocated and left to the garbage collector
+ * as before.
  *
  * <p>A returned array still holds the decrypted bytes of the object it last served; it is only ever read within the
  * bounds of the run that the next reader fetched into it, so nothing of the old content is handed out.
