@@ -9,6 +9,10 @@
 # random bytes; curl then GETs it through a presigned URL in batches of 15, the two builds alternating which goes
 # first, 3 warm-up batches each, then ROUNDS (default 8) measured ones. Printed per batch: the gateway process's
 # CPU (user + system, /proc) per MB served, and MB/s. Needs .venv (aws-cli, boto3: `./coffer test` creates it).
+#
+# RANGES=N (default 1): each GET of the object is N ranged GETs of 1/N of it, all at once (curl -r), as a transfer
+# manager's download_fileobj does. OLD_JAVA_OPTS / NEW_JAVA_OPTS: more JVM options for one build (same jar in both
+# directories for a JVM-flag A/B).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
@@ -16,10 +20,10 @@ WORK="$(mktemp -d)"; trap 'kill $P_old $P_new 2>/dev/null || true; rm -rf "$WORK
 export AWS_ACCESS_KEY_ID=abtestkey AWS_SECRET_ACCESS_KEY=abtestsecret0123456789 AWS_DEFAULT_REGION=us-east-1
 head -c $((64 << 20)) /dev/urandom > "$WORK/object"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start() { # dir port -> pid
+start() { # dir port jvm-options -> pid
   mkdir -p "$WORK/data-$2"
   (cd "$1" && COFFER_DATA="$WORK/data-$2" COFFER_ACCESS_KEY=$AWS_ACCESS_KEY_ID COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
-    exec java -Xmx1g -cp "$(ls coffer-gateway-*.jar):lib/*" io.coffer.gateway.cli.CofferCommand serve \
+    exec java -Xmx1g $3 -cp "$(ls coffer-gateway-*.jar):lib/*" io.coffer.gateway.cli.CofferCommand serve \
     --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
   echo $!
 }
@@ -34,13 +38,22 @@ s=boto3.client('s3',endpoint_url='http://127.0.0.1:$1',config=Config(signature_v
 print(s.generate_presigned_url('get_object',Params={'Bucket':'ab-bench','Key':'o'},ExpiresIn=7200))"
 }
 PORT_old=$(free_port); PORT_new=$(free_port)
-P_old=$(start "$OLD" "$PORT_old"); P_new=$(start "$NEW" "$PORT_new")
+P_old=$(start "$OLD" "$PORT_old" "${OLD_JAVA_OPTS:-}"); P_new=$(start "$NEW" "$PORT_new" "${NEW_JAVA_OPTS:-}")
 U_old=$(setup "$PORT_old"); U_new=$(setup "$PORT_new")
+RANGES="${RANGES:-1}"; SIZE=$((64 << 20))
+get() { # url: the whole object, in RANGES concurrent ranged GETs
+  if (( RANGES == 1 )); then curl -s -o /dev/null "$1"; return; fi
+  local part=$(( (SIZE + RANGES - 1) / RANGES )) i
+  for (( i = 0; i < RANGES; i++ )); do
+    curl -s -o /dev/null -r "$(( i * part ))-$(( (i + 1) * part - 1 ))" "$1" &
+  done
+  wait
+}
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 batch() { # label url pid
   local c0 t0 t1 c1
   c0=$(cpu "$3"); t0=$(date +%s.%N)
-  for _ in $(seq 1 15); do curl -s -o /dev/null "$2"; done
+  for _ in $(seq 1 15); do get "$2"; done
   t1=$(date +%s.%N); c1=$(cpu "$3")
   python3 -c "mb = 15 * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0)))"
 }

@@ -185,7 +185,7 @@ public final class GatewayBenchmark {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

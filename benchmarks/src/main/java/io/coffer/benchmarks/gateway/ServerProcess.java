@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -63,6 +64,24 @@ final class ServerProcess implements AutoCloseable {
         cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "serve", "--bind", "127.0.0.1",
                 "--port", Integer.toString(port), "--admin-port", Integer.toString(admin)));
         return start(name, dir, cmd, env, port);
+    }
+
+    /**
+     * {@code launcher serve} (the repository's {@code coffer} script, which execs the JVM, so the process is the
+     * gateway's JVM) with {@code env}, {@code -Xmx heap} and {@code jvmOptions} in {@code COFFER_JAVA_OPTS}.
+     */
+    static ServerProcess cofferLauncher(String name, Path dir, String heap, Map<String, String> env,
+            List<String> jvmOptions, Path launcher) throws Exception {
+        int port = freePort();
+        int admin = freePort();
+        Map<String, String> withJvm = new LinkedHashMap<>(env);
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-Xmx" + heap);
+        jvm.addAll(jvmOptions);
+        withJvm.put("COFFER_JAVA_OPTS", String.join(" ", jvm));
+        List<String> cmd = List.of(launcher.toAbsolutePath().toString(), "serve", "--bind", "127.0.0.1",
+                "--port", Integer.toString(port), "--admin-port", Integer.toString(admin));
+        return start(name, dir, cmd, withJvm, port);
     }
 
     /** {@link TcpRelay} from a free port to {@code targetPort}. */

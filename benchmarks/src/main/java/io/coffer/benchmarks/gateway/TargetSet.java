@@ -53,6 +53,16 @@ record TargetSet(List<Target> all, String setup) {
      */
     static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK,
             List<ServerProcess> all) throws Exception {
+        return start(work, heap, cofferJvmArgs, jfr, porK, null, all);
+    }
+
+    /**
+     * As above; a non-null {@code launcher} (the repository's {@code coffer} script) starts the {@code coffer} gateway
+     * as a user would, {@code coffer serve} with its JVM options in {@code COFFER_JAVA_OPTS}, from that checkout's
+     * packaged jar and lib/ instead of this JVM's classpath.
+     */
+    static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK, Path launcher,
+            List<ServerProcess> all) throws Exception {
         Properties backendProps = new Properties();
         backendProps.setProperty("jclouds.provider", "filesystem");
         backendProps.setProperty("jclouds.filesystem.basedir", work.resolve("backend-data").toString());
@@ -91,7 +101,8 @@ record TargetSet(List<Target> all, String setup) {
         if (jfr != null) {
             jvm.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
         }
-        ServerProcess coffer = ServerProcess.coffer("coffer-gateway", work, heap, env, jvm);
+        ServerProcess coffer = launcher == null ? ServerProcess.coffer("coffer-gateway", work, heap, env, jvm)
+                : ServerProcess.cofferLauncher("coffer-gateway", work, heap, env, jvm, launcher);
         all.add(coffer);
 
         Properties encProps = new Properties();

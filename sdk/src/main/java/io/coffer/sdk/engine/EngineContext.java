@@ -60,8 +60,10 @@ final class EngineContext implements AutoCloseable {
         this.writeBudget = new BufferBudget(config.writeBudget(), config.budgetWait());
         this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
-        this.runBuffers = new RunBuffers(ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH,
-                2 * (config.readAhead() + 1));
+        // beyond that, softly: as many arrays as the read budget lets GETs hold at once
+        int runArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        this.runBuffers = new RunBuffers(runArray, 2 * (config.readAhead() + 1),
+                (int) Math.min(1024, config.readBudget() / runArray));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

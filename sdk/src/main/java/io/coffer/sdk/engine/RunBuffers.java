@@ -1,12 +1,19 @@
 package io.coffer.sdk.engine;
 
+import java.lang.ref.SoftReference;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reusable byte arrays for the read path's runs. A GET reads a run of up to 4 MiB per backend request; allocating each
  * afresh cost the JVM a zeroed 4 MiB humongous object per run (measured: docs/BENCHMARKS.md, "Figures the code
- * cites"). At most {@code retained} arrays are kept between GETs; beyond that, and for runs longer than
- * one array, arrays are allocated and left to the garbage collector as before.
+ * cites"). At most {@code retained} arrays are kept between GETs; up to {@code softlyRetained} more are kept through
+ * soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
+ * GETs (a transfer manager's ranged downloads: eight streams of up to five runs each) need more arrays at once than
+ * are worth holding for good, and allocating the rest cost a zeroed humongous array per run (docs/BENCHMARKS.md,
+ * "Figures the code cites"). For runs longer than one array, arrays are allocated and left to the garbage collector
+ * as before.
  *
  * <p>A returned array still holds the decrypted bytes of the object it last served; it is only ever read within the
  * bounds of the run that the next reader fetched into it, so nothing of the old content is handed out.
@@ -14,10 +21,19 @@ import java.util.concurrent.ArrayBlockingQueue;
 final class RunBuffers {
     private final int size;
     private final ArrayBlockingQueue<byte[]> free;
+    private final int softlyRetained;
+    private final ConcurrentLinkedQueue<SoftReference<byte[]>> softlyFree = new ConcurrentLinkedQueue<>();
+    /** Entries in {@link #softlyFree}, cleared ones included (they are dropped when met). */
+    private final AtomicInteger softCount = new AtomicInteger();
 
     RunBuffers(int size, int retained) {
+        this(size, retained, 0);
+    }
+
+    RunBuffers(int size, int retained, int softlyRetained) {
         this.size = size;
         this.free = new ArrayBlockingQueue<>(Math.max(1, retained));
+        this.softlyRetained = Math.max(0, softlyRetained);
     }
 
     /**
@@ -30,7 +46,15 @@ final class RunBuffers {
             return new byte[length];
         }
         byte[] b = free.poll();
-        return b != null ? b : new byte[size];
+        while (b == null) {
+            SoftReference<byte[]> ref = softlyFree.poll();
+            if (ref == null) {
+                return new byte[size];
+            }
+            softCount.decrementAndGet();
+            b = ref.get();
+        }
+        return b;
     }
 
     /** The bytes that {@link #take} hands out for a run of {@code length}, which a read reserves for it. */
@@ -52,14 +76,26 @@ final class RunBuffers {
         if (b == null || b.length != size) {
             return;
         }
-        if (free.contains(b)) { // identity: arrays do not override equals; at most a few entries to scan
+        if (free.contains(b) || softlyFree.stream().anyMatch(r -> r.get() == b)) { // identity; a few entries
             throw new IllegalStateException("a run buffer was given back twice");
         }
-        free.offer(b);
+        if (free.offer(b)) {
+            return;
+        }
+        if (softCount.incrementAndGet() <= softlyRetained) {
+            softlyFree.offer(new SoftReference<>(b));
+        } else {
+            softCount.decrementAndGet();
+        }
     }
 
-    /** Arrays waiting in the pool (for tests). */
+    /** Arrays waiting in the pool, strongly held (for tests). */
     int pooled() {
         return free.size();
+    }
+
+    /** Arrays waiting in the pool through soft references not cleared yet (for tests). */
+    int softlyPooled() {
+        return (int) softlyFree.stream().filter(r -> r.get() != null).count();
     }
 }

@@ -58,4 +58,37 @@ class RunBuffersTest {
         assertThatThrownBy(() -> pool.give(a)).isInstanceOf(IllegalStateException.class);
         assertThat(pool.pooled()).isEqualTo(1);
     }
+
+    @Test
+    void arraysBeyondTheRetainedOnesAreKeptSoftlyUpToTheirLimitAndTakenBeforeAllocating() {
+        RunBuffers pool = new RunBuffers(16, 1, 2);
+        byte[] a = new byte[16];
+        byte[] b = new byte[16];
+        byte[] c = new byte[16];
+        byte[] d = new byte[16];
+        pool.give(a);
+        pool.give(b);
+        pool.give(c);
+        pool.give(d);
+        assertThat(pool.pooled()).isEqualTo(1);
+        assertThat(pool.softlyPooled()).isEqualTo(2); // d was over the limit
+        // the strongly held one first, then the soft ones (none cleared: the heap is far from short)
+        assertThat(pool.take(16)).isSameAs(a);
+        byte[] first = pool.take(16);
+        byte[] second = pool.take(16);
+        assertThat(first == b && second == c || first == c && second == b).isTrue();
+        byte[] fresh = pool.take(16);
+        assertThat(fresh != a && fresh != b && fresh != c && fresh != d).isTrue();
+        assertThat(pool.softlyPooled()).isZero();
+    }
+
+    @Test
+    void givingBackAnArrayThatIsKeptSoftlyFailsToo() {
+        RunBuffers pool = new RunBuffers(16, 1, 4);
+        pool.give(new byte[16]);
+        byte[] a = new byte[16];
+        pool.give(a);
+        assertThatThrownBy(() -> pool.give(a)).isInstanceOf(IllegalStateException.class);
+        assertThat(pool.softlyPooled()).isEqualTo(1);
+    }
 }

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""boto3 transfer benchmark (issue 23): the same client shape against several S3 endpoints in one run.
+
+Per round and endpoint (the order rotating each round):
+  large: OBJECTS fresh random objects of SIZE MiB, each uploaded with upload_fileobj (multipart, PART MiB parts,
+         THREADS concurrent) and downloaded with download_fileobj (ranged GETs of PART MiB, THREADS concurrent);
+         MB/s (10^6 bytes/s) over all objects; every download compared with what was uploaded, outside the timing.
+  small: THREADS threads each PUT a fresh 4 KiB object (fresh random bytes) then GET it, for SMALL seconds;
+         ops/s counts PUTs and GETs; p50 of each; every GET compared with its PUT.
+Server CPU (user + system from /proc) of the processes an endpoint goes through is summed per phase.
+
+Ratios to the endpoint named "direct" are taken within each round; the report gives their median over the rounds
+with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode writes it):
+  [{"name": "direct", "endpoint": "http://...", "key": "...", "secret": "...", "bucket": "...", "pids": [123]}, ...]
+
+Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
+  .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
+      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--out results.md] [--json results.json]
+Several runs' --json files together (each run's median ratio, then the median of those):
+  python3 benchmarks/transfer-bench.py --summarize run1.json run2.json run3.json
+"""
+import argparse
+import io
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+
+import boto3
+from boto3.s3.transfer import TransferConfig
+from botocore.config import Config
+
+MB = 1_000_000
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids):
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / CLOCK_TICKS
+
+
+def log(msg):
+    print(time.strftime("[%H:%M:%S] ") + msg, file=sys.stderr, flush=True)
+
+
+class Endpoint:
+    def __init__(self, spec, threads):
+        self.name = spec["name"]
+        self.bucket = spec["bucket"]
+        self.pids = spec.get("pids", [])
+        self.client = boto3.session.Session().client(
+            "s3", endpoint_url=spec["endpoint"], region_name="us-east-1",
+            aws_access_key_id=spec["key"], aws_secret_access_key=spec["secret"],
+            config=Config(signature_version="s3v4", s3={"addressing_style": "path"},
+                          max_pool_connections=threads * 2, retries={"max_attempts": 1}))
+        self.keys = 0
+
+    def next_key(self, prefix):
+        self.keys += 1
+        return f"{prefix}/{self.keys}"
+
+
+def large(ep, args, transfer):
+    size = args.size_mib << 20
+    put_s = get_s = 0.0
+    cpu_put = cpu_get = 0.0
+    for _ in range(args.objects):
+        data = os.urandom(size)
+        key = ep.next_key("large")
+        c0 = cpu_seconds(ep.pids)
+        t0 = time.perf_counter()
+        ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
+        t1 = time.perf_counter()
+        c1 = cpu_seconds(ep.pids)
+        sink = io.BytesIO()
+        ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
+        t2 = time.perf_counter()
+        c2 = cpu_seconds(ep.pids)
+        if sink.getbuffer().nbytes != size or sink.getvalue() != data:
+            raise SystemExit(f"{ep.name}: GET of {key} returned other bytes than its PUT")
+        put_s += t1 - t0
+        get_s += t2 - t1
+        cpu_put += c1 - c0
+        cpu_get += c2 - c1
+        ep.client.delete_object(Bucket=ep.bucket, Key=key)  # the backend's disk holds a few objects at a time
+    total = args.objects * size / MB
+    return {"put_MBps": total / put_s, "get_MBps": total / get_s,
+            "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total}
+
+
+def small(ep, args, seconds):
+    stop = time.perf_counter() + seconds
+    puts, gets, errors = [], [], []
+    prefix = ep.next_key("small")
+
+    def worker(t):
+        i = 0
+        my_puts, my_gets = [], []
+        try:
+            while time.perf_counter() < stop:
+                key = f"{prefix}/{t}/{i}"
+                i += 1
+                body = os.urandom(4096)
+                t0 = time.perf_counter()
+                ep.client.put_object(Bucket=ep.bucket, Key=key, Body=body)
+                t1 = time.perf_counter()
+                got = ep.client.get_object(Bucket=ep.bucket, Key=key)["Body"].read()
+                t2 = time.perf_counter()
+                if got != body:
+                    raise RuntimeError(f"GET of {key} returned other bytes than its PUT")
+                my_puts.append(t1 - t0)
+                my_gets.append(t2 - t1)
+        except Exception as e:  # reported below, fails the run
+            errors.append(f"{ep.name} thread {t}: {e!r}")
+        puts.extend(my_puts)
+        gets.extend(my_gets)
+
+    c0 = cpu_seconds(ep.pids)
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(args.threads)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    elapsed = time.perf_counter() - t0
+    cpu = cpu_seconds(ep.pids) - c0
+    if errors:
+        raise SystemExit("small objects failed: " + "; ".join(errors))
+    ops = len(puts) + len(gets)
+    return {"small_ops": ops / elapsed, "put_p50_ms": statistics.median(puts) * 1000,
+            "get_p50_ms": statistics.median(gets) * 1000, "small_cpu_ms_per_op": cpu * 1000 / ops}
+
+
+FIGURES = [  # key, label, higher is better
+    ("put_MBps", "large PUT, MB/s", True),
+    ("get_MBps", "large GET, MB/s", True),
+    ("small_ops", "4 KiB PUT+GET, ops/s", True),
+    ("put_p50_ms", "4 KiB PUT p50, ms", False),
+    ("get_p50_ms", "4 KiB GET p50, ms", False),
+    ("put_cpu_ms_per_MB", "server CPU, large PUT, ms/MB", False),
+    ("get_cpu_ms_per_MB", "server CPU, large GET, ms/MB", False),
+    ("small_cpu_ms_per_op", "server CPU, 4 KiB, ms/op", False),
+]
+RATIOS = ["put_MBps", "get_MBps", "small_ops"]
+
+
+def cell(values, fmt):
+    if not values:
+        return "-"
+    med = statistics.median(values)
+    return f"{fmt.format(med)} [{fmt.format(min(values))}–{fmt.format(max(values))}]"
+
+
+def report(args, names, rounds, started):
+    lines = [f"# boto3 transfer benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}", "",
+             f"{args.rounds} rounds (order rotating), {args.warmup_rounds} warm-up; {args.threads} threads; "
+             f"{args.objects} object(s) of {args.size_mib} MiB per round, {args.part_mib} MiB parts "
+             f"(upload_fileobj / download_fileobj); 4 KiB PUT+GET for {args.small_seconds} s. "
+             f"Machine: {os.cpu_count()} CPUs, load average before: {args.load_before}. Cells: median [min–max].", ""]
+    lines.append("| figure | " + " | ".join(names) + " |")
+    lines.append("|---|" + "---:|" * len(names))
+    for key, label, _ in FIGURES:
+        fmt = "{:,.1f}" if key.endswith("MBps") or key == "small_ops" else "{:.2f}"
+        lines.append(f"| {label} | " + " | ".join(cell([r[n][key] for r in rounds], fmt) for n in names) + " |")
+    others = [n for n in names if n != "direct"]
+    if "direct" in names and others:
+        lines += ["", "Ratio to direct, taken within each round:", "",
+                  "| figure | " + " | ".join(others) + " |", "|---|" + "---:|" * len(others)]
+        for key, label, _ in FIGURES:
+            if key in RATIOS:
+                lines.append(f"| {label.split(',')[0]} | " + " | ".join(
+                    cell([r[n][key] / r["direct"][key] for r in rounds], "{:.2f}") for n in others) + " |")
+    lines.append("")
+    lines.append("Per round: " + json.dumps(rounds))
+    return "\n".join(lines) + "\n"
+
+
+def summarize(files):
+    runs = []
+    for name in files:
+        with open(name) as f:
+            runs.append(json.load(f)["rounds"])
+    others = [n for n in runs[0][0] if n != "direct"]
+    print(f"Ratio to direct: each run's median over its rounds; median of the {len(runs)} runs [min–max of the runs]")
+    print("")
+    print("| figure | " + " | ".join(others) + " |")
+    print("|---|" + "---:|" * len(others))
+    for key, label, _ in FIGURES:
+        if key in RATIOS:
+            cells = []
+            for n in others:
+                per_run = [statistics.median(r[n][key] / r["direct"][key] for r in rounds) for rounds in runs]
+                cells.append(f"{statistics.median(per_run):.2f} [{min(per_run):.2f}–{max(per_run):.2f}] "
+                             f"(runs: {', '.join(f'{x:.2f}' for x in per_run)})")
+            print(f"| {label.split(',')[0]} | " + " | ".join(cells) + " |")
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--summarize":
+        summarize(sys.argv[2:])
+        return
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--targets", required=True)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--warmup-rounds", type=int, default=1)
+    p.add_argument("--size-mib", type=int, default=256)
+    p.add_argument("--part-mib", type=int, default=16)
+    p.add_argument("--objects", type=int, default=1)
+    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--small-seconds", type=float, default=15)
+    p.add_argument("--out")
+    p.add_argument("--json")
+    args = p.parse_args()
+    if min(args.rounds, args.size_mib, args.part_mib, args.objects, args.threads) < 1 or args.warmup_rounds < 0 \
+            or args.small_seconds <= 0:
+        p.error("rounds, size, part, objects and threads must be at least 1, small-seconds above 0")
+    args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    with open(args.targets) as f:
+        endpoints = [Endpoint(s, args.threads) for s in json.load(f)]
+    names = [e.name for e in endpoints]
+    part = args.part_mib << 20
+    transfer = TransferConfig(multipart_threshold=part, multipart_chunksize=part, max_concurrency=args.threads,
+                              use_threads=True)
+    started = time.time()
+    for w in range(args.warmup_rounds):
+        for ep in endpoints:
+            log(f"warm-up {w + 1}/{args.warmup_rounds}: {ep.name}")
+            large(ep, args, transfer)
+            small(ep, args, max(2.0, args.small_seconds / 3))
+    rounds = []
+    for r in range(args.rounds):
+        result = {}
+        for i in range(len(endpoints)):
+            ep = endpoints[(i + r) % len(endpoints)]
+            log(f"round {r + 1}/{args.rounds}: {ep.name}")
+            result[ep.name] = {**large(ep, args, transfer), **small(ep, args, args.small_seconds)}
+            log(f"  {ep.name}: " + ", ".join(f"{k} {v:.2f}" for k, v in result[ep.name].items()))
+        rounds.append(result)
+    text = report(args, names, rounds, started)
+    print(text)
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": {k: v for k, v in vars(args).items()}, "rounds": rounds}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
