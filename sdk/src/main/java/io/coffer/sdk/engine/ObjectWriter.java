@@ -255,12 +255,12 @@ final class ObjectWriter {
         for (ChunkKey k : keys) {
             ids.add(cipher.idFor(k));
         }
-        Map<ChunkId, ChunkLocation> stored = ctx.locate(ids);
+        Set<ChunkId> stored = ctx.reusable(ids);
         for (int i = 0; i < window.size(); i++) {
             Pending p = window.get(i);
             ChunkId id = ids.get(i);
             store(windowBuf, p.offset(), p.length(), p.hash(), keys.get(i), id,
-                    stored.containsKey(id) || writtenHere.contains(id));
+                    stored.contains(id) || writtenHere.contains(id));
         }
         window.clear();
         windowUsed = 0;
@@ -295,7 +295,7 @@ final class ObjectWriter {
     }
 
     private boolean isStored(ChunkId id) {
-        return writtenHere.contains(id) || ctx.locate(List.of(id)).containsKey(id);
+        return writtenHere.contains(id) || ctx.reusable(List.of(id)).contains(id);
     }
 
     private void store(byte[] data, int offset, int length, byte[] hash, ChunkKey key, ChunkId id, boolean known)
