@@ -117,13 +117,17 @@ final class ObjectCommits {
         forgetIfCollected(e, ctx, chunkRefs);
     }
 
-    /** Waits until the writer's packs are durable; a backend failure becomes InternalError. */
+    /**
+     * Waits until the writer's packs are durable (a backend failure becomes InternalError), then checks that the
+     * write is still young enough to commit ({@link ObjectWriter#checkCommitWindow}).
+     */
     static void awaitUploads(ObjectWriter writer) {
         try {
             writer.awaitUploads();
         } catch (IOException e) {
             throw backendFailure("could not store the object's data", e);
         }
+        writer.checkCommitWindow();
     }
 
     /**

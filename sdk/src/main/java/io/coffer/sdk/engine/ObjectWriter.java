@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -91,6 +92,9 @@ final class ObjectWriter {
 
     private final ArrayDeque<Upload> uploads = new ArrayDeque<>();
     private byte[] spare;
+
+    /** When this write began (monotonic): it must commit within {@link #commitWindow} of then. */
+    private final long startedNanos = System.nanoTime();
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit) {
         this.ctx = ctx;
@@ -219,6 +223,30 @@ final class ObjectWriter {
         joinUploadsQuietly();
         for (String name : result.packNames()) {
             deleteQuietly(name);
+        }
+    }
+
+    /**
+     * How long after its start a write may commit: three quarters of the grace period. Its new packs are unindexed
+     * until the commit, and a collector deletes unindexed blobs a grace period after their upload; a chunk it reuses
+     * was held or committed at most a quarter of the grace period before the write began (EngineContext.reusable).
+     */
+    static Duration commitWindow(Duration gcGrace) {
+        return gcGrace.minus(EngineContext.reuseWindow(gcGrace));
+    }
+
+    /**
+     * {@code CONFLICT_RETRY} when this write is too old to commit safely (a collector may have removed what it
+     * references); nothing with a zero grace period, which promises that no collector runs beside writes.
+     */
+    void checkCommitWindow() {
+        Duration grace = ctx.config.gcGrace();
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - startedNanos);
+        if (!grace.isZero() && elapsed.compareTo(commitWindow(grace)) > 0) {
+            throw CofferException.of(ErrorCode.CONFLICT_RETRY, "the write took " + elapsed.toMillis() + " ms, longer"
+                    + " than three quarters of the gc grace period (" + grace + "): garbage collection may have"
+                    + " removed data it refers to, so it was not committed; retry it (a large object as a multipart"
+                    + " upload) or raise gc-grace");
         }
     }
 

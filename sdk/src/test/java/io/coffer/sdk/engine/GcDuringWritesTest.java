@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
 import io.coffer.sdk.GcReport;
 import io.coffer.sdk.LeaseHeldException;
 import io.coffer.sdk.ObjectContent;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * chunk in the store or in a cache; and one process at a time collects, under a lease.
  */
 class GcDuringWritesTest {
-    private static final Duration GRACE = Duration.ofMillis(800);
+    private static final Duration GRACE = Duration.ofSeconds(2);
     private static final int SIZE = 300_000;
 
     @TempDir
@@ -78,6 +79,24 @@ class GcDuringWritesTest {
             b.collectGarbage(); // deletes the retired pack: the second object has a copy of its own
             assertThat(read(a, "second")).isEqualTo(TestData.bytes(3, SIZE));
             assertThat(b.fsck(true).clean()).isTrue();
+        }
+    }
+
+    @Test
+    void aWriteSlowerThanThreeQuartersOfTheGracePeriodIsRefusedNotCommitted() throws Exception {
+        FaultyBlobStore faulty = new FaultyBlobStore(new DirectoryBlobStore(dir.resolve("blobs")));
+        try (TestEngine e = TestEngine.open(dir, b -> b.blobStore(faulty).gcGrace(GRACE))) {
+            e.coffer.createBucket("bkt", "t");
+            FaultyBlobStore.Hold hold = faulty.holdNextPut(BackendLayout.PACKS);
+            CompletableFuture<Void> write = CompletableFuture.runAsync(() -> put(e.coffer, "slow", 5));
+            assertThat(hold.reached().await(10, TimeUnit.SECONDS)).isTrue();
+            Thread.sleep(GRACE.toMillis() * 3 / 4 + 100); // a collector may delete its pack as an orphan soon
+            hold.release().countDown();
+
+            assertThatThrownBy(() -> write.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(CofferException.class)
+                    .hasMessageContaining("gc grace period");
+            assertThatThrownBy(() -> e.coffer.headObject("bkt", "slow"))
+                    .isInstanceOf(CofferException.NotFound.class);
         }
     }
 
