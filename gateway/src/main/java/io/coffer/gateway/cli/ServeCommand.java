@@ -14,6 +14,7 @@ import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.StorageMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.gateway.maintenance.GcSchedule;
 import io.coffer.gateway.maintenance.MultipartExpiry;
 import io.coffer.gateway.por.PorAuditSchedule;
 import io.coffer.gateway.por.PorService;
@@ -118,6 +119,15 @@ final class ServeCommand implements Callable<Integer> {
             description = "Abort multipart uploads initiated longer ago than this: 36h, 7d (default); 0: never.")
     String multipartExpiry;
 
+    @Option(names = "--gc-interval", paramLabel = "DURATION",
+            description = "Collect garbage this often, one gateway of a store at a time: 30m, 1h (default), 6h; 0:"
+                    + " never.")
+    String gcInterval;
+
+    @Option(names = "--gc-grace", paramLabel = "DURATION",
+            description = "How long gc leaves unreferenced data alone: longer than the slowest upload (default 1h).")
+    String gcGrace;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -141,6 +151,8 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.POR_BLOCK_SIZE, porBlockSize);
         ConfigOptions.put(flags, ConfigKey.POR_BATCH, porBatch);
         ConfigOptions.put(flags, ConfigKey.MULTIPART_EXPIRY, multipartExpiry);
+        ConfigOptions.put(flags, ConfigKey.GC_INTERVAL, gcInterval);
+        ConfigOptions.put(flags, ConfigKey.GC_GRACE, gcGrace);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
@@ -167,7 +179,7 @@ final class ServeCommand implements Callable<Integer> {
         AdminServer admin;
         try {
             admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
-                    AdminServer.readiness(s3, coffer), por).start();
+                    AdminServer.readiness(s3, coffer), por).withGc(coffer).start();
         } catch (RuntimeException e) {
             s3.close();
             coffer.close();
@@ -181,6 +193,8 @@ final class ServeCommand implements Callable<Integer> {
         Duration expiry = c.multipartExpiry();
         MultipartExpiry expiries = expiry.isZero() ? null
                 : new MultipartExpiry(coffer, expiry, prometheus, Clock.systemUTC()).start();
+        Duration gcInterval = c.gcInterval();
+        GcSchedule collections = gcInterval.isZero() ? null : new GcSchedule(coffer, gcInterval).start();
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -192,6 +206,9 @@ final class ServeCommand implements Callable<Integer> {
             }
             if (expiries != null) {
                 expiries.close();
+            }
+            if (collections != null) {
+                collections.close();
             }
             coffer.close();
             stopped.countDown();

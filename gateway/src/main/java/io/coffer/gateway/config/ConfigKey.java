@@ -91,7 +91,17 @@ public enum ConfigKey {
     /** The embedded PoR server's write batching, 2^b blocks per H add; read at its first start only. */
     POR_BATCH("por-batch", "4", false),
     /** Unfinished multipart uploads older than this are aborted by {@code serve}: {@code 7d}, {@code 36h}; 0: never. */
-    MULTIPART_EXPIRY("multipart-expiry", "7d", false);
+    MULTIPART_EXPIRY("multipart-expiry", "7d", false),
+    /**
+     * How often {@code serve} collects garbage: {@code 30m}, {@code 1h}, {@code 6h}; 0: never. One gateway at a time
+     * runs it, under a lease in the metadata store; the others skip their turn.
+     */
+    GC_INTERVAL("gc-interval", "1h", false),
+    /**
+     * How long garbage collection leaves an unreferenced chunk, a retired pack or an unindexed blob alone: longer than
+     * the slowest upload (a write must commit within three quarters of it) and the slowest read. Not 0.
+     */
+    GC_GRACE("gc-grace", "1h", false);
 
     private final String key;
     private final String defaultValue;

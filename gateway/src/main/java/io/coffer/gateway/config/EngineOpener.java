@@ -113,7 +113,7 @@ public final class EngineOpener {
         }
         CofferBuilder b = Coffer.builder().directory(c.dataDir()).createIfMissing(create).readOnlyBackend(readOnlyBackend)
                 .dedupPolicy(c.dedupPolicy()).compression(c.compressionPolicy())
-                .layers(c.layerModePolicy());
+                .layers(c.layerModePolicy()).gcGrace(c.gcGrace());
         if (c.get(ConfigKey.MASTER_KEY) != null) {
             b.masterKeyFile(Path.of(c.get(ConfigKey.MASTER_KEY)));
         }

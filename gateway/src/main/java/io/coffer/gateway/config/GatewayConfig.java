@@ -160,6 +160,8 @@ public final class GatewayConfig {
         compressionPolicy();
         layerModePolicy();
         multipartExpiry();
+        gcInterval();
+        gcGrace();
         porSettings();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
@@ -247,6 +249,21 @@ public final class GatewayConfig {
     /** How old an unfinished multipart upload gets before {@code serve} aborts it; {@link Duration#ZERO}: never. */
     public Duration multipartExpiry() {
         return DurationSetting.parse(ConfigKey.MULTIPART_EXPIRY, get(ConfigKey.MULTIPART_EXPIRY));
+    }
+
+    /** How often {@code serve} collects garbage; zero: never. */
+    public Duration gcInterval() {
+        return DurationSetting.parse(ConfigKey.GC_INTERVAL, get(ConfigKey.GC_INTERVAL));
+    }
+
+    /** Garbage collection's grace period: positive (with none, a collection could delete what a write reuses). */
+    public Duration gcGrace() {
+        Duration grace = DurationSetting.parse(ConfigKey.GC_GRACE, get(ConfigKey.GC_GRACE));
+        if (grace.isZero()) {
+            throw new IllegalArgumentException("gc-grace must be a positive duration such as 1h (writes in flight"
+                    + " rely on it), got '" + get(ConfigKey.GC_GRACE) + "'");
+        }
+        return grace;
     }
 
     /** True when chunk keys come from a remote key server rather than the embedded OPRF. */

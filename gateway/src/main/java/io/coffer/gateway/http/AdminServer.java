@@ -1,8 +1,11 @@
 package io.coffer.gateway.http;
 
+import io.coffer.gateway.maintenance.GcReports;
 import io.coffer.gateway.por.PorReports;
 import io.coffer.gateway.por.PorService;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.GcReport;
+import io.coffer.sdk.LeaseHeldException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -39,6 +42,8 @@ import java.util.function.BooleanSupplier;
  * also {@code POST /admin/por/audit} and {@code POST /admin/por/repair}: one audit or repair now, answered with its
  * report (JSON; text with {@code ?format=text}) and the verdict in the {@value #VERDICT_HEADER} header. They run on a
  * thread of their own, one at a time, so that health checks are answered meanwhile; with PoR off they are 404.
+ * With {@link #withGc} also {@code POST /admin/gc}: one garbage-collection pass now, under the store's gc lease,
+ * answered with its report (JSON), or 409 when another gateway holds the lease.
  */
 public final class AdminServer implements AutoCloseable {
     private final String bind;
@@ -47,6 +52,8 @@ public final class AdminServer implements AutoCloseable {
     private final BooleanSupplier ready;
     private final PorService por;
     private ExecutorService porRunner;
+    private Coffer gcTarget;
+    private ExecutorService gcRunner;
     private EventLoopGroup group;
     private Channel channel;
 
@@ -82,7 +89,20 @@ public final class AdminServer implements AutoCloseable {
         };
     }
 
+    /** Serves {@code POST /admin/gc} with {@code coffer}'s collector; call before {@link #start}. */
+    public AdminServer withGc(Coffer coffer) {
+        this.gcTarget = coffer;
+        return this;
+    }
+
     public AdminServer start() throws InterruptedException {
+        if (gcTarget != null) {
+            gcRunner = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "coffer-admin-gc");
+                t.setDaemon(true);
+                return t;
+            });
+        }
         if (por != null) {
             porRunner = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "coffer-admin-por");
@@ -111,6 +131,9 @@ public final class AdminServer implements AutoCloseable {
             if (porRunner != null) {
                 porRunner.shutdown(); // no interrupt: it would close the embedded server's files
             }
+            if (gcRunner != null) {
+                gcRunner.shutdown();
+            }
             throw e;
         }
         return this;
@@ -130,6 +153,9 @@ public final class AdminServer implements AutoCloseable {
         if (porRunner != null) {
             porRunner.shutdown(); // no interrupt: it would close the embedded server's files
         }
+        if (gcRunner != null) {
+            gcRunner.shutdown(); // a pass in progress finishes its step; the engine's close waits for nothing else
+        }
     }
 
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -140,6 +166,10 @@ public final class AdminServer implements AutoCloseable {
             if (path.startsWith(POR_PREFIX)) {
                 boolean text = target.length > 1 && target[1].contains("format=text");
                 por(ctx, req, path.substring(POR_PREFIX.length()), text);
+                return;
+            }
+            if (path.equals(GC_PATH)) {
+                gc(ctx, req);
                 return;
             }
             HttpResponseStatus status = HttpResponseStatus.OK;
@@ -167,6 +197,36 @@ public final class AdminServer implements AutoCloseable {
                 }
             }
             respond(ctx, HttpUtil.isKeepAlive(req), status, type, body, null);
+        }
+
+        /** A garbage-collection pass on the gc thread; the answer is written from there when it is done. */
+        private void gc(ChannelHandlerContext ctx, FullHttpRequest req) {
+            boolean keepAlive = HttpUtil.isKeepAlive(req);
+            String plain = "text/plain; charset=utf-8";
+            if (gcTarget == null) {
+                respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, plain, "not found\n", null);
+                return;
+            }
+            if (!req.method().equals(HttpMethod.POST)) {
+                respond(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, plain, "use POST\n", null);
+                return;
+            }
+            try {
+                gcRunner.execute(() -> {
+                    try {
+                        GcReport r = gcTarget.collectGarbage();
+                        respond(ctx, keepAlive, HttpResponseStatus.OK, "application/json", GcReports.json(r) + "\n",
+                                null);
+                    } catch (LeaseHeldException e) {
+                        respond(ctx, keepAlive, HttpResponseStatus.CONFLICT, plain, e.getMessage() + "\n", null);
+                    } catch (RuntimeException e) {
+                        respond(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR, plain, "gc failed: "
+                                + e.getMessage() + "\n", null);
+                    }
+                });
+            } catch (RejectedExecutionException closing) {
+                respond(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, plain, "shutting down\n", null);
+            }
         }
 
         /** An audit or repair on the PoR thread; the answer is written from there when it is done. */
@@ -217,6 +277,7 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private static final String POR_PREFIX = "/admin/por/";
+    private static final String GC_PATH = "/admin/gc";
 
     private static void respond(ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String type,
                                 String body, String verdict) {

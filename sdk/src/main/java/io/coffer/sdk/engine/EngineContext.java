@@ -11,11 +11,14 @@ import io.coffer.sdk.meta.ChunkLocation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -34,11 +37,27 @@ final class EngineContext implements AutoCloseable {
     final ExecutorService io;
     /** One MD5 digest per large upload in flight, each on its own thread (see {@link Md5Tap}). */
     final ExecutorService md5;
-    /** Recently seen chunk locations; a hit saves a metadata query per chunk on dedup and read. */
+    /**
+     * Recently seen chunk locations for reads; a hit saves a metadata query per chunk. A stale entry (a pack that
+     * garbage collection here or on another gateway rewrote) costs the read a second lookup (ObjectReadStream).
+     */
     final Cache<ChunkId, ChunkLocation> locations;
+    /**
+     * Chunks a write may reference without storing them again (deduplication): those committed here, or held for
+     * reuse by {@link io.coffer.sdk.meta.MetadataStore#locateForReuse}, within the last quarter of the grace period.
+     * Garbage collection on any gateway removes a chunk only a grace period after its release or hold, so an entry
+     * is good for three quarters of a grace period after it expires: a write that commits within that never
+     * references a collected chunk, whatever another gateway's collector did meanwhile.
+     */
+    final Cache<ChunkId, Boolean> reusable;
     final Counter keySourceFallbacks;
     final Counter dedupBytes;
     final Counter storedBytes;
+    final Counter gcRuns;
+    final Counter gcFreedBytes;
+    final Counter gcLeaseBusy;
+    /** This engine's name in maintenance leases ({@link GcLease}). */
+    final String leaseHolder = GcLease.processName();
     final BufferBudget writeBudget;
     final BufferBudget readBudget;
     /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
@@ -57,6 +76,8 @@ final class EngineContext implements AutoCloseable {
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
+        this.reusable = Caffeine.newBuilder().maximumSize(1 << 20)
+                .expireAfterWrite(reuseWindow(config.gcGrace())).build();
         this.writeBudget = new BufferBudget(config.writeBudget(), config.budgetWait());
         this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
@@ -77,6 +98,13 @@ final class EngineContext implements AutoCloseable {
                 .description("plaintext bytes not stored because an equal chunk already was").register(config.meters());
         this.storedBytes = Counter.builder("coffer.stored.bytes")
                 .description("chunk bytes written to new packs").register(config.meters());
+        this.gcRuns = Counter.builder("coffer.gc.runs")
+                .description("garbage-collection passes this process completed").register(config.meters());
+        this.gcFreedBytes = Counter.builder("coffer.gc.freed").baseUnit("bytes")
+                .description("backend bytes garbage collection deleted").register(config.meters());
+        this.gcLeaseBusy = Counter.builder("coffer.gc.lease.busy")
+                .description("garbage-collection passes not run because another process held the lease")
+                .register(config.meters());
     }
 
     ChunkCipher cipher() {
@@ -109,6 +137,53 @@ final class EngineContext implements AutoCloseable {
             found.putAll(fromStore);
         }
         return found;
+    }
+
+    /**
+     * Those of {@code ids} a write may reference without storing them: from {@link #reusable}, or held for reuse in
+     * one metadata call for the rest.
+     */
+    Set<ChunkId> reusable(Collection<ChunkId> ids) {
+        Set<ChunkId> found = new HashSet<>();
+        List<ChunkId> missing = new ArrayList<>();
+        for (ChunkId id : ids) {
+            if (reusable.getIfPresent(id) != null) {
+                found.add(id);
+            } else {
+                missing.add(id);
+            }
+        }
+        if (!missing.isEmpty()) {
+            Map<ChunkId, ChunkLocation> held = config.metadata().locateForReuse(missing);
+            for (ChunkLocation l : held.values()) {
+                reusable.put(l.id(), Boolean.TRUE);
+                locations.put(l.id(), l);
+                found.add(l.id());
+            }
+        }
+        return found;
+    }
+
+    /** Records chunks just committed (referenced, so reusable for a while) and where they are. */
+    void committed(Collection<ChunkLocation> chunks) {
+        for (ChunkLocation c : chunks) {
+            locations.put(c.id(), c);
+            reusable.put(c.id(), Boolean.TRUE);
+        }
+    }
+
+    /**
+     * Forgets what is cached about {@code ids}: a commit that referenced them failed with CONFLICT_RETRY (one may
+     * have been collected), and the client's retry must look them up again.
+     */
+    void forget(Collection<ChunkId> ids) {
+        locations.invalidateAll(ids);
+        reusable.invalidateAll(ids);
+    }
+
+    /** How long an entry of {@link #reusable} is trusted: a quarter of the grace period. */
+    static Duration reuseWindow(Duration gcGrace) {
+        return gcGrace.dividedBy(4);
     }
 
     /** Deletes a blob no record refers to any more; best effort, as fsck reports what is left and gc removes it. */

@@ -3,6 +3,7 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.LeaseHeldException;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
@@ -13,6 +14,7 @@ import io.coffer.sdk.meta.PackUsage;
 import io.coffer.sdk.pack.PackWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -45,7 +47,30 @@ final class GarbageCollector {
         this.blobs = ctx.config.blobs();
     }
 
+    /**
+     * One pass under the gc lease ({@link GcLease}); {@link io.coffer.sdk.LeaseHeldException} when another process
+     * holds it, changing nothing.
+     */
     GcReport run() {
+        GcLease lease;
+        try {
+            lease = GcLease.take(meta, ctx.leaseHolder, Clock.systemUTC());
+        } catch (LeaseHeldException e) {
+            ctx.gcLeaseBusy.increment();
+            throw e;
+        }
+        try (lease) {
+            GcReport report = pass(lease);
+            ctx.gcRuns.increment();
+            ctx.gcFreedBytes.increment(report.bytesFreed());
+            LOG.info("gc: {} pack(s) rewritten, {} retired, {} blob(s) deleted, {} bytes copied, {} bytes freed",
+                    report.packsRewritten(), report.packsRetired(), report.blobsDeleted(), report.bytesCopied(),
+                    report.bytesFreed());
+            return report;
+        }
+    }
+
+    private GcReport pass(GcLease lease) {
         Instant now = Instant.now();
         Instant cutoff = now.minus(ctx.config.gcGrace());
         int rewritten = 0;
@@ -55,10 +80,12 @@ final class GarbageCollector {
         long freed = 0;
         try {
             for (PackUsage u : meta.packUsage(cutoff)) {
+                lease.renewIfDue();
                 PackRecord p = u.pack();
                 if (u.liveChunks() == 0) {
-                    meta.retirePack(p.name(), List.of(), cutoff);
-                    retired++;
+                    if (retireEmpty(p, cutoff)) {
+                        retired++;
+                    }
                 } else if (u.deadBytes() >= ctx.config.gcDeadFraction() * p.size()) {
                     long moved = rewrite(p, cutoff);
                     if (moved >= 0) {
@@ -69,18 +96,21 @@ final class GarbageCollector {
                 }
             }
             if (retired > 0) {
-                // a retired pack's chunks left the index; the cache of locations must not offer them for dedup (a
-                // write would reference a chunk that is gone and fail, and its retry with it). Which chunks a wholly
-                // dead pack held is not read here, so the cache is emptied: it refills from the store.
+                // a retired pack's dead chunks left the index: this engine's caches must not offer them (other
+                // engines' entries expire first: see EngineContext.reusable). Which chunks a wholly dead pack held
+                // is not read here, so the caches are emptied: they refill from the store.
                 ctx.locations.invalidateAll();
+                ctx.reusable.invalidateAll();
             }
             for (String name : meta.retiredPacks(cutoff)) {
+                lease.renewIfDue();
                 long size = blobs.head(name).map(BlobInfo::size).orElse(0L);
                 blobs.delete(name);
                 meta.forgetPack(name);
                 deleted++;
                 freed += size;
             }
+            lease.renewIfDue();
             long[] orphans = deleteOrphans(cutoff);
             deleted += (int) orphans[0];
             freed += orphans[1];
@@ -88,6 +118,23 @@ final class GarbageCollector {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "garbage collection stopped: " + e.getMessage(), e);
         }
         return new GcReport(rewritten, retired, deleted, copied, freed);
+    }
+
+    /**
+     * Retires a pack that held no live chunk when it was measured; false if a write held or referenced one of its
+     * chunks meanwhile (the pack stays, for the next pass to measure again).
+     */
+    private boolean retireEmpty(PackRecord p, Instant cutoff) {
+        try {
+            meta.retirePack(p.name(), List.of(), cutoff);
+            return true;
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.CONFLICT_RETRY) {
+                throw e;
+            }
+            LOG.info("pack {} came back to life before it was retired; left for the next pass", p.name());
+            return false;
+        }
     }
 
     /** Copies the live chunks of {@code old} into a new pack and retires {@code old}; -1 if a write raced it. */
@@ -115,6 +162,7 @@ final class GarbageCollector {
             return -1;
         }
         moved.forEach(c -> ctx.locations.invalidate(c.id()));
+        ctx.reusable.invalidateAll();
         return bytes;
     }
 

@@ -298,9 +298,16 @@ final class MultipartUploads {
         Manifest m = new Manifest(bucket, key, uploadId + "." + partNumber, size, etag, now, ObjectAttributes.EMPTY,
                 List.of(), entries);
         LinkedHashSet<ChunkId> ids = new LinkedHashSet<>(m.distinctChunkIds());
-        meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now, UploadChecksums.encodePart(checksums),
-                StoredRecords.sealPart(ctx.config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)), newChunks);
-        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        try {
+            meta.commitPart(new PartRecord(uploadId, partNumber, size, etag, now,
+                    UploadChecksums.encodePart(checksums),
+                    StoredRecords.sealPart(ctx.config.masterKey(), uploadId, partNumber, m), List.copyOf(ids)),
+                    newChunks);
+        } catch (RuntimeException e) {
+            ObjectCommits.forgetIfCollected(e, ctx, List.copyOf(ids));
+            throw e;
+        }
+        ctx.committed(newChunks.chunks());
         return new PartInfo(partNumber, size, etag, now, checksums);
     }
 

@@ -7,12 +7,14 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestCodec;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,9 +73,10 @@ final class ObjectCommits {
             replaced = ctx.config.metadata().commitObject(record, newChunks, precondition, completesUpload);
         } catch (RuntimeException e) {
             forgetManifest(m.versionId());
+            forgetIfCollected(e, record.chunkRefs());
             throw e;
         }
-        newChunks.chunks().forEach(c -> ctx.locations.put(c.id(), c));
+        ctx.committed(newChunks.chunks());
         replaced.ifPresent(old -> forgetManifest(old.versionId()));
         return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
                 m.partSizes(), m.partChecksums());
@@ -99,13 +102,32 @@ final class ObjectCommits {
         }
     }
 
-    /** Waits until the writer's packs are durable; a backend failure becomes InternalError. */
+    /**
+     * After a commit failed with CONFLICT_RETRY (a chunk it referenced may have been collected, which the holds of
+     * {@link EngineContext#reusable} make possible only for a write slower than the grace period allows), forgets
+     * what the caches say about its chunks: the client's retry looks them up again and stores what is gone.
+     */
+    static void forgetIfCollected(RuntimeException e, EngineContext ctx, List<ChunkId> chunkRefs) {
+        if (e instanceof CofferException ce && ce.code() == ErrorCode.CONFLICT_RETRY) {
+            ctx.forget(chunkRefs);
+        }
+    }
+
+    private void forgetIfCollected(RuntimeException e, List<ChunkId> chunkRefs) {
+        forgetIfCollected(e, ctx, chunkRefs);
+    }
+
+    /**
+     * Waits until the writer's packs are durable (a backend failure becomes InternalError), then checks that the
+     * write is still young enough to commit ({@link ObjectWriter#checkCommitWindow}).
+     */
     static void awaitUploads(ObjectWriter writer) {
         try {
             writer.awaitUploads();
         } catch (IOException e) {
             throw backendFailure("could not store the object's data", e);
         }
+        writer.checkCommitWindow();
     }
 
     /**

@@ -20,13 +20,13 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -91,6 +91,9 @@ final class ObjectWriter {
 
     private final ArrayDeque<Upload> uploads = new ArrayDeque<>();
     private byte[] spare;
+
+    /** When this write began (monotonic): it must commit within {@link #commitWindow} of then. */
+    private final long startedNanos = System.nanoTime();
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit) {
         this.ctx = ctx;
@@ -222,6 +225,30 @@ final class ObjectWriter {
         }
     }
 
+    /**
+     * How long after its start a write may commit: three quarters of the grace period. Its new packs are unindexed
+     * until the commit, and a collector deletes unindexed blobs a grace period after their upload; a chunk it reuses
+     * was held or committed at most a quarter of the grace period before the write began (EngineContext.reusable).
+     */
+    static Duration commitWindow(Duration gcGrace) {
+        return gcGrace.minus(EngineContext.reuseWindow(gcGrace));
+    }
+
+    /**
+     * {@code CONFLICT_RETRY} when this write is too old to commit safely (a collector may have removed what it
+     * references); nothing with a zero grace period, which promises that no collector runs beside writes.
+     */
+    void checkCommitWindow() {
+        Duration grace = ctx.config.gcGrace();
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - startedNanos);
+        if (!grace.isZero() && elapsed.compareTo(commitWindow(grace)) > 0) {
+            throw CofferException.of(ErrorCode.CONFLICT_RETRY, "the write took " + elapsed.toMillis() + " ms, longer"
+                    + " than three quarters of the gc grace period (" + grace + "): garbage collection may have"
+                    + " removed data it refers to, so it was not committed; retry it (a large object as a multipart"
+                    + " upload) or raise gc-grace");
+        }
+    }
+
     private void accept(byte[] data, int offset, int length) throws IOException {
         byte[] hash = cipher.hash(data, offset, length);
         boolean dedup = objectMayDedup && ctx.config.dedupPolicy().chunkMayDedup(length);
@@ -255,12 +282,12 @@ final class ObjectWriter {
         for (ChunkKey k : keys) {
             ids.add(cipher.idFor(k));
         }
-        Map<ChunkId, ChunkLocation> stored = ctx.locate(ids);
+        Set<ChunkId> stored = ctx.reusable(ids);
         for (int i = 0; i < window.size(); i++) {
             Pending p = window.get(i);
             ChunkId id = ids.get(i);
             store(windowBuf, p.offset(), p.length(), p.hash(), keys.get(i), id,
-                    stored.containsKey(id) || writtenHere.contains(id));
+                    stored.contains(id) || writtenHere.contains(id));
         }
         window.clear();
         windowUsed = 0;
@@ -295,7 +322,7 @@ final class ObjectWriter {
     }
 
     private boolean isStored(ChunkId id) {
-        return writtenHere.contains(id) || ctx.locate(List.of(id)).containsKey(id);
+        return writtenHere.contains(id) || ctx.reusable(List.of(id)).contains(id);
     }
 
     private void store(byte[] data, int offset, int length, byte[] hash, ChunkKey key, ChunkId id, boolean known)

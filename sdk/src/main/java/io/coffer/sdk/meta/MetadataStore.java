@@ -61,6 +61,14 @@ public interface MetadataStore extends AutoCloseable {
     /** Locations of those of {@code ids} that are indexed; absent ids are missing from the map. */
     Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids);
 
+    /**
+     * Locations of those of {@code ids} that are indexed, for a write about to reference them (deduplication): each
+     * unreferenced one is held, its release time set to now, so that garbage collection keeps it for a grace period
+     * from now. An id that garbage collection removed before it could be held is absent from the map, and the write
+     * stores the chunk anew.
+     */
+    Map<ChunkId, ChunkLocation> locateForReuse(Collection<ChunkId> ids);
+
     // ---- objects
 
     Optional<ObjectRecord> object(String bucket, String key);
@@ -178,6 +186,18 @@ public interface MetadataStore extends AutoCloseable {
 
     /** Forgets a retired pack after its blob was deleted. */
     void forgetPack(String name);
+
+    // ---- maintenance leases
+
+    /**
+     * Takes or renews the lease {@code name} for {@code holder} until {@code until}, in one transaction, if it is
+     * free, expired at {@code now}, or already {@code holder}'s; returns the lease as it stands afterwards (another
+     * holder's when it is taken).
+     */
+    Lease acquireLease(String name, String holder, Instant now, Instant until);
+
+    /** Gives up {@code holder}'s lease {@code name}; nothing happens when another holder has it. */
+    void releaseLease(String name, String holder);
 
     // ---- whole-store views for fsck and reindex
 

@@ -87,7 +87,7 @@ class GarbageCollectionTest {
 
     @Test
     void orphansOfCrashedWritesAreReportedThenCollectedAfterTheGracePeriod() throws Exception {
-        try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ofMillis(300)))) {
+        try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ofMillis(800)))) {
             e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "kept", 100_000), TestData.stream(1, 100_000));
             String orphanPack = BackendLayout.pack(BackendLayout.newId());

@@ -60,6 +60,66 @@ final class ChunkTable extends Table {
         });
     }
 
+    /**
+     * Locations of the indexed ids, each held for reuse: an unreferenced one gets {@code released_at} = now, so that
+     * garbage collection counts it live for a grace period from now. The stamp is written in a transaction that
+     * locks the row: a chunk that a concurrent {@code retirePack} removed first is left out of the answer.
+     */
+    Map<ChunkId, ChunkLocation> locateForReuse(Collection<ChunkId> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        List<ChunkId> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+        List<ChunkId> unreferenced = new ArrayList<>();
+        Map<ChunkId, ChunkLocation> found = db.read("locateForReuse", c -> {
+            Map<ChunkId, ChunkLocation> out = new HashMap<>();
+            for (int from = 0; from < distinct.size(); from += IN_BATCH) {
+                List<ChunkId> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
+                String sql = "SELECT id, pack, pack_offset, length, refs FROM chunks WHERE id IN ("
+                        + "?, ".repeat(batch.size() - 1) + "?)";
+                try (PreparedStatement ps = prepare(c, sql)) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        ps.setBytes(i + 1, batch.get(i).toBytes());
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            ChunkId id = ChunkId.of(rs.getBytes(1));
+                            out.put(id, new ChunkLocation(id, rs.getString(2), rs.getLong(3), rs.getInt(4)));
+                            if (rs.getLong(5) == 0) {
+                                unreferenced.add(id);
+                            }
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+        if (unreferenced.isEmpty()) {
+            return found;
+        }
+        List<ChunkId> sorted = sorted(unreferenced);
+        Map<ChunkId, ChunkLocation> held = db.write("holdChunks", c -> {
+            long now = System.currentTimeMillis();
+            try (PreparedStatement ps = prepare(c, "UPDATE chunks SET released_at = ? WHERE id = ? AND refs = 0")) {
+                for (ChunkId id : sorted) {
+                    bind(ps, now, id.toBytes());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return locateIn(c, sorted);
+        });
+        for (ChunkId id : sorted) {
+            ChunkLocation now = held.get(id);
+            if (now == null) {
+                found.remove(id);
+            } else {
+                found.put(id, now);
+            }
+        }
+        return found;
+    }
+
     void registerChunks(Connection c, List<PackRecord> packs, List<ChunkLocation> chunks) throws SQLException {
         if (!packs.isEmpty()) {
             try (PreparedStatement ps = prepare(c, "INSERT INTO packs (name, size, created, retired_at) "

@@ -14,6 +14,7 @@ import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.ChunkLocation;
+import io.coffer.sdk.meta.Lease;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
@@ -93,6 +94,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final StoreViews views;
     private final UsageViews usage;
     private final BlockMapTable blockMap;
+    private final LeaseTable leases;
 
     private JdbcMetadataStore(Database db) {
         this.db = db;
@@ -104,6 +106,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.views = new StoreViews(db);
         this.usage = new UsageViews(db);
         this.blockMap = new BlockMapTable(db);
+        this.leases = new LeaseTable(db);
     }
 
     // ---- factories
@@ -242,6 +245,11 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public Map<ChunkId, ChunkLocation> locate(Collection<ChunkId> ids) {
         return chunks.locate(ids);
+    }
+
+    @Override
+    public Map<ChunkId, ChunkLocation> locateForReuse(Collection<ChunkId> ids) {
+        return chunks.locateForReuse(ids);
     }
 
     // ---- objects
@@ -384,6 +392,16 @@ public final class JdbcMetadataStore implements MetadataStore {
     @Override
     public boolean isEmpty() {
         return views.isEmpty();
+    }
+
+    @Override
+    public Lease acquireLease(String name, String holder, Instant now, Instant until) {
+        return leases.acquire(name, holder, now, until);
+    }
+
+    @Override
+    public void releaseLease(String name, String holder) {
+        leases.release(name, holder);
     }
 
     @Override

@@ -1,0 +1,81 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.LeaseHeldException;
+import io.coffer.sdk.meta.Lease;
+import io.coffer.sdk.meta.MetadataStore;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The lease that lets one process at a time collect garbage: taken for {@link #TERM}, renewed while the run goes on
+ * (each renewal moves its expiry a term ahead) and given back at the end. A run whose process dies leaves a lease that
+ * expires a term later. The lease saves duplicated work; safety does not rest on it (two collectors racing each
+ * other are caught by {@link MetadataStore#retirePack}'s checks).
+ */
+final class GcLease implements AutoCloseable {
+    static final String NAME = "gc";
+    /** How long a lease lasts without renewal; runs renew it at least every half term. */
+    static final Duration TERM = Duration.ofMinutes(5);
+
+    private final MetadataStore meta;
+    private final String holder;
+    private final Clock clock;
+    private Instant renewed;
+
+    private GcLease(MetadataStore meta, String holder, Clock clock, Instant renewed) {
+        this.meta = meta;
+        this.holder = holder;
+        this.clock = clock;
+        this.renewed = renewed;
+    }
+
+    /** Takes the lease for {@code holder}; {@link LeaseHeldException} if another process holds it. */
+    static GcLease take(MetadataStore meta, String holder, Clock clock) {
+        Instant now = clock.instant();
+        Lease lease = meta.acquireLease(NAME, holder, now, now.plus(TERM));
+        if (!lease.heldBy(holder, now)) {
+            throw new LeaseHeldException("garbage collection", lease.holder(), lease.expires());
+        }
+        return new GcLease(meta, holder, clock, now);
+    }
+
+    /**
+     * Renews the lease when half its term has passed; {@link LeaseHeldException} if it expired and another process
+     * took it (this run then stops: the other run does the work).
+     */
+    void renewIfDue() {
+        Instant now = clock.instant();
+        if (now.isBefore(renewed.plus(TERM.dividedBy(2)))) {
+            return;
+        }
+        Lease lease = meta.acquireLease(NAME, holder, now, now.plus(TERM));
+        if (!lease.heldBy(holder, now)) {
+            throw new LeaseHeldException("garbage collection", lease.holder(), lease.expires());
+        }
+        renewed = now;
+    }
+
+    @Override
+    public void close() {
+        meta.releaseLease(NAME, holder);
+    }
+
+    /** A name for this process in leases: host, process id and a random suffix (two engines in one JVM differ). */
+    static String processName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        long pid = ProcessHandle.current().pid();
+        byte[] suffix = new byte[4];
+        ThreadLocalRandom.current().nextBytes(suffix);
+        return host + "/" + pid + "/" + HexFormat.of().formatHex(suffix);
+    }
+}
