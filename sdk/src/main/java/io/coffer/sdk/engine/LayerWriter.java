@@ -6,20 +6,18 @@ import io.coffer.sdk.deflate.HuffmanTreeFeature;
 import io.coffer.sdk.deflate.ReproducibilityVerifier;
 import io.coffer.sdk.deflate.Verdict;
 import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.LayerSpacePolicy;
 import io.coffer.sdk.similarity.Sketcher;
+import io.coffer.sdk.similarity.SubChunkKeys;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +29,14 @@ import org.slf4j.LoggerFactory;
  * sub-chunks. Anything else is left to the ordinary path (the caller stores the spilled file as it came).
  *
  * <p>A sub-chunk's chunk key is HMAC-SHA256(cluster key, label || SHA-256 of the sub-chunk): a synthetic key in the
- * manner of SIV, so equal sub-chunks under one cluster key give equal ciphertexts (deduplicated by the chunk id
- * derived from the key) and unequal ones never share a key and nonce. The chunk is then sealed as every chunk is
- * (format 3: compressed where it pays, AES-GCM). Memory: the 512 KiB chunk being cut and the writer's packs; the
+ * manner of SIV ({@link SubChunkKeys}), so equal sub-chunks under one cluster key give equal ciphertexts
+ * (deduplicated by the chunk id derived from the key) and unequal ones never share a key and nonce. The chunk is then
+ * sealed as every chunk is (format 3: compressed where it pays, AES-GCM). The manifest entries of sub-chunks carry
+ * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests"). Memory: the 512 KiB chunk being cut and the writer's packs; the
  * temporary files hold the token stream and side information.
  */
 final class LayerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);
-    private static final byte[] SUB_KEY_LABEL = "coffer/layer-subchunk-key/v1".getBytes(StandardCharsets.US_ASCII);
 
     private final EngineContext ctx;
     private final LayerModePolicy policy;
@@ -86,8 +84,10 @@ final class LayerWriter {
                 }
                 int sideEntries = writer.entryCount();
                 List<ChunkKey> clusterKeys = clusterKeys(state, tokens);
-                writeTokens(writer, tokens, clusterKeys);
-                return new Written(writer, writer.finishAppended(size, md5), sideEntries);
+                List<ChunkKey> entryClusters = writeTokens(writer, tokens, clusterKeys);
+                ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
+                        entryClusters);
+                return new Written(writer, result, sideEntries);
             } catch (IOException | RuntimeException | Error e) {
                 writer.abandonAppended();
                 throw e;
@@ -112,37 +112,47 @@ final class LayerWriter {
         return state.assign(sketches, hashes);
     }
 
-    /** Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's. */
-    private void writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys) throws IOException {
+    /**
+     * Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's; returns
+     * each sub-chunk's cluster key, in order.
+     */
+    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys)
+            throws IOException {
         int avg = policy.subChunkAverage();
         FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
+        List<ChunkKey> entryClusters = new ArrayList<>();
         int index = 0;
         try (InputStream in = Files.newInputStream(tokens)) {
             for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
                 if (index >= clusterKeys.size()) {
                     throw new IOException("the token stream grew while it was being stored");
                 }
-                Mac mac = subKeyMac(clusterKeys.get(index++));
+                SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index++));
                 for (int at = 0; at < n; ) {
                     int cut = cdc.nextCut(chunk, at, n - at);
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
-                    mac.update(SUB_KEY_LABEL);
-                    ChunkKey subKey = ChunkKey.of(mac.doFinal(hash));
-                    writer.appendKeyed(chunk, at, cut, hash, subKey);
+                    writer.appendKeyed(chunk, at, cut, hash, keys.keyFor(hash));
+                    entryClusters.add(keys.clusterKey());
                     at += cut;
                 }
             }
         }
+        return entryClusters;
     }
 
-    private static Mac subKeyMac(ChunkKey clusterKey) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(clusterKey.rawBytesForCipher(), "HmacSHA256"));
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 is required of every Java platform", e);
+    /** The token entries marked with their cluster keys, so that the manifest stores them derived (FORMAT.md). */
+    private static ObjectWriter.Result withClusterKeys(ObjectWriter.Result r, int sideEntries,
+                                                       List<ChunkKey> entryClusters) throws IOException {
+        if (r.entries().size() != sideEntries + entryClusters.size()) {
+            throw new IOException("the layer wrote " + r.entries().size() + " entries, not "
+                    + (sideEntries + entryClusters.size()));
         }
+        List<ManifestEntry> marked = new ArrayList<>(r.entries().subList(0, sideEntries));
+        for (int i = 0; i < entryClusters.size(); i++) {
+            ManifestEntry e = r.entries().get(sideEntries + i);
+            marked.add(new ManifestEntry(e.id(), e.key(), e.hash(), e.length(), entryClusters.get(i)));
+        }
+        return new ObjectWriter.Result(List.copyOf(marked), r.newChunks(), r.size(), r.md5(), r.inline());
     }
 }
