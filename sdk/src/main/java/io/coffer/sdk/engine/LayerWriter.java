@@ -1,6 +1,7 @@
 package io.coffer.sdk.engine;
 
 import io.coffer.sdk.chunk.FastCdcChunker;
+import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.deflate.HuffmanTreeFeature;
 import io.coffer.sdk.deflate.ReproducibilityVerifier;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * manner of SIV ({@link SubChunkKeys}), so equal sub-chunks under one cluster key give equal ciphertexts
  * (deduplicated by the chunk id derived from the key) and unequal ones never share a key and nonce. The chunk is then
  * sealed as every chunk is (format 3: compressed where it pays, AES-GCM). The manifest entries of sub-chunks carry
- * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests"). Memory: the 512 KiB chunk being cut and the writer's packs; the
- * temporary files hold the token stream and side information.
+ * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests").
+ * Memory: the 512 KiB chunk being cut and the writer's packs; the temporary files hold the token stream and side
+ * information.
  */
 final class LayerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);
@@ -128,17 +130,55 @@ final class LayerWriter {
                 if (index >= clusterKeys.size()) {
                     throw new IOException("the token stream grew while it was being stored");
                 }
-                SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index++));
+                SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
+                List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
                     int cut = cdc.nextCut(chunk, at, n - at);
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
-                    writer.appendKeyed(chunk, at, cut, hash, keys.keyFor(hash));
-                    entryClusters.add(keys.clusterKey());
+                    SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
+                    writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));
+                    entryClusters.add(chosen.clusterKey());
                     at += cut;
                 }
             }
         }
         return entryClusters;
+    }
+
+    /** The other cluster keys of the chunks before and after chunk {@code i}. */
+    private static List<SubChunkKeys> neighbours(List<ChunkKey> clusterKeys, int i) {
+        List<SubChunkKeys> out = new ArrayList<>(2);
+        for (int j : new int[] {i - 1, i + 1}) {
+            if (j >= 0 && j < clusterKeys.size() && !clusterKeys.get(j).equals(clusterKeys.get(i))
+                    && out.stream().noneMatch(k -> k.clusterKey().equals(clusterKeys.get(j)))) {
+                out.add(new SubChunkKeys(clusterKeys.get(j)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The cluster whose key the sub-chunk is stored under: its own chunk's, unless the sub-chunk is not stored under
+     * that but is under a neighbouring chunk's cluster key. A layer shifted against its predecessor has chunks that
+     * straddle two of the predecessor's, of two clusters, and join one: the sub-chunks of the other half are then
+     * found under the neighbour's key instead of being stored again. Only an existing ciphertext is referenced, made
+     * under that key by a chunk of that cluster; nothing new is encrypted under a key outside its cluster.
+     */
+    private SubChunkKeys storedUnder(SubChunkKeys own, List<SubChunkKeys> neighbours, byte[] hash) {
+        if (neighbours.isEmpty() || isStored(own, hash)) {
+            return own;
+        }
+        for (SubChunkKeys k : neighbours) {
+            if (isStored(k, hash)) {
+                return k;
+            }
+        }
+        return own;
+    }
+
+    private boolean isStored(SubChunkKeys keys, byte[] hash) {
+        ChunkId id = ctx.cipher().idFor(keys.keyFor(hash));
+        return ctx.locate(List.of(id)).containsKey(id);
     }
 
     /** The token entries marked with their cluster keys, so that the manifest stores them derived (FORMAT.md). */

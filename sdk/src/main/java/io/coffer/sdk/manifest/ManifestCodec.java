@@ -146,8 +146,8 @@ public final class ManifestCodec {
 
     /**
      * {@code uvarint clusterCount | clusterCount x clusterKey(32) | uvarint entryCount | entries}, an entry {@code
-     * uvarint 0} and a full entry, or {@code uvarint c} (1 + its cluster's index), its hash and its length. Each derived
-     * entry is checked against its key and id, so a wrong cluster key fails here and not at the next read.
+     * uvarint 0} and a full entry, or {@code uvarint c} (1 + its cluster's index), its hash and its length. Each
+     * derived entry is checked against its key and id, so a wrong cluster key fails here and not at the next read.
      */
     private static void writeDerivedEntries(BinaryWriter w, List<ManifestEntry> entries) {
         Map<ChunkKey, Integer> index = new LinkedHashMap<>();
