@@ -126,6 +126,17 @@ public final class ChunkCipher {
         return sha256.digest();
     }
 
+    /** {@link #idFor} without a cipher instance (a manifest decoder deriving the ids of derived entries). */
+    public static ChunkId idOf(ChunkKey key) {
+        try {
+            Mac m = Mac.getInstance("HmacSHA256");
+            m.init(new SecretKeySpec(key.rawBytesForCipher(), "HmacSHA256"));
+            return ChunkId.of(m.doFinal(ID_LABEL));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is required of every Java platform", e);
+        }
+    }
+
     /** The chunk id for a key: {@code HMAC-SHA256(K, "coffer/chunk-id/v1")}. */
     public ChunkId idFor(ChunkKey key) {
         try {

@@ -1,25 +1,24 @@
 package io.coffer.sdk.engine;
 
 import io.coffer.sdk.chunk.FastCdcChunker;
+import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.deflate.HuffmanTreeFeature;
 import io.coffer.sdk.deflate.ReproducibilityVerifier;
 import io.coffer.sdk.deflate.Verdict;
 import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.LayerSpacePolicy;
 import io.coffer.sdk.similarity.Sketcher;
+import io.coffer.sdk.similarity.SubChunkKeys;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,14 +30,15 @@ import org.slf4j.LoggerFactory;
  * sub-chunks. Anything else is left to the ordinary path (the caller stores the spilled file as it came).
  *
  * <p>A sub-chunk's chunk key is HMAC-SHA256(cluster key, label || SHA-256 of the sub-chunk): a synthetic key in the
- * manner of SIV, so equal sub-chunks under one cluster key give equal ciphertexts (deduplicated by the chunk id
- * derived from the key) and unequal ones never share a key and nonce. The chunk is then sealed as every chunk is
- * (format 3: compressed where it pays, AES-GCM). Memory: the 512 KiB chunk being cut and the writer's packs; the
- * temporary files hold the token stream and side information.
+ * manner of SIV ({@link SubChunkKeys}), so equal sub-chunks under one cluster key give equal ciphertexts
+ * (deduplicated by the chunk id derived from the key) and unequal ones never share a key and nonce. The chunk is then
+ * sealed as every chunk is (format 3: compressed where it pays, AES-GCM). The manifest entries of sub-chunks carry
+ * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests").
+ * Memory: the 512 KiB chunk being cut and the writer's packs; the temporary files hold the token stream and side
+ * information.
  */
 final class LayerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);
-    private static final byte[] SUB_KEY_LABEL = "coffer/layer-subchunk-key/v1".getBytes(StandardCharsets.US_ASCII);
 
     private final EngineContext ctx;
     private final LayerModePolicy policy;
@@ -86,8 +86,10 @@ final class LayerWriter {
                 }
                 int sideEntries = writer.entryCount();
                 List<ChunkKey> clusterKeys = clusterKeys(state, tokens);
-                writeTokens(writer, tokens, clusterKeys);
-                return new Written(writer, writer.finishAppended(size, md5), sideEntries);
+                List<ChunkKey> entryClusters = writeTokens(writer, tokens, clusterKeys);
+                ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
+                        entryClusters);
+                return new Written(writer, result, sideEntries);
             } catch (IOException | RuntimeException | Error e) {
                 writer.abandonAppended();
                 throw e;
@@ -112,37 +114,85 @@ final class LayerWriter {
         return state.assign(sketches, hashes);
     }
 
-    /** Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's. */
-    private void writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys) throws IOException {
+    /**
+     * Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's; returns
+     * each sub-chunk's cluster key, in order.
+     */
+    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys)
+            throws IOException {
         int avg = policy.subChunkAverage();
         FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
+        List<ChunkKey> entryClusters = new ArrayList<>();
         int index = 0;
         try (InputStream in = Files.newInputStream(tokens)) {
             for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
                 if (index >= clusterKeys.size()) {
                     throw new IOException("the token stream grew while it was being stored");
                 }
-                Mac mac = subKeyMac(clusterKeys.get(index++));
+                SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
+                List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
                     int cut = cdc.nextCut(chunk, at, n - at);
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
-                    mac.update(SUB_KEY_LABEL);
-                    ChunkKey subKey = ChunkKey.of(mac.doFinal(hash));
-                    writer.appendKeyed(chunk, at, cut, hash, subKey);
+                    SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
+                    writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));
+                    entryClusters.add(chosen.clusterKey());
                     at += cut;
                 }
             }
         }
+        return entryClusters;
     }
 
-    private static Mac subKeyMac(ChunkKey clusterKey) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(clusterKey.rawBytesForCipher(), "HmacSHA256"));
-            return mac;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 is required of every Java platform", e);
+    /** The other cluster keys of the chunks before and after chunk {@code i}. */
+    private static List<SubChunkKeys> neighbours(List<ChunkKey> clusterKeys, int i) {
+        List<SubChunkKeys> out = new ArrayList<>(2);
+        for (int j : new int[] {i - 1, i + 1}) {
+            if (j >= 0 && j < clusterKeys.size() && !clusterKeys.get(j).equals(clusterKeys.get(i))
+                    && out.stream().noneMatch(k -> k.clusterKey().equals(clusterKeys.get(j)))) {
+                out.add(new SubChunkKeys(clusterKeys.get(j)));
+            }
         }
+        return out;
+    }
+
+    /**
+     * The cluster whose key the sub-chunk is stored under: its own chunk's, unless the sub-chunk is not stored under
+     * that but is under a neighbouring chunk's cluster key. A layer shifted against its predecessor has chunks that
+     * straddle two of the predecessor's, of two clusters, and join one: the sub-chunks of the other half are then
+     * found under the neighbour's key instead of being stored again. Only an existing ciphertext is referenced, made
+     * under that key by a chunk of that cluster; nothing new is encrypted under a key outside its cluster.
+     */
+    private SubChunkKeys storedUnder(SubChunkKeys own, List<SubChunkKeys> neighbours, byte[] hash) {
+        if (neighbours.isEmpty() || isStored(own, hash)) {
+            return own;
+        }
+        for (SubChunkKeys k : neighbours) {
+            if (isStored(k, hash)) {
+                return k;
+            }
+        }
+        return own;
+    }
+
+    private boolean isStored(SubChunkKeys keys, byte[] hash) {
+        ChunkId id = ctx.cipher().idFor(keys.keyFor(hash));
+        return ctx.locate(List.of(id)).containsKey(id);
+    }
+
+    /** The token entries marked with their cluster keys, so that the manifest stores them derived (FORMAT.md). */
+    private static ObjectWriter.Result withClusterKeys(ObjectWriter.Result r, int sideEntries,
+                                                       List<ChunkKey> entryClusters) throws IOException {
+        if (r.entries().size() != sideEntries + entryClusters.size()) {
+            throw new IOException("the layer wrote " + r.entries().size() + " entries, not "
+                    + (sideEntries + entryClusters.size()));
+        }
+        List<ManifestEntry> marked = new ArrayList<>(r.entries().subList(0, sideEntries));
+        for (int i = 0; i < entryClusters.size(); i++) {
+            ManifestEntry e = r.entries().get(sideEntries + i);
+            marked.add(new ManifestEntry(e.id(), e.key(), e.hash(), e.length(), entryClusters.get(i)));
+        }
+        return new ObjectWriter.Result(List.copyOf(marked), r.newChunks(), r.size(), r.md5(), r.inline());
     }
 }

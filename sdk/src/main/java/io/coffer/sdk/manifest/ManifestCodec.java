@@ -4,11 +4,15 @@ import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.codec.BinaryReader;
 import io.coffer.sdk.codec.BinaryWriter;
 import io.coffer.sdk.codec.MalformedRecordException;
+import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.similarity.SubChunkKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,6 +46,12 @@ public final class ManifestCodec {
      * record as of an unknown version rather than dropping the tags.
      */
     private static final int TAGS_FLAG = 0x80;
+    /**
+     * Set in the version byte of a layer manifest whose entries may be derived: a table of cluster keys precedes the
+     * entries, and a sub-chunk's entry is its cluster's index, its hash and its length, its key and id following from
+     * them (98 bytes become about 35). Records without derived entries are as before.
+     */
+    private static final int DERIVED_FLAG = 0x40;
     /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
     private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
@@ -57,7 +67,8 @@ public final class ManifestCodec {
         boolean partChecksums = !m.partChecksums().isEmpty();
         int version = m.isLayer() ? (partChecksums ? VERSION_LAYER_PART_CHECKSUMS : VERSION_LAYER)
                 : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
-        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()))
+        boolean derived = m.isLayer() && m.entries().stream().anyMatch(e -> e.clusterKey() != null);
+        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()) | (derived ? DERIVED_FLAG : 0))
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
         writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
@@ -68,10 +79,13 @@ public final class ManifestCodec {
         if (m.isLayer()) {
             w.uvarint(m.layerSide());
         }
+        if (derived) {
+            writeDerivedEntries(w, m.entries());
+            return w.toByteArray();
+        }
         w.uvarint(m.entries().size());
         for (ManifestEntry e : m.entries()) {
-            byte[] id = e.id().toBytes();
-            w.raw(id).raw(e.key().rawBytesForCipher()).raw(e.hash()).uvarint(e.length());
+            writeFullEntry(w, e);
         }
         return w.toByteArray();
     }
@@ -81,7 +95,8 @@ public final class ManifestCodec {
         r.expect(MANIFEST_MAGIC);
         int flagged = r.u8();
         boolean tagged = (flagged & TAGS_FLAG) != 0;
-        int version = flagged & ~TAGS_FLAG;
+        boolean derived = (flagged & DERIVED_FLAG) != 0;
+        int version = flagged & ~(TAGS_FLAG | DERIVED_FLAG);
         if (version < VERSION || version > VERSION_LAYER_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown manifest version");
         }
@@ -92,6 +107,9 @@ public final class ManifestCodec {
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
         boolean layer = version == VERSION_LAYER || version == VERSION_LAYER_PART_CHECKSUMS;
+        if (derived && !layer) {
+            throw new MalformedRecordException("derived entries outside a layer manifest");
+        }
         Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS || version == VERSION_LAYER_PART_CHECKSUMS,
                 tagged);
         if (version == VERSION_INLINE) {
@@ -104,21 +122,13 @@ public final class ManifestCodec {
                     List.of(), inline);
         }
         int layerSide = layer ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
-        int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
-        List<ManifestEntry> entries = new ArrayList<>(n);
-        long total = 0;
-        for (int i = 0; i < n; i++) {
-            ChunkId id = ChunkId.of(r.raw(ChunkId.LENGTH));
-            ChunkKey k = ChunkKey.of(r.raw(ChunkKey.LENGTH));
-            byte[] hash = r.raw(32);
-            int len = r.uvarintAtMost(Integer.MAX_VALUE);
-            if (len == 0) {
-                throw new MalformedRecordException("empty chunk");
-            }
-            total += len;
-            entries.add(new ManifestEntry(id, k, hash, len));
-        }
+        List<ManifestEntry> entries = derived ? readDerivedEntries(r) : readFullEntries(r);
         r.finish();
+        long total = 0;
+        for (ManifestEntry e : entries) {
+            total += e.length();
+        }
+        int n = entries.size();
         // a layer's chunks are its partially decoded form, whose length is not the object's
         if (!layer && total != size) {
             throw new MalformedRecordException("chunk lengths add up to " + total + ", not " + size);
@@ -128,6 +138,88 @@ public final class ManifestCodec {
         }
         return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
                 a.partChecksums(), entries, null, layerSide);
+    }
+
+    private static void writeFullEntry(BinaryWriter w, ManifestEntry e) {
+        w.raw(e.id().toBytes()).raw(e.key().rawBytesForCipher()).raw(e.hash()).uvarint(e.length());
+    }
+
+    /**
+     * {@code uvarint clusterCount | clusterCount x clusterKey(32) | uvarint entryCount | entries}, an entry {@code
+     * uvarint 0} and a full entry, or {@code uvarint c} (1 + its cluster's index), its hash and its length. Each
+     * derived entry is checked against its key and id, so a wrong cluster key fails here and not at the next read.
+     */
+    private static void writeDerivedEntries(BinaryWriter w, List<ManifestEntry> entries) {
+        Map<ChunkKey, Integer> index = new LinkedHashMap<>();
+        for (ManifestEntry e : entries) {
+            if (e.clusterKey() != null) {
+                index.putIfAbsent(e.clusterKey(), index.size());
+            }
+        }
+        w.uvarint(index.size());
+        for (ChunkKey k : index.keySet()) {
+            w.raw(k.rawBytesForCipher());
+        }
+        w.uvarint(entries.size());
+        Map<ChunkKey, SubChunkKeys> derivers = new HashMap<>();
+        for (ManifestEntry e : entries) {
+            if (e.clusterKey() == null) {
+                w.uvarint(0);
+                writeFullEntry(w, e);
+                continue;
+            }
+            ChunkKey k = derivers.computeIfAbsent(e.clusterKey(), SubChunkKeys::new).keyFor(e.hash());
+            if (!k.equals(e.key()) || !ChunkCipher.idOf(k).equals(e.id())) {
+                throw new IllegalArgumentException("entry " + e + " does not derive from its cluster key");
+            }
+            w.uvarint(index.get(e.clusterKey()) + 1L).raw(e.hash()).uvarint(e.length());
+        }
+    }
+
+    private static List<ManifestEntry> readFullEntries(BinaryReader r) throws MalformedRecordException {
+        int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
+        List<ManifestEntry> entries = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            entries.add(readFullEntry(r));
+        }
+        return entries;
+    }
+
+    private static ManifestEntry readFullEntry(BinaryReader r) throws MalformedRecordException {
+        ChunkId id = ChunkId.of(r.raw(ChunkId.LENGTH));
+        ChunkKey k = ChunkKey.of(r.raw(ChunkKey.LENGTH));
+        byte[] hash = r.raw(32);
+        return new ManifestEntry(id, k, hash, length(r));
+    }
+
+    private static int length(BinaryReader r) throws MalformedRecordException {
+        int len = r.uvarintAtMost(Integer.MAX_VALUE);
+        if (len == 0) {
+            throw new MalformedRecordException("empty chunk");
+        }
+        return len;
+    }
+
+    private static List<ManifestEntry> readDerivedEntries(BinaryReader r) throws MalformedRecordException {
+        int clusters = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / ChunkKey.LENGTH));
+        List<SubChunkKeys> keys = new ArrayList<>(clusters);
+        for (int i = 0; i < clusters; i++) {
+            keys.add(new SubChunkKeys(ChunkKey.of(r.raw(ChunkKey.LENGTH))));
+        }
+        int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / 34));
+        List<ManifestEntry> entries = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int c = r.uvarintAtMost(clusters);
+            if (c == 0) {
+                entries.add(readFullEntry(r));
+                continue;
+            }
+            SubChunkKeys cluster = keys.get(c - 1);
+            byte[] hash = r.raw(32);
+            ChunkKey k = cluster.keyFor(hash);
+            entries.add(new ManifestEntry(ChunkCipher.idOf(k), k, hash, length(r), cluster.clusterKey()));
+        }
+        return entries;
     }
 
     /**

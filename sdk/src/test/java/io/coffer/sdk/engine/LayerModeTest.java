@@ -11,6 +11,7 @@ import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.layer.LayerModePolicy;
 import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
@@ -138,6 +139,36 @@ class LayerModeTest {
                 gz2.length, layerCost, plainCost);
         assertThat(plainCost).isGreaterThan(gz2.length * 9L / 10);
         assertThat(layerCost).isLessThan(plainCost / 2);
+    }
+
+    @Test
+    void aShiftedLayerFindsSubChunksUnderItsNeighbouringChunksClusters() throws Exception {
+        // regions of different vocabularies: v1's 512 KiB token chunks fall into several clusters; v2 starts with new
+        // text, so each of its chunks straddles two of v1's and joins at most one of their clusters
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        for (int region = 0; region < 5; region++) {
+            text.writeBytes(TestData.text(40 + region, 1_000_000));
+        }
+        byte[] v1 = text.toByteArray();
+        byte[] gz2 = gzip(concat(TestData.text(50, 200_000), v1), 6);
+        try (TestEngine e = open(dir, "high")) {
+            put(e.coffer, LAYERS, "img/v1.tgz", gzip(v1, 6));
+            put(e.coffer, LAYERS, "img/v2.tgz", gz2);
+            Manifest m = manifest(e, LAYERS, "img/v2.tgz");
+            var tokens = m.entries().subList(m.layerSide(), m.entries().size());
+            long tokenBytes = tokens.stream().mapToLong(ManifestEntry::length).sum();
+            long chunks = (tokenBytes + LayerModePolicy.CHUNK_SIZE - 1) / LayerModePolicy.CHUNK_SIZE;
+            int keyChanges = 0;
+            for (int i = 1; i < tokens.size(); i++) {
+                if (!tokens.get(i).clusterKey().equals(tokens.get(i - 1).clusterKey())) {
+                    keyChanges++;
+                }
+            }
+            // with one key per chunk there are at most chunks - 1 changes; more means sub-chunks found elsewhere
+            assertThat(keyChanges).isGreaterThan((int) chunks - 1);
+            assertThat(get(e.coffer, LAYERS, "img/v2.tgz", null)).isEqualTo(gz2);
+            assertThat(e.coffer.fsck(true).clean()).isTrue();
+        }
     }
 
     @Test
