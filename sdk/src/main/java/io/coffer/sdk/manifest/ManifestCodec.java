@@ -42,6 +42,14 @@ public final class ManifestCodec {
      * record as of an unknown version rather than dropping the tags.
      */
     private static final int TAGS_FLAG = 0x80;
+    /**
+     * Set in a manifest's version byte when a version byte of its own follows the last-modified time: bit 0 set for a
+     * version with its own id (written while its bucket's versioning was enabled), bit 1 for a delete marker. A
+     * manifest without the flag is the null version, as every manifest before versioning was.
+     */
+    private static final int VERSIONING_FLAG = 0x40;
+    private static final int VERSIONED = 1;
+    private static final int DELETE_MARKER = 2;
     /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
     private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
@@ -57,9 +65,13 @@ public final class ManifestCodec {
         boolean partChecksums = !m.partChecksums().isEmpty();
         int version = m.isLayer() ? (partChecksums ? VERSION_LAYER_PART_CHECKSUMS : VERSION_LAYER)
                 : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
-        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()))
+        boolean versioning = !m.nullVersion() || m.deleteMarker();
+        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()) | (versioning ? VERSIONING_FLAG : 0))
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
+        if (versioning) {
+            w.u8((m.nullVersion() ? 0 : VERSIONED) | (m.deleteMarker() ? DELETE_MARKER : 0));
+        }
         writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
         if (m.isInline()) {
             w.uvarint(m.inline().length).raw(m.inline());
@@ -81,7 +93,8 @@ public final class ManifestCodec {
         r.expect(MANIFEST_MAGIC);
         int flagged = r.u8();
         boolean tagged = (flagged & TAGS_FLAG) != 0;
-        int version = flagged & ~TAGS_FLAG;
+        boolean versioning = (flagged & VERSIONING_FLAG) != 0;
+        int version = flagged & ~(TAGS_FLAG | VERSIONING_FLAG);
         if (version < VERSION || version > VERSION_LAYER_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown manifest version");
         }
@@ -91,6 +104,12 @@ public final class ManifestCodec {
         long size = r.uvarint();
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
+        int versionBits = versioning ? r.u8() : 0;
+        if ((versionBits & ~(VERSIONED | DELETE_MARKER)) != 0 || (versioning && versionBits == 0)) {
+            throw new MalformedRecordException("unknown version bits " + versionBits);
+        }
+        boolean nullVersion = (versionBits & VERSIONED) == 0;
+        boolean deleteMarker = (versionBits & DELETE_MARKER) != 0;
         boolean layer = version == VERSION_LAYER || version == VERSION_LAYER_PART_CHECKSUMS;
         Attributes a = readAttributes(r, version == VERSION_PART_CHECKSUMS || version == VERSION_LAYER_PART_CHECKSUMS,
                 tagged);
@@ -100,8 +119,11 @@ public final class ManifestCodec {
             if (inline.length != size) {
                 throw new MalformedRecordException("inline object of " + inline.length + " bytes, not " + size);
             }
+            if (deleteMarker && size != 0) {
+                throw new MalformedRecordException("a delete marker with content");
+            }
             return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
-                    List.of(), inline);
+                    List.of(), List.of(), inline, Manifest.ORDINARY, nullVersion, deleteMarker);
         }
         int layerSide = layer ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
         int n = r.uvarintAtMost(Math.min(MAX_ENTRIES, r.remaining() / (ChunkId.LENGTH + ChunkKey.LENGTH + 33)));
@@ -126,8 +148,11 @@ public final class ManifestCodec {
         if (layer && layerSide > n) {
             throw new MalformedRecordException("layer manifest with " + layerSide + " side entries of " + n);
         }
+        if (deleteMarker) {
+            throw new MalformedRecordException("a delete marker with chunks");
+        }
         return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
-                a.partChecksums(), entries, null, layerSide);
+                a.partChecksums(), entries, null, layerSide, nullVersion, false);
     }
 
     /**
