@@ -49,7 +49,11 @@ public final class CopyObjectHandler implements S3ActionHandler {
                 .element("LastModified", info.lastModified())
                 .element("ETag", ObjectHeaders.quote(info.etag()))
                 .toBytes();
-        return S3Response.xml(200, xml);
+        S3Response resp = ObjectHeaders.versionId(S3Response.xml(200, xml), info);
+        if (source.versionId() != null) {
+            resp.header("x-amz-copy-source-version-id", source.versionId());
+        }
+        return resp;
     }
 
     /** Checks that the caller of {@code r} may read the source bucket (tenant isolation applies to copy sources too). */

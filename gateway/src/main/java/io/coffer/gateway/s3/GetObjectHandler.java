@@ -57,12 +57,15 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
             return part(r, parsePartNumber(partParam));
         }
+        String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            ObjectInfo info = DeleteMarkerException.read(versionId, () -> coffer.headObject(r.bucket(), r.key(),
+                    versionId));
             return headers(r, info, checkRead(r, info, range), null, 0);
         }
         // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
-        ObjectContent content = coffer.getObject(r.bucket(), r.key(), range, info -> checkRead(r, info, range));
+        ObjectContent content = DeleteMarkerException.read(versionId, () -> coffer.getObject(r.bucket(), r.key(),
+                versionId, range, info -> checkRead(r, info, range)));
         return headers(r, content.info(), content.range(), content, 0);
     }
 
@@ -86,13 +89,16 @@ public final class GetObjectHandler implements S3ActionHandler {
     }
 
     private S3Response part(S3Request r, int partNumber) {
+        String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            ObjectInfo info = DeleteMarkerException.read(versionId, () -> coffer.headObject(r.bucket(), r.key(),
+                    versionId));
             Conditionals.check(r, info);
             ByteRange.Resolved pr = partRange(info, partNumber);
             return headers(r, info, pr, null, partNumber);
         }
-        ObjectContent content = coffer.getObjectPart(r.bucket(), r.key(), partNumber);
+        ObjectContent content = DeleteMarkerException.read(versionId, () -> coffer.getObjectPart(r.bucket(),
+                r.key(), versionId, partNumber));
         try {
             Conditionals.check(r, content.info());
         } catch (RuntimeException e) {
