@@ -35,9 +35,10 @@ public final class CopyObjectHandler implements S3ActionHandler {
         if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
         }
+        // a copy onto itself must change something; one of an older version (how clients restore it) need not
         if ("REPLACE".equals(directive)) {
             attributes = ObjectHeaders.attributesFrom(r);
-        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key())
+        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key()) && source.versionId() == null
                 && !FeatureHeaders.restatesStorage(r)) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "This copy request is illegal because it is trying to"
                     + " copy an object to itself without changing the object's metadata, storage class, website"

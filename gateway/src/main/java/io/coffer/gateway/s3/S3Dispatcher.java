@@ -117,6 +117,9 @@ public final class S3Dispatcher {
      * (InvalidArgument, NoSuchVersion, MethodNotAllowed as for a read); a noncurrent version is NotImplemented.
      */
     private void requireCurrentVersion(S3Request r, String versionId) {
+        if (r.key() == null) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "A bucket action takes no versionId.");
+        }
         ObjectInfo named = coffer.headObject(r.bucket(), r.key(), versionId);
         if (!Objects.equals(named.versionId(), coffer.headObject(r.bucket(), r.key()).versionId())) {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, r.operation().actionName()

@@ -70,6 +70,12 @@ class BucketVersioningTest {
         assertThat(copy.copySourceVersionId()).isEqualTo(v1);
         assertThat(copy.versionId()).isNotNull();
         assertThat(get(s3, b, "copy", copy.versionId())).isEqualTo("first");
+        // restoring an older version by copying it onto its key (no metadata change needed, as on S3)
+        String restored = s3.copyObject(r -> r.sourceBucket(b).sourceKey("k").sourceVersionId(v1).destinationBucket(b)
+                .destinationKey("k")).versionId();
+        assertThat(get(s3, b, "k", null)).isEqualTo("first");
+        s3.deleteObject(r -> r.bucket(b).key("k").versionId(restored));
+        assertThat(get(s3, b, "k", null)).isEqualTo("second");
 
         String upload = s3.createMultipartUpload(r -> r.bucket(b).key("k")).uploadId();
         String etag = s3.uploadPart(r -> r.bucket(b).key("k").uploadId(upload).partNumber(1),
@@ -91,7 +97,22 @@ class BucketVersioningTest {
         DeleteObjectResponse marker = s3.deleteObject(r -> r.bucket(b).key("k"));
         assertThat(marker.deleteMarker()).isTrue();
         assertThat(marker.versionId()).isNotNull();
-        assertError(() -> s3.getObject(r -> r.bucket(b).key("k")), 404, "NoSuchKey");
+        assertThatThrownBy(() -> s3.getObject(r -> r.bucket(b).key("k")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(404);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchKey");
+                    assertThat(e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-delete-marker"))
+                            .contains("true");
+                    assertThat(e.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-version-id"))
+                            .contains(marker.versionId());
+                });
+        assertThatThrownBy(() -> s3.headObject(r -> r.bucket(b).key("k")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.awsErrorDetails().sdkHttpResponse()
+                        .firstMatchingHeader("x-amz-delete-marker")).contains("true"));
+        // a key that never existed carries no marker header
+        assertThatThrownBy(() -> s3.getObject(r -> r.bucket(b).key("never")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.awsErrorDetails().sdkHttpResponse()
+                        .firstMatchingHeader("x-amz-delete-marker")).isEmpty());
         assertThat(s3.listObjectsV2(r -> r.bucket(b)).contents()).isEmpty();
         assertThatThrownBy(() -> s3.getObject(r -> r.bucket(b).key("k").versionId(marker.versionId())))
                 .isInstanceOfSatisfying(S3Exception.class, e -> {
