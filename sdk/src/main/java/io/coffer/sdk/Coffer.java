@@ -249,7 +249,10 @@ public interface Coffer extends AutoCloseable {
      */
     ObjectInfo headObject(String bucket, String key, String versionId);
 
-    /** As {@link #getObject(String, String, ByteRange, Consumer)} for a version (see {@link #headObject(String, String, String)}). */
+    /**
+     * As {@link #getObject(String, String, ByteRange, Consumer)} for a version (see
+     * {@link #headObject(String, String, String)}).
+     */
     ObjectContent getObject(String bucket, String key, String versionId, ByteRange range, Consumer<ObjectInfo> check);
 
     /** As {@link #getObjectPart(String, String, int)} for a version. */

@@ -110,7 +110,8 @@ class VersioningTest {
             ObjectInfo first = put(e.coffer, "mp", 1, 50);
             String upload = e.coffer.createMultipartUpload("vbkt", "mp");
             String etag = e.coffer.uploadPart("vbkt", "mp", upload, 1, BIG, TestData.stream(2, BIG)).etag();
-            ObjectInfo done = e.coffer.completeMultipartUpload("vbkt", "mp", upload, List.of(new CompletedPart(1, etag)));
+            ObjectInfo done = e.coffer.completeMultipartUpload("vbkt", "mp", upload,
+                    List.of(new CompletedPart(1, etag)));
             assertThat(done.versionId()).isNotNull().isNotEqualTo(first.versionId());
             assertThat(read(e.coffer, "mp", first.versionId())).isEqualTo(TestData.bytes(1, 50));
             assertThat(read(e.coffer, "mp", done.versionId())).isEqualTo(TestData.bytes(2, BIG));
