@@ -2,12 +2,14 @@ package io.coffer.gateway;
 
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.BucketStats;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.DeletedVersion;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
@@ -17,6 +19,7 @@ import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
+import io.coffer.sdk.ObjectVersion;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
@@ -28,6 +31,7 @@ import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.UsageStats;
+import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -240,6 +244,67 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
                     "etag mismatch");
         }
         m.remove(key);
+    }
+
+    // ---- versioning: this fake's buckets are never versioned; every object is its one null version
+
+    @Override
+    public BucketVersioning bucketVersioning(Bucket bucket) {
+        headBucket(bucket.name());
+        return BucketVersioning.UNVERSIONED;
+    }
+
+    @Override
+    public void putBucketVersioning(Bucket bucket, BucketVersioning state) {
+        throw CofferException.invalid("the protocol-test fake has no versioning");
+    }
+
+    /** The object when {@code versionId} names its one version (null or {@code null}), else NoSuchVersion. */
+    private void requireNullVersion(String versionId) {
+        if (versionId != null && !versionId.equals(BucketVersioning.NULL_VERSION)) {
+            throw CofferException.of(BucketVersioning.isWellFormedId(versionId) ? ErrorCode.NO_SUCH_VERSION
+                    : ErrorCode.INVALID_ARGUMENT, "no such version");
+        }
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key, String versionId) {
+        requireNullVersion(versionId);
+        return headObject(bucket, key);
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
+                                   java.util.function.Consumer<ObjectInfo> check) {
+        requireNullVersion(versionId);
+        return getObject(bucket, key, range, check);
+    }
+
+    @Override
+    public ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber) {
+        requireNullVersion(versionId);
+        return getObjectPart(bucket, key, partNumber);
+    }
+
+    @Override
+    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch) {
+        headBucket(bucket.name());
+        if (versionId == null || versionId.equals(BucketVersioning.NULL_VERSION)) {
+            deleteObject(bucket.name(), key, ifMatch);
+            return versionId == null ? DeletedVersion.UNVERSIONED : new DeletedVersion(versionId, false);
+        }
+        requireNullVersion(versionId);
+        return new DeletedVersion(versionId, false);
+    }
+
+    @Override
+    public VersionPage listObjectVersions(String bucket, String prefix, String delimiter, String keyMarker,
+                                          String versionIdMarker, int maxKeys) {
+        ObjectPage page = listObjects(bucket, prefix, delimiter, keyMarker, maxKeys);
+        return new VersionPage(page.objects().stream().map(o -> new ObjectVersion(o.key(),
+                BucketVersioning.NULL_VERSION, true, false, o.size(), o.etag(), o.lastModified())).toList(),
+                page.commonPrefixes(), page.truncated(), page.nextAfter(),
+                page.truncated() ? BucketVersioning.NULL_VERSION : null);
     }
 
     @Override

@@ -231,6 +231,48 @@ public interface Coffer extends AutoCloseable {
         return listMultipartUploads(bucket, prefix, delimiter, null, null, maxUploads);
     }
 
+    // ---- versioning (S3's rules; each version is a sealed manifest, nothing is copied)
+
+    /** The bucket's versioning state; NO_SUCH_BUCKET when it is gone. */
+    BucketVersioning bucketVersioning(Bucket bucket);
+
+    /**
+     * Enables or suspends versioning ({@code INVALID_ARGUMENT} for {@code UNVERSIONED}: a bucket cannot go back).
+     * Kept like a configuration document, so reindex restores it.
+     */
+    void putBucketVersioning(Bucket bucket, BucketVersioning state);
+
+    /**
+     * A version of the key by the client's version id ({@code null} names the null version; a null id the current
+     * version): {@code INVALID_ARGUMENT} for an id Coffer never gives, {@code NO_SUCH_VERSION} when the key has no
+     * such version, {@code METHOD_NOT_ALLOWED} when it is a delete marker.
+     */
+    ObjectInfo headObject(String bucket, String key, String versionId);
+
+    /**
+     * As {@link #getObject(String, String, ByteRange, Consumer)} for a version (see
+     * {@link #headObject(String, String, String)}).
+     */
+    ObjectContent getObject(String bucket, String key, String versionId, ByteRange range, Consumer<ObjectInfo> check);
+
+    /** As {@link #getObjectPart(String, String, int)} for a version. */
+    ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber);
+
+    /**
+     * S3's DeleteObject: with {@code versionId}, removes that version for good (the next newest becomes current;
+     * a missing version is no error); without, as {@link #deleteObject(String, String, String)} in an unversioned
+     * bucket, and in a versioned one adds a delete marker as the current version.
+     */
+    DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch);
+
+    /**
+     * ListObjectVersions: versions and delete markers by key, newest first, after version {@code versionIdMarker} of
+     * {@code keyMarker} (both null: from the start), at most {@code maxKeys} (capped at 1,000) entries and common
+     * prefixes; costs index seeks proportional to the page.
+     */
+    VersionPage listObjectVersions(String bucket, String prefix, String delimiter, String keyMarker,
+                                   String versionIdMarker, int maxKeys);
+
     // ---- with the bucket's record the caller already read
 
     /*

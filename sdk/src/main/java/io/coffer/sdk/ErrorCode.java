@@ -8,6 +8,10 @@ public enum ErrorCode {
     NO_SUCH_BUCKET("NoSuchBucket"),
     NO_SUCH_KEY("NoSuchKey"),
     NO_SUCH_UPLOAD("NoSuchUpload"),
+    /** A version id names no version of the key. */
+    NO_SUCH_VERSION("NoSuchVersion"),
+    /** A read of a version that is a delete marker. */
+    METHOD_NOT_ALLOWED("MethodNotAllowed"),
     BUCKET_ALREADY_EXISTS("BucketAlreadyExists"),
     BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou"),
     BUCKET_NOT_EMPTY("BucketNotEmpty"),

@@ -10,12 +10,20 @@ import java.util.List;
  * @param partSizes     sizes of the parts of a multipart object in order; empty for a single PUT
  * @param partChecksums a multipart object's part checksums in order, in the algorithm of its checksum (the one entry of
  *                      {@code attributes().checksums()}); empty when the upload named no checksum algorithm
+ * @param versionId     the version's own id in a versioned bucket; null for the null version (S3's {@code null})
  */
 public record ObjectInfo(String bucket, String key, long size, String etag, Instant lastModified,
-                         ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums) {
+                         ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums,
+                         String versionId) {
     public ObjectInfo {
         partSizes = List.copyOf(partSizes);
         partChecksums = List.copyOf(partChecksums);
+    }
+
+    /** The null version of an object. */
+    public ObjectInfo(String bucket, String key, long size, String etag, Instant lastModified,
+                      ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums) {
+        this(bucket, key, size, etag, lastModified, attributes, partSizes, partChecksums, null);
     }
 
     /** An object without part checksums. */

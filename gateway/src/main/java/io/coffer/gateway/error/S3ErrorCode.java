@@ -115,6 +115,8 @@ public enum S3ErrorCode {
             case NO_SUCH_BUCKET -> NO_SUCH_BUCKET;
             case NO_SUCH_KEY -> NO_SUCH_KEY;
             case NO_SUCH_UPLOAD -> NO_SUCH_UPLOAD;
+            case NO_SUCH_VERSION -> NO_SUCH_VERSION;
+            case METHOD_NOT_ALLOWED -> METHOD_NOT_ALLOWED;
             case BUCKET_ALREADY_EXISTS -> BUCKET_ALREADY_EXISTS;
             case BUCKET_ALREADY_OWNED_BY_YOU -> BUCKET_ALREADY_OWNED_BY_YOU;
             case BUCKET_NOT_EMPTY -> BUCKET_NOT_EMPTY;

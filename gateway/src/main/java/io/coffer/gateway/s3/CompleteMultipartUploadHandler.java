@@ -74,7 +74,7 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             ObjectHeaders.checksumElements(w, checksums);
             w.element("ChecksumType", ObjectHeaders.checksumType(info));
         }
-        return S3Response.xml(200, w.toBytes());
+        return ObjectHeaders.versionId(S3Response.xml(200, w.toBytes()), info);
     }
 
     /** The part's checksums the request names ({@code ChecksumCRC32} ...), by algorithm name. */

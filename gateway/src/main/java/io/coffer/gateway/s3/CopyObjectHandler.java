@@ -35,9 +35,10 @@ public final class CopyObjectHandler implements S3ActionHandler {
         if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
         }
+        // a copy onto itself must change something; one of an older version (how clients restore it) need not
         if ("REPLACE".equals(directive)) {
             attributes = ObjectHeaders.attributesFrom(r);
-        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key())
+        } else if (source.bucket().equals(r.bucket()) && source.key().equals(r.key()) && source.versionId() == null
                 && !FeatureHeaders.restatesStorage(r)) {
             throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "This copy request is illegal because it is trying to"
                     + " copy an object to itself without changing the object's metadata, storage class, website"
@@ -49,7 +50,11 @@ public final class CopyObjectHandler implements S3ActionHandler {
                 .element("LastModified", info.lastModified())
                 .element("ETag", ObjectHeaders.quote(info.etag()))
                 .toBytes();
-        return S3Response.xml(200, xml);
+        S3Response resp = ObjectHeaders.versionId(S3Response.xml(200, xml), info);
+        if (source.versionId() != null) {
+            resp.header("x-amz-copy-source-version-id", source.versionId());
+        }
+        return resp;
     }
 
     /** Checks that the caller of {@code r} may read the source bucket (tenant isolation applies to copy sources too). */

@@ -8,20 +8,18 @@ import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
-import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.DeletedVersion;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * DeleteObjects: up to 1000 keys, quiet mode, per-key results. S3 requires Content-MD5 or an x-amz-checksum-* header
- * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream. A VersionId of {@code null} (the
- * one version of an object in a bucket that never had versioning) deletes the object; any other is that key's
- * NoSuchVersion. An {@code ETag} in an {@code <Object>} makes that key's delete conditional, as If-Match does for
- * DeleteObject (PreconditionFailed or NoSuchKey for that key).
+ * on this request; Content-MD5 is checked here, x-amz-checksum-* by the body stream. Each key is deleted as
+ * DeleteObject does it: with a VersionId, that version for good; without, in a versioned bucket, by a new delete
+ * marker (reported as DeleteMarker and DeleteMarkerVersionId). An {@code ETag} in an {@code <Object>} makes that key's
+ * delete conditional, as If-Match does for DeleteObject (PreconditionFailed or NoSuchKey for that key).
  */
 public final class DeleteObjectsHandler implements S3ActionHandler {
     private static final int MAX_KEYS = 1000;
@@ -50,11 +48,6 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
         if (objects.isEmpty() || objects.size() > MAX_KEYS) {
             throw new S3Exception(S3ErrorCode.MALFORMED_XML);
         }
-        List<String> valid = new ArrayList<>();
-        // the ETag an <Object> names: deleted only if the object's matches (S3's conditional DeleteObjects)
-        List<String> ifMatch = new ArrayList<>();
-        // the version named for each key, echoed in <Deleted>: only S3's null version exists (never versioned)
-        Map<String, String> versionIds = new HashMap<>();
         XmlResponseWriter w = XmlResponseWriter.document("DeleteResult");
         List<String[]> errors = new ArrayList<>();
         for (XmlElement o : objects) {
@@ -65,35 +58,21 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
             String versionId = trim(o.childText("VersionId"));
             try {
                 NameRules.checkKey(k);
-                if (versionId != null && !versionId.equals(ListObjectVersionsHandler.NULL_VERSION)) {
-                    throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
-                }
-                valid.add(k);
-                ifMatch.add(DeleteObjectHandler.ifMatch(o.childText("ETag")));
-                if (versionId != null) {
-                    versionIds.put(k, versionId);
+                // the ETag an <Object> names: deleted only if the object's matches (S3's conditional DeleteObjects)
+                DeletedVersion d = coffer.deleteObjectVersion(r.bucketRecord(), k, versionId,
+                        DeleteObjectHandler.ifMatch(o.childText("ETag")));
+                if (!quiet) {
+                    w.start("Deleted").element("Key", k).element("VersionId", versionId);
+                    if (d.deleteMarker()) {
+                        w.element("DeleteMarker", true).element("DeleteMarkerVersionId", d.versionId());
+                    }
+                    w.end();
                 }
             } catch (S3Exception e) {
                 errors.add(new String[] {k, e.error().code(), e.getMessage()});
-            }
-        }
-        List<DeleteResult> results = new ArrayList<>(valid.size());
-        for (int i = 0; i < valid.size(); i++) {
-            try {
-                coffer.deleteObject(r.bucketRecord(), valid.get(i), ifMatch.get(i));
-                results.add(new DeleteResult(valid.get(i), null));
             } catch (CofferException e) {
-                results.add(new DeleteResult(valid.get(i), e));
-            }
-        }
-        for (DeleteResult d : results) {
-            if (d.error() == null) {
-                if (!quiet) {
-                    w.start("Deleted").element("Key", d.key()).element("VersionId", versionIds.get(d.key())).end();
-                }
-            } else {
-                S3Exception e = S3Exception.from(d.error());
-                errors.add(new String[] {d.key(), e.error().code(), e.getMessage()});
+                S3Exception s3 = S3Exception.from(e);
+                errors.add(new String[] {k, s3.error().code(), s3.getMessage()});
             }
         }
         for (String[] e : errors) {

@@ -32,7 +32,7 @@ public final class GetObjectAttributesHandler implements S3ActionHandler {
     @Override
     public S3Response handle(S3Request r) {
         Set<String> wanted = wanted(r.header("x-amz-object-attributes"));
-        ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+        ObjectInfo info = coffer.headObject(r.bucket(), r.key(), r.queryParam("versionId"));
         Map<String, String> checksums = info.attributes().checksums();
         XmlResponseWriter w = XmlResponseWriter.document("GetObjectAttributesResponse");
         if (wanted.contains("ETag")) {

@@ -13,6 +13,7 @@ import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * GetObject and HeadObject: conditional requests (304/412), a single Range (206 + Content-Range, 416 with
@@ -57,13 +58,20 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
             return part(r, parsePartNumber(partParam));
         }
+        String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId));
             return headers(r, info, checkRead(r, info, range), null, 0);
         }
         // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
-        ObjectContent content = coffer.getObject(r.bucket(), r.key(), range, info -> checkRead(r, info, range));
+        ObjectContent content = read(r, versionId, () -> coffer.getObject(r.bucket(), r.key(), versionId, range,
+                info -> checkRead(r, info, range)));
         return headers(r, content.info(), content.range(), content, 0);
+    }
+
+    /** Reads version {@code versionId} (null: the current one), reporting a delete marker met on the way. */
+    private <T> T read(S3Request r, String versionId, Supplier<T> read) {
+        return DeleteMarkerException.read(coffer, r.bucket(), r.key(), versionId, read);
     }
 
     /**
@@ -86,13 +94,15 @@ public final class GetObjectHandler implements S3ActionHandler {
     }
 
     private S3Response part(S3Request r, int partNumber) {
+        String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = coffer.headObject(r.bucket(), r.key());
+            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId));
             Conditionals.check(r, info);
             ByteRange.Resolved pr = partRange(info, partNumber);
             return headers(r, info, pr, null, partNumber);
         }
-        ObjectContent content = coffer.getObjectPart(r.bucket(), r.key(), partNumber);
+        ObjectContent content = read(r, versionId, () -> coffer.getObjectPart(r.bucket(), r.key(), versionId,
+                partNumber));
         try {
             Conditionals.check(r, content.info());
         } catch (RuntimeException e) {

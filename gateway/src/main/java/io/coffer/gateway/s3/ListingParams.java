@@ -95,16 +95,12 @@ final class ListingParams {
     }
 
     /**
-     * The page's entries: each object as {@code element} (Contents, or Version with S3's {@code null} version id of
-     * an object in a bucket that never had versioning), with Owner unless {@code owner} is null, then the common
-     * prefixes.
+     * The page's entries: each object as {@code element} (Contents), with Owner unless {@code owner} is null, then the
+     * common prefixes.
      */
     static void writeEntries(XmlResponseWriter w, ObjectPage page, String element, boolean url, String owner) {
         for (ObjectSummary o : page.objects()) {
             w.start(element).element("Key", encode(o.key(), url));
-            if (element.equals("Version")) {
-                w.element("VersionId", ListObjectVersionsHandler.NULL_VERSION).element("IsLatest", true);
-            }
             w.element("LastModified", o.lastModified())
                     .element("ETag", ObjectHeaders.quote(o.etag()))
                     .element("Size", o.size());

@@ -30,7 +30,8 @@ public final class PutObjectHandler implements S3ActionHandler {
                 ObjectHeaders.contentMd5(r), precondition(r),
                 () -> r.bodyChecks().checksums(), r.bucketRecord());
         ObjectInfo info = coffer.putObject(put, r.body());
-        S3Response resp = S3Response.empty(200).header("ETag", ObjectHeaders.quote(info.etag()));
+        S3Response resp = ObjectHeaders.versionId(S3Response.empty(200).header("ETag",
+                ObjectHeaders.quote(info.etag())), info);
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
         return resp;
     }

@@ -9,10 +9,12 @@ import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -29,6 +31,10 @@ public final class S3Dispatcher {
             S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD,
             S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY, S3Operation.COMPLETE_MULTIPART_UPLOAD,
             S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT);
+
+    /** The actions that act on the version {@code versionId} names; others take only the current version's id. */
+    private static final Set<S3Operation> VERSIONED_ACTIONS = EnumSet.of(S3Operation.GET_OBJECT,
+            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES);
 
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
@@ -59,7 +65,8 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
         handlers.put(S3Operation.LIST_MULTIPART_UPLOADS, new ListMultipartUploadsHandler(coffer));
-        handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler());
+        handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_VERSIONING, new PutBucketVersioningHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.DELETE_BUCKET_ENCRYPTION, new DeleteBucketEncryptionHandler(coffer));
@@ -92,8 +99,8 @@ public final class S3Dispatcher {
         }
         FeatureHeaders.check(r);
         String versionId = r.queryParam("versionId");
-        if (versionId != null && !versionId.equals(ListObjectVersionsHandler.NULL_VERSION)) {
-            throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
+        if (versionId != null && !VERSIONED_ACTIONS.contains(r.operation())) {
+            requireCurrentVersion(r, versionId);
         }
         S3Response resp = handler.handle(r);
         if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())) {
@@ -103,6 +110,21 @@ public final class S3Dispatcher {
             cors.decorate(r.bucketRecord(), r.method(), r.headers(), resp);
         }
         return resp;
+    }
+
+    /**
+     * For an action that acts on the current version (object tags and ACLs): a {@code versionId} must name it
+     * (InvalidArgument, NoSuchVersion, MethodNotAllowed as for a read); a noncurrent version is NotImplemented.
+     */
+    private void requireCurrentVersion(S3Request r, String versionId) {
+        if (r.key() == null) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "A bucket action takes no versionId.");
+        }
+        ObjectInfo named = coffer.headObject(r.bucket(), r.key(), versionId);
+        if (!Objects.equals(named.versionId(), coffer.headObject(r.bucket(), r.key()).versionId())) {
+            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, r.operation().actionName()
+                    + " of a noncurrent version is not offered by this gateway.");
+        }
     }
 
     /**
@@ -151,6 +173,10 @@ public final class S3Dispatcher {
         }
         if (e instanceof GetObjectHandler.InvalidRangeException ir) {
             resp.header("Content-Range", "bytes */" + ir.size());
+        }
+        if (e instanceof DeleteMarkerException dm) {
+            resp.header("x-amz-delete-marker", "true");
+            resp.header("x-amz-version-id", dm.versionId());
         }
         if (e instanceof Conditionals.NotModifiedException nm) {
             resp.header("ETag", ObjectHeaders.quote(nm.info().etag()));

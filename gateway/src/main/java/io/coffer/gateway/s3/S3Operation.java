@@ -24,6 +24,7 @@ public enum S3Operation {
     LIST_PARTS("ListParts"),
     LIST_MULTIPART_UPLOADS("ListMultipartUploads"),
     GET_BUCKET_VERSIONING("GetBucketVersioning"),
+    PUT_BUCKET_VERSIONING("PutBucketVersioning"),
     GET_BUCKET_ACL("GetBucketAcl"),
     GET_OBJECT_ACL("GetObjectAcl"),
     GET_OBJECT_ATTRIBUTES("GetObjectAttributes"),

@@ -32,8 +32,8 @@ public final class S3Router {
     private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
             "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
     /**
-     * The actions that take {@code versionId}: every object has the one version S3 calls {@code null}, as in a bucket
-     * that never had versioning; any other action with one is NotImplemented.
+     * The actions that take {@code versionId} (the engine checks it: InvalidArgument, NoSuchVersion); any other
+     * action with one is NotImplemented.
      */
     private static final Set<S3Operation> VERSION_ID_ACTIONS = Set.of(S3Operation.GET_OBJECT,
             S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES);
@@ -166,6 +166,7 @@ public final class S3Router {
             case "tagging" -> put ? S3Operation.PUT_BUCKET_TAGGING : S3Operation.DELETE_BUCKET_TAGGING;
             case "cors" -> put ? S3Operation.PUT_BUCKET_CORS : S3Operation.DELETE_BUCKET_CORS;
             case "encryption" -> put ? S3Operation.PUT_BUCKET_ENCRYPTION : S3Operation.DELETE_BUCKET_ENCRYPTION;
+            case "versioning" -> put ? S3Operation.PUT_BUCKET_VERSIONING : S3Operation.NOT_IMPLEMENTED;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
     }

@@ -36,7 +36,7 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
                         + " form bytes=first-last where first and last are the zero-based offsets of the first and"
                         + " last bytes to copy");
             }
-            checkWithinSource(range, coffer.headObject(source.bucket(), source.key()).size());
+            checkWithinSource(range, coffer.headObject(source.bucket(), source.key(), source.versionId()).size());
         }
         PartInfo part = coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber);
         byte[] xml = XmlResponseWriter.document("CopyPartResult")

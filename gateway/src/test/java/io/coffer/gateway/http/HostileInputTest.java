@@ -193,9 +193,22 @@ class HostileInputTest {
         try (RawClient c = client()) {
             for (String q : new String[] {"acl", "versioning", "policy", "lifecycle", "website", "object-lock",
                 "replication"}) {
-                assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
+                if (!q.equals("versioning")) {
+                    assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
+                }
                 assertError(c.send("DELETE", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
+            // a versioning body that is empty, not a VersioningConfiguration or names another status is MalformedXML,
+            // MFA delete NotImplemented
+            for (String body : new String[] {"", "<Tagging><TagSet/></Tagging>",
+                "<VersioningConfiguration><Status>On</Status></VersioningConfiguration>",
+                "<VersioningConfiguration><Status>Enabled</Status><Extra/></VersioningConfiguration>"}) {
+                assertError(c.send("PUT", "/hostile", "versioning", Map.of(), body.getBytes(StandardCharsets.UTF_8)),
+                        400, "MalformedXML");
+            }
+            assertError(c.send("PUT", "/hostile", "versioning", Map.of(), ("<VersioningConfiguration><Status>Enabled"
+                    + "</Status><MfaDelete>Enabled</MfaDelete></VersioningConfiguration>").getBytes(
+                    StandardCharsets.UTF_8)), 501, "NotImplemented");
             for (String q : new String[] {"acl", "retention", "legal-hold"}) {
                 assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
@@ -233,8 +246,10 @@ class HostileInputTest {
                     new byte[0]), 400, "InvalidArgument");
             assertError(c.send("GET", "/hostile", "notification", Map.of(), new byte[0]), 501, "NotImplemented");
             assertError(c.send("GET", "/hostile/ten", "versioning", Map.of(), new byte[0]), 501, "NotImplemented");
-            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 404,
-                    "NoSuchVersion");
+            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=3", Map.of(), new byte[0]), 400,
+                    "InvalidArgument");
+            assertError(c.send("GET", "/hostile/ten", "tagging&versionId=" + "0".repeat(32), Map.of(), new byte[0]),
+                    404, "NoSuchVersion");
             assertError(c.send("GET", "/hostile", "acl&policy", Map.of(), new byte[0]), 501, "NotImplemented");
             assertThat(c.send("GET", "/hostile/ten", "", Map.of(), new byte[0]).body()).isEqualTo("0123456789");
         }

@@ -19,10 +19,13 @@ import software.amazon.awssdk.services.s3.model.ObjectVersion;
 
 /**
  * Version queries through the AWS SDK v2 on the real engine, answered as S3 answers them for a bucket that never had
- * versioning: every object is its one version, {@code null}; any other version id does not exist.
+ * versioning: every object is its one version, {@code null}; any other version id does not exist, and one Coffer
+ * never gives (an S3-style id) is InvalidArgument.
  */
 class ObjectVersionsTest {
-    static final String OTHER_VERSION = "3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY";
+    /** Well-formed (Coffer's form), never given. */
+    static final String OTHER_VERSION = "0123456789abcdef0123456789abcdef";
+    static final String S3_STYLE_VERSION = "3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY";
 
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
@@ -93,13 +96,21 @@ class ObjectVersionsTest {
         assertThat(s3.headObject(r -> r.bucket(b).key("k").versionId("null")).contentLength()).isEqualTo(9);
         assertError(() -> s3.getObject(r -> r.bucket(b).key("k").versionId(OTHER_VERSION)), 404, "NoSuchVersion");
         assertError(() -> s3.headObject(r -> r.bucket(b).key("k").versionId(OTHER_VERSION)), 404, null);
-        assertError(() -> s3.deleteObject(r -> r.bucket(b).key("k").versionId(OTHER_VERSION)), 404, "NoSuchVersion");
+        assertError(() -> s3.getObject(r -> r.bucket(b).key("k").versionId(S3_STYLE_VERSION)), 400,
+                "InvalidArgument");
+        // deleting a version that does not exist deletes nothing, without error, as on S3
+        s3.deleteObject(r -> r.bucket(b).key("k").versionId(OTHER_VERSION));
+        assertError(() -> s3.deleteObject(r -> r.bucket(b).key("k").versionId(S3_STYLE_VERSION)), 400,
+                "InvalidArgument");
 
         DeleteObjectsResponse refused = s3.deleteObjects(r -> r.bucket(b).delete(d -> d.objects(
-                ObjectIdentifier.builder().key("kept").versionId(OTHER_VERSION).build())));
+                ObjectIdentifier.builder().key("kept").versionId(OTHER_VERSION).build(),
+                ObjectIdentifier.builder().key("kept").versionId(S3_STYLE_VERSION).build())));
+        assertThat(refused.deleted()).singleElement().satisfies(d -> assertThat(d.versionId())
+                .isEqualTo(OTHER_VERSION));
         assertThat(refused.errors()).singleElement().satisfies(e -> {
             assertThat(e.key()).isEqualTo("kept");
-            assertThat(e.code()).isEqualTo("NoSuchVersion");
+            assertThat(e.code()).isEqualTo("InvalidArgument");
         });
         assertThat(s3.headObject(r -> r.bucket(b).key("kept")).contentLength()).isEqualTo(12);
 

@@ -1,12 +1,14 @@
 package io.coffer.sdk.engine;
 
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.DeleteResult;
+import io.coffer.sdk.DeletedVersion;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
@@ -24,6 +26,7 @@ import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
+import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.meta.MetadataStore;
@@ -63,6 +66,7 @@ public final class Engine implements Coffer {
     private final ObjectCommits commits;
     private final MultipartUploads multipart;
     private final LayerPuts layerPuts;
+    private final ObjectVersions versions;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -88,6 +92,7 @@ public final class Engine implements Coffer {
         this.reads = new ObjectReads(ctx, buckets);
         this.commits = new ObjectCommits(ctx);
         this.layerPuts = new LayerPuts(ctx);
+        this.versions = new ObjectVersions(ctx, buckets, commits);
         this.multipart = new MultipartUploads(ctx, buckets, reads, commits,
                 new LayerCompletions(ctx, layerPuts, reads, commits));
         try {
@@ -185,7 +190,12 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo headObject(String bucket, String key) {
-        return ObjectReads.info(reads.record(bucket, key));
+        return headObject(bucket, key, null);
+    }
+
+    @Override
+    public ObjectInfo headObject(String bucket, String key, String versionId) {
+        return ObjectReads.info(reads.record(bucket, key, versionId));
     }
 
     @Override
@@ -195,7 +205,13 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObject(String bucket, String key, ByteRange range, Consumer<ObjectInfo> check) {
-        ObjectRecord record = reads.record(bucket, key);
+        return getObject(bucket, key, null, range, check);
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
+                                   Consumer<ObjectInfo> check) {
+        ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
         check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
@@ -207,7 +223,12 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObjectPart(String bucket, String key, int partNumber) {
-        ObjectRecord record = reads.record(bucket, key);
+        return getObjectPart(bucket, key, null, partNumber);
+    }
+
+    @Override
+    public ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber) {
+        ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
         ByteRange.Resolved part = info.partRange(partNumber);
         Manifest m = reads.openManifest(record);
@@ -227,9 +248,30 @@ public final class Engine implements Coffer {
 
     /** {@code known}: the bucket's record when the caller already read it, else null (then it is read here). */
     private void deleteObject(String bucket, Bucket known, String key, String ifMatch) {
-        Names.checkKey(key);
-        buckets.head(bucket, known);
-        meta.deleteObject(bucket, key, ifMatch).ifPresent(old -> commits.forgetManifest(old.versionId()));
+        versions.delete(bucket, known, key, null, ifMatch);
+    }
+
+    // ---- versioning
+
+    @Override
+    public BucketVersioning bucketVersioning(Bucket bucket) {
+        return versions.state(bucket.name(), bucket);
+    }
+
+    @Override
+    public void putBucketVersioning(Bucket bucket, BucketVersioning state) {
+        versions.setState(bucket.name(), bucket, state);
+    }
+
+    @Override
+    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch) {
+        return versions.delete(bucket.name(), bucket, key, versionId, ifMatch);
+    }
+
+    @Override
+    public VersionPage listObjectVersions(String bucket, String prefix, String delimiter, String keyMarker,
+                                          String versionIdMarker, int maxKeys) {
+        return versions.list(bucket, prefix, delimiter, keyMarker, versionIdMarker, maxKeys);
     }
 
     @Override
@@ -298,7 +340,9 @@ public final class Engine implements Coffer {
         Manifest from = reads.openManifest(current);
         Manifest tagged = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
                 from.attributes().withTags(checked));
-        commits.commit(tagged, NewChunks.NONE, new Precondition(current.etag(), false), null, null);
+        // rewritten in place, whatever the bucket's versioning: tags are not a new version (its id does change)
+        commits.commit(tagged, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
+                BucketVersioning.UNVERSIONED);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectInfo;
@@ -14,6 +15,8 @@ import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -42,6 +45,17 @@ final class ObjectCommits {
      */
     ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
                       ObjectWriter writer) {
+        BucketVersioning versioning = VersioningConfig.of(ctx.config.metadata(), unversioned.bucket());
+        return commit(unversioned.withNullVersion(versioning != BucketVersioning.ENABLED), newChunks, precondition,
+                completesUpload, writer, versioning);
+    }
+
+    /**
+     * Commits like {@link #commit(Manifest, NewChunks, Precondition, String, ObjectWriter)} under the given versioning
+     * state, the manifest's null-version flag as it is ({@code UNVERSIONED} rewrites the current version in place).
+     */
+    ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
+                      ObjectWriter writer, BucketVersioning versioning) {
         Manifest m;
         byte[] sealed;
         try {
@@ -67,10 +81,11 @@ final class ObjectCommits {
         }
         ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
                 m.lastModified(), ManifestCodec.encodeAttributes(m), sealed,
-                m.distinctChunkIds());
+                m.distinctChunkIds(), m.nullVersion(), false);
         Optional<ObjectRecord> replaced;
         try {
-            replaced = ctx.config.metadata().commitObject(record, newChunks, precondition, completesUpload);
+            replaced = ctx.config.metadata().commitObject(record, newChunks, precondition, completesUpload,
+                    versioning);
         } catch (RuntimeException e) {
             forgetManifest(m.versionId());
             forgetIfCollected(e, record.chunkRefs());
@@ -79,7 +94,25 @@ final class ObjectCommits {
         ctx.committed(newChunks.chunks());
         replaced.ifPresent(old -> forgetManifest(old.versionId()));
         return new ObjectInfo(m.bucket(), m.key(), m.size(), m.etag(), m.lastModified(), m.attributes(),
-                m.partSizes(), m.partChecksums());
+                m.partSizes(), m.partChecksums(), m.nullVersion() ? null : m.versionId());
+    }
+
+    /**
+     * Seals a new delete marker of {@code key} into a manifest group (reindex restores it from there) and returns its
+     * metadata row, not yet committed: the caller commits it or, when that fails, forgets its manifest.
+     */
+    ObjectRecord sealDeleteMarker(String bucket, String key, boolean nullVersion) {
+        Manifest marker = Manifest.deleteMarker(bucket, key, BackendLayout.newId(),
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), nullVersion);
+        ManifestGroups.Member member;
+        try {
+            member = ctx.manifestGroups.write(marker);
+        } catch (IOException e) {
+            throw backendFailure("could not write the delete marker", e);
+        }
+        Manifest m = member.manifest();
+        return new ObjectRecord(bucket, key, m.versionId(), 0, "", m.lastModified(), ManifestCodec.encodeAttributes(m),
+                member.sealed(), List.of(), nullVersion, true);
     }
 
     /**

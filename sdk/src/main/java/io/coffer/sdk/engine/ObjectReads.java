@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ErrorCode;
@@ -43,15 +44,40 @@ final class ObjectReads {
         return r.get();
     }
 
-    /** The copy source's current record; PreconditionFailed if it does not meet the source's conditions. */
+    /**
+     * A version of a key by the client's version id ({@code null} for the null version; a null id: the current
+     * version): InvalidArgument for an id Coffer never gives, NoSuchVersion if there is none, MethodNotAllowed for a
+     * delete marker.
+     */
+    ObjectRecord record(String bucket, String key, String versionId) {
+        if (versionId == null) {
+            return record(bucket, key);
+        }
+        Names.checkKey(key);
+        if (!BucketVersioning.isWellFormedId(versionId)) {
+            throw CofferException.of(ErrorCode.INVALID_ARGUMENT, "Invalid version id specified");
+        }
+        Optional<ObjectRecord> r = ctx.config.metadata().objectVersion(bucket, key, versionId);
+        if (r.isEmpty()) {
+            buckets.head(bucket);
+            throw CofferException.of(ErrorCode.NO_SUCH_VERSION, "The specified version does not exist.");
+        }
+        if (r.get().deleteMarker()) {
+            throw CofferException.of(ErrorCode.METHOD_NOT_ALLOWED,
+                    "The specified method is not allowed against a delete marker.");
+        }
+        return r.get();
+    }
+
+    /** The copy source's record; PreconditionFailed if it does not meet the source's conditions. */
     ObjectRecord copySource(CopySource source) {
-        return Preconditions.checkCopySource(source, record(source.bucket(), source.key()));
+        return Preconditions.checkCopySource(source, record(source.bucket(), source.key(), source.versionId()));
     }
 
     static ObjectInfo info(ObjectRecord r) {
         ManifestCodec.Attributes a = attributesOf(r.attributes());
         return new ObjectInfo(r.bucket(), r.key(), r.size(), r.etag(), r.lastModified(), a.attributes(),
-                a.partSizes(), a.partChecksums());
+                a.partSizes(), a.partChecksums(), r.nullVersion() ? null : r.versionId());
     }
 
     private static ManifestCodec.Attributes attributesOf(byte[] bytes) {

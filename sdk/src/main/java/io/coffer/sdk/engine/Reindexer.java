@@ -1,6 +1,6 @@
 package io.coffer.sdk.engine;
 
-import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Precondition;
@@ -32,8 +32,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds an empty metadata store from the backend alone: bucket records, then every pack's index (the chunk index),
- * then every manifest, on its own or in a group, keeping the newest version of each key (a crash between an
- * overwrite's commit and the deletion of the old manifest leaves both); a grouped version with a tombstone is gone.
+ * then every manifest, on its own or in a group, replaying each key's versions oldest first as the writes that made
+ * them: a null version replaces the key's null version (so of an unversioned key the newest wins: a crash between an
+ * overwrite's commit and the deletion of the old manifest leaves both), a version with its own id (versioning
+ * enabled) is kept beside the others, a delete marker is added as a delete does; a grouped version with a tombstone
+ * is gone. Versions of a key written in the same millisecond are ordered by version id, which may differ from the
+ * order they were committed in.
  * Records that do not open under the master key (altered, truncated, moved or sealed under another key) are not
  * restored: each is named in the report's {@code damaged} list with the reason, and logged. Uploads in progress are
  * not on the backend and are not restored.
@@ -47,7 +51,7 @@ final class Reindexer {
     private final EngineContext ctx;
     private final MetadataStore meta;
     private final BlobStore blobs;
-    private final Map<String, Manifest> newest = new HashMap<>();
+    private final Map<String, List<Manifest>> versionsByKey = new HashMap<>();
     private final Map<Manifest, byte[]> sealedOf = new IdentityHashMap<>();
     private final List<String> damaged = new ArrayList<>();
 
@@ -126,19 +130,13 @@ final class Reindexer {
                 }
             }
             long objects = 0;
-            for (Manifest m : newest.values()) {
-                ObjectRecord r = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
-                        m.lastModified(), ManifestCodec.encodeAttributes(m),
-                        sealedOf.get(m), m.distinctChunkIds());
-                try {
-                    meta.commitObject(r, NewChunks.NONE, Precondition.NONE, null);
-                    objects++;
-                } catch (CofferException e) {
-                    if (e.code() != ErrorCode.CONFLICT_RETRY && e.code() != ErrorCode.NO_SUCH_BUCKET) {
-                        throw e;
-                    }
-                    skip(BackendLayout.manifest(m.versionId()), e);
+            for (List<Manifest> versions : versionsByKey.values()) {
+                versions.sort(AGE);
+                boolean current = false;
+                for (Manifest m : versions) {
+                    current = replay(m) ? !m.deleteMarker() : current;
                 }
+                objects += current ? 1 : 0;
             }
             return new ReindexReport(buckets, objects, packs, chunks, damaged);
         } catch (IOException | UncheckedIOException e) {
@@ -147,13 +145,30 @@ final class Reindexer {
         }
     }
 
-    /** Keeps {@code m} if it is the newest version of its key seen so far. */
     private void consider(Manifest m, byte[] sealed) {
-        String k = m.bucket() + "\u0000" + m.key();
-        Manifest current = newest.get(k);
-        if (current == null || AGE.compare(m, current) > 0) {
-            newest.put(k, m);
-            sealedOf.put(m, sealed);
+        versionsByKey.computeIfAbsent(m.bucket() + "\u0000" + m.key(), k -> new ArrayList<>()).add(m);
+        sealedOf.put(m, sealed);
+    }
+
+    /** Commits one version as the write or delete that made it did; false (reported) if it cannot be restored. */
+    private boolean replay(Manifest m) {
+        ObjectRecord r = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(), m.lastModified(),
+                ManifestCodec.encodeAttributes(m), sealedOf.get(m), m.distinctChunkIds(), m.nullVersion(),
+                m.deleteMarker());
+        BucketVersioning as = m.nullVersion() ? BucketVersioning.SUSPENDED : BucketVersioning.ENABLED;
+        try {
+            if (m.deleteMarker()) {
+                meta.deleteObject(m.bucket(), m.key(), null, as, r);
+            } else {
+                meta.commitObject(r, NewChunks.NONE, Precondition.NONE, null, as);
+            }
+            return true;
+        } catch (CofferException e) {
+            if (e.code() != ErrorCode.CONFLICT_RETRY && e.code() != ErrorCode.NO_SUCH_BUCKET) {
+                throw e;
+            }
+            skip(BackendLayout.manifest(m.versionId()), e);
+            return false;
         }
     }
 

@@ -17,10 +17,14 @@ import java.util.List;
  *                      mode (docs/FORMAT.md, "Layer-mode objects"), how many of the first entries hold the side
  *                      information, the rest holding the token stream: the bytes are their re-encoding, not their
  *                      concatenation, and {@code size} is the original's
+ * @param nullVersion   whether this is the version S3 calls {@code null} (written while its bucket was unversioned
+ *                      or suspended), so that reindex restores versions as they were
+ * @param deleteMarker  whether this is a delete marker of a versioned bucket: inline, empty, no attributes
  */
 public record Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
                        ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums,
-                       List<ManifestEntry> entries, byte[] inline, int layerSide) {
+                       List<ManifestEntry> entries, byte[] inline, int layerSide, boolean nullVersion,
+                       boolean deleteMarker) {
     /** {@link #layerSide} of an object whose chunks, in order, are its bytes. */
     public static final int ORDINARY = -1;
 
@@ -37,6 +41,30 @@ public record Manifest(String bucket, String key, String versionId, long size, S
         if (layerSide != ORDINARY && (inline != null || layerSide < 0 || layerSide > entries.size())) {
             throw new IllegalArgumentException("a layer-mode manifest is chunks, side entries first");
         }
+        if (deleteMarker && (inline == null || size != 0 || !partSizes.isEmpty())) {
+            throw new IllegalArgumentException("a delete marker is an empty inline manifest");
+        }
+    }
+
+    /** The null version of an object (written while its bucket was unversioned or suspended). */
+    public Manifest(String bucket, String key, String versionId, long size, String etag, Instant lastModified,
+                    ObjectAttributes attributes, List<Long> partSizes, List<String> partChecksums,
+                    List<ManifestEntry> entries, byte[] inline, int layerSide) {
+        this(bucket, key, versionId, size, etag, lastModified, attributes, partSizes, partChecksums, entries, inline,
+                layerSide, true, false);
+    }
+
+    /** A delete marker; {@code nullVersion} when it was written while its bucket's versioning was suspended. */
+    public static Manifest deleteMarker(String bucket, String key, String versionId, Instant lastModified,
+                                        boolean nullVersion) {
+        return new Manifest(bucket, key, versionId, 0, "", lastModified, ObjectAttributes.EMPTY, List.of(), List.of(),
+                List.of(), new byte[0], ORDINARY, nullVersion, true);
+    }
+
+    /** The same manifest as the null version ({@code true}) or a version with its own id. */
+    public Manifest withNullVersion(boolean isNull) {
+        return new Manifest(bucket, key, versionId, size, etag, lastModified, attributes, partSizes, partChecksums,
+                entries, inline, layerSide, isNull, deleteMarker);
     }
 
     /** An ordinary manifest (not in layer mode). */
@@ -72,7 +100,7 @@ public record Manifest(String bucket, String key, String versionId, long size, S
     public Manifest copyAs(String toBucket, String toKey, String toVersionId, Instant modified,
                            ObjectAttributes attrs) {
         return new Manifest(toBucket, toKey, toVersionId, size, etag, modified, attrs, partSizes, partChecksums,
-                entries, inline, layerSide);
+                entries, inline, layerSide, nullVersion, deleteMarker);
     }
 
     /** The distinct chunk ids, each of which this object holds one reference on. */

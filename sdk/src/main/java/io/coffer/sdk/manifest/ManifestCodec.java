@@ -52,6 +52,14 @@ public final class ManifestCodec {
      * them (98 bytes become about 35). Records without derived entries are as before.
      */
     private static final int DERIVED_FLAG = 0x40;
+    /**
+     * Set in a manifest's version byte when a version byte of its own follows the last-modified time: bit 0 set for a
+     * version with its own id (written while its bucket's versioning was enabled), bit 1 for a delete marker. A
+     * manifest without the flag is the null version, as every manifest before versioning was.
+     */
+    private static final int VERSIONING_FLAG = 0x20;
+    private static final int VERSIONED = 1;
+    private static final int DELETE_MARKER = 2;
     /** Far above any inline limit the builder accepts; only bounds what a damaged record can make us allocate. */
     private static final int MAX_INLINE = 16 << 20;
     private static final int ENTRY_SIZE = ChunkId.LENGTH + ChunkKey.LENGTH + 32 + 5;
@@ -68,9 +76,14 @@ public final class ManifestCodec {
         int version = m.isLayer() ? (partChecksums ? VERSION_LAYER_PART_CHECKSUMS : VERSION_LAYER)
                 : m.isInline() ? VERSION_INLINE : partChecksums ? VERSION_PART_CHECKSUMS : VERSION;
         boolean derived = m.isLayer() && m.entries().stream().anyMatch(e -> e.clusterKey() != null);
-        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()) | (derived ? DERIVED_FLAG : 0))
+        boolean versioning = !m.nullVersion() || m.deleteMarker();
+        w.raw(MANIFEST_MAGIC).u8(version | tagsFlag(m.attributes()) | (derived ? DERIVED_FLAG : 0)
+                        | (versioning ? VERSIONING_FLAG : 0))
                 .string(m.bucket()).string(m.key()).string(m.versionId())
                 .uvarint(m.size()).string(m.etag()).u64(m.lastModified().toEpochMilli());
+        if (versioning) {
+            w.u8((m.nullVersion() ? 0 : VERSIONED) | (m.deleteMarker() ? DELETE_MARKER : 0));
+        }
         writeAttributes(w, m.attributes(), m.partSizes(), m.partChecksums());
         if (m.isInline()) {
             w.uvarint(m.inline().length).raw(m.inline());
@@ -96,7 +109,8 @@ public final class ManifestCodec {
         int flagged = r.u8();
         boolean tagged = (flagged & TAGS_FLAG) != 0;
         boolean derived = (flagged & DERIVED_FLAG) != 0;
-        int version = flagged & ~(TAGS_FLAG | DERIVED_FLAG);
+        boolean versioning = (flagged & VERSIONING_FLAG) != 0;
+        int version = flagged & ~(TAGS_FLAG | DERIVED_FLAG | VERSIONING_FLAG);
         if (version < VERSION || version > VERSION_LAYER_PART_CHECKSUMS) {
             throw new MalformedRecordException("unknown manifest version");
         }
@@ -106,6 +120,12 @@ public final class ManifestCodec {
         long size = r.uvarint();
         String etag = required(r.string());
         Instant modified = Instant.ofEpochMilli(r.u64());
+        int versionBits = versioning ? r.u8() : 0;
+        if ((versionBits & ~(VERSIONED | DELETE_MARKER)) != 0 || (versioning && versionBits == 0)) {
+            throw new MalformedRecordException("unknown version bits " + versionBits);
+        }
+        boolean nullVersion = (versionBits & VERSIONED) == 0;
+        boolean deleteMarker = (versionBits & DELETE_MARKER) != 0;
         boolean layer = version == VERSION_LAYER || version == VERSION_LAYER_PART_CHECKSUMS;
         if (derived && !layer) {
             throw new MalformedRecordException("derived entries outside a layer manifest");
@@ -118,8 +138,11 @@ public final class ManifestCodec {
             if (inline.length != size) {
                 throw new MalformedRecordException("inline object of " + inline.length + " bytes, not " + size);
             }
+            if (deleteMarker && size != 0) {
+                throw new MalformedRecordException("a delete marker with content");
+            }
             return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
-                    List.of(), inline);
+                    List.of(), List.of(), inline, Manifest.ORDINARY, nullVersion, deleteMarker);
         }
         int layerSide = layer ? r.uvarintAtMost(MAX_ENTRIES) : Manifest.ORDINARY;
         List<ManifestEntry> entries = derived ? readDerivedEntries(r) : readFullEntries(r);
@@ -136,8 +159,11 @@ public final class ManifestCodec {
         if (layer && layerSide > n) {
             throw new MalformedRecordException("layer manifest with " + layerSide + " side entries of " + n);
         }
+        if (deleteMarker) {
+            throw new MalformedRecordException("a delete marker with chunks");
+        }
         return new Manifest(bucket, key, versionId, size, etag, modified, a.attributes(), a.partSizes(),
-                a.partChecksums(), entries, null, layerSide);
+                a.partChecksums(), entries, null, layerSide, nullVersion, false);
     }
 
     private static void writeFullEntry(BinaryWriter w, ManifestEntry e) {

@@ -1,12 +1,14 @@
 package io.coffer.sdk.meta;
 
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
+import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.crypto.ChunkId;
 import java.time.Instant;
 import java.util.Collection;
@@ -84,8 +86,23 @@ public interface MetadataStore extends AutoCloseable {
      *
      * @return the object that was replaced, so the caller can delete its manifest blob
      */
+    default Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
+                                                String completesUpload) {
+        return commitObject(object, newChunks, precondition, completesUpload, BucketVersioning.UNVERSIONED);
+    }
+
+    /**
+     * Commits a write like {@link #commitObject(ObjectRecord, NewChunks, Precondition, String)} under the bucket's
+     * versioning state. {@code UNVERSIONED}: the current version is replaced whatever it is (also used to rewrite a
+     * version in place). {@code ENABLED}: the current version becomes noncurrent, keeping its references, and nothing
+     * is replaced. {@code SUSPENDED}: the key's null version (current or not) is replaced, a current version that is
+     * not the null version becomes noncurrent. Preconditions see only the current version (a current delete marker is
+     * no object).
+     *
+     * @return the version that was removed, so the caller can delete its manifest blob
+     */
     Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
-                                        String completesUpload);
+                                        String completesUpload, BucketVersioning versioning);
 
     /**
      * The current object under the key if it was committed by completing {@code uploadId} (a later write to the key
@@ -104,6 +121,41 @@ public interface MetadataStore extends AutoCloseable {
      * {@code NO_SUCH_KEY} when there is no object to match.
      */
     Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch);
+
+    /**
+     * A delete without a version id under the bucket's versioning state. {@code UNVERSIONED}: as
+     * {@link #deleteObject(String, String, String)}, {@code marker} unused (may be null). {@code ENABLED}: the current
+     * version becomes noncurrent and {@code marker} (a delete marker, not the null version) becomes current, also when
+     * the key has no object. {@code SUSPENDED}: the null version is removed, a current version that is not it becomes
+     * noncurrent, and {@code marker} (the null version) becomes current. {@code ifMatch} as above.
+     *
+     * @return the version that was removed, so the caller can delete its manifest blob
+     */
+    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch, BucketVersioning versioning,
+                                        ObjectRecord marker);
+
+    /**
+     * The version of a key with the client's version id ({@code null} for the null version), a delete marker
+     * included; empty if there is none.
+     */
+    Optional<ObjectRecord> objectVersion(String bucket, String key, String versionId);
+
+    /**
+     * Removes one version for good (S3's DELETE with a version id), releasing its references; when it was current
+     * the next newest becomes current (a delete marker stays one). Empty, changing nothing, if there is no such
+     * version.
+     */
+    Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId);
+
+    /**
+     * Lists versions and delete markers of keys starting with {@code prefix}, by key then newest first, after the
+     * version {@code versionIdMarker} of {@code keyMarker} (null version id marker: after every version of
+     * keyMarker; null key marker: from the start), grouping as {@link #listObjects} does. A version id marker that
+     * names no version of keyMarker resumes after keyMarker. Costs index seeks proportional to the page.
+     * {@code NO_SUCH_BUCKET} if the bucket does not exist.
+     */
+    VersionPage listVersions(String bucket, String prefix, String delimiter, String keyMarker,
+                             String versionIdMarker, int maxKeys);
 
     /**
      * Lists keys of {@code bucket} that start with {@code prefix} and sort after {@code after} (exclusive; null for
@@ -210,7 +262,10 @@ public interface MetadataStore extends AutoCloseable {
      */
     StorageStats storageStats();
 
-    /** Version ids of every committed object: the manifest blobs that must exist on the backend. */
+    /**
+     * Version ids of every committed object version and delete marker, current or not: the manifest blobs that must
+     * exist on the backend.
+     */
     List<String> versionIds();
 
     /** True if the store holds no bucket, object, pack or chunk (reindex only writes into an empty store). */

@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectContent;
@@ -24,7 +25,9 @@ import java.util.concurrent.Future;
  * "DELETED key" after a delete. Whatever it printed as committed must survive the kill.
  *
  * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}, {@code small DIR START} (small
- * objects from four threads at once); {@code large DIR BYTES}
+ * objects from four threads at once), {@code versioned DIR START} (overwrites of four keys in a bucket with versioning
+ * enabled, each fifth followed by a delete that adds a delete marker; "COMMITTED key@versionId seed size": every
+ * version must survive); {@code large DIR BYTES}
  * writes and reads back one object of BYTES bytes streamed with unknown length and exits 0 if it matches.
  */
 public final class CrashWorkload {
@@ -44,6 +47,9 @@ public final class CrashWorkload {
             if (c.listBuckets().isEmpty()) {
                 c.createBucket("crash", "t");
             }
+            if (mode.equals("versioned")) {
+                c.putBucketVersioning(c.headBucket("crash"), BucketVersioning.ENABLED);
+            }
             out.println("READY");
             if (mode.equals("small")) {
                 smallPutsOnFourThreads(c, start, out);
@@ -58,6 +64,15 @@ public final class CrashWorkload {
                     case "put" -> {
                         c.putObject(PutObjectRequest.of("crash", key, size), TestData.stream(i, size));
                         out.println("COMMITTED " + key + " " + i + " " + size);
+                    }
+                    case "versioned" -> {
+                        String versioned = "v" + (i % 4);
+                        String id = c.putObject(PutObjectRequest.of("crash", versioned, size), TestData.stream(i, size))
+                                .versionId();
+                        out.println("COMMITTED " + versioned + "@" + id + " " + i + " " + size);
+                        if (i % 5 == 4) {
+                            c.deleteObject("crash", versioned);
+                        }
                     }
                     case "multipart" -> {
                         // upload the parts of a batch of objects first, then complete them back to back, so that

@@ -3,15 +3,14 @@ package io.coffer.gateway.s3.headers;
 import io.coffer.gateway.auth.SigV4;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
-import io.coffer.gateway.s3.ListObjectVersionsHandler;
 import io.coffer.gateway.s3.NameRules;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.ETags;
 
 /**
- * Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded, optionally {@code ?versionId=null}) with its
- * {@code x-amz-copy-source-if-*}.
+ * Parses {@code x-amz-copy-source} ({@code [/]bucket/key}, URL-encoded, optionally {@code ?versionId=<id>}: the
+ * engine checks the id) with its {@code x-amz-copy-source-if-*}.
  */
 public final class CopySourceHeader {
     private CopySourceHeader() {
@@ -25,15 +24,16 @@ public final class CopySourceHeader {
         }
         String v = raw.trim();
         int q = v.indexOf('?');
+        String versionId = null;
         if (q >= 0) {
             String qs = v.substring(q + 1);
             v = v.substring(0, q);
             if (!qs.startsWith("versionId=")) {
                 throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED, "A copy source takes no query but versionId.");
             }
-            // every object is its one null version (no bucket is ever versioned): any other version does not exist
-            if (!qs.equals("versionId=" + ListObjectVersionsHandler.NULL_VERSION)) {
-                throw new S3Exception(S3ErrorCode.NO_SUCH_VERSION);
+            versionId = qs.substring("versionId=".length());
+            if (versionId.isEmpty()) {
+                throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified");
             }
         }
         String decoded;
@@ -59,6 +59,6 @@ public final class CopySourceHeader {
                 ifMatch == null ? null : ETags.unquote(ifMatch),
                 ifNoneMatch == null ? null : ETags.unquote(ifNoneMatch),
                 ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-modified-since")),
-                ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")));
+                ObjectHeaders.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")), versionId);
     }
 }

@@ -59,6 +59,14 @@ public final class ObjectHeaders {
         return new ObjectAttributes(r.header("content-type"), meta, stored, Map.of());
     }
 
+    /** {@code x-amz-version-id} of a version with its own id (the null version's responses carry none). */
+    public static S3Response versionId(S3Response resp, ObjectInfo info) {
+        if (info.versionId() != null) {
+            resp.header("x-amz-version-id", info.versionId());
+        }
+        return resp;
+    }
+
     /**
      * Writes the object's headers: ETag, Last-Modified, Content-Type, stored headers, x-amz-meta-*,
      * x-amz-tagging-count (when it has tags), and the checksums
@@ -68,6 +76,7 @@ public final class ObjectHeaders {
         resp.header("ETag", quote(info.etag()));
         resp.header("Last-Modified", httpDate(info.lastModified()));
         resp.header("Accept-Ranges", "bytes");
+        versionId(resp, info);
         ObjectAttributes a = info.attributes();
         resp.header("Content-Type", a.contentType() == null ? DEFAULT_CONTENT_TYPE : a.contentType());
         for (Map.Entry<String, String> h : a.headers().entrySet()) {

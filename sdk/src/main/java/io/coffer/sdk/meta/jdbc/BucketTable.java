@@ -106,7 +106,8 @@ final class BucketTable extends Table {
             if (bucket(c, name, dialect.forUpdate).isEmpty()) {
                 throw CofferException.noSuchBucket(name);
             }
-            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)) {
+            if (exists(c, "SELECT 1 FROM objects WHERE bucket = ? LIMIT 1", name)
+                    || exists(c, "SELECT 1 FROM object_versions WHERE bucket = ? LIMIT 1", name)) {
                 throw bucketNotEmpty(name);
             }
             // S3 deletes a bucket that holds only uploads in progress, aborting them; the bucket row's lock keeps

@@ -3,6 +3,7 @@ package io.coffer.sdk.meta.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectPage;
@@ -11,6 +12,7 @@ import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
 import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
+import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.ChunkLocation;
@@ -90,6 +92,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final ChunkTable chunks;
     private final UploadTable uploads;
     private final ObjectTable objects;
+    private final VersionTable versions;
     private final PackTable packs;
     private final StoreViews views;
     private final UsageViews usage;
@@ -101,7 +104,8 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.buckets = new BucketTable(db);
         this.chunks = new ChunkTable(db);
         this.uploads = new UploadTable(db, buckets, chunks);
-        this.objects = new ObjectTable(db, buckets, uploads, chunks);
+        this.versions = new VersionTable(db, buckets, chunks);
+        this.objects = new ObjectTable(db, buckets, uploads, chunks, versions);
         this.packs = new PackTable(db, chunks);
         this.views = new StoreViews(db);
         this.usage = new UsageViews(db);
@@ -261,8 +265,8 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
-                                               String completesUpload) {
-        return objects.commitObject(object, newChunks, precondition, completesUpload);
+                                               String completesUpload, BucketVersioning versioning) {
+        return objects.commitObject(object, newChunks, precondition, completesUpload, versioning);
     }
 
     @Override
@@ -272,7 +276,29 @@ public final class JdbcMetadataStore implements MetadataStore {
 
     @Override
     public Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch) {
-        return objects.deleteObject(bucket, key, ifMatch);
+        return objects.deleteObject(bucket, key, ifMatch, BucketVersioning.UNVERSIONED, null);
+    }
+
+    @Override
+    public Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch,
+                                               BucketVersioning versioning, ObjectRecord marker) {
+        return objects.deleteObject(bucket, key, ifMatch, versioning, marker);
+    }
+
+    @Override
+    public Optional<ObjectRecord> objectVersion(String bucket, String key, String versionId) {
+        return versions.objectVersion(bucket, key, versionId);
+    }
+
+    @Override
+    public Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId) {
+        return versions.deleteVersion(bucket, key, versionId);
+    }
+
+    @Override
+    public VersionPage listVersions(String bucket, String prefix, String delimiter, String keyMarker,
+                                    String versionIdMarker, int maxKeys) {
+        return versions.listVersions(bucket, prefix, delimiter, keyMarker, versionIdMarker, maxKeys);
     }
 
     @Override

@@ -1,11 +1,11 @@
 package io.coffer.sdk.meta.jdbc;
 
-import static io.coffer.sdk.meta.jdbc.Columns.decodeRefs;
 import static io.coffer.sdk.meta.jdbc.Columns.encodeRefs;
 import static io.coffer.sdk.meta.jdbc.Columns.millis;
 import static io.coffer.sdk.meta.jdbc.Columns.string;
 import static io.coffer.sdk.meta.jdbc.Columns.utf8;
 
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
@@ -27,22 +27,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Objects: the current version of each key, committed (replacing what was there and, for a completed multipart
- * upload, the upload), looked up, deleted and listed.
+ * Objects: the current version of each key, committed (replacing what was there or, in a versioned bucket, moving it
+ * to {@link VersionTable}; for a completed multipart upload, also the upload), looked up, deleted and listed.
  */
 final class ObjectTable extends Table {
-    private static final String OBJECT_COLUMNS =
-            "bucket, key_utf8, version_id, size, etag, last_modified, attributes, manifest, chunk_refs";
+    private static final String OBJECT_COLUMNS = VersionTable.RECORD_COLUMNS;
 
     private final BucketTable bucketTable;
     private final UploadTable uploadTable;
     private final ChunkTable chunkTable;
+    private final VersionTable versions;
 
-    ObjectTable(Database db, BucketTable bucketTable, UploadTable uploadTable, ChunkTable chunkTable) {
+    ObjectTable(Database db, BucketTable bucketTable, UploadTable uploadTable, ChunkTable chunkTable,
+                VersionTable versions) {
         super(db);
         this.bucketTable = bucketTable;
         this.uploadTable = uploadTable;
         this.chunkTable = chunkTable;
+        this.versions = versions;
     }
 
     Optional<ObjectRecord> object(String bucket, String key) {
@@ -76,14 +78,12 @@ final class ObjectTable extends Table {
             if (!rs.next()) {
                 return Optional.empty();
             }
-            return Optional.of(new ObjectRecord(rs.getString(1), string(rs.getBytes(2)), rs.getString(3),
-                    rs.getLong(4), rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getBytes(7),
-                    rs.getBytes(8), decodeRefs(rs.getBytes(9))));
+            return Optional.of(VersionTable.record(rs, false));
         }
     }
 
     Optional<ObjectRecord> commitObject(ObjectRecord object, NewChunks newChunks, Precondition precondition,
-                                               String completesUpload) {
+                                        String completesUpload, BucketVersioning versioning) {
         byte[] key = utf8(object.key());
         NewChunks chunks = newChunks == null ? NewChunks.NONE : newChunks;
         Precondition pre = precondition == null ? Precondition.NONE : precondition;
@@ -98,26 +98,37 @@ final class ObjectTable extends Table {
                 }
                 partRefs = uploadTable.partRefs(c, completesUpload);
             }
+            boolean keep = existing.isPresent() && keepsCurrent(versioning, existing.get());
+            Optional<ObjectRecord> oldNull = versioning == BucketVersioning.SUSPENDED
+                    ? versions.nullVersion(c, object.bucket(), key) : Optional.empty();
             chunkTable.registerChunks(c, chunks.packs(), chunks.chunks());
             chunkTable.lockChunks(c, object.chunkRefs(), existing.map(ObjectRecord::chunkRefs).orElse(List.of()),
-                    partRefs);
+                    partRefs, oldNull.map(ObjectRecord::chunkRefs).orElse(List.of()));
             chunkTable.addRefs(c, object.chunkRefs());
+            if (keep) {
+                versions.append(c, existing.get());
+            }
             Object[] values = {object.versionId(), object.size(), object.etag(), millis(object.lastModified()),
-                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs()), completesUpload};
+                object.attributes(), object.manifest(), encodeRefs(object.chunkRefs()), completesUpload,
+                object.nullVersion() ? 1 : 0};
+            Optional<ObjectRecord> removed = Optional.empty();
             if (existing.isPresent()) {
                 try (PreparedStatement ps = prepare(c, "UPDATE objects SET version_id = ?, size = ?, etag = ?, "
-                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ?, upload_id = ? "
-                        + "WHERE bucket = ? AND key_utf8 = ?")) {
+                        + "last_modified = ?, attributes = ?, manifest = ?, chunk_refs = ?, upload_id = ?, "
+                        + "null_version = ? WHERE bucket = ? AND key_utf8 = ?")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {
                         throw new RestartTransaction();
                     }
                 }
-                chunkTable.releaseRefs(c, existing.get().chunkRefs());
+                if (!keep) {
+                    chunkTable.releaseRefs(c, existing.get().chunkRefs());
+                    removed = existing;
+                }
             } else {
                 try (PreparedStatement ps = prepare(c, "INSERT INTO objects (version_id, size, etag, last_modified, "
-                        + "attributes, manifest, chunk_refs, upload_id, bucket, key_utf8) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "attributes, manifest, chunk_refs, upload_id, null_version, bucket, key_utf8) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                         + "ON CONFLICT (bucket, key_utf8) DO NOTHING")) {
                     bind(ps, concat(values, object.bucket(), key));
                     if (ps.executeUpdate() != 1) {
@@ -126,11 +137,24 @@ final class ObjectTable extends Table {
                     }
                 }
             }
+            if (oldNull.isPresent()) {
+                versions.remove(c, oldNull.get());
+                removed = oldNull;
+            }
             if (completesUpload != null) {
                 uploadTable.deleteUpload(c, completesUpload, partRefs);
             }
-            return existing;
+            return removed;
         });
+    }
+
+    /**
+     * Whether a write or delete under {@code versioning} keeps the current version as a noncurrent one: always when
+     * versioning is enabled, when suspended unless it is the null version (which is replaced), never when unversioned.
+     */
+    private static boolean keepsCurrent(BucketVersioning versioning, ObjectRecord current) {
+        return versioning == BucketVersioning.ENABLED
+                || versioning == BucketVersioning.SUSPENDED && !current.nullVersion();
     }
 
     private static void checkPrecondition(Precondition pre, Optional<ObjectRecord> existing, ObjectRecord object) {
@@ -149,19 +173,19 @@ final class ObjectTable extends Table {
         }
     }
 
-    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch) {
+    Optional<ObjectRecord> deleteObject(String bucket, String key, String ifMatch, BucketVersioning versioning,
+                                        ObjectRecord marker) {
         byte[] k = utf8(key);
+        if (versioning != BucketVersioning.UNVERSIONED) {
+            if (marker == null || !marker.deleteMarker() || !marker.bucket().equals(bucket)
+                    || !marker.key().equals(key)) {
+                throw new IllegalArgumentException("a versioned delete adds a delete marker of its key");
+            }
+            return db.write("deleteObject", c -> deleteVersioned(c, bucket, k, ifMatch, versioning, marker));
+        }
         return db.write("deleteObject", c -> {
             Optional<ObjectRecord> existing = object(c, bucket, k, dialect.forUpdate);
-            if (ifMatch != null) {
-                if (existing.isEmpty()) {
-                    throw CofferException.noSuchKey(bucket, key);
-                }
-                if (!ETags.matches(ifMatch, existing.get().etag())) {
-                    throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
-                            "At least one of the preconditions you specified did not hold (If-Match)");
-                }
-            }
+            checkIfMatch(ifMatch, existing, bucket, key);
             if (existing.isEmpty()) {
                 return existing;
             }
@@ -175,6 +199,53 @@ final class ObjectTable extends Table {
             chunkTable.releaseRefs(c, existing.get().chunkRefs());
             return existing;
         });
+    }
+
+    private Optional<ObjectRecord> deleteVersioned(Connection c, String bucket, byte[] key, String ifMatch,
+                                                   BucketVersioning versioning, ObjectRecord marker)
+            throws SQLException {
+        bucketTable.requireBucket(c, bucket);
+        Optional<ObjectRecord> existing = object(c, bucket, key, dialect.forUpdate);
+        checkIfMatch(ifMatch, existing, bucket, marker.key());
+        boolean keep = existing.isPresent() && keepsCurrent(versioning, existing.get());
+        Optional<ObjectRecord> oldNull = versioning == BucketVersioning.SUSPENDED
+                ? versions.nullVersion(c, bucket, key) : Optional.empty();
+        chunkTable.lockChunks(c, existing.filter(e -> !keep).map(ObjectRecord::chunkRefs).orElse(List.of()),
+                oldNull.map(ObjectRecord::chunkRefs).orElse(List.of()));
+        Optional<ObjectRecord> removed = Optional.empty();
+        if (existing.isPresent()) {
+            try (PreparedStatement ps = prepare(c, "DELETE FROM objects WHERE bucket = ? AND key_utf8 = ?")) {
+                bind(ps, bucket, key);
+                if (ps.executeUpdate() != 1) {
+                    throw new RestartTransaction();
+                }
+            }
+            if (keep) {
+                versions.append(c, existing.get());
+            } else {
+                chunkTable.releaseRefs(c, existing.get().chunkRefs());
+                removed = existing;
+            }
+        }
+        if (oldNull.isPresent()) {
+            versions.remove(c, oldNull.get());
+            removed = oldNull;
+        }
+        versions.append(c, marker);
+        return removed;
+    }
+
+    private static void checkIfMatch(String ifMatch, Optional<ObjectRecord> existing, String bucket, String key) {
+        if (ifMatch == null) {
+            return;
+        }
+        if (existing.isEmpty()) {
+            throw CofferException.noSuchKey(bucket, key);
+        }
+        if (!ETags.matches(ifMatch, existing.get().etag())) {
+            throw CofferException.of(ErrorCode.PRECONDITION_FAILED,
+                    "At least one of the preconditions you specified did not hold (If-Match)");
+        }
     }
 
     ObjectPage listObjects(String bucket, String prefix, String delimiter, String after, int maxKeys) {

@@ -27,7 +27,8 @@ final class StoreViews extends Table {
     }
 
     List<String> versionIds() {
-        return db.read("versionIds", c -> rows(c, "SELECT version_id FROM objects", rs -> rs.getString(1)));
+        return db.read("versionIds", c -> rows(c, "SELECT version_id FROM objects UNION ALL "
+                + "SELECT version_id FROM object_versions", rs -> rs.getString(1)));
     }
 
     boolean isEmpty() {

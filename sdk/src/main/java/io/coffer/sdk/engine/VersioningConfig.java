@@ -1,0 +1,41 @@
+package io.coffer.sdk.engine;
+
+import io.coffer.sdk.BucketVersioning;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.meta.MetadataStore;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A bucket's versioning state, kept as its configuration document {@value #NAME} (sealed in the bucket's record
+ * like tagging and CORS, so reindex restores it): the status S3 names, {@code Enabled} or {@code Suspended}; no
+ * document while the bucket was never versioned.
+ */
+final class VersioningConfig {
+    static final String NAME = "versioning";
+
+    private VersioningConfig() {
+    }
+
+    /** The bucket's state as the metadata store has it (a bucket that does not exist reads as unversioned). */
+    static BucketVersioning of(MetadataStore meta, String bucket) {
+        return decode(meta.bucketConfigs(bucket).get(NAME));
+    }
+
+    static BucketVersioning decode(byte[] document) {
+        if (document == null) {
+            return BucketVersioning.UNVERSIONED;
+        }
+        String status = new String(document, StandardCharsets.UTF_8);
+        for (BucketVersioning state : BucketVersioning.values()) {
+            if (status.equals(state.status())) {
+                return state;
+            }
+        }
+        throw CofferException.of(ErrorCode.INTERNAL_ERROR, "unknown versioning state '" + status + "' stored");
+    }
+
+    static byte[] encode(BucketVersioning state) {
+        return state.status().getBytes(StandardCharsets.UTF_8);
+    }
+}
