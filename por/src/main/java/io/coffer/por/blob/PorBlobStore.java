@@ -512,8 +512,8 @@ public final class PorBlobStore implements BlobStore {
     }
 
     /**
-     * Reads every mapped block verified and repairs the failing ones from C and H, in batches (one at a time where a
-     * batch fails, so one lost block does not hold back the others).
+     * Reads every mapped block verified and repairs the failing ones from C and H with one decode for all of them
+     * (each level decoded once, the blocks then fetched, checked and written back a page at a time).
      */
     public PorRepairReport repair() throws IOException {
         long started = System.nanoTime();
