@@ -42,12 +42,14 @@ class PorRepairReleaseIT {
                 "COFFER_POR_BLOCK_SIZE", Integer.toString(BLOCK_BYTES));
         List<Path> files = objects(total);
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+        long started = System.nanoTime();
         try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
             StockClients.awsCli(gateway.endpoint(), work, "s3", "mb", "s3://proofs").requireSuccess();
             for (Path f : files) {
                 StockClients.awsCli(gateway.endpoint(), work, "s3", "cp", f.toString(),
                         "s3://proofs/" + f.getFileName()).requireSuccess();
             }
+            started = report("put", total, started);
             StockClients.Result live = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
                     "embedded", "--admin", gateway.adminEndpoint().toString(), "--json");
             assertThat(live.exitCode()).as("audit of the running, undamaged store: %s%s", live.stdout(),
@@ -60,8 +62,10 @@ class PorRepairReleaseIT {
         assertThat(blocks).as("U holds the packs").isGreaterThanOrEqualTo(total / BLOCK_BYTES);
         int damaged = corrupt(uBlocks, blocks, 0.30);
 
+        started = System.nanoTime();
         StockClients.Result failed = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
                 "embedded");
+        started = report("audit (damaged store)", total, started);
         assertThat(failed.exitCode()).as("audit of a store with %d of %d U blocks corrupted: %s%s", damaged,
                 blocks, failed.stdout(), failed.stderr()).isEqualTo(1);
 
@@ -69,19 +73,30 @@ class PorRepairReleaseIT {
         try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
             readBack(gateway, files.subList(0, 1));
         }
+        started = report("read of the big object, repairing on the way", total, started);
 
         StockClients.Result repaired = ShippedGateway.launcher(gatewayDir, env, "repair", "--data", "data", "--por",
                 "embedded", "--json");
+        started = report("repair", total, started);
+        System.out.println("PorRepairReleaseIT: repair report " + repaired.stdout().strip());
         assertThat(repaired.exitCode()).as("repair: %s%s", repaired.stdout(), repaired.stderr()).isZero();
         // the GET above repaired its own pack's blocks; the rest of the damage is the repair's
         assertThat(repaired.stdout()).containsPattern("\"blocksRepaired\":[1-9]").contains("\"unrepairable\":[]");
         StockClients.Result after = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
                 "embedded");
         assertThat(after.exitCode()).as("audit after repair: %s%s", after.stdout(), after.stderr()).isZero();
+        started = report("audit (repaired store)", total, started);
 
         try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
             readBack(gateway, files);
         }
+    }
+
+    /** Prints how long a step took (launcher start included), for docs/POR.md's figures; returns now. */
+    private static long report(String step, long total, long started) {
+        long now = System.nanoTime();
+        System.out.printf("PorRepairReleaseIT (%d MiB): %s took %.1f s%n", total >> 20, step, (now - started) / 1e9);
+        return now;
     }
 
     private void readBack(ShippedGateway gateway, List<Path> files) throws IOException {
