@@ -35,6 +35,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,8 @@ public final class PorBlobStore implements BlobStore {
     private final SecureRandom random;
     private PorClient client;
     private VerifiedBlocks blocks;
+    /** Blocks that reads found damaged and repaired on the way (a metric: read without the lock). */
+    private final AtomicLong repairedOnRead = new AtomicLong();
     private FreeIndices free;
     /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
     private volatile long generation;
@@ -185,7 +188,7 @@ public final class PorBlobStore implements BlobStore {
 
     private void start(PorClient c, FreeBlocks stored) {
         this.client = c;
-        this.blocks = new VerifiedBlocks(c);
+        this.blocks = new VerifiedBlocks(c, repairedOnRead);
         this.free = new FreeIndices(capacity, stored);
     }
 
@@ -458,6 +461,11 @@ public final class PorBlobStore implements BlobStore {
 
     public int capacity() {
         return capacity;
+    }
+
+    /** How many blocks reads have repaired on the way since the store opened ({@link #repair}'s are in its report). */
+    public long blocksRepairedOnRead() {
+        return repairedOnRead.get();
     }
 
     /** One audit (section 5.5); a server that cannot answer is a failed audit. */

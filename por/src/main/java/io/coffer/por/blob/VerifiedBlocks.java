@@ -5,6 +5,7 @@ import io.coffer.por.client.PorClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,9 +16,12 @@ import org.slf4j.LoggerFactory;
 final class VerifiedBlocks {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
     private final PorClient client;
+    private final AtomicLong repairedOnRead;
 
-    VerifiedBlocks(PorClient client) {
+    /** Blocks over {@code client}; {@code repairedOnRead} counts the blocks reads repair. */
+    VerifiedBlocks(PorClient client, AtomicLong repairedOnRead) {
         this.client = client;
+        this.repairedOnRead = repairedOnRead;
     }
 
     /**
@@ -36,7 +40,9 @@ final class VerifiedBlocks {
                 failing.add(index);
             }
             try {
-                if (repairAll(failing).contains(index)) {
+                List<Integer> unrepairable = repairAll(failing);
+                repairedOnRead.addAndGet(failing.size() - unrepairable.size());
+                if (unrepairable.contains(index)) {
                     throw new PorVerificationException("U[" + index + "] could not be decoded");
                 }
                 return client.read(index);
