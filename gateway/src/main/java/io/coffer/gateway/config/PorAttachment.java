@@ -118,6 +118,11 @@ final class PorAttachment implements BackendDecorator {
             public int capacity() {
                 return s.capacity();
             }
+
+            @Override
+            public long blocksRepairedOnRead() {
+                return s.blocksRepairedOnRead();
+            }
         };
     }
 }

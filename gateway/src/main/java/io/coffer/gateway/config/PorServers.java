@@ -1,6 +1,7 @@
 package io.coffer.gateway.config;
 
 import io.coffer.por.net.PorKeyFile;
+import io.coffer.por.net.ReconnectingPorServer;
 import io.coffer.por.net.RemotePorServer;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.PorServer;
@@ -15,7 +16,8 @@ import java.time.Duration;
 /**
  * Opens the PoR server a store's settings name: the embedded one ({@link JournaledPorServer} in
  * {@code DATA/por/server}, created with {@code por-k} and {@code por-block-size} at its first start and opened with
- * its stored parameters afterwards) or a remote {@code coffer por-server} over its MAC'd session.
+ * its stored parameters afterwards) or a remote {@code coffer por-server} over its MAC'd session, connected again
+ * when the connection is lost ({@link ReconnectingPorServer}).
  */
 final class PorServers {
     /**
@@ -37,8 +39,12 @@ final class PorServers {
                             : new ServerParameters(s.k(), s.batch(), s.blockBytes());
                     yield JournaledPorServer.open(dir, requested);
                 }
-                case REMOTE -> RemotePorServer.connect(new InetSocketAddress(s.host(), s.port()),
-                        PorKeyFile.load(s.keyFile()), REMOTE_TIMEOUT);
+                case REMOTE -> {
+                    byte[] key = PorKeyFile.load(s.keyFile());
+                    InetSocketAddress address = new InetSocketAddress(s.host(), s.port());
+                    // a lost connection (the server closes idle ones after 10 minutes) is replaced on the next call
+                    yield new ReconnectingPorServer(() -> RemotePorServer.connect(address, key, REMOTE_TIMEOUT));
+                }
                 case OFF -> throw new IllegalStateException("PoR is off");
             };
         } catch (IOException e) {

@@ -20,4 +20,9 @@ public interface PorControl {
 
     /** The server's capacity: 2^k blocks. */
     int capacity();
+
+    /** Blocks that reads found damaged and repaired on the way since the store opened. */
+    default long blocksRepairedOnRead() {
+        return 0;
+    }
 }

@@ -3,10 +3,12 @@ package io.coffer.gateway.por;
 import io.coffer.por.blob.PorAuditReport;
 import io.coffer.por.blob.PorRepairReport;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * here, one at a time, and leaves its metrics and one log line. Metrics: {@code coffer_por_audits_total{result}},
  * {@code coffer_por_last_audit_timestamp_seconds}, {@code coffer_por_last_audit_passed} (NaN until the first audit,
  * so that an alert on 0 does not fire on a fresh start), {@code coffer_por_blocks_used},
- * {@code coffer_por_blocks_capacity} and {@code coffer_por_repaired_blocks_total}.
+ * {@code coffer_por_blocks_capacity} and {@code coffer_por_repaired_blocks_total} (blocks written back by repairs and
+ * by reads that found them damaged).
  */
 public final class PorService {
     private static final Logger LOG = LoggerFactory.getLogger(PorService.class);
@@ -25,7 +28,7 @@ public final class PorService {
     private final Clock clock;
     private final Counter passed;
     private final Counter failed;
-    private final Counter repaired;
+    private final AtomicLong repairedByRepairs = new AtomicLong();
     private final AtomicReference<Double> lastAuditSeconds = new AtomicReference<>(Double.NaN);
     private final AtomicReference<Double> lastAuditPassed = new AtomicReference<>(Double.NaN);
 
@@ -36,8 +39,10 @@ public final class PorService {
                 .description("PoR audits by result").register(registry);
         failed = Counter.builder("coffer.por.audits").tag("result", "failed")
                 .description("PoR audits by result").register(registry);
-        repaired = Counter.builder("coffer.por.repaired.blocks")
-                .description("blocks of U decoded from C and H and written back by repairs").register(registry);
+        FunctionCounter.builder("coffer.por.repaired.blocks", this,
+                        s -> s.repairedByRepairs.get() + s.control.blocksRepairedOnRead())
+                .description("blocks of U decoded from C and H and written back by repairs and reads")
+                .register(registry);
         Gauge.builder("coffer.por.last.audit.timestamp.seconds", lastAuditSeconds, AtomicReference::get)
                 .description("when the last PoR audit ended (Unix time)").register(registry);
         Gauge.builder("coffer.por.last.audit.passed", lastAuditPassed, AtomicReference::get)
@@ -78,7 +83,7 @@ public final class PorService {
     /** Runs one repair, counts the blocks it restored and logs it. */
     public synchronized PorRepairReport repair() {
         PorRepairReport r = control.repair();
-        repaired.increment(r.blocksRepaired());
+        repairedByRepairs.addAndGet(r.blocksRepaired());
         String line = "PoR repair {}: {} blocks checked, {} damaged, {} repaired, {} unrepairable, {} ms";
         Object[] args = {r.unrepairable().isEmpty() ? "complete" : "INCOMPLETE", r.blocksChecked(), r.blocksDamaged(),
             r.blocksRepaired(), r.unrepairable().size(), r.took().toMillis()};

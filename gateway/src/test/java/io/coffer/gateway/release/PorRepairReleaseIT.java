@@ -2,12 +2,14 @@ package io.coffer.gateway.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PorRepairReleaseIT {
     private static final int DEFAULT_MIB = 32;
+    private static final int S3_MIB = 12;
     private static final int BLOCK_BYTES = 65536;
 
     @TempDir
@@ -35,21 +38,44 @@ class PorRepairReleaseIT {
 
     @Test
     void corruptedUBlocksFailTheAuditAndRepairRestoresEveryObject() throws Exception {
-        long total = Long.getLong("coffer.por.it.mib", DEFAULT_MIB) << 20;
+        repairScenario(Long.getLong("coffer.por.it.mib", DEFAULT_MIB) << 20, List.of(), Map.of());
+    }
+
+    /**
+     * The same on an S3 backend: {@code serve --backend s3} on the s3proxy the release checks use, with
+     * {@code --por embedded}; audit and repair open the store with the same options. The packs are in U (the
+     * embedded PoR server's files), everything else in the bucket.
+     */
+    @Test
+    void onAnS3BackendCorruptedUBlocksFailTheAuditAndRepairRestoresEveryObject() throws Exception {
+        S3ServerFixture s3 = S3ServerFixture.start();
+        List<String> backend = List.of("--backend", "s3", "--s3-endpoint", s3.endpoint().toString(), "--s3-bucket",
+                s3.createBucket(), "--s3-path-style");
+        repairScenario(S3_MIB << 20, backend, Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
+                "COFFER_BACKEND_SECRET_KEY", s3.secretKey()));
+    }
+
+    /** Puts {@code total} bytes of objects through a gateway on {@code backend}, damages U, audits, repairs, reads. */
+    private void repairScenario(long total, List<String> backend, Map<String, String> backendEnv) throws Exception {
         // capacity: at least twice the data (packs, the engine's rewrites), as a power of two of 64 KiB blocks
         int k = Math.max(10, 64 - Long.numberOfLeadingZeros(2 * total / BLOCK_BYTES - 1));
-        Map<String, String> env = Map.of("COFFER_POR_K", Integer.toString(k),
-                "COFFER_POR_BLOCK_SIZE", Integer.toString(BLOCK_BYTES));
+        Map<String, String> env = new HashMap<>(backendEnv);
+        env.put("COFFER_POR_K", Integer.toString(k));
+        env.put("COFFER_POR_BLOCK_SIZE", Integer.toString(BLOCK_BYTES));
+        List<String> serve = new ArrayList<>(backend);
+        serve.addAll(List.of("--por", "embedded"));
         List<Path> files = objects(total);
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
-        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
+        long started = System.nanoTime();
+        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, serve, env)) {
             StockClients.awsCli(gateway.endpoint(), work, "s3", "mb", "s3://proofs").requireSuccess();
             for (Path f : files) {
                 StockClients.awsCli(gateway.endpoint(), work, "s3", "cp", f.toString(),
                         "s3://proofs/" + f.getFileName()).requireSuccess();
             }
-            StockClients.Result live = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
-                    "embedded", "--admin", gateway.adminEndpoint().toString(), "--json");
+            started = report("put", total, started);
+            StockClients.Result live = ShippedGateway.launcher(gatewayDir, env, verb("audit", serve, "--admin",
+                    gateway.adminEndpoint().toString(), "--json"));
             assertThat(live.exitCode()).as("audit of the running, undamaged store: %s%s", live.stdout(),
                     live.stderr()).isZero();
             assertThat(live.stdout()).contains("\"passed\"");
@@ -60,28 +86,46 @@ class PorRepairReleaseIT {
         assertThat(blocks).as("U holds the packs").isGreaterThanOrEqualTo(total / BLOCK_BYTES);
         int damaged = corrupt(uBlocks, blocks, 0.30);
 
-        StockClients.Result failed = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
-                "embedded");
+        started = System.nanoTime();
+        StockClients.Result failed = ShippedGateway.launcher(gatewayDir, env, verb("audit", serve));
+        started = report("audit (damaged store)", total, started);
         assertThat(failed.exitCode()).as("audit of a store with %d of %d U blocks corrupted: %s%s", damaged,
                 blocks, failed.stdout(), failed.stderr()).isEqualTo(1);
 
         // a read that meets damaged blocks repairs them on the way: the big object comes back whole
-        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
+        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, serve, env)) {
             readBack(gateway, files.subList(0, 1));
         }
+        started = report("read of the big object, repairing on the way", total, started);
 
-        StockClients.Result repaired = ShippedGateway.launcher(gatewayDir, env, "repair", "--data", "data", "--por",
-                "embedded", "--json");
+        StockClients.Result repaired = ShippedGateway.launcher(gatewayDir, env, verb("repair", serve, "--json"));
+        started = report("repair", total, started);
+        System.out.println("PorRepairReleaseIT: repair report " + repaired.stdout().strip());
         assertThat(repaired.exitCode()).as("repair: %s%s", repaired.stdout(), repaired.stderr()).isZero();
         // the GET above repaired its own pack's blocks; the rest of the damage is the repair's
         assertThat(repaired.stdout()).containsPattern("\"blocksRepaired\":[1-9]").contains("\"unrepairable\":[]");
-        StockClients.Result after = ShippedGateway.launcher(gatewayDir, env, "audit", "--data", "data", "--por",
-                "embedded");
+        StockClients.Result after = ShippedGateway.launcher(gatewayDir, env, verb("audit", serve));
         assertThat(after.exitCode()).as("audit after repair: %s%s", after.stdout(), after.stderr()).isZero();
+        started = report("audit (repaired store)", total, started);
 
-        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, List.of("--por", "embedded"), env)) {
+        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, serve, env)) {
             readBack(gateway, files);
         }
+    }
+
+    /** The arguments of {@code ./coffer VERB --data data} with the store options of serve, then {@code more}. */
+    private static String[] verb(String verb, List<String> serve, String... more) {
+        List<String> args = new ArrayList<>(List.of(verb, "--data", "data"));
+        args.addAll(serve);
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    /** Prints how long a step took (launcher start included), for docs/POR.md's figures; returns now. */
+    private static long report(String step, long total, long started) {
+        long now = System.nanoTime();
+        System.out.printf("PorRepairReleaseIT (%d MiB): %s took %.1f s%n", total >> 20, step, (now - started) / 1e9);
+        return now;
     }
 
     private void readBack(ShippedGateway gateway, List<Path> files) throws IOException {

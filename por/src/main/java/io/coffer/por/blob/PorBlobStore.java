@@ -35,6 +35,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,8 @@ public final class PorBlobStore implements BlobStore {
     private final SecureRandom random;
     private PorClient client;
     private VerifiedBlocks blocks;
+    /** Blocks that reads found damaged and repaired on the way (a metric: read without the lock). */
+    private final AtomicLong repairedOnRead = new AtomicLong();
     private FreeIndices free;
     /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
     private volatile long generation;
@@ -185,7 +188,7 @@ public final class PorBlobStore implements BlobStore {
 
     private void start(PorClient c, FreeBlocks stored) {
         this.client = c;
-        this.blocks = new VerifiedBlocks(c);
+        this.blocks = new VerifiedBlocks(c, repairedOnRead);
         this.free = new FreeIndices(capacity, stored);
     }
 
@@ -460,6 +463,11 @@ public final class PorBlobStore implements BlobStore {
         return capacity;
     }
 
+    /** How many blocks reads have repaired on the way since the store opened ({@link #repair}'s are in its report). */
+    public long blocksRepairedOnRead() {
+        return repairedOnRead.get();
+    }
+
     /** One audit (section 5.5); a server that cannot answer is a failed audit. */
     public PorAuditReport audit() {
         lock.lock();
@@ -512,8 +520,8 @@ public final class PorBlobStore implements BlobStore {
     }
 
     /**
-     * Reads every mapped block verified and repairs the failing ones from C and H, in batches (one at a time where a
-     * batch fails, so one lost block does not hold back the others).
+     * Reads every mapped block verified and repairs the failing ones from C and H with one decode for all of them
+     * (each level decoded once, the blocks then fetched, checked and written back a page at a time).
      */
     public PorRepairReport repair() throws IOException {
         long started = System.nanoTime();

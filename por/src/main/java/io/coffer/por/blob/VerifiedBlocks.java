@@ -5,6 +5,7 @@ import io.coffer.por.client.PorClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,19 +15,19 @@ import org.slf4j.LoggerFactory;
  */
 final class VerifiedBlocks {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
-    /** Blocks per decode request; a failing batch is retried one block at a time. */
-    private static final int REPAIR_BATCH = 64;
-
     private final PorClient client;
+    private final AtomicLong repairedOnRead;
 
-    VerifiedBlocks(PorClient client) {
+    /** Blocks over {@code client}; {@code repairedOnRead} counts the blocks reads repair. */
+    VerifiedBlocks(PorClient client, AtomicLong repairedOnRead) {
         this.client = client;
+        this.repairedOnRead = repairedOnRead;
     }
 
     /**
      * U[index], block {@code j} of {@code name}, verified. When it fails, every block of {@code neighbours} (its pack)
-     * is checked and all that fail are repaired together (a decode costs about the same for one block as for many,
-     * and damage rarely comes alone), then the block is read again.
+     * is checked and all that fail are repaired with one decode (a decode costs about the same for one block as for
+     * many, and damage rarely comes alone), then the block is read again.
      */
     byte[] verified(String name, int j, int index, int[] neighbours) throws IOException {
         try {
@@ -39,7 +40,9 @@ final class VerifiedBlocks {
                 failing.add(index);
             }
             try {
-                if (repairAll(failing).contains(index)) {
+                List<Integer> unrepairable = repairAll(failing);
+                repairedOnRead.addAndGet(failing.size() - unrepairable.size());
+                if (unrepairable.contains(index)) {
                     throw new PorVerificationException("U[" + index + "] could not be decoded");
                 }
                 return client.read(index);
@@ -65,25 +68,20 @@ final class VerifiedBlocks {
     }
 
     /**
-     * Repairs {@code damaged} in batches (one at a time where a batch fails, so one lost block does not hold back the
-     * others); returns those that could not be repaired.
+     * Repairs {@code damaged} with one decode for all of them ({@link PorClient#repairAll}: the work of decoding C and
+     * H once, not once per block or per batch); returns those that could not be repaired: each that failed its check,
+     * or all of them when the server could not decode the set (the reason is logged).
      */
     List<Integer> repairAll(List<Integer> damaged) {
-        List<Integer> unrepairable = new ArrayList<>();
-        for (int from = 0; from < damaged.size(); from += REPAIR_BATCH) {
-            List<Integer> batch = damaged.subList(from, Math.min(damaged.size(), from + REPAIR_BATCH));
-            try {
-                client.repair(batch);
-            } catch (RuntimeException e) {
-                for (int index : batch) {
-                    try {
-                        client.repair(List.of(index));
-                    } catch (RuntimeException single) {
-                        unrepairable.add(index);
-                    }
-                }
-            }
+        if (damaged.isEmpty()) {
+            return new ArrayList<>();
         }
-        return unrepairable;
+        try {
+            return client.repairAll(damaged);
+        } catch (RuntimeException e) {
+            LOG.error("PoR repair: the server could not decode the {} damaged blocks: {}", damaged.size(),
+                    e.getMessage());
+            return new ArrayList<>(damaged.stream().distinct().sorted().toList());
+        }
     }
 }

@@ -41,6 +41,9 @@ import java.util.function.Consumer;
  * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe.
  */
 public final class PorClient {
+    /** Decoded blocks per request of {@link #repairAll}: what the client holds at a time. */
+    private static final int REPAIR_PAGE = 64;
+
     private final PorServer server;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
@@ -209,6 +212,53 @@ public final class PorClient {
             traffic.up(Integer.BYTES);
             traffic.block(2L * state.blockBytes());
         }
+    }
+
+    /**
+     * Repairs the blocks {@code indices} (repeats ignored) with one decode on the server, however many they are: the
+     * server is told the whole set ({@link PorServer#prepareDecode}: each level of C and H decoded once), then the
+     * blocks are fetched {@value #REPAIR_PAGE} at a time, each checked as {@link #repair} checks it and restored.
+     * A block that fails its check, or a page the server does not decode, is not restored. Returns the indices not
+     * repaired, ascending (empty: all were). Throws what the server throws when it cannot decode the set at all.
+     */
+    public List<Integer> repairAll(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        List<Integer> distinct = indices.stream().distinct().sorted().toList();
+        List<Integer> unrepaired = new ArrayList<>();
+        if (distinct.isEmpty()) {
+            return unrepaired;
+        }
+        traffic.up(4L * distinct.size());
+        server.prepareDecode(distinct);
+        for (int from = 0; from < distinct.size(); from += REPAIR_PAGE) {
+            List<Integer> page = distinct.subList(from, Math.min(distinct.size(), from + REPAIR_PAGE));
+            traffic.up(4L * page.size());
+            List<ProvenBlock> decoded;
+            try {
+                decoded = server.decode(page);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                unrepaired.addAll(page);
+                continue;
+            }
+            if (decoded.size() != page.size()) {
+                throw new PorVerificationException("asked to decode " + page.size() + " blocks, got "
+                        + decoded.size());
+            }
+            for (int i = 0; i < page.size(); i++) {
+                traffic.down(decoded.get(i).overheadBytes());
+                byte[] block;
+                try {
+                    block = verified(page.get(i), decoded.get(i));
+                } catch (PorVerificationException e) {
+                    unrepaired.add(page.get(i));
+                    continue;
+                }
+                server.restore(page.get(i), block);
+                traffic.up(Integer.BYTES);
+                traffic.block(2L * state.blockBytes());
+            }
+        }
+        return unrepaired;
     }
 
     /**

@@ -2,9 +2,7 @@ package io.coffer.por.code;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Recovers chosen blocks of U from C and the runs of H, like {@link Recovery}, but in slices of element positions,
@@ -16,7 +14,9 @@ import java.util.Map;
  * write of a run, and its position in the batch). Then, for each source that holds an asked-for block, its level is
  * decoded slice by slice and the asked-for blocks' elements copied out. Memory: the output (the asked-for blocks) plus
  * one slice of one level, about {@code budgetBytes}; but at least one element position of the largest level decoded
- * (some 100 bytes per code vector, as Java arrays of one int each), whatever the budget.
+ * (some 100 bytes per code vector, as Java arrays of one int each), whatever the budget. Each level is decoded once
+ * for all the blocks asked for (the work is that of the levels, not per block), and where one part of a level has
+ * lost nothing the other part is not read at all (the decoder needs one whole part, or any half).
  */
 public final class SlicedRecovery {
     /** Reads elements {@code positions} (ascending) of every code vector of a part: out[i][j], null where lost. */
@@ -40,6 +40,16 @@ public final class SlicedRecovery {
                 return out;
             };
         }
+    }
+
+    /**
+     * Where decoded elements go: {@code length} elements of the block at {@code row} (its rank among the distinct
+     * asked-for indices, ascending), starting at element position {@code from}. Every position of every row is put
+     * exactly once, so a sink can write them straight to a file.
+     */
+    @FunctionalInterface
+    public interface Sink {
+        void put(int row, int from, int[] elements, int offset, int length);
     }
 
     /** Copies a level is held in while it decodes (the slices read, the decoder's working copies, its output). */
@@ -79,33 +89,55 @@ public final class SlicedRecovery {
 
     /**
      * The tagged vectors of U[indices], in the order asked, from C and the runs of H listed oldest writes first.
+     * Memory: the blocks asked for, plus the slices.
      *
      * @throws IllegalArgumentException when a level has lost more than half of its vectors, or a decoded tag names no
      *     block of U (the code vectors were damaged, not merely lost)
      */
     public int[][] recover(List<LogRun> runs, SliceReader h, SliceReader c, int[] indices) {
-        Map<Integer, Source> sources = new LinkedHashMap<>();
-        for (int index : indices) {
-            if (index < 0 || index >= cParams.n()) {
-                throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
-            }
-            sources.put(index, Source.C);
-        }
-        checkCTags(c);
-        for (int r = 0; r < runs.size(); r++) {
-            findWrites(r, runs.get(r), h, sources);
-        }
-        Map<Integer, int[]> blocks = new LinkedHashMap<>();
-        sources.keySet().forEach(i -> blocks.put(i, new int[blockWidth]));
-        decodeC(c, sources, blocks);
-        for (int r = 0; r < runs.size(); r++) {
-            decodeRun(r, runs.get(r), h, sources, blocks);
-        }
+        int[] rows = distinct(indices);
+        int[][] blocks = new int[rows.length][blockWidth];
+        recover(runs, h, c, rows, (row, from, elements, offset, length) ->
+                System.arraycopy(elements, offset, blocks[row], from, length));
         int[][] out = new int[indices.length][];
         for (int i = 0; i < indices.length; i++) {
-            out[i] = blocks.get(indices[i]).clone();
+            out[i] = blocks[Arrays.binarySearch(rows, indices[i])].clone();
         }
         return out;
+    }
+
+    /**
+     * Decodes the blocks U[rows[0]], U[rows[1]], ... ({@code rows} distinct and ascending) into {@code sink}, each
+     * level that holds one of them decoded once, slice by slice, whatever the number of blocks: the work is that of
+     * decoding the levels, not per block. Memory: the slices, and a few ints per asked-for block.
+     *
+     * @throws IllegalArgumentException as {@link #recover(List, SliceReader, SliceReader, int[])}, or when the rows
+     *     are not distinct and ascending
+     */
+    public void recover(List<LogRun> runs, SliceReader h, SliceReader c, int[] rows, Sink sink) {
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] < 0 || rows[i] >= cParams.n()) {
+                throw new IllegalArgumentException("block index " + rows[i] + " outside [0, " + cParams.n() + ")");
+            }
+            if (i > 0 && rows[i] <= rows[i - 1]) {
+                throw new IllegalArgumentException("block indices must be distinct and ascending");
+            }
+        }
+        Source[] sources = new Source[rows.length];
+        Arrays.fill(sources, Source.C);
+        checkCTags(c);
+        for (int r = 0; r < runs.size(); r++) {
+            findWrites(r, runs.get(r), h, rows, sources);
+        }
+        decodeC(c, rows, sources, sink);
+        for (int r = 0; r < runs.size(); r++) {
+            decodeRun(r, runs.get(r), h, sources, sink);
+        }
+    }
+
+    /** The distinct values of {@code indices}, ascending. */
+    public static int[] distinct(int[] indices) {
+        return Arrays.stream(indices).sorted().distinct().toArray();
     }
 
     private void checkCTags(SliceReader c) {
@@ -119,7 +151,7 @@ public final class SlicedRecovery {
     }
 
     /** Decodes the run's tags; every asked-for block a write of it names now comes from that write. */
-    private void findWrites(int r, LogRun run, SliceReader h, Map<Integer, Source> sources) {
+    private void findWrites(int r, LogRun run, SliceReader h, int[] rows, Source[] sources) {
         int[] positions = new int[batchSize];
         for (int slot = 0; slot < batchSize; slot++) {
             positions[slot] = slot * blockWidth + blockWidth - 1;
@@ -134,20 +166,21 @@ public final class SlicedRecovery {
                 if (index < 0 || index >= cParams.n()) {
                     throw new IllegalArgumentException("level " + run.level() + " decodes to a write tagged " + index);
                 }
-                if (sources.containsKey(index)) {
-                    sources.put(index, new Source(r, w, slot));
+                int row = Arrays.binarySearch(rows, index);
+                if (row >= 0) {
+                    sources[row] = new Source(r, w, slot);
                 }
             }
         }
     }
 
-    private void decodeC(SliceReader c, Map<Integer, Source> sources, Map<Integer, int[]> blocks) {
+    private void decodeC(SliceReader c, int[] rows, Source[] sources, Sink sink) {
         List<Integer> wanted = new ArrayList<>();
-        sources.forEach((index, source) -> {
-            if (source.run() < 0) {
-                wanted.add(index);
+        for (int row = 0; row < sources.length; row++) {
+            if (sources[row].run() < 0) {
+                wanted.add(row);
             }
-        });
+        }
         if (wanted.isEmpty()) {
             return;
         }
@@ -155,22 +188,21 @@ public final class SlicedRecovery {
         for (int from = 0; from < blockWidth; from += width) {
             int[] positions = range(from, Math.min(blockWidth, from + width), 0);
             int[][] u = decodeCSlice(c, positions);
-            for (int index : wanted) {
-                System.arraycopy(u[index], 0, blocks.get(index), from, positions.length);
+            for (int row : wanted) {
+                sink.put(row, from, u[rows[row]], 0, positions.length);
             }
         }
     }
 
-    private void decodeRun(int r, LogRun run, SliceReader h, Map<Integer, Source> sources,
-            Map<Integer, int[]> blocks) {
+    private void decodeRun(int r, LogRun run, SliceReader h, Source[] sources, Sink sink) {
         List<Integer> wanted = new ArrayList<>();
         boolean[] slotWanted = new boolean[batchSize];
-        sources.forEach((index, source) -> {
-            if (source.run() == r) {
-                wanted.add(index);
-                slotWanted[source.slot()] = true;
+        for (int row = 0; row < sources.length; row++) {
+            if (sources[row].run() == r) {
+                wanted.add(row);
+                slotWanted[sources[row].slot()] = true;
             }
-        });
+        }
         if (wanted.isEmpty()) {
             return;
         }
@@ -191,25 +223,37 @@ public final class SlicedRecovery {
                 System.arraycopy(range(from, to, slots[s] * blockWidth), 0, positions, s * (to - from), to - from);
             }
             int[][] writes = decodeRunSlice(run, h, positions);
-            for (int index : wanted) {
-                Source source = sources.get(index);
-                System.arraycopy(writes[source.write()], slotAt[source.slot()] * (to - from), blocks.get(index), from,
-                        to - from);
+            for (int row : wanted) {
+                Source source = sources[row];
+                sink.put(row, from, writes[source.write()], slotAt[source.slot()] * (to - from), to - from);
             }
         }
     }
 
     private int[][] decodeCSlice(SliceReader c, int[] positions) {
         int level = cParams.cLevel();
-        return new LevelDecoder(cParams).decodeC(c.read(level, Part.X, positions), c.read(level, Part.Y, positions));
+        int[][] x = c.read(level, Part.X, positions);
+        int[][] y = whole(x) ? new int[x.length][] : c.read(level, Part.Y, positions);
+        return new LevelDecoder(cParams).decodeC(x, y);
     }
 
     private int[][] decodeRunSlice(LogRun run, SliceReader h, int[] positions) {
         int from = run.offset();
         int to = from + run.size();
-        return new LevelDecoder(hParams).decode(run.level(), run.start(),
-                Arrays.copyOfRange(h.read(run.level(), Part.X, positions), from, to),
-                Arrays.copyOfRange(h.read(run.level(), Part.Y, positions), from, to));
+        int[][] x = Arrays.copyOfRange(h.read(run.level(), Part.X, positions), from, to);
+        int[][] y = whole(x) ? new int[x.length][] : Arrays.copyOfRange(h.read(run.level(), Part.Y, positions),
+                from, to);
+        return new LevelDecoder(hParams).decode(run.level(), run.start(), x, y);
+    }
+
+    /** Whether no vector of the part is lost: then the decoder needs that part alone, and the other is not read. */
+    private static boolean whole(int[][] part) {
+        for (int[] v : part) {
+            if (v == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Element positions per slot in one slice of a level of {@code vectorsPerPart} vectors, within the budget. */

@@ -198,6 +198,26 @@ public final class PorCodec {
         return indices;
     }
 
+    /** A prepared decode: up to n indices (4 bytes each: always within a frame, which holds n sealed checksums). */
+    public byte[] prepareDecode(List<Integer> indices) {
+        WireWriter w = new WireWriter(4 + 4 * indices.size());
+        w.i32(indices.size());
+        indices.forEach(w::i32);
+        return w.toBytes();
+    }
+
+    public List<Integer> readPrepareDecode(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(0, params.n(), "blocks to prepare");
+        r.expect(count, 4, "indices");
+        List<Integer> indices = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            indices.add(index(r));
+        }
+        r.end();
+        return indices;
+    }
+
     public byte[] restore(int index, byte[] block) {
         return new WireWriter(4 + block.length).i32(index).bytes(fixed(block, params.blockBytes(), "block"))
                 .toBytes();

@@ -167,6 +167,11 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         return parse(() -> codec.readAuditResponse(payload));
     }
 
+    @Override
+    public void prepareDecode(List<Integer> indices) {
+        ok(call(MessageType.PREPARE_DECODE, codec.prepareDecode(indices), MessageType.OK));
+    }
+
     /** Decodes in requests of at most {@link ServerParameters#maxDecodeCount()} blocks, so each answer fits a frame. */
     @Override
     public List<ProvenBlock> decode(List<Integer> indices) {

@@ -68,6 +68,10 @@ public final class RequestDispatcher {
                 List<Integer> indices = codec.readDecode(payload);
                 return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.decode(indices)));
             }
+            case PREPARE_DECODE -> {
+                List<Integer> indices = codec.readPrepareDecode(payload);
+                return done(() -> server.prepareDecode(indices));
+            }
             case RESTORE -> {
                 PorCodec.RestoreRequest r = codec.readRestore(payload);
                 return done(() -> server.restore(r.index(), r.block()));

@@ -13,6 +13,7 @@ import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
+import io.coffer.por.store.DecodeSpool;
 import io.coffer.por.store.PorStorage;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,13 +28,24 @@ import java.util.List;
  * extension only so that {@link MemoryPorServer} can name its storage's type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
-    /** Memory for one slice of a decode ({@link SlicedRecovery}), whatever the block size. */
-    static final long DECODE_BUDGET_BYTES = 8 << 20;
+    /** The system property that sets the decode budget in MiB (docs/POR.md, "Repair"). */
+    public static final String DECODE_BUDGET_PROPERTY = "coffer.por.decode-budget-mib";
+    /** The least and the most a decode's slices take by default, whatever the heap. */
+    static final long MIN_DECODE_BUDGET = 8L << 20;
+    static final long MAX_DECODE_BUDGET = 256L << 20;
+
+    /** A decode made ahead ({@link #prepareDecode}): the blocks, for the log state they were decoded in. */
+    private record Prepared(int[] rows, DecodeSpool spool, LogState state) {
+        int row(int index) {
+            return Arrays.binarySearch(rows, index);
+        }
+    }
 
     private final S storage;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
     private BatchedLog log;
+    private Prepared prepared;
 
     /**
      * A server over {@code storage}, its log of batches in {@code hState} (C's log in the same epoch), no batch
@@ -112,6 +124,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         boolean completesBatch = checkWrite(index, block, sealedChecksum, newLevel);
+        dropPrepared();
         int level = Integer.numberOfTrailingZeros(~log.h().state().t());
         int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
         storage.setU(index, block.clone());
@@ -146,6 +159,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void flush(SealedLevel newLevel) {
         boolean pending = checkFlush(newLevel);
+        dropPrepared();
         if (pending) {
             int level = Integer.numberOfTrailingZeros(~log.h().state().t());
             log.flush();
@@ -173,6 +187,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void rebuildC(SealedLevel c) {
         checkRebuildC(c);
+        dropPrepared();
         if (log.h().state().epoch() == 0 && storage.uEmpty()) {
             log.rebuildCOfEmptyU(); // a new store: only the tags are non-zero, so only they are computed
         } else {
@@ -190,6 +205,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     @Override
     public void resync(long epoch, SealedLevel c) {
         checkResync(epoch, c);
+        dropPrepared();
         log = new BatchedLog(cParams.k(), batchExponent(), storage.hVectors(), new LogState(hParams.k(), 0,
                 epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1));
         rebuildCFromU();
@@ -268,15 +284,42 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         });
     }
 
+    /**
+     * Decodes the distinct {@code indices} now, every level that holds one of them once, into a spool of the storage
+     * ({@link PorStorage#decodeSpool}: a file for a server in a directory), from which {@link #decode} answers until
+     * the next write, flush or C rebuild. The spool of an earlier prepare is dropped first.
+     */
+    @Override
+    public void prepareDecode(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        checkDecodable();
+        dropPrepared();
+        int[] rows = SlicedRecovery.distinct(indices.stream().mapToInt(Integer::intValue).toArray());
+        DecodeSpool spool = storage.decodeSpool(rows.length, storage.cVectors().width());
+        try {
+            recovery().recover(log.h().runs(), storage.hSlices(), storage.cSlices(), rows, spool);
+        } catch (RuntimeException e) {
+            spool.close();
+            throw e;
+        }
+        prepared = new Prepared(rows, spool, log.h().state());
+    }
+
+    /** Answered from the spool of {@link #prepareDecode} when it holds every index asked for; decoded now if not. */
     @Override
     public List<ProvenBlock> decode(List<Integer> indices) {
         indices.forEach(this::checkIndex);
-        if (log.h().state().epoch() == 0) {
-            throw new IllegalStateException("nothing to decode before C is built");
+        checkDecodable();
+        int[][] u;
+        if (preparedFor(indices)) {
+            u = new int[indices.size()][];
+            for (int i = 0; i < u.length; i++) {
+                u[i] = prepared.spool().row(prepared.row(indices.get(i)));
+            }
+        } else {
+            u = recovery().recover(log.h().runs(), storage.hSlices(), storage.cSlices(),
+                    indices.stream().mapToInt(Integer::intValue).toArray());
         }
-        int[][] u = new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), DECODE_BUDGET_BYTES)
-                .recover(log.h().runs(), storage.hSlices(), storage.cSlices(),
-                        indices.stream().mapToInt(Integer::intValue).toArray());
         List<ProvenBlock> out = new ArrayList<>(indices.size());
         for (int i = 0; i < indices.size(); i++) {
             int index = indices.get(i);
@@ -284,6 +327,58 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             out.add(new ProvenBlock(index, block, storage.uSealed(index), storage.proof(index)));
         }
         return out;
+    }
+
+    /**
+     * The memory a decode's slices may take: {@value #DECODE_BUDGET_PROPERTY} MiB when set, else an eighth of the
+     * heap, at least 8 MiB and at most 256 MiB. A larger budget means wider slices: fewer passes over each level
+     * and longer reads.
+     */
+    public static long decodeBudgetBytes() {
+        Long mib = Long.getLong(DECODE_BUDGET_PROPERTY);
+        if (mib != null) {
+            if (mib < 1 || mib > 1L << 20) {
+                throw new IllegalArgumentException(DECODE_BUDGET_PROPERTY + " must be in [1, 1048576] MiB: " + mib);
+            }
+            return mib << 20;
+        }
+        return Math.max(MIN_DECODE_BUDGET, Math.min(MAX_DECODE_BUDGET, Runtime.getRuntime().maxMemory() / 8));
+    }
+
+    private SlicedRecovery recovery() {
+        return new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), decodeBudgetBytes());
+    }
+
+    private void checkDecodable() {
+        if (log.h().state().epoch() == 0) {
+            throw new IllegalStateException("nothing to decode before C is built");
+        }
+    }
+
+    private boolean preparedFor(List<Integer> indices) {
+        if (prepared == null || !prepared.state().equals(log.h().state())) {
+            return false;
+        }
+        for (int index : indices) {
+            if (prepared.row(index) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Frees the spool of a prepared decode (a server closing); later decodes decode again. */
+    public final void discardPreparedDecode() {
+        dropPrepared();
+    }
+
+    /** Frees the spool of a prepared decode: H or C is about to change, so it would no longer be current. */
+    private void dropPrepared() {
+        if (prepared != null) {
+            Prepared old = prepared;
+            prepared = null;
+            old.spool().close();
+        }
     }
 
     @Override

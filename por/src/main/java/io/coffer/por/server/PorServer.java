@@ -61,6 +61,15 @@ public interface PorServer {
     /** Blocks of U decoded from C and H (not read from U), each with its sealed checksum and path, to repair U. */
     List<ProvenBlock> decode(List<Integer> indices);
 
+    /**
+     * Tells the server that {@link #decode} will be asked for these blocks (in parts, for a repair of many): it may
+     * decode them all now, each level of C and H once, and answer the later decode requests from the result until H
+     * or C next changes. A hint only: decode answers the same without it, at the cost of a decode per request.
+     */
+    default void prepareDecode(List<Integer> indices) {
+        // decode works alone
+    }
+
     /** Puts back a block the client decoded and verified, where U lost or damaged it. */
     void restore(int index, byte[] block);
 

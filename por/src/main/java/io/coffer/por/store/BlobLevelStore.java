@@ -66,20 +66,21 @@ final class BlobLevelStore implements VectorStore {
         return params.partSize(level);
     }
 
-    /** One ranged GET per vector, of the span from the first position to the last. */
+    /** Per vector, one ranged GET per range of nearby positions ({@link PositionRanges}). */
     @Override
     public int[][] readSlice(int level, Part part, int[] positions) {
-        if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
-            throw new IllegalArgumentException("element positions outside [0, " + width + ")");
-        }
+        PositionRanges ranges = PositionRanges.of(positions, width);
         int size = params.partSize(level);
-        int first = positions[0];
-        int span = positions[positions.length - 1] - first + 1;
         int[][] out = new int[size][positions.length];
         for (int i = 0; i < size; i++) {
-            ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, span));
-            for (int j = 0; j < positions.length; j++) {
-                out[i][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);
+            int j = 0;
+            for (int r = 0; r < ranges.count(); r++) {
+                int first = ranges.firsts()[r];
+                ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, ranges.lengths()[r]));
+                int end = r + 1 < ranges.count() ? ranges.offsets()[r + 1] : positions.length;
+                for (; j < end; j++) {
+                    out[i][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);
+                }
             }
         }
         return out;

@@ -88,6 +88,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             throw new IllegalArgumentException("batch exponent must be in [0, " + k + "]: " + batchExponent);
         }
         Files.createDirectories(dir);
+        Files.deleteIfExists(dir.resolve("decode.spool")); // scratch of a decode a crash interrupted
         CodeParameters cParams = new CodeParameters(k);
         CodeParameters hParams = new CodeParameters(k - batchExponent);
         UBlocks blocks = objects == null ? new FileUBlocks(dir.resolve("u.blocks"), blockBytes)
@@ -240,6 +241,12 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     @Override
     public SlicedRecovery.SliceReader cSlices() {
         return cVectors::readSlice;
+    }
+
+    /** A spool in {@code decode.spool} of the directory (one at a time: a new one replaces the file). */
+    @Override
+    public DecodeSpool decodeSpool(int rows, int width) {
+        return new FileDecodeSpool(dir.resolve("decode.spool"), rows, width);
     }
 
     @Override

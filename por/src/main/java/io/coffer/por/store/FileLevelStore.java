@@ -137,30 +137,33 @@ final class FileLevelStore implements VectorStore {
     }
 
     /**
-     * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: one positional read
-     * per vector of the span from the first position to the last, so memory is that span and the slice.
+     * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: per vector, one
+     * positional read per range of nearby positions ({@link PositionRanges}), so memory is the slice and the longest
+     * range, and the bytes read are about the slice's.
      */
     @Override
     public int[][] readSlice(int level, Part part, int[] positions) {
         int size = params.partSize(level);
-        if (positions.length == 0 || positions[0] < 0 || positions[positions.length - 1] >= width) {
-            throw new IllegalArgumentException("element positions outside [0, " + width + ")");
-        }
+        PositionRanges ranges = PositionRanges.of(positions, width);
         FileChannel channel = channel(level, part, 0);
-        int first = positions[0];
-        ByteBuffer span = ByteBuffer.allocate((positions[positions.length - 1] - first + 1) * Integer.BYTES);
+        ByteBuffer span = ByteBuffer.allocate(ranges.longest() * Integer.BYTES);
         int[][] out = new int[size][positions.length];
         try {
             for (int i = 0; i < size; i++) {
-                span.clear();
-                long position = (long) i * recordBytes + (long) first * Integer.BYTES;
-                while (span.hasRemaining()) {
-                    if (channel.read(span, position + span.position()) < 0) {
-                        throw new IllegalStateException("no vector " + i + " in " + part + " of level " + level);
+                int j = 0;
+                for (int r = 0; r < ranges.count(); r++) {
+                    int first = ranges.firsts()[r];
+                    span.clear().limit(ranges.lengths()[r] * Integer.BYTES);
+                    long position = (long) i * recordBytes + (long) first * Integer.BYTES;
+                    while (span.hasRemaining()) {
+                        if (channel.read(span, position + span.position()) < 0) {
+                            throw new IllegalStateException("no vector " + i + " in " + part + " of level " + level);
+                        }
                     }
-                }
-                for (int j = 0; j < positions.length; j++) {
-                    out[i][j] = span.getInt((positions[j] - first) * Integer.BYTES);
+                    int end = r + 1 < ranges.count() ? ranges.offsets()[r + 1] : positions.length;
+                    for (; j < end; j++) {
+                        out[i][j] = span.getInt((positions[j] - first) * Integer.BYTES);
+                    }
                 }
             }
         } catch (IOException e) {

@@ -225,6 +225,11 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public void prepareDecode(List<Integer> indices) {
+        inner.prepareDecode(indices);
+    }
+
+    @Override
     public List<ProvenBlock> decode(List<Integer> indices) {
         return inner.decode(indices);
     }
@@ -243,6 +248,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        inner.discardPreparedDecode(); // its spool file is scratch
         try (journal; storage; lockFile) {
             lock.release();
         }

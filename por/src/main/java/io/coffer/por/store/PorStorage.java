@@ -83,6 +83,11 @@ public interface PorStorage {
         return SlicedRecovery.SliceReader.of(cParts());
     }
 
+    /** A spool for {@code rows} decoded blocks of {@code width} elements; by default in memory. */
+    default DecodeSpool decodeSpool(int rows, int width) {
+        return DecodeSpool.inMemory(rows, width);
+    }
+
     /** Whether {@code level} of H has sealed checksums. */
     boolean hasSealedH(int level);
 

@@ -76,8 +76,10 @@ class PorBlobStoreTest {
         byte[] original = storage().u(victim).clone();
         storage().u(victim)[100] ^= 0x40; // in place: the server's U now holds a corrupted block
 
+        assertThat(f.store.blocksRepairedOnRead()).isZero();
         assertThat(f.store.read("p/damaged", 0, pack.length)).isEqualTo(pack);
         assertThat(storage().u(victim)).isEqualTo(original);
+        assertThat(f.store.blocksRepairedOnRead()).isEqualTo(1);
     }
 
     @Test

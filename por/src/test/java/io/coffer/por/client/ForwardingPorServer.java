@@ -33,6 +33,11 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
+    public void prepareDecode(List<Integer> indices) {
+        inner.prepareDecode(indices);
+    }
+
+    @Override
     public ProvenBlock read(int index) {
         return inner.read(index);
     }

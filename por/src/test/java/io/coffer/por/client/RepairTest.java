@@ -54,6 +54,72 @@ class RepairTest {
     }
 
     @Test
+    void repairAllDecodesOnceForEveryBlockAndLeavesOutOnlyTheOneThatFailsItsCheck() {
+        int k = 8;
+        int blockBytes = 48;
+        MemoryPorServer server = new MemoryPorServer(k, blockBytes);
+        PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        SplittableRandom random = new SplittableRandom(4);
+        byte[][] expected = new byte[1 << k][blockBytes];
+        for (int op = 0; op < 256 + 150; op++) { // C holds an epoch, H the writes since
+            int index = op < 256 ? op : random.nextInt(1 << k);
+            random.nextBytes(expected[index]);
+            client.write(index, expected[index].clone());
+        }
+        List<Integer> damaged = new ArrayList<>();
+        for (int i = 0; i < 1 << k; i += 3) {
+            damaged.add(i);
+            server.storage().u(i)[random.nextInt(blockBytes)] ^= 0x20;
+        }
+        int forged = damaged.get(40);
+        int[] calls = new int[2]; // prepares, decodes
+        List<Integer> prepared = new ArrayList<>();
+        ForwardingPorServer counting = new ForwardingPorServer(server) {
+            @Override
+            public void prepareDecode(List<Integer> indices) {
+                calls[0]++;
+                prepared.addAll(indices);
+                inner.prepareDecode(indices);
+            }
+
+            @Override
+            public List<io.coffer.por.server.ProvenBlock> decode(List<Integer> indices) {
+                calls[1]++;
+                List<io.coffer.por.server.ProvenBlock> out = new ArrayList<>(inner.decode(indices));
+                for (int i = 0; i < out.size(); i++) {
+                    if (out.get(i).index() == forged) { // one block altered by the server
+                        byte[] block = out.get(i).block().clone();
+                        block[0] ^= 1;
+                        out.set(i, new io.coffer.por.server.ProvenBlock(forged, block, out.get(i).sealedChecksum(),
+                                out.get(i).proof()));
+                    }
+                }
+                return out;
+            }
+        };
+        PorClient repairing = new PorClient(counting, client.state(), new SecureRandom(), s -> { });
+        List<Integer> asked = new ArrayList<>(damaged);
+        asked.add(damaged.get(0)); // a repeat is ignored
+
+        assertThat(repairing.repairAll(asked)).containsExactly(forged);
+
+        assertThat(calls[0]).as("one prepared decode for the set").isEqualTo(1);
+        assertThat(prepared).isEqualTo(damaged);
+        assertThat(calls[1]).as("fetched in pages of 64").isEqualTo((damaged.size() + 63) / 64);
+        for (int i = 0; i < 1 << k; i++) {
+            if (i == forged) {
+                int index = i;
+                assertThatThrownBy(() -> repairing.read(index)).isInstanceOf(PorVerificationException.class);
+            } else {
+                assertThat(repairing.read(i)).as("block %d", i).isEqualTo(expected[i]);
+            }
+        }
+        assertThat(client.repairAll(List.of(forged))).as("the honest server's decode repairs it").isEmpty();
+        assertThat(repairing.read(forged)).isEqualTo(expected[forged]);
+        assertThat(repairing.repairAll(List.of())).isEmpty();
+    }
+
+    @Test
     void aBlockNeverWrittenRepairsToZero() {
         MemoryPorServer server = new MemoryPorServer(4, 16);
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });

@@ -3,6 +3,8 @@ package io.coffer.por.code;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -74,5 +76,57 @@ class SlicedRecoveryTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tagged 1 at position 0");
         assertThatThrownBy(() -> recovery.recover(log.runs(), reader, reader, new int[] {8}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside [0, 8)");
+    }
+
+    @Test
+    void everyLevelIsReadOncePerSliceForAllBlocksAskedAndAWholePartSparesTheOther() {
+        CodeParameters params = new CodeParameters(K);
+        int n = params.n();
+        SplittableRandom random = new SplittableRandom(9);
+        int[][] u = new int[n][];
+        for (int i = 0; i < n; i++) {
+            u[i] = BlockTag.tag(CodeVectors.random(random, ELEMENTS), i);
+        }
+        MemoryLevelStore h = new MemoryLevelStore(params, WIDTH);
+        MemoryLevelStore c = new MemoryLevelStore(params, WIDTH);
+        BatchedLog log = new BatchedLog(K, 0, h, LogState.empty(K), c, LogState.empty(K));
+        log.rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, WIDTH));
+        for (int write = 0; write < 150; write++) { // levels 1, 2, 4 and 7 of H filled
+            int index = random.nextInt(n);
+            u[index] = BlockTag.tag(CodeVectors.random(random, ELEMENTS), index);
+            log.add(u[index]);
+        }
+        long budget = 4L * 2 * n * (16 + 3 * 4); // three positions of C per slice
+        int[] all = new int[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = i;
+        }
+        Map<String, Integer> readsForOne = new HashMap<>();
+        Map<String, Integer> readsForAll = new HashMap<>();
+        new SlicedRecovery(params, 0, WIDTH, budget).recover(log.h().runs(), counting(h, readsForOne),
+                counting(c, readsForOne), new int[] {7});
+        int[][] puts = new int[n][WIDTH];
+        new SlicedRecovery(params, 0, WIDTH, budget).recover(log.h().runs(), counting(h, readsForAll),
+                counting(c, readsForAll), all, (row, from, elements, offset, length) -> {
+                    for (int j = 0; j < length; j++) {
+                        puts[row][from + j]++;
+                        assertThat(elements[offset + j]).isEqualTo(u[row][from + j]);
+                    }
+                });
+
+        for (int[] row : puts) {
+            assertThat(row).as("every position of every block put once").containsOnly(1);
+        }
+        // each level once for its tags, then once per slice: C in ceil(10 / 3) slices, the runs in one; no Y part
+        assertThat(readsForAll).isEqualTo(Map.of("9X", 1 + 4, "1X", 2, "2X", 2, "4X", 2, "7X", 2));
+        readsForOne.forEach((part, reads) -> assertThat(reads).isLessThanOrEqualTo(readsForAll.get(part)));
+    }
+
+    private static SlicedRecovery.SliceReader counting(MemoryLevelStore store, Map<String, Integer> reads) {
+        SlicedRecovery.SliceReader inner = SlicedRecovery.SliceReader.of(store::copy);
+        return (level, part, positions) -> {
+            reads.merge(level + part.name(), 1, Integer::sum);
+            return inner.read(level, part, positions);
+        };
     }
 }

@@ -95,6 +95,7 @@ class PorCodecTest {
         assertThat(back.addresses()).isEqualTo(challenge.addresses());
         assertThat(back.coefficients()).containsExactly(5, 123456);
         assertThat(codec.readDecode(codec.decode(List.of(1, 2, 63)))).containsExactly(1, 2, 63);
+        assertThat(codec.readPrepareDecode(codec.prepareDecode(List.of(63, 0, 5)))).containsExactly(63, 0, 5);
         PorCodec.RestoreRequest r = codec.readRestore(codec.restore(9, block));
         assertThat(r.index()).isEqualTo(9);
         assertThat(r.block()).isEqualTo(block);
@@ -147,6 +148,11 @@ class PorCodecTest {
         assertThatThrownBy(() -> codec.readWrite(badFlag)).hasMessageContaining("flag byte");
         byte[] shortList = new WireWriter(8).i32(63).toBytes();
         assertThatThrownBy(() -> codec.readSealedList(shortList)).hasMessageContaining("outside [64, 64]");
+        byte[] tooMany = new WireWriter(8).i32(65).toBytes(); // n = 64
+        assertThatThrownBy(() -> codec.readPrepareDecode(tooMany)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("blocks to prepare");
+        byte[] outside = new WireWriter(8).i32(1).i32(64).toBytes();
+        assertThatThrownBy(() -> codec.readPrepareDecode(outside)).isInstanceOf(MalformedFrameException.class);
         byte[] longProof = new WireWriter(16).i32(0).u8(0).i32(0).u8(200).toBytes();
         assertThatThrownBy(() -> codec.readLeafProof(longProof)).hasMessageContaining("200 siblings");
     }
@@ -157,6 +163,7 @@ class PorCodecTest {
         assertThat(big.maxFrameBytes()).isGreaterThan(2 * (1 << 20) * ChecksumSealer.SEALED_BYTES)
                 .isLessThan(100 << 20);
         assertThat((long) big.maxDecodeCount() * big.provenBlockBytes()).isLessThan(big.maxFrameBytes());
+        assertThat(4L + 4L * big.n()).as("a prepared decode of every block fits").isLessThan(big.maxFrameBytes());
         assertThatThrownBy(() -> new ServerParameters(21, 0, 4096)).hasMessageContaining("k must be in [1, 20]");
     }
 }

@@ -198,5 +198,14 @@ class RemotePorServerTest {
         }
         client.repair(all);
         assertThat(client.read(20)[20]).isEqualTo((byte) 21);
+
+        // repairAll: one PREPARE_DECODE for the set, then the pages from the server's spool
+        for (int i : all) {
+            server.storage().setU(i, null);
+        }
+        assertThat(client.repairAll(all)).isEmpty();
+        for (int i : all) {
+            assertThat(client.read(i)[i]).isEqualTo((byte) (i + 1));
+        }
     }
 }

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The honest server refuses malformed calls with a clear error and without changing what it stores. */
@@ -110,5 +112,42 @@ class MemoryPorServerTest {
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> server.restore(0, new byte[17])).isInstanceOf(IllegalArgumentException.class);
         assertThat(server.read(3).block()).isEqualTo(new byte[16]);
+    }
+
+    @Test
+    void aPreparedDecodeAnswersFromItsSpoolUntilTheNextWrite() {
+        MemoryPorServer server = initialised();
+        byte[][] blocks = new byte[8][16];
+        for (int t = 0; t < 5; t++) { // levels 0 and 2 of H filled
+            blocks[t][0] = (byte) (t + 1);
+            int level = Integer.numberOfTrailingZeros(~t);
+            server.write(t, blocks[t], SEALED, level(level, 1 << level));
+        }
+        server.prepareDecode(List.of(6, 0, 1, 2, 3, 4, 0));
+        assertThat(server.decode(List.of(5)).get(0).block()).as("not prepared: decoded now").isEqualTo(blocks[5]);
+
+        garble(server.storage().hVectors(), 0);
+        garble(server.storage().hVectors(), 2);
+        garble(server.storage().cVectors(), 4);
+        List<ProvenBlock> decoded = server.decode(List.of(4, 0, 6, 2));
+        assertThat(decoded).extracting(ProvenBlock::index).containsExactly(4, 0, 6, 2);
+        assertThat(decoded).extracting(ProvenBlock::block).containsExactly(blocks[4], blocks[0], blocks[6], blocks[2]);
+        assertThatThrownBy(() -> server.decode(List.of(5))).as("not prepared: decoded from the garbled levels")
+                .isInstanceOf(IllegalArgumentException.class);
+
+        server.write(7, blocks[7], SEALED, level(1, 2)); // H changes: the spool is dropped
+        assertThatThrownBy(() -> server.decode(List.of(0))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> server.prepareDecode(List.of(8))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Overwrites every code vector of both parts of {@code level} with random elements. */
+    private static void garble(LevelStore store, int level) {
+        SplittableRandom random = new SplittableRandom(level);
+        int size = level == 4 ? 8 : 1 << level;
+        for (Part part : Part.values()) {
+            for (int i = 0; i < size; i++) {
+                store.write(level, part, i, random.ints(store.width(), 0, 1 << 30).toArray());
+            }
+        }
     }
 }

@@ -1,0 +1,91 @@
+package io.coffer.por.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.client.PorClient;
+import io.coffer.por.server.MemoryPorServer;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A lost connection to the PoR server is replaced on the next call, and the client carries on. */
+class ReconnectingPorServerTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private PorNetServer start(MemoryPorServer server, int idleSeconds) throws InterruptedException {
+        PorNetServer net = PorNetServer.start(server, RemotePorServerTest.SESSION_KEY,
+                new InetSocketAddress("127.0.0.1", 0), new PorNetServer.Limits(32, 10_000, idleSeconds));
+        open.add(net);
+        return net;
+    }
+
+    private ReconnectingPorServer connect(AtomicReference<InetSocketAddress> address) {
+        ReconnectingPorServer server = new ReconnectingPorServer(() -> RemotePorServer.connect(address.get(),
+                RemotePorServerTest.SESSION_KEY, Duration.ofSeconds(30)));
+        open.add(server);
+        return server;
+    }
+
+    private static byte[] block(int i) {
+        byte[] block = new byte[32];
+        block[0] = (byte) i;
+        block[31] = (byte) (i * 7);
+        return block;
+    }
+
+    @Test
+    void aConnectionTheServerClosedWhenIdleIsReplacedAndTheClientCarriesOn() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        PorNetServer net = start(server, 1); // the server closes a connection idle for a second
+        ReconnectingPorServer remote = connect(new AtomicReference<>(new InetSocketAddress("127.0.0.1", net.port())));
+        PorClient client = PorClient.initialize(remote, RemotePorServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        for (int i = 0; i < 10; i++) {
+            client.write(i, block(i));
+        }
+        assertThat(remote.reconnects()).isZero();
+
+        Thread.sleep(2_500);
+        assertThat(client.read(3)).isEqualTo(block(3));
+        assertThat(remote.reconnects()).isEqualTo(1);
+        Thread.sleep(2_500);
+        client.write(10, block(10)); // its first call finds the connection closed, and reconnects
+        assertThat(remote.reconnects()).isEqualTo(2);
+        assertThat(client.audit().passed()).isTrue();
+        assertThat(client.read(10)).isEqualTo(block(10));
+    }
+
+    @Test
+    void aRestartedServerIsReachedAgainAndOneWithOtherParametersIsRefused() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        PorNetServer first = start(server, 600);
+        AtomicReference<InetSocketAddress> address = new AtomicReference<>(
+                new InetSocketAddress("127.0.0.1", first.port()));
+        ReconnectingPorServer remote = connect(address);
+        PorClient client = PorClient.initialize(remote, RemotePorServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        client.write(4, block(4));
+
+        first.close(); // the server restarts (here: on another port)
+        PorNetServer second = start(server, 600);
+        address.set(new InetSocketAddress("127.0.0.1", second.port()));
+        assertThat(client.read(4)).isEqualTo(block(4));
+        assertThat(remote.reconnects()).isEqualTo(1);
+
+        second.close();
+        address.set(new InetSocketAddress("127.0.0.1", start(new MemoryPorServer(6, 32), 600).port()));
+        assertThatThrownBy(() -> client.read(4)).isInstanceOf(PorTransportException.class)
+                .hasMessageContaining("other parameters");
+    }
+}
