@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,6 +21,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -178,6 +183,50 @@ class MaintenanceVerbsJsonTest {
         assertThat(j.get("chunks").asLong()).isPositive();
         assertThat(run("fsck", "--json", "--data", data.toString()).json().get("objectsChecked").asLong())
                 .isEqualTo(3);
+    }
+
+    @Test
+    void fsckOfAStoreThatAnEngineKeepsWritingFindsNoDamage() throws Exception {
+        Path data = store();
+        // a gateway's engine on the same blobs, SQLite file and key file that does not hold the data directory's lock,
+        // as gateways on one PostgreSQL and one S3 backend hold none of each other's
+        try (Coffer live = Coffer.builder().blobStore(new DirectoryBlobStore(data.resolve("blobs")))
+                .metadataStore(JdbcMetadataStore.sqlite(data.resolve("coffer.db")))
+                .masterKeyFile(data.resolve("master.key")).build()) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger written = new AtomicInteger();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; !stop.get(); i++) {
+                        byte[] body = new byte[50_000];
+                        new Random(100 + i).nextBytes(body);
+                        // new keys and overwrites of three keys
+                        live.putObject(PutObjectRequest.of("docs", "live/" + (i % 2 == 0 ? i : i % 3), body.length),
+                                new ByteArrayInputStream(body));
+                        written.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "live-writer");
+            writer.start();
+            while (written.get() < 2 && failure.get() == null) {
+                Thread.sleep(10);
+            }
+            Run r;
+            try {
+                r = run("fsck", "--json", "--data", data.toString());
+            } finally {
+                stop.set(true);
+                writer.join(30_000);
+            }
+            assertThat(failure.get()).isNull();
+            assertThat(r.exit()).as(r.out() + r.err()).isZero();
+            JsonNode j = r.json();
+            assertThat(j.get("damaged")).isEmpty();
+            assertThat(j.get("objectsChecked").asLong()).isGreaterThanOrEqualTo(5);
+        }
     }
 
     private static Set<Path> scratchDirectories() throws IOException {
