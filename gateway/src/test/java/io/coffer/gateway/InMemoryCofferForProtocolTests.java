@@ -558,6 +558,11 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
+    public GcReport planGarbageCollection() {
+        return new GcReport(0, 0, 0, 0, 0);
+    }
+
+    @Override
     public ReindexReport reindex() {
         return new ReindexReport(0, 0, 0, 0, List.of());
     }

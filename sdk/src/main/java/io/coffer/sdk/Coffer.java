@@ -345,11 +345,27 @@ public interface Coffer extends AutoCloseable {
     /** Checks every manifest against the chunk index and the backend; with {@code readData} also decrypts and verifies every chunk. */
     FsckReport fsck(boolean readData);
 
+    /** {@link #fsck(boolean)}, telling {@code progress} how far it has come. */
+    default FsckReport fsck(boolean readData, ProgressListener progress) {
+        return fsck(readData);
+    }
+
     /** Releases dead space: rewrites packs whose dead bytes pass the threshold and deletes retired and orphan blobs. */
     GcReport collectGarbage();
 
+    /**
+     * What {@link #collectGarbage()} would do now, done without writing or deleting anything: the packs it would
+     * retire and rewrite, the bytes it would copy, and the blobs and bytes it would delete.
+     */
+    GcReport planGarbageCollection();
+
     /** Rebuilds an empty metadata store from the backend alone (bucket records, manifests, pack indexes). */
     ReindexReport reindex();
+
+    /** {@link #reindex()}, telling {@code progress} how far it has come. */
+    default ReindexReport reindex(ProgressListener progress) {
+        return reindex();
+    }
 
     /** Counters for metrics and dedup reports. */
     StoreStats stats();

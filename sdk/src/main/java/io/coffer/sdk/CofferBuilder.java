@@ -16,6 +16,7 @@ import io.coffer.sdk.engine.EngineConfig;
 import io.coffer.sdk.engine.KeyCheck;
 import io.coffer.sdk.key.DedupPolicy;
 import io.coffer.sdk.key.KeySource;
+import io.coffer.sdk.key.MeteredKeySource;
 import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
@@ -389,6 +390,7 @@ public final class CofferBuilder {
             KeySource ks = keySource != null ? keySource : OprfKeySource.embedded(key);
             int batch = keyBatchChunks > 0 ? keyBatchChunks : ks.remote() ? 32 : 1;
             MeterRegistry registry = meters != null ? meters : new SimpleMeterRegistry();
+            ks = new MeteredKeySource(ks, registry);
             return new Engine(new EngineConfig(new MeteredBlobStore(readOnlyBackend ? new ReadOnlyBlobStore(backend) : backend, registry), metadata, key, c, ks, dedupPolicy, packSize, inlineLimit,
                     minPartSize, batch, readAhead, ioThreads, gcGrace, gcDeadFraction, keySourcePause,
                     writeBudget > 0 ? writeBudget : Math.max(64L << 20, Runtime.getRuntime().maxMemory() / 2),

@@ -1,7 +1,9 @@
 package io.coffer.gateway.cli;
 
 import io.coffer.gateway.config.EngineOpener;
+import io.coffer.gateway.config.GatewayConfig;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.ProgressListener;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -33,14 +35,28 @@ abstract class EngineVerb implements Callable<Integer> {
         return true;
     }
 
+    /** Opens the engine the verb runs on: the configured store, read-only where the verb only checks. */
+    Coffer open(GatewayConfig c) {
+        return EngineOpener.openExisting(c, !rebuildsMetadata(), !writesBackend());
+    }
+
+    /** Runs after the engine is closed, whatever happened (to remove what {@link #open} made for the run). */
+    void afterClose() {
+    }
+
+    /** A progress bar on standard error where the verb runs on a terminal and prints text; else nothing drawn. */
+    static ProgressListener progress(String task, boolean json) {
+        return TerminalProgress.forTerminal(task, json, ServeCommand.interactiveTerminal(), System.err);
+    }
+
     @Override
     public final Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Coffer coffer = EngineOpener.openExisting(config.load(Map.of()), !rebuildsMetadata(),
-                !writesBackend())) {
+        try (Coffer coffer = open(config.load(Map.of()))) {
             return run(coffer, out);
         } finally {
             out.flush();
+            afterClose();
         }
     }
 }

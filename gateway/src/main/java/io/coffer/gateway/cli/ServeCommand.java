@@ -11,6 +11,7 @@ import io.coffer.gateway.config.PorSettings;
 import io.coffer.gateway.http.AccessLog;
 import io.coffer.gateway.http.AdminServer;
 import io.coffer.gateway.http.GatewayMetrics;
+import io.coffer.gateway.http.ProcessMetrics;
 import io.coffer.gateway.http.StorageMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
@@ -63,6 +64,11 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--admin-port", description = "Health and metrics port (default 9001).")
     Integer adminPort;
+
+    @Option(names = "--admin-bind", paramLabel = "ADDRESS",
+            description = "Address the admin port listens on (default: the --bind address), e.g. 127.0.0.1 to keep"
+                    + " /metrics off a public interface.")
+    String adminBind;
 
     @Option(names = "--base-domain", paramLabel = "DOMAIN",
             description = "Enables virtual-hosted-style addressing: bucket.DOMAIN.")
@@ -137,6 +143,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.PORT, port);
         ConfigOptions.put(flags, ConfigKey.BIND, bind);
         ConfigOptions.put(flags, ConfigKey.ADMIN_PORT, adminPort);
+        ConfigOptions.put(flags, ConfigKey.ADMIN_BIND, adminBind);
         ConfigOptions.put(flags, ConfigKey.BASE_DOMAIN, baseDomain);
         ConfigOptions.put(flags, ConfigKey.TLS_CERT, tlsCert);
         ConfigOptions.put(flags, ConfigKey.TLS_KEY, tlsKey);
@@ -164,6 +171,7 @@ final class ServeCommand implements Callable<Integer> {
         }
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ProcessMetrics process = new ProcessMetrics(prometheus);
         OpenStore store = EngineOpener.openStore(c, prometheus, init);
         Coffer coffer = store.coffer();
         PorService por = store.por().map(p -> new PorService(p, prometheus, Clock.systemUTC())).orElse(null);
@@ -178,7 +186,7 @@ final class ServeCommand implements Callable<Integer> {
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();
         AdminServer admin;
         try {
-            admin = new AdminServer(c.get(ConfigKey.BIND), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
+            admin = new AdminServer(c.adminBind(), c.intValue(ConfigKey.ADMIN_PORT), prometheus,
                     AdminServer.readiness(s3, coffer), por).withGc(coffer).start();
         } catch (RuntimeException e) {
             s3.close();
@@ -201,6 +209,7 @@ final class ServeCommand implements Callable<Integer> {
             s3.close();
             admin.close();
             storage.close();
+            process.close();
             if (audits != null) {
                 audits.close();
             }
@@ -229,7 +238,8 @@ final class ServeCommand implements Callable<Integer> {
         Path file = c.dataDir().toAbsolutePath().resolve(CredentialsFile.FILE_NAME);
         out.println("Coffer S3 gateway");
         out.println("  endpoint:   " + endpoint);
-        out.println("  admin:      http://" + host + ":" + c.get(ConfigKey.ADMIN_PORT) + "/health/ready");
+        String adminHost = c.adminBind().equals("0.0.0.0") ? "127.0.0.1" : c.adminBind();
+        out.println("  admin:      http://" + adminHost + ":" + c.get(ConfigKey.ADMIN_PORT) + "/health/ready");
         out.println("  data:       " + c.dataDir().toAbsolutePath());
         out.println("  access key: " + p.accessKeyId());
         PorSettings por = c.porSettings();

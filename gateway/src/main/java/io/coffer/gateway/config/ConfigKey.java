@@ -18,6 +18,11 @@ public enum ConfigKey {
     TLS_CERT("tls-cert", null, false),
     TLS_KEY("tls-key", null, false),
     ADMIN_PORT("admin-port", "9001", false),
+    /**
+     * The address the admin port (health, /metrics, /admin/...) listens on; unset: the {@code bind} address. Set it to
+     * a loopback or private address to keep the admin endpoints off a public interface that serves S3.
+     */
+    ADMIN_BIND("admin-bind", null, false),
     BACKEND("backend", "dir", false),
     S3_ENDPOINT("s3-endpoint", null, false),
     S3_BUCKET("s3-bucket", null, false),

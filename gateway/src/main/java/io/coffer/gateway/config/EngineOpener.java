@@ -82,6 +82,15 @@ public final class EngineOpener {
         return open(c, null, false, readOnlyBackend, b -> { });
     }
 
+    /**
+     * For {@code reindex --dry-run}: the existing store with a read-only backend and, in place of its metadata store,
+     * the empty SQLite file {@code scratchDb}, which a reindex fills and the caller deletes.
+     */
+    public static Coffer openWithScratchMetadata(GatewayConfig c, Path scratchDb) {
+        checkStoreExists(c, false);
+        return open(c, null, false, true, b -> b.metadataStore(JdbcMetadataStore.sqlite(scratchDb))).coffer();
+    }
+
     private static void checkStoreExists(GatewayConfig c, boolean metadataMustExist) {
         String metadata = c.get(ConfigKey.METADATA);
         Path sqlite = metadata == null ? c.dataDir().resolve("coffer.db")
@@ -117,7 +126,6 @@ public final class EngineOpener {
         if (c.get(ConfigKey.MASTER_KEY) != null) {
             b.masterKeyFile(Path.of(c.get(ConfigKey.MASTER_KEY)));
         }
-        options.accept(b);
         if (meters != null) {
             b.meterRegistry(meters);
         }
@@ -148,6 +156,7 @@ public final class EngineOpener {
                 b.metadataStore(JdbcMetadataStore.sqlite(Path.of(metadata)));
             }
         }
+        options.accept(b); // after the settings: an option may replace one (the scratch metadata of a dry run)
         if (!por.enabled()) {
             return new OpenStore(b.build(), Optional.empty());
         }

@@ -334,6 +334,12 @@ public final class GatewayConfig {
         return "true".equals(k.defaultValue()) || "false".equals(k.defaultValue());
     }
 
+    /** The admin port's address: {@code admin-bind}, else {@code bind}. */
+    public String adminBind() {
+        String v = get(ConfigKey.ADMIN_BIND);
+        return v != null ? v : get(ConfigKey.BIND);
+    }
+
     public Path dataDir() {
         return Path.of(get(ConfigKey.DATA));
     }

@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One structured line per request on the {@code io.coffer.gateway.access} logger, as text ({@code key=value}) or
- * JSON. The shipped logback.xml writes these lines bare (no time or level prefix), so that a JSON line is one complete
+ * JSON, with the S3 error code of a failed request ({@code error_code}, null or {@code -} on success). The shipped
+ * logback.xml writes these lines bare (no time or level prefix), so that a JSON line is one complete
  * JSON object. Carries the access key id, never secrets, signatures or the Authorization header.
  */
 public final class AccessLog {
@@ -24,8 +25,8 @@ public final class AccessLog {
 
     /** One finished request. */
     public record Entry(Instant time, String requestId, String remote, String accessKeyId, String operation,
-                        String method, String bucket, String key, int status, long bytesIn, long bytesOut,
-                        long durationMicros) {
+                        String method, String bucket, String key, int status, String errorCode, long bytesIn,
+                        long bytesOut, long durationMicros) {
     }
 
     public void log(Entry e) {
@@ -40,13 +41,14 @@ public final class AccessLog {
                     + ",\"remote\":" + json(e.remote()) + ",\"access_key_id\":" + json(e.accessKeyId())
                     + ",\"operation\":" + json(e.operation()) + ",\"method\":" + json(e.method())
                     + ",\"bucket\":" + json(e.bucket()) + ",\"key\":" + json(e.key()) + ",\"status\":" + e.status()
-                    + ",\"bytes_in\":" + e.bytesIn() + ",\"bytes_out\":" + e.bytesOut() + ",\"duration_ms\":"
+                    + ",\"error_code\":" + json(e.errorCode()) + ",\"bytes_in\":" + e.bytesIn()
+                    + ",\"bytes_out\":" + e.bytesOut() + ",\"duration_ms\":"
                     + String.format(Locale.ROOT, "%.3f", e.durationMicros() / 1000.0) + "}";
         }
         return "time=" + e.time() + " request_id=" + e.requestId() + " remote=" + e.remote() + " access_key_id="
                 + text(e.accessKeyId()) + " operation=" + e.operation() + " method=" + e.method() + " bucket="
-                + text(e.bucket()) + " key=" + text(e.key()) + " status=" + e.status() + " bytes_in=" + e.bytesIn()
-                + " bytes_out=" + e.bytesOut() + " duration_ms="
+                + text(e.bucket()) + " key=" + text(e.key()) + " status=" + e.status() + " error_code=" + text(e.errorCode())
+                + " bytes_in=" + e.bytesIn() + " bytes_out=" + e.bytesOut() + " duration_ms="
                 + String.format(Locale.ROOT, "%.3f", e.durationMicros() / 1000.0);
     }
 

@@ -35,11 +35,11 @@ public final class GatewayMetrics {
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
                 .register(registry).record(Duration.ofNanos(durationNanos));
         if (bytesIn > 0) {
-            Counter.builder("coffer.s3.bytes.in").description("request body bytes received").baseUnit("bytes")
+            Counter.builder("coffer.s3.request.body").description("request body bytes received").baseUnit("bytes")
                     .tag("operation", operation).register(registry).increment(bytesIn);
         }
         if (bytesOut > 0) {
-            Counter.builder("coffer.s3.bytes.out").description("response body bytes sent").baseUnit("bytes")
+            Counter.builder("coffer.s3.response.body").description("response body bytes sent").baseUnit("bytes")
                     .tag("operation", operation).register(registry).increment(bytesOut);
         }
     }

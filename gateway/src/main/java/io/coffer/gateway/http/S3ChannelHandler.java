@@ -332,6 +332,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     /** Writes a response from any thread; streams wait for writability. */
     private void write(Exchange ex, S3Response resp) {
         ex.status = resp.status();
+        ex.errorCode = resp.errorCode();
         if (!ex.bodyComplete && hasBody(ex.request)) {
             long declared = HttpUtil.getContentLength(ex.request, -1L);
             long remaining = declared < 0 ? Long.MAX_VALUE : declared - ex.bytesIn;
@@ -378,6 +379,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
                 LOG.warn("request {}: response stream failed, closing the connection", ex.requestId, e);
             }
             ex.status = ex.status == 200 || ex.status == 206 ? 500 : ex.status;
+            ex.errorCode = ex.errorCode == null ? "InternalError" : ex.errorCode; // the body broke off mid-way
             ctx.channel().eventLoop().execute(() -> {
                 ctx.close();
                 done(ex, false, false);
@@ -473,7 +475,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         String op = ex.operation.actionName();
         server.metrics().record(op, ex.status, ex.bytesIn, ex.bytesOut, nanos);
         server.accessLog().log(new AccessLog.Entry(ex.startTime, ex.requestId, remote(), ex.accessKeyId, op,
-                ex.request.method().name(), ex.bucket, ex.key, ex.status, ex.bytesIn, ex.bytesOut,
+                ex.request.method().name(), ex.bucket, ex.key, ex.status, ex.errorCode, ex.bytesIn, ex.bytesOut,
                 TimeUnit.NANOSECONDS.toMicros(nanos)));
         if (!keepAlive || !success) {
             ctx.close();
@@ -597,6 +599,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         volatile long bytesIn;
         volatile long bytesOut;
         volatile int status;
+        /** The S3 error code answered, null for a success. */
+        volatile String errorCode;
 
         Exchange(HttpRequest request, String requestId) {
             this.request = request;

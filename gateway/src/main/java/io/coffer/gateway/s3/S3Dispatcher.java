@@ -171,6 +171,7 @@ public final class S3Dispatcher {
                     .toBytes();
             resp = S3Response.xml(code.status(), xml);
         }
+        resp.errorCode(code.code());
         if (e instanceof GetObjectHandler.InvalidRangeException ir) {
             resp.header("Content-Range", "bytes */" + ir.size());
         }

@@ -14,6 +14,7 @@ public final class S3Response {
     private final byte[] body;
     private final InputStream stream;
     private final long streamLength;
+    private String errorCode;
 
     private S3Response(int status, byte[] body, InputStream stream, long streamLength) {
         this.status = status;
@@ -46,6 +47,17 @@ public final class S3Response {
 
     public int status() {
         return status;
+    }
+
+    /** Marks this as the answer to a failed request with S3 error code {@code code} (for the access log). */
+    public S3Response errorCode(String code) {
+        this.errorCode = code;
+        return this;
+    }
+
+    /** The S3 error code this response answers with ({@code NoSuchKey} ...), or null for a success. */
+    public String errorCode() {
+        return errorCode;
     }
 
     public Map<String, String> headers() {

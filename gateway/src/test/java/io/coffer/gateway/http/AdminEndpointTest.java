@@ -44,7 +44,7 @@ class AdminEndpointTest {
                     .contains("coffer_s3_requests_total{operation=\"GetObject\",status=\"200\"} 1.0")
                     .contains("coffer_s3_requests_total{operation=\"GetObject\",status=\"404\"} 1.0")
                     .contains("coffer_s3_request_duration_seconds_bucket{operation=\"PutObject\"")
-                    .contains("coffer_s3_bytes_in_bytes_total{operation=\"PutObject\"}")
+                    .contains("coffer_s3_request_body_bytes_total{operation=\"PutObject\"}")
                     .contains("coffer_s3_requests_inflight")
                     .as("the engine's meters share the registry").contains("coffer_keysource_fallbacks_total 0.0");
         }

@@ -5,6 +5,7 @@ import io.coffer.keyserver.oprf.OprfPublicKey;
 import io.coffer.keyserver.oprf.RsaOprfPublicKey;
 import io.coffer.keyserver.pki.KeyServerDirectory;
 import io.coffer.keyserver.ratelimit.RateLimitSpec;
+import io.coffer.keyserver.transport.AdminHttpServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -271,6 +272,15 @@ public final class KeyServerCommand {
                 description = "Most open HTTPS connections one client certificate may hold; requests on more get 429. Default: ${DEFAULT-VALUE}.")
         int maxConnectionsPerClient;
 
+        @Option(names = "--admin-port", paramLabel = "N", defaultValue = "-1",
+                description = "Plain-HTTP port for /health/live, /health/ready and /metrics (no client certificate);"
+                        + " 0 = ephemeral; default: none.")
+        int adminPort;
+
+        @Option(names = "--admin-bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+                description = "Address of the admin port; it is unauthenticated. Default: ${DEFAULT-VALUE}.")
+        String adminBind;
+
         @Override
         public Integer call() throws Exception {
             checkPort(spec, "--https-port", httpsPort);
@@ -279,6 +289,9 @@ public final class KeyServerCommand {
                         "--max-sessions-per-client and --max-connections-per-client must be positive");
             }
             checkPort(spec, "--udp-port", udpPort);
+            if (adminPort != -1) {
+                checkPort(spec, "--admin-port", adminPort);
+            }
             try {
                 RateLimitSpec.parse(rateLimit);
             } catch (IllegalArgumentException e) {
@@ -319,6 +332,17 @@ public final class KeyServerCommand {
             }, "ks-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             out.println("key server on " + bind + ": https port " + ks.httpsPort() + ", udp port " + ks.udpPort());
+            AdminHttpServer admin = null;
+            if (adminPort >= 0) {
+                try {
+                    admin = AdminHttpServer.start(adminBind, adminPort, ks.metrics().registry(), ks::isRunning);
+                } catch (IOException | RuntimeException e) {
+                    ks.stop();
+                    throw e;
+                }
+                out.println("admin port " + admin.port() + " on " + adminBind + ": /health/live, /health/ready,"
+                        + " /metrics");
+            }
             out.println("key id " + ks.currentKeyId().toHex() + ", rate limit " + rateLimit);
             out.println("serving until SIGTERM or SIGINT");
             out.flush();
@@ -328,6 +352,9 @@ public final class KeyServerCommand {
                 Thread.currentThread().interrupt();
             } finally {
                 ks.stop();
+                if (admin != null) {
+                    admin.close();
+                }
                 out.println("key server stopped");
                 out.flush();
                 stopped.countDown();

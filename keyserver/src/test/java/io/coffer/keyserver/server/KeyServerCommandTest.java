@@ -10,6 +10,10 @@ import io.coffer.keyserver.pki.Pem;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,6 +145,31 @@ class KeyServerCommandTest {
         assertThat(server.isAlive()).isFalse();
         assertThat(exit.get()).isEqualTo(0);
         assertThat(out.await(Pattern.compile("key server stopped"), Duration.ofSeconds(5))).isNotNull();
+    }
+
+    @Test
+    void serveWithAnAdminPortAnswersHealthAndMetricsWithoutACertificate() throws Exception {
+        Path dir = tmp.resolve("ks");
+        assertThat(run("init", dir.toString(), "--algorithm", "p256").code()).isEqualTo(0);
+        PipedLines out = new PipedLines();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        AtomicInteger exit = new AtomicInteger(-1);
+        Thread server = new Thread(() -> exit.set(KeyServerCommand.run(new String[] {"serve", "--dir", dir.toString(),
+            "--https-port", "0", "--udp-port", "0", "--admin-port", "0", "--rate-limit", "none", "--workers", "1"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))),
+                "serve-admin-test");
+        server.start();
+        Matcher m = out.await(Pattern.compile("admin port (\\d+) on 127\\.0\\.0\\.1"), Duration.ofSeconds(20));
+        assertThat(m).as(err.toString(StandardCharsets.UTF_8)).isNotNull();
+        HttpClient http = HttpClient.newHttpClient();
+        for (String path : List.of("/health/live", "/health/ready", "/metrics")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + m.group(1) + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+        }
+        server.interrupt();
+        server.join(10_000);
+        assertThat(exit.get()).isEqualTo(0);
     }
 
     @Test

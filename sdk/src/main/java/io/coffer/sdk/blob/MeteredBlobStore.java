@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 public final class MeteredBlobStore extends ForwardingBlobStore {
 
     static final String DURATION = "coffer.blob.request.duration";
-    static final String BYTES_WRITTEN = "coffer.blob.bytes.written";
-    static final String BYTES_READ = "coffer.blob.bytes.read";
+    static final String BYTES_WRITTEN = "coffer.blob.written";
+    static final String BYTES_READ = "coffer.blob.read";
 
     /** The calls measured, as tagged. */
     private enum Operation { PUT, GET, READ, HEAD, DELETE, LIST }

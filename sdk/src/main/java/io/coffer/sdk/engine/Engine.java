@@ -22,6 +22,7 @@ import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.TagSets;
 import io.coffer.sdk.PutObjectRequest;
+import io.coffer.sdk.ProgressListener;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.StorageStats;
 import io.coffer.sdk.StoreStats;
@@ -447,7 +448,12 @@ public final class Engine implements Coffer {
 
     @Override
     public FsckReport fsck(boolean readData) {
-        return new Fsck(ctx).run(readData);
+        return fsck(readData, ProgressListener.NONE);
+    }
+
+    @Override
+    public FsckReport fsck(boolean readData, ProgressListener progress) {
+        return new Fsck(ctx, progress).run(readData);
     }
 
     @Override
@@ -456,8 +462,18 @@ public final class Engine implements Coffer {
     }
 
     @Override
+    public GcReport planGarbageCollection() {
+        return new GcPlanner(ctx).plan();
+    }
+
+    @Override
     public ReindexReport reindex() {
-        return new Reindexer(ctx).run();
+        return reindex(ProgressListener.NONE);
+    }
+
+    @Override
+    public ReindexReport reindex(ProgressListener progress) {
+        return new Reindexer(ctx, progress).run();
     }
 
     @Override

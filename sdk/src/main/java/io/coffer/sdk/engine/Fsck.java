@@ -6,6 +6,7 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
+import io.coffer.sdk.ProgressListener;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.codec.MalformedRecordException;
@@ -53,15 +54,18 @@ final class Fsck {
     private final Map<String, Long> groupSizes = new HashMap<>();
     private final Map<String, Long> manifestSizes = new HashMap<>();
     private final Map<String, List<byte[]>> groups = new HashMap<>();
+    private final ProgressListener progress;
 
-    Fsck(EngineContext ctx) {
+    Fsck(EngineContext ctx, ProgressListener progress) {
         this.ctx = ctx;
+        this.progress = progress;
         this.meta = ctx.config.metadata();
         this.blobs = ctx.config.blobs();
     }
 
     FsckReport run(boolean readData) {
         try {
+            progress.stage("listing the backend", -1);
             Map<String, Long> packSizes = new HashMap<>();
             for (BlobInfo b : blobs.list(BackendLayout.PACKS)) {
                 packSizes.put(b.name(), b.size());
@@ -79,9 +83,13 @@ final class Fsck {
             for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
                 bucketBlobs.put(b.name(), b.size());
             }
+            progress.stage("objects", meta.stats().objects());
             for (Bucket bucket : meta.buckets()) {
                 String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket.name());
                 Long size = bucketBlobs.remove(blob);
+                if (size == null) {
+                    size = committedSince(blob);
+                }
                 if (size == null) {
                     damaged.add(bucket.name() + ": bucket record missing from the backend (reindex would lose it)");
                 } else if (readData) {
@@ -94,6 +102,7 @@ final class Fsck {
                     for (ObjectSummary s : page.objects()) {
                         meta.object(bucket.name(), s.key()).ifPresent(r -> checkObject(r, packSizes, manifestBlobs,
                                 readData));
+                        progress.advance(1);
                     }
                     after = page.nextAfter();
                 } while (page.truncated());
@@ -102,16 +111,20 @@ final class Fsck {
             Set<String> knownPacks = new HashSet<>();
             meta.packs().forEach(p -> knownPacks.add(p.name()));
             knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
-            for (String pack : packSizes.keySet()) {
-                if (!knownPacks.contains(pack)) {
-                    orphans.add(pack);
+            progress.stage("packs", packSizes.size());
+            for (Map.Entry<String, Long> pack : packSizes.entrySet()) {
+                if (!knownPacks.contains(pack.getKey())) {
+                    orphans.add(pack.getKey());
                 } else if (readData) {
-                    checkPackIndex(pack, packSizes.get(pack));
+                    checkPackIndex(pack.getKey(), pack.getValue());
                 }
+                progress.advance(1);
             }
             Set<String> versions = new HashSet<>(meta.versionIds());
             Set<String> liveGroups = BackendLayout.groupsOf(versions);
+            progress.stage("manifests", manifestBlobs.size());
             for (String m : manifestBlobs) {
+                progress.advance(1);
                 String id = BackendLayout.idOf(m);
                 boolean group = groupSizes.containsKey(m);
                 if (!(group ? liveGroups.contains(id) : versions.contains(id))) {
@@ -138,6 +151,18 @@ final class Fsck {
         }
     }
 
+    /**
+     * The size of a blob the listing at the start did not show, if it exists now: on a live deployment a write
+     * commits after the listing (its blobs were uploaded after it), which is not damage.
+     */
+    private Long committedSince(String blob) {
+        try {
+            return blobs.head(blob).map(BlobInfo::size).orElse(null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private void checkObject(ObjectRecord r, Map<String, Long> packSizes, Set<String> manifestBlobs,
                              boolean readData) {
         objects++;
@@ -145,6 +170,13 @@ final class Fsck {
         String blob = BackendLayout.manifest(r.versionId());
         String stored = BackendLayout.isGrouped(r.versionId())
                 ? BackendLayout.group(BackendLayout.groupOf(r.versionId())) : blob;
+        if (!manifestBlobs.contains(stored)) {
+            Long size = committedSince(stored);
+            if (size != null) {
+                manifestBlobs.add(stored);
+                (stored.equals(blob) ? manifestSizes : groupSizes).put(stored, size);
+            }
+        }
         if (!manifestBlobs.contains(stored)) {
             damaged.add(where + ": manifest blob " + stored + " missing from the backend (reindex would lose it)");
         } else if (readData && !stored.equals(blob)) {
@@ -173,6 +205,9 @@ final class Fsck {
                 continue;
             }
             Long packSize = packSizes.get(loc.pack());
+            if (packSize == null && (packSize = committedSince(loc.pack())) != null) {
+                packSizes.put(loc.pack(), packSize);
+            }
             if (packSize == null) {
                 damaged.add(where + ": chunk " + e.id() + " is in pack " + loc.pack() + ", missing from the backend");
                 continue;

@@ -4,6 +4,7 @@ import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Precondition;
+import io.coffer.sdk.ProgressListener;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
@@ -54,9 +55,11 @@ final class Reindexer {
     private final Map<String, List<Manifest>> versionsByKey = new HashMap<>();
     private final Map<Manifest, byte[]> sealedOf = new IdentityHashMap<>();
     private final List<String> damaged = new ArrayList<>();
+    private final ProgressListener progress;
 
-    Reindexer(EngineContext ctx) {
+    Reindexer(EngineContext ctx, ProgressListener progress) {
         this.ctx = ctx;
+        this.progress = progress;
         this.meta = ctx.config.metadata();
         this.blobs = ctx.config.blobs();
     }
@@ -67,7 +70,9 @@ final class Reindexer {
         }
         try {
             int buckets = 0;
+            progress.stage("bucket records", -1);
             for (BlobInfo b : blobs.list(BackendLayout.BUCKETS)) {
+                progress.advance(1);
                 try {
                     StoredRecords.BucketRecord r = StoredRecords.openBucketRecord(ctx.config.masterKey(), b.name(),
                             blobs.read(b.name(), 0, (int) b.size()));
@@ -80,7 +85,9 @@ final class Reindexer {
             }
             int packs = 0;
             long chunks = 0;
+            progress.stage("pack indexes", -1);
             for (BlobInfo b : blobs.list(BackendLayout.PACKS)) {
+                progress.advance(1);
                 try {
                     List<ChunkLocation> locs = PackIndex.read(blobs, b.name(), b.size(), ctx.config.masterKey());
                     meta.registerPack(new PackRecord(b.name(), b.size(), b.lastModified()), locs);
@@ -91,7 +98,9 @@ final class Reindexer {
                 }
             }
             Set<String> buried = new HashSet<>();
+            progress.stage("tombstones", -1);
             for (BlobInfo b : blobs.list(BackendLayout.TOMBSTONES)) {
+                progress.advance(1);
                 try {
                     buried.add(StoredRecords.openTombstone(ctx.config.masterKey(), b.name(),
                             blobs.read(b.name(), 0, (int) b.size())));
@@ -99,7 +108,9 @@ final class Reindexer {
                     skip(b.name(), e);
                 }
             }
+            progress.stage("manifests", -1);
             for (BlobInfo b : blobs.list(BackendLayout.MANIFESTS)) {
+                progress.advance(1);
                 try {
                     byte[] sealed = blobs.read(b.name(), 0, (int) b.size());
                     consider(StoredRecords.openManifest(ctx.config.masterKey(), b.name(), sealed), sealed);
@@ -107,7 +118,9 @@ final class Reindexer {
                     skip(b.name(), e);
                 }
             }
+            progress.stage("manifest groups", -1);
             for (BlobInfo b : blobs.list(BackendLayout.GROUPS)) {
+                progress.advance(1);
                 List<byte[]> members;
                 try {
                     members = ManifestGroups.decode(blobs.read(b.name(), 0, (int) b.size()));
@@ -130,7 +143,9 @@ final class Reindexer {
                 }
             }
             long objects = 0;
+            progress.stage("objects", versionsByKey.size());
             for (List<Manifest> versions : versionsByKey.values()) {
+                progress.advance(1);
                 versions.sort(AGE);
                 boolean current = false;
                 for (Manifest m : versions) {
