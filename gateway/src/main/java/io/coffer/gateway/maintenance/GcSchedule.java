@@ -5,9 +5,6 @@ import io.coffer.sdk.GcReport;
 import io.coffer.sdk.LeaseHeldException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +16,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class GcSchedule implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GcSchedule.class);
-    static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Coffer coffer;
     private final Duration interval;
-    private ScheduledExecutorService timer;
+    private PeriodicJob job;
 
     /** {@code interval} must be positive (a zero setting means no collection: then {@code serve} makes none). */
     public GcSchedule(Coffer coffer, Duration interval) {
@@ -46,38 +42,15 @@ public final class GcSchedule implements AutoCloseable {
 
     /** Runs {@link #runOnce} every interval, the first one interval from now, on a daemon thread. */
     public GcSchedule start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "coffer-gc");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                runOnce();
-            } catch (RuntimeException e) {
-                // a backend or metadata store that is down now may be back by the next turn: keep the schedule
-                LOG.error("gc did not complete: {}", e.toString());
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        job = PeriodicJob.start("gc", interval, interval, this::runOnce);
         return this;
     }
 
-    /**
-     * Stops the schedule, waiting up to {@link #CLOSE_WAIT} for a pass in progress; a pass cut short is safe (each
-     * step is), and its lease expires on its own.
-     */
+    /** Stops the schedule (a pass cut short is safe: each step is, and its lease expires on its own). */
     @Override
     public void close() {
-        if (timer == null) {
-            return;
-        }
-        timer.shutdown();
-        try {
-            if (!timer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("gc still running after {}; closing anyway", CLOSE_WAIT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (job != null) {
+            job.close();
         }
     }
 }

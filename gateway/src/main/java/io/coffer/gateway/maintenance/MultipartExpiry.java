@@ -6,9 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +22,12 @@ public final class MultipartExpiry implements AutoCloseable {
     static final Duration PERIOD = Duration.ofHours(1);
     /** Uploads aborted per engine call: a run makes calls until one aborts fewer. */
     static final int BATCH = 1000;
-    static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Coffer coffer;
     private final Duration expiry;
     private final Clock clock;
     private final Counter expired;
-    private ScheduledExecutorService timer;
+    private PeriodicJob job;
 
     /** {@code expiry} must be positive (a zero setting means no expiry: then {@code serve} makes none). */
     public MultipartExpiry(Coffer coffer, Duration expiry, MeterRegistry registry, Clock clock) {
@@ -65,35 +61,15 @@ public final class MultipartExpiry implements AutoCloseable {
 
     /** Runs {@link #runOnce} {@link #FIRST_RUN} from now and then every {@link #PERIOD}, on a daemon thread. */
     public MultipartExpiry start() {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "coffer-multipart-expiry");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                runOnce();
-            } catch (RuntimeException e) {
-                // a metadata store that is down now may be back by the next run: keep the schedule alive
-                LOG.error("multipart expiry did not run: {}", e.toString());
-            }
-        }, FIRST_RUN.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        job = PeriodicJob.start("multipart-expiry", FIRST_RUN, PERIOD, this::runOnce);
         return this;
     }
 
-    /** Stops the schedule, waiting up to {@link #CLOSE_WAIT} for a run in progress (each abort is one transaction). */
+    /** Stops the schedule, waiting for a run in progress (each abort is one transaction). */
     @Override
     public void close() {
-        if (timer == null) {
-            return;
-        }
-        timer.shutdown();
-        try {
-            if (!timer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("multipart expiry still running after {}; closing anyway", CLOSE_WAIT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (job != null) {
+            job.close();
         }
     }
 }

@@ -1,62 +1,29 @@
 package io.coffer.gateway.por;
 
+import io.coffer.gateway.maintenance.PeriodicJob;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code serve}'s scheduled audits: one daemon thread runs an audit every {@code interval}, the first one interval
- * after the start (a restart loop must not turn into an audit loop), each after the previous one ended.
+ * after the start (a restart loop must not turn into an audit loop), each after the previous one ended. PorService
+ * turns a failing audit into a failed report; {@link PeriodicJob} keeps the schedule alive regardless.
  */
 public final class PorAuditSchedule implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(PorAuditSchedule.class);
+    private final PeriodicJob job;
 
-    static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
-
-    private final ScheduledExecutorService timer;
-
-    private PorAuditSchedule(ScheduledExecutorService timer) {
-        this.timer = timer;
+    private PorAuditSchedule(PeriodicJob job) {
+        this.job = job;
     }
 
     /** Starts the schedule; {@code interval} must be positive. */
     public static PorAuditSchedule start(PorService service, Duration interval) {
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("audit interval must be positive: " + interval);
-        }
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "coffer-por-audit");
-            t.setDaemon(true);
-            return t;
-        });
-        long millis = Math.max(1, interval.toMillis());
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                service.audit();
-            } catch (RuntimeException | Error e) {
-                // PorService turns a failing audit into a failed report; this keeps the schedule alive regardless
-                LOG.error("scheduled PoR audit did not run: {}", e.toString());
-            }
-        }, millis, millis, TimeUnit.MILLISECONDS);
-        return new PorAuditSchedule(timer);
+        // a lambda, not service::audit, which would dereference service before the interval is checked
+        return new PorAuditSchedule(PeriodicJob.start("por-audit", interval, interval, () -> service.audit()));
     }
 
-    /**
-     * Stops the schedule and waits up to {@link #CLOSE_WAIT} for an audit in progress. It is not interrupted: an
-     * interrupt closes the FileChannels of the embedded server that the audit is reading.
-     */
+    /** Stops the schedule and waits for an audit in progress, which is not interrupted. */
     @Override
     public void close() {
-        timer.shutdown();
-        try {
-            if (!timer.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("a PoR audit is still running after {}; closing anyway", CLOSE_WAIT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        job.close();
     }
 }

@@ -44,29 +44,12 @@ class LayerModeRegistryTest {
 
     @Test
     void secondImageVersionSharesStorageWithTheFirstInALayerModeBucket() throws Exception {
-        Path big = Files.createDirectories(work.resolve("big"));
-        Path small = Files.createDirectories(work.resolve("small"));
-        for (int i = 0; i < 13; i++) {
-            Files.writeString(big.resolve("file" + i + ".txt"), ImageLayers.text(i, 1_600_000, true));
-        }
-        for (int i = 0; i < 4; i++) {
-            Files.writeString(small.resolve("conf" + i + ".txt"), ImageLayers.text(100 + i, 120_000, true));
-        }
-        Path big1 = ImageLayers.tgz(big, work.resolve("big1.tgz"), work);
-        Path small1 = ImageLayers.tgz(small, work.resolve("small1.tgz"), work);
-        Files.writeString(big.resolve("file3.txt"), ImageLayers.text(50, 1_600_000, true));
-        Files.writeString(big.resolve("added.txt"), ImageLayers.text(51, 300_000, true));
-        Files.writeString(small.resolve("conf1.txt"), ImageLayers.text(150, 120_000, true));
-        Files.writeString(small.resolve("added.txt"), ImageLayers.text(151, 40_000, true));
-        Path big2 = ImageLayers.tgz(big, work.resolve("big2.tgz"), work);
-        Path small2 = ImageLayers.tgz(small, work.resolve("small2.tgz"), work);
-        assertThat(Files.size(big1)).isGreaterThan(5L << 20);
-        long v2Layers = Files.size(big2) + Files.size(small2);
+        ImageLayers.TwoVersions image = ImageLayers.twoVersions(work);
+        assertThat(Files.size(image.v1().get(0))).isGreaterThan(5L << 20);
+        long v2Layers = image.v2Bytes();
 
-        long layeredAdded = pushBothVersions(layered, "layered", List.of(big1, small1), List.of(big2, small2),
-                Map.of("file3.txt", big.resolve("file3.txt"), "conf1.txt", small.resolve("conf1.txt")));
-        long plainAdded = pushBothVersions(plain, "plain", List.of(big1, small1), List.of(big2, small2),
-                Map.of("file3.txt", big.resolve("file3.txt"), "conf1.txt", small.resolve("conf1.txt")));
+        long layeredAdded = pushBothVersions(layered, "layered", image.v1(), image.v2(), image.changed());
+        long plainAdded = pushBothVersions(plain, "plain", image.v1(), image.v2(), image.changed());
         System.out.printf("[layer-registry] v2 layers %d bytes (gzip); v2 added %d bytes (%.1f %%) in layer mode, "
                 + "%d bytes (%.1f %%) without%n", v2Layers, layeredAdded, 100.0 * layeredAdded / v2Layers,
                 plainAdded, 100.0 * plainAdded / v2Layers);

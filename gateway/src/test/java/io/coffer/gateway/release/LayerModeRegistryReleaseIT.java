@@ -32,27 +32,12 @@ class LayerModeRegistryReleaseIT {
 
     @Test
     void imageVersionsPushedThroughTheLauncherShareStorageInTheLayerModeBucketOnAnS3Backend() throws Exception {
-        Path big = Files.createDirectories(work.resolve("big"));
-        Path small = Files.createDirectories(work.resolve("small"));
-        for (int i = 0; i < 13; i++) {
-            Files.writeString(big.resolve("file" + i + ".txt"), ImageLayers.text(i, 1_600_000, true));
-        }
-        for (int i = 0; i < 4; i++) {
-            Files.writeString(small.resolve("conf" + i + ".txt"), ImageLayers.text(100 + i, 120_000, true));
-        }
-        List<Path> v1 = List.of(ImageLayers.tgz(big, work.resolve("big1.tgz"), work),
-                ImageLayers.tgz(small, work.resolve("small1.tgz"), work));
-        // a changed file in the middle and an added one that sorts first: every gzip stream differs from the first
-        // changed byte on, so without layer mode nothing after it dedups (the in-process LayerModeRegistryTest's data)
-        Files.writeString(big.resolve("file3.txt"), ImageLayers.text(50, 1_600_000, true));
-        Files.writeString(big.resolve("added.txt"), ImageLayers.text(51, 300_000, true));
-        Files.writeString(small.resolve("conf1.txt"), ImageLayers.text(150, 120_000, true));
-        Files.writeString(small.resolve("added.txt"), ImageLayers.text(151, 40_000, true));
-        List<Path> v2 = List.of(ImageLayers.tgz(big, work.resolve("big2.tgz"), work),
-                ImageLayers.tgz(small, work.resolve("small2.tgz"), work));
+        ImageLayers.TwoVersions image = ImageLayers.twoVersions(work);
+        List<Path> v1 = image.v1();
+        List<Path> v2 = image.v2();
         assertThat(Files.size(v1.get(0))).as("over the driver's 5 MiB chunk: a multipart upload")
                 .isGreaterThan(5L << 20);
-        long v2Bytes = Files.size(v2.get(0)) + Files.size(v2.get(1));
+        long v2Bytes = image.v2Bytes();
 
         S3ServerFixture s3 = S3ServerFixture.start();
         List<String> flags = List.of("--backend", "s3", "--s3-endpoint", s3.endpoint().toString(),
@@ -77,8 +62,7 @@ class LayerModeRegistryReleaseIT {
                     registry.push(v2, repo + ":2");
                     registry.assertLayersAre(repo, "1", v1);
                     registry.assertLayersAre(repo, "2", v2);
-                    registry.assertExportHas(repo + ":2", Map.of("file3.txt", big.resolve("file3.txt"),
-                            "conf1.txt", small.resolve("conf1.txt"), "added.txt", small.resolve("added.txt")));
+                    registry.assertExportHas(repo + ":2", image.changed());
                 }
             }
         }

@@ -13,12 +13,9 @@ import io.coffer.sdk.meta.PackRecord;
 import io.coffer.sdk.meta.PackUsage;
 import io.coffer.sdk.pack.PackWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -166,55 +163,14 @@ final class GarbageCollector {
         return bytes;
     }
 
-    /**
-     * Deletes unindexed packs and manifests, groups with no live member and tombstones whose group is gone, all older
-     * than the cutoff; returns {count, bytes}. A group goes before its tombstones: a crash in between leaves
-     * tombstones without a group (deleted next pass), never a group whose dead members lost their tombstones.
-     */
+    /** Deletes what {@link OrphanBlobs} finds, in its order; returns {count, bytes}. */
     private long[] deleteOrphans(Instant cutoff) throws IOException {
-        // list the backend before reading the store: a blob committed in between is then in the store's answer
-        List<BlobInfo> packBlobs = blobs.list(BackendLayout.PACKS).toList();
-        List<BlobInfo> manifestBlobs = blobs.list(BackendLayout.MANIFESTS).toList();
-        List<BlobInfo> groupBlobs = blobs.list(BackendLayout.GROUPS).toList();
-        List<BlobInfo> tombstoneBlobs = blobs.list(BackendLayout.TOMBSTONES).toList();
-        Set<String> knownPacks = new HashSet<>();
-        meta.packs().forEach(p -> knownPacks.add(p.name()));
-        knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
-        Set<String> versions = new HashSet<>(meta.versionIds());
-        Set<String> liveGroups = BackendLayout.groupsOf(versions);
-        Set<String> groupsLeft = new HashSet<>();
         long[] deleted = new long[2];
-        try {
-            for (BlobInfo b : packBlobs) {
-                deleteIf(b, !knownPacks.contains(b.name()), cutoff, deleted);
-            }
-            for (BlobInfo b : manifestBlobs) {
-                deleteIf(b, !versions.contains(BackendLayout.idOf(b.name())), cutoff, deleted);
-            }
-            for (BlobInfo b : groupBlobs) {
-                if (!deleteIf(b, !liveGroups.contains(BackendLayout.idOf(b.name())), cutoff, deleted)) {
-                    groupsLeft.add(BackendLayout.idOf(b.name()));
-                }
-            }
-            for (BlobInfo b : tombstoneBlobs) {
-                String versionId = BackendLayout.idOf(b.name());
-                boolean wellFormed = BackendLayout.isGrouped(versionId);
-                deleteIf(b, !wellFormed || !groupsLeft.contains(BackendLayout.groupOf(versionId)), cutoff, deleted);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+        for (BlobInfo b : OrphanBlobs.find(meta, blobs, cutoff)) {
+            blobs.delete(b.name());
+            deleted[0]++;
+            deleted[1] += b.size();
         }
         return deleted;
-    }
-
-    /** Deletes {@code b} if it is unreferenced and older than the cutoff, counting it; returns whether it did. */
-    private boolean deleteIf(BlobInfo b, boolean unreferenced, Instant cutoff, long[] deleted) throws IOException {
-        if (!unreferenced || !b.lastModified().isBefore(cutoff)) {
-            return false;
-        }
-        blobs.delete(b.name());
-        deleted[0]++;
-        deleted[1] += b.size();
-        return true;
     }
 }

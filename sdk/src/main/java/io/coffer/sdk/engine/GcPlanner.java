@@ -10,9 +10,7 @@ import io.coffer.sdk.meta.PackUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a {@link GarbageCollector} pass would do now, found with reads only (a gc dry run): the same selections as the
@@ -61,47 +59,9 @@ final class GcPlanner {
         return new GcReport(rewritten, retired, deleted, copied, freed);
     }
 
-    /**
-     * The unindexed packs and manifests, groups with no live member and tombstones whose group would go, older than
-     * the cutoff: {count, bytes}.
-     */
+    /** What {@link OrphanBlobs} finds: {count, bytes}. */
     private long[] orphans(Instant cutoff) throws IOException {
-        Set<String> knownPacks = new HashSet<>();
-        meta.packs().forEach(p -> knownPacks.add(p.name()));
-        knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
-        Set<String> versions = new HashSet<>(meta.versionIds());
-        Set<String> liveGroups = BackendLayout.groupsOf(versions);
-        Set<String> groupsLeft = new HashSet<>();
-        long[] found = new long[2];
-        for (BlobInfo b : list(BackendLayout.PACKS)) {
-            count(b, !knownPacks.contains(b.name()), cutoff, found);
-        }
-        for (BlobInfo b : list(BackendLayout.MANIFESTS)) {
-            count(b, !versions.contains(BackendLayout.idOf(b.name())), cutoff, found);
-        }
-        for (BlobInfo b : list(BackendLayout.GROUPS)) {
-            if (!count(b, !liveGroups.contains(BackendLayout.idOf(b.name())), cutoff, found)) {
-                groupsLeft.add(BackendLayout.idOf(b.name()));
-            }
-        }
-        for (BlobInfo b : list(BackendLayout.TOMBSTONES)) {
-            String versionId = BackendLayout.idOf(b.name());
-            boolean wellFormed = BackendLayout.isGrouped(versionId);
-            count(b, !wellFormed || !groupsLeft.contains(BackendLayout.groupOf(versionId)), cutoff, found);
-        }
-        return found;
-    }
-
-    private List<BlobInfo> list(String prefix) throws IOException {
-        return blobs.list(prefix).toList();
-    }
-
-    private static boolean count(BlobInfo b, boolean unreferenced, Instant cutoff, long[] found) {
-        if (!unreferenced || !b.lastModified().isBefore(cutoff)) {
-            return false;
-        }
-        found[0]++;
-        found[1] += b.size();
-        return true;
+        List<BlobInfo> orphans = OrphanBlobs.find(meta, blobs, cutoff);
+        return new long[] {orphans.size(), orphans.stream().mapToLong(BlobInfo::size).sum()};
     }
 }
