@@ -31,7 +31,7 @@ class CofferBuilderBlobStoreTest {
 
         assertThat(registry.get(DURATION).tag("operation", "put").tag("outcome", "success").timer().count())
                 .isEqualTo(1);
-        assertThat(registry.get("coffer.blob.bytes.written").counter().count()).isPositive();
+        assertThat(registry.get("coffer.blob.written").counter().count()).isPositive();
     }
 
     @Test

@@ -34,10 +34,19 @@ final class GcLease implements AutoCloseable {
         this.renewed = renewed;
     }
 
-    /** Takes the lease for {@code holder}; {@link LeaseHeldException} if another process holds it. */
+    /**
+     * Takes the lease for {@code holder}; {@link LeaseHeldException} if another process holds it. A lease whose
+     * holder was a process of this host that no longer runs (killed during a pass, then restarted) is taken over at
+     * once instead of a term later.
+     */
     static GcLease take(MetadataStore meta, String holder, Clock clock) {
         Instant now = clock.instant();
         Lease lease = meta.acquireLease(NAME, holder, now, now.plus(TERM));
+        if (!lease.heldBy(holder, now) && goneFromThisHost(lease.holder())) {
+            // acquire as of the stale lease's expiry: in the same row-locked transaction, a lease another process
+            // took meanwhile expires later and is kept
+            lease = meta.acquireLease(NAME, holder, lease.expires(), now.plus(TERM));
+        }
         if (!lease.heldBy(holder, now)) {
             throw new LeaseHeldException("garbage collection", lease.holder(), lease.expires());
         }
@@ -65,17 +74,34 @@ final class GcLease implements AutoCloseable {
         meta.releaseLease(NAME, holder);
     }
 
+    /** True if {@code holder} (a {@link #processName}) names a process of this host that no longer runs. */
+    static boolean goneFromThisHost(String holder) {
+        String[] parts = holder.split("/");
+        if (parts.length != 3 || parts[0].equals("unknown-host") || !parts[0].equals(hostName())) {
+            return false;
+        }
+        try {
+            long pid = Long.parseLong(parts[1]);
+            return pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     /** A name for this process in leases: host, process id and a random suffix (two engines in one JVM differ). */
     static String processName() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
+        String host = hostName();
         long pid = ProcessHandle.current().pid();
         byte[] suffix = new byte[4];
         ThreadLocalRandom.current().nextBytes(suffix);
         return host + "/" + pid + "/" + HexFormat.of().formatHex(suffix);
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown-host";
+        }
     }
 }

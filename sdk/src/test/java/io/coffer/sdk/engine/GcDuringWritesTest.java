@@ -142,6 +142,23 @@ class GcDuringWritesTest {
         }
     }
 
+    @Test
+    void aLeaseOfAProcessOfThisHostThatIsGoneIsTakenOverAtOnceAndALiveOnesIsNot() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        String host = GcLease.processName().split("/")[0];
+        try (TestEngine e = TestEngine.open(dir, b -> b.gcGrace(Duration.ZERO))) {
+            Instant now = Instant.now();
+            e.meta.acquireLease(GcLease.NAME, host + "/" + finished.pid() + "/00000000", now, now.plusSeconds(300));
+
+            e.coffer.collectGarbage();
+
+            String live = host + "/" + ProcessHandle.current().parent().orElseThrow().pid() + "/00000000";
+            e.meta.acquireLease(GcLease.NAME, live, now, now.plusSeconds(300));
+            assertThatThrownBy(e.coffer::collectGarbage).isInstanceOf(LeaseHeldException.class);
+        }
+    }
+
     private Coffer engine(MasterKey key) throws IOException {
         return Coffer.builder().blobStore(new DirectoryBlobStore(dir.resolve("blobs")))
                 .metadataStore(JdbcMetadataStore.sqlite(dir.resolve("coffer.db"))).masterKey(key).gcGrace(GRACE)
