@@ -85,8 +85,12 @@ def jdk_feature(home):
 
 
 def modules(home, app_jar, libs):
+    # --module-path too: a modular library jar (progressbar) is analysed as a module, whose `requires` (jline) must
+    # resolve among the libraries
+    lib_dirs = sorted(set(os.path.dirname(lib) for lib in libs))
     out = run([os.path.join(home, "bin", "jdeps"), "--ignore-missing-deps", "--multi-release", "17", "-q",
-               "--print-module-deps", "--class-path", os.pathsep.join(libs)] + [app_jar] + libs)
+               "--print-module-deps", "--module-path", os.pathsep.join(lib_dirs),
+               "--class-path", os.pathsep.join(libs)] + [app_jar] + libs)
     found = set(m for m in out.strip().split(",") if m)
     return sorted(found | set(EXTRA_MODULES))
 
