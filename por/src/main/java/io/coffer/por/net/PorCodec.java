@@ -180,35 +180,34 @@ public final class PorCodec {
     }
 
     public byte[] decode(List<Integer> indices) {
-        WireWriter w = new WireWriter(4 + 4 * indices.size());
-        w.i32(indices.size());
-        indices.forEach(w::i32);
-        return w.toBytes();
+        return indices(indices);
     }
 
     public List<Integer> readDecode(byte[] payload) {
-        WireReader r = new WireReader(payload);
-        int count = r.bounded(0, params.maxDecodeCount(), "blocks to decode");
-        r.expect(count, 4, "indices");
-        List<Integer> indices = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            indices.add(index(r));
-        }
-        r.end();
-        return indices;
+        return readIndices(payload, params.maxDecodeCount(), "blocks to decode");
     }
 
     /** A prepared decode: up to n indices (4 bytes each: always within a frame, which holds n sealed checksums). */
     public byte[] prepareDecode(List<Integer> indices) {
+        return indices(indices);
+    }
+
+    public List<Integer> readPrepareDecode(byte[] payload) {
+        return readIndices(payload, params.n(), "blocks to prepare");
+    }
+
+    /** {@code i32 count | count x i32 index}. */
+    private static byte[] indices(List<Integer> indices) {
         WireWriter w = new WireWriter(4 + 4 * indices.size());
         w.i32(indices.size());
         indices.forEach(w::i32);
         return w.toBytes();
     }
 
-    public List<Integer> readPrepareDecode(byte[] payload) {
+    /** {@link #indices}' list, at most {@code max} long, every index within the log. */
+    private List<Integer> readIndices(byte[] payload, int max, String what) {
         WireReader r = new WireReader(payload);
-        int count = r.bounded(0, params.n(), "blocks to prepare");
+        int count = r.bounded(0, max, what);
         r.expect(count, 4, "indices");
         List<Integer> indices = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
