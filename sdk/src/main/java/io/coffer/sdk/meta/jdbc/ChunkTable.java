@@ -40,22 +40,11 @@ final class ChunkTable extends Table {
         List<ChunkId> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
         return db.read("locate", c -> {
             Map<ChunkId, ChunkLocation> out = new HashMap<>();
-            for (int from = 0; from < distinct.size(); from += IN_BATCH) {
-                List<ChunkId> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
-                String sql = "SELECT id, pack, pack_offset, length FROM chunks WHERE id IN ("
-                        + "?, ".repeat(batch.size() - 1) + "?)";
-                try (PreparedStatement ps = prepare(c, sql)) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        ps.setBytes(i + 1, batch.get(i).toBytes());
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            ChunkId id = ChunkId.of(rs.getBytes(1));
-                            out.put(id, new ChunkLocation(id, rs.getString(2), rs.getLong(3), rs.getInt(4)));
-                        }
-                    }
-                }
-            }
+            selectByIds(c, "", distinct, rs -> {
+                ChunkLocation l = location(rs);
+                out.put(l.id(), l);
+                return null;
+            });
             return out;
         });
     }
@@ -73,25 +62,14 @@ final class ChunkTable extends Table {
         List<ChunkId> unreferenced = new ArrayList<>();
         Map<ChunkId, ChunkLocation> found = db.read("locateForReuse", c -> {
             Map<ChunkId, ChunkLocation> out = new HashMap<>();
-            for (int from = 0; from < distinct.size(); from += IN_BATCH) {
-                List<ChunkId> batch = distinct.subList(from, Math.min(distinct.size(), from + IN_BATCH));
-                String sql = "SELECT id, pack, pack_offset, length, refs FROM chunks WHERE id IN ("
-                        + "?, ".repeat(batch.size() - 1) + "?)";
-                try (PreparedStatement ps = prepare(c, sql)) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        ps.setBytes(i + 1, batch.get(i).toBytes());
-                    }
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            ChunkId id = ChunkId.of(rs.getBytes(1));
-                            out.put(id, new ChunkLocation(id, rs.getString(2), rs.getLong(3), rs.getInt(4)));
-                            if (rs.getLong(5) == 0) {
-                                unreferenced.add(id);
-                            }
-                        }
-                    }
+            selectByIds(c, ", refs", distinct, rs -> {
+                ChunkLocation l = location(rs);
+                out.put(l.id(), l);
+                if (rs.getLong(5) == 0) {
+                    unreferenced.add(l.id());
                 }
-            }
+                return null;
+            });
             return out;
         });
         if (unreferenced.isEmpty()) {
@@ -210,6 +188,34 @@ final class ChunkTable extends Table {
                 }
             }
         }
+    }
+
+    /**
+     * Runs {@code SELECT id, pack, pack_offset, length EXTRA FROM chunks WHERE id IN (...)} over {@code ids} in
+     * batches of {@link #IN_BATCH}, handing each row to {@code row}.
+     */
+    private void selectByIds(Connection c, String extraColumns, List<ChunkId> ids, RowReader<Void> row)
+            throws SQLException {
+        for (int from = 0; from < ids.size(); from += IN_BATCH) {
+            List<ChunkId> batch = ids.subList(from, Math.min(ids.size(), from + IN_BATCH));
+            String sql = "SELECT id, pack, pack_offset, length" + extraColumns + " FROM chunks WHERE id IN ("
+                    + "?, ".repeat(batch.size() - 1) + "?)";
+            try (PreparedStatement ps = prepare(c, sql)) {
+                for (int i = 0; i < batch.size(); i++) {
+                    ps.setBytes(i + 1, batch.get(i).toBytes());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        row.read(rs);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The location in columns 1 to 4 (id, pack, pack_offset, length) of the current row. */
+    private static ChunkLocation location(ResultSet rs) throws SQLException {
+        return new ChunkLocation(ChunkId.of(rs.getBytes(1)), rs.getString(2), rs.getLong(3), rs.getInt(4));
     }
 
     private Map<ChunkId, ChunkLocation> locateIn(Connection c, List<ChunkId> ids) throws SQLException {
