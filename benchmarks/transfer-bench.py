@@ -16,11 +16,16 @@ with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode 
 Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
   .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
       [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--out results.md] [--json results.json]
+Where a gateway's CPU goes, per phase: --profile-lib PATH/libasyncProfiler.so --profile-dir DIR [--profile coffer]
+loads async-profiler into the named endpoints' first process (a JVM) with jcmd around each measured phase and writes
+DIR/<endpoint>-<phase>-r<round>.collapsed (large-put, large-get, small; one object's worth with --objects 1); the
+profiler costs CPU, so take figures from runs without it. Group a file with benchmarks/profile-categories.py.
 Several runs' --json files together (each run's median ratio, then the median of those):
   python3 benchmarks/transfer-bench.py --summarize run1.json run2.json run3.json
 """
 import argparse
 import io
+import subprocess
 import json
 import os
 import statistics
@@ -43,6 +48,43 @@ def cpu_seconds(pids):
             fields = f.read().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / CLOCK_TICKS
+
+
+class Profiler:
+    """async-profiler loaded with jcmd into one JVM per profiled endpoint, started and stopped around a phase."""
+
+    def __init__(self, lib, out_dir, names):
+        self.lib, self.out_dir, self.names = lib, out_dir, set(names)
+        self.round = 0
+        if lib:
+            os.makedirs(out_dir, exist_ok=True)
+
+    def _command(self, ep, command):
+        # jcmd would split an unquoted "key=value" argument; it exits 0 whatever the agent answers, so read its answer
+        out = subprocess.run(["jcmd", str(ep.pids[0]), "JVMTI.agent_load", self.lib, f'"{command}"'], check=True,
+                             capture_output=True, text=True).stdout
+        if "return code: 0" not in out:
+            raise SystemExit(f"async-profiler refused {command!r} in {ep.name}: {out.strip()}")
+
+    def phase(self, ep, name):
+        """A context manager that profiles the body when this endpoint is profiled in this (measured) round."""
+        profiler = self
+
+        class Phase:
+            def __enter__(self):
+                self.on = bool(profiler.lib) and profiler.round > 0 and ep.name in profiler.names
+                if self.on:
+                    profiler._command(ep, "start,event=cpu,interval=1ms")
+
+            def __exit__(self, *exc):
+                if self.on:
+                    out = os.path.join(profiler.out_dir, f"{ep.name}-{name}-r{profiler.round}.collapsed")
+                    profiler._command(ep, f"stop,file={out},collapsed")
+
+        return Phase()
+
+
+PROFILER = Profiler(None, None, [])
 
 
 def log(msg):
@@ -70,28 +112,34 @@ def large(ep, args, transfer):
     size = args.size_mib << 20
     put_s = get_s = 0.0
     cpu_put = cpu_get = 0.0
+    client_put = client_get = 0.0  # this driver's own CPU (boto3's threads): it shares the machine's cores
     for _ in range(args.objects):
         data = os.urandom(size)
         key = ep.next_key("large")
-        c0 = cpu_seconds(ep.pids)
+        c0, k0 = cpu_seconds(ep.pids), time.process_time()
         t0 = time.perf_counter()
-        ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
+        with PROFILER.phase(ep, "large-put"):
+            ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
         t1 = time.perf_counter()
-        c1 = cpu_seconds(ep.pids)
+        c1, k1 = cpu_seconds(ep.pids), time.process_time()
         sink = io.BytesIO()
-        ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
+        with PROFILER.phase(ep, "large-get"):
+            ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
         t2 = time.perf_counter()
-        c2 = cpu_seconds(ep.pids)
+        c2, k2 = cpu_seconds(ep.pids), time.process_time()
         if sink.getbuffer().nbytes != size or sink.getvalue() != data:
             raise SystemExit(f"{ep.name}: GET of {key} returned other bytes than its PUT")
         put_s += t1 - t0
         get_s += t2 - t1
         cpu_put += c1 - c0
         cpu_get += c2 - c1
+        client_put += k1 - k0
+        client_get += k2 - k1
         ep.client.delete_object(Bucket=ep.bucket, Key=key)  # the backend's disk holds a few objects at a time
     total = args.objects * size / MB
     return {"put_MBps": total / put_s, "get_MBps": total / get_s,
-            "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total}
+            "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total,
+            "put_client_cpu_ms_per_MB": client_put * 1000 / total, "get_client_cpu_ms_per_MB": client_get * 1000 / total}
 
 
 def small(ep, args, seconds):
@@ -121,20 +169,23 @@ def small(ep, args, seconds):
         puts.extend(my_puts)
         gets.extend(my_gets)
 
-    c0 = cpu_seconds(ep.pids)
+    c0, k0 = cpu_seconds(ep.pids), time.process_time()
     t0 = time.perf_counter()
     threads = [threading.Thread(target=worker, args=(t,)) for t in range(args.threads)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    with PROFILER.phase(ep, "small"):
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
     elapsed = time.perf_counter() - t0
     cpu = cpu_seconds(ep.pids) - c0
+    client_cpu = time.process_time() - k0
     if errors:
         raise SystemExit("small objects failed: " + "; ".join(errors))
     ops = len(puts) + len(gets)
     return {"small_ops": ops / elapsed, "put_p50_ms": statistics.median(puts) * 1000,
-            "get_p50_ms": statistics.median(gets) * 1000, "small_cpu_ms_per_op": cpu * 1000 / ops}
+            "get_p50_ms": statistics.median(gets) * 1000, "small_cpu_ms_per_op": cpu * 1000 / ops,
+            "small_client_cpu_ms_per_op": client_cpu * 1000 / ops}
 
 
 FIGURES = [  # key, label, higher is better
@@ -146,8 +197,24 @@ FIGURES = [  # key, label, higher is better
     ("put_cpu_ms_per_MB", "server CPU, large PUT, ms/MB", False),
     ("get_cpu_ms_per_MB", "server CPU, large GET, ms/MB", False),
     ("small_cpu_ms_per_op", "server CPU, 4 KiB, ms/op", False),
+    ("put_client_cpu_ms_per_MB", "client (boto3) CPU, large PUT, ms/MB", False),
+    ("get_client_cpu_ms_per_MB", "client (boto3) CPU, large GET, ms/MB", False),
+    ("small_client_cpu_ms_per_op", "client (boto3) CPU, 4 KiB, ms/op", False),
 ]
 RATIOS = ["put_MBps", "get_MBps", "small_ops"]
+
+
+CEILINGS = [  # label, rate key, client CPU key, server CPU key
+    ("large PUT", "put_MBps", "put_client_cpu_ms_per_MB", "put_cpu_ms_per_MB"),
+    ("large GET", "get_MBps", "get_client_cpu_ms_per_MB", "get_cpu_ms_per_MB"),
+    ("4 KiB PUT+GET", "small_ops", "small_client_cpu_ms_per_op", "small_cpu_ms_per_op"),
+]
+
+
+def ceiling_ratio(rnd, name, rate, client, server):
+    """The most this path's rate can be, as a ratio to direct's measured rate, with every core busy on its CPU per unit
+    (client and servers share the machine's cores): an upper bound, as direct itself need not be CPU-bound."""
+    return os.cpu_count() * 1000 / (rnd[name][client] + rnd[name][server]) / rnd["direct"][rate]
 
 
 def cell(values, fmt):
@@ -176,6 +243,13 @@ def report(args, names, rounds, started):
             if key in RATIOS:
                 lines.append(f"| {label.split(',')[0]} | " + " | ".join(
                     cell([r[n][key] / r["direct"][key] for r in rounds], "{:.2f}") for n in others) + " |")
+        lines += ["", f"CPU ceiling: with client and servers on these {os.cpu_count()} cores, a path's rate is at most "
+                  "cores / (client CPU + server CPU) per MB (or per op); as a ratio to direct's measured rate, the most "
+                  "this machine allows that figure to reach:", "",
+                  "| figure | " + " | ".join(others) + " |", "|---|" + "---:|" * len(others)]
+        for label, *keys in CEILINGS:
+            lines.append(f"| {label} | " + " | ".join(cell([ceiling_ratio(r, n, *keys) for r in rounds], "{:.2f}")
+                                                       for n in others) + " |")
     lines.append("")
     lines.append("Per round: " + json.dumps(rounds))
     return "\n".join(lines) + "\n"
@@ -199,6 +273,19 @@ def summarize(files):
                 cells.append(f"{statistics.median(per_run):.2f} [{min(per_run):.2f}–{max(per_run):.2f}] "
                              f"(runs: {', '.join(f'{x:.2f}' for x in per_run)})")
             print(f"| {label.split(',')[0]} | " + " | ".join(cells) + " |")
+    if all(CEILINGS[0][2] in r["direct"] for rounds in runs for r in rounds):  # runs before client CPU was measured lack it
+        print("")
+        print("CPU ceiling (cores / the path's client + server CPU per unit, over direct's rate), median of the runs "
+              "[min–max]:")
+        print("")
+        print("| figure | " + " | ".join(others) + " |")
+        print("|---|" + "---:|" * len(others))
+        for label, *keys in CEILINGS:
+            cells = []
+            for n in others:
+                per_run = [statistics.median(ceiling_ratio(r, n, *keys) for r in rounds) for rounds in runs]
+                cells.append(f"{statistics.median(per_run):.2f} [{min(per_run):.2f}–{max(per_run):.2f}]")
+            print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -216,7 +303,12 @@ def main():
     p.add_argument("--small-seconds", type=float, default=15)
     p.add_argument("--out")
     p.add_argument("--json")
+    p.add_argument("--profile-lib", help="libasyncProfiler.so: profile each measured phase (see above)")
+    p.add_argument("--profile-dir", default="profiles")
+    p.add_argument("--profile", default="coffer", help="endpoints to profile, comma-separated")
     args = p.parse_args()
+    global PROFILER
+    PROFILER = Profiler(args.profile_lib, args.profile_dir, args.profile.split(","))
     if min(args.rounds, args.size_mib, args.part_mib, args.objects, args.threads) < 1 or args.warmup_rounds < 0 \
             or args.small_seconds <= 0:
         p.error("rounds, size, part, objects and threads must be at least 1, small-seconds above 0")
@@ -235,6 +327,7 @@ def main():
             small(ep, args, max(2.0, args.small_seconds / 3))
     rounds = []
     for r in range(args.rounds):
+        PROFILER.round = r + 1
         result = {}
         for i in range(len(endpoints)):
             ep = endpoints[(i + r) % len(endpoints)]
