@@ -396,13 +396,7 @@ public final class PorBlobStore implements BlobStore {
             int at = within;
             int left = n;
             for (int i = 0; i < blocks.size(); i++) {
-                PorClient.Fetched fetched = blocks.get(i);
-                byte[] block = null;
-                try {
-                    block = fetched == null ? null : client.check(fetched);
-                } catch (RuntimeException e) {
-                    block = null;
-                }
+                byte[] block = checked(blocks.get(i));
                 if (block == null) {
                     block = verifiedUnderLock(entry, first + i);
                 }
@@ -412,6 +406,18 @@ public final class PorBlobStore implements BlobStore {
                 left -= take;
                 at = 0;
             }
+        }
+    }
+
+    /** The fetched block verified, or null when it was not served or fails its check. */
+    private byte[] checked(PorClient.Fetched fetched) {
+        if (fetched == null) {
+            return null;
+        }
+        try {
+            return client.check(fetched);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

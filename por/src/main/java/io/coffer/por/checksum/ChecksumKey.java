@@ -100,7 +100,7 @@ public final class ChecksumKey {
             int base = r * width + offset;
             // Reduction deferred to the end of the row: each product (< 2^62) is summed as its low and high 32
             // bits, which cannot overflow a long below 2^31 columns. One multiplication per element instead of
-            // Shoup's three, the range check riding along (a third of the former time; docs/BENCHMARKS.md).
+            // Shoup's three, the range check riding along (half the former time or less; docs/BENCHMARKS.md).
             long low = 0;
             long high = 0;
             int outside = 0;
