@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * Reads are verified (Merkle path and checksum); a block that fails is repaired from C and H and read again. A
  * delete writes the pack's blocks as zero (appendix A.3) and frees them.
  *
- * <p>One lock serialises every use of the {@link PorClient}, which is not thread-safe.
+ * <p>One lock serialises every use of the {@link PorClient}, which is not thread-safe; a read holds it only to fetch
+ * its blocks (with the Merkle root of that moment) and verifies them after releasing it, so reads verify in parallel.
  */
 public final class PorBlobStore implements BlobStore {
     static final String PACKS = "p/";
@@ -315,6 +316,7 @@ public final class PorBlobStore implements BlobStore {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("negative offset or length for blob " + name);
         }
+        Fetch fetch;
         lock.lock();
         try {
             Entry entry = map.entry(name).orElseThrow(() -> new BlobNotFoundException(name));
@@ -322,39 +324,110 @@ public final class PorBlobStore implements BlobStore {
                 throw new EOFException("blob " + name + " has " + Math.max(0, entry.length() - offset) + " of "
                         + length + " bytes at offset " + offset);
             }
-            readRange(entry, offset, dst, dstOffset, length);
+            fetch = fetchRange(entry, offset, length);
         } finally {
             lock.unlock();
         }
+        fetch.copyVerified(dst, dstOffset);
     }
 
     /** Reads part of a stream's entry, unless it was replaced or deleted since the stream saw generation {@code seen}. */
     long readForStream(Entry entry, long seen, long from, byte[] dst, int n) throws IOException {
+        Fetch fetch;
+        long now;
         lock.lock();
         try {
             if (generation != seen && !map.entry(entry.name()).map(entry::equals).orElse(false)) {
                 throw new IOException("blob " + entry.name() + " was replaced or deleted while being read");
             }
-            readRange(entry, from, dst, 0, n);
-            return generation;
+            fetch = fetchRange(entry, from, n);
+            now = generation;
         } finally {
             lock.unlock();
         }
+        fetch.copyVerified(dst, 0);
+        return now;
     }
 
-    /** Content bytes [from, from + n) of {@code entry}; the caller holds the lock. */
-    private void readRange(Entry entry, long from, byte[] dst, int off, int n) throws IOException {
+    /**
+     * Fetches the blocks that cover content bytes [from, from + n) of {@code entry} with the Merkle root of now; the
+     * caller holds the lock. The checks (a checksum over each whole block: nearly all of a read's CPU) run after the
+     * lock is released, so reads verify concurrently ({@link Fetch#copyVerified}).
+     */
+    private Fetch fetchRange(Entry entry, long from, int n) {
         int[] blocks = entry.blocks();
         long pos = PackHeader.length(entry.name().length(), blocks.length) + from;
-        while (n > 0) {
-            int j = (int) (pos / blockBytes);
-            int within = (int) (pos % blockBytes);
-            int take = Math.min(n, blockBytes - within);
-            byte[] block = verifiedBlock(entry, j);
-            System.arraycopy(block, within, dst, off, take);
-            pos += take;
-            off += take;
-            n -= take;
+        int first = (int) (pos / blockBytes);
+        int last = n == 0 ? first - 1 : (int) ((pos + n - 1) / blockBytes);
+        List<PorClient.Fetched> fetched = new ArrayList<>(Math.max(0, last - first + 1));
+        for (int j = first; j <= last; j++) {
+            PorClient.Fetched f;
+            try {
+                f = client.fetch(blocks[j]);
+            } catch (RuntimeException e) {
+                f = null; // the server could not serve it: repaired like a block that fails its check
+            }
+            fetched.add(f);
+        }
+        return new Fetch(entry, (int) (pos - (long) first * blockBytes), n, first, fetched);
+    }
+
+    /** Blocks fetched for a range, to be checked and copied out without the lock. */
+    private final class Fetch {
+        private final Entry entry;
+        private final int within;
+        private final int n;
+        private final int first;
+        private final List<PorClient.Fetched> blocks;
+
+        Fetch(Entry entry, int within, int n, int first, List<PorClient.Fetched> blocks) {
+            this.entry = entry;
+            this.within = within;
+            this.n = n;
+            this.first = first;
+            this.blocks = blocks;
+        }
+
+        /**
+         * Copies the range into {@code dst}, each block verified; one that fails is read again under the lock, where
+         * it is repaired with the rest of its pack ({@link #verifiedBlock}).
+         */
+        void copyVerified(byte[] dst, int off) throws IOException {
+            int at = within;
+            int left = n;
+            for (int i = 0; i < blocks.size(); i++) {
+                byte[] block = checked(blocks.get(i));
+                if (block == null) {
+                    block = verifiedUnderLock(entry, first + i);
+                }
+                int take = Math.min(left, blockBytes - at);
+                System.arraycopy(block, at, dst, off, take);
+                off += take;
+                left -= take;
+                at = 0;
+            }
+        }
+    }
+
+    /** The fetched block verified, or null when it was not served or fails its check. */
+    private byte[] checked(PorClient.Fetched fetched) {
+        if (fetched == null) {
+            return null;
+        }
+        try {
+            return client.check(fetched);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Block {@code j} of {@code entry} read again under the lock, repaired if it fails. */
+    private byte[] verifiedUnderLock(Entry entry, int j) throws IOException {
+        lock.lock();
+        try {
+            return verifiedBlock(entry, j);
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.coffer.por.checksum;
 
 import io.coffer.por.field.Zp;
-import io.coffer.por.field.ZpVectors;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -19,18 +18,15 @@ public final class ChecksumKey {
     private static final int WORDS_PER_CHUNK = 4096;
 
     private final int width;
+    /** 2^32 mod p: folds the high halves of the lazily summed products back at the end of a row. */
+    private static final long TWO_32_MOD_P = (1L << 32) % Zp.P;
+
     /** Row-major: m[row * width + column]. */
     private final int[] m;
-    /** Shoup's factors of m, so each product is reduced with two multiplications and no division. */
-    private final long[] mShoup;
 
     private ChecksumKey(int width, int[] m) {
         this.width = width;
         this.m = m;
-        this.mShoup = new long[m.length];
-        for (int i = 0; i < m.length; i++) {
-            mShoup[i] = ZpVectors.shoup(m[i]);
-        }
     }
 
     public static ChecksumKey derive(byte[] key, int width) {
@@ -99,20 +95,36 @@ public final class ChecksumKey {
             throw new IllegalArgumentException(block.length + " elements at column " + offset + " exceed width "
                     + width);
         }
-        for (int c = 0; c < block.length; c++) {
-            if (block[c] < 0 || block[c] >= Zp.P) {
-                throw new IllegalArgumentException("block element out of Z_p at " + c + ": " + block[c]);
-            }
-        }
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
             int base = r * width + offset;
-            long acc = 0; // a sum of reduced products (each < 2^31): no overflow below 2^32 elements
+            // Reduction deferred to the end of the row: each product (< 2^62) is summed as its low and high 32
+            // bits, which cannot overflow a long below 2^31 columns. One multiplication per element instead of
+            // Shoup's three, the range check riding along (half the former time or less; docs/BENCHMARKS.md).
+            long low = 0;
+            long high = 0;
+            int outside = 0;
             for (int c = 0; c < block.length; c++) {
-                acc += ZpVectors.mulShoup(block[c], m[base + c], mShoup[base + c]);
+                int a = block[c];
+                outside |= Integer.compareUnsigned(a, Zp.P) >= 0 ? 1 : 0;
+                long product = (long) a * m[base + c];
+                low += product & 0xFFFF_FFFFL;
+                high += product >>> 32;
             }
-            rows[r] = (int) (acc % Zp.P);
+            if (outside != 0) {
+                throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
+            }
+            rows[r] = (int) ((high % Zp.P * TWO_32_MOD_P + low % Zp.P) % Zp.P);
         }
         return Checksum.of(rows);
+    }
+
+    private static String firstOutside(int[] block) {
+        for (int c = 0; c < block.length; c++) {
+            if (Integer.compareUnsigned(block[c], Zp.P) >= 0) {
+                return "at " + c + ": " + block[c];
+            }
+        }
+        return "none";
     }
 }

@@ -31,7 +31,8 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Sealed format ({@link #SEALED_BYTES} bytes): a random 12-byte nonce, the 20-byte checksum encrypted, the 16-byte
  * tag. Random nonces also make a write retried at the same time after a crash safe. Not thread-safe (it holds its
- * ciphers); one per client.
+ * ciphers); one per client. The exception is {@link #openU}, which a client's reads call on many threads at once: it
+ * opens with a cipher of the calling thread's own.
  */
 public final class ChecksumSealer {
     public static final int NONCE_BYTES = 12;
@@ -42,6 +43,8 @@ public final class ChecksumSealer {
     private final Cipher gcm;
     private final SecretKeySpec uKey;
     private final SecureRandom random;
+    /** Ciphers for {@link #openU}, one per thread: reads of U are verified concurrently. */
+    private final ThreadLocal<Cipher> uOpeners = ThreadLocal.withInitial(ChecksumSealer::newGcm);
     private byte[] lastKeyInput;
     private SecretKeySpec lastKey;
 
@@ -52,12 +55,20 @@ public final class ChecksumSealer {
         try {
             this.prf = Mac.getInstance("HmacSHA256");
             prf.init(new SecretKeySpec(sk0, "HmacSHA256"));
-            this.gcm = Cipher.getInstance("AES/GCM/NoPadding");
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 or AES-GCM unavailable", e);
+            throw new IllegalStateException("HMAC-SHA256 unavailable", e);
         }
+        this.gcm = newGcm();
         this.uKey = new SecretKeySpec(prf.doFinal(new byte[] {1}), "AES");
         this.random = random;
+    }
+
+    private static Cipher newGcm() {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM unavailable", e);
+        }
     }
 
     /** Seals the checksum of the block written at {@code address} (in C or H) at time {@code t}. */
@@ -67,7 +78,7 @@ public final class ChecksumSealer {
 
     /** Opens a sealed checksum of C or H; throws {@link SealBrokenException} unless sealed at this address and t. */
     public Checksum open(BlockAddress address, long t, byte[] sealed) {
-        return decrypt(key(address, t), address.toBytes(), sealed, address);
+        return decrypt(gcm, key(address, t), address.toBytes(), sealed, address);
     }
 
     /** Seals the checksum of block {@code index} of U. */
@@ -75,9 +86,10 @@ public final class ChecksumSealer {
         return encrypt(uKey, BlockAddress.u(index).toBytes(), checksum);
     }
 
+    /** Opens a sealed checksum of U; thread-safe. */
     public Checksum openU(long index, byte[] sealed) {
         BlockAddress address = BlockAddress.u(index);
-        return decrypt(uKey, address.toBytes(), sealed, address);
+        return decrypt(uOpeners.get(), uKey, address.toBytes(), sealed, address);
     }
 
     private SecretKeySpec key(BlockAddress address, long t) {
@@ -108,7 +120,7 @@ public final class ChecksumSealer {
         return out;
     }
 
-    private Checksum decrypt(SecretKeySpec key, byte[] aad, byte[] sealed, BlockAddress address) {
+    private static Checksum decrypt(Cipher gcm, SecretKeySpec key, byte[] aad, byte[] sealed, BlockAddress address) {
         if (sealed == null || sealed.length != SEALED_BYTES) {
             throw new SealBrokenException("sealed checksum at " + address + " is "
                     + (sealed == null ? "missing" : sealed.length + " bytes, not " + SEALED_BYTES));

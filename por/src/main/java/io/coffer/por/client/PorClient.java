@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
  * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
  * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
- * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe.
+ * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe, but for
+ * {@link #check}: a caller serialises every other call, and may verify fetched blocks on several threads at once.
  */
 public final class PorClient {
     /** Decoded blocks per request of {@link #repairAll}: what the client holds at a time. */
@@ -48,6 +49,7 @@ public final class PorClient {
     private final CodeParameters cParams;
     private final CodeParameters hParams;
     private final int blockWidth;
+    private final int blockBytes;
     private final ChecksumKey blockKey;
     private final ChecksumKey batchKey;
     private final ChecksumSealer sealer;
@@ -68,6 +70,7 @@ public final class PorClient {
         this.cParams = new CodeParameters(state.k());
         this.hParams = new CodeParameters(state.hLog().k());
         this.blockWidth = Segments.count(state.blockBytes()) + 1;
+        this.blockBytes = state.blockBytes();
         this.blockKey = ChecksumKey.derive(keys.checksumKey(), blockWidth);
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
@@ -107,7 +110,7 @@ public final class PorClient {
         traffic.down(leaf.wireBytes());
         MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
 
-        int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
+        int[] tagged = BlockTag.ofBlock(block, index);
         byte[] sealedU = sealer.sealU(index, blockKey.checksum(tagged));
         byte[] newRoot = path.rootFor(MerkleHash.leaf(sealedU));
         Checksum batchSum = state.pendingChecksum().plus(batchKey.checksum(tagged, state.pending() * blockWidth));
@@ -150,12 +153,32 @@ public final class PorClient {
 
     /** Block {@code index} of U, verified against the Merkle root and its checksum. */
     public byte[] read(int index) {
+        return check(fetch(index));
+    }
+
+    /**
+     * Block {@code index} of U as the server serves it, with the Merkle root it must match now; {@link #check}
+     * verifies it later, on any thread. Reads split this way let a caller hold its lock around the client only for
+     * the fetch, while the verification (a checksum over the whole block) runs concurrently.
+     */
+    public Fetched fetch(int index) {
         checkIndex(index);
         ProvenBlock proven = server.read(index);
         traffic.down(proven.overheadBytes());
-        traffic.block(state.blockBytes());
-        return verified(index, proven);
+        traffic.block(blockBytes);
+        return new Fetched(index, proven, state.root());
     }
+
+    /**
+     * The fetched block, verified against the root it was fetched under (as {@link #read} verifies it); throws
+     * {@link PorVerificationException} if it fails. Thread-safe: it changes nothing and uses no shared cipher.
+     */
+    public byte[] check(Fetched fetched) {
+        return verified(fetched.index(), fetched.proven(), fetched.root());
+    }
+
+    /** A block of U fetched under the Merkle root {@code root}, not yet verified. */
+    public record Fetched(int index, ProvenBlock proven, byte[] root) {}
 
     /**
      * One audit: lambda random code blocks of C, and lambda of each filled level of H, each set checked through its
@@ -350,17 +373,21 @@ public final class PorClient {
     }
 
     private byte[] verified(int index, ProvenBlock proven) {
+        return verified(index, proven, state.root());
+    }
+
+    private byte[] verified(int index, ProvenBlock proven, byte[] root) {
         if (proven.index() != index) {
             throw new PorVerificationException("asked for block " + index + ", got block " + proven.index());
         }
         byte[] block = proven.block();
-        if (block.length != state.blockBytes()) {
+        if (block.length != blockBytes) {
             throw new PorVerificationException("block " + index + " has " + block.length + " bytes");
         }
         byte[] sealed = proven.sealedChecksum();
-        checkPath(index, proven.proof(), sealed);
+        checkPath(index, proven.proof(), sealed, root);
         Checksum expected = sealed == null ? neverWritten(index) : sealer.openU(index, sealed);
-        Checksum actual = blockKey.checksum(BlockTag.tag(Segments.fromBytes(block, 0, block.length), index));
+        Checksum actual = blockKey.checksum(BlockTag.ofBlock(block, index));
         if (!actual.equals(expected)) {
             throw new PorVerificationException("block " + index + " does not match its checksum: damaged or stale");
         }
@@ -369,12 +396,16 @@ public final class PorClient {
 
     /** Checks that {@code sealed} is leaf {@code index} under the client's root; returns the path for the update. */
     private MerkleProof checkPath(int index, MerkleProof path, byte[] sealed) {
+        return checkPath(index, path, sealed, state.root());
+    }
+
+    private MerkleProof checkPath(int index, MerkleProof path, byte[] sealed, byte[] root) {
         if (path.index() != index || path.siblings().length != cParams.k()) {
             throw new PorVerificationException("Merkle path for leaf " + path.index() + " of depth "
                     + path.siblings().length + ", expected leaf " + index + " of depth " + cParams.k());
         }
         byte[] leaf = sealed == null ? MerkleHash.EMPTY_LEAF : MerkleHash.leaf(sealed);
-        if (!Arrays.equals(path.rootFor(leaf), state.root())) {
+        if (!Arrays.equals(path.rootFor(leaf), root)) {
             throw new PorVerificationException("U[" + index + "] does not match the Merkle root: stale or altered");
         }
         return path;

@@ -1,5 +1,6 @@
 package io.coffer.por.code;
 
+import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
 import java.util.Arrays;
 
@@ -22,6 +23,18 @@ public final class BlockTag {
         }
         int[] out = Arrays.copyOf(elements, elements.length + 1);
         out[elements.length] = index + 1;
+        return out;
+    }
+
+    /** The tagged vector of a block of bytes: its {@link Segments} followed by index + 1, built in one array. */
+    public static int[] ofBlock(byte[] block, int index) {
+        if (index < 0 || index >= Zp.P - 1) {
+            throw new IllegalArgumentException("block index out of range: " + index);
+        }
+        int elements = Segments.count(block.length);
+        int[] out = new int[elements + 1];
+        Segments.fromBytes(block, 0, block.length, out);
+        out[elements] = index + 1;
         return out;
     }
 

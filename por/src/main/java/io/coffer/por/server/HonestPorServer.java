@@ -126,7 +126,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         boolean completesBatch = checkWrite(index, block, sealedChecksum, newLevel);
         dropPrepared();
         int level = Integer.numberOfTrailingZeros(~log.h().state().t());
-        int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
+        int[] tagged = BlockTag.ofBlock(block, index);
         storage.setU(index, block.clone());
         storage.setUSealed(index, sealedChecksum.clone());
         log.add(tagged);

@@ -16,6 +16,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
@@ -50,6 +52,23 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final boolean[] hSealed;
     private boolean cSealed;
     private boolean dirty;
+    /**
+     * U's writes since the last {@link #force}, by index: the block (null: unchanged) and the whole u.sealed record.
+     * They reach u.blocks and u.sealed only in {@link #force}, which the journaled server calls once their journal
+     * records are on disk (write-behind: a write that does not end a batch is not forced on its own, and its file
+     * changes must not reach the disk before its record). At most one batch of blocks (2^b).
+     */
+    private final Map<Integer, PendingU> pendingU = new HashMap<>();
+
+    /** A write of U not yet in the files. */
+    private static final class PendingU {
+        byte[] block;
+        final byte[] record;
+
+        PendingU(byte[] record) {
+            this.record = record;
+        }
+    }
 
     private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, UBlocks uBlocks,
             FileChannel uSealed, VectorStore hVectors, VectorStore cVectors) {
@@ -148,21 +167,24 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         if (record(index)[0] != 1) {
             return null;
         }
-        return uBlocks.read(index);
+        PendingU p = pendingU.get(index);
+        return p != null && p.block != null ? p.block.clone() : uBlocks.read(index);
     }
 
     /** Written (its checksum is there) and its block is not: marked lost, or gone from the bucket. */
     @Override
     public boolean lost(int index) {
         byte[] record = record(index);
-        return record[1] == 1 && (record[0] != 1 || !uBlocks.present(index));
+        PendingU p = pendingU.get(index);
+        boolean blockThere = p != null && p.block != null || uBlocks.present(index);
+        return record[1] == 1 && (record[0] != 1 || !blockThere);
     }
 
     /** Whether {@code u.sealed}, where every block and checksum stored is marked, was never written. */
     @Override
     public boolean uEmpty() {
         try {
-            return uSealed.size() == 0;
+            return pendingU.isEmpty() && uSealed.size() == 0;
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot read u.sealed", e);
         }
@@ -174,11 +196,10 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             if (block.length != blockBytes) {
                 throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes);
             }
-            uBlocks.write(index, block);
         }
-        writeFully(uSealed, ByteBuffer.wrap(new byte[] {(byte) (block == null ? 0 : 1)}), (long) index * U_RECORD,
-                "u.sealed");
-        dirty = true;
+        PendingU p = pending(index);
+        p.block = block == null ? null : block.clone();
+        p.record[0] = (byte) (block == null ? 0 : 1);
     }
 
     @Override
@@ -197,10 +218,19 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         if (sealedChecksum.length != SEALED) {
             throw new IllegalArgumentException("a sealed checksum is " + SEALED + " bytes");
         }
-        ByteBuffer b = ByteBuffer.allocate(1 + SEALED).put((byte) 1).put(sealedChecksum).flip();
-        writeFully(uSealed, b, (long) index * U_RECORD + 1, "u.sealed");
-        tree.set(index, MerkleHash.leaf(sealedChecksum));
-        dirty = true;
+        PendingU p = pending(index);
+        p.record[1] = 1;
+        System.arraycopy(sealedChecksum, 0, p.record, 2, SEALED);
+        tree.set(index, MerkleHash.leaf(sealedChecksum)); // the tree file is a cache, rebuilt from u.sealed at open
+    }
+
+    private PendingU pending(int index) {
+        PendingU p = pendingU.get(index);
+        if (p == null) {
+            p = new PendingU(record(index));
+            pendingU.put(index, p);
+        }
+        return p;
     }
 
     @Override
@@ -296,8 +326,20 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         cSealed = true;
     }
 
-    /** Forces everything written since the last force to disk. */
+    /**
+     * Writes U's pending writes to u.blocks and u.sealed, then forces everything written since the last force to disk.
+     * The caller has forced the journal records of those writes first.
+     */
     public void force() throws IOException {
+        for (Map.Entry<Integer, PendingU> e : pendingU.entrySet()) {
+            long at = (long) e.getKey() * U_RECORD;
+            if (e.getValue().block != null) {
+                uBlocks.write(e.getKey(), e.getValue().block);
+            }
+            writeFully(uSealed, ByteBuffer.wrap(e.getValue().record), at, "u.sealed");
+            dirty = true;
+        }
+        pendingU.clear();
         hVectors.force();
         cVectors.force();
         if (dirty) {
@@ -340,6 +382,10 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private byte[] record(int index) {
         if (index < 0 || index >= cParams.n()) {
             throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
+        }
+        PendingU p = pendingU.get(index);
+        if (p != null) {
+            return p.record.clone();
         }
         ByteBuffer b = ByteBuffer.allocate(U_RECORD);
         readFully(uSealed, b, (long) index * U_RECORD, "u.sealed");

@@ -179,7 +179,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         usable();
         boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, newLevel);
-        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel));
+        // A write inside a batch is not forced on its own: its record goes to disk with the call that completes the
+        // batch (or a flush), and U's files change only after that (DirectoryStorage holds the write until force).
+        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), completesBatch);
         applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch);
     }
 
@@ -239,6 +241,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         usable();
         inner.restore(index, block);
         try {
+            journal.force(); // pending writes' records first: force() writes their blocks to U's files
             storage.force();
         } catch (IOException e) {
             failed = true;
@@ -262,8 +265,12 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
 
     /** Before the change is made: a change that cannot be recorded is not made, and stops the server's changes. */
     private void append(MessageType type, byte[] payload) {
+        append(type, payload, true);
+    }
+
+    private void append(MessageType type, byte[] payload, boolean force) {
         try {
-            journal.append(type.code(), payload);
+            journal.append(type.code(), payload, force);
         } catch (IOException e) {
             failed = true;
             throw new UncheckedIOException("PoR journal: a " + type + " could not be saved; restart the server", e);

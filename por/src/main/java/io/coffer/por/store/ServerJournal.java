@@ -67,12 +67,27 @@ final class ServerJournal implements AutoCloseable {
         }
     }
 
-    /** Appends one record and forces it to disk. */
+    /** Appends one record and forces it to disk, with every record appended before it. */
     void append(byte type, byte[] payload) throws IOException {
+        append(type, payload, true);
+    }
+
+    /**
+     * Appends one record; with {@code force}, forces it (and every record before it) to disk. Without, the record is
+     * durable at the next forced append or {@link #force}: a group commit.
+     */
+    void append(byte type, byte[] payload, boolean force) throws IOException {
         ByteBuffer record = record(type, payload);
         while (record.hasRemaining()) {
             channel.write(record);
         }
+        if (force) {
+            channel.force(false);
+        }
+    }
+
+    /** Forces every record appended so far to disk. */
+    void force() throws IOException {
         channel.force(false);
     }
 

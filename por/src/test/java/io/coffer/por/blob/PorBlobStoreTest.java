@@ -83,6 +83,54 @@ class PorBlobStoreTest {
     }
 
     @Test
+    void concurrentReadsBesideWritesAndDeletesReturnExactBytesAndADamagedBlockIsRepairedOnce() throws Exception {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK);
+        byte[][] packs = new byte[4][];
+        for (int i = 0; i < packs.length; i++) {
+            packs[i] = random(40_000, 40 + i);
+            f.store.put("p/read-" + i, BlobContent.of(packs[i]));
+        }
+        int victim = blocksOf("p/read-0")[5];
+        byte[] original = storage().u(victim).clone();
+        storage().u(victim)[7] ^= 0x10;
+
+        java.util.concurrent.ExecutorService readers = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            List<java.util.concurrent.Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < 6; t++) {
+                long seed = t;
+                done.add(readers.submit(() -> {
+                    Random r = new Random(seed);
+                    int checked = 0;
+                    for (int i = 0; i < 40; i++) {
+                        int p = i == 0 ? 0 : r.nextInt(packs.length); // every reader meets the damaged pack first
+                        int from = i == 0 ? 0 : r.nextInt(packs[p].length);
+                        int length = i == 0 ? packs[p].length : r.nextInt(packs[p].length - from + 1);
+                        byte[] got = f.store.read("p/read-" + p, from, length);
+                        assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(packs[p], from, from + length));
+                        checked++;
+                    }
+                    return checked;
+                }));
+            }
+            for (int i = 0; i < 10; i++) { // the writer changes U and the root under the readers
+                f.store.put("p/write-" + i, BlobContent.of(random(9_000, 100 + i)));
+                if (i % 2 == 1) {
+                    f.store.delete("p/write-" + (i - 1));
+                }
+            }
+            for (java.util.concurrent.Future<Integer> d : done) {
+                assertThat(d.get()).isEqualTo(40);
+            }
+        } finally {
+            readers.shutdown();
+        }
+        assertThat(storage().u(victim)).isEqualTo(original);
+        assertThat(f.store.blocksRepairedOnRead()).isEqualTo(1);
+        assertThat(f.store.audit().passed()).isTrue();
+    }
+
+    @Test
     void aBlockThatCannotBeRepairedIsAnIOExceptionNamingTheBlobAndBlock() throws IOException {
         f = PorStoreFixture.open(dir, 6, 0, BLOCK);
         byte[] pack = random(20_000, 3);

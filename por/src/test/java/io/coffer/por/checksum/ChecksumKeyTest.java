@@ -63,11 +63,30 @@ class ChecksumKeyTest {
     }
 
     @Test
+    void theChecksumIsTheSumOfMsColumnsTimesTheElementsAtAnyOffset() {
+        int width = 4 * WIDTH; // as a batch key: blocks at offsets
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 13), width);
+        SplittableRandom random = new SplittableRandom(13);
+        for (int offset : new int[] {0, WIDTH, 3 * WIDTH, 7}) {
+            int[] block = randomVector(random, WIDTH);
+            block[0] = Zp.P - 1;
+            block[WIDTH - 1] = Zp.P - 1;
+            Checksum expected = Checksum.zero();
+            for (int c = 0; c < WIDTH; c++) {
+                expected = expected.plus(key.column(offset + c).times(block[c]));
+            }
+            assertThat(key.checksum(block, offset)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void badInputIsRefused() {
         ChecksumKey key = ChecksumKey.derive(bytes(32, 1), 8);
         assertThatThrownBy(() -> key.checksum(new int[7])).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> key.checksum(new int[] {0, 0, 0, Zp.P, 0, 0, 0, 0}))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at 3");
+        assertThatThrownBy(() -> key.checksum(new int[] {0, 0, 0, 0, 0, 0, 0, -1}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at 7");
         assertThatThrownBy(() -> ChecksumKey.derive(new byte[16], 8)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Checksum.fromBytes(new byte[19])).isInstanceOf(IllegalArgumentException.class);
     }

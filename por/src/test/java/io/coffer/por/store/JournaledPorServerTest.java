@@ -9,6 +9,7 @@ import io.coffer.por.code.LogState;
 import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -129,6 +130,46 @@ class JournaledPorServerTest {
             assertContent(client, expected);
             writeRandom(client, expected, 1); // completes the batch the journal held
             assertContent(client, expected);
+        }
+    }
+
+    @Test
+    void writesInsideABatchReachUsFilesOnlyWithTheirBatchSoLosingTheirUnforcedRecordsLosesNothingElse()
+            throws IOException {
+        byte[][] expected = new byte[16][];
+        Path blocks = dir.resolve("u.blocks");
+        Path sealed = dir.resolve("u.sealed");
+        ClientState afterBatch;
+        long journalAfterBatch;
+        byte[][] contentAfterBatch;
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 4); // one whole batch: forced, in the files
+            afterBatch = client.state();
+            journalAfterBatch = Files.size(dir.resolve("journal"));
+            contentAfterBatch = expected.clone();
+            byte[] blocksBefore = Files.readAllBytes(blocks);
+            byte[] sealedBefore = Files.readAllBytes(sealed);
+            for (int i = 0; i < 3; i++) { // pending: journaled, served, not in U's files
+                byte[] block = new byte[BLOCK];
+                random.nextBytes(block);
+                client.write(i, block);
+                expected[i] = block;
+            }
+            assertThat(Files.readAllBytes(blocks)).isEqualTo(blocksBefore);
+            assertThat(Files.readAllBytes(sealed)).isEqualTo(sealedBefore);
+            assertThat(Files.size(dir.resolve("journal"))).isGreaterThan(journalAfterBatch);
+            assertContent(client, expected);
+        }
+        // a power loss before the batch completed: the unforced records never reached the disk
+        try (FileChannel journal = FileChannel.open(dir.resolve("journal"), StandardOpenOption.WRITE)) {
+            journal.truncate(journalAfterBatch);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            PorClient client = new PorClient(server, afterBatch, new SecureRandom(), persisted::add);
+            assertContent(client, contentAfterBatch); // U as the last batch left it, proofs and all
+            writeRandom(client, contentAfterBatch, 9);
+            assertContent(client, contentAfterBatch);
         }
     }
 

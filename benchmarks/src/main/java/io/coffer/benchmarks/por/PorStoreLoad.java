@@ -1,0 +1,153 @@
+package io.coffer.benchmarks.por;
+
+import io.coffer.por.blob.PorBlobStore;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.store.JournaledPorServer;
+import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * The gateway's pack store with PoR on beside PoR off, without the gateway around it: the engine's shape of pack I/O
+ * (8 MiB packs put by 2 threads, as {@code ObjectWriter.UPLOADS_IN_FLIGHT}; read back in 1 MiB {@code readInto}
+ * ranges by 4 threads, as the read-ahead does) against a {@link DirectoryBlobStore} alone ("off") and a
+ * {@link PorBlobStore} over the same kind of store with the embedded server's files ({@link JournaledPorServer},
+ * 2^16 blocks of 64 KiB, batches of 2^4: what {@code serve --por embedded} builds) and SQLite for the block map
+ * ("on"). Rounds alternate off and on; each prints wall MB/s and the process's CPU milliseconds per MB (which load
+ * from other processes distorts less than wall time). Run under JFR to see where PoR's CPU goes.
+ *
+ * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory).
+ */
+public final class PorStoreLoad {
+    private static final int PUT_THREADS = 2;
+    private static final int GET_THREADS = 4;
+    private static final int RANGE = 1 << 20;
+
+    private PorStoreLoad() {}
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int packs = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        int packBytes = (args.length > 2 ? Integer.parseInt(args[2]) : 8) << 20;
+        Path root = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("por-store-load");
+        byte[][] contents = new byte[packs][packBytes];
+        Random random = new Random(1);
+        for (byte[] c : contents) {
+            random.nextBytes(c);
+        }
+        MasterKey key = MasterKey.random();
+        try (JdbcMetadataStore meta = JdbcMetadataStore.sqlite(root.resolve("meta.db"));
+             BlobStore off = new DirectoryBlobStore(root.resolve("off"));
+             PorBlobStore on = PorBlobStore.open(new DirectoryBlobStore(root.resolve("inner")), meta.blockMap(),
+                     JournaledPorServer.open(root.resolve("por"), new ServerParameters(16, 4, 64 << 10)), key,
+                     root.resolve("por.state"), new SecureRandom())) {
+            System.out.printf("%d packs of %d MiB per round, %d put threads, %d get threads, load average %.1f%n",
+                    packs, packBytes >> 20, PUT_THREADS, GET_THREADS, loadAverage());
+            System.out.println("| round | store | PUT MB/s | PUT CPU ms/MB | GET MB/s | GET CPU ms/MB | load |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|");
+            for (int round = 0; round <= rounds; round++) { // round 0 warms up
+                for (BlobStore store : List.of(off, on)) {
+                    String name = store == off ? "off" : "on";
+                    String prefix = "p/r" + round + "-";
+                    double[] put = timed(() -> putAll(store, prefix, contents), packs * (double) packBytes);
+                    double[] get = timed(() -> getAll(store, prefix, contents), packs * (double) packBytes);
+                    if (round > 0) {
+                        System.out.printf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f |%n", round, name, put[0],
+                                put[1], get[0], get[1], loadAverage());
+                    }
+                    for (int i = 0; i < packs; i++) {
+                        store.delete(prefix + i);
+                    }
+                }
+            }
+        } finally {
+            if (args.length <= 3) {
+                try (Stream<Path> walk = Files.walk(root)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** {MB/s wall, CPU ms per MB of the whole process}. */
+    private static double[] timed(Work work, double bytes) throws Exception {
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long cpu = os.getProcessCpuTime();
+        long wall = System.nanoTime();
+        work.run();
+        double seconds = (System.nanoTime() - wall) / 1e9;
+        double cpuMs = (os.getProcessCpuTime() - cpu) / 1e6;
+        double mb = bytes / 1e6;
+        return new double[] {mb / seconds, cpuMs / mb};
+    }
+
+    private static void putAll(BlobStore store, String prefix, byte[][] contents) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(PUT_THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < contents.length; i++) {
+                int n = i;
+                done.add(pool.submit(() -> {
+                    store.put(prefix + n, BlobContent.of(contents[n]));
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void getAll(BlobStore store, String prefix, byte[][] contents) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(GET_THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < contents.length; i++) {
+                for (int at = 0; at < contents[i].length; at += RANGE) {
+                    int n = i;
+                    int from = at;
+                    done.add(pool.submit(() -> {
+                        byte[] got = new byte[Math.min(RANGE, contents[n].length - from)];
+                        store.readInto(prefix + n, from, got, 0, got.length);
+                        if (!Arrays.equals(got, 0, got.length, contents[n], from, from + got.length)) {
+                            throw new IOException("pack " + n + " read back wrong at " + from);
+                        }
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+}
