@@ -57,7 +57,7 @@ public final class S3Server implements AutoCloseable {
 
     public S3Server(Coffer coffer, S3ServerOptions options, GatewayMetrics metrics, AccessLog accessLog) {
         this.options = options;
-        this.dispatcher = new S3Dispatcher(coffer, options.region());
+        this.dispatcher = new S3Dispatcher(coffer, options.region(), options::tenantMayPublish);
         this.verifier = new RequestAuthenticator(options.credentials(), options.clock(), options.acceptSigV2());
         this.metrics = metrics;
         this.accessLog = accessLog;

@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
@@ -16,6 +17,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Runs a routed request: tenant isolation first (a bucket of another tenant is AccessDenied, whatever the action),
@@ -39,26 +41,32 @@ public final class S3Dispatcher {
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
     private final CorsResponder cors;
+    private final PublicAccess access;
 
-    public S3Dispatcher(Coffer coffer, String defaultRegion) {
+    /**
+     * @param tenantMayPublish true for a tenant whose account-level Block Public Access the operator turned off
+     *                         ({@link PublicAccess})
+     */
+    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish) {
         this.coffer = coffer;
+        this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
                 r.header("x-amz-source-expected-bucket-owner"));
         handlers.put(S3Operation.LIST_BUCKETS, new ListBucketsHandler(coffer));
-        handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion));
+        handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion, access));
         handlers.put(S3Operation.HEAD_BUCKET, new HeadBucketHandler(coffer, defaultRegion));
         handlers.put(S3Operation.DELETE_BUCKET, new DeleteBucketHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_LOCATION, new GetBucketLocationHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
         handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
-        handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer, access));
         handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
         handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
-        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess));
-        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer));
+        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access));
         handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer));
         handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
@@ -70,9 +78,14 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.DELETE_BUCKET_ENCRYPTION, new DeleteBucketEncryptionHandler(coffer));
-        GetAclHandler acl = new GetAclHandler(coffer);
+        GetAclHandler acl = new GetAclHandler(coffer, access);
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_ACL, acl);
+        handlers.put(S3Operation.PUT_BUCKET_ACL, new PutBucketAclHandler(coffer, access));
+        handlers.put(S3Operation.PUT_OBJECT_ACL, new PutObjectAclHandler(coffer, access));
+        handlers.put(S3Operation.GET_PUBLIC_ACCESS_BLOCK, new GetPublicAccessBlockHandler(access));
+        handlers.put(S3Operation.PUT_PUBLIC_ACCESS_BLOCK, new PutPublicAccessBlockHandler(coffer));
+        handlers.put(S3Operation.DELETE_PUBLIC_ACCESS_BLOCK, new DeletePublicAccessBlockHandler(coffer));
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
@@ -94,8 +107,12 @@ public final class S3Dispatcher {
         if (handler == null) {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
         }
-        if (r.operation() != S3Operation.LIST_BUCKETS && r.operation() != S3Operation.CREATE_BUCKET) {
-            r = r.withBucketRecord(checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner")));
+        if (r.operation() == S3Operation.LIST_BUCKETS || r.operation() == S3Operation.CREATE_BUCKET) {
+            if (r.owner() == null) {
+                throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
+            }
+        } else {
+            r = r.withBucketRecord(checkRequestAccess(r));
         }
         FeatureHeaders.check(r);
         String versionId = r.queryParam("versionId");
@@ -133,6 +150,22 @@ public final class S3Dispatcher {
      */
     public S3Response preflight(String bucket, Map<String, String> headers) {
         return cors.preflight(bucket, headers);
+    }
+
+    /**
+     * The bucket's record, if the caller may act on it: its owner may do anything, anyone else (another tenant, an
+     * anonymous request) what a public grant allows ({@link PublicAccess#checkGrantee}); AccessDenied otherwise.
+     */
+    private Bucket checkRequestAccess(S3Request r) {
+        Bucket b = coffer.headBucket(r.bucket());
+        String expectedOwner = r.header("x-amz-expected-bucket-owner");
+        if (expectedOwner != null && !b.owner().equals(expectedOwner.trim())) {
+            throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
+        }
+        if (!b.owner().equals(r.owner())) {
+            access.checkGrantee(r.withBucketRecord(b), b);
+        }
+        return b;
     }
 
     /**
