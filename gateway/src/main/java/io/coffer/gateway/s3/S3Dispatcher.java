@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.auth.PostPolicySignature;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
@@ -12,6 +13,7 @@ import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -30,8 +32,9 @@ public final class S3Dispatcher {
      * encrypted at rest with AES-256 under keys Coffer manages, which S3 reports as SSE-S3, {@code AES256}.
      */
     private static final Set<S3Operation> STORES_OR_SERVES_OBJECT_DATA = EnumSet.of(
-            S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD,
-            S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY, S3Operation.COMPLETE_MULTIPART_UPLOAD,
+            S3Operation.PUT_OBJECT, S3Operation.POST_OBJECT, S3Operation.COPY_OBJECT,
+            S3Operation.CREATE_MULTIPART_UPLOAD, S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY,
+            S3Operation.COMPLETE_MULTIPART_UPLOAD,
             S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT);
 
     /** The actions that act on the version {@code versionId} names; others take only the current version's id. */
@@ -47,7 +50,8 @@ public final class S3Dispatcher {
      * @param tenantMayPublish true for a tenant whose account-level Block Public Access the operator turned off
      *                         ({@link PublicAccess})
      */
-    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish) {
+    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
+                        PostPolicySignature postSignature, Clock clock) {
         this.coffer = coffer;
         this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
@@ -60,7 +64,9 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
         handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
-        handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer, access));
+        PutObjectHandler put = new PutObjectHandler(coffer, access);
+        handlers.put(S3Operation.PUT_OBJECT, put);
+        handlers.put(S3Operation.POST_OBJECT, new PostObjectHandler(coffer, put, access, postSignature, clock));
         handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
         handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
@@ -111,7 +117,8 @@ public final class S3Dispatcher {
             if (r.owner() == null) {
                 throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
             }
-        } else {
+        } else if (r.operation() != S3Operation.POST_OBJECT) {
+            // a form upload is authenticated by its policy, in the body: PostObjectHandler checks it
             r = r.withBucketRecord(checkRequestAccess(r));
         }
         FeatureHeaders.check(r);

@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -92,7 +93,9 @@ public final class S3Router {
                 case "HEAD" -> S3Operation.HEAD_BUCKET;
                 case "PUT" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.CREATE_BUCKET;
                 case "DELETE" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.DELETE_BUCKET;
-                case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS : S3Operation.NOT_IMPLEMENTED;
+                case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS
+                        : isForm(headers) && !namesSubresource(query) ? S3Operation.POST_OBJECT
+                        : S3Operation.NOT_IMPLEMENTED;
                 default -> S3Operation.NOT_IMPLEMENTED;
             };
         }
@@ -180,6 +183,12 @@ public final class S3Router {
                     : S3Operation.DELETE_PUBLIC_ACCESS_BLOCK;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
+    }
+
+    /** A browser form upload's body type (POST Object). */
+    private static boolean isForm(Map<String, String> headers) {
+        String type = headers.get("content-type");
+        return type != null && type.trim().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
     }
 
     private static boolean namesSubresource(Map<String, String> query) {
