@@ -3,13 +3,19 @@ package io.coffer.gateway.s3;
 import static io.coffer.gateway.s3.SdkClientCompatibilityTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.coffer.gateway.auth.Credential;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -79,6 +85,45 @@ class PublicAccessTest {
         assertError(() -> anonymous.createBucket(b -> b.bucket("anon-bucket")), 403, "AccessDenied");
         assertThat(gateway.client().getObjectAsBytes(r -> r.bucket("pub-private").key("public")).asUtf8String())
                 .isEqualTo("public bytes");
+    }
+
+    @Test
+    void anonymousRequestsAreInTheAccessLog() throws InterruptedException {
+        Logger access = (Logger) LoggerFactory.getLogger("io.coffer.gateway.access");
+        Level level = access.getLevel();
+        ListAppender<ILoggingEvent> seen = new ListAppender<>();
+        seen.start();
+        access.addAppender(seen);
+        access.setLevel(Level.INFO);
+        try {
+            anonymous.getObjectAsBytes(r -> r.bucket("pub-private").key("public"));
+            assertError(() -> anonymous.getObjectAsBytes(r -> r.bucket("pub-private").key("secret")), 403,
+                    "AccessDenied");
+            // the entry is written once the response is, which the client may see first
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!logged(seen, "key=secret") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } finally {
+            access.detachAppender(seen);
+            access.setLevel(level);
+        }
+        List<ILoggingEvent> lines;
+        synchronized (seen) {
+            lines = List.copyOf(seen.list);
+        }
+        assertThat(lines).extracting(ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).contains("access_key_id=- operation=GetObject")
+                        .contains("key=public").contains("status=200"))
+                .anySatisfy(line -> assertThat(line).contains("access_key_id=- operation=GetObject")
+                        .contains("key=secret").contains("status=403").contains("error_code=AccessDenied"));
+    }
+
+    /** ListAppender appends under its own lock (AppenderBase.doAppend), so reads take it too. */
+    private static boolean logged(ListAppender<ILoggingEvent> appender, String text) {
+        synchronized (appender) {
+            return appender.list.stream().anyMatch(e -> e.getFormattedMessage().contains(text));
+        }
     }
 
     @Test
