@@ -55,6 +55,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * A map-based {@link Coffer} for the gateway's protocol tests only: S3 object semantics (ETags, multipart, listing,
@@ -345,11 +346,22 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
 
     @Override
     public synchronized void putObjectTags(String bucket, String key, Map<String, String> tags) {
+        Map<String, String> checked = TagSets.objectTags(tags);
+        revise(bucket, key, a -> a.withTags(checked));
+    }
+
+    @Override
+    public synchronized void reviseObjectAttributes(Bucket bucket, String key,
+                                                    UnaryOperator<ObjectAttributes> revision) {
+        revise(bucket.name(), key, revision);
+    }
+
+    private void revise(String bucket, String key, UnaryOperator<ObjectAttributes> revision) {
         Stored s = stored(bucket, key);
         ObjectInfo i = s.info;
-        ObjectInfo tagged = new ObjectInfo(i.bucket(), i.key(), i.size(), i.etag(), i.lastModified(),
-                i.attributes().withTags(TagSets.objectTags(tags)), i.partSizes());
-        bucketObjects(bucket).put(key, new Stored(tagged, s.data));
+        ObjectInfo revised = new ObjectInfo(i.bucket(), i.key(), i.size(), i.etag(), i.lastModified(),
+                revision.apply(i.attributes()), i.partSizes());
+        bucketObjects(bucket).put(key, new Stored(revised, s.data));
     }
 
     private static void checkCopySource(CopySource c, ObjectInfo info) {

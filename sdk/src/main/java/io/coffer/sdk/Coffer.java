@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The engine as an embedding program sees it: S3's object model over encrypted, deduplicated storage.
@@ -306,6 +307,15 @@ public interface Coffer extends AutoCloseable {
     default void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
         putObjectTags(bucket.name(), key, tags);
     }
+
+    /**
+     * Replaces the current version's attributes with {@code revision} of them (the gateway keeps an object's ACL among
+     * its stored headers), as {@link #putObjectTags} replaces its tags: bytes, ETag and Last-Modified stay, the
+     * manifest is sealed again (so a reindex restores them), and the write commits only while the key still holds
+     * an object of the ETag read (PRECONDITION_FAILED otherwise); NO_SUCH_KEY when there is none. Tags the revision
+     * sets are not checked: use {@link #putObjectTags} for tags.
+     */
+    void reviseObjectAttributes(Bucket bucket, String key, UnaryOperator<ObjectAttributes> revision);
 
     default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
                                          MultipartChecksum checksum) {

@@ -6,8 +6,9 @@ import java.time.Clock;
 
 /**
  * Authenticates a request with whichever AWS signature it carries: Signature Version 4 (header or presigned query)
- * or, unless refused by configuration, Signature Version 2 (header or query). An unsigned request is AccessDenied:
- * there is no anonymous access.
+ * or, unless refused by configuration, Signature Version 2 (header or query). A request with no trace of a signature
+ * (no Authorization header, no signature query parameter) is anonymous: what it may do is decided per bucket and
+ * object by their public grants (S3Dispatcher, PublicAccess).
  */
 public final class RequestAuthenticator {
     public static final String SIGV2_REFUSED = "Signature Version 2 is turned off on this server (auth-sigv2 ="
@@ -28,6 +29,9 @@ public final class RequestAuthenticator {
         boolean header = r.header("authorization") != null;
         boolean query = r.queryParam("X-Amz-Signature") != null || r.queryParam("X-Amz-Algorithm") != null
                 || r.queryParam("Signature") != null || r.queryParam("AWSAccessKeyId") != null;
+        if (!header && !query && r.queryParam("X-Amz-Credential") == null) {
+            return AuthResult.anonymous(r.header("x-amz-content-sha256"));
+        }
         if (header && query) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Only one auth mechanism allowed; only the"
                     + " X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header"

@@ -31,8 +31,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -180,7 +182,8 @@ final class ServeCommand implements Callable<Integer> {
                 c.intValue(ConfigKey.MAX_INITIAL_LINE_LENGTH), c.intValue(ConfigKey.MAX_HEADER_SIZE),
                 Duration.ofSeconds(c.intValue(ConfigKey.IDLE_TIMEOUT_SECONDS)), c.intValue(ConfigKey.WORKER_THREADS),
                 c.intValue(ConfigKey.BODY_BUFFER_BYTES), Duration.ofSeconds(c.intValue(ConfigKey.SHUTDOWN_GRACE_SECONDS)),
-                Clock.systemUTC(), c.boolValue(ConfigKey.AUTH_SIGV2));
+                Clock.systemUTC(), c.boolValue(ConfigKey.AUTH_SIGV2),
+                publicAccessTenants(c.get(ConfigKey.PUBLIC_ACCESS_TENANTS)));
         AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();
@@ -274,5 +277,16 @@ final class ServeCommand implements Callable<Integer> {
         } catch (ReflectiveOperationException beforeJdk22) {
             return true;
         }
+    }
+
+    /** {@code public-access-tenants}: comma-separated tenant names, blanks ignored. */
+    static Set<String> publicAccessTenants(String v) {
+        Set<String> tenants = new HashSet<>();
+        for (String t : v == null ? new String[0] : v.split(",")) {
+            if (!t.isBlank()) {
+                tenants.add(t.trim());
+            }
+        }
+        return tenants;
     }
 }

@@ -42,6 +42,11 @@ public enum ConfigKey {
     CREDENTIALS("credentials", null, true),
     /** Accept AWS Signature Version 2 (HMAC-SHA1) requests and presigned URLs; false: Version 4 only. */
     AUTH_SIGV2("auth-sigv2", "true", false),
+    /**
+     * Tenants whose account-level Block Public Access is off, comma-separated ({@code *}: every tenant); for any
+     * other tenant public ACLs are refused and ignored, so nothing of it is readable without its keys (the default).
+     */
+    PUBLIC_ACCESS_TENANTS("public-access-tenants", null, false),
     IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
     WORKER_THREADS("worker-threads", "64", false),
     MAX_HEADER_SIZE("max-header-size", "16384", false),

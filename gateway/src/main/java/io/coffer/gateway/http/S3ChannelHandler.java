@@ -234,7 +234,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
                 headers, SignedRequest.rawPath(req.uri()),
                 RequestTarget.virtualBucket(host, server.options().baseDomain()));
         AuthResult auth = server.verifier().verify(signed);
-        ex.accessKeyId = auth.credential().accessKeyId();
+        ex.accessKeyId = auth.accessKeyId();
         Map<String, String> flat = new LinkedHashMap<>();
         for (Map.Entry<String, List<String>> h : headers.entrySet()) {
             flat.put(h.getKey(), String.join(",", h.getValue()));
@@ -269,7 +269,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             checks = verifying::checksums;
         }
         return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
-                auth.credential().owner(), auth.credential().accessKeyId(), body, decodedLength, checks, null);
+                auth.owner(), auth.accessKeyId(), body, decodedLength, checks, null);
     }
 
     private static void stripAwsChunked(Map<String, String> headers) {

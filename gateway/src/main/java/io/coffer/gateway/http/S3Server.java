@@ -1,5 +1,6 @@
 package io.coffer.gateway.http;
 
+import io.coffer.gateway.auth.PostPolicySignature;
 import io.coffer.gateway.auth.RequestAuthenticator;
 import io.coffer.gateway.s3.S3Dispatcher;
 import io.coffer.sdk.Coffer;
@@ -57,7 +58,8 @@ public final class S3Server implements AutoCloseable {
 
     public S3Server(Coffer coffer, S3ServerOptions options, GatewayMetrics metrics, AccessLog accessLog) {
         this.options = options;
-        this.dispatcher = new S3Dispatcher(coffer, options.region());
+        this.dispatcher = new S3Dispatcher(coffer, options.region(), options::tenantMayPublish,
+                new PostPolicySignature(options.credentials(), options.acceptSigV2()), options.clock());
         this.verifier = new RequestAuthenticator(options.credentials(), options.clock(), options.acceptSigV2());
         this.metrics = metrics;
         this.accessLog = accessLog;

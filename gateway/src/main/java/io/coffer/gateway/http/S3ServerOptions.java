@@ -5,6 +5,7 @@ import io.netty.handler.ssl.SslContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What the S3 server needs to run, already validated and resolved (TLS context built, credentials loaded).
@@ -19,12 +20,17 @@ import java.util.Objects;
  * @param bodyBufferBytes      request body bytes buffered per connection before reading pauses
  * @param shutdownGrace        how long graceful shutdown waits for in-flight requests
  * @param acceptSigV2          accept AWS Signature Version 2 (else only Version 4)
+ * @param publicAccessTenants  tenants whose account-level Block Public Access is off ({@code *}: every tenant); for
+ *                             all others public ACLs are refused and ignored
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
-                              Clock clock, boolean acceptSigV2) {
+                              Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants) {
+    public static final String EVERY_TENANT = "*";
+
     public S3ServerOptions {
+        publicAccessTenants = publicAccessTenants == null ? Set.of() : Set.copyOf(publicAccessTenants);
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(credentials, "credentials");
         Objects.requireNonNull(region, "region");
@@ -32,6 +38,20 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
+    }
+
+    /** Options with Block Public Access on for every tenant. */
+    public S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
+                           CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
+                           Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
+                           Clock clock, boolean acceptSigV2) {
+        this(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength, maxHeaderSize,
+                idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, Set.of());
+    }
+
+    /** True when {@code tenant} may make buckets and objects public (its account-level block is off). */
+    public boolean tenantMayPublish(String tenant) {
+        return publicAccessTenants.contains(EVERY_TENANT) || publicAccessTenants.contains(tenant);
     }
 
     /** Defaults for a local gateway: 8 KiB request line, 16 KiB headers, 1 MiB body buffer, 64 workers. */
@@ -42,31 +62,42 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
 
     public S3ServerOptions withBaseDomain(String domain) {
         return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
+                acceptSigV2, publicAccessTenants);
     }
 
     public S3ServerOptions withSslContext(SslContext ctx) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
+                acceptSigV2, publicAccessTenants);
     }
 
     public S3ServerOptions withClock(Clock c) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c, acceptSigV2);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c,
+                acceptSigV2, publicAccessTenants);
     }
 
     public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
-                idle, workerThreads, bodyBuffer, shutdownGrace, clock, acceptSigV2);
+                idle, workerThreads, bodyBuffer, shutdownGrace, clock,
+                acceptSigV2, publicAccessTenants);
     }
 
     public S3ServerOptions withRegion(String r) {
         return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
+                acceptSigV2, publicAccessTenants);
+    }
+
+    public S3ServerOptions withPublicAccessTenants(Set<String> tenants) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants);
     }
 
     public S3ServerOptions withSigV2(boolean accept) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, accept);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
+                accept, publicAccessTenants);
     }
 }

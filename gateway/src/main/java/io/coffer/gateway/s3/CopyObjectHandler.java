@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.CopySourceHeader;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
@@ -19,10 +20,12 @@ import io.coffer.sdk.ObjectInfo;
 public final class CopyObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final SourceAccess sourceAccess;
+    private final PublicAccess access;
 
-    public CopyObjectHandler(Coffer coffer, SourceAccess sourceAccess) {
+    public CopyObjectHandler(Coffer coffer, SourceAccess sourceAccess, PublicAccess access) {
         this.coffer = coffer;
         this.sourceAccess = sourceAccess;
+        this.access = access;
     }
 
     @Override
@@ -44,6 +47,18 @@ public final class CopyObjectHandler implements S3ActionHandler {
                     + " copy an object to itself without changing the object's metadata, storage class, website"
                     + " redirect location or encryption attributes.");
         }
+        if (attributes == null) {
+            // S3 never copies an ACL: the copy gets the request's (private by default), so the source's attributes
+            // are named here with the ACL replaced; the copy is bound to the ETag read (a source replaced in between
+            // is PreconditionFailed rather than another object's attributes on these bytes)
+            ObjectInfo src = coffer.headObject(source.bucket(), source.key(), source.versionId());
+            attributes = src.attributes();
+            if (source.ifMatch() == null) {
+                source = new CopySource(source.bucket(), source.key(), src.etag(), source.ifNoneMatch(),
+                        source.ifModifiedSince(), source.ifUnmodifiedSince(), source.versionId());
+            }
+        }
+        attributes = access.withRequestedAcl(r, attributes);
         ObjectInfo info = coffer.copyObject(source, r.bucketRecord(), r.key(), attributes, TaggingHeader.copyTags(r),
                 PutObjectHandler.precondition(r));
         byte[] xml = XmlResponseWriter.document("CopyObjectResult")

@@ -2,8 +2,12 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.AccessControlList;
+import io.coffer.gateway.s3.acl.AclHeaders;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
@@ -13,17 +17,20 @@ import java.nio.charset.StandardCharsets;
 /**
  * CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. Re-creating a bucket
  * one already owns is 200 in us-east-1 (S3's legacy behaviour there, which scripts rely on; nothing changes) and
- * BucketAlreadyOwnedByYou (409) in any other region.
+ * BucketAlreadyOwnedByYou (409) in any other region. An ACL named by x-amz-acl or x-amz-grant-* (a public one only
+ * where the tenant's Block Public Access is off) is stored with a bucket this request created.
  */
 public final class CreateBucketHandler implements S3ActionHandler {
     private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 64);
     private static final String US_EAST_1 = "us-east-1";
     private final Coffer coffer;
     private final String defaultRegion;
+    private final PublicAccess access;
 
-    public CreateBucketHandler(Coffer coffer, String defaultRegion) {
+    public CreateBucketHandler(Coffer coffer, String defaultRegion, PublicAccess access) {
         this.coffer = coffer;
         this.defaultRegion = defaultRegion;
+        this.access = access;
     }
 
     @Override
@@ -41,8 +48,13 @@ public final class CreateBucketHandler implements S3ActionHandler {
                 region = constraint.trim();
             }
         }
+        AccessControlList acl = AclHeaders.of(r, r.owner());
+        access.checkSettableOnNewBucket(r.owner(), acl);
         try {
-            coffer.createBucket(r.bucket(), r.owner(), region);
+            Bucket created = coffer.createBucket(r.bucket(), r.owner(), region);
+            if (acl != null && !acl.equals(AccessControlList.PRIVATE)) {
+                coffer.putBucketConfig(created, PublicAccess.BUCKET_ACL, acl.encodeBytes());
+            }
         } catch (CofferException e) {
             if (e.code() != ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU || !region.equals(US_EAST_1)
                     || !coffer.headBucket(r.bucket()).region().equals(US_EAST_1)) {

@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -19,9 +20,11 @@ import java.util.Locale;
  */
 public final class CreateMultipartUploadHandler implements S3ActionHandler {
     private final Coffer coffer;
+    private final PublicAccess access;
 
-    public CreateMultipartUploadHandler(Coffer coffer) {
+    public CreateMultipartUploadHandler(Coffer coffer, PublicAccess access) {
         this.coffer = coffer;
+        this.access = access;
     }
 
     @Override
@@ -29,7 +32,8 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
         ChecksumType type = checksumType(r, algorithm);
-        String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(), ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)),
+        String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(),
+                access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
                 algorithm == null ? null : new MultipartChecksum(algorithm, type));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();

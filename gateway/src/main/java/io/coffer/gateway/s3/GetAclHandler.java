@@ -1,32 +1,30 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.gateway.s3.acl.AclXml;
+import io.coffer.gateway.s3.acl.ObjectAcl;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.sdk.Coffer;
 
 /**
- * GetBucketAcl and GetObjectAcl: every bucket and object is private to its owner (other canned ACLs and grants are
- * refused when written), so the policy is the owner's FULL_CONTROL, as S3 reports a private resource.
+ * GetBucketAcl and GetObjectAcl: the grants stored with the bucket (its {@code acl} document) or with the object (in
+ * its sealed attributes), the owner's FULL_CONTROL where none were set. The owner is the bucket's tenant.
  */
 public final class GetAclHandler implements S3ActionHandler {
     private final Coffer coffer;
+    private final PublicAccess access;
 
-    public GetAclHandler(Coffer coffer) {
+    public GetAclHandler(Coffer coffer, PublicAccess access) {
         this.coffer = coffer;
+        this.access = access;
     }
 
     @Override
     public S3Response handle(S3Request r) {
+        String owner = r.bucketRecord().owner();
         if (r.key() != null) {
-            coffer.headObject(r.bucket(), r.key());
+            return S3Response.xml(200, AclXml.render(owner,
+                    ObjectAcl.of(coffer.headObject(r.bucket(), r.key()).attributes())));
         }
-        byte[] xml = XmlResponseWriter.document("AccessControlPolicy")
-                .start("Owner").element("ID", r.owner()).element("DisplayName", r.owner()).end()
-                .start("AccessControlList").start("Grant")
-                .startTyped("Grantee", "CanonicalUser").element("ID", r.owner()).element("DisplayName", r.owner())
-                .end()
-                .element("Permission", "FULL_CONTROL")
-                .end().end()
-                .toBytes();
-        return S3Response.xml(200, xml);
+        return S3Response.xml(200, AclXml.render(owner, access.bucketAcl(r.bucketRecord())));
     }
 }

@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.sdk.Coffer;
@@ -13,20 +14,22 @@ import io.coffer.sdk.PutObjectRequest;
 /**
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every
  * signature, hash and checksum check passed). Supports x-amz-meta-*, the stored content headers, Content-MD5,
- * x-amz-checksum-*, x-amz-tagging, If-None-Match: * and If-Match.
+ * x-amz-checksum-*, x-amz-tagging, x-amz-acl / x-amz-grant-*, If-None-Match: * and If-Match.
  */
 public final class PutObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
+    private final PublicAccess access;
 
-    public PutObjectHandler(Coffer coffer) {
+    public PutObjectHandler(Coffer coffer, PublicAccess access) {
         this.coffer = coffer;
+        this.access = access;
     }
 
     @Override
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
         PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
-                ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)),
+                access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
                 ObjectHeaders.contentMd5(r), precondition(r),
                 () -> r.bodyChecks().checksums(), r.bucketRecord());
         ObjectInfo info = coffer.putObject(put, r.body());

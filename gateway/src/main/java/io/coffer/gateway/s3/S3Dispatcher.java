@@ -1,7 +1,9 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.auth.PostPolicySignature;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
@@ -11,11 +13,13 @@ import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Runs a routed request: tenant isolation first (a bucket of another tenant is AccessDenied, whatever the action),
@@ -28,8 +32,9 @@ public final class S3Dispatcher {
      * encrypted at rest with AES-256 under keys Coffer manages, which S3 reports as SSE-S3, {@code AES256}.
      */
     private static final Set<S3Operation> STORES_OR_SERVES_OBJECT_DATA = EnumSet.of(
-            S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD,
-            S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY, S3Operation.COMPLETE_MULTIPART_UPLOAD,
+            S3Operation.PUT_OBJECT, S3Operation.POST_OBJECT, S3Operation.COPY_OBJECT,
+            S3Operation.CREATE_MULTIPART_UPLOAD, S3Operation.UPLOAD_PART, S3Operation.UPLOAD_PART_COPY,
+            S3Operation.COMPLETE_MULTIPART_UPLOAD,
             S3Operation.GET_OBJECT, S3Operation.HEAD_OBJECT);
 
     /** The actions that act on the version {@code versionId} names; others take only the current version's id. */
@@ -39,26 +44,35 @@ public final class S3Dispatcher {
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
     private final CorsResponder cors;
+    private final PublicAccess access;
 
-    public S3Dispatcher(Coffer coffer, String defaultRegion) {
+    /**
+     * @param tenantMayPublish true for a tenant whose account-level Block Public Access the operator turned off
+     *                         ({@link PublicAccess})
+     */
+    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
+                        PostPolicySignature postSignature, Clock clock) {
         this.coffer = coffer;
+        this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
                 r.header("x-amz-source-expected-bucket-owner"));
         handlers.put(S3Operation.LIST_BUCKETS, new ListBucketsHandler(coffer));
-        handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion));
+        handlers.put(S3Operation.CREATE_BUCKET, new CreateBucketHandler(coffer, defaultRegion, access));
         handlers.put(S3Operation.HEAD_BUCKET, new HeadBucketHandler(coffer, defaultRegion));
         handlers.put(S3Operation.DELETE_BUCKET, new DeleteBucketHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_LOCATION, new GetBucketLocationHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
         handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
-        handlers.put(S3Operation.PUT_OBJECT, new PutObjectHandler(coffer));
+        PutObjectHandler put = new PutObjectHandler(coffer, access);
+        handlers.put(S3Operation.PUT_OBJECT, put);
+        handlers.put(S3Operation.POST_OBJECT, new PostObjectHandler(coffer, put, access, postSignature, clock));
         handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
         handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
-        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess));
-        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer));
+        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access));
         handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer));
         handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
@@ -70,9 +84,14 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer));
         handlers.put(S3Operation.DELETE_BUCKET_ENCRYPTION, new DeleteBucketEncryptionHandler(coffer));
-        GetAclHandler acl = new GetAclHandler(coffer);
+        GetAclHandler acl = new GetAclHandler(coffer, access);
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
         handlers.put(S3Operation.GET_OBJECT_ACL, acl);
+        handlers.put(S3Operation.PUT_BUCKET_ACL, new PutBucketAclHandler(coffer, access));
+        handlers.put(S3Operation.PUT_OBJECT_ACL, new PutObjectAclHandler(coffer, access));
+        handlers.put(S3Operation.GET_PUBLIC_ACCESS_BLOCK, new GetPublicAccessBlockHandler(access));
+        handlers.put(S3Operation.PUT_PUBLIC_ACCESS_BLOCK, new PutPublicAccessBlockHandler(coffer));
+        handlers.put(S3Operation.DELETE_PUBLIC_ACCESS_BLOCK, new DeletePublicAccessBlockHandler(coffer));
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
@@ -94,8 +113,13 @@ public final class S3Dispatcher {
         if (handler == null) {
             throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
         }
-        if (r.operation() != S3Operation.LIST_BUCKETS && r.operation() != S3Operation.CREATE_BUCKET) {
-            r = r.withBucketRecord(checkAccess(r.bucket(), r.owner(), r.header("x-amz-expected-bucket-owner")));
+        if (r.operation() == S3Operation.LIST_BUCKETS || r.operation() == S3Operation.CREATE_BUCKET) {
+            if (r.owner() == null) {
+                throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
+            }
+        } else if (r.operation() != S3Operation.POST_OBJECT) {
+            // a form upload is authenticated by its policy, in the body: PostObjectHandler checks it
+            r = r.withBucketRecord(checkRequestAccess(r));
         }
         FeatureHeaders.check(r);
         String versionId = r.queryParam("versionId");
@@ -133,6 +157,22 @@ public final class S3Dispatcher {
      */
     public S3Response preflight(String bucket, Map<String, String> headers) {
         return cors.preflight(bucket, headers);
+    }
+
+    /**
+     * The bucket's record, if the caller may act on it: its owner may do anything, anyone else (another tenant, an
+     * anonymous request) what a public grant allows ({@link PublicAccess#checkGrantee}); AccessDenied otherwise.
+     */
+    private Bucket checkRequestAccess(S3Request r) {
+        Bucket b = coffer.headBucket(r.bucket());
+        String expectedOwner = r.header("x-amz-expected-bucket-owner");
+        if (expectedOwner != null && !b.owner().equals(expectedOwner.trim())) {
+            throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
+        }
+        if (!b.owner().equals(r.owner())) {
+            access.checkGrantee(r.withBucketRecord(b), b);
+        }
+        return b;
     }
 
     /**

@@ -11,6 +11,8 @@ public enum S3Operation {
     LIST_OBJECTS_V2("ListObjectsV2"),
     LIST_OBJECT_VERSIONS("ListObjectVersions"),
     PUT_OBJECT("PutObject"),
+    /** A browser form upload (multipart/form-data POST to the bucket), authenticated by its signed policy. */
+    POST_OBJECT("PostObject"),
     GET_OBJECT("GetObject"),
     HEAD_OBJECT("HeadObject"),
     DELETE_OBJECT("DeleteObject"),
@@ -27,6 +29,11 @@ public enum S3Operation {
     PUT_BUCKET_VERSIONING("PutBucketVersioning"),
     GET_BUCKET_ACL("GetBucketAcl"),
     GET_OBJECT_ACL("GetObjectAcl"),
+    PUT_BUCKET_ACL("PutBucketAcl"),
+    PUT_OBJECT_ACL("PutObjectAcl"),
+    GET_PUBLIC_ACCESS_BLOCK("GetPublicAccessBlock"),
+    PUT_PUBLIC_ACCESS_BLOCK("PutPublicAccessBlock"),
+    DELETE_PUBLIC_ACCESS_BLOCK("DeletePublicAccessBlock"),
     GET_OBJECT_ATTRIBUTES("GetObjectAttributes"),
     GET_OBJECT_TAGGING("GetObjectTagging"),
     PUT_OBJECT_TAGGING("PutObjectTagging"),
@@ -73,6 +80,6 @@ public enum S3Operation {
 
     /** True for operations whose request body is object data streamed to the engine. */
     public boolean streamsBody() {
-        return this == PUT_OBJECT || this == UPLOAD_PART;
+        return this == PUT_OBJECT || this == UPLOAD_PART || this == POST_OBJECT;
     }
 }

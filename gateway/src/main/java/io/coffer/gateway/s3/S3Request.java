@@ -12,8 +12,8 @@ import java.util.TreeMap;
  *
  * @param headers       request headers by case-insensitive name; repeated headers joined with {@code ","}
  * @param query         decoded query parameters in request order of first appearance
- * @param owner         the tenant the access key belongs to
- * @param accessKeyId   the access key that signed the request
+ * @param owner         the tenant the access key belongs to; null for an anonymous request
+ * @param accessKeyId   the access key that signed the request; null for an anonymous request
  * @param body          the verified request body (signature, payload hash, checksums are checked as it is read)
  * @param contentLength the decoded body length, or -1 when unknown
  * @param bodyChecks    checksums the body carried, known once it has been read to the end; never null

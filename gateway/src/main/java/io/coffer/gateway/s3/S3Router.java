@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,7 +16,7 @@ public final class S3Router {
     static final Set<String> UNSUPPORTED = Set.of(
             "accelerate", "analytics", "intelligent-tiering", "inventory", "legal-hold", "logging",
             "metadataConfiguration", "metadataTable", "metrics", "notification", "ownershipControls", "policyStatus",
-            "publicAccessBlock", "requestPayment", "restore", "retention", "select", "session", "torrent",
+            "requestPayment", "restore", "retention", "select", "session", "torrent",
             "renameObject");
     /** The subresources that pick one of the implemented actions. */
     private static final Set<String> ROUTING = Set.of(
@@ -23,12 +24,16 @@ public final class S3Router {
             "attributes");
 
     /** GET of a bucket's configuration subresource: the configurations a Coffer bucket has, or has never set. */
-    private static final Map<String, S3Operation> BUCKET_GETTERS = Map.of(
-            "versioning", S3Operation.GET_BUCKET_VERSIONING, "acl", S3Operation.GET_BUCKET_ACL,
-            "tagging", S3Operation.GET_BUCKET_TAGGING, "policy", S3Operation.GET_BUCKET_POLICY,
-            "cors", S3Operation.GET_BUCKET_CORS, "lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION,
-            "website", S3Operation.GET_BUCKET_WEBSITE, "object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION,
-            "replication", S3Operation.GET_BUCKET_REPLICATION, "encryption", S3Operation.GET_BUCKET_ENCRYPTION);
+    private static final Map<String, S3Operation> BUCKET_GETTERS = Map.ofEntries(
+            Map.entry("versioning", S3Operation.GET_BUCKET_VERSIONING), Map.entry("acl", S3Operation.GET_BUCKET_ACL),
+            Map.entry("tagging", S3Operation.GET_BUCKET_TAGGING), Map.entry("policy", S3Operation.GET_BUCKET_POLICY),
+            Map.entry("cors", S3Operation.GET_BUCKET_CORS),
+            Map.entry("lifecycle", S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION),
+            Map.entry("website", S3Operation.GET_BUCKET_WEBSITE),
+            Map.entry("object-lock", S3Operation.GET_OBJECT_LOCK_CONFIGURATION),
+            Map.entry("replication", S3Operation.GET_BUCKET_REPLICATION),
+            Map.entry("encryption", S3Operation.GET_BUCKET_ENCRYPTION),
+            Map.entry("publicAccessBlock", S3Operation.GET_PUBLIC_ACCESS_BLOCK));
     private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
             "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
     /**
@@ -88,7 +93,9 @@ public final class S3Router {
                 case "HEAD" -> S3Operation.HEAD_BUCKET;
                 case "PUT" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.CREATE_BUCKET;
                 case "DELETE" -> namesSubresource(query) ? S3Operation.NOT_IMPLEMENTED : S3Operation.DELETE_BUCKET;
-                case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS : S3Operation.NOT_IMPLEMENTED;
+                case "POST" -> query.containsKey("delete") ? S3Operation.DELETE_OBJECTS
+                        : isForm(headers) && !namesSubresource(query) ? S3Operation.POST_OBJECT
+                        : S3Operation.NOT_IMPLEMENTED;
                 default -> S3Operation.NOT_IMPLEMENTED;
             };
         }
@@ -155,7 +162,10 @@ public final class S3Router {
         return op == null ? S3Operation.NOT_IMPLEMENTED : op;
     }
 
-    /** PUT or DELETE of a configuration Coffer stores: object and bucket tags, a bucket's CORS rules and encryption. */
+    /**
+     * PUT or DELETE of a configuration Coffer stores: object and bucket tags, a bucket's CORS rules and encryption,
+     * bucket and object ACLs (PUT), a bucket's public access block.
+     */
     private static S3Operation configurationWriter(String method, String subresource) {
         boolean put = method.equals("PUT");
         if (!put && !method.equals("DELETE")) {
@@ -167,8 +177,18 @@ public final class S3Router {
             case "cors" -> put ? S3Operation.PUT_BUCKET_CORS : S3Operation.DELETE_BUCKET_CORS;
             case "encryption" -> put ? S3Operation.PUT_BUCKET_ENCRYPTION : S3Operation.DELETE_BUCKET_ENCRYPTION;
             case "versioning" -> put ? S3Operation.PUT_BUCKET_VERSIONING : S3Operation.NOT_IMPLEMENTED;
+            case "acl" -> put ? S3Operation.PUT_BUCKET_ACL : S3Operation.NOT_IMPLEMENTED;
+            case "object acl" -> put ? S3Operation.PUT_OBJECT_ACL : S3Operation.NOT_IMPLEMENTED;
+            case "publicAccessBlock" -> put ? S3Operation.PUT_PUBLIC_ACCESS_BLOCK
+                    : S3Operation.DELETE_PUBLIC_ACCESS_BLOCK;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
+    }
+
+    /** A browser form upload's body type (POST Object). */
+    private static boolean isForm(Map<String, String> headers) {
+        String type = headers.get("content-type");
+        return type != null && type.trim().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
     }
 
     private static boolean namesSubresource(Map<String, String> query) {

@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -52,6 +53,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private final Credential credential;
     private String baseDomain;
     private boolean acceptSigV2 = true;
+    private Set<String> publicAccessTenants = Set.of();
     private Path dataDir;
     private Coffer engine;
     private S3Server server;
@@ -79,6 +81,12 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         return this;
     }
 
+    /** Turns the account-level Block Public Access off for these tenants ({@code *}: all); on for all by default. */
+    public CofferGatewayExtension withPublicAccessTenants(String... tenants) {
+        this.publicAccessTenants = Set.of(tenants);
+        return this;
+    }
+
     /** Refuses (false) or accepts (the default) AWS Signature Version 2. */
     public CofferGatewayExtension withSigV2(boolean accept) {
         this.acceptSigV2 = accept;
@@ -92,7 +100,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         List<Credential> all = new ArrayList<>(extraCredentials);
         all.add(credential);
         S3ServerOptions options = S3ServerOptions.defaults("127.0.0.1", 0, new CredentialStore(all))
-                .withBaseDomain(baseDomain).withSigV2(acceptSigV2);
+                .withBaseDomain(baseDomain).withSigV2(acceptSigV2).withPublicAccessTenants(publicAccessTenants);
         server = new S3Server(engine, options, new GatewayMetrics(new SimpleMeterRegistry()),
                 new AccessLog(AccessLog.Format.TEXT)).start();
         client = newClient(credential.accessKeyId(), credential.secretKey());

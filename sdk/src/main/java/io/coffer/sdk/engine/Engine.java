@@ -44,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -332,17 +333,30 @@ public final class Engine implements Coffer {
         putObjectTags(bucket.name(), bucket, key, tags);
     }
 
-    /** A copy of the current version onto itself with new tags, its time kept, if the key still holds that ETag. */
     private void putObjectTags(String bucket, Bucket known, String key, Map<String, String> tags) {
-        Names.checkKey(key);
         Map<String, String> checked = TagSets.objectTags(tags);
+        reviseObjectAttributes(bucket, known, key, a -> a.withTags(checked));
+    }
+
+    @Override
+    public void reviseObjectAttributes(Bucket bucket, String key, UnaryOperator<ObjectAttributes> revision) {
+        reviseObjectAttributes(bucket.name(), bucket, key, revision);
+    }
+
+    /**
+     * A copy of the current version onto itself with revised attributes (tags, an ACL), its time kept, if the key
+     * still holds that ETag.
+     */
+    private void reviseObjectAttributes(String bucket, Bucket known, String key,
+                                        UnaryOperator<ObjectAttributes> revision) {
+        Names.checkKey(key);
         buckets.head(bucket, known);
         ObjectRecord current = reads.record(bucket, key);
         Manifest from = reads.openManifest(current);
-        Manifest tagged = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
-                from.attributes().withTags(checked));
-        // rewritten in place, whatever the bucket's versioning: tags are not a new version (its id does change)
-        commits.commit(tagged, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
+        Manifest revised = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
+                revision.apply(from.attributes()));
+        // rewritten in place, whatever the bucket's versioning: attributes are not a new version (its id does change)
+        commits.commit(revised, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
                 BucketVersioning.UNVERSIONED);
     }
 

@@ -3,24 +3,19 @@ package io.coffer.gateway.s3.headers;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.S3Request;
-import java.util.Locale;
-import java.util.Set;
 
 /**
  * Request headers that ask S3 for a feature: the gateway either honours what they ask or refuses the request with
  * S3's error, and never drops them silently (a public-read ACL or an object lock
  * that answered 200 without public access or retention would be a wrong success). What passes is what Coffer
- * does anyway: the private ACL (and the bucket-owner ACLs, the bucket owner being the only writer), SSE with
- * {@code AES256} (every object is encrypted), the {@code STANDARD} storage class. Tags ({@code x-amz-tagging}) are
- * stored ({@code TaggingHeader}).
+ * does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD} storage class. Tags
+ * ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl}, {@code x-amz-grant-*}) too
+ * ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
     public static final String SSE = "x-amz-server-side-encryption";
     /** S3's name for SSE with keys the server manages, which is what Coffer does to every object (AES-256). */
     public static final String SSE_AES256 = "AES256";
-    private static final Set<String> OBJECT_ACLS = Set.of("private", "bucket-owner-full-control", "bucket-owner-read");
-    private static final String[] GRANTS = {"x-amz-grant-read", "x-amz-grant-write", "x-amz-grant-read-acp",
-        "x-amz-grant-write-acp", "x-amz-grant-full-control"};
     private static final String[] OBJECT_LOCK = {"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date",
         "x-amz-object-lock-legal-hold"};
     private static final String[] KMS = {"x-amz-server-side-encryption-aws-kms-key-id",
@@ -39,8 +34,6 @@ public final class FeatureHeaders {
     public static void check(S3Request r) {
         switch (r.operation()) {
             case CREATE_BUCKET -> {
-                cannedAcl(r, Set.of("private"));
-                absent(r, GRANTS, "ACL grants");
                 if ("true".equalsIgnoreCase(trimmed(r, "x-amz-bucket-object-lock-enabled"))) {
                     throw notImplemented("Object Lock");
                 }
@@ -68,8 +61,6 @@ public final class FeatureHeaders {
 
     /** Headers that create an object with attributes: PutObject, CopyObject, CreateMultipartUpload. */
     private static void newObject(S3Request r) {
-        cannedAcl(r, OBJECT_ACLS);
-        absent(r, GRANTS, "ACL grants");
         absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
         absent(r, KMS, "Server-side encryption with AWS KMS keys");
         String sse = trimmed(r, SSE);
@@ -88,13 +79,6 @@ public final class FeatureHeaders {
                 // S3's answer for a bucket created without Object Lock, which every Coffer bucket is
                 throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Bucket is missing Object Lock Configuration");
             }
-        }
-    }
-
-    private static void cannedAcl(S3Request r, Set<String> honoured) {
-        String acl = trimmed(r, "x-amz-acl");
-        if (acl != null && !honoured.contains(acl.toLowerCase(Locale.ROOT))) {
-            throw notImplemented("The canned ACL " + acl);
         }
     }
 

@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
+import io.coffer.gateway.s3.acl.ObjectAcl;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
@@ -80,7 +81,9 @@ public final class ObjectHeaders {
         ObjectAttributes a = info.attributes();
         resp.header("Content-Type", a.contentType() == null ? DEFAULT_CONTENT_TYPE : a.contentType());
         for (Map.Entry<String, String> h : a.headers().entrySet()) {
-            resp.header(canonicalName(h.getKey()), h.getValue());
+            if (!h.getKey().equals(ObjectAcl.STORED_HEADER)) {
+                resp.header(canonicalName(h.getKey()), h.getValue());
+            }
         }
         for (Map.Entry<String, String> m : a.userMetadata().entrySet()) {
             resp.header("x-amz-meta-" + m.getKey(), EncodedWords.encode(m.getValue()));

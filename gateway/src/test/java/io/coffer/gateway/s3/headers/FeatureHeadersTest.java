@@ -27,8 +27,8 @@ import software.amazon.awssdk.services.s3.model.TaggingDirective;
 
 /**
  * Headers that ask for S3 features (ACLs, object lock, KMS and customer-key encryption, storage classes,
- * website redirects, expected bucket owners) through the AWS SDK v2 on the real engine: what Coffer cannot honour is
- * refused with S3's error and stores nothing; what it does anyway passes.
+ * website redirects, expected bucket owners) through the AWS SDK v2 on the real engine: what Coffer cannot honour (or
+ * Block Public Access refuses) is refused with S3's error and stores nothing; what it does anyway passes.
  */
 class FeatureHeadersTest {
     static final Credential OTHER = new Credential("FEATURESOTHERKEY", "features-other-secret", "tenant-b");
@@ -51,7 +51,8 @@ class FeatureHeadersTest {
     @Test
     void putsAskingForFeaturesCofferLacksAreRefusedAndStoreNothing(S3Client s3) {
         List<Refused> refused = List.of(
-                new Refused(r -> r.acl(ObjectCannedACL.PUBLIC_READ), 501, "NotImplemented"),
+                // Block Public Access is on for every tenant by default (PublicAccessTest: where it is off)
+                new Refused(r -> r.acl(ObjectCannedACL.PUBLIC_READ), 403, "AccessDenied"),
                 new Refused(r -> r.grantRead("id=someone"), 501, "NotImplemented"),
                 new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AWS_KMS), 501, "NotImplemented"),
                 new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AES256).ssekmsKeyId("key-1"), 501,
@@ -120,7 +121,7 @@ class FeatureHeadersTest {
         assertError(() -> s3.createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)),
                 501, "NotImplemented");
         assertError(() -> s3.createBucket(b -> b.bucket("public").acl(
-                BucketCannedACL.PUBLIC_READ)), 501, "NotImplemented");
+                BucketCannedACL.PUBLIC_READ)), 403, "AccessDenied");
         assertError(() -> s3.headBucket(b -> b.bucket("locked")), 404, null);
         assertError(() -> s3.headBucket(b -> b.bucket("public")), 404, null);
     }
