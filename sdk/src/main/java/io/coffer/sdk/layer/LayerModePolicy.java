@@ -22,6 +22,11 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
     /** The paper's largest sub-chunk average, 1 KiB. */
     public static final int DEFAULT_SUB_CHUNK_AVERAGE = 1 << 10;
     /**
+     * FastCDC's average sub-chunk size in the decompressed space (layers with a zlib recipe): text deduplicates at
+     * 8 KiB as well as at 1 KiB while manifests and per-chunk sealing cost an eighth (docs/BENCHMARKS.md).
+     */
+    public static final int DECOMPRESSED_SUB_CHUNK_AVERAGE = 8 << 10;
+    /**
      * A quarter of the 256 code bits: two chunks of resemblance 1/2 differ in about a quarter of their MinHash bits
      * (FinesseSketcher), so chunks that share at least half their windows share a key.
      */

@@ -53,6 +53,40 @@ class LayerModeTest {
         }
     }
 
+    /**
+     * The JDK's own gzip reproduces from its decompressed bytes (a zlib recipe): the layer's data entries are the
+     * decompressed text, not tokens, and it reads back whole, in ranges and through fsck; a multi-member gzip has no
+     * recipe and keeps the token stream.
+     */
+    @Test
+    void zlibWrittenGzipIsStoredDecompressedWithARecipeAndReadsBackExactly() throws Exception {
+        byte[] text = TestData.text(21, 700_000);
+        byte[] gz = gzip(text, 9);
+        byte[] two = concat(gzip(TestData.text(22, 200_000), 6), gzip(TestData.text(23, 200_000), 6));
+        try (TestEngine e = open(dir, "high")) {
+            put(e.coffer, LAYERS, "z.tgz", gz);
+            put(e.coffer, LAYERS, "two.gz", two);
+            Manifest m = manifest(e, LAYERS, "z.tgz");
+            assertThat(m.isLayer()).isTrue();
+            assertThat(dataBytes(m)).isEqualTo(text.length);
+            assertThat(dataBytes(manifest(e, LAYERS, "two.gz"))).isNotEqualTo(400_000);
+            assertThat(get(e.coffer, LAYERS, "z.tgz", null)).isEqualTo(gz);
+            assertThat(get(e.coffer, LAYERS, "two.gz", null)).isEqualTo(two);
+            long[][] ranges = {{0, 0}, {5, 5000}, {gz.length / 2, gz.length - 1}};
+            for (long[] r : ranges) {
+                assertThat(get(e.coffer, LAYERS, "z.tgz", ByteRange.of(r[0], r[1])))
+                        .isEqualTo(Arrays.copyOfRange(gz, (int) r[0], (int) r[1] + 1));
+            }
+            assertThat(e.coffer.headObject(LAYERS, "z.tgz").etag()).isEqualTo(TestData.md5Hex(gz));
+            assertThat(e.coffer.fsck(true).clean()).isTrue();
+        }
+    }
+
+    /** The bytes of a layer's data entries (after its side entries): tokens, or decompressed bytes with a recipe. */
+    private static long dataBytes(Manifest m) {
+        return m.entries().subList(m.layerSide(), m.entries().size()).stream().mapToLong(ManifestEntry::length).sum();
+    }
+
     @Test
     void rangesOfALayerAreTheOriginalsBytes() throws Exception {
         byte[] gz = gzip(TestData.text(2, 900_000), 6);
