@@ -1,6 +1,7 @@
 package io.coffer.sdk.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
@@ -17,6 +18,7 @@ import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -85,6 +87,48 @@ class LayerModeTest {
     /** The bytes of a layer's data entries (after its side entries): tokens, or decompressed bytes with a recipe. */
     private static long dataBytes(Manifest m) {
         return m.entries().subList(m.layerSide(), m.entries().size()).stream().mapToLong(ManifestEntry::length).sum();
+    }
+
+    /**
+     * The bucket-level document wins over the config key: it turns layer mode on for a bucket the key does not name
+     * and off for one it names; removing it gives the key's setting back; it survives a restart and a reindex.
+     */
+    @Test
+    void theBucketLevelSettingTurnsLayerModeOnAndOffOverTheConfigKey() throws Exception {
+        byte[] gz = gzip(TestData.text(24, 300_000), 6);
+        try (TestEngine e = open(dir, "high")) {
+            e.coffer.putBucketConfig(e.coffer.headBucket(PLAIN), LayerModePolicy.BUCKET_CONFIG,
+                    LayerModePolicy.bucketDocument("b-mode 0"));
+            e.coffer.putBucketConfig(e.coffer.headBucket(LAYERS), LayerModePolicy.BUCKET_CONFIG,
+                    LayerModePolicy.bucketDocument("off"));
+            put(e.coffer, PLAIN, "on.tgz", gz);
+            put(e.coffer, LAYERS, "off.tgz", gz);
+            assertThat(manifest(e, PLAIN, "on.tgz").isLayer()).isTrue();
+            assertThat(manifest(e, LAYERS, "off.tgz").isLayer()).isFalse();
+            assertThat(get(e.coffer, PLAIN, "on.tgz", null)).isEqualTo(gz);
+            e.coffer.putBucketConfig(e.coffer.headBucket(LAYERS), LayerModePolicy.BUCKET_CONFIG, null);
+            put(e.coffer, LAYERS, "again.tgz", gz);
+            assertThat(manifest(e, LAYERS, "again.tgz").isLayer()).isTrue();
+        }
+        for (String db : new String[] {"coffer.db", "coffer.db-wal", "coffer.db-shm"}) {
+            java.nio.file.Files.deleteIfExists(dir.resolve(db)); // reindex rebuilds the metadata from the backend
+        }
+        try (TestEngine e = TestEngine.open(dir, b -> b.layers(LayerModePolicy.parse(LAYERS + "=high",
+                LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE, LayerModePolicy.DEFAULT_THRESHOLD)))) {
+            ReindexReport report = e.coffer.reindex();
+            assertThat(report.objects()).isEqualTo(3);
+            assertThat(e.coffer.bucketConfig(e.coffer.headBucket(PLAIN), LayerModePolicy.BUCKET_CONFIG))
+                    .hasValueSatisfying(d -> assertThat(new String(d, StandardCharsets.UTF_8)).isEqualTo("basic:0"));
+            put(e.coffer, PLAIN, "on2.tgz", gz);
+            assertThat(manifest(e, PLAIN, "on2.tgz").isLayer()).isTrue();
+        }
+        assertThat(new String(LayerModePolicy.bucketDocument("on"), StandardCharsets.UTF_8)).isEqualTo("high");
+        assertThat(new String(LayerModePolicy.bucketDocument("h-mode"), StandardCharsets.UTF_8)).isEqualTo("high");
+        assertThat(new String(LayerModePolicy.bucketDocument("F-mode"), StandardCharsets.UTF_8)).isEqualTo("flexible");
+        assertThatThrownBy(() -> LayerModePolicy.bucketDocument("b-mode x"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LayerModePolicy.bucketDocument("sometimes"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
