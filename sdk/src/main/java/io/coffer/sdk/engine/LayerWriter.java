@@ -11,6 +11,7 @@ import io.coffer.sdk.deflate.Verdict;
 import io.coffer.sdk.deflate.ZlibRecipe;
 import io.coffer.sdk.deflate.ZlibRecipeFinder;
 import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.layer.TarAwareCuts;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
@@ -76,7 +77,7 @@ final class LayerWriter {
                     return null;
                 }
                 return writeDecoded(state, bucket, key, new ByteArrayInputStream(recipe.get().toBytes()), decompressed,
-                        LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, size, md5);
+                        LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, true, size, md5);
             }
         } finally {
             Files.deleteIfExists(decompressed);
@@ -100,7 +101,7 @@ final class LayerWriter {
                 return null;
             }
             try (InputStream sideIn = Files.newInputStream(side)) {
-                return writeDecoded(state, bucket, key, sideIn, tokens, policy.subChunkAverage(), size, md5);
+                return writeDecoded(state, bucket, key, sideIn, tokens, policy.subChunkAverage(), false, size, md5);
             }
         } finally {
             Files.deleteIfExists(tokens);
@@ -110,16 +111,18 @@ final class LayerWriter {
 
     /**
      * Writes a layer in a decoded space: {@code side} (side information, or a zlib recipe) as ordinary chunks, then
-     * {@code data} (the token stream, or the decompressed bytes) in 512 KiB chunks under their clusters' keys.
+     * {@code data} (the token stream, or the decompressed bytes, {@code decompressed}: cut at tar member boundaries)
+     * in 512 KiB chunks under their clusters' keys.
      */
     private Written writeDecoded(LayerState state, String bucket, String key, InputStream side, Path data,
-                                 int subChunkAverage, long size, byte[] md5) throws IOException {
+                                 int subChunkAverage, boolean decompressed, long size, byte[] md5)
+            throws IOException {
         ObjectWriter writer = new ObjectWriter(ctx, bucket, key, -1, 0);
         try {
             writer.appendStream(side);
             int sideEntries = writer.entryCount();
             List<ChunkKey> clusterKeys = clusterKeys(state, data);
-            List<ChunkKey> entryClusters = writeTokens(writer, data, clusterKeys, subChunkAverage);
+            List<ChunkKey> entryClusters = writeTokens(writer, data, clusterKeys, subChunkAverage, decompressed);
             ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
                     entryClusters);
             return new Written(writer, result, sideEntries);
@@ -157,9 +160,10 @@ final class LayerWriter {
      * Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's; returns
      * each sub-chunk's cluster key, in order.
      */
-    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys, int avg)
-            throws IOException {
+    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys, int avg,
+                                       boolean tarAware) throws IOException {
         FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
+        TarAwareCuts tarCuts = tarAware ? new TarAwareCuts(cdc) : null;
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
         List<ChunkKey> entryClusters = new ArrayList<>();
         int index = 0;
@@ -171,7 +175,7 @@ final class LayerWriter {
                 SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
                 List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
-                    int cut = cdc.nextCut(chunk, at, n - at);
+                    int cut = tarAware ? tarCuts.nextCut(chunk, at, n - at) : cdc.nextCut(chunk, at, n - at);
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
                     SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
                     writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));

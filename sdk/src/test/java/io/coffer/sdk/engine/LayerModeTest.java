@@ -15,6 +15,7 @@ import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
+import io.coffer.sdk.testing.TestTar;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -81,6 +82,27 @@ class LayerModeTest {
             }
             assertThat(e.coffer.headObject(LAYERS, "z.tgz").etag()).isEqualTo(TestData.md5Hex(gz));
             assertThat(e.coffer.fsck(true).clean()).isTrue();
+        }
+    }
+
+    /**
+     * A tarball's next version rewrites every header (here every mtime) and keeps every file: stored decompressed with
+     * tar-aware cuts, it adds little more than its headers (measured 2026-11-27: 4.8 % of its gzip size; cut at
+     * 8 KiB regardless of headers, most sub-chunks of these 4.5 KiB to 9 KiB files would hold a header).
+     */
+    @Test
+    void aTarballsNextVersionWithEveryMtimeChangedAddsLittleMoreThanItsHeaders() throws Exception {
+        byte[] gz1 = gzip(TestTar.of(150, 9000, 1_600_000_000L), 9);
+        byte[] gz2 = gzip(TestTar.of(150, 9000, 1_700_000_000L), 9);
+        try (TestEngine e = open(dir, "high")) {
+            put(e.coffer, LAYERS, "v1.tgz", gz1);
+            long before = blobBytes(e, "p/");
+            put(e.coffer, LAYERS, "v2.tgz", gz2);
+            long added = blobBytes(e, "p/") - before;
+            System.out.printf("[tar-versions] v2 added %d pack bytes, %.1f %% of its %d gzip bytes%n", added,
+                    100.0 * added / gz2.length, gz2.length);
+            assertThat(added).isLessThan(gz2.length / 5);
+            assertThat(get(e.coffer, LAYERS, "v2.tgz", null)).isEqualTo(gz2);
         }
     }
 
