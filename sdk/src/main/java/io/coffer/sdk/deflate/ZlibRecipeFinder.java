@@ -93,8 +93,8 @@ public final class ZlibRecipeFinder {
                     inf.setInput(input, 0, n);
                 }
                 int k = inf.inflate(output);
-                if (k == 0 && inf.needsDictionary()) {
-                    return -1;
+                if (k == 0 && (inf.needsDictionary() || !inf.needsInput() && !inf.finished())) {
+                    return -1; // a dictionary raw deflate cannot have, or no progress: never loop on it
                 }
                 produced += k;
                 if (produced > max) {
