@@ -9,6 +9,7 @@ import io.coffer.sdk.layer.LayerModePolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -48,6 +49,10 @@ public final class EngineLayerRatio {
         Path store = Files.createTempDirectory("coffer-layer-ratio-");
         try {
             long original = 0;
+            long putWall = 0;
+            long putCpu = 0;
+            long getWall = 0;
+            long getCpu = 0;
             long start = System.nanoTime();
             LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold);
             try (Coffer coffer = Coffer.builder().directory(store).layers(policy).build()) {
@@ -56,12 +61,20 @@ public final class EngineLayerRatio {
                     long size = Files.size(f);
                     original += size;
                     try (InputStream in = Files.newInputStream(f)) {
+                        long t0 = System.nanoTime();
+                        long c0 = processCpuNanos();
                         String etag = coffer.putObject(PutObjectRequest.of("layers", f.getFileName().toString(),
                                 size), in).etag();
+                        long t1 = System.nanoTime();
+                        long c1 = processCpuNanos();
                         String back;
                         try (var content = coffer.getObject("layers", f.getFileName().toString())) {
                             back = md5Hex(content.stream());
                         }
+                        putWall += t1 - t0;
+                        putCpu += c1 - c0;
+                        getWall += System.nanoTime() - t1;
+                        getCpu += processCpuNanos() - c1;
                         if (!back.equals(etag)) {
                             throw new IllegalStateException(f + " read back with MD5 " + back + ", not " + etag);
                         }
@@ -88,6 +101,10 @@ public final class EngineLayerRatio {
                     + " (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read back)%n", mode,
                     subChunkAverage, threshold, files.size(), original, stored, packs, manifests, stored - packs - manifests,
                     seconds, original / 1e6 / seconds);
+            out.printf(Locale.ROOT, "dedup throughput (layer-mode PUT, MB of gzip): %.1f MB/s wall, %.1f MB per process"
+                    + " CPU second (%.1f s wall, %.1f s CPU); GET: %.1f MB/s wall, %.1f MB per CPU second%n",
+                    original / 1e3 / (putWall / 1e6), original / 1e3 / (putCpu / 1e6), putWall / 1e9, putCpu / 1e9,
+                    original / 1e3 / (getWall / 1e6), original / 1e3 / (getCpu / 1e6));
             out.printf(Locale.ROOT, "coffer-layers ratio %.3f%n", r);
             return r;
         } finally {
@@ -97,6 +114,12 @@ public final class EngineLayerRatio {
                 }
             }
         }
+    }
+
+    /** CPU time of the whole process (all threads, the engine's pools and GC included), nanoseconds. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static String md5Hex(InputStream in) throws IOException {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
             ReindexCommand.class, StatsCommand.class, AuditCommand.class, RepairCommand.class, KeyServerVerb.class,
-            HealthCommand.class, PorServerCommand.class, RotateMasterKeyCommand.class,
+            HealthCommand.class, PorServerCommand.class, RotateMasterKeyCommand.class, BucketVerb.class,
             CommandLine.HelpCommand.class})
 public final class CofferCommand implements Runnable {
     @CommandLine.Spec

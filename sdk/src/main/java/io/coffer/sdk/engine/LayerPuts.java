@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -51,9 +52,13 @@ final class LayerPuts {
      * dedup policy) and it is not small enough to be inline.
      */
     boolean applies(String bucket, String key, long contentLength) {
-        return policy.modeOf(bucket).isPresent() && ctx.config.keySource().messageLocked()
-                && ctx.config.dedupPolicy().objectMayDedup(bucket, key)
-                && (contentLength < 0 || contentLength > ctx.config.inlineLimit());
+        return ctx.config.keySource().messageLocked() && ctx.config.dedupPolicy().objectMayDedup(bucket, key)
+                && (contentLength < 0 || contentLength > ctx.config.inlineLimit()) && modeOf(bucket).isPresent();
+    }
+
+    /** The bucket's layer mode: its bucket-level document if it has one, else the config key's. */
+    private Optional<String> modeOf(String bucket) {
+        return policy.modeOf(bucket, ctx.config.metadata().bucketConfigs(bucket).get(LayerModePolicy.BUCKET_CONFIG));
     }
 
     ObjectInfo put(PutObjectRequest request, InputStream body, Ordinary ordinary, Commit commit) {
@@ -101,12 +106,20 @@ final class LayerPuts {
         }
     }
 
-    /** The bucket's similarity state, loaded from its journal on first use; shared with multipart completions. */
+    /**
+     * The bucket's similarity state, loaded from its journal on first use and again when the bucket's mode changed
+     * (the journal replays under the new mode); shared with multipart completions.
+     */
     LayerState stateOf(String bucket) throws IOException {
+        String mode = modeOf(bucket).orElseThrow(() -> CofferException.of(ErrorCode.INTERNAL_ERROR,
+                "layer mode of bucket " + bucket + " was turned off during the PUT"));
         try {
-            return states.computeIfAbsent(bucket, b -> {
+            return states.compute(bucket, (b, known) -> {
+                if (known != null && known.mode().equals(mode)) {
+                    return known;
+                }
                 try {
-                    return LayerState.load(ctx, b, policy.modeOf(b).orElseThrow(), policy.threshold());
+                    return LayerState.load(ctx, b, mode, policy.threshold());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -1,26 +1,33 @@
 package io.coffer.sdk.engine;
 
 import io.coffer.sdk.blob.BoundedInputStream;
+import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.deflate.PartialEncoder;
+import io.coffer.sdk.deflate.ZlibRecipe;
+import io.coffer.sdk.deflate.ZlibReplay;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
+import java.io.PushbackInputStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The layer-mode read path: a layer-mode object's bytes are the {@link PartialEncoder}'s re-encoding of its token
- * stream and side information, both read as ordinary chunks. The encoder runs on a thread of its own and writes into a
+ * stream and side information, or the {@link ZlibReplay} of its decompressed bytes and zlib recipe, both read as
+ * ordinary chunks. The encoder runs on a thread of its own and writes into a
  * pipe the caller reads. A range is served by re-encoding from the start and skipping to it (deflate's bit-level
  * state cannot be resumed mid-stream without keeping it). The stream ends in an IOException, never early, if the
  * encoder fails or gives a length other than the object's.
  */
 final class LayerReader {
     private static final int PIPE_BUFFER = 64 << 10;
+    private static final int MAGIC_BYTES = 4;
     private final PartialEncoder encoder = new PartialEncoder();
+    private final ZlibReplay replay = new ZlibReplay();
 
     InputStream open(EngineContext ctx, Manifest m, long offset, long length) throws IOException {
         List<ManifestEntry> side = m.entries().subList(0, m.layerSide());
@@ -38,7 +45,7 @@ final class LayerReader {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try (sideIn; tokensIn; out) {
-                long n = encoder.encode(tokensIn, sideIn, out);
+                long n = encode(sideIn, tokensIn, out);
                 if (n != m.size()) {
                     throw new IOException("layer re-encoded to " + n + " bytes, not " + m.size());
                 }
@@ -51,6 +58,33 @@ final class LayerReader {
         InputStream whole = new Checked(pipe, failure, t, m.size());
         whole.skipNBytes(offset);
         return new BoundedInputStream(whole, length);
+    }
+
+    /**
+     * Re-creates the object: a zlib recipe (it starts with {@code "cpz"}) deflates the decompressed bytes again,
+     * side information ({@code "cpd"}) re-encodes the token stream.
+     */
+    private long encode(InputStream sideIn, InputStream dataIn, PipedOutputStream out) throws IOException {
+        PushbackInputStream side = new PushbackInputStream(sideIn, MAGIC_BYTES);
+        byte[] start = side.readNBytes(MAGIC_BYTES);
+        if (ZlibRecipe.isRecipe(start)) {
+            byte[] rest = side.readNBytes(ZlibRecipe.MAX_BYTES);
+            if (side.read() >= 0) {
+                throw new IOException("the layer's zlib recipe is longer than " + ZlibRecipe.MAX_BYTES + " bytes");
+            }
+            byte[] all = new byte[start.length + rest.length];
+            System.arraycopy(start, 0, all, 0, start.length);
+            System.arraycopy(rest, 0, all, start.length, rest.length);
+            ZlibRecipe recipe;
+            try {
+                recipe = ZlibRecipe.parse(all);
+            } catch (MalformedRecordException e) {
+                throw new IOException("the layer's zlib recipe is damaged: " + e.getMessage(), e);
+            }
+            return replay.encode(recipe, dataIn, out);
+        }
+        side.unread(start);
+        return encoder.encode(dataIn, side, out);
     }
 
     private static ObjectReadStream stream(EngineContext ctx, List<ManifestEntry> entries) throws IOException {

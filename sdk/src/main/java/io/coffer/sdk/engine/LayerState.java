@@ -46,6 +46,7 @@ final class LayerState {
 
     private final EngineContext ctx;
     private final String folder;
+    private final String mode;
     private final LayerSpacePolicy policy;
     private final ClusterIndex index;
     private final ClusterKeyring keyring;
@@ -54,6 +55,7 @@ final class LayerState {
     private LayerState(EngineContext ctx, String folder, String mode, int threshold) {
         this.ctx = ctx;
         this.folder = folder;
+        this.mode = mode;
         this.policy = LayerSpacePolicy.parse(mode);
         this.index = new ClusterIndex(FinesseSketcher.DEFAULT_CODE_BITS, threshold);
         KeySource source = ctx.config.keySource();
@@ -65,6 +67,11 @@ final class LayerState {
         LayerState s = new LayerState(ctx, folderOf(ctx.config.masterKey(), bucket), mode, threshold);
         s.replay();
         return s;
+    }
+
+    /** The mode text this state's policy was made from. */
+    String mode() {
+        return mode;
     }
 
     static String folderOf(MasterKey master, String bucket) {

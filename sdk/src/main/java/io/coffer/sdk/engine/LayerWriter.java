@@ -3,22 +3,29 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.chunk.FastCdcChunker;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.deflate.DeflateFormatException;
 import io.coffer.sdk.deflate.HuffmanTreeFeature;
+import io.coffer.sdk.deflate.PartialDecoder;
 import io.coffer.sdk.deflate.ReproducibilityVerifier;
 import io.coffer.sdk.deflate.Verdict;
+import io.coffer.sdk.deflate.ZlibRecipe;
+import io.coffer.sdk.deflate.ZlibRecipeFinder;
 import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.layer.TarAwareCuts;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.LayerSpacePolicy;
 import io.coffer.sdk.similarity.Sketcher;
 import io.coffer.sdk.similarity.SubChunkKeys;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +51,7 @@ final class LayerWriter {
     private final LayerModePolicy policy;
     private final Sketcher sketcher = new FinesseSketcher();
     private final ReproducibilityVerifier verifier = new ReproducibilityVerifier();
+    private final ZlibRecipeFinder recipes = new ZlibRecipeFinder();
 
     LayerWriter(EngineContext ctx, LayerModePolicy policy) {
         this.ctx = ctx;
@@ -61,6 +69,19 @@ final class LayerWriter {
      */
     Written write(LayerState state, String bucket, String key, Path original, long size, byte[] md5)
             throws IOException {
+        Path decompressed = Files.createTempFile("coffer-layer-", ".data");
+        try {
+            Optional<ZlibRecipe> recipe = recipes.find(original, size, decompressed);
+            if (recipe.isPresent()) {
+                if (state.decide(key, featureVector(original)) != LayerSpacePolicy.Space.PARTIALLY_DECODED) {
+                    return null;
+                }
+                return writeDecoded(state, bucket, key, new ByteArrayInputStream(recipe.get().toBytes()), decompressed,
+                        LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, true, size, md5);
+            }
+        } finally {
+            Files.deleteIfExists(decompressed);
+        }
         Path tokens = Files.createTempFile("coffer-layer-", ".tokens");
         Path side = Files.createTempFile("coffer-layer-", ".side");
         try {
@@ -79,24 +100,45 @@ final class LayerWriter {
             if (space != LayerSpacePolicy.Space.PARTIALLY_DECODED) {
                 return null;
             }
-            ObjectWriter writer = new ObjectWriter(ctx, bucket, key, -1, 0);
-            try {
-                try (InputStream in = Files.newInputStream(side)) {
-                    writer.appendStream(in);
-                }
-                int sideEntries = writer.entryCount();
-                List<ChunkKey> clusterKeys = clusterKeys(state, tokens);
-                List<ChunkKey> entryClusters = writeTokens(writer, tokens, clusterKeys);
-                ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
-                        entryClusters);
-                return new Written(writer, result, sideEntries);
-            } catch (IOException | RuntimeException | Error e) {
-                writer.abandonAppended();
-                throw e;
+            try (InputStream sideIn = Files.newInputStream(side)) {
+                return writeDecoded(state, bucket, key, sideIn, tokens, policy.subChunkAverage(), false, size, md5);
             }
         } finally {
             Files.deleteIfExists(tokens);
             Files.deleteIfExists(side);
+        }
+    }
+
+    /**
+     * Writes a layer in a decoded space: {@code side} (side information, or a zlib recipe) as ordinary chunks, then
+     * {@code data} (the token stream, or the decompressed bytes, {@code decompressed}: cut at tar member boundaries)
+     * in 512 KiB chunks under their clusters' keys.
+     */
+    private Written writeDecoded(LayerState state, String bucket, String key, InputStream side, Path data,
+                                 int subChunkAverage, boolean decompressed, long size, byte[] md5)
+            throws IOException {
+        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, -1, 0);
+        try {
+            writer.appendStream(side);
+            int sideEntries = writer.entryCount();
+            List<ChunkKey> clusterKeys = clusterKeys(state, data);
+            List<ChunkKey> entryClusters = writeTokens(writer, data, clusterKeys, subChunkAverage, decompressed);
+            ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
+                    entryClusters);
+            return new Written(writer, result, sideEntries);
+        } catch (IOException | RuntimeException | Error e) {
+            writer.abandonAppended();
+            throw e;
+        }
+    }
+
+    /** The layer's Huffman-tree vector (its first dynamic block's code lengths), null where it has none. */
+    private static int[] featureVector(Path original) throws IOException {
+        try (InputStream in = Files.newInputStream(original)) {
+            HuffmanTreeFeature f = new PartialDecoder().feature(in);
+            return f.source() == HuffmanTreeFeature.Source.NONE ? null : f.lengths();
+        } catch (DeflateFormatException e) {
+            return null;
         }
     }
 
@@ -118,10 +160,10 @@ final class LayerWriter {
      * Second pass: each 512 KiB chunk cut into FastCDC sub-chunks, each stored under a key from its cluster's; returns
      * each sub-chunk's cluster key, in order.
      */
-    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys)
-            throws IOException {
-        int avg = policy.subChunkAverage();
+    private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys, int avg,
+                                       boolean tarAware) throws IOException {
         FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
+        TarAwareCuts tarCuts = tarAware ? new TarAwareCuts(cdc) : null;
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
         List<ChunkKey> entryClusters = new ArrayList<>();
         int index = 0;
@@ -133,7 +175,7 @@ final class LayerWriter {
                 SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
                 List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
-                    int cut = cdc.nextCut(chunk, at, n - at);
+                    int cut = tarAware ? tarCuts.nextCut(chunk, at, n - at) : cdc.nextCut(chunk, at, n - at);
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
                     SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
                     writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));

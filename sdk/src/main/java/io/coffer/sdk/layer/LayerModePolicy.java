@@ -1,13 +1,16 @@
 package io.coffer.sdk.layer;
 
 import io.coffer.sdk.similarity.LayerSpacePolicy;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Which buckets store gzip objects in SimEnc's layer mode (docs/FORMAT.md, "Layer-mode objects"), in which of the
- * paper's modes, and how the partially decoded space is cut. Off for every bucket unless named.
+ * paper's modes, and how the partially decoded space is cut. Off for every bucket unless named here (the config key
+ * {@code layer-mode}, {@code COFFER_LAYER_MODE}) or by the bucket's own document {@value #BUCKET_CONFIG}, which wins.
  *
  * @param modes           bucket name to its {@link LayerSpacePolicy} text ({@code high}, {@code basic:N},
  *                        {@code flexible[:BITS:HASHES]})
@@ -22,10 +25,18 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
     /** The paper's largest sub-chunk average, 1 KiB. */
     public static final int DEFAULT_SUB_CHUNK_AVERAGE = 1 << 10;
     /**
+     * FastCDC's average sub-chunk size in the decompressed space (layers with a zlib recipe): text deduplicates at
+     * 8 KiB as well as at 1 KiB while manifests and per-chunk sealing cost an eighth (docs/BENCHMARKS.md).
+     */
+    public static final int DECOMPRESSED_SUB_CHUNK_AVERAGE = 8 << 10;
+    /**
      * A quarter of the 256 code bits: two chunks of resemblance 1/2 differ in about a quarter of their MinHash bits
      * (FinesseSketcher), so chunks that share at least half their windows share a key.
      */
     public static final int DEFAULT_THRESHOLD = 64;
+    /** The bucket configuration document that sets a bucket's layer mode, over the config key. */
+    public static final String BUCKET_CONFIG = "layer-mode";
+    private static final String OFF_DOCUMENT = "off";
     public static final LayerModePolicy OFF = new LayerModePolicy(Map.of(), DEFAULT_SUB_CHUNK_AVERAGE,
             DEFAULT_THRESHOLD);
 
@@ -64,9 +75,46 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
         return new LayerModePolicy(modes, subChunkAverage, threshold);
     }
 
-    /** The layer mode of {@code bucket}, if it has one. */
+    /** The layer mode of {@code bucket} by this setting alone (the config key), if it has one. */
     public Optional<String> modeOf(String bucket) {
         return Optional.ofNullable(modes.get(bucket));
+    }
+
+    /**
+     * The layer mode of {@code bucket} given its bucket-level document {@value #BUCKET_CONFIG} ({@code null}: none):
+     * the document wins over the config key, {@code off} turning layer mode off for a bucket the key names.
+     */
+    public Optional<String> modeOf(String bucket, byte[] bucketDocument) {
+        if (bucketDocument == null) {
+            return modeOf(bucket);
+        }
+        String mode = new String(bucketDocument, StandardCharsets.UTF_8);
+        return mode.equals(OFF_DOCUMENT) ? Optional.empty() : Optional.of(mode);
+    }
+
+    /**
+     * The bucket-level document for {@code setting}: {@code off}, {@code on} or {@code h-mode} (H-mode, {@code high}),
+     * {@code b-mode N} ({@code basic:N}), {@code f-mode} ({@code flexible}), or any mode text the config key takes.
+     * The document is the mode text ({@code off} for off), checked here so that a stored one always parses.
+     */
+    public static byte[] bucketDocument(String setting) {
+        String t = setting.trim().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        String mode;
+        if (t.equals(OFF_DOCUMENT)) {
+            mode = OFF_DOCUMENT;
+        } else if (t.equals("on") || t.equals("h-mode")) {
+            mode = "high";
+        } else if (t.equals("f-mode")) {
+            mode = "flexible";
+        } else if (t.startsWith("b-mode ")) {
+            mode = "basic:" + t.substring("b-mode ".length()).trim();
+        } else {
+            mode = t;
+        }
+        if (!mode.equals(OFF_DOCUMENT)) {
+            LayerSpacePolicy.parse(mode); // IllegalArgumentException names what is accepted
+        }
+        return mode.getBytes(StandardCharsets.UTF_8);
     }
 
     public boolean isOff() {
