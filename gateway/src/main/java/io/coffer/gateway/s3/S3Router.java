@@ -123,8 +123,8 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET that names no other subresource; PUT and DELETE of object and bucket tags, of a bucket's CORS rules and of
-     * its default encryption;
+     * a GET that names no other subresource; PUT and DELETE of object and bucket tags, of a bucket's CORS rules, of
+     * its default encryption and of its lifecycle rules;
      * NotImplemented for anything else (setting or deleting another bucket configuration, a version); null when the
      * request names none.
      */
@@ -167,6 +167,8 @@ public final class S3Router {
             case "cors" -> put ? S3Operation.PUT_BUCKET_CORS : S3Operation.DELETE_BUCKET_CORS;
             case "encryption" -> put ? S3Operation.PUT_BUCKET_ENCRYPTION : S3Operation.DELETE_BUCKET_ENCRYPTION;
             case "versioning" -> put ? S3Operation.PUT_BUCKET_VERSIONING : S3Operation.NOT_IMPLEMENTED;
+            case "lifecycle" -> put ? S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION
+                    : S3Operation.DELETE_BUCKET_LIFECYCLE;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
     }
