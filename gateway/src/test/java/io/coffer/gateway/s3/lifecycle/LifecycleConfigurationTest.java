@@ -60,6 +60,18 @@ class LifecycleConfigurationTest {
     }
 
     @Test
+    void theDocumentBotocoreSendsIsRead() {
+        // botocore 1.x's serialisation of put-bucket-lifecycle-configuration (ID, Status, Filter, actions)
+        LifecycleConfiguration c = parse("<Rule><ID>tmp</ID><Status>Enabled</Status><Filter><Prefix>tmp/</Prefix>"
+                + "</Filter><Expiration><Days>3</Days></Expiration><AbortIncompleteMultipartUpload>"
+                + "<DaysAfterInitiation>1</DaysAfterInitiation></AbortIncompleteMultipartUpload></Rule><Rule><ID>old"
+                + "</ID><Status>Enabled</Status><Filter><Tag><Key>keep</Key><Value>no</Value></Tag></Filter>"
+                + "<NoncurrentVersionExpiration><NoncurrentDays>30</NoncurrentDays></NoncurrentVersionExpiration>"
+                + "</Rule>");
+        assertThat(c.rules()).extracting(LifecycleRule::id).containsExactly("tmp", "old");
+    }
+
+    @Test
     void structuralMistakesAreMalformedXml() {
         String expire = "<Expiration><Days>1</Days></Expiration>";
         assertThat(error("")).isEqualTo("MalformedXML");
