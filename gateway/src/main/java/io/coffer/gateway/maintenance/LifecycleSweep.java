@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies buckets' lifecycle rules while the gateway serves: {@code serve} runs a sweep every
- * {@code lifecycle-interval} on one daemon thread, the first one a minute after the start. A sweep takes the store's
+ * {@code lifecycle-interval} on one daemon thread, the first one a minute after the start (or one interval, if
+ * shorter). A sweep takes the store's
  * {@code lifecycle} lease (among gateways sharing a store one sweeps, the others skip their turn), then walks every
  * bucket that has enabled rules ({@link BucketSweep}), deleting and aborting through the engine's public operations at
  * most {@code lifecycle-rate} times a second. It keeps no cursor: a sweep is idempotent by construction (each decision
@@ -156,9 +157,13 @@ public final class LifecycleSweep implements AutoCloseable {
         return new LifecycleReport(buckets, cur, nonc, mark, up, skip);
     }
 
-    /** Runs {@link #runOnce} {@link #FIRST_RUN} from now and then every interval, on a daemon thread. */
+    /**
+     * Runs {@link #runOnce} {@link #FIRST_RUN} from now (or one interval, if that is shorter) and then every interval,
+     * on a daemon thread.
+     */
     public LifecycleSweep start() {
-        job = PeriodicJob.start("lifecycle", FIRST_RUN, interval, () -> {
+        Duration first = interval.compareTo(FIRST_RUN) < 0 ? interval : FIRST_RUN;
+        job = PeriodicJob.start("lifecycle", first, interval, () -> {
             try {
                 runOnce();
             } catch (LeaseHeldException e) {
