@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.gateway.s3.lifecycle.LifecycleConfiguration;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectVersion;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.DirectoryBlobStore;
@@ -14,6 +16,8 @@ import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayInputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -154,6 +158,36 @@ class LifecycleSweepTest {
             meta.releaseLease(LifecycleSweep.LEASE, "gateway-b");
             assertThat(sweep(coffer, 5).runOnce()).hasValueSatisfying(r -> assertThat(r.currentExpired()).isOne());
             assertThat(keys(coffer, "lease-bkt")).isEmpty();
+        }
+    }
+
+    @Test
+    void aDeletionTheEngineRefusesLeavesTheObjectIsCountedAsSkippedAndTheSweepGoesOn() throws Exception {
+        try (Coffer engine = engine()) {
+            // the engine refuses deletes of one key, as it will a locked version's: the sweep must not get round it
+            Coffer refusing = (Coffer) Proxy.newProxyInstance(Coffer.class.getClassLoader(),
+                    new Class<?>[] {Coffer.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("deleteObjectVersion") && "held".equals(args[1])) {
+                            throw CofferException.of(ErrorCode.SERVICE_UNAVAILABLE, "refused");
+                        }
+                        try {
+                            return method.invoke(engine, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            engine.createBucket("refusals", "t");
+            rules(engine, "refusals", rule("all", "<Filter/>", "<Expiration><Days>1</Days></Expiration>"));
+            put(engine, "refusals", "a", 1);
+            put(engine, "refusals", "held", 2);
+            put(engine, "refusals", "z", 3);
+
+            assertThat(sweep(refusing, 3).runOnce()).hasValueSatisfying(r -> {
+                assertThat(r.currentExpired()).isEqualTo(2);
+                assertThat(r.skipped()).isOne();
+            });
+            assertThat(keys(engine, "refusals")).containsExactly("held");
+            assertThat(meters.scrape()).contains("coffer_lifecycle_skipped_total 1.0");
         }
     }
 
