@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code lifecycle-interval} (an hour unless set, 0 for never) and {@code lifecycle-rate} (100 a second unless set). */
+/** {@code lifecycle-interval} (an hour unless set, 0: never) and {@code lifecycle-rate} (100 a second unless set). */
 class LifecycleSettingsTest {
     @Test
     void unsetTheSweepRunsHourlyAtAHundredDeletionsASecond() {

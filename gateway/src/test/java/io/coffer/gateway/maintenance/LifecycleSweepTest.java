@@ -220,7 +220,7 @@ class LifecycleSweepTest {
         return coffer.listObjects(bucket, null, null, 1000).objects().stream().map(o -> o.key()).toList();
     }
 
-    /** Each version of keys under {@code prefix}, newest first: "key marker", "key current SIZE", "key noncurrent SIZE". */
+    /** Each version of keys under {@code prefix}, newest first: "key marker", "key current N", "key noncurrent N". */
     private static List<String> versions(Coffer coffer, String bucket, String prefix) {
         return coffer.listObjectVersions(bucket, prefix, null, null, null, 1000).versions().stream()
                 .map(LifecycleSweepTest::describe).toList();

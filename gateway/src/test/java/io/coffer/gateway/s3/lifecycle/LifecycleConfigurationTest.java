@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /** S3's LifecycleConfiguration document: what is accepted, how it is written back, and each refusal's error. */
 class LifecycleConfigurationTest {
     private static LifecycleConfiguration parse(String rules) {
-        return LifecycleConfiguration.parse(("<LifecycleConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
-                + rules + "</LifecycleConfiguration>").getBytes(StandardCharsets.UTF_8));
+        return LifecycleConfiguration.parse(("<LifecycleConfiguration"
+                + " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">" + rules + "</LifecycleConfiguration>").getBytes(StandardCharsets.UTF_8));
     }
 
     private static String error(String rules) {
