@@ -14,6 +14,8 @@ import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.LeaseHeldException;
+import io.coffer.sdk.MaintenanceLease;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
@@ -51,6 +53,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +69,7 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     private static final long MIN_PART = 5L * 1024 * 1024;
 
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+    private final Set<String> leases = ConcurrentHashMap.newKeySet();
     private final Map<String, TreeMap<String, Stored>> objects = new ConcurrentHashMap<>();
     private final Map<String, Upload> uploads = new ConcurrentHashMap<>();
     /** Bucket configuration documents by "bucket/name". */
@@ -572,6 +576,24 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     @Override
     public GcReport planGarbageCollection() {
         return new GcReport(0, 0, 0, 0, 0);
+    }
+
+    /** One process: a job's lease is held until closed, and a second take while it is held is refused. */
+    @Override
+    public MaintenanceLease takeMaintenanceLease(String job) {
+        if (!leases.add(job)) {
+            throw new LeaseHeldException(job, "this process", Instant.MAX);
+        }
+        return new MaintenanceLease() {
+            @Override
+            public void renewIfDue() {
+            }
+
+            @Override
+            public void close() {
+                leases.remove(job);
+            }
+        };
     }
 
     @Override

@@ -369,6 +369,13 @@ public interface Coffer extends AutoCloseable {
      */
     GcReport planGarbageCollection();
 
+    /**
+     * Takes the store's lease for the maintenance job {@code job} (a name such as {@code lifecycle}; {@code gc} is
+     * garbage collection's own), so that one process of the store runs it at a time: {@link LeaseHeldException} when
+     * another process holds it. The caller renews it while the job runs and closes it at the end.
+     */
+    MaintenanceLease takeMaintenanceLease(String job);
+
     /** Rebuilds an empty metadata store from the backend alone (bucket records, manifests, pack indexes). */
     ReindexReport reindex();
 

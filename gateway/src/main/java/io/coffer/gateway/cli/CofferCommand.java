@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "coffer", mixinStandardHelpOptions = true, version = "coffer 0.1.0",
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
+            LifecycleCommand.class,
             ReindexCommand.class, StatsCommand.class, AuditCommand.class, RepairCommand.class, KeyServerVerb.class,
             HealthCommand.class, PorServerCommand.class, RotateMasterKeyCommand.class, BucketVerb.class,
             CommandLine.HelpCommand.class})

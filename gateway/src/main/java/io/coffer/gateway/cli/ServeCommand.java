@@ -16,6 +16,7 @@ import io.coffer.gateway.http.StorageMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
 import io.coffer.gateway.maintenance.GcSchedule;
+import io.coffer.gateway.maintenance.LifecycleSweep;
 import io.coffer.gateway.maintenance.MultipartExpiry;
 import io.coffer.gateway.por.PorAuditSchedule;
 import io.coffer.gateway.por.PorService;
@@ -132,6 +133,15 @@ final class ServeCommand implements Callable<Integer> {
                     + " never.")
     String gcInterval;
 
+    @Option(names = "--lifecycle-interval", paramLabel = "DURATION",
+            description = "Apply buckets' lifecycle rules this often, one gateway of a store at a time: 1h (default),"
+                    + " 1d; 0: never.")
+    String lifecycleInterval;
+
+    @Option(names = "--lifecycle-rate", paramLabel = "PER_SECOND",
+            description = "The most deletions and aborts a lifecycle sweep makes per second (default 100).")
+    String lifecycleRate;
+
     @Option(names = "--gc-grace", paramLabel = "DURATION",
             description = "How long gc leaves unreferenced data alone: longer than the slowest upload (default 1h).")
     String gcGrace;
@@ -162,6 +172,8 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.MULTIPART_EXPIRY, multipartExpiry);
         ConfigOptions.put(flags, ConfigKey.GC_INTERVAL, gcInterval);
         ConfigOptions.put(flags, ConfigKey.GC_GRACE, gcGrace);
+        ConfigOptions.put(flags, ConfigKey.LIFECYCLE_INTERVAL, lifecycleInterval);
+        ConfigOptions.put(flags, ConfigKey.LIFECYCLE_RATE, lifecycleRate);
         GatewayConfig c = config.load(flags);
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
@@ -206,6 +218,9 @@ final class ServeCommand implements Callable<Integer> {
                 : new MultipartExpiry(coffer, expiry, prometheus, Clock.systemUTC()).start();
         Duration gcInterval = c.gcInterval();
         GcSchedule collections = gcInterval.isZero() ? null : new GcSchedule(coffer, gcInterval).start();
+        Duration lifecycleInterval = c.lifecycleInterval();
+        LifecycleSweep lifecycle = lifecycleInterval.isZero() ? null : new LifecycleSweep(coffer, lifecycleInterval,
+                c.lifecycleRate(), prometheus, Clock.systemUTC()).start();
         banner(spec.commandLine().getOut(), ssl != null, c, s3.address().getPort(), creds, interactiveTerminal());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -221,6 +236,9 @@ final class ServeCommand implements Callable<Integer> {
             }
             if (collections != null) {
                 collections.close();
+            }
+            if (lifecycle != null) {
+                lifecycle.close();
             }
             coffer.close();
             stopped.countDown();

@@ -108,6 +108,13 @@ public enum ConfigKey {
      */
     GC_INTERVAL("gc-interval", "1h", false),
     /**
+     * How often {@code serve} applies buckets' lifecycle rules: {@code 1h}, {@code 6h}, {@code 1d}; 0: never. One
+     * gateway at a time sweeps, under a lease in the metadata store; the others skip their turn.
+     */
+    LIFECYCLE_INTERVAL("lifecycle-interval", "1h", false),
+    /** The most objects, versions and uploads a lifecycle sweep deletes or aborts per second (a positive number). */
+    LIFECYCLE_RATE("lifecycle-rate", "100", false),
+    /**
      * How long garbage collection leaves an unreferenced chunk, a retired pack or an unindexed blob alone: longer than
      * the slowest upload (a write must commit within three quarters of it) and the slowest read. Not 0.
      */

@@ -162,6 +162,8 @@ public final class GatewayConfig {
         multipartExpiry();
         gcInterval();
         gcGrace();
+        lifecycleInterval();
+        lifecycleRate();
         porSettings();
         for (ConfigKey k : List.of(ConfigKey.KEYSERVER_TIMEOUT_MS, ConfigKey.KEYSERVER_PAUSE_MS, ConfigKey.IDLE_TIMEOUT_SECONDS, ConfigKey.WORKER_THREADS, ConfigKey.MAX_HEADER_SIZE,
                 ConfigKey.MAX_INITIAL_LINE_LENGTH, ConfigKey.BODY_BUFFER_BYTES, ConfigKey.SHUTDOWN_GRACE_SECONDS)) {
@@ -254,6 +256,27 @@ public final class GatewayConfig {
     /** How often {@code serve} collects garbage; zero: never. */
     public Duration gcInterval() {
         return DurationSetting.parse(ConfigKey.GC_INTERVAL, get(ConfigKey.GC_INTERVAL));
+    }
+
+    /** How often {@code serve} applies buckets' lifecycle rules; zero: never. */
+    public Duration lifecycleInterval() {
+        return DurationSetting.parse(ConfigKey.LIFECYCLE_INTERVAL, get(ConfigKey.LIFECYCLE_INTERVAL));
+    }
+
+    /** The lifecycle sweep's bound on deletions and aborts per second: a positive, finite number. */
+    public double lifecycleRate() {
+        String v = get(ConfigKey.LIFECYCLE_RATE);
+        double rate;
+        try {
+            rate = Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            rate = Double.NaN;
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("lifecycle-rate must be a positive number of deletions per second,"
+                    + " got '" + v + "'");
+        }
+        return rate;
     }
 
     /** Garbage collection's grace period: positive (with none, a collection could delete what a write reuses). */

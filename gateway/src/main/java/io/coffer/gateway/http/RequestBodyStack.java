@@ -30,7 +30,8 @@ final class RequestBodyStack {
             S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET,
             S3Operation.PUT_OBJECT_TAGGING, S3Operation.PUT_BUCKET_TAGGING, S3Operation.PUT_BUCKET_CORS,
             S3Operation.PUT_BUCKET_ENCRYPTION, S3Operation.PUT_BUCKET_VERSIONING, S3Operation.PUT_BUCKET_ACL,
-            S3Operation.PUT_OBJECT_ACL, S3Operation.PUT_PUBLIC_ACCESS_BLOCK, S3Operation.POST_OBJECT);
+            S3Operation.PUT_OBJECT_ACL, S3Operation.PUT_PUBLIC_ACCESS_BLOCK, S3Operation.POST_OBJECT,
+            S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION);
 
     private final S3Operation op;
     private final AuthResult auth;

@@ -104,6 +104,9 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_CORS, new GetBucketCorsHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_CORS, new PutBucketCorsHandler(coffer));
         handlers.put(S3Operation.DELETE_BUCKET_CORS, new DeleteBucketCorsHandler(coffer));
+        handlers.put(S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION, new GetBucketLifecycleHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION, new PutBucketLifecycleHandler(coffer));
+        handlers.put(S3Operation.DELETE_BUCKET_LIFECYCLE, new DeleteBucketLifecycleHandler(coffer));
         this.cors = new CorsResponder(coffer);
     }
 

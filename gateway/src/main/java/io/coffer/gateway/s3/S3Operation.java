@@ -48,6 +48,8 @@ public enum S3Operation {
     /** A CORS preflight ({@code OPTIONS} on a bucket or object), answered without authentication. */
     PREFLIGHT("PreflightRequest"),
     GET_BUCKET_LIFECYCLE_CONFIGURATION("GetBucketLifecycleConfiguration"),
+    PUT_BUCKET_LIFECYCLE_CONFIGURATION("PutBucketLifecycleConfiguration"),
+    DELETE_BUCKET_LIFECYCLE("DeleteBucketLifecycle"),
     GET_BUCKET_WEBSITE("GetBucketWebsite"),
     GET_OBJECT_LOCK_CONFIGURATION("GetObjectLockConfiguration"),
     GET_BUCKET_REPLICATION("GetBucketReplication"),

@@ -130,8 +130,8 @@ public final class S3Router {
 
     /**
      * The action for a request naming a configuration subresource ({@code ?acl}, {@code ?tagging} ...): its getter for
-     * a GET that names no other subresource; PUT and DELETE of object and bucket tags, of a bucket's CORS rules and of
-     * its default encryption;
+     * a GET that names no other subresource; PUT and DELETE of object and bucket tags, of a bucket's CORS rules, of
+     * its default encryption and of its lifecycle rules;
      * NotImplemented for anything else (setting or deleting another bucket configuration, a version); null when the
      * request names none.
      */
@@ -181,6 +181,8 @@ public final class S3Router {
             case "object acl" -> put ? S3Operation.PUT_OBJECT_ACL : S3Operation.NOT_IMPLEMENTED;
             case "publicAccessBlock" -> put ? S3Operation.PUT_PUBLIC_ACCESS_BLOCK
                     : S3Operation.DELETE_PUBLIC_ACCESS_BLOCK;
+            case "lifecycle" -> put ? S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION
+                    : S3Operation.DELETE_BUCKET_LIFECYCLE;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
     }

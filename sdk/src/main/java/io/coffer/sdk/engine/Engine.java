@@ -12,6 +12,7 @@ import io.coffer.sdk.DeletedVersion;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.MaintenanceLease;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
@@ -36,6 +37,7 @@ import io.coffer.sdk.meta.ObjectRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -478,6 +480,14 @@ public final class Engine implements Coffer {
     @Override
     public GcReport planGarbageCollection() {
         return new GcPlanner(ctx).plan();
+    }
+
+    @Override
+    public MaintenanceLease takeMaintenanceLease(String job) {
+        if (job == null || job.isBlank() || job.equals(GcLease.NAME)) {
+            throw CofferException.invalid("a maintenance lease needs a job name other than gc: " + job);
+        }
+        return GcLease.take(meta, job, job, ctx.leaseHolder, Clock.systemUTC());
     }
 
     @Override
