@@ -16,7 +16,7 @@
 #                                                            PostgreSQL, one s3proxy and one key server, 3 x 32 clients
 #                                                            for SECONDS (default 600); 0 errors, every object read back
 #                                                            from every gateway, fsck clean, heap sampled
-#   benchmarks/gateway-bench.sh scale [SECONDS]              the same harness with 1, 2 and 3 gateways, 48 clients in
+#   benchmarks/gateway-bench.sh scale [SECONDS]              the same harness with 1, 2 and 3 gateways, 24 clients in
 #                                                            all, SECONDS each (default 60): ops/s, CPU per request
 #   benchmarks/gateway-bench.sh gc-load [SECONDS]            writers overwriting through 2 gateways, SECONDS without gc
 #                                                            then SECONDS with POST /admin/gc in a loop and a third

@@ -4,11 +4,13 @@ import java.net.URI;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -67,6 +69,9 @@ final class SoakClients implements AutoCloseable {
     private static final int POOL = 48;
     /** Threads reading the keys back at the end, per gateway. */
     private static final int VERIFIERS = 16;
+    /** Writes remembered per key, to show what happened to a key found wrong. */
+    private static final int HISTORY = 6;
+    private final long started = System.nanoTime();
 
     private final Workload workload;
     private final String prefix;
@@ -133,7 +138,7 @@ final class SoakClients implements AutoCloseable {
                             String got = md5OrAbsent(reader, e.getKey());
                             if (!e.getValue().contains(got)) {
                                 wrong.add(e.getKey() + " through gateway " + (gateway + 1) + ": " + got
-                                        + ", want one of " + e.getValue());
+                                        + ", want one of " + e.getValue() + "; its last writes: " + history(e.getKey()));
                             }
                         }));
                     }
@@ -146,6 +151,15 @@ final class SoakClients implements AutoCloseable {
             pool.shutdown();
         }
         return List.copyOf(wrong);
+    }
+
+    private String history(String key) {
+        for (Client c : clients) {
+            if (c.history.containsKey(key)) {
+                return String.valueOf(c.history.get(key));
+            }
+        }
+        return "none";
     }
 
     /** Keys the clients touched. */
@@ -178,6 +192,8 @@ final class SoakClients implements AutoCloseable {
         final int gateway;
         /** Key to the contents (MD5 or ABSENT) a read may return: one after an acknowledged write. */
         final Map<String, Set<String>> allowed = new TreeMap<>();
+        /** Key to its last writes (kind, MD5, size, start and end in ms of the run, request id), for a wrong key. */
+        final Map<String, ArrayDeque<String>> history = new TreeMap<>();
         final SplittableRandom rnd;
 
         Client(int id, int gateway) {
@@ -204,11 +220,13 @@ final class SoakClients implements AutoCloseable {
                             byte[] body = body();
                             next = md5(body);
                             bytes = body.length;
-                            c.putObject(r -> r.bucket(BUCKET).key(key), RequestBody.fromBytes(body));
+                            remember(key, "PUT " + next + " " + body.length, t0, c.putObject(r -> r.bucket(BUCKET)
+                                    .key(key), RequestBody.fromBytes(body)).responseMetadata().requestId());
                         }
                         case DELETE -> {
                             next = ABSENT;
-                            c.deleteObject(r -> r.bucket(BUCKET).key(key));
+                            remember(key, "DELETE", t0, c.deleteObject(r -> r.bucket(BUCKET).key(key))
+                                    .responseMetadata().requestId());
                         }
                         case GET -> {
                             byte[] data = bytesOrNull(c, key);
@@ -235,6 +253,15 @@ final class SoakClients implements AutoCloseable {
                 }
             }
             return samples;
+        }
+
+        private void remember(String key, String what, long t0, String requestId) {
+            ArrayDeque<String> h = history.computeIfAbsent(key, k -> new ArrayDeque<>());
+            h.addLast(String.format(Locale.ROOT, "%s at %d-%d ms request %s through gateway %d", what,
+                    (t0 - started) / 1_000_000, (System.nanoTime() - started) / 1_000_000, requestId, gateway + 1));
+            if (h.size() > HISTORY) {
+                h.removeFirst();
+            }
         }
 
         private byte[] body() {

@@ -129,10 +129,13 @@ final class SoakDeployment implements AutoCloseable {
         return cpu.orElseThrow(() -> new IllegalStateException("no JVM found for the gateway with " + port));
     }
 
+    /** Stops everything and keeps each gateway's output (the access log) in {@code target/soak/logs-TIME/}. */
     @Override
     public void close() throws Exception {
-        for (ShippedGateway g : gateways) {
-            g.close();
+        Path logs = Files.createDirectories(Path.of("target", "soak", "logs-" + System.currentTimeMillis()));
+        for (int i = 0; i < gateways.size(); i++) {
+            gateways.get(i).close();
+            Files.writeString(logs.resolve("gw-" + (i + 1) + ".log"), gateways.get(i).output());
         }
         keyServer.close();
     }
