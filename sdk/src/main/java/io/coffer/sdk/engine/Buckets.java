@@ -18,21 +18,35 @@ import java.util.TreeMap;
 
 /**
  * The bucket operations: a bucket lives in the metadata store and, sealed, as a record on the backend (so reindex can
- * rebuild it); the metadata store answers every lookup.
+ * rebuild it); lookups go through the engine's {@link BucketCache}, and every change waits until other gateways'
+ * cached entries of the bucket have expired (see there).
  */
 final class Buckets {
     private final EngineContext ctx;
     private final MetadataStore meta;
+    private final BucketCache cache;
 
     Buckets(EngineContext ctx) {
         this.ctx = ctx;
         this.meta = ctx.config.metadata();
+        this.cache = ctx.bucketCache;
     }
 
     Bucket create(String bucket, String owner, String region) {
         Names.checkBucket(bucket);
+        // another gateway may still hold the record of a bucket deleted under this name: outwait it before the
+        // name is taken again (if the name was taken at the check, this create fails unless it was deleted since:
+        // then the wait comes after, and requests already running may see the old record until it ends)
+        boolean free = meta.bucket(bucket).isEmpty();
+        if (free) {
+            cache.awaitPublished();
+        }
         Bucket record = new Bucket(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
         meta.createBucket(record);
+        cache.forget(bucket);
+        if (!free) {
+            cache.awaitPublished();
+        }
         String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket);
         try {
             ctx.config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(ctx.config.masterKey(), record)));
@@ -43,9 +57,9 @@ final class Buckets {
         return record;
     }
 
-    /** The bucket's record; NoSuchBucket if there is none. */
+    /** The bucket's record (at most {@link BucketCache#FRESHNESS} old); NoSuchBucket if there is none. */
     Bucket head(String bucket) {
-        return meta.bucket(bucket).orElseThrow(() -> CofferException.noSuchBucket(bucket));
+        return cache.record(bucket);
     }
 
     /** {@code known} when the caller already read this bucket's record (non-null, of that name), else its record. */
@@ -60,15 +74,21 @@ final class Buckets {
     /** The bucket's configuration document {@code name}, if it has one (NoSuchBucket if there is no bucket). */
     Optional<byte[]> config(String bucket, Bucket known, String name) {
         head(bucket, known);
-        return Optional.ofNullable(meta.bucketConfigs(bucket).get(name));
+        return Optional.ofNullable(cache.configs(bucket).get(name));
     }
 
     /**
      * Sets ({@code document} non-null) or removes a configuration document: the bucket's sealed record is written
      * again with all its documents first (reindex restores them from it), then the metadata store's row. Serialized
-     * so that two documents set at once both reach the sealed record.
+     * so that two documents set at once both reach the sealed record; returns once other gateways see it
+     * ({@link BucketCache}).
      */
-    synchronized void putConfig(String bucket, Bucket known, String name, byte[] document) {
+    void putConfig(String bucket, Bucket known, String name, byte[] document) {
+        writeConfig(bucket, known, name, document);
+        cache.awaitPublished();
+    }
+
+    private synchronized void writeConfig(String bucket, Bucket known, String name, byte[] document) {
         Bucket b = head(bucket, known);
         Map<String, byte[]> configs = new TreeMap<>(meta.bucketConfigs(bucket));
         if (document == null) {
@@ -85,8 +105,10 @@ final class Buckets {
         }
         try {
             meta.putBucketConfig(bucket, name, document);
+            cache.forget(bucket);
         } catch (CofferException e) {
             if (e.code() == ErrorCode.NO_SUCH_BUCKET) {
+                cache.forget(bucket);
                 // deleted meanwhile: the record just written must not bring it back on reindex
                 ctx.deleteQuietly(blob);
             }
@@ -95,7 +117,12 @@ final class Buckets {
     }
 
     void delete(String bucket) {
-        meta.deleteBucket(bucket);
-        ctx.deleteQuietly(StoredRecords.bucketBlob(ctx.config.masterKey(), bucket));
+        cache.publish(bucket, () -> {
+            meta.deleteBucket(bucket);
+            ctx.deleteQuietly(StoredRecords.bucketBlob(ctx.config.masterKey(), bucket));
+            return null;
+        });
     }
+
+
 }

@@ -63,6 +63,8 @@ final class EngineContext implements AutoCloseable {
     /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
     final RunBuffers runBuffers;
     final ManifestGroups manifestGroups;
+    /** Bucket records and configuration documents, briefly (see BucketCache for why that is safe). */
+    final BucketCache bucketCache;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers;
@@ -75,6 +77,7 @@ final class EngineContext implements AutoCloseable {
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());
+        this.bucketCache = new BucketCache(config.metadata());
         this.locations = Caffeine.newBuilder().maximumSize(1 << 20).build();
         this.reusable = Caffeine.newBuilder().maximumSize(1 << 20)
                 .expireAfterWrite(reuseWindow(config.gcGrace())).build();

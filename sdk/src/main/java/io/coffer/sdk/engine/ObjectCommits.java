@@ -45,7 +45,7 @@ final class ObjectCommits {
      */
     ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
                       ObjectWriter writer) {
-        BucketVersioning versioning = VersioningConfig.of(ctx.config.metadata(), unversioned.bucket());
+        BucketVersioning versioning = VersioningConfig.of(ctx.bucketCache, unversioned.bucket());
         return commit(unversioned.withNullVersion(versioning != BucketVersioning.ENABLED), newChunks, precondition,
                 completesUpload, writer, versioning);
     }

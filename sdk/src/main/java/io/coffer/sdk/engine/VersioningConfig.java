@@ -3,7 +3,6 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
-import io.coffer.sdk.meta.MetadataStore;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,9 +16,12 @@ final class VersioningConfig {
     private VersioningConfig() {
     }
 
-    /** The bucket's state as the metadata store has it (a bucket that does not exist reads as unversioned). */
-    static BucketVersioning of(MetadataStore meta, String bucket) {
-        return decode(meta.bucketConfigs(bucket).get(NAME));
+    /**
+     * The bucket's state as the metadata store had it at most {@link BucketCache#FRESHNESS} ago (a bucket that does
+     * not exist reads as unversioned).
+     */
+    static BucketVersioning of(BucketCache buckets, String bucket) {
+        return decode(buckets.configs(bucket).get(NAME));
     }
 
     static BucketVersioning decode(byte[] document) {
