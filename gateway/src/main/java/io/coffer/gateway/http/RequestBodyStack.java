@@ -29,7 +29,9 @@ final class RequestBodyStack {
     private static final Set<S3Operation> READS_BODY = EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART,
             S3Operation.DELETE_OBJECTS, S3Operation.COMPLETE_MULTIPART_UPLOAD, S3Operation.CREATE_BUCKET,
             S3Operation.PUT_OBJECT_TAGGING, S3Operation.PUT_BUCKET_TAGGING, S3Operation.PUT_BUCKET_CORS,
-            S3Operation.PUT_BUCKET_ENCRYPTION, S3Operation.PUT_BUCKET_VERSIONING);
+            S3Operation.PUT_BUCKET_ENCRYPTION, S3Operation.PUT_BUCKET_VERSIONING,
+            S3Operation.PUT_OBJECT_LOCK_CONFIGURATION, S3Operation.PUT_OBJECT_RETENTION,
+            S3Operation.PUT_OBJECT_LEGAL_HOLD);
 
     private final S3Operation op;
     private final AuthResult auth;

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * CreateBucket, with an optional CreateBucketConfiguration body naming the LocationConstraint. Re-creating a bucket
  * one already owns is 200 in us-east-1 (S3's legacy behaviour there, which scripts rely on; nothing changes) and
- * BucketAlreadyOwnedByYou (409) in any other region.
+ * BucketAlreadyOwnedByYou (409) in any other region. {@code x-amz-bucket-object-lock-enabled: true} creates it with
+ * Object Lock, which also enables its versioning for good.
  */
 public final class CreateBucketHandler implements S3ActionHandler {
     private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 64);
@@ -42,7 +43,7 @@ public final class CreateBucketHandler implements S3ActionHandler {
             }
         }
         try {
-            coffer.createBucket(r.bucket(), r.owner(), region);
+            coffer.createBucket(r.bucket(), r.owner(), region, objectLock(r));
         } catch (CofferException e) {
             if (e.code() != ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU || !region.equals(US_EAST_1)
                     || !coffer.headBucket(r.bucket()).region().equals(US_EAST_1)) {
@@ -50,5 +51,18 @@ public final class CreateBucketHandler implements S3ActionHandler {
             }
         }
         return S3Response.empty(200).header("Location", "/" + r.bucket());
+    }
+
+    /** {@code x-amz-bucket-object-lock-enabled}: true creates the bucket with Object Lock (and versioning) enabled. */
+    private static boolean objectLock(S3Request r) {
+        String v = r.header("x-amz-bucket-object-lock-enabled");
+        if (v == null || v.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (!v.trim().equalsIgnoreCase("true")) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "x-amz-bucket-object-lock-enabled must be true or "
+                    + "false");
+        }
+        return true;
     }
 }

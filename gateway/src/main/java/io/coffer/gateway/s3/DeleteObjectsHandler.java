@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -60,7 +61,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                 NameRules.checkKey(k);
                 // the ETag an <Object> names: deleted only if the object's matches (S3's conditional DeleteObjects)
                 DeletedVersion d = coffer.deleteObjectVersion(r.bucketRecord(), k, versionId,
-                        DeleteObjectHandler.ifMatch(o.childText("ETag")));
+                        DeleteObjectHandler.ifMatch(o.childText("ETag")), ObjectLockHeaders.bypassGovernance(r));
                 if (!quiet) {
                     w.start("Deleted").element("Key", k).element("VersionId", versionId);
                     if (d.deleteMarker()) {

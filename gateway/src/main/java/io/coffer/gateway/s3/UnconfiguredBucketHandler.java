@@ -5,7 +5,7 @@ import io.coffer.gateway.error.S3Exception;
 import java.util.Map;
 
 /**
- * The getters of bucket configurations Coffer does not offer (policy, lifecycle, website, Object Lock, replication): a bucket never has one, and S3 answers that with the action's own "not found" error. Tools that
+ * The getters of bucket configurations Coffer does not offer (policy, lifecycle, website, replication): a bucket never has one, and S3 answers that with the action's own "not found" error. Tools that
  * read a bucket's whole configuration (Terraform, some sync tools) expect exactly these answers, not a 501.
  */
 public final class UnconfiguredBucketHandler implements S3ActionHandler {
@@ -13,7 +13,6 @@ public final class UnconfiguredBucketHandler implements S3ActionHandler {
             S3Operation.GET_BUCKET_POLICY, S3ErrorCode.NO_SUCH_BUCKET_POLICY,
             S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION, S3ErrorCode.NO_SUCH_LIFECYCLE_CONFIGURATION,
             S3Operation.GET_BUCKET_WEBSITE, S3ErrorCode.NO_SUCH_WEBSITE_CONFIGURATION,
-            S3Operation.GET_OBJECT_LOCK_CONFIGURATION, S3ErrorCode.OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR,
             S3Operation.GET_BUCKET_REPLICATION, S3ErrorCode.REPLICATION_CONFIGURATION_NOT_FOUND_ERROR);
 
     @Override
