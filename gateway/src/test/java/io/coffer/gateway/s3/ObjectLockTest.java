@@ -99,7 +99,10 @@ class ObjectLockTest {
         assertError(() -> s3.deleteObject(r -> r.bucket(b).key("k").versionId(v).bypassGovernanceRetention(true)),
                 403, "AccessDenied");
         var batch = s3.deleteObjects(r -> r.bucket(b).delete(d -> d.objects(o -> o.key("k").versionId(v))));
-        assertThat(batch.errors()).singleElement().satisfies(e -> assertThat(e.code()).isEqualTo("AccessDenied"));
+        assertThat(batch.errors()).singleElement().satisfies(e -> {
+            assertThat(e.code()).isEqualTo("AccessDenied");
+            assertThat(e.versionId()).isEqualTo(v);
+        });
         assertError(() -> s3.putObjectRetention(r -> r.bucket(b).key("k").versionId(v).retention(x -> x
                 .mode(ObjectLockRetentionMode.COMPLIANCE).retainUntilDate(until.minusSeconds(60)))), 403,
                 "AccessDenied");
