@@ -233,16 +233,16 @@ final class ObjectLocks {
     // ---- the rules
 
     /**
-     * A retention may always be set where none holds, and lengthened; while one holds, it cannot be shortened,
-     * removed, or turned from COMPLIANCE into GOVERNANCE (AccessDenied), except that a GOVERNANCE retention yields to a
-     * caller that bypasses governance retention.
+     * A retention may always be set where none holds, and lengthened in the same mode; while one holds, it cannot be
+     * shortened, removed or given another mode (AccessDenied; ceph/s3-tests checks GOVERNANCE to COMPLIANCE too),
+     * except that a GOVERNANCE retention yields to a caller that bypasses governance retention.
      */
     static void checkChange(ObjectLock current, ObjectLock wanted, boolean bypassGovernance, Instant now) {
         if (!current.retainedAt(now)) {
             return;
         }
         boolean weaker = !wanted.hasRetention() || wanted.retainUntil().isBefore(current.retainUntil())
-                || current.mode() == ObjectLockMode.COMPLIANCE && wanted.mode() != ObjectLockMode.COMPLIANCE;
+                || wanted.mode() != current.mode();
         if (!weaker) {
             return;
         }
