@@ -19,6 +19,9 @@ import io.coffer.sdk.MaintenanceLease;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectLock;
+import io.coffer.sdk.ObjectLockConfiguration;
+import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.ObjectVersion;
@@ -292,7 +295,8 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
     }
 
     @Override
-    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch) {
+    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch,
+                                              boolean bypassGovernance) {
         headBucket(bucket.name());
         if (versionId == null || versionId.equals(BucketVersioning.NULL_VERSION)) {
             deleteObject(bucket.name(), key, ifMatch);
@@ -649,5 +653,68 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    // ---- Object Lock: no bucket of this double has it (it is never versioned), so each answers as the engine does
+    // for a bucket without Object Lock
+
+    @Override
+    public Bucket createBucket(String bucket, String owner, String region, boolean objectLock) {
+        if (objectLock) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "this protocol-test double has no Object Lock");
+        }
+        return createBucket(bucket, owner, region);
+    }
+
+    @Override
+    public Optional<ObjectLockConfiguration> objectLockConfiguration(Bucket bucket) {
+        headBucket(bucket.name());
+        return Optional.empty();
+    }
+
+    @Override
+    public void putObjectLockConfiguration(Bucket bucket, ObjectLockConfiguration configuration) {
+        headBucket(bucket.name());
+        throw CofferException.of(ErrorCode.INVALID_BUCKET_STATE,
+                "Versioning must be 'Enabled' on the bucket to apply a Object Lock configuration");
+    }
+
+    @Override
+    public ObjectInfo putObject(PutObjectRequest request, InputStream body, ObjectLock lock) {
+        requireNoLock(lock);
+        return putObject(request, body);
+    }
+
+    @Override
+    public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                 Map<String, String> tags, Precondition precondition, ObjectLock lock) {
+        requireNoLock(lock);
+        return copyObject(source, bucket, key, attributes, tags, precondition);
+    }
+
+    @Override
+    public ObjectLock objectLock(Bucket bucket, String key, String versionId) {
+        throw missingObjectLock();
+    }
+
+    @Override
+    public ObjectLock putObjectRetention(Bucket bucket, String key, String versionId, ObjectLockMode mode,
+                                         Instant retainUntil, boolean bypassGovernance) {
+        throw missingObjectLock();
+    }
+
+    @Override
+    public ObjectLock putObjectLegalHold(Bucket bucket, String key, String versionId, boolean on) {
+        throw missingObjectLock();
+    }
+
+    private static void requireNoLock(ObjectLock lock) {
+        if (!lock.equals(ObjectLock.NONE)) {
+            throw missingObjectLock();
+        }
+    }
+
+    private static CofferException missingObjectLock() {
+        return CofferException.of(ErrorCode.INVALID_REQUEST, "Bucket is missing Object Lock Configuration");
     }
 }

@@ -264,7 +264,62 @@ public interface Coffer extends AutoCloseable {
      * a missing version is no error); without, as {@link #deleteObject(String, String, String)} in an unversioned
      * bucket, and in a versioned one adds a delete marker as the current version.
      */
-    DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch);
+    default DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch) {
+        return deleteObjectVersion(bucket, key, versionId, ifMatch, false);
+    }
+
+    /**
+     * {@link #deleteObjectVersion(Bucket, String, String, String)}; a version whose Object Lock holds (legal hold on,
+     * or retention date in the future) is not removed: AccessDenied, unless the retention is GOVERNANCE, there is no
+     * legal hold and {@code bypassGovernance} is set (the caller may bypass governance retention).
+     */
+    DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch,
+                                       boolean bypassGovernance);
+
+    // ---- Object Lock (S3's rules: ObjectLock, ObjectLockMode)
+
+    /**
+     * Creates a bucket; with {@code objectLock}, with Object Lock enabled (no default retention), which also enables
+     * its versioning for good.
+     */
+    Bucket createBucket(String bucket, String owner, String region, boolean objectLock);
+
+    /** The bucket's Object Lock configuration; empty if it does not have Object Lock. */
+    Optional<ObjectLockConfiguration> objectLockConfiguration(Bucket bucket);
+
+    /**
+     * Sets the bucket's Object Lock configuration (its default retention); enables Object Lock on a bucket whose
+     * versioning is enabled (InvalidBucketState otherwise). Object Lock cannot be disabled.
+     */
+    void putObjectLockConfiguration(Bucket bucket, ObjectLockConfiguration configuration);
+
+    /**
+     * {@link #putObject(PutObjectRequest, InputStream)} of a version that gets {@code lock} (NONE: the bucket's
+     * default retention, if any); InvalidRequest in a bucket without Object Lock, InvalidArgument for a retention date
+     * that is not in the future.
+     */
+    ObjectInfo putObject(PutObjectRequest request, InputStream body, ObjectLock lock);
+
+    /** {@link #copyObject(CopySource, Bucket, String, ObjectAttributes, Map, Precondition)} with a lock, as above. */
+    ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                          Map<String, String> tags, Precondition precondition, ObjectLock lock);
+
+    /**
+     * The Object Lock of a version (versionId null: the current one); {@link ObjectLock#NONE} if it has none.
+     * InvalidRequest if the bucket does not have Object Lock.
+     */
+    ObjectLock objectLock(Bucket bucket, String key, String versionId);
+
+    /**
+     * PutObjectRetention: sets a version's retention ({@code mode} and {@code retainUntil} both null: removes it).
+     * A retention that holds cannot be shortened, removed or turned from COMPLIANCE to GOVERNANCE (AccessDenied);
+     * {@code bypassGovernance} lifts that for a GOVERNANCE retention. The version keeps its id. Returns the new lock.
+     */
+    ObjectLock putObjectRetention(Bucket bucket, String key, String versionId, ObjectLockMode mode,
+                                  Instant retainUntil, boolean bypassGovernance);
+
+    /** PutObjectLegalHold: turns a version's legal hold on or off; the version keeps its id. Returns the new lock. */
+    ObjectLock putObjectLegalHold(Bucket bucket, String key, String versionId, boolean on);
 
     /**
      * ListObjectVersions: versions and delete markers by key, newest first, after version {@code versionIdMarker} of

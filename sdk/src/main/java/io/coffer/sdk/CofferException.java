@@ -27,8 +27,10 @@ public class CofferException extends RuntimeException {
 
     public static CofferException of(ErrorCode code, String message, Throwable cause) {
         return switch (code) {
-            case NO_SUCH_BUCKET, NO_SUCH_KEY, NO_SUCH_UPLOAD -> new NotFound(code, message, cause);
-            case BUCKET_ALREADY_EXISTS, BUCKET_ALREADY_OWNED_BY_YOU, BUCKET_NOT_EMPTY, PRECONDITION_FAILED ->
+            case NO_SUCH_BUCKET, NO_SUCH_KEY, NO_SUCH_UPLOAD, OBJECT_LOCK_CONFIGURATION_NOT_FOUND,
+                 NO_SUCH_OBJECT_LOCK_CONFIGURATION -> new NotFound(code, message, cause);
+            case BUCKET_ALREADY_EXISTS, BUCKET_ALREADY_OWNED_BY_YOU, BUCKET_NOT_EMPTY, PRECONDITION_FAILED,
+                 ACCESS_DENIED, INVALID_BUCKET_STATE ->
                     new Conflict(code, message, cause);
             case INTEGRITY_ERROR -> new Damaged(code, message, cause);
             case CONFLICT_RETRY, SERVICE_UNAVAILABLE, INTERNAL_ERROR -> new Unavailable(code, message, cause);

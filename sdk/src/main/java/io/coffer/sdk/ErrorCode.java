@@ -30,6 +30,18 @@ public enum ErrorCode {
     METADATA_TOO_LARGE("MetadataTooLarge"),
     /** A tag set breaks S3's tagging rules (count, lengths, characters, a repeated or reserved key). */
     INVALID_TAG("InvalidTag"),
+    /** Object Lock: a locked version's deletion, or a shortening of its retention, that is not allowed. */
+    ACCESS_DENIED("AccessDenied"),
+    /** A request S3 refuses as a whole (Object Lock asked of a bucket without it). */
+    INVALID_REQUEST("InvalidRequest"),
+    /** The bucket's state forbids the change (suspending versioning of a bucket with Object Lock). */
+    INVALID_BUCKET_STATE("InvalidBucketState"),
+    /** A default retention period that is not a positive number of days or years. */
+    INVALID_RETENTION_PERIOD("InvalidRetentionPeriod"),
+    /** The bucket has no Object Lock configuration. */
+    OBJECT_LOCK_CONFIGURATION_NOT_FOUND("ObjectLockConfigurationNotFoundError"),
+    /** The version has no retention (GetObjectRetention) or no legal hold set (GetObjectLegalHold). */
+    NO_SUCH_OBJECT_LOCK_CONFIGURATION("NoSuchObjectLockConfiguration"),
     /** Stored data failed its integrity check: the backend lost or altered bytes. */
     INTEGRITY_ERROR("InternalError"),
     /** A transient conflict (for example a chunk collected while a write referenced it); the client may retry. */

@@ -28,6 +28,7 @@ public enum S3ErrorCode {
             "The AWS Access Key Id you provided does not exist in our records."),
     INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
+    INVALID_BUCKET_STATE("InvalidBucketState", 409, "The request is not valid with the current state of the bucket."),
     INVALID_CHUNK_SIZE_ERROR("InvalidChunkSizeError", 403,
             "Only the last chunk is allowed to have a size less than 8192 bytes"),
     INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
@@ -41,6 +42,8 @@ public enum S3ErrorCode {
             "The content of the form does not meet the conditions specified in the policy document."),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    INVALID_RETENTION_PERIOD("InvalidRetentionPeriod", 400,
+            "Default retention period must be a positive integer value."),
     INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
     INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long"),
@@ -62,6 +65,8 @@ public enum S3ErrorCode {
     NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+    NO_SUCH_OBJECT_LOCK_CONFIGURATION("NoSuchObjectLockConfiguration", 404,
+            "The specified object does not have a ObjectLock configuration"),
     NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION("NoSuchPublicAccessBlockConfiguration", 404,
             "The public access block configuration was not found"),
     NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
@@ -144,6 +149,12 @@ public enum S3ErrorCode {
             case PRECONDITION_FAILED -> PRECONDITION_FAILED;
             case METADATA_TOO_LARGE -> METADATA_TOO_LARGE;
             case INVALID_TAG -> INVALID_TAG;
+            case ACCESS_DENIED -> ACCESS_DENIED;
+            case INVALID_REQUEST -> INVALID_REQUEST;
+            case INVALID_BUCKET_STATE -> INVALID_BUCKET_STATE;
+            case INVALID_RETENTION_PERIOD -> INVALID_RETENTION_PERIOD;
+            case OBJECT_LOCK_CONFIGURATION_NOT_FOUND -> OBJECT_LOCK_CONFIGURATION_NOT_FOUND_ERROR;
+            case NO_SUCH_OBJECT_LOCK_CONFIGURATION -> NO_SUCH_OBJECT_LOCK_CONFIGURATION;
             case SERVICE_UNAVAILABLE -> SERVICE_UNAVAILABLE;
             case SLOW_DOWN -> SLOW_DOWN;
             case INTEGRITY_ERROR, CONFLICT_RETRY, INTERNAL_ERROR -> INTERNAL_ERROR;

@@ -31,7 +31,8 @@ final class RequestBodyStack {
             S3Operation.PUT_OBJECT_TAGGING, S3Operation.PUT_BUCKET_TAGGING, S3Operation.PUT_BUCKET_CORS,
             S3Operation.PUT_BUCKET_ENCRYPTION, S3Operation.PUT_BUCKET_VERSIONING, S3Operation.PUT_BUCKET_ACL,
             S3Operation.PUT_OBJECT_ACL, S3Operation.PUT_PUBLIC_ACCESS_BLOCK, S3Operation.POST_OBJECT,
-            S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION);
+            S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION, S3Operation.PUT_OBJECT_LOCK_CONFIGURATION,
+            S3Operation.PUT_OBJECT_RETENTION, S3Operation.PUT_OBJECT_LEGAL_HOLD);
 
     private final S3Operation op;
     private final AuthResult auth;

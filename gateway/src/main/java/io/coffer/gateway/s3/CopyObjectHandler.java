@@ -6,6 +6,7 @@ import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.CopySourceHeader;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
@@ -60,7 +61,7 @@ public final class CopyObjectHandler implements S3ActionHandler {
         }
         attributes = access.withRequestedAcl(r, attributes);
         ObjectInfo info = coffer.copyObject(source, r.bucketRecord(), r.key(), attributes, TaggingHeader.copyTags(r),
-                PutObjectHandler.precondition(r));
+                PutObjectHandler.precondition(r), ObjectLockHeaders.requested(r));
         byte[] xml = XmlResponseWriter.document("CopyObjectResult")
                 .element("LastModified", info.lastModified())
                 .element("ETag", ObjectHeaders.quote(info.etag()))

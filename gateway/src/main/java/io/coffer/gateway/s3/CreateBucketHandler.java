@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
  * one already owns is 200 in us-east-1 (S3's legacy behaviour there, which scripts rely on; nothing changes) and
  * BucketAlreadyOwnedByYou (409) in any other region. An ACL named by x-amz-acl or x-amz-grant-* (a public one only
  * where the tenant's Block Public Access is off) is stored with a bucket this request created.
+ * {@code x-amz-bucket-object-lock-enabled: true} creates it with Object Lock, which also enables its versioning for good.
  */
 public final class CreateBucketHandler implements S3ActionHandler {
     private static final XmlRequestReader XML = new XmlRequestReader(64 * 1024, 64);
@@ -51,7 +52,7 @@ public final class CreateBucketHandler implements S3ActionHandler {
         AccessControlList acl = AclHeaders.of(r, r.owner());
         access.checkSettableOnNewBucket(r.owner(), acl);
         try {
-            Bucket created = coffer.createBucket(r.bucket(), r.owner(), region);
+            Bucket created = coffer.createBucket(r.bucket(), r.owner(), region, objectLock(r));
             if (acl != null && !acl.equals(AccessControlList.PRIVATE)) {
                 coffer.putBucketConfig(created, PublicAccess.BUCKET_ACL, acl.encodeBytes());
             }
@@ -62,5 +63,18 @@ public final class CreateBucketHandler implements S3ActionHandler {
             }
         }
         return S3Response.empty(200).header("Location", "/" + r.bucket());
+    }
+
+    /** {@code x-amz-bucket-object-lock-enabled}: true creates the bucket with Object Lock (and versioning) enabled. */
+    private static boolean objectLock(S3Request r) {
+        String v = r.header("x-amz-bucket-object-lock-enabled");
+        if (v == null || v.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (!v.trim().equalsIgnoreCase("true")) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "x-amz-bucket-object-lock-enabled must be true or "
+                    + "false");
+        }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.DeletedVersion;
 
@@ -8,6 +9,8 @@ import io.coffer.sdk.DeletedVersion;
  * object's ETag matches (checked in the delete's transaction): 412 PreconditionFailed if not, 404 NoSuchKey when
  * there is no object. With {@code versionId} that version is removed for good; without one, a versioned bucket gets a
  * delete marker. {@code x-amz-version-id} and {@code x-amz-delete-marker} say which version was removed or added.
+ * A version under Object Lock is not removed (403 AccessDenied); {@code x-amz-bypass-governance-retention: true} lifts
+ * a GOVERNANCE retention (Coffer has no IAM: every caller the gateway lets write the bucket may bypass).
  */
 public final class DeleteObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
@@ -20,7 +23,7 @@ public final class DeleteObjectHandler implements S3ActionHandler {
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
         DeletedVersion d = coffer.deleteObjectVersion(r.bucketRecord(), r.key(), r.queryParam("versionId"),
-                ifMatch(r.header("if-match")));
+                ifMatch(r.header("if-match")), ObjectLockHeaders.bypassGovernance(r));
         S3Response resp = S3Response.empty(204);
         if (d.versionId() != null) {
             resp.header("x-amz-version-id", d.versionId());

@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -60,7 +61,7 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                 NameRules.checkKey(k);
                 // the ETag an <Object> names: deleted only if the object's matches (S3's conditional DeleteObjects)
                 DeletedVersion d = coffer.deleteObjectVersion(r.bucketRecord(), k, versionId,
-                        DeleteObjectHandler.ifMatch(o.childText("ETag")));
+                        DeleteObjectHandler.ifMatch(o.childText("ETag")), ObjectLockHeaders.bypassGovernance(r));
                 if (!quiet) {
                     w.start("Deleted").element("Key", k).element("VersionId", versionId);
                     if (d.deleteMarker()) {
@@ -69,14 +70,16 @@ public final class DeleteObjectsHandler implements S3ActionHandler {
                     w.end();
                 }
             } catch (S3Exception e) {
-                errors.add(new String[] {k, e.error().code(), e.getMessage()});
+                errors.add(new String[] {k, versionId, e.error().code(), e.getMessage()});
             } catch (CofferException e) {
                 S3Exception s3 = S3Exception.from(e);
-                errors.add(new String[] {k, s3.error().code(), s3.getMessage()});
+                errors.add(new String[] {k, versionId, s3.error().code(), s3.getMessage()});
             }
         }
         for (String[] e : errors) {
-            w.start("Error").element("Key", e[0]).element("Code", e[1]).element("Message", e[2]).end();
+            // the version the entry named, as S3 answers it (clients match a refused version by it)
+            w.start("Error").element("Key", e[0]).element("VersionId", e[1]).element("Code", e[2])
+                    .element("Message", e[3]).end();
         }
         return S3Response.xml(200, w.toBytes());
     }

@@ -4,7 +4,9 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
+import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
@@ -131,6 +133,7 @@ public final class GetObjectHandler implements S3ActionHandler {
         Map<String, String> checksums = partNumber > 0 ? ObjectHeaders.checksumsOf(info, partNumber)
                 : whole ? ObjectHeaders.checksumsOf(info, 0) : Map.of();
         ObjectHeaders.write(resp, info, checksums, checksumMode(r));
+        writeLock(r, info, resp, content);
         if (partial) {
             resp.header("Content-Range", "bytes " + range.offset() + "-" + range.lastInclusive() + "/" + info.size());
         }
@@ -141,6 +144,21 @@ public final class GetObjectHandler implements S3ActionHandler {
             }
         }
         return resp;
+    }
+
+    /** In a bucket with Object Lock, the version's lock headers (closing the content if they cannot be read). */
+    private void writeLock(S3Request r, ObjectInfo info, S3Response resp, ObjectContent content) {
+        try {
+            if (coffer.objectLockConfiguration(r.bucketRecord()).isPresent()) {
+                ObjectLockHeaders.write(resp, coffer.objectLock(r.bucketRecord(), r.key(),
+                        info.versionId() == null ? BucketVersioning.NULL_VERSION : info.versionId()));
+            }
+        } catch (RuntimeException e) {
+            if (content != null) {
+                closeQuietly(content);
+            }
+            throw e;
+        }
     }
 
     /** x-amz-checksum-mode: ENABLED, as a header or, in a presigned URL, a query parameter. */

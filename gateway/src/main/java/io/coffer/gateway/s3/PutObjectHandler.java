@@ -4,17 +4,20 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 
 /**
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every
  * signature, hash and checksum check passed). Supports x-amz-meta-*, the stored content headers, Content-MD5,
- * x-amz-checksum-*, x-amz-tagging, x-amz-acl / x-amz-grant-*, If-None-Match: * and If-Match.
+ * x-amz-checksum-*, x-amz-tagging, x-amz-acl / x-amz-grant-*, If-None-Match: * and If-Match, and the Object Lock
+ * headers (with Content-MD5 or a checksum, as S3 requires).
  */
 public final class PutObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
@@ -32,7 +35,11 @@ public final class PutObjectHandler implements S3ActionHandler {
                 access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
                 ObjectHeaders.contentMd5(r), precondition(r),
                 () -> r.bodyChecks().checksums(), r.bucketRecord());
-        ObjectInfo info = coffer.putObject(put, r.body());
+        ObjectLock lock = ObjectLockHeaders.requested(r);
+        if (!lock.equals(ObjectLock.NONE)) {
+            ObjectLockHeaders.requireIntegrityHeader(r, put.contentMd5());
+        }
+        ObjectInfo info = coffer.putObject(put, r.body(), lock);
         S3Response resp = ObjectHeaders.versionId(S3Response.empty(200).header("ETag",
                 ObjectHeaders.quote(info.etag())), info);
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());

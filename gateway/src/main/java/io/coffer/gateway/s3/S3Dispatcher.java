@@ -39,7 +39,9 @@ public final class S3Dispatcher {
 
     /** The actions that act on the version {@code versionId} names; others take only the current version's id. */
     private static final Set<S3Operation> VERSIONED_ACTIONS = EnumSet.of(S3Operation.GET_OBJECT,
-            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES);
+            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES,
+            S3Operation.GET_OBJECT_RETENTION, S3Operation.PUT_OBJECT_RETENTION, S3Operation.GET_OBJECT_LEGAL_HOLD,
+            S3Operation.PUT_OBJECT_LEGAL_HOLD);
 
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
@@ -107,6 +109,12 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_LIFECYCLE_CONFIGURATION, new GetBucketLifecycleHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION, new PutBucketLifecycleHandler(coffer));
         handlers.put(S3Operation.DELETE_BUCKET_LIFECYCLE, new DeleteBucketLifecycleHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_LOCK_CONFIGURATION, new GetObjectLockConfigurationHandler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT_LOCK_CONFIGURATION, new PutObjectLockConfigurationHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_RETENTION, new GetObjectRetentionHandler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT_RETENTION, new PutObjectRetentionHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_LEGAL_HOLD, new GetObjectLegalHoldHandler(coffer));
+        handlers.put(S3Operation.PUT_OBJECT_LEGAL_HOLD, new PutObjectLegalHoldHandler(coffer));
         this.cors = new CorsResponder(coffer);
     }
 

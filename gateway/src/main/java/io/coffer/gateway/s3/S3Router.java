@@ -14,9 +14,9 @@ import java.util.Set;
 public final class S3Router {
     /** S3's subresources Coffer does not offer: a request naming any of them is NotImplemented. */
     static final Set<String> UNSUPPORTED = Set.of(
-            "accelerate", "analytics", "intelligent-tiering", "inventory", "legal-hold", "logging",
+            "accelerate", "analytics", "intelligent-tiering", "inventory", "logging",
             "metadataConfiguration", "metadataTable", "metrics", "notification", "ownershipControls", "policyStatus",
-            "requestPayment", "restore", "retention", "select", "session", "torrent",
+            "requestPayment", "restore", "select", "session", "torrent",
             "renameObject");
     /** The subresources that pick one of the implemented actions. */
     private static final Set<String> ROUTING = Set.of(
@@ -35,13 +35,16 @@ public final class S3Router {
             Map.entry("encryption", S3Operation.GET_BUCKET_ENCRYPTION),
             Map.entry("publicAccessBlock", S3Operation.GET_PUBLIC_ACCESS_BLOCK));
     private static final Map<String, S3Operation> OBJECT_GETTERS = Map.of(
-            "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING);
+            "acl", S3Operation.GET_OBJECT_ACL, "tagging", S3Operation.GET_OBJECT_TAGGING,
+            "retention", S3Operation.GET_OBJECT_RETENTION, "legal-hold", S3Operation.GET_OBJECT_LEGAL_HOLD);
     /**
      * The actions that take {@code versionId} (the engine checks it: InvalidArgument, NoSuchVersion); any other
      * action with one is NotImplemented.
      */
     private static final Set<S3Operation> VERSION_ID_ACTIONS = Set.of(S3Operation.GET_OBJECT,
-            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES);
+            S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES,
+            S3Operation.GET_OBJECT_RETENTION, S3Operation.PUT_OBJECT_RETENTION, S3Operation.GET_OBJECT_LEGAL_HOLD,
+            S3Operation.PUT_OBJECT_LEGAL_HOLD);
 
     private S3Router() {
     }
@@ -140,7 +143,7 @@ public final class S3Router {
         String subresource = null;
         boolean other = false;
         for (String name : query.keySet()) {
-            if (BUCKET_GETTERS.containsKey(name)) {
+            if (BUCKET_GETTERS.containsKey(name) || OBJECT_GETTERS.containsKey(name)) {
                 if (subresource != null) {
                     return S3Operation.NOT_IMPLEMENTED;
                 }
@@ -183,6 +186,9 @@ public final class S3Router {
                     : S3Operation.DELETE_PUBLIC_ACCESS_BLOCK;
             case "lifecycle" -> put ? S3Operation.PUT_BUCKET_LIFECYCLE_CONFIGURATION
                     : S3Operation.DELETE_BUCKET_LIFECYCLE;
+            case "object-lock" -> put ? S3Operation.PUT_OBJECT_LOCK_CONFIGURATION : S3Operation.NOT_IMPLEMENTED;
+            case "object retention" -> put ? S3Operation.PUT_OBJECT_RETENTION : S3Operation.NOT_IMPLEMENTED;
+            case "object legal-hold" -> put ? S3Operation.PUT_OBJECT_LEGAL_HOLD : S3Operation.NOT_IMPLEMENTED;
             default -> S3Operation.NOT_IMPLEMENTED;
         };
     }

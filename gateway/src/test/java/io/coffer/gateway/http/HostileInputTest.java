@@ -195,6 +195,8 @@ class HostileInputTest {
                 if (q.equals("acl")) {
                     // PutBucketAcl is offered: naming no ACL at all is MalformedACLError
                     assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 400, "MalformedACLError");
+                } else if (q.equals("object-lock")) {
+                    assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 400, "MalformedXML");
                 } else if (!q.equals("versioning")) {
                     assertError(c.send("PUT", "/hostile", q, Map.of(), new byte[0]), 501, "NotImplemented");
                 }
@@ -214,7 +216,8 @@ class HostileInputTest {
             // lifecycle rules are stored; a body that is no LifecycleConfiguration is MalformedXML
             assertError(c.send("PUT", "/hostile", "lifecycle", Map.of(), new byte[0]), 400, "MalformedXML");
             for (String q : new String[] {"retention", "legal-hold"}) {
-                assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
+                assertError(c.send("PUT", "/hostile/ten", q, Map.of(), new byte[0]), 400, "MalformedXML");
+                assertError(c.send("DELETE", "/hostile/ten", q, Map.of(), new byte[0]), 501, "NotImplemented");
             }
             assertError(c.send("PUT", "/hostile/ten", "acl", Map.of(), new byte[0]), 400, "MalformedACLError");
             // a tag set breaking S3's rules is InvalidTag, a body that is no Tagging document 400 MalformedXML

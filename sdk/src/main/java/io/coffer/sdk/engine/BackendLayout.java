@@ -20,6 +20,8 @@ public final class BackendLayout {
     public static final String GROUPS = "g/";
     /** Tombstones: a grouped manifest's version that was deleted or replaced. */
     public static final String TOMBSTONES = "t/";
+    /** Object Lock records: a version's retention and legal hold, sealed (docs/FORMAT.md, "Object lock records"). */
+    public static final String LOCKS = "l/";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private BackendLayout() {
@@ -86,12 +88,20 @@ public final class BackendLayout {
         return TOMBSTONES + versionId.substring(0, 2) + "/" + versionId;
     }
 
+    /** The Object Lock record of a version (grouped or not). */
+    public static String lock(String versionId) {
+        return LOCKS + versionId.substring(0, 2) + "/" + versionId;
+    }
+
     /** The id part of a pack or manifest blob name. */
     public static String idOf(String blobName) {
         return blobName.substring(blobName.lastIndexOf('/') + 1);
     }
 
-    /** Every folder the names above use: the 256 shards of packs, manifests, groups and tombstones, and buckets. */
+    /**
+     * Every folder the names above use: the 256 shards of packs, manifests, groups and tombstones, and buckets. Lock
+     * records' shards are not created ahead: few stores use Object Lock, and each write creates the folder it needs.
+     */
     public static List<String> folders() {
         List<String> folders = new ArrayList<>(4 * 256 + 1);
         for (int shard = 0; shard < 256; shard++) {

@@ -17,6 +17,9 @@ import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectLock;
+import io.coffer.sdk.ObjectLockConfiguration;
+import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
@@ -71,6 +74,7 @@ public final class Engine implements Coffer {
     private final MultipartUploads multipart;
     private final LayerPuts layerPuts;
     private final ObjectVersions versions;
+    private final ObjectLocks locks;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -94,9 +98,10 @@ public final class Engine implements Coffer {
         this.ctx = new EngineContext(config);
         this.buckets = new Buckets(ctx);
         this.reads = new ObjectReads(ctx, buckets);
-        this.commits = new ObjectCommits(ctx);
+        this.locks = new ObjectLocks(ctx, buckets);
+        this.commits = new ObjectCommits(ctx, locks);
         this.layerPuts = new LayerPuts(ctx);
-        this.versions = new ObjectVersions(ctx, buckets, commits);
+        this.versions = new ObjectVersions(ctx, buckets, commits, locks);
         this.multipart = new MultipartUploads(ctx, buckets, reads, commits,
                 new LayerCompletions(ctx, layerPuts, reads, commits));
         try {
@@ -143,6 +148,11 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo putObject(PutObjectRequest request, InputStream body) {
+        return putObject(request, body, ObjectLock.NONE);
+    }
+
+    @Override
+    public ObjectInfo putObject(PutObjectRequest request, InputStream body, ObjectLock lock) {
         Names.checkKey(request.key());
         buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
         Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
@@ -150,26 +160,26 @@ public final class Engine implements Coffer {
             // the layer writer's packs do not know the partially decoded size in advance: a long body's bound
             try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config, -1,
                     0))) {
-                return layerPuts.put(request, body, b -> writeOrdinary(request, b),
-                        (writer, written, side) -> commitWritten(request, writer, written, side));
+                return layerPuts.put(request, body, b -> writeOrdinary(request, b, lock),
+                        (writer, written, side) -> commitWritten(request, writer, written, side, lock));
             }
         }
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
                 request.contentLength(), config.inlineLimit()))) {
-            return writeOrdinary(request, body);
+            return writeOrdinary(request, body, lock);
         }
     }
 
-    private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body) {
+    private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body, ObjectLock lock) {
         ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
                 config.inlineLimit());
         ObjectWriter.Result written = ObjectCommits.writeBody(writer, body);
-        return commitWritten(request, writer, written, Manifest.ORDINARY);
+        return commitWritten(request, writer, written, Manifest.ORDINARY, lock);
     }
 
     /** Commits what {@code writer} wrote, or deletes it; {@code layerSide} as in {@link Manifest#layerSide}. */
     private ObjectInfo commitWritten(PutObjectRequest request, ObjectWriter writer, ObjectWriter.Result written,
-                                     int layerSide) {
+                                     int layerSide, ObjectLock lock) {
         try {
             if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
                 throw CofferException.of(ErrorCode.BAD_DIGEST,
@@ -185,7 +195,7 @@ public final class Engine implements Coffer {
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                     attributes, List.of(), List.of(), written.entries(), written.inline(), layerSide);
-            return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer);
+            return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer, lock);
         } catch (RuntimeException e) {
             writer.discard(written);
             throw e;
@@ -252,7 +262,7 @@ public final class Engine implements Coffer {
 
     /** {@code known}: the bucket's record when the caller already read it, else null (then it is read here). */
     private void deleteObject(String bucket, Bucket known, String key, String ifMatch) {
-        versions.delete(bucket, known, key, null, ifMatch);
+        versions.delete(bucket, known, key, null, ifMatch, false);
     }
 
     // ---- versioning
@@ -268,8 +278,52 @@ public final class Engine implements Coffer {
     }
 
     @Override
-    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch) {
-        return versions.delete(bucket.name(), bucket, key, versionId, ifMatch);
+    public DeletedVersion deleteObjectVersion(Bucket bucket, String key, String versionId, String ifMatch,
+                                              boolean bypassGovernance) {
+        return versions.delete(bucket.name(), bucket, key, versionId, ifMatch, bypassGovernance);
+    }
+
+    // ---- Object Lock
+
+    @Override
+    public Bucket createBucket(String bucket, String owner, String region, boolean objectLock) {
+        return objectLock ? locks.createBucket(bucket, owner, region) : createBucket(bucket, owner, region);
+    }
+
+    @Override
+    public Optional<ObjectLockConfiguration> objectLockConfiguration(Bucket bucket) {
+        return locks.configuration(bucket.name(), bucket);
+    }
+
+    @Override
+    public void putObjectLockConfiguration(Bucket bucket, ObjectLockConfiguration configuration) {
+        locks.putConfiguration(bucket.name(), bucket, configuration);
+    }
+
+    @Override
+    public ObjectLock objectLock(Bucket bucket, String key, String versionId) {
+        requireObjectLock(bucket);
+        return locks.lockOf(reads.record(bucket.name(), key, versionId));
+    }
+
+    @Override
+    public ObjectLock putObjectRetention(Bucket bucket, String key, String versionId, ObjectLockMode mode,
+                                         Instant retainUntil, boolean bypassGovernance) {
+        requireObjectLock(bucket);
+        return locks.change(reads.record(bucket.name(), key, versionId),
+                new ObjectLocks.ObjectRetention(mode, retainUntil), null, bypassGovernance);
+    }
+
+    @Override
+    public ObjectLock putObjectLegalHold(Bucket bucket, String key, String versionId, boolean on) {
+        requireObjectLock(bucket);
+        return locks.change(reads.record(bucket.name(), key, versionId), null, on, false);
+    }
+
+    private void requireObjectLock(Bucket bucket) {
+        if (locks.configuration(bucket.name(), bucket).isEmpty()) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "Bucket is missing Object Lock Configuration");
+        }
     }
 
     @Override
@@ -300,17 +354,24 @@ public final class Engine implements Coffer {
     @Override
     public ObjectInfo copyObject(CopySource source, String bucket, String key, ObjectAttributes attributes,
                                  Map<String, String> tags, Precondition precondition) {
-        return copyObject(source, bucket, null, key, attributes, tags, precondition);
+        return copyObject(source, bucket, null, key, attributes, tags, precondition, ObjectLock.NONE);
     }
 
     @Override
     public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
                                  Map<String, String> tags, Precondition precondition) {
-        return copyObject(source, bucket.name(), bucket, key, attributes, tags, precondition);
+        return copyObject(source, bucket.name(), bucket, key, attributes, tags, precondition, ObjectLock.NONE);
+    }
+
+    @Override
+    public ObjectInfo copyObject(CopySource source, Bucket bucket, String key, ObjectAttributes attributes,
+                                 Map<String, String> tags, Precondition precondition, ObjectLock lock) {
+        return copyObject(source, bucket.name(), bucket, key, attributes, tags, precondition, lock);
     }
 
     private ObjectInfo copyObject(CopySource source, String bucket, Bucket known, String key,
-                                  ObjectAttributes attributes, Map<String, String> tags, Precondition precondition) {
+                                  ObjectAttributes attributes, Map<String, String> tags, Precondition precondition,
+                                  ObjectLock lock) {
         Names.checkKey(key);
         Map<String, String> newTags = tags == null ? null : TagSets.objectTags(tags);
         ObjectRecord src = reads.copySource(source);
@@ -322,7 +383,7 @@ public final class Engine implements Coffer {
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 attrs);
         return commits.commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null,
-                null);
+                null, lock);
     }
 
     @Override
@@ -357,9 +418,15 @@ public final class Engine implements Coffer {
         Manifest from = reads.openManifest(current);
         Manifest revised = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
                 revision.apply(from.attributes()));
-        // rewritten in place, whatever the bucket's versioning: attributes are not a new version (its id does change)
+        // rewritten in place, whatever the bucket's versioning: attributes are not a new version (its id does change),
+        // and the version's Object Lock moves to the new id with it (stored before the commit, dropped from the old id
+        // after)
+        ObjectLock lock = meta.objectLock(current.versionId());
         commits.commit(revised, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
-                BucketVersioning.UNVERSIONED);
+                BucketVersioning.UNVERSIONED, lock);
+        if (!lock.equals(ObjectLock.NONE)) {
+            locks.forget(bucket, current.versionId());
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.crypto.ChunkId;
@@ -18,6 +19,7 @@ import java.io.InputStream;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +35,11 @@ final class ObjectCommits {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectCommits.class);
 
     private final EngineContext ctx;
+    private final ObjectLocks locks;
 
-    ObjectCommits(EngineContext ctx) {
+    ObjectCommits(EngineContext ctx, ObjectLocks locks) {
         this.ctx = ctx;
+        this.locks = locks;
     }
 
     /**
@@ -45,9 +49,26 @@ final class ObjectCommits {
      */
     ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
                       ObjectWriter writer) {
-        BucketVersioning versioning = VersioningConfig.of(ctx.bucketCache, unversioned.bucket());
+        return commit(unversioned, newChunks, precondition, completesUpload, writer, ObjectLock.NONE);
+    }
+
+    /**
+     * Commits like {@link #commit(Manifest, NewChunks, Precondition, String, ObjectWriter)} a version that gets the
+     * Object Lock its write asked for ({@code requestedLock}, or NONE), else its bucket's default retention
+     * ({@link ObjectLocks#forNewVersion}); both bucket documents come from one (cached) read.
+     */
+    ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
+                      ObjectWriter writer, ObjectLock requestedLock) {
+        Map<String, byte[]> configs = ctx.bucketCache.configs(unversioned.bucket());
+        BucketVersioning versioning = VersioningConfig.decode(configs.get(VersioningConfig.NAME));
+        ObjectLock lock = ObjectLocks.forNewVersion(configs, requestedLock, Instant.now());
         return commit(unversioned.withNullVersion(versioning != BucketVersioning.ENABLED), newChunks, precondition,
-                completesUpload, writer, versioning);
+                completesUpload, writer, versioning, lock);
+    }
+
+    ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
+                      ObjectWriter writer, BucketVersioning versioning) {
+        return commit(unversioned, newChunks, precondition, completesUpload, writer, versioning, ObjectLock.NONE);
     }
 
     /**
@@ -55,7 +76,7 @@ final class ObjectCommits {
      * state, the manifest's null-version flag as it is ({@code UNVERSIONED} rewrites the current version in place).
      */
     ObjectInfo commit(Manifest unversioned, NewChunks newChunks, Precondition precondition, String completesUpload,
-                      ObjectWriter writer, BucketVersioning versioning) {
+                      ObjectWriter writer, BucketVersioning versioning, ObjectLock lock) {
         Manifest m;
         byte[] sealed;
         try {
@@ -79,6 +100,12 @@ final class ObjectCommits {
                 throw e;
             }
         }
+        try {
+            locks.lockBeforeCommit(m.bucket(), m.key(), m.versionId(), lock);
+        } catch (RuntimeException e) {
+            forgetManifest(m.versionId());
+            throw e;
+        }
         ObjectRecord record = new ObjectRecord(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(),
                 m.lastModified(), ManifestCodec.encodeAttributes(m), sealed,
                 m.distinctChunkIds(), m.nullVersion(), false);
@@ -88,6 +115,9 @@ final class ObjectCommits {
                     versioning);
         } catch (RuntimeException e) {
             forgetManifest(m.versionId());
+            if (!lock.equals(ObjectLock.NONE)) {
+                locks.forget(m.bucket(), m.versionId());
+            }
             forgetIfCollected(e, record.chunkRefs());
             throw e;
         }

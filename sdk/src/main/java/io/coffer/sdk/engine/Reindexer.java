@@ -27,6 +27,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * them: a null version replaces the key's null version (so of an unversioned key the newest wins: a crash between an
  * overwrite's commit and the deletion of the old manifest leaves both), a version with its own id (versioning
  * enabled) is kept beside the others, a delete marker is added as a delete does; a grouped version with a tombstone
- * is gone. Versions of a key written in the same millisecond are ordered by version id, which may differ from the
- * order they were committed in.
+ * is gone; last, Object Lock records give the restored versions their locks. Versions of a key written in the same
+ * millisecond are ordered by version id, which may differ from the order they were committed in.
  * Records that do not open under the master key (altered, truncated, moved or sealed under another key) are not
  * restored: each is named in the report's {@code damaged} list with the reason, and logged. Uploads in progress are
  * not on the backend and are not restored.
@@ -153,10 +154,34 @@ final class Reindexer {
                 }
                 objects += current ? 1 : 0;
             }
+            restoreLocks();
             return new ReindexReport(buckets, objects, packs, chunks, damaged);
         } catch (IOException | UncheckedIOException e) {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Object Lock records: each restores the lock of the version it names if that version was restored (a record of a
+     * version that is gone, or was never committed, is left out).
+     */
+    private void restoreLocks() throws IOException {
+        progress.stage("object locks", -1);
+        for (BlobInfo b : blobs.list(BackendLayout.LOCKS)) {
+            progress.advance(1);
+            try {
+                ObjectLockRecords.Opened r = ObjectLockRecords.open(ctx.config.masterKey(), b.name(),
+                        blobs.read(b.name(), 0, (int) b.size()));
+                Optional<ObjectRecord> version = meta.objectVersion(r.bucket(), r.key(), r.versionId())
+                        .or(() -> meta.objectVersion(r.bucket(), r.key(), BucketVersioning.NULL_VERSION))
+                        .filter(v -> v.versionId().equals(r.versionId()));
+                if (version.isPresent()) {
+                    meta.putObjectLock(r.bucket(), r.versionId(), r.lock());
+                }
+            } catch (ChunkIntegrityException | MalformedRecordException e) {
+                skip(b.name(), e);
+            }
         }
     }
 

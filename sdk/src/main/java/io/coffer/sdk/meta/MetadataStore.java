@@ -2,6 +2,7 @@ package io.coffer.sdk.meta;
 
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.BucketVersioning;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.StorageStats;
@@ -15,6 +16,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * Everything Coffer knows about its namespace besides the blobs themselves, with the transactions that keep chunk
@@ -145,7 +148,37 @@ public interface MetadataStore extends AutoCloseable {
      * the next newest becomes current (a delete marker stays one). Empty, changing nothing, if there is no such
      * version.
      */
-    Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId);
+    default Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId) {
+        return deleteVersion(bucket, key, versionId, lock -> { });
+    }
+
+    /**
+     * Removes one version for good like {@link #deleteVersion(String, String, String)}, after showing {@code guard},
+     * inside the delete's transaction, the version's Object Lock ({@link ObjectLock#NONE} if it has none): the guard
+     * throws to refuse the delete, which then changes nothing. The version's lock row goes with it. The engine passes
+     * the Object Lock rules here (io.coffer.sdk.engine.ObjectLocks); the guardless form above checks nothing.
+     */
+    Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId, Consumer<ObjectLock> guard);
+
+    // ---- Object Lock (schema 8): one row per locked version, by the version's id (ObjectRecord#versionId)
+
+    /** The Object Lock of the version with this id; {@link ObjectLock#NONE} if it has none. */
+    ObjectLock objectLock(String versionId);
+
+    /**
+     * Sets the lock of a version ({@link ObjectLock#NONE}: removes it) without looking for the version: for a version
+     * about to be committed (its lock is stored first, so it is never visible unlocked) or one that was never
+     * committed or is gone.
+     */
+    void putObjectLock(String bucket, String versionId, ObjectLock lock);
+
+    /**
+     * Changes the lock of the version with the client's version id ({@code null}: the key's current version) in one
+     * transaction, the version's row locked as a delete of it locks it: {@code change} gets the version and its lock
+     * and returns the new lock, or throws to refuse. Empty, changing nothing, if there is no such version.
+     */
+    Optional<ObjectLock> updateObjectLock(String bucket, String key, String clientVersionId,
+                                          BiFunction<ObjectRecord, ObjectLock, ObjectLock> change);
 
     /**
      * Lists versions and delete markers of keys starting with {@code prefix}, by key then newest first, after the

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.FsckReport;
 import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.testing.TestData;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,8 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Kills a child JVM running the engine with SIGKILL at random instants during puts, concurrent small puts (whose
  * metadata commits share transactions), multipart completions, garbage collection and versioned overwrites and
- * deletes; after each kill every object (every version) it reported committed reads back intact and fsck finds no
- * damage.
+ * deletes, and locked versions' refused deletes and legal-hold changes; after each kill every object (every version) it
+ * reported committed reads back intact (a locked one with its lock) and fsck finds no damage.
  */
 class CrashSafetyTest {
     private static final int KILLS = 4;
@@ -37,7 +38,7 @@ class CrashSafetyTest {
     Path dir;
 
     @ParameterizedTest(name = "kill -9 during {0}")
-    @ValueSource(strings = {"put", "multipart", "gc", "small", "versioned"})
+    @ValueSource(strings = {"put", "multipart", "gc", "small", "versioned", "locked"})
     void committedObjectsSurviveKillNine(String mode) throws Exception {
         Map<String, long[]> committed = new LinkedHashMap<>();
         Set<String> maybeDeleted = new HashSet<>();
@@ -79,12 +80,13 @@ class CrashSafetyTest {
                             next = Math.max(next, Long.parseLong(f[2]) + 1);
                         }
                         case "DELETING" -> maybeDeleted.add(f[1]);
+                        case "DELETED-LOCKED" -> throw new AssertionError("a locked version was deleted: " + line);
                         default -> { }
                     }
                 }
             }
             next += 1000; // a write in flight at the kill used the next number; never reuse it
-            verify(committed, maybeDeleted);
+            verify(committed, maybeDeleted, mode.equals("locked"));
         }
         assertThat(committed).isNotEmpty();
     }
@@ -101,7 +103,8 @@ class CrashSafetyTest {
         assertThat(output).contains("OK ");
     }
 
-    private void verify(Map<String, long[]> committed, Set<String> maybeDeleted) throws IOException {
+    /** {@code locked}: every committed version must also still have its COMPLIANCE retention. */
+    private void verify(Map<String, long[]> committed, Set<String> maybeDeleted, boolean locked) throws IOException {
         try (Coffer c = Coffer.builder().directory(dir).build()) {
             for (Map.Entry<String, long[]> e : committed.entrySet()) {
                 if (maybeDeleted.contains(e.getKey())) {
@@ -115,6 +118,10 @@ class CrashSafetyTest {
                 try (ObjectContent content = c.getObject("crash", keyAndVersion[0], version, null, info -> { })) {
                     assertThat(TestData.md5Hex(content.stream())).as(e.getKey())
                             .isEqualTo(TestData.md5Hex(TestData.stream(seed, size)));
+                }
+                if (locked) {
+                    assertThat(c.objectLock(c.headBucket("crash"), keyAndVersion[0], version).mode()).as(e.getKey())
+                            .isEqualTo(ObjectLockMode.COMPLIANCE);
                 }
             }
             FsckReport report = c.fsck(true);

@@ -1,9 +1,13 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectContent;
+import io.coffer.sdk.ObjectLock;
+import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
@@ -11,6 +15,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -27,7 +32,9 @@ import java.util.concurrent.Future;
  * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}, {@code small DIR START} (small
  * objects from four threads at once), {@code versioned DIR START} (overwrites of four keys in a bucket with versioning
  * enabled, each fifth followed by a delete that adds a delete marker; "COMMITTED key@versionId seed size": every
- * version must survive); {@code large DIR BYTES}
+ * version must survive); {@code locked DIR START} (COMPLIANCE-locked versions in a bucket with Object Lock, each
+ * followed by a refused delete with the governance bypass and a legal hold turned on and off: every version must
+ * survive with its lock, "DELETED-LOCKED" would be a broken lock); {@code large DIR BYTES}
  * writes and reads back one object of BYTES bytes streamed with unknown length and exits 0 if it matches.
  */
 public final class CrashWorkload {
@@ -45,7 +52,7 @@ public final class CrashWorkload {
                 return;
             }
             if (c.listBuckets().isEmpty()) {
-                c.createBucket("crash", "t");
+                c.createBucket("crash", "t", null, mode.equals("locked"));
             }
             if (mode.equals("versioned")) {
                 c.putBucketVersioning(c.headBucket("crash"), BucketVersioning.ENABLED);
@@ -73,6 +80,24 @@ public final class CrashWorkload {
                         if (i % 5 == 4) {
                             c.deleteObject("crash", versioned);
                         }
+                    }
+                    case "locked" -> {
+                        // a COMPLIANCE-locked version, then a delete of it with the bypass (refused) and a legal hold
+                        // turned on and off (its record rewritten in place), so that kills land in each
+                        String locked = "l" + (i % 4);
+                        String id = c.putObject(PutObjectRequest.of("crash", locked, size), TestData.stream(i, size),
+                                new ObjectLock(ObjectLockMode.COMPLIANCE, Instant.now().plus(Duration.ofDays(1)),
+                                        false)).versionId();
+                        out.println("COMMITTED " + locked + "@" + id + " " + i + " " + size);
+                        Bucket b = c.headBucket("crash");
+                        try {
+                            c.deleteObjectVersion(b, locked, id, null, true);
+                            out.println("DELETED-LOCKED " + locked + "@" + id);
+                        } catch (CofferException e) {
+                            out.println("REFUSED " + locked + "@" + id + " " + e.code());
+                        }
+                        c.putObjectLegalHold(b, locked, id, true);
+                        c.putObjectLegalHold(b, locked, id, false);
                     }
                     case "multipart" -> {
                         // upload the parts of a batch of objects first, then complete them back to back, so that

@@ -6,11 +6,11 @@ import io.coffer.gateway.s3.S3Request;
 
 /**
  * Request headers that ask S3 for a feature: the gateway either honours what they ask or refuses the request with
- * S3's error, and never drops them silently (a public-read ACL or an object lock
- * that answered 200 without public access or retention would be a wrong success). What passes is what Coffer
- * does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD} storage class. Tags
- * ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl}, {@code x-amz-grant-*}) too
- * ({@code AclHeaders}, checked where they are set).
+ * S3's error, and never drops them silently (a public-read ACL that answered 200 without public access would be a
+ * wrong success). Object Lock headers are the handlers' ({@code ObjectLockHeaders}), except on CreateMultipartUpload.
+ * What passes is what Coffer does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD}
+ * storage class. Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
+ * {@code x-amz-grant-*}) too ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
     public static final String SSE = "x-amz-server-side-encryption";
@@ -34,11 +34,15 @@ public final class FeatureHeaders {
     public static void check(S3Request r) {
         switch (r.operation()) {
             case CREATE_BUCKET -> {
-                if ("true".equalsIgnoreCase(trimmed(r, "x-amz-bucket-object-lock-enabled"))) {
-                    throw notImplemented("Object Lock");
-                }
+                // ACLs are AclHeaders', Object Lock is CreateBucketHandler's: nothing here to refuse
             }
-            case PUT_OBJECT, CREATE_MULTIPART_UPLOAD -> newObject(r);
+            case PUT_OBJECT -> newObject(r);
+            case CREATE_MULTIPART_UPLOAD -> {
+                newObject(r);
+                // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
+                absent(r, OBJECT_LOCK, "Object Lock headers on CreateMultipartUpload (the bucket's default retention "
+                        + "applies at completion)");
+            }
             case COPY_OBJECT -> {
                 newObject(r);
                 absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
@@ -73,12 +77,6 @@ public final class FeatureHeaders {
         }
         if (r.header("x-amz-website-redirect-location") != null) {
             throw notImplemented("Website redirects");
-        }
-        for (String h : OBJECT_LOCK) {
-            if (r.header(h) != null) {
-                // S3's answer for a bucket created without Object Lock, which every Coffer bucket is
-                throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Bucket is missing Object Lock Configuration");
-            }
         }
     }
 

@@ -117,12 +117,9 @@ class FeatureHeadersTest {
     }
 
     @Test
-    void bucketsWithObjectLockOrPublicAclsAreRefused(S3Client s3) {
-        assertError(() -> s3.createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)),
-                501, "NotImplemented");
+    void bucketsWithPublicAclsAreRefused(S3Client s3) {
         assertError(() -> s3.createBucket(b -> b.bucket("public").acl(
                 BucketCannedACL.PUBLIC_READ)), 403, "AccessDenied");
-        assertError(() -> s3.headBucket(b -> b.bucket("locked")), 404, null);
         assertError(() -> s3.headBucket(b -> b.bucket("public")), 404, null);
     }
 

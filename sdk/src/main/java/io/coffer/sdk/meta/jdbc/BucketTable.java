@@ -118,6 +118,11 @@ final class BucketTable extends Table {
                 ps.setString(1, name);
                 ps.executeUpdate();
             }
+            // lock rows left by versions that were never committed (a crash between storing a lock and its commit)
+            try (PreparedStatement ps = prepare(c, "DELETE FROM object_locks WHERE bucket = ?")) {
+                ps.setString(1, name);
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = prepare(c, "DELETE FROM buckets WHERE name = ?")) {
                 ps.setString(1, name);
                 ps.executeUpdate();

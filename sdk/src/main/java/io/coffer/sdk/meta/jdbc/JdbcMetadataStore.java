@@ -6,6 +6,7 @@ import io.coffer.sdk.Bucket;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.StorageStats;
@@ -39,6 +40,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -98,6 +101,7 @@ public final class JdbcMetadataStore implements MetadataStore {
     private final UsageViews usage;
     private final BlockMapTable blockMap;
     private final LeaseTable leases;
+    private final LockTable locks;
 
     private JdbcMetadataStore(Database db) {
         this.db = db;
@@ -111,6 +115,7 @@ public final class JdbcMetadataStore implements MetadataStore {
         this.usage = new UsageViews(db);
         this.blockMap = new BlockMapTable(db);
         this.leases = new LeaseTable(db);
+        this.locks = new LockTable(db, versions);
     }
 
     // ---- factories
@@ -291,8 +296,25 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
-    public Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId) {
-        return versions.deleteVersion(bucket, key, versionId);
+    public Optional<ObjectRecord> deleteVersion(String bucket, String key, String versionId,
+                                                Consumer<ObjectLock> guard) {
+        return versions.deleteVersion(bucket, key, versionId, (c, version) -> locks.takeForRemoval(c, version, guard));
+    }
+
+    @Override
+    public ObjectLock objectLock(String versionId) {
+        return locks.lockOf(versionId);
+    }
+
+    @Override
+    public void putObjectLock(String bucket, String versionId, ObjectLock lock) {
+        locks.put(bucket, versionId, lock);
+    }
+
+    @Override
+    public Optional<ObjectLock> updateObjectLock(String bucket, String key, String clientVersionId,
+                                                 BiFunction<ObjectRecord, ObjectLock, ObjectLock> change) {
+        return locks.update(bucket, key, clientVersionId, change);
     }
 
     @Override

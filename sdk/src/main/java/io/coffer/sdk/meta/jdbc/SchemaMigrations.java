@@ -31,7 +31,8 @@ final class SchemaMigrations {
             "block_map, block_free, block_state: the map of a store kept in numbered blocks (BlockMapStore)",
             "bucket_configs: a bucket's configuration documents (tagging, CORS)",
             "leases: which gateway runs a maintenance job (gc) until when",
-            "object_versions, objects.null_version: noncurrent versions and delete markers of versioned buckets");
+            "object_versions, objects.null_version: noncurrent versions and delete markers of versioned buckets",
+            "object_locks: the Object Lock (retention, legal hold) of object versions");
 
     /** The newest schema version this code knows. */
     static final int SCHEMA_VERSION = VERSIONS.size();

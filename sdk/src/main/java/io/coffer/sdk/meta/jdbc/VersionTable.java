@@ -106,6 +106,17 @@ final class VersionTable extends Table {
         return db.read("objectVersion", c -> find(c, bucket, k, clientVersionId, ""));
     }
 
+    /**
+     * Inside a write: the version with the client's version id (null: the key's current row), its row locked against
+     * concurrent writes to it, as a delete of it locks it.
+     */
+    Optional<ObjectRecord> findForUpdate(Connection c, String bucket, String key, String clientVersionId)
+            throws SQLException {
+        byte[] k = utf8(key);
+        return clientVersionId == null ? current(c, bucket, k, dialect.forUpdate)
+                : find(c, bucket, k, clientVersionId, dialect.forUpdate);
+    }
+
     /** The current row (as {@code current}) or the noncurrent row with the client's version id. */
     private Optional<ObjectRecord> find(Connection c, String bucket, byte[] key, String clientVersionId, String lock)
             throws SQLException {
@@ -142,11 +153,19 @@ final class VersionTable extends Table {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
-    Optional<ObjectRecord> deleteVersion(String bucket, String key, String clientVersionId) {
+    /** What a permanent delete runs, in its transaction, on the version it is about to remove; may throw to refuse. */
+    @FunctionalInterface
+    interface BeforeRemoval {
+        void check(Connection c, ObjectRecord version) throws SQLException;
+    }
+
+    Optional<ObjectRecord> deleteVersion(String bucket, String key, String clientVersionId,
+                                         BeforeRemoval beforeRemoval) {
         byte[] k = utf8(key);
         return db.write("deleteVersion", c -> {
             Optional<ObjectRecord> current = current(c, bucket, k, dialect.forUpdate);
             if (current.isPresent() && hasClientId(current.get(), clientVersionId)) {
+                beforeRemoval.check(c, current.get());
                 chunkTable.lockChunks(c, current.get().chunkRefs());
                 try (PreparedStatement ps = prepare(c, "DELETE FROM objects WHERE bucket = ? AND key_utf8 = ?")) {
                     bind(ps, bucket, k);
@@ -162,6 +181,7 @@ final class VersionTable extends Table {
             if (version.isEmpty()) {
                 return version;
             }
+            beforeRemoval.check(c, version.get());
             chunkTable.lockChunks(c, version.get().chunkRefs());
             remove(c, version.get());
             if (current.isEmpty()) {
