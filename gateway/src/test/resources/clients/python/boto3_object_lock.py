@@ -39,7 +39,8 @@ def main():
     result["delete_without_bypass"] = error_code(
         lambda: s3.delete_object(Bucket=bucket, Key="backup.tar", VersionId=version))
     until = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=2)
-    s3.put_object_retention(Bucket=bucket, Key="backup.tar", VersionId=version,
+    # GOVERNANCE becomes COMPLIANCE only with the bypass, as on S3
+    s3.put_object_retention(Bucket=bucket, Key="backup.tar", VersionId=version, BypassGovernanceRetention=True,
                             Retention={"Mode": "COMPLIANCE", "RetainUntilDate": until})
     result["retention_mode"] = s3.get_object_retention(Bucket=bucket, Key="backup.tar",
                                                        VersionId=version)["Retention"]["Mode"]

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,11 +69,7 @@ class AclAndPostClientsTest {
     @Test
     void boto3CannedAclsUnsignedReadsAndPresignedPost() throws Exception {
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-acl\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_acl_post.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(2)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_acl_post.py", args, Duration.ofMinutes(2));
 
         assertThat(strings(result, "bucket_grants")).containsExactly(ALL_USERS + ":READ", "tenant:FULL_CONTROL");
         assertThat(text(result, "anonymous_public")).isEqualTo("public");

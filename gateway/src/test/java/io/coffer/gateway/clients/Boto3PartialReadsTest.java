@@ -10,8 +10,6 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +36,8 @@ class Boto3PartialReadsTest {
         Path download = work.resolve("download.bin");
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-partial\", \"source\": \""
                 + source + "\", \"download\": \"" + download + "\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_partial_reads.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_partial_reads.py", args,
+                Duration.ofMinutes(3));
 
         byte[] data = Files.readAllBytes(source);
         assertThat(text(result, "ranged_md5")).isEqualTo(md5(Arrays.copyOfRange(data, 1000, 2000)));

@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,11 +46,7 @@ class Boto3Test {
         String args = "{\"endpoint\": \"" + endpoint + "\", \"bucket\": \"" + bucket + "\", \"addressing\": \""
                 + style + "\", \"source\": \"" + source + "\", \"download\": \"" + download + "\", \"part_size\": "
                 + PART_SIZE + "}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_roundtrip.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_roundtrip.py", args, Duration.ofMinutes(3));
 
         assertThat(TestFiles.unquote(text(result, "head_etag"))).as("4 parts of 8 MiB")
                 .isEqualTo(TestFiles.multipartEtag(source, PART_SIZE)).endsWith("-4");

@@ -2,6 +2,7 @@ package io.coffer.gateway.clients;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.coffer.gateway.testing.CofferGatewayExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 
 /**
  * The clients the suite runs as subprocesses: aws-cli v1 and boto3 from the virtual environment that
@@ -85,6 +87,18 @@ public final class ExternalClients {
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Runs the boto3 script {@code script} of {@link #pythonSupportDir()} against {@code gateway} with its JSON
+     * arguments ({@code argsJson}) and answers the JSON object it printed on its last line; a failing script fails.
+     */
+    static JsonNode boto3Script(CofferGatewayExtension gateway, Path work, String script, String argsJson,
+                                Duration timeout) {
+        List<String> command = List.of(python().toString(), pythonSupportDir().resolve(script).toString(), argsJson);
+        Result r = run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(), "AWS_SECRET_ACCESS_KEY",
+                gateway.secretKey()), work, timeout).requireSuccess(command);
+        return JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
     }
 
     /**

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,11 +56,7 @@ class LifecycleClientsTest {
     @Test
     void boto3PutsReadsRefusesAndDeletesLifecycleRules() {
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-lifecycle\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_lifecycle.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, c) -> c).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_lifecycle.py", args, Duration.ofMinutes(3));
 
         assertThat(text(result, "before")).isEqualTo("NoSuchLifecycleConfiguration");
         assertThat(strings(result, "ids")).containsExactly("logs", "uploads", "markers");

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -111,11 +110,8 @@ class NonAsciiMetadataTest {
     @Test
     void boto3ReadsBackTheEncodedWordsS3Returns() throws Exception {
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-unicode\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_unicode_metadata.py").toString(), args);
-        ExternalClients.Result run = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(2)).requireSuccess(command);
-        JsonNode r = JsonNode.parser().parse(run.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode r = ExternalClients.boto3Script(gateway, work, "boto3_unicode_metadata.py", args,
+                Duration.ofMinutes(2));
 
         assertThat(r.field("metadata_param").orElseThrow().asString()).isEqualTo("ParamValidationError");
         // botocore sends the UTF-8 bytes, S3 reads each as an ISO-8859-1 character (as ceph/s3-tests sees on AWS)

@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,11 +61,8 @@ class ObjectLockClientsTest {
     @Test
     void boto3SetsDefaultRetentionAndIsRefusedDeletesUnderCompliance() throws Exception {
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-lock\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_object_lock.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, c) -> c).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_object_lock.py", args,
+                Duration.ofMinutes(3));
         assertThat(text(result, "default")).isEqualTo("GOVERNANCE/1");
         assertThat(text(result, "head_mode")).isEqualTo("GOVERNANCE");
         assertThat(text(result, "delete_without_bypass")).isEqualTo("AccessDenied");

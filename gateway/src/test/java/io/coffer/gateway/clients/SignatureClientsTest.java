@@ -107,11 +107,7 @@ class SignatureClientsTest {
         String bucket = "boto3-signatures-" + style;
         String args = "{\"endpoint\": \"" + endpoint(gateway, addressing) + "\", \"bucket\": \"" + bucket
                 + "\", \"addressing\": \"" + style + "\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_signatures.py").toString(), args);
-        ExternalClients.Result run = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode r = JsonNode.parser().parse(run.stdout().strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode r = ExternalClients.boto3Script(gateway, work, "boto3_signatures.py", args, Duration.ofMinutes(3));
 
         assertThat(text(r, "default_presigned_url")).as("boto3's default presigned URL is SigV2")
                 .contains("AWSAccessKeyId=").doesNotContain("X-Amz-Signature");

@@ -67,11 +67,8 @@ class VersioningClientsTest {
     @Test
     void boto3PaginatesVersionsAndEmptiesAVersionedBucket() throws Exception {
         String args = "{\"endpoint\": \"" + gateway.endpoint() + "\", \"bucket\": \"boto3-versioning\"}";
-        List<String> command = List.of(ExternalClients.python().toString(),
-                ExternalClients.pythonSupportDir().resolve("boto3_versioning.py").toString(), args);
-        ExternalClients.Result r = ExternalClients.run(command, Map.of("AWS_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "AWS_SECRET_ACCESS_KEY", gateway.secretKey()), work, Duration.ofMinutes(3)).requireSuccess(command);
-        JsonNode result = JsonNode.parser().parse(r.stdout().strip().lines().reduce((a, c) -> c).orElseThrow());
+        JsonNode result = ExternalClients.boto3Script(gateway, work, "boto3_versioning.py", args,
+                Duration.ofMinutes(3));
         assertThat(text(result, "status")).isEqualTo("Enabled");
         assertThat(result.field("distinct_ids").orElseThrow().asBoolean()).isTrue();
         assertThat(text(result, "old_body")).isEqualTo("one");
