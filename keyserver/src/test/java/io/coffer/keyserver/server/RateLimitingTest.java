@@ -110,16 +110,17 @@ class RateLimitingTest {
     /**
      * The issue's "delays within 10% of configured", end to end over real sockets: every latency the client measures
      * (blinding, the round trip, the server's delay and evaluation, verification) is at least the configured delay and
-     * at most 10% above it. No absolute allowance: the delays are 300-800 ms, so 10% is 30-80 ms, while the rest of a
-     * query costs about 1-3 ms here (the no-delay baseline). The margin is for the shared machine: an answer passes
-     * three threads (scheduler, event loop, client), and with other processes busy on both cores each wake-up can wait
-     * a scheduler time slice; KeyServerLoad saw a 250 ms delay land 34 ms late that way. How close the delays land,
-     * with percentiles and smaller delays: KeyServerLoad {@code --parts e}, docs/KEYSERVER-BENCHMARKS.md.
+     * at most 10% above it plus what a query costs without a delay (the no-delay baseline, measured in the same run:
+     * the delay is the server's, the rest of the query is not part of it; 1-3 ms on a quiet machine, about 8 ms under
+     * a load average of 20). The delays are 300-800 ms, so 10% is 30-80 ms. The margin is for the shared machine: an
+     * answer passes three threads (scheduler, event loop, client), and with other processes busy on both cores each
+     * wake-up can wait a scheduler time slice; KeyServerLoad saw a 250 ms delay land 34 ms late that way. How close the
+     * delays land, with percentiles and smaller delays: KeyServerLoad {@code --parts e}, docs/KEYSERVER-BENCHMARKS.md.
      */
     private static void assertDelay(String what, double measuredMs, double configuredMs, double baselineMs) {
         assertThat(measuredMs)
                 .as("%s: %.2f ms measured for %.0f ms configured (no-delay baseline %.2f ms)", what, measuredMs, configuredMs, baselineMs)
-                .isBetween(configuredMs, configuredMs * 1.1);
+                .isBetween(configuredMs, configuredMs * 1.1 + baselineMs);
     }
 
     @Test
