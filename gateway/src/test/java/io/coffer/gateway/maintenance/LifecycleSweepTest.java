@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.gateway.s3.lifecycle.LifecycleConfiguration;
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectLockConfiguration;
+import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.ObjectVersion;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.DirectoryBlobStore;
@@ -188,6 +191,23 @@ class LifecycleSweepTest {
             });
             assertThat(keys(engine, "refusals")).containsExactly("held");
             assertThat(meters.scrape()).contains("coffer_lifecycle_skipped_total 1.0");
+        }
+    }
+
+    @Test
+    void aVersionUnderObjectLockOutlivesItsRuleAndIsCountedAsSkipped() throws Exception {
+        try (Coffer coffer = engine()) {
+            Bucket b = coffer.createBucket("locked", "t", null, true);
+            // every new version is kept 30 days in COMPLIANCE mode: the engine refuses its removal, lifecycle included
+            coffer.putObjectLockConfiguration(b, new ObjectLockConfiguration(ObjectLockMode.COMPLIANCE, 30, 0));
+            rules(coffer, "locked", rule("short", "<Filter/>",
+                    "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration>"));
+            put(coffer, "locked", "k", 1);
+            put(coffer, "locked", "k", 2);
+
+            assertThat(sweep(coffer, 3).runOnce()).hasValueSatisfying(r -> assertThat(r.skipped()).isOne());
+            assertThat(versions(coffer, "locked", "k")).containsExactly("k current 2", "k noncurrent 1");
+            assertThat(coffer.fsck(false).clean()).isTrue();
         }
     }
 
