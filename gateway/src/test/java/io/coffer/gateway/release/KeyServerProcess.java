@@ -1,17 +1,13 @@
 package io.coffer.gateway.release;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * A key server as an operator runs one beside several gateways: {@code ./coffer keyserver init} (P-256 OPRF, a server
@@ -73,33 +69,21 @@ final class KeyServerProcess implements AutoCloseable {
         }
     }
 
-    private void awaitReady(int adminPort) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
-                .timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                throw new AssertionError("the key server did not become ready; its output:\n"
-                        + Files.readString(log, StandardCharsets.UTF_8));
-            }
-            Thread.sleep(200);
+    private void awaitReady(int adminPort) throws InterruptedException {
+        LaunchedProcess.awaitReady(process, adminPort, START_TIMEOUT, "./coffer keyserver serve", this::output,
+                Optional::empty);
+    }
+
+    private String output() {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
         }
     }
 
     @Override
     public void close() throws InterruptedException {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        LaunchedProcess.stop(process, Duration.ofSeconds(30));
     }
 }

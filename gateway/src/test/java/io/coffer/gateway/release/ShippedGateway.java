@@ -3,9 +3,6 @@ package io.coffer.gateway.release;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -77,33 +75,10 @@ final class ShippedGateway implements AutoCloseable {
         return gateway;
     }
 
-    private void awaitReady(int adminPort) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
-                .timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            if (output().contains(REBUILDING)) {
-                throw new AssertionError("the launcher rebuilt the gateway instead of running the jar the build"
-                        + " made (a source is newer than the jar?); its output:\n" + output());
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("./coffer serve exited with status " + process.exitValue()
-                        + " before it was ready; its output:\n" + output());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("./coffer serve was not ready after " + START_TIMEOUT + "; its output:\n"
-                        + output());
-            }
-            Thread.sleep(200);
-        }
+    private void awaitReady(int adminPort) throws InterruptedException {
+        LaunchedProcess.awaitReady(process, adminPort, START_TIMEOUT, "./coffer serve", this::output,
+                () -> output().contains(REBUILDING) ? Optional.of("the launcher rebuilt the gateway instead of running"
+                        + " the jar the build made (a source is newer than the jar?)") : Optional.empty());
     }
 
     URI endpoint() {
@@ -164,11 +139,7 @@ final class ShippedGateway implements AutoCloseable {
     /** SIGTERM (the gateway drains and stops), then a forced kill; also to a build the launcher started. */
     @Override
     public void close() throws InterruptedException {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        LaunchedProcess.stop(process, Duration.ofSeconds(60));
     }
 
     static int freePort() throws IOException {
