@@ -421,7 +421,9 @@ public final class Engine implements Coffer {
         // rewritten in place, whatever the bucket's versioning: attributes are not a new version (its id does change),
         // and the version's Object Lock moves to the new id with it (stored before the commit, dropped from the old id
         // after)
-        ObjectLock lock = meta.objectLock(current.versionId());
+        // only a bucket with Object Lock (which cannot be turned off) has locks to move: others skip the query
+        ObjectLock lock = locks.configuration(bucket, known).isPresent() ? meta.objectLock(current.versionId())
+                : ObjectLock.NONE;
         commits.commit(revised, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
                 BucketVersioning.UNVERSIONED, lock);
         if (!lock.equals(ObjectLock.NONE)) {
