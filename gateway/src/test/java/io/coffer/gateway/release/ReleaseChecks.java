@@ -273,6 +273,80 @@ abstract class ReleaseChecks {
         assertThat(preflight(bucket, "https://elsewhere.example").statusCode()).isEqualTo(403);
     }
 
+    @Test
+    void awsCliKeepsVersionsHonoursObjectLockAndLifecycleAndBlocksPublicAclsByDefault() throws Exception {
+        Path v1 = randomFile(work.resolve("v1.bin"), 15, 200_000);
+        Path v2 = randomFile(work.resolve("v2.bin"), 16, 300_000);
+        Path back = work.resolve("back.bin");
+
+        // versioning: two versions of one key, the older one read by its id, a delete marker that hides both
+        String versioned = "aws-cli-versions";
+        awsCli("s3", "mb", "s3://" + versioned);
+        awsCli("s3api", "put-bucket-versioning", "--bucket", versioned, "--versioning-configuration",
+                "Status=Enabled");
+        String first = field(awsCli("s3api", "put-object", "--bucket", versioned, "--key", "k", "--body",
+                v1.toString()), "VersionId");
+        String second = field(awsCli("s3api", "put-object", "--bucket", versioned, "--key", "k", "--body",
+                v2.toString()), "VersionId");
+        assertThat(first).isNotEqualTo(second);
+        awsCli("s3api", "get-object", "--bucket", versioned, "--key", "k", "--version-id", first, back.toString());
+        assertThat(Files.mismatch(v1, back)).as("first differing byte of the older version").isEqualTo(-1);
+        awsCli("s3api", "delete-object", "--bucket", versioned, "--key", "k");
+        assertThat(StockClients.awsCli(gateway.endpoint(), work, "s3api", "head-object", "--bucket", versioned,
+                "--key", "k").exitCode()).as("HEAD of a key whose current version is a delete marker").isNotZero();
+        JsonNode versions = new ObjectMapper().readTree(awsCli("s3api", "list-object-versions", "--bucket",
+                versioned));
+        assertThat(versions.get("Versions")).hasSize(2);
+        assertThat(versions.get("DeleteMarkers")).hasSize(1);
+
+        // Object Lock: a version under GOVERNANCE retention survives a plain delete, not one that bypasses it
+        String locked = "aws-cli-locked";
+        awsCli("s3api", "create-bucket", "--bucket", locked, "--object-lock-enabled-for-bucket");
+        String lockedVersion = field(awsCli("s3api", "put-object", "--bucket", locked, "--key", "k", "--body",
+                v1.toString()), "VersionId");
+        awsCli("s3api", "put-object-retention", "--bucket", locked, "--key", "k", "--version-id", lockedVersion,
+                "--retention", "{\"Mode\":\"GOVERNANCE\",\"RetainUntilDate\":\"2099-01-01T00:00:00Z\"}");
+        StockClients.Result refused = StockClients.awsCli(gateway.endpoint(), work, "s3api", "delete-object",
+                "--bucket", locked, "--key", "k", "--version-id", lockedVersion);
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.stderr()).contains("AccessDenied");
+        awsCli("s3api", "get-object", "--bucket", locked, "--key", "k", "--version-id", lockedVersion,
+                back.toString());
+        assertThat(Files.mismatch(v1, back)).as("first differing byte of the locked version").isEqualTo(-1);
+        awsCli("s3api", "delete-object", "--bucket", locked, "--key", "k", "--version-id", lockedVersion,
+                "--bypass-governance-retention");
+        assertThat(new ObjectMapper().readTree(awsCli("s3api", "list-object-versions", "--bucket", locked))
+                .path("Versions")).isEmpty();
+
+        // lifecycle: the configuration is kept as sent
+        awsCli("s3api", "put-bucket-lifecycle-configuration", "--bucket", versioned, "--lifecycle-configuration",
+                "{\"Rules\":[{\"ID\":\"tmp\",\"Status\":\"Enabled\",\"Filter\":{\"Prefix\":\"tmp/\"},"
+                        + "\"Expiration\":{\"Days\":1},\"NoncurrentVersionExpiration\":{\"NoncurrentDays\":3}}]}");
+        JsonNode rules = new ObjectMapper().readTree(awsCli("s3api", "get-bucket-lifecycle-configuration",
+                "--bucket", versioned)).get("Rules");
+        assertThat(rules).hasSize(1);
+        assertThat(rules.get(0).path("Expiration").path("Days").asInt()).isEqualTo(1);
+        assertThat(rules.get(0).path("NoncurrentVersionExpiration").path("NoncurrentDays").asInt()).isEqualTo(3);
+
+        // public ACLs: blocked by default (the operator has not named this tenant in public-access-tenants)
+        String plain = "aws-cli-acl";
+        awsCli("s3", "mb", "s3://" + plain);
+        awsCli("s3api", "put-object", "--bucket", plain, "--key", "k", "--body", v1.toString());
+        StockClients.Result publish = StockClients.awsCli(gateway.endpoint(), work, "s3api", "put-object-acl",
+                "--bucket", plain, "--key", "k", "--acl", "public-read");
+        assertThat(publish.exitCode()).isNotZero();
+        assertThat(publish.stderr()).contains("AccessDenied");
+        assertThat(StockClients.awsCli(gateway.endpoint(), work, "s3api", "get-object", "--bucket", plain, "--key",
+                "k", "--no-sign-request", back.resolveSibling("anonymous.bin").toString()).exitCode())
+                .as("an anonymous GET of a private object").isNotZero();
+    }
+
+    private static String field(String json, String name) throws IOException {
+        JsonNode value = new ObjectMapper().readTree(json).get(name);
+        assertThat(value).as(name + " in " + json).isNotNull();
+        return value.asText();
+    }
+
     private String awsCli(String... args) {
         return StockClients.awsCli(gateway.endpoint(), work, args).requireSuccess().stdout();
     }
