@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
+import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
@@ -74,7 +75,9 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
             ObjectHeaders.checksumElements(w, checksums);
             w.element("ChecksumType", ObjectHeaders.checksumType(info));
         }
-        return ObjectHeaders.versionId(S3Response.xml(200, w.toBytes()), info);
+        S3Response resp = ObjectHeaders.versionId(S3Response.xml(200, w.toBytes()), info);
+        ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
+        return resp;
     }
 
     /** The part's checksums the request names ({@code ChecksumCRC32} ...), by algorithm name. */

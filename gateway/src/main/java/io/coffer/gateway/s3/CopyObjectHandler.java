@@ -5,6 +5,7 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.CopySourceHeader;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
+import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
@@ -70,6 +71,7 @@ public final class CopyObjectHandler implements S3ActionHandler {
         if (source.versionId() != null) {
             resp.header("x-amz-copy-source-version-id", source.versionId());
         }
+        ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
         return resp;
     }
 

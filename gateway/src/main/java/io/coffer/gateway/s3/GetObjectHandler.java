@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.Conditionals;
+import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
@@ -133,7 +134,7 @@ public final class GetObjectHandler implements S3ActionHandler {
         Map<String, String> checksums = partNumber > 0 ? ObjectHeaders.checksumsOf(info, partNumber)
                 : whole ? ObjectHeaders.checksumsOf(info, 0) : Map.of();
         ObjectHeaders.write(resp, info, checksums, checksumMode(r));
-        writeLock(r, info, resp, content);
+        writeBucketRuleHeaders(r, info, resp, content);
         if (partial) {
             resp.header("Content-Range", "bytes " + range.offset() + "-" + range.lastInclusive() + "/" + info.size());
         }
@@ -146,12 +147,18 @@ public final class GetObjectHandler implements S3ActionHandler {
         return resp;
     }
 
-    /** In a bucket with Object Lock, the version's lock headers (closing the content if they cannot be read). */
-    private void writeLock(S3Request r, ObjectInfo info, S3Response resp, ObjectContent content) {
+    /**
+     * The headers the bucket's configuration adds: in a bucket with Object Lock the version's lock headers; for the
+     * current version the lifecycle expiration (closing the content if they cannot be read).
+     */
+    private void writeBucketRuleHeaders(S3Request r, ObjectInfo info, S3Response resp, ObjectContent content) {
         try {
             if (coffer.objectLockConfiguration(r.bucketRecord()).isPresent()) {
                 ObjectLockHeaders.write(resp, coffer.objectLock(r.bucketRecord(), r.key(),
                         info.versionId() == null ? BucketVersioning.NULL_VERSION : info.versionId()));
+            }
+            if (r.queryParam("versionId") == null) {
+                ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
             }
         } catch (RuntimeException e) {
             if (content != null) {

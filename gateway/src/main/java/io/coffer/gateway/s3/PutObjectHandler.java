@@ -3,6 +3,7 @@ package io.coffer.gateway.s3;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
+import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
@@ -43,6 +44,7 @@ public final class PutObjectHandler implements S3ActionHandler {
         S3Response resp = ObjectHeaders.versionId(S3Response.empty(200).header("ETag",
                 ObjectHeaders.quote(info.etag())), info);
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
+        ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
         return resp;
     }
 

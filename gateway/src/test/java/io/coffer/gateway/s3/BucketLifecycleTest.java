@@ -6,14 +6,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.coffer.gateway.auth.Credential;
 import io.coffer.gateway.testing.CofferGatewayExtension;
 import io.coffer.sdk.Coffer;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ExpirationStatus;
 import software.amazon.awssdk.services.s3.model.LifecycleRule;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.TransitionStorageClass;
 
 /**
@@ -85,5 +91,45 @@ class BucketLifecycleTest {
         s3.deleteBucketLifecycle(r -> r.bucket(b));
         assertError(() -> s3.getBucketLifecycleConfiguration(r -> r.bucket(b)), 404, "NoSuchLifecycleConfiguration");
         s3.deleteBucketLifecycle(r -> r.bucket(b));
+    }
+
+    @Test
+    void currentVersionsCarryTheirExpirationDateAndTheRuleThatSetsIt(S3Client s3) {
+        String b = "lifecycle-expiration-header";
+        s3.createBucket(r -> r.bucket(b));
+        s3.putObject(r -> r.bucket(b).key("logs/before"), RequestBody.fromString("x"));
+        assertThat(s3.headObject(r -> r.bucket(b).key("logs/before")).expiration()).as("no rules yet").isNull();
+        s3.putBucketLifecycleConfiguration(r -> r.bucket(b).lifecycleConfiguration(c -> c.rules(
+                LifecycleRule.builder().id("logs-week").status(ExpirationStatus.ENABLED)
+                        .filter(f -> f.prefix("logs/")).expiration(x -> x.days(7)).build(),
+                LifecycleRule.builder().id("debug-day").status(ExpirationStatus.ENABLED)
+                        .filter(f -> f.and(a -> a.prefix("logs/").tags(t -> t.key("kind").value("debug"))))
+                        .expiration(x -> x.days(1)).build(),
+                LifecycleRule.builder().id("off").status(ExpirationStatus.DISABLED)
+                        .filter(f -> f.prefix("")).expiration(x -> x.days(1)).build(),
+                LifecycleRule.builder().id("tmp-date").status(ExpirationStatus.ENABLED)
+                        .filter(f -> f.prefix("tmp/")).expiration(x -> x.date(Instant.parse(
+                                "2031-06-01T00:00:00Z"))).build())));
+
+        // S3's rounding: the last modification plus the days, moved on to the next midnight UTC
+        PutObjectResponse put = s3.putObject(r -> r.bucket(b).key("logs/a"), RequestBody.fromString("a"));
+        Instant modified = s3.headObject(r -> r.bucket(b).key("logs/a")).lastModified();
+        String week = DateTimeFormatter.RFC_1123_DATE_TIME.format(modified.plus(Duration.ofDays(8))
+                .truncatedTo(ChronoUnit.DAYS).atOffset(ZoneOffset.UTC));
+        assertThat(put.expiration()).isEqualTo("expiry-date=\"" + week + "\", rule-id=\"logs-week\"");
+        assertThat(s3.headObject(r -> r.bucket(b).key("logs/a")).expiration()).isEqualTo(put.expiration());
+        assertThat(s3.getObject(r -> r.bucket(b).key("logs/a")).response().expiration()).isEqualTo(put.expiration());
+        assertThat(s3.headObject(r -> r.bucket(b).key("logs/before")).expiration()).as("an object put before the rule")
+                .contains("logs-week");
+
+        // the earliest of the matching rules wins: a tag brings the day rule in
+        s3.putObject(r -> r.bucket(b).key("logs/d").tagging("kind=debug"), RequestBody.fromString("d"));
+        assertThat(s3.headObject(r -> r.bucket(b).key("logs/d")).expiration()).contains("rule-id=\"debug-day\"");
+        s3.putObject(r -> r.bucket(b).key("tmp/t"), RequestBody.fromString("t"));
+        assertThat(s3.headObject(r -> r.bucket(b).key("tmp/t")).expiration())
+                .isEqualTo("expiry-date=\"Sun, 1 Jun 2031 00:00:00 GMT\", rule-id=\"tmp-date\"");
+        s3.putObject(r -> r.bucket(b).key("other"), RequestBody.fromString("o"));
+        assertThat(s3.headObject(r -> r.bucket(b).key("other")).expiration()).as("only the disabled rule matches")
+                .isNull();
     }
 }

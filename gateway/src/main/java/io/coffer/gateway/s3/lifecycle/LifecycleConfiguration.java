@@ -5,6 +5,7 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.sdk.ObjectInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.SecureRandom;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -216,6 +218,29 @@ public record LifecycleConfiguration(List<LifecycleRule> rules) {
         byte[] b = new byte[24];
         RANDOM.nextBytes(b);
         return Base64.getEncoder().encodeToString(b);
+    }
+
+    /**
+     * When the current version {@code info} expires under these rules, and by which rule: the earliest due date of the
+     * enabled rules with a day or date {@code Expiration} whose filter matches it (S3's {@code x-amz-expiration}).
+     */
+    public Optional<Expiry> expiryOf(ObjectInfo info) {
+        Expiry first = null;
+        for (LifecycleRule rule : rules) {
+            if (!rule.enabled() || rule.expiration() == null
+                    || !rule.filter().matches(info.key(), info.size(), () -> info.attributes().tags())) {
+                continue;
+            }
+            Instant due = rule.expiration().dueAt(info.lastModified());
+            if (due != null && (first == null || due.isBefore(first.date()))) {
+                first = new Expiry(due, rule.id());
+            }
+        }
+        return Optional.ofNullable(first);
+    }
+
+    /** The date a version expires and the id of the rule that expires it. */
+    public record Expiry(Instant date, String ruleId) {
     }
 
     /** True if some enabled rule has an action for versions, delete markers or uploads: a sweep has work here. */

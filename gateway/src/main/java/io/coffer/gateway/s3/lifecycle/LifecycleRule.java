@@ -30,6 +30,11 @@ public record LifecycleRule(String id, boolean enabled, LifecycleFilter filter, 
             return days > 0 && !now.isBefore(due(lastModified, days));
         }
 
+        /** When a current version last modified at {@code lastModified} expires; null if the rule has no day or date. */
+        public Instant dueAt(Instant lastModified) {
+            return date != null ? date : days > 0 ? due(lastModified, days) : null;
+        }
+
         /** True if the rule removes a delete marker that is a key's only version. */
         public boolean removesExpiredDeleteMarkers() {
             return Boolean.TRUE.equals(expiredObjectDeleteMarker);
