@@ -15,12 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.services.s3.model.GetObjectRetentionResponse;
 
 /**
  * Object Lock with stock clients against the gateway on the real engine: aws-cli v1 {@code s3api} (a bucket created
  * with Object Lock, a COMPLIANCE-locked object that cannot be deleted, its retention and legal hold) and boto3 (the
  * script clients/python/boto3_object_lock.py prints what it saw, this class asserts). The S3 rules themselves are
- * covered in {@code s3.ObjectLockTest}.
+ * covered in {@code s3.ObjectLockTest}. rclone, as a backup tool uses Object Lock: a tree copied under GOVERNANCE
+ * retention, deleted, and still there as versions only a bypass can remove.
  */
 class ObjectLockClientsTest {
     @RegisterExtension
@@ -73,6 +75,41 @@ class ObjectLockClientsTest {
         assertThat(batchErrors).containsExactly("AccessDenied");
         assertThat(text(result, "legal_hold")).isEqualTo("ON");
         assertThat(text(result, "body")).isEqualTo("snapshot");
+    }
+
+    @Test
+    void rcloneBacksUpUnderGovernanceRetentionAndTheBackupOutlivesItsDeletion() throws Exception {
+        String b = "rclone-lock";
+        Path tree = work.resolve("tree");
+        Files.createDirectories(tree.resolve("db"));
+        Files.writeString(tree.resolve("db/dump.sql"), "create table t (x int);");
+        Files.writeString(tree.resolve("notes.txt"), "monday");
+        Rclone rclone = new Rclone(gateway, work);
+        rclone.run("mkdir", "--s3-bucket-object-lock-enabled", "coffer:" + b);
+        rclone.run("copy", "--s3-object-lock-mode", "GOVERNANCE", "--s3-object-lock-retain-until-date",
+                "2099-01-01T00:00:00Z", tree.toString(), "coffer:" + b + "/backup");
+        for (String key : List.of("backup/db/dump.sql", "backup/notes.txt")) {
+            GetObjectRetentionResponse retention = gateway.client().getObjectRetention(r -> r.bucket(b).key(key));
+            assertThat(retention.retention().modeAsString()).as(key).isEqualTo("GOVERNANCE");
+            assertThat(retention.retention().retainUntilDate()).as(key)
+                    .isEqualTo(Instant.parse("2099-01-01T00:00:00Z"));
+        }
+
+        // a deleted backup is a delete marker over a version that stays locked
+        rclone.run("delete", "coffer:" + b + "/backup");
+        assertThat(rclone.run("lsf", "-R", "--files-only", "coffer:" + b)).isEmpty();
+        List<String> versions = rclone.run("lsf", "-R", "--files-only", "--s3-versions", "coffer:" + b).lines()
+                .sorted().toList();
+        assertThat(versions).hasSize(2).allMatch(n -> n.contains("-v"));
+        String notes = versions.stream().filter(n -> n.startsWith("backup/notes-v")).findFirst().orElseThrow();
+        assertThat(rclone.run("cat", "--s3-versions", "coffer:" + b + "/" + notes)).isEqualTo("monday");
+        ExternalClients.Result refused = rclone.attempt("deletefile", "--s3-versions", "coffer:" + b + "/" + notes);
+        assertThat(refused.exitCode()).isNotZero();
+        assertThat(refused.stderr()).contains("AccessDenied");
+        assertThat(rclone.run("cat", "--s3-versions", "coffer:" + b + "/" + notes)).isEqualTo("monday");
+        rclone.run("deletefile", "--s3-versions", "--s3-bypass-governance-retention", "coffer:" + b + "/" + notes);
+        assertThat(rclone.run("lsf", "-R", "--files-only", "--s3-versions", "coffer:" + b).lines())
+                .singleElement().satisfies(n -> assertThat(n).startsWith("backup/db/dump-v"));
     }
 
     private String run(String... args) {

@@ -10,9 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -72,20 +69,7 @@ class RcloneTest {
     }
 
     private String rclone(String... args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ExternalClients.rclone().toString());
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--retries", "1", "--low-level-retries", "1"));
-        Map<String, String> env = Map.of(
-                "RCLONE_CONFIG", work.resolve("rclone.conf").toString(),
-                "RCLONE_CONFIG_COFFER_TYPE", "s3",
-                "RCLONE_CONFIG_COFFER_PROVIDER", "Other",
-                "RCLONE_CONFIG_COFFER_ENDPOINT", gateway.endpoint().toString(),
-                "RCLONE_CONFIG_COFFER_ACCESS_KEY_ID", gateway.accessKeyId(),
-                "RCLONE_CONFIG_COFFER_SECRET_ACCESS_KEY", gateway.secretKey(),
-                "RCLONE_CONFIG_COFFER_REGION", "us-east-1",
-                "RCLONE_CONFIG_COFFER_FORCE_PATH_STYLE", "true");
-        return ExternalClients.run(cmd, env, work, Duration.ofMinutes(3)).requireSuccess(cmd).stdout();
+        return new Rclone(gateway, work).run(args);
     }
 
     private Map<String, Long> remoteSizes(String remote) throws IOException {
