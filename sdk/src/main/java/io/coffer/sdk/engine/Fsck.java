@@ -4,6 +4,7 @@ import io.coffer.sdk.Bucket;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.FsckReport;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.ProgressListener;
@@ -141,6 +142,14 @@ final class Fsck {
                     orphans.add(b.name());
                 } else if (readData) {
                     checkTombstone(b);
+                }
+            }
+            for (BlobInfo b : blobs.list(BackendLayout.LOCKS)) {
+                String v = BackendLayout.idOf(b.name());
+                if (!versions.contains(v)) {
+                    orphans.add(b.name());
+                } else if (readData) {
+                    checkLockRecord(b, v);
                 }
             }
             orphans.sort(null);
@@ -326,6 +335,24 @@ final class Fsck {
                     + "the version it buries)");
         } catch (IOException e) {
             damaged.add(b.name() + ": tombstone unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    /** With {@code readData}: the version's lock record opens and says what its metadata row says. */
+    private void checkLockRecord(BlobInfo b, String versionId) {
+        try {
+            ObjectLockRecords.Opened opened = ObjectLockRecords.open(ctx.config.masterKey(), b.name(),
+                    read(b.name(), b.size()));
+            ObjectLock row = meta.objectLock(versionId);
+            if (!opened.lock().equals(row)) {
+                damaged.add(b.name() + ": the version's Object Lock row (" + row + ") does not match its sealed "
+                        + "record (" + opened.lock() + "; reindex would restore the record's)");
+            }
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            damaged.add(b.name() + ": Object Lock record does not open (" + e.getMessage() + "; reindex would lose "
+                    + "the version's lock)");
+        } catch (IOException e) {
+            damaged.add(b.name() + ": Object Lock record unreadable (" + e.getMessage() + ")");
         }
     }
 

@@ -13,7 +13,9 @@ import java.util.Set;
 
 /**
  * The blobs garbage collection deletes besides retired packs (and a gc plan counts): unindexed packs and manifests,
- * groups with no live member and tombstones whose group goes or is gone, all older than the cutoff. One rule for the
+ * groups with no live member, tombstones whose group goes or is gone and Object Lock records of versions that are not
+ * (a crash between a record and its version's commit, or between a version's removal and its record's), all older
+ * than the cutoff. One rule for the
  * collector and the planner, so a dry run says what a pass does.
  */
 final class OrphanBlobs {
@@ -31,6 +33,7 @@ final class OrphanBlobs {
             List<BlobInfo> manifestBlobs = blobs.list(BackendLayout.MANIFESTS).toList();
             List<BlobInfo> groupBlobs = blobs.list(BackendLayout.GROUPS).toList();
             List<BlobInfo> tombstoneBlobs = blobs.list(BackendLayout.TOMBSTONES).toList();
+            List<BlobInfo> lockBlobs = blobs.list(BackendLayout.LOCKS).toList();
             Set<String> knownPacks = new HashSet<>();
             meta.packs().forEach(p -> knownPacks.add(p.name()));
             knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
@@ -53,6 +56,9 @@ final class OrphanBlobs {
                 String versionId = BackendLayout.idOf(b.name());
                 boolean wellFormed = BackendLayout.isGrouped(versionId);
                 addIf(orphans, b, !wellFormed || !groupsLeft.contains(BackendLayout.groupOf(versionId)), cutoff);
+            }
+            for (BlobInfo b : lockBlobs) {
+                addIf(orphans, b, !versions.contains(BackendLayout.idOf(b.name())), cutoff);
             }
             return orphans;
         } catch (UncheckedIOException e) {

@@ -19,6 +19,7 @@ import io.coffer.sdk.ObjectLockMode;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
@@ -245,6 +246,40 @@ class ObjectLockTest {
             assertCode(ErrorCode.ACCESS_DENIED, () -> rebuilt.deleteObjectVersion(b, "small", small, null, true));
             assertCode(ErrorCode.INVALID_BUCKET_STATE,
                     () -> rebuilt.putBucketVersioning(b, BucketVersioning.SUSPENDED));
+        }
+    }
+
+    @Test
+    void fsckChecksLockRecordsAndGcCollectsThoseOfVersionsThatAreNotAfterTheGracePeriod() throws Exception {
+        try (TestEngine e = TestEngine.open(dir, o -> o.gcGrace(Duration.ofMillis(800)))) {
+            Bucket b = e.coffer.createBucket("locked", "alice", null, true);
+            ObjectInfo kept = put(e.coffer, "k", 1, BIG, new ObjectLock(ObjectLockMode.GOVERNANCE, inDays(1), false));
+            assertThat(e.coffer.fsck(true).clean()).isTrue();
+            assertThat(e.coffer.fsck(true).orphans()).isEmpty();
+
+            // a crash between a new version's lock record and its commit leaves a record no version has
+            String stray = BackendLayout.lock(BackendLayout.newId());
+            e.blobs.put(stray, BlobContent.of(ObjectLockRecords.seal(e.masterKey, "locked", "gone",
+                    BackendLayout.idOf(stray), new ObjectLock(ObjectLockMode.COMPLIANCE, inDays(1), false))));
+            assertThat(e.coffer.fsck(false).orphans()).containsExactly(stray);
+            e.coffer.collectGarbage();
+            assertThat(e.blobs.head(stray)).as("younger than the grace period: its PUT may be in flight").isPresent();
+            Thread.sleep(1100);
+            e.coffer.collectGarbage();
+            assertThat(e.blobs.head(stray)).isEmpty();
+            assertThat(e.blobs.head(BackendLayout.lock(kept.versionId()))).as("a live version's record").isPresent();
+
+            // a record that says another lock than the metadata row, or does not open, is damage
+            String record = BackendLayout.lock(kept.versionId());
+            e.blobs.put(record, BlobContent.of(ObjectLockRecords.seal(e.masterKey, "locked", "k",
+                    kept.versionId(), ObjectLock.NONE)));
+            assertThat(e.coffer.fsck(true).damaged()).singleElement().satisfies(d -> assertThat(d)
+                    .startsWith(record).contains("does not match"));
+            e.blobs.put(record, BlobContent.of(new byte[40]));
+            assertThat(e.coffer.fsck(true).damaged()).singleElement().satisfies(d -> assertThat(d)
+                    .startsWith(record).contains("does not open"));
+            assertThat(e.coffer.fsck(false).clean()).as("without reading data, records are only listed").isTrue();
+            assertThat(e.coffer.objectLock(b, "k", kept.versionId()).mode()).isEqualTo(ObjectLockMode.GOVERNANCE);
         }
     }
 }
