@@ -33,6 +33,11 @@ final class Buckets {
     }
 
     Bucket create(String bucket, String owner, String region) {
+        return create(bucket, owner, region, Map.of());
+    }
+
+    /** Creates a bucket with its first configuration documents, in its record and the metadata store at once. */
+    Bucket create(String bucket, String owner, String region, Map<String, byte[]> configs) {
         Names.checkBucket(bucket);
         // another gateway may still hold the record of a bucket deleted under this name: outwait it before the
         // name is taken again (if the name was taken at the check, this create fails unless it was deleted since:
@@ -42,14 +47,15 @@ final class Buckets {
             cache.awaitPublished();
         }
         Bucket record = new Bucket(bucket, owner, region, Instant.now().truncatedTo(ChronoUnit.MILLIS));
-        meta.createBucket(record);
+        meta.createBucket(record, configs);
         cache.forget(bucket);
         if (!free) {
             cache.awaitPublished();
         }
         String blob = StoredRecords.bucketBlob(ctx.config.masterKey(), bucket);
         try {
-            ctx.config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(ctx.config.masterKey(), record)));
+            ctx.config.blobs().put(blob, BlobContent.of(StoredRecords.sealBucket(ctx.config.masterKey(), record,
+                    configs)));
         } catch (IOException e) {
             meta.deleteBucket(bucket);
             throw backendFailure("could not write the bucket record", e);

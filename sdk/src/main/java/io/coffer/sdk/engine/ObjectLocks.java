@@ -54,22 +54,11 @@ final class ObjectLocks {
         return Optional.ofNullable(configs.get(CONFIG)).map(ObjectLocks::decode);
     }
 
-    /** A bucket with Object Lock: created, then versioning enabled and the configuration set; removed if that fails. */
+    /** A bucket with Object Lock: created with versioning enabled and the configuration set, all at once. */
     Bucket createBucket(String bucket, String owner, String region) {
-        Bucket created = buckets.create(bucket, owner, region);
-        try {
-            buckets.putConfig(bucket, created, VersioningConfig.NAME,
-                    VersioningConfig.encode(BucketVersioning.ENABLED));
-            buckets.putConfig(bucket, created, CONFIG, encode(ObjectLockConfiguration.NO_DEFAULT));
-        } catch (RuntimeException e) {
-            try {
-                buckets.delete(bucket);
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
-        return created;
+        return buckets.create(bucket, owner, region, Map.of(
+                VersioningConfig.NAME, VersioningConfig.encode(BucketVersioning.ENABLED),
+                CONFIG, encode(ObjectLockConfiguration.NO_DEFAULT)));
     }
 
     /**

@@ -39,7 +39,15 @@ public interface MetadataStore extends AutoCloseable {
     // ---- buckets
 
     /** Creates a bucket; {@code BUCKET_ALREADY_OWNED_BY_YOU} if its owner already has it, else {@code BUCKET_ALREADY_EXISTS}. */
-    void createBucket(Bucket bucket);
+    default void createBucket(Bucket bucket) {
+        createBucket(bucket, Map.of());
+    }
+
+    /**
+     * Creates a bucket with its first configuration documents by name, in one transaction (a bucket created with
+     * Object Lock is never seen without it); refused as {@link #createBucket(Bucket)} is.
+     */
+    void createBucket(Bucket bucket, Map<String, byte[]> configs);
 
     Optional<Bucket> bucket(String name);
 

@@ -22,7 +22,7 @@ final class BucketTable extends Table {
         super(db);
     }
 
-    void createBucket(Bucket bucket) {
+    void createBucket(Bucket bucket, Map<String, byte[]> configs) {
         db.write("createBucket", c -> {
             int inserted;
             try (PreparedStatement ps = prepare(c, "INSERT INTO buckets (name, owner, region, created) "
@@ -31,6 +31,13 @@ final class BucketTable extends Table {
                 inserted = ps.executeUpdate();
             }
             if (inserted == 1) {
+                for (Map.Entry<String, byte[]> config : configs.entrySet()) {
+                    try (PreparedStatement ps = prepare(c, "INSERT INTO bucket_configs (bucket, name, document) "
+                            + "VALUES (?, ?, ?)")) {
+                        bind(ps, bucket.name(), config.getKey(), config.getValue());
+                        ps.executeUpdate();
+                    }
+                }
                 return null;
             }
             Optional<Bucket> existing = bucket(c, bucket.name(), "");

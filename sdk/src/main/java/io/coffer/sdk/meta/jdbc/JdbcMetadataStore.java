@@ -220,8 +220,8 @@ public final class JdbcMetadataStore implements MetadataStore {
     // ---- buckets
 
     @Override
-    public void createBucket(Bucket bucket) {
-        buckets.createBucket(bucket);
+    public void createBucket(Bucket bucket, Map<String, byte[]> configs) {
+        buckets.createBucket(bucket, configs);
     }
 
     @Override

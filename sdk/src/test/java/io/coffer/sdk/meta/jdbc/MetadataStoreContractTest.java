@@ -163,6 +163,17 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract, Maint
     }
 
     @Test
+    void aBucketCreatedWithConfigurationHasItFromTheStartAndARefusedCreateWritesNone() {
+        byte[] lock = "Enabled".getBytes(StandardCharsets.UTF_8);
+        store.createBucket(new Bucket("locked", "alice", null, T0), Map.of("object-lock", lock));
+        assertThat(store.bucketConfigs("locked")).containsOnlyKeys("object-lock");
+        assertThat(store.bucketConfigs("locked").get("object-lock")).isEqualTo(lock);
+        assertCode(ErrorCode.BUCKET_ALREADY_EXISTS, () -> store.createBucket(new Bucket("locked", "mallory", null,
+                T0), Map.of("cors", lock)));
+        assertThat(store.bucketConfigs("locked")).containsOnlyKeys("object-lock");
+    }
+
+    @Test
     void deleteBucketRequiresABucketWithoutObjects() {
         assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.deleteBucket("missing"));
         bucket("b");
