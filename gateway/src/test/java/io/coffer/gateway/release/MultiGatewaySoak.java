@@ -69,9 +69,10 @@ class MultiGatewaySoak {
                 out.append(keySourceFallbacks(d));
                 List<String> wrong = clients.verifyEverywhere(endpoints);
                 StockClients.Result fsck = d.fsck();
-                out.append(String.format(Locale.ROOT, "errors=%d get-mismatches=%d keys=%d verified-through=3 "
-                                + "lost-or-wrong=%d fsck-exit=%d%n", clients.errorCount(), clients.mismatches(),
-                        clients.keys(), wrong.size(), fsck.exitCode()));
+                out.append(String.format(Locale.ROOT, "errors=%d get-mismatches=%d (body not its ETag: %d) keys=%d "
+                                + "verified-through=3 lost-or-wrong=%d fsck-exit=%d%n", clients.errorCount(),
+                        clients.mismatches(), clients.etagMismatches(), clients.keys(), wrong.size(),
+                        fsck.exitCode()));
                 out.append(withoutOrphanLines(fsck.stdout()));
                 clients.errors().forEach(e -> out.append("error: ").append(e).append('\n'));
                 wrong.stream().limit(20).forEach(w -> out.append("wrong: ").append(w).append('\n'));
@@ -187,9 +188,9 @@ class MultiGatewaySoak {
                         + SoakDeployment.sum(cMetrics, "coffer_gc_lease_busy_total", "");
                 List<String> wrong = clients.verifyEverywhere(endpoints(d.gateways()));
                 StockClients.Result fsck = d.fsck();
-                out.append(String.format(Locale.ROOT, "errors=%d get-mismatches=%d keys=%d lost-or-wrong=%d "
-                                + "fsck-exit=%d%n", clients.errorCount(), clients.mismatches(), clients.keys(),
-                        wrong.size(), fsck.exitCode()));
+                out.append(String.format(Locale.ROOT, "errors=%d get-mismatches=%d (body not its ETag: %d) keys=%d "
+                                + "lost-or-wrong=%d fsck-exit=%d%n", clients.errorCount(), clients.mismatches(),
+                        clients.etagMismatches(), clients.keys(), wrong.size(), fsck.exitCode()));
                 out.append(withoutOrphanLines(fsck.stdout()));
                 clients.errors().forEach(e -> out.append("error: ").append(e).append('\n'));
                 wrong.stream().limit(20).forEach(w -> out.append("wrong: ").append(w).append('\n'));

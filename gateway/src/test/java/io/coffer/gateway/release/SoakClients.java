@@ -23,18 +23,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Clients of the soak and scale runs: each one bound to one gateway, writing, reading and deleting keys of its own
  * (so each client knows exactly what every one of its keys must hold), one AWS SDK v2 sync client per gateway with
  * no retries (every failure counts). Every GET is checked by MD5 against the key's last acknowledged content; a write
- * whose answer failed leaves both contents allowed. {@link #verifyEverywhere} reads every key back through every
- * gateway at the end.
+ * whose answer failed leaves both contents allowed. Every GET is also checked against its own ETag (all objects here
+ * are single PUTs, whose ETag is their MD5): a body that is not what its ETag says is damage in the store or the read
+ * path even when the key's history cannot tell (issue 22: an object read back with its chunks reordered, under the
+ * ETag of what was written). {@link #verifyEverywhere} reads every key back through every gateway at the end.
  */
 final class SoakClients implements AutoCloseable {
     static final String ABSENT = "absent";
@@ -80,6 +84,7 @@ final class SoakClients implements AutoCloseable {
     private final AtomicLong errorCount = new AtomicLong();
     private final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
     private final AtomicLong mismatches = new AtomicLong();
+    private final AtomicLong etagMismatches = new AtomicLong();
 
     /** {@code perGateway.get(g)} clients through gateway {@code g}, on keys under {@code prefix}. */
     SoakClients(String prefix, List<URI> endpoints, List<Integer> perGateway, Workload workload) {
@@ -135,8 +140,8 @@ final class SoakClients implements AutoCloseable {
                     List<Future<?>> reads = new ArrayList<>();
                     for (Map.Entry<String, Set<String>> e : expected.entrySet()) {
                         reads.add(pool.submit(() -> {
-                            String got = md5OrAbsent(reader, e.getKey());
-                            if (!e.getValue().contains(got)) {
+                            Read got = read(reader, e.getKey());
+                            if (!e.getValue().contains(got.md5()) || !got.matchesEtag()) {
                                 wrong.add(e.getKey() + " through gateway " + (gateway + 1) + ": " + got
                                         + ", want one of " + e.getValue() + "; its last writes: " + history(e.getKey()));
                             }
@@ -176,9 +181,14 @@ final class SoakClients implements AutoCloseable {
         return List.copyOf(errors);
     }
 
-    /** GETs during the run whose content was not the key's last acknowledged one. */
+    /** GETs during the run whose content was not the key's last acknowledged one, or not what their ETag says. */
     long mismatches() {
         return mismatches.get();
+    }
+
+    /** Of {@link #mismatches}, the GETs whose body's MD5 was not their own ETag. */
+    long etagMismatches() {
+        return etagMismatches.get();
     }
 
     private void fail(String message) {
@@ -229,11 +239,13 @@ final class SoakClients implements AutoCloseable {
                                     .responseMetadata().requestId());
                         }
                         case GET -> {
-                            byte[] data = bytesOrNull(c, key);
-                            String got = data == null ? ABSENT : md5(data);
-                            bytes = data == null ? 0 : data.length;
-                            if (!before.contains(got)) {
+                            Read got = read(c, key);
+                            bytes = got.size();
+                            if (!before.contains(got.md5()) || !got.matchesEtag()) {
                                 mismatches.incrementAndGet();
+                                if (!got.matchesEtag()) {
+                                    etagMismatches.incrementAndGet();
+                                }
                                 fail("GET " + key + " through gateway " + (gateway + 1) + ": " + got + ", want "
                                         + before);
                                 continue;
@@ -285,16 +297,35 @@ final class SoakClients implements AutoCloseable {
         return b;
     }
 
-    static String md5OrAbsent(S3Client c, String key) {
-        byte[] data = bytesOrNull(c, key);
-        return data == null ? ABSENT : md5(data);
+    /**
+     * What a GET returned: the body's MD5 (or {@link #ABSENT}), its length, the ETag the gateway answered (unquoted;
+     * null when absent) and the request id.
+     */
+    record Read(String md5, long size, String etag, String requestId) {
+        /** Whether the body is what its ETag says (a single PUT's ETag is its MD5); true when absent. */
+        boolean matchesEtag() {
+            return etag == null || etag.equals(md5);
+        }
+
+        @Override
+        public String toString() {
+            if (etag == null) {
+                return md5;
+            }
+            return md5 + " (" + size + " bytes, ETag " + etag + (matchesEtag() ? "" : ": NOT the body's MD5")
+                    + ", request " + requestId + ")";
+        }
     }
 
-    private static byte[] bytesOrNull(S3Client c, String key) {
+    static Read read(S3Client c, String key) {
         try {
-            return c.getObjectAsBytes(r -> r.bucket(BUCKET).key(key)).asByteArray();
+            ResponseBytes<GetObjectResponse> r = c.getObjectAsBytes(g -> g.bucket(BUCKET).key(key));
+            byte[] data = r.asByteArray();
+            String etag = r.response().eTag();
+            return new Read(md5(data), data.length, etag == null ? "" : etag.replace("\"", ""),
+                    r.response().responseMetadata().requestId());
         } catch (NoSuchKeyException e) {
-            return null;
+            return new Read(ABSENT, 0, null, e.requestId());
         }
     }
 

@@ -254,6 +254,9 @@ final class ObjectWriter {
         boolean dedup = objectMayDedup && ctx.config.dedupPolicy().chunkMayDedup(length);
         int batch = ctx.config.keyBatchChunks();
         if (!dedup || batch <= 1) {
+            // chunks before this one may still wait for their keys: they go first, or the manifest's entries (and
+            // the object read back) would have this chunk ahead of them (issue 22)
+            flushWindow();
             ChunkKey key = dedup ? keysFor(List.of(hash)).get(0) : ChunkKey.random();
             ChunkId id = cipher.idFor(key);
             boolean known = dedup && isStored(id);
