@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.chunk.ChunkerSpec;
@@ -63,6 +64,20 @@ class BatchedKeyChunkOrderTest {
             e.coffer.createBucket("bkt", "t");
             e.coffer.putObject(PutObjectRequest.of("bkt", "k", size), TestData.stream(1, size));
             assertThat(TestData.md5Hex(readBack(e, "k"))).isEqualTo(TestData.md5Hex(TestData.bytes(1, size)));
+        }
+    }
+
+    @Test
+    void aPartsLastChunkBelowTheDedupMinimumStaysLast() throws Exception {
+        int size = 5 * 4096 + 100; // parts go through the same writer as PUTs
+        try (TestEngine e = engine(dir, ChunkerSpec.fixed(4096), DedupPolicy.DEFAULT)) {
+            e.coffer.createBucket("bkt", "t");
+            String upload = e.coffer.createMultipartUpload("bkt", "mp");
+            String etag = e.coffer.uploadPart("bkt", "mp", upload, 1, size, TestData.stream(3, size)).etag();
+            e.coffer.completeMultipartUpload("bkt", "mp", upload, List.of(new CompletedPart(1, "\"" + etag + "\"")));
+            String want = TestData.md5Hex(TestData.bytes(3, size));
+            assertThat(etag).isEqualTo(want);
+            assertThat(TestData.md5Hex(readBack(e, "mp"))).isEqualTo(want);
         }
     }
 
