@@ -23,13 +23,11 @@ import io.coffer.sdk.pack.PackIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -206,6 +204,12 @@ final class Fsck {
             return;
         }
         Map<ChunkId, ChunkLocation> locs = meta.locate(m.distinctChunkIds());
+        // an object's bytes in order must give its ETag: intact chunks in the wrong order fail only here
+        EtagDigest etag = readData && !m.isLayer() ? new EtagDigest(m.partSizes()) : null;
+        if (etag != null && m.isInline()) {
+            etag.update(m.inline(), 0, m.inline().length);
+        }
+        int damagedBefore = damaged.size();
         for (ManifestEntry e : m.entries()) {
             chunks++;
             ChunkLocation loc = locs.get(e.id());
@@ -225,65 +229,61 @@ final class Fsck {
                 damaged.add(where + ": chunk " + e.id() + " lies past the end of pack " + loc.pack());
                 continue;
             }
-            if (readData && verified.add(e.id())) {
+            if (etag != null) {
+                // every entry is read, shared chunks again: the ETag needs the object's own bytes in its order
+                verified.add(e.id());
+                byte[] plain = verifyChunk(where, e, loc);
+                if (plain != null) {
+                    etag.update(plain, 0, e.length());
+                }
+            } else if (readData && verified.add(e.id())) {
                 verifyChunk(where, e, loc);
             }
         }
         if (readData && m.isLayer()) {
             checkLayer(where, m);
+        } else if (etag != null && damaged.size() == damagedBefore && !m.deleteMarker()
+                && (etag.total() != m.size() || !etag.etag().equals(m.etag()))) {
+            damaged.add(where + ": its chunks, read in the manifest's order, are not the bytes its ETag names ("
+                    + etag.etag() + " for " + m.etag() + ")");
         }
     }
 
     /**
-     * A layer-mode object's chunks re-encode to its original: as many bytes, with its ETag: their MD5, or for a
-     * multipart object the MD5 of its parts' MD5s and the part count.
+     * A layer-mode object's chunks re-encode to its original: as many bytes, with its ETag ({@link EtagDigest}).
      */
     private void checkLayer(String where, Manifest m) {
-        MessageDigest md5 = Md5Tap.newMd5();
-        MessageDigest md5OfParts = Md5Tap.newMd5();
-        int part = 0;
-        long partLeft = m.partSizes().isEmpty() ? Long.MAX_VALUE : m.partSizes().get(0);
-        long n = 0;
+        EtagDigest etag = new EtagDigest(m.partSizes());
         try (InputStream in = new LayerReader().open(ctx, m, 0, m.size())) {
             byte[] buf = new byte[64 << 10];
             for (int got = in.read(buf); got >= 0; got = in.read(buf)) {
-                for (int at = 0; at < got; ) {
-                    int take = (int) Math.min(got - at, partLeft);
-                    md5.update(buf, at, take);
-                    at += take;
-                    partLeft -= take;
-                    if (partLeft == 0 && part < m.partSizes().size()) {
-                        md5OfParts.update(md5.digest());
-                        part++;
-                        partLeft = part < m.partSizes().size() ? m.partSizes().get(part) : Long.MAX_VALUE;
-                    }
-                }
-                n += got;
+                etag.update(buf, 0, got);
             }
         } catch (IOException | RuntimeException ex) {
             damaged.add(where + ": layer does not re-encode (" + ex.getMessage() + ")");
             return;
         }
-        String etag = m.partSizes().isEmpty() ? HexFormat.of().formatHex(md5.digest())
-                : HexFormat.of().formatHex(md5OfParts.digest()) + "-" + part;
-        if (n != m.size() || !etag.equals(m.etag())) {
+        if (etag.total() != m.size() || !etag.etag().equals(m.etag())) {
             damaged.add(where + ": layer re-encodes to other bytes than its ETag says");
         }
     }
 
-    private void verifyChunk(String where, ManifestEntry e, ChunkLocation loc) {
+    /** Reads and opens the chunk: its plaintext (the first {@code e.length()} bytes), or null if it is damaged. */
+    private byte[] verifyChunk(String where, ManifestEntry e, ChunkLocation loc) {
         try {
             byte[] bytes = blobs.read(loc.pack(), loc.offset(), loc.length());
             bytesRead += bytes.length;
             // a compressed chunk (format 3) opens into its plaintext length, which the manifest bounds
             byte[] plain = ChunkCipher.isCompressed(bytes.length, e.length()) ? new byte[e.length()] : bytes;
             ctx.cipher().open(e.key(), bytes, 0, bytes.length, plain, 0, e.length(), e.hash());
+            return plain;
         } catch (ChunkIntegrityException ex) {
             damaged.add(where + ": chunk " + e.id() + " in pack " + loc.pack() + " failed its integrity check");
         } catch (IOException ex) {
             damaged.add(where + ": chunk " + e.id() + " could not be read from pack " + loc.pack() + " ("
                     + ex.getMessage() + ")");
         }
+        return null;
     }
 
     /**
