@@ -11,16 +11,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The read path of a {@link PorBlobStore}: the blocks that cover a range of a pack are fetched under the store's lock
  * with the Merkle root of that moment ({@link #fetch}), and verified after the lock is released
  * ({@link Fetch#copyVerified}: a checksum over each whole block, nearly all of a read's CPU), so reads verify in
- * parallel. A block that fails is read again under the lock and repaired with the rest of its pack. A block verified
- * under the same root shortly before (the one two adjacent ranges share) is taken from {@link RecentBlocks}.
+ * parallel. A block that fails is read again under the lock and repaired with the rest of its pack.
  */
 final class PackReader {
     private final PorClient client;
     private final VerifiedBlocks blocks;
     private final ReentrantLock lock;
     private final int blockBytes;
-    /** 32 blocks: the ones two adjacent ranges share, for several readers at once (2 MiB at 64 KiB blocks). */
-    private final RecentBlocks recent = new RecentBlocks(32);
 
     PackReader(PorClient client, VerifiedBlocks blocks, ReentrantLock lock, int blockBytes) {
         this.client = client;
@@ -75,14 +72,7 @@ final class PackReader {
             int at = within;
             int left = n;
             for (int i = 0; i < fetched.size(); i++) {
-                PorClient.Fetched f = fetched.get(i);
-                byte[] block = f == null ? null : recent.get(f.index(), f.root());
-                if (block == null) {
-                    block = checked(f);
-                    if (block != null && (at > 0 || left < blockBytes - at)) {
-                        recent.put(f.index(), f.root(), block); // partly read: the next range reads the rest
-                    }
-                }
+                byte[] block = checked(fetched.get(i));
                 if (block == null) {
                     block = verifiedUnderLock(entry, first + i);
                 }

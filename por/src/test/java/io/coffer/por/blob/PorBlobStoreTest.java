@@ -83,25 +83,6 @@ class PorBlobStoreTest {
     }
 
     @Test
-    void aBlockTwoAdjacentRangesShareIsVerifiedAgainOnceAWriteHasChangedTheRoot() throws IOException {
-        f = PorStoreFixture.open(dir, 8, 0, BLOCK);
-        byte[] pack = random(30_000, 3);
-        f.store.put("p/ranges", BlobContent.of(pack));
-        int split = 3 * BLOCK; // inside block 3 of the stream (the header shifts the content)
-        assertThat(f.store.read("p/ranges", 0, split)).isEqualTo(java.util.Arrays.copyOf(pack, split));
-        int shared = blocksOf("p/ranges")[3];
-        byte[] original = storage().u(shared).clone();
-
-        f.store.put("p/other", BlobContent.of(random(100, 4))); // a write: U's Merkle root moves on
-        storage().u(shared)[5] ^= 0x01;
-
-        assertThat(f.store.read("p/ranges", split, pack.length - split))
-                .isEqualTo(java.util.Arrays.copyOfRange(pack, split, pack.length));
-        assertThat(f.store.blocksRepairedOnRead()).as("the shared block checked again, found damaged").isEqualTo(1);
-        assertThat(storage().u(shared)).isEqualTo(original);
-    }
-
-    @Test
     void concurrentReadsBesideWritesAndDeletesReturnExactBytesAndADamagedBlockIsRepairedOnce() throws Exception {
         f = PorStoreFixture.open(dir, 8, 2, BLOCK);
         byte[][] packs = new byte[4][];
