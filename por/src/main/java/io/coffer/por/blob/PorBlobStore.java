@@ -185,41 +185,34 @@ public final class PorBlobStore implements BlobStore {
         }
         BlobNames.requireValid(name);
         long length = content.length();
-        int count = PackHeader.blockCount(name, length, blockBytes, capacity);
-        // Read and prepared before the lock: concurrent uploads check their blocks in parallel.
-        try (PackWriter.Staged staged = count < 0 ? null : writer.stage(name, content, length, count)) {
-            lock.lock();
-            try {
-                putUnderLock(name, length, count, staged);
-            } finally {
-                lock.unlock();
+        lock.lock();
+        try {
+            int count = PackHeader.blockCount(name, length, blockBytes, capacity);
+            if (count < 0 || count > free.available()) {
+                throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
+                        + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
             }
-        }
-    }
-
-    private void putUnderLock(String name, long length, int count, PackWriter.Staged staged) throws IOException {
-        if (count < 0 || count > free.available()) {
-            throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
-                    + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
-        }
-        int[] blocks = free.peek(count);
-        Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
-        state.markWriting();
-        writer.writeBlocks(name, staged, new PackHeader(name, length, created, blocks));
-        Optional<Entry> old = map.entry(name);
-        map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
-        free.take(blocks);
-        state.saveBackup();
-        if (old.isPresent()) {
-            generation++;
-            try {
-                writer.zero(old.get().blocks());
-            } finally {
-                free.free(old.get().blocks());
-                state.persistState();
+            int[] blocks = free.peek(count);
+            Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
+            state.markWriting();
+            writer.writeBlocks(name, content, new PackHeader(name, length, created, blocks));
+            Optional<Entry> old = map.entry(name);
+            map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
+            free.take(blocks);
+            state.saveBackup();
+            if (old.isPresent()) {
+                generation++;
+                try {
+                    writer.zero(old.get().blocks());
+                } finally {
+                    free.free(old.get().blocks());
+                    state.persistState();
+                }
             }
+            state.clearWriting();
+        } finally {
+            lock.unlock();
         }
-        state.clearWriting();
     }
 
     @Override

@@ -39,8 +39,7 @@ import java.util.function.Consumer;
  * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
  * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
  * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe, but for
- * {@link #check} and {@link #prepare}: a caller serialises every other call, and may verify fetched blocks and
- * prepare blocks to write on several threads at once.
+ * {@link #check}: a caller serialises every other call, and may verify fetched blocks on several threads at once.
  */
 public final class PorClient {
     /** Decoded blocks per request of {@link #repairAll}: what the client holds at a time. */
@@ -102,49 +101,17 @@ public final class PorClient {
     /** Writes {@code block} (exactly the store's block size) as block {@code index} of U. */
     public void write(int index, byte[] block) {
         checkIndex(index);
-        write(index, prepare(block));
-    }
-
-    /**
-     * The part of a block's write that depends neither on its index nor on the client state: the block's elements
-     * and their checksum under M, tag left out. Thread-safe, so a caller that serialises the other calls can prepare
-     * blocks before it takes its lock ({@link #write(int, Prepared)} then adds the tag's column).
-     */
-    public Prepared prepare(byte[] block) {
-        if (block.length != blockBytes) {
-            throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are " + blockBytes);
+        if (block.length != state.blockBytes()) {
+            throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are "
+                    + state.blockBytes());
         }
-        int[] elements = BlockTag.ofBlock(block, 0);
-        elements[blockWidth - 1] = 0;
-        return new Prepared(block, elements, blockKey.checksum(elements));
-    }
-
-    /** A block ready to be written: its bytes, its elements with room for the tag, and sigma of them untagged. */
-    public static final class Prepared {
-        private final byte[] block;
-        private final int[] tagged;
-        private final Checksum untagged;
-
-        private Prepared(byte[] block, int[] tagged, Checksum untagged) {
-            this.block = block;
-            this.tagged = tagged;
-            this.untagged = untagged;
-        }
-    }
-
-    /** Writes a prepared block as block {@code index} of U (as {@link #write(int, byte[])}). */
-    public void write(int index, Prepared prepared) {
-        checkIndex(index);
-        byte[] block = prepared.block;
         finishEpoch();
         LeafProof leaf = server.leaf(index);
         traffic.down(leaf.wireBytes());
         MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
 
-        int[] tagged = prepared.tagged;
-        tagged[blockWidth - 1] = index + 1; // the tag: sigma gains its column times index + 1
-        Checksum sigma = prepared.untagged.plus(blockKey.column(blockWidth - 1).times(index + 1));
-        byte[] sealedU = sealer.sealU(index, sigma);
+        int[] tagged = BlockTag.ofBlock(block, index);
+        byte[] sealedU = sealer.sealU(index, blockKey.checksum(tagged));
         byte[] newRoot = path.rootFor(MerkleHash.leaf(sealedU));
         Checksum batchSum = state.pendingChecksum().plus(batchKey.checksum(tagged, state.pending() * blockWidth));
         int pending = state.pending() + 1;
