@@ -1,0 +1,88 @@
+package io.coffer.por.blob;
+
+import io.coffer.por.client.ClientStateFile;
+import io.coffer.por.client.PorClient;
+import io.coffer.sdk.meta.BlockMapStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the PoR client state of a {@link PorBlobStore} is kept besides the metadata store (which commits it with each
+ * map change): the backup file (0600) and the marker of block writes whose state is not committed yet. The caller
+ * holds the store's lock.
+ */
+final class StateKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
+
+    private final BlockMapStore map;
+    private final ClientStateFile backup;
+    /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
+    private final Path writing;
+    private PorClient client;
+
+    /** {@code stateBackup} may be null: no backup, no marker. */
+    StateKeeper(BlockMapStore map, Path stateBackup) {
+        this.map = map;
+        this.backup = stateBackup == null ? null : new ClientStateFile(stateBackup);
+        this.writing = stateBackup == null ? null : stateBackup.resolveSibling(stateBackup.getFileName() + ".writing");
+    }
+
+    void attach(PorClient c) {
+        this.client = c;
+    }
+
+    /** Whether block writes were interrupted before their state was committed (seen at open). */
+    boolean interrupted() {
+        return writing != null && Files.exists(writing);
+    }
+
+    /**
+     * Marks block writes in progress (durably: a crash after the server applied some of them must be noticed at the
+     * next open, also where the log state does not show it, inside a write batch).
+     */
+    void markWriting() throws IOException {
+        if (writing != null && !Files.exists(writing)) {
+            try (FileChannel c = FileChannel.open(writing, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                c.force(true);
+            }
+        }
+    }
+
+    /** The client state of every write so far is committed: no resynchronisation is needed. */
+    void clearWriting() throws IOException {
+        if (writing != null) {
+            Files.deleteIfExists(writing);
+        }
+    }
+
+    byte[] stateBytes() {
+        return client.state().toBytes();
+    }
+
+    /** After a change that failed part-way: the server has moved on, so the stored state must follow. */
+    void persistState() {
+        try {
+            map.saveState(stateBytes());
+            saveBackup();
+        } catch (RuntimeException e) {
+            LOG.error("cannot store the PoR client state after a failed change; the next check may fail", e);
+        }
+    }
+
+    void saveBackup() {
+        if (backup == null) {
+            return;
+        }
+        try {
+            backup.save(client.state());
+        } catch (UncheckedIOException e) {
+            LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
+        }
+    }
+}
