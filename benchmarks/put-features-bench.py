@@ -80,7 +80,7 @@ def main():
     args = p.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     data = tempfile.mkdtemp(prefix="put-bench-")
-    log = open(os.path.join(data, "..", os.path.basename(data) + ".log"), "w")
+    log = open(data + ".log", "w")  # the gateway's log, kept only if it fails to start
     proc, port = start_gateway(root, data, log)
     try:
         client = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{port}", aws_access_key_id=KEY,
@@ -100,7 +100,7 @@ def main():
             print(f"round {r + 1 - args.warmup_rounds if r >= args.warmup_rounds else 'warm-up'} done",
                   file=sys.stderr)
         # a check that the variants did what they claim, outside the timing
-        tags = client.get_object_tagging(Bucket="bench-plain", Key=f"tagged-4096-r0-0")["TagSet"]
+        tags = client.get_object_tagging(Bucket="bench-plain", Key="tagged-4096-r0-0")["TagSet"]
         assert sorted((t["Key"], t["Value"]) for t in tags) == [("project", "coffer"), ("tier", "hot")], tags
         versions = client.list_object_versions(Bucket="bench-versioned", Prefix="same-4096")["Versions"]
         assert len(versions) >= min(1000, (args.warmup_rounds + args.rounds) * args.ops), len(versions)
@@ -108,6 +108,8 @@ def main():
         proc.terminate()
         proc.wait()
         shutil.rmtree(data, ignore_errors=True)
+        log.close()
+        os.remove(log.name)
     lines = [f"{args.rounds} rounds (+{args.warmup_rounds} warm-up) of {args.ops} sequential PUTs per variant and "
              f"size; per round the median latency, ratios to plain within the round; median over rounds (min-max).",
              "", "| size | variant | median PUT (ms) | ratio to plain |", "|---|---|---|---|"]
