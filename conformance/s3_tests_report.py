@@ -6,6 +6,10 @@ what docs/S3-COMPATIBILITY.md says Coffer offers), `missing` (a feature Coffer d
 test expects something S3 does not do). PATTERN is `name:REGEX` (the whole test name, parameters included),
 `message:REGEX` (found anywhere in the failure's message or its `E ` lines) or `marker:NAME` (a pytest marker of the
 test). Failures no rule matches are listed as unclassified: read them and add a rule.
+
+Every test also counts in one feature group (GROUPS: the first whose rule matches its name or markers), so the summary
+gives passed/failed/skipped per group: versioning, Object Lock, lifecycle, tagging, ACL, CORS, SSE, checksum, POST
+object and the rest.
 """
 import argparse
 import collections
@@ -20,6 +24,34 @@ CLASSES = [
     ("suite", "Tests that expect what S3 does not do"),
     ("unclassified", "Unclassified (no rule in conformance/s3-tests-reasons.txt)"),
 ]
+
+# Feature groups, first match wins: (title, markers, name regex searched in the test's name). The order puts the
+# narrower feature first where a test touches two (a POST object test sets an ACL, an Object Lock test turns
+# versioning on, a lifecycle test filters by tag, a policy test asks for encryption, a CORS test sets an ACL).
+GROUPS = [
+    ("POST object", set(), r"^test_post_object"),
+    ("logging, website, ownership, torrent, append", {"bucket_logging", "s3website", "object_ownership",
+                                                       "appendobject"}, r"logging|torrent|ownership"),
+    ("Object Lock", {"object_lock"}, r"object_lock"),
+    ("lifecycle", {"lifecycle", "lifecycle_expiration", "lifecycle_transition"}, r"lifecycle"),
+    ("bucket policy, public access block", {"bucket_policy"}, r"policy|public_block|block_public"),
+    ("SSE (S3, C, KMS, bucket encryption)", {"encryption", "sse_s3", "bucket_encryption"},
+     r"sse|kms|encrypt|_enc_|_enc\["),
+    ("checksum", {"checksum"}, r"checksum"),
+    ("CORS", set(), r"cors"),
+    ("ACL, anonymous access", set(), r"_acl|anon|_raw_get|_raw_authenticated|access_bucket_|grant"),
+    ("versioning", {"versioning", "delete_marker"}, r"version|delete_marker"),
+    ("tagging", {"tagging"}, r"tagging|_tags?_|_tags?$"),
+    ("conditional requests", {"conditional_write"}, r"if_match|if_none|ifmatch|ifnonematch"),
+    ("core and other", None, None),
+]
+
+
+def group_of(t):
+    for title, markers, rx in GROUPS:
+        if markers is None or t["markers"] & markers or re.search(rx, t["name"]):
+            return title
+    raise AssertionError("the last group matches every test")
 
 
 def load_rules(path):
@@ -72,6 +104,14 @@ def read_tests(path):
     return started, list(tests.values())
 
 
+def group_counts(tests):
+    """(group title, Counter of outcomes) for each group, in GROUPS order, empty groups left out."""
+    counts = collections.OrderedDict((title, collections.Counter()) for title, _, _ in GROUPS)
+    for t in tests:
+        counts[group_of(t)][t["outcome"]] += 1
+    return [(title, n) for title, n in counts.items() if n]
+
+
 def first_line(text):
     line = next((l.strip() for l in text.splitlines() if l.strip()), "")
     return line[:160] + ("..." if len(line) > 160 else "")
@@ -99,7 +139,12 @@ def report(started, tests, groups, args):
         f"**{count['passed']} passed, {failed} failed, {count['skipped']} skipped** of {len(tests)} tests "
         f"({count['error']} of the failures are errors outside the test body).",
         "",
+        "| group | tests | passed | failed | skipped |",
+        "|---|---|---|---|---|",
     ]
+    for title, n in group_counts(tests):
+        out.append(f"| {title} | {sum(n.values())} | {n['passed']} | {n['failed'] + n['error']} | {n['skipped']} |")
+    out.append("")
     for cls, title in CLASSES:
         reasons = groups[cls]
         if not reasons:
@@ -134,6 +179,8 @@ def main():
         print(f"results: {args.out}")
     count = collections.Counter(t["outcome"] for t in tests)
     print(f"{count['passed']} passed, {count['failed'] + count['error']} failed, {count['skipped']} skipped")
+    for title, n in group_counts(tests):
+        print(f"  {title}: {n['passed']} passed, {n['failed'] + n['error']} failed, {n['skipped']} skipped")
     for cls, title in CLASSES:
         n = sum(len(v) for v in groups[cls].values())
         if n:

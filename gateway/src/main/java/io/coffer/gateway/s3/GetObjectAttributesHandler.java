@@ -52,7 +52,8 @@ public final class GetObjectAttributesHandler implements S3ActionHandler {
         if (wanted.contains("ObjectSize")) {
             w.element("ObjectSize", info.size());
         }
-        return S3Response.xml(200, w.toBytes()).header("Last-Modified", ObjectHeaders.httpDate(info.lastModified()));
+        return ObjectHeaders.versionId(S3Response.xml(200, w.toBytes())
+                .header("Last-Modified", ObjectHeaders.httpDate(info.lastModified())), info);
     }
 
     /** One page of the object's parts; the SDKs' TotalPartsCount travels as PartsCount. */

@@ -40,6 +40,28 @@ class ObjectAttributesTest {
     }
 
     @Test
+    void theAttributesOfAVersionNameTheVersionRead(S3Client s3) {
+        s3.createBucket(b -> b.bucket("attributes-versioned"));
+        s3.putBucketVersioning(r -> r.bucket("attributes-versioned")
+                .versioningConfiguration(v -> v.status("Enabled")));
+        String first = s3.putObject(r -> r.bucket("attributes-versioned").key("k"),
+                RequestBody.fromString("first")).versionId();
+        String second = s3.putObject(r -> r.bucket("attributes-versioned").key("k"),
+                RequestBody.fromString("second!")).versionId();
+        GetObjectAttributesResponse old = s3.getObjectAttributes(r -> r.bucket("attributes-versioned").key("k")
+                .versionId(first).objectAttributes(ObjectAttributes.OBJECT_SIZE));
+        assertThat(old.versionId()).isEqualTo(first);
+        assertThat(old.objectSize()).isEqualTo(5L);
+        GetObjectAttributesResponse current = s3.getObjectAttributes(r -> r.bucket("attributes-versioned").key("k")
+                .objectAttributes(ObjectAttributes.OBJECT_SIZE));
+        assertThat(current.versionId()).isEqualTo(second);
+        // an object of a bucket never versioned has no version id to name (S3 answers none)
+        s3.putObject(r -> r.bucket(BUCKET).key("unversioned"), RequestBody.fromString("x"));
+        assertThat(s3.getObjectAttributes(r -> r.bucket(BUCKET).key("unversioned")
+                .objectAttributes(ObjectAttributes.OBJECT_SIZE)).versionId()).isNull();
+    }
+
+    @Test
     void aSinglePutObjectsAttributesAreItsEtagSizeChecksumAndStandardClass(S3Client s3) {
         byte[] data = "attributes of one object".getBytes(StandardCharsets.UTF_8);
         PutObjectResponse put = s3.putObject(r -> r.bucket(BUCKET).key("single")
