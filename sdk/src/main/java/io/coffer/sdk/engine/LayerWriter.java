@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * sealed as every chunk is (format 3: compressed where it pays, AES-GCM). The manifest entries of sub-chunks carry
  * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests").
  * Memory: the 512 KiB chunk being cut and the writer's packs; the temporary files hold the token stream and side
- * information.
+ * information, or the decompressed bytes and their tar split (twice the decompressed size on disk while it is
+ * written).
  */
 final class LayerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);

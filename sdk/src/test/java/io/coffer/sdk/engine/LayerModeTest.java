@@ -110,7 +110,7 @@ class LayerModeTest {
     /**
      * A tar layer with a recipe is stored split (FORMAT.md "Zlib recipes", version 2): headers first, then the files'
      * data, so its data entries number far fewer than its members (each header was an entry of its own before); it
-     * reads back whole, in ranges, through fsck and after a restart.
+     * reads back whole, in ranges, through fsck, after a restart and after a reindex.
      */
     @Test
     void aTarLayerIsStoredSplitWithFewerEntriesThanMembersAndReadsBackExactly() throws Exception {
@@ -131,6 +131,12 @@ class LayerModeTest {
         }
         try (TestEngine e = open(dir, "high")) {
             assertThat(get(e.coffer, LAYERS, "small-files.tgz", null)).isEqualTo(gz);
+        }
+        try (Coffer rebuilt = Coffer.builder().directory(dir).metadataStore(JdbcMetadataStore.sqlite(
+                dir.resolve("rebuilt.db"))).build()) {
+            assertThat(rebuilt.reindex().objects()).isEqualTo(1);
+            assertThat(get(rebuilt, LAYERS, "small-files.tgz", null)).isEqualTo(gz);
+            assertThat(rebuilt.fsck(true).clean()).isTrue();
         }
     }
 
