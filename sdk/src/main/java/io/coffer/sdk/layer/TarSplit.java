@@ -38,6 +38,7 @@ public final class TarSplit {
                  OutputStream meta = new BufferedOutputStream(Files.newOutputStream(out), BUFFER);
                  OutputStream body = new BufferedOutputStream(Files.newOutputStream(bodies), BUFFER)) {
                 byte[] header = new byte[TarHeaders.BLOCK];
+                byte[] buffer = new byte[BUFFER];
                 long position = 0;
                 while (true) {
                     int n = in.readNBytes(header, 0, header.length);
@@ -50,7 +51,7 @@ public final class TarSplit {
                     meta.write(header);
                     metadata += header.length;
                     OutputStream to = isMetadata(header) ? meta : body;
-                    copy(in, to, data);
+                    copy(in, to, data, buffer);
                     if (to == meta) {
                         metadata += data;
                     }
@@ -82,8 +83,7 @@ public final class TarSplit {
         return type == 'x' || type == 'g' || type == 'L' || type == 'K';
     }
 
-    private static void copy(InputStream in, OutputStream out, long n) throws IOException {
-        byte[] buf = new byte[(int) Math.min(BUFFER, Math.max(n, 1))];
+    private static void copy(InputStream in, OutputStream out, long n, byte[] buf) throws IOException {
         while (n > 0) {
             int k = in.read(buf, 0, (int) Math.min(buf.length, n));
             if (k < 0) {
