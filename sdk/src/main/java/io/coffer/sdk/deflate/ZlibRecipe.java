@@ -19,11 +19,16 @@ import java.util.Arrays;
  * @param zlib           the zlib that reproduced the stream at PUT ({@link ZlibIdentity})
  * @param segmentSize    the span of each segment hash
  * @param segmentHashes  SHA-256 of each segment of the original object, concatenated (32 bytes each)
+ * @param tarMetadata    0 when the layer's data entries are its decompressed bytes as they are (version 1); else
+ *                       they are those bytes split as a tar ({@code io.coffer.sdk.layer.TarSplit}): this many bytes of
+ *                       metadata stream, then the bodies stream (version 2)
  */
 public record ZlibRecipe(byte[] header, int level, long deflatedLength, byte[] trailer, String zlib,
-                         int segmentSize, byte[] segmentHashes) {
+                         int segmentSize, byte[] segmentHashes, long tarMetadata) {
     /** {@code "cpz"}, version 1: distinct from the side information's {@code "cpd"} in its third byte. */
     static final byte[] MAGIC = {0x63, 0x70, 0x7A, 0x01};
+    /** Version 2: version 1's fields, then {@code uvarint tarMetadata} (at least 1). */
+    static final byte[] MAGIC_TAR_SPLIT = {0x63, 0x70, 0x7A, 0x02};
     /** zlib's defaults, the only ones java.util.zip can set besides the level: recorded so that the bytes say so. */
     static final int STRATEGY_DEFAULT = 0;
     static final int WINDOW_BITS = 15;
@@ -35,12 +40,24 @@ public record ZlibRecipe(byte[] header, int level, long deflatedLength, byte[] t
 
     public ZlibRecipe {
         if (level < 1 || level > 9 || trailer.length != 8 || header.length < 10 || deflatedLength < 0
-                || segmentSize < 1 || segmentSize > MAX_SEGMENT_SIZE || segmentHashes.length % HASH_BYTES != 0) {
+                || segmentSize < 1 || segmentSize > MAX_SEGMENT_SIZE || segmentHashes.length % HASH_BYTES != 0
+                || tarMetadata < 0) {
             throw new IllegalArgumentException("not a valid zlib recipe");
         }
         header = header.clone();
         trailer = trailer.clone();
         segmentHashes = segmentHashes.clone();
+    }
+
+    /** A recipe whose data entries are the decompressed bytes as they are (version 1). */
+    public ZlibRecipe(byte[] header, int level, long deflatedLength, byte[] trailer, String zlib, int segmentSize,
+                      byte[] segmentHashes) {
+        this(header, level, deflatedLength, trailer, zlib, segmentSize, segmentHashes, 0);
+    }
+
+    /** The same recipe for data entries split as a tar with {@code metadata} bytes of metadata stream first. */
+    public ZlibRecipe withTarMetadata(long metadata) {
+        return new ZlibRecipe(header, level, deflatedLength, trailer, zlib, segmentSize, segmentHashes, metadata);
     }
 
     /** The original object's length. */
@@ -50,19 +67,28 @@ public record ZlibRecipe(byte[] header, int level, long deflatedLength, byte[] t
 
     /** Whether {@code start} (at least 4 bytes) begins a recipe rather than side information. */
     public static boolean isRecipe(byte[] start) {
-        return start.length >= MAGIC.length && Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
+        return start.length >= MAGIC.length && (Arrays.equals(start, 0, MAGIC.length, MAGIC, 0, MAGIC.length)
+                || Arrays.equals(start, 0, MAGIC.length, MAGIC_TAR_SPLIT, 0, MAGIC.length));
     }
 
     public byte[] toBytes() {
         BinaryWriter w = new BinaryWriter(64 + header.length + segmentHashes.length);
-        w.raw(MAGIC).bytes(header).u8(level).u8(STRATEGY_DEFAULT).u8(WINDOW_BITS).u8(MEM_LEVEL)
-                .uvarint(deflatedLength).raw(trailer).string(zlib).uvarint(segmentSize).bytes(segmentHashes);
+        w.raw(tarMetadata == 0 ? MAGIC : MAGIC_TAR_SPLIT).bytes(header).u8(level).u8(STRATEGY_DEFAULT)
+                .u8(WINDOW_BITS).u8(MEM_LEVEL).uvarint(deflatedLength).raw(trailer).string(zlib).uvarint(segmentSize)
+                .bytes(segmentHashes);
+        if (tarMetadata != 0) {
+            w.uvarint(tarMetadata);
+        }
         return w.toByteArray();
     }
 
     public static ZlibRecipe parse(byte[] bytes) throws MalformedRecordException {
+        if (!isRecipe(bytes)) {
+            throw new MalformedRecordException("not a zlib recipe");
+        }
+        boolean split = bytes[MAGIC.length - 1] == MAGIC_TAR_SPLIT[MAGIC.length - 1];
         BinaryReader r = new BinaryReader(bytes);
-        r.expect(MAGIC);
+        r.raw(MAGIC.length);
         byte[] header = r.bytes();
         int level = r.u8();
         int strategy = r.u8();
@@ -77,10 +103,14 @@ public record ZlibRecipe(byte[] header, int level, long deflatedLength, byte[] t
         String zlib = r.string();
         long segmentSize = r.uvarint();
         byte[] hashes = r.bytes();
+        long tarMetadata = split ? r.uvarint() : 0;
         r.finish();
+        if (split && tarMetadata == 0) {
+            throw new MalformedRecordException("zlib recipe of version 2 without tar metadata");
+        }
         try {
             ZlibRecipe recipe = new ZlibRecipe(header, level, deflatedLength, trailer, zlib == null ? "" : zlib,
-                    (int) Math.min(segmentSize, Integer.MAX_VALUE), hashes);
+                    (int) Math.min(segmentSize, Integer.MAX_VALUE), hashes, tarMetadata);
             if (recipe.segmentCount() != hashes.length / HASH_BYTES) {
                 throw new MalformedRecordException("zlib recipe has " + hashes.length / HASH_BYTES
                         + " segment hashes for " + recipe.segmentCount() + " segments");

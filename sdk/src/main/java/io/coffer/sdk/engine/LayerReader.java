@@ -5,6 +5,7 @@ import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.deflate.PartialEncoder;
 import io.coffer.sdk.deflate.ZlibRecipe;
 import io.coffer.sdk.deflate.ZlibReplay;
+import io.coffer.sdk.layer.TarSplit;
 import io.coffer.sdk.manifest.Manifest;
 import io.coffer.sdk.manifest.ManifestEntry;
 import java.io.IOException;
@@ -31,11 +32,11 @@ final class LayerReader {
 
     InputStream open(EngineContext ctx, Manifest m, long offset, long length) throws IOException {
         List<ManifestEntry> side = m.entries().subList(0, m.layerSide());
-        List<ManifestEntry> tokens = m.entries().subList(m.layerSide(), m.entries().size());
-        ObjectReadStream sideIn = stream(ctx, side);
-        ObjectReadStream tokensIn;
+        List<ManifestEntry> data = m.entries().subList(m.layerSide(), m.entries().size());
+        ObjectReadStream sideIn = stream(ctx, side, 0, length(side));
+        ObjectReadStream dataIn;
         try {
-            tokensIn = stream(ctx, tokens);
+            dataIn = stream(ctx, data, 0, length(data));
         } catch (IOException | RuntimeException e) {
             sideIn.close();
             throw e;
@@ -44,8 +45,8 @@ final class LayerReader {
         PipedOutputStream out = new PipedOutputStream(pipe);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
-            try (sideIn; tokensIn; out) {
-                long n = encode(sideIn, tokensIn, out);
+            try (sideIn; dataIn; out) {
+                long n = encode(ctx, sideIn, dataIn, data, out);
                 if (n != m.size()) {
                     throw new IOException("layer re-encoded to " + n + " bytes, not " + m.size());
                 }
@@ -64,7 +65,8 @@ final class LayerReader {
      * Re-creates the object: a zlib recipe (it starts with {@code "cpz"}) deflates the decompressed bytes again,
      * side information ({@code "cpd"}) re-encodes the token stream.
      */
-    private long encode(InputStream sideIn, InputStream dataIn, PipedOutputStream out) throws IOException {
+    private long encode(EngineContext ctx, InputStream sideIn, InputStream dataIn, List<ManifestEntry> data,
+                        PipedOutputStream out) throws IOException {
         PushbackInputStream side = new PushbackInputStream(sideIn, MAGIC_BYTES);
         byte[] start = side.readNBytes(MAGIC_BYTES);
         if (ZlibRecipe.isRecipe(start)) {
@@ -81,18 +83,44 @@ final class LayerReader {
             } catch (MalformedRecordException e) {
                 throw new IOException("the layer's zlib recipe is damaged: " + e.getMessage(), e);
             }
-            return replay.encode(recipe, dataIn, out);
+            try (InputStream decompressed = decompressed(ctx, recipe, dataIn, data)) {
+                return replay.encode(recipe, decompressed, out);
+            }
         }
         side.unread(start);
         return encoder.encode(dataIn, side, out);
     }
 
-    private static ObjectReadStream stream(EngineContext ctx, List<ManifestEntry> entries) throws IOException {
+    /**
+     * A recipe's decompressed bytes: the data entries as they are ({@code dataIn}), or their tar split joined again,
+     * the metadata read from the start of {@code dataIn} and the bodies by a second stream over the rest.
+     */
+    private static InputStream decompressed(EngineContext ctx, ZlibRecipe recipe, InputStream dataIn,
+                                            List<ManifestEntry> data) throws IOException {
+        long total = length(data);
+        long metadata = recipe.tarMetadata();
+        if (metadata == 0) {
+            return dataIn;
+        }
+        if (metadata > total) {
+            throw new IOException("the layer's tar metadata (" + metadata + " bytes) is longer than its data ("
+                    + total + ")");
+        }
+        return TarSplit.join(new BoundedInputStream(dataIn, metadata), metadata,
+                stream(ctx, data, metadata, total - metadata));
+    }
+
+    private static long length(List<ManifestEntry> entries) {
         long total = 0;
         for (ManifestEntry e : entries) {
             total += e.length();
         }
-        ObjectReadStream s = new ObjectReadStream(ctx, entries, 0, total);
+        return total;
+    }
+
+    private static ObjectReadStream stream(EngineContext ctx, List<ManifestEntry> entries, long offset, long length)
+            throws IOException {
+        ObjectReadStream s = new ObjectReadStream(ctx, entries, offset, length);
         try {
             s.start();
         } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.coffer.sdk.engine;
 
+import io.coffer.sdk.blob.BoundedInputStream;
 import io.coffer.sdk.chunk.FastCdcChunker;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
@@ -11,7 +12,7 @@ import io.coffer.sdk.deflate.Verdict;
 import io.coffer.sdk.deflate.ZlibRecipe;
 import io.coffer.sdk.deflate.ZlibRecipeFinder;
 import io.coffer.sdk.layer.LayerModePolicy;
-import io.coffer.sdk.layer.TarAwareCuts;
+import io.coffer.sdk.layer.TarSplit;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
@@ -24,6 +25,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -42,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * sealed as every chunk is (format 3: compressed where it pays, AES-GCM). The manifest entries of sub-chunks carry
  * their cluster key, so the manifest stores them as cluster index, hash and length (FORMAT.md "Manifests").
  * Memory: the 512 KiB chunk being cut and the writer's packs; the temporary files hold the token stream and side
- * information.
+ * information, or the decompressed bytes and their tar split (twice the decompressed size on disk while it is
+ * written).
  */
 final class LayerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LayerWriter.class);
@@ -70,17 +73,28 @@ final class LayerWriter {
     Written write(LayerState state, String bucket, String key, Path original, long size, byte[] md5)
             throws IOException {
         Path decompressed = Files.createTempFile("coffer-layer-", ".data");
+        Path split = null;
         try {
             Optional<ZlibRecipe> recipe = recipes.find(original, size, decompressed);
             if (recipe.isPresent()) {
                 if (state.decide(key, featureVector(original)) != LayerSpacePolicy.Space.PARTIALLY_DECODED) {
                     return null;
                 }
+                split = Files.createTempFile("coffer-layer-", ".split");
+                long metadata = TarSplit.split(decompressed, split);
+                if (metadata > 0 && joinsBack(split, metadata, decompressed)) {
+                    return writeDecoded(state, bucket, key,
+                            new ByteArrayInputStream(recipe.get().withTarMetadata(metadata).toBytes()), split,
+                            LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, metadata, size, md5);
+                }
                 return writeDecoded(state, bucket, key, new ByteArrayInputStream(recipe.get().toBytes()), decompressed,
-                        LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, true, size, md5);
+                        LayerModePolicy.DECOMPRESSED_SUB_CHUNK_AVERAGE, 0, size, md5);
             }
         } finally {
             Files.deleteIfExists(decompressed);
+            if (split != null) {
+                Files.deleteIfExists(split);
+            }
         }
         Path tokens = Files.createTempFile("coffer-layer-", ".tokens");
         Path side = Files.createTempFile("coffer-layer-", ".side");
@@ -101,7 +115,7 @@ final class LayerWriter {
                 return null;
             }
             try (InputStream sideIn = Files.newInputStream(side)) {
-                return writeDecoded(state, bucket, key, sideIn, tokens, policy.subChunkAverage(), false, size, md5);
+                return writeDecoded(state, bucket, key, sideIn, tokens, policy.subChunkAverage(), 0, size, md5);
             }
         } finally {
             Files.deleteIfExists(tokens);
@@ -110,19 +124,50 @@ final class LayerWriter {
     }
 
     /**
+     * Whether the split tar in {@code split} joins back to exactly {@code decompressed}: the recipe's segment hashes
+     * would catch a difference at GET, too late to store the layer another way.
+     */
+    private static boolean joinsBack(Path split, long metadata, Path decompressed) throws IOException {
+        long total = Files.size(split);
+        try (InputStream meta = new BoundedInputStream(Files.newInputStream(split), metadata);
+             InputStream bodies = Files.newInputStream(split);
+             InputStream joined = TarSplit.join(meta, metadata, skipped(bodies, metadata));
+             InputStream expected = Files.newInputStream(decompressed)) {
+            byte[] a = new byte[64 << 10];
+            byte[] b = new byte[a.length];
+            for (int n = joined.readNBytes(a, 0, a.length); ; n = joined.readNBytes(a, 0, a.length)) {
+                if (expected.readNBytes(b, 0, n) != n || !Arrays.equals(a, 0, n, b, 0, n)) {
+                    return false;
+                }
+                if (n < a.length) {
+                    return expected.read() < 0 && total == Files.size(decompressed);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("a tar split did not join back, stored unsplit: {}", e.toString());
+            return false;
+        }
+    }
+
+    private static InputStream skipped(InputStream in, long n) throws IOException {
+        in.skipNBytes(n);
+        return in;
+    }
+
+    /**
      * Writes a layer in a decoded space: {@code side} (side information, or a zlib recipe) as ordinary chunks, then
-     * {@code data} (the token stream, or the decompressed bytes, {@code decompressed}: cut at tar member boundaries)
-     * in 512 KiB chunks under their clusters' keys.
+     * {@code data} (the token stream, or the decompressed bytes, split as a tar when {@code tarMetadata > 0}: no
+     * sub-chunk crosses from its metadata into its bodies) in 512 KiB chunks under their clusters' keys.
      */
     private Written writeDecoded(LayerState state, String bucket, String key, InputStream side, Path data,
-                                 int subChunkAverage, boolean decompressed, long size, byte[] md5)
+                                 int subChunkAverage, long tarMetadata, long size, byte[] md5)
             throws IOException {
         ObjectWriter writer = new ObjectWriter(ctx, bucket, key, -1, 0);
         try {
             writer.appendStream(side);
             int sideEntries = writer.entryCount();
             List<ChunkKey> clusterKeys = clusterKeys(state, data);
-            List<ChunkKey> entryClusters = writeTokens(writer, data, clusterKeys, subChunkAverage, decompressed);
+            List<ChunkKey> entryClusters = writeTokens(writer, data, clusterKeys, subChunkAverage, tarMetadata);
             ObjectWriter.Result result = withClusterKeys(writer.finishAppended(size, md5), sideEntries,
                     entryClusters);
             return new Written(writer, result, sideEntries);
@@ -161,12 +206,12 @@ final class LayerWriter {
      * each sub-chunk's cluster key, in order.
      */
     private List<ChunkKey> writeTokens(ObjectWriter writer, Path tokens, List<ChunkKey> clusterKeys, int avg,
-                                       boolean tarAware) throws IOException {
+                                       long boundary) throws IOException {
         FastCdcChunker cdc = new FastCdcChunker(avg / 2, avg, avg * 4);
-        TarAwareCuts tarCuts = tarAware ? new TarAwareCuts(cdc) : null;
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
         List<ChunkKey> entryClusters = new ArrayList<>();
         int index = 0;
+        long position = 0;
         try (InputStream in = Files.newInputStream(tokens)) {
             for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
                 if (index >= clusterKeys.size()) {
@@ -175,7 +220,9 @@ final class LayerWriter {
                 SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
                 List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
-                    int cut = tarAware ? tarCuts.nextCut(chunk, at, n - at) : cdc.nextCut(chunk, at, n - at);
+                    int cut = cdc.nextCut(chunk, at, position < boundary ? (int) Math.min(n - at, boundary - position)
+                            : n - at);
+                    position += cut;
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
                     SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
                     writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));

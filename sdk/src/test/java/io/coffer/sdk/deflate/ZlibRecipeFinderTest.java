@@ -127,6 +127,33 @@ class ZlibRecipeFinderTest {
         assertThat(ZlibRecipe.isRecipe(SideInfoWriter.MAGIC)).isFalse();
     }
 
+    /**
+     * A recipe whose data entries are a split tar is version 2, with the metadata stream's length at its end; one
+     * without is version 1, byte for byte as before, so layers written before the split read as they did.
+     */
+    @Test
+    void aTarSplitRecipeIsVersionTwoAndAPlainOneStaysVersionOne() throws Exception {
+        ZlibRecipe plain = find(Gzip.member(TestData.text(16, 20_000), 9)).recipe.orElseThrow();
+        byte[] v1 = plain.toBytes();
+        assertThat(v1[3]).isEqualTo((byte) 1);
+        assertThat(plain.tarMetadata()).isZero();
+        ZlibRecipe split = plain.withTarMetadata(5 * 512L);
+        byte[] v2 = split.toBytes();
+        assertThat(v2[3]).isEqualTo((byte) 2);
+        assertThat(Arrays.copyOfRange(v2, 4, v1.length)).isEqualTo(Arrays.copyOfRange(v1, 4, v1.length));
+        assertThat(ZlibRecipe.isRecipe(v2)).isTrue();
+        assertThat(ZlibRecipe.parse(v2)).isEqualTo(split);
+        assertThat(ZlibRecipe.parse(v2).tarMetadata()).isEqualTo(5 * 512L);
+        assertThat(ZlibRecipe.parse(v1)).isEqualTo(plain);
+        byte[] noMetadata = Gzip.concat(Arrays.copyOf(v2, v1.length), new byte[1]);
+        assertThatThrownBy(() -> ZlibRecipe.parse(noMetadata)).isInstanceOf(MalformedRecordException.class)
+                .hasMessageContaining("without tar metadata");
+        byte[] v3 = v2.clone();
+        v3[3] = 3;
+        assertThat(ZlibRecipe.isRecipe(v3)).isFalse();
+        assertThatThrownBy(() -> ZlibRecipe.parse(v3)).isInstanceOf(MalformedRecordException.class);
+    }
+
     /** Whether two levels give the same deflate stream for {@code data} (levels 1..3 and 4..9 may coincide). */
     private static boolean deflatesTheSame(int a, int b, byte[] data) {
         return Arrays.equals(Gzip.rawDeflate(data, a), Gzip.rawDeflate(data, b));

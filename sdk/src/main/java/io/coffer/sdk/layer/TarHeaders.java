@@ -1,20 +1,10 @@
 package io.coffer.sdk.layer;
 
-import io.coffer.sdk.chunk.Chunker;
-
 /**
- * Sub-chunk cuts for a layer's decompressed bytes that respect tar member boundaries: every 512-byte tar header is a
- * sub-chunk of its own, and each member's data (with its padding) is cut by the content-defined chunker without
- * crossing into the next header. Successive versions of a tarball rewrite every header (mtimes, pax times) while
- * most files stay equal; a plain 8 KiB cut would put a header in nearly every sub-chunk of a tree of small files, so
- * each changed mtime would cost a whole sub-chunk instead of one header. Once the bytes are not a tar header where one
- * is due (end-of-archive zeros, not a tar at all), the rest is cut by the chunker alone.
- *
- * <p>Called for consecutive pieces of one stream (the 512 KiB chunks, each from its first byte); headers are
- * 512-byte aligned and the chunks are multiples of 512 bytes, so a header never straddles two chunks. One stream per
- * instance; not thread-safe.
+ * Parsing of 512-byte tar headers, as far as {@link TarSplit} needs it: whether a block is a header (its checksum
+ * holds) and how many bytes of data follow it.
  */
-public final class TarAwareCuts {
+final class TarHeaders {
     static final int BLOCK = 512;
     private static final int SIZE_AT = 124;
     private static final int SIZE_LENGTH = 12;
@@ -22,34 +12,7 @@ public final class TarAwareCuts {
     private static final int CHECKSUM_LENGTH = 8;
     private static final int TYPE_AT = 156;
 
-    private final Chunker chunker;
-    private long position;
-    private long dataEnd;
-    private boolean tar = true;
-
-    public TarAwareCuts(Chunker chunker) {
-        this.chunker = chunker;
-    }
-
-    /** The length of the next sub-chunk, which starts at {@code data[offset]}; {@code length} bytes are there. */
-    public int nextCut(byte[] data, int offset, int length) {
-        int cut;
-        if (tar && position == dataEnd) {
-            long size = length >= BLOCK ? memberDataLength(data, offset) : -1;
-            if (size >= 0) {
-                dataEnd = position + BLOCK + size;
-                cut = BLOCK;
-            } else {
-                tar = false;
-                cut = chunker.nextCut(data, offset, length);
-            }
-        } else if (tar) {
-            cut = chunker.nextCut(data, offset, (int) Math.min(length, dataEnd - position));
-        } else {
-            cut = chunker.nextCut(data, offset, length);
-        }
-        position += cut;
-        return cut;
+    private TarHeaders() {
     }
 
     /**
@@ -73,7 +36,7 @@ public final class TarAwareCuts {
         if (stored != unsigned && stored != signed) {
             return -1;
         }
-        char type = (char) (data[at + TYPE_AT] & 0xff);
+        char type = type(data, at);
         if (type >= '1' && type <= '6') {
             return 0;
         }
@@ -83,6 +46,11 @@ public final class TarAwareCuts {
             return -1;
         }
         return (size + BLOCK - 1) / BLOCK * BLOCK;
+    }
+
+    /** The type flag of the header at {@code data[at]}. */
+    static char type(byte[] data, int at) {
+        return (char) (data[at + TYPE_AT] & 0xff);
     }
 
     /** An octal field: leading spaces or NULs, digits, then a space, a NUL or the field's end; -1 if malformed. */
