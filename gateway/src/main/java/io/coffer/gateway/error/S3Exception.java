@@ -4,6 +4,9 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A request failed with an S3 error; the gateway answers it with the error's status and XML body. Also thrown from
@@ -17,6 +20,8 @@ public class S3Exception extends RuntimeException {
     /** An element S3 adds to some errors' XML after Message (e.g. HeadersNotSigned), or null. */
     private final String detailElement;
     private final String detailValue;
+    /** Headers the error response carries besides its own (CORS headers of the bucket's rules). */
+    private final Map<String, String> responseHeaders = new LinkedHashMap<>();
 
     public S3Exception(S3ErrorCode error) {
         this(error, error.defaultMessage());
@@ -52,6 +57,17 @@ public class S3Exception extends RuntimeException {
 
     public String detailValue() {
         return detailValue;
+    }
+
+    /** Adds a header to the error's response; returns this. */
+    public S3Exception responseHeader(String name, String value) {
+        responseHeaders.put(name, value);
+        return this;
+    }
+
+    /** The headers added with {@link #responseHeader}, in order. */
+    public Map<String, String> responseHeaders() {
+        return Collections.unmodifiableMap(responseHeaders);
     }
 
     /**

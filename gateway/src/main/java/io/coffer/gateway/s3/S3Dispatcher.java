@@ -128,10 +128,20 @@ public final class S3Dispatcher {
             if (r.owner() == null) {
                 throw new S3Exception(S3ErrorCode.ACCESS_DENIED);
             }
-        } else if (r.operation() != S3Operation.POST_OBJECT) {
-            // a form upload is authenticated by its policy, in the body: PostObjectHandler checks it
-            r = r.withBucketRecord(checkRequestAccess(r));
+            return handle(handler, r);
         }
+        try {
+            if (r.operation() != S3Operation.POST_OBJECT) {
+                // a form upload is authenticated by its policy, in the body: PostObjectHandler checks it
+                r = r.withBucketRecord(checkRequestAccess(r));
+            }
+            return handle(handler, r);
+        } catch (RuntimeException e) {
+            throw withCors(r, e);
+        }
+    }
+
+    private S3Response handle(S3ActionHandler handler, S3Request r) throws IOException {
         FeatureHeaders.check(r);
         String versionId = r.queryParam("versionId");
         if (versionId != null && !VERSIONED_ACTIONS.contains(r.operation())) {
@@ -145,6 +155,29 @@ public final class S3Dispatcher {
             cors.decorate(r.bucketRecord(), r.method(), r.headers(), resp);
         }
         return resp;
+    }
+
+    /**
+     * The failure of a request with an {@code Origin} on a bucket whose CORS rules allow it, with the rules'
+     * Access-Control-* headers, as S3 sends them on errors too (a browser could not read the error otherwise). The
+     * method matched is the request's {@code Access-Control-Request-Method} if it sends one, else its own.
+     */
+    private RuntimeException withCors(S3Request r, RuntimeException failure) {
+        if (r.header("origin") == null || r.bucket() == null) {
+            return failure;
+        }
+        S3Exception e = S3Exception.from(failure);
+        try {
+            Bucket bucket = r.bucketRecord() != null ? r.bucketRecord() : coffer.headBucket(r.bucket());
+            String requested = r.header("access-control-request-method");
+            S3Response headers = S3Response.empty(e.error().status());
+            cors.decorate(bucket, requested != null ? requested.trim() : r.method(), r.headers(), headers);
+            headers.headers().forEach(e::responseHeader);
+        } catch (RuntimeException noRules) {
+            // no bucket, or rules that do not read: the error goes out as it is
+            return e;
+        }
+        return e;
     }
 
     /**
@@ -223,6 +256,7 @@ public final class S3Dispatcher {
             resp = S3Response.xml(code.status(), xml);
         }
         resp.errorCode(code.code());
+        e.responseHeaders().forEach(resp::header);
         if (e instanceof GetObjectHandler.InvalidRangeException ir) {
             resp.header("Content-Range", "bytes */" + ir.size());
         }

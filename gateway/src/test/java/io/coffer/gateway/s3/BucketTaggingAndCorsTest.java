@@ -2,6 +2,7 @@ package io.coffer.gateway.s3;
 
 import static io.coffer.gateway.s3.SdkClientCompatibilityTest.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.coffer.gateway.auth.Credential;
 import io.coffer.gateway.testing.CofferGatewayExtension;
@@ -20,6 +21,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CORSRule;
 import software.amazon.awssdk.services.s3.model.GetBucketCorsResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.Tag;
 import software.amazon.awssdk.http.SdkHttpResponse;
 
@@ -167,6 +169,33 @@ class BucketTaggingAndCorsTest {
         SdkHttpResponse plain = s3.getObjectAsBytes(r -> r.bucket(WEB).key("page.html")).response()
                 .sdkHttpResponse();
         assertThat(plain.firstMatchingHeader("Access-Control-Allow-Origin")).isEmpty();
+    }
+
+    @Test
+    void errorsOfRequestsFromAnAllowedOriginCarryTheCorsHeadersToo(S3Client s3) throws Exception {
+        String b = "web-cors-errors";
+        s3.createBucket(r -> r.bucket(b));
+        s3.putBucketCors(r -> r.bucket(b).corsConfiguration(c -> c.corsRules(
+                CORSRule.builder().allowedOrigins("https://*.example.com").allowedMethods("GET", "PUT").build())));
+        NoSuchKeyException missing = catchThrowableOfType(() -> s3.getObjectAsBytes(r -> r.bucket(b).key("nope")
+                .overrideConfiguration(o -> o.putHeader("Origin", "https://app.example.com"))),
+                NoSuchKeyException.class);
+        assertThat(missing.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("Access-Control-Allow-Origin"))
+                .contains("https://app.example.com");
+
+        // an anonymous PUT is refused, and the browser may read the refusal only from an allowed origin
+        URI object = gateway.endpoint().resolve("/" + b + "/upload.bin");
+        HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(object).PUT(HttpRequest.BodyPublishers
+                .ofString("x")).header("Origin", "https://app.example.com").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(header(refused, "access-control-allow-origin")).isEqualTo("https://app.example.com");
+        assertThat(header(refused, "access-control-allow-methods")).isEqualTo("GET, PUT");
+        HttpResponse<String> elsewhere = HTTP.send(HttpRequest.newBuilder(object).PUT(HttpRequest.BodyPublishers
+                .ofString("x")).header("Origin", "https://evil.org").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(elsewhere.statusCode()).isEqualTo(403);
+        assertThat(header(elsewhere, "access-control-allow-origin")).isNull();
+        assertThat(s3.listObjectsV2(r -> r.bucket(b)).contents()).as("nothing stored").isEmpty();
     }
 
     private static HttpResponse<String> preflight(String bucket, String key, Map<String, String> headers)
