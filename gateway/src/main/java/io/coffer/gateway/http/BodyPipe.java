@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -39,6 +40,8 @@ final class BodyPipe extends InputStream {
     private boolean finished;
     private boolean closed;
     private Throwable failure;
+    /** Run once, by the first read, before it waits for bytes: sends 100 Continue when the client awaits it. */
+    private final AtomicReference<Runnable> beforeFirstRead = new AtomicReference<>();
 
     /**
      * @param capacity      bytes buffered before the producer is told to pause
@@ -51,6 +54,11 @@ final class BodyPipe extends InputStream {
         this.resume = resume;
         this.readTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(readTimeoutMs);
         this.bufferedHighWater = bufferedHighWater;
+    }
+
+    /** {@code action} runs on the first read of the body (by the reading thread), once. */
+    void beforeFirstRead(Runnable action) {
+        beforeFirstRead.set(action);
     }
 
     /** Takes ownership of {@code buf}. Returns true when the producer should pause reading. */
@@ -133,6 +141,10 @@ final class BodyPipe extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         if (len == 0) {
             return 0;
+        }
+        Runnable first = beforeFirstRead.getAndSet(null);
+        if (first != null) {
+            first.run();
         }
         boolean wake = false;
         lock.lock();

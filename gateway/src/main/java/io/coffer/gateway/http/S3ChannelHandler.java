@@ -59,8 +59,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes.
  * <ul>
- * <li>Event loop: parses the request head, verifies the signature (cheap HMACs), routes, answers
- *   {@code Expect: 100-continue} only once that passed, and feeds body chunks into the exchange's {@link BodyPipe}.
+ * <li>Event loop: parses the request head, verifies the signature (cheap HMACs), routes, and feeds body chunks into
+ *   the exchange's {@link BodyPipe}. {@code Expect: 100-continue} is answered when the action first reads the body,
+ *   so after the dispatcher's access check too; an action that answers without reading it closes the connection.
  *   When the pipe is full, auto-read goes off; the worker turns it back on once it drained half of it.</li>
  * <li>Worker thread: runs the S3 action (engine calls block), then writes the response: small bodies in one
  *   message, streams in 64 KiB chunks, waiting while the channel is not writable so a slow reader bounds memory.</li>
@@ -160,7 +161,16 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         try {
             S3Request s3 = prepare(ex, req);
-            if (HttpUtil.is100ContinueExpected(req)) {
+            if (HttpUtil.is100ContinueExpected(req) && ex.pipe != null && !ex.bodyComplete) {
+                // 100 Continue once the action reads the body, after the bucket's access check: a request refused
+                // there (an anonymous PUT, a missing bucket) gets its error instead, as from S3
+                ex.awaitsContinue = true;
+                ex.pipe.beforeFirstRead(() -> {
+                    ex.continued = true;
+                    ctx.executor().execute(() -> ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                            HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER)));
+                });
+            } else if (HttpUtil.is100ContinueExpected(req)) {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                         Unpooled.EMPTY_BUFFER));
             }
@@ -336,7 +346,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         if (!ex.bodyComplete && hasBody(ex.request)) {
             long declared = HttpUtil.getContentLength(ex.request, -1L);
             long remaining = declared < 0 ? Long.MAX_VALUE : declared - ex.bytesIn;
-            if (remaining > MAX_DISCARD) {
+            // a client still waiting for 100 Continue may or may not send its body now: only a new connection is clear
+            if (remaining > MAX_DISCARD || ex.awaitsContinue && !ex.continued) {
                 ex.closeAfter = true;
             }
         }
@@ -595,6 +606,9 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         volatile boolean bodyComplete;
         volatile boolean responseDone;
         volatile boolean closeAfter;
+        /** The client sent {@code Expect: 100-continue}; {@link #continued} once the action asked for the body. */
+        boolean awaitsContinue;
+        volatile boolean continued;
         boolean keepAlive;
         volatile long bytesIn;
         volatile long bytesOut;

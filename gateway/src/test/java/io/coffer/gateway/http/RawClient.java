@@ -29,6 +29,8 @@ final class RawClient implements AutoCloseable {
     private final OutputStream out;
     private final String accessKey;
     private final String secret;
+    /** Whether the last {@link #read} skipped a {@code 100 Continue} before its response. */
+    boolean sawContinue;
 
     RawClient(int port, String accessKey, String secret) throws IOException {
         socket = new Socket("127.0.0.1", port);
@@ -101,7 +103,9 @@ final class RawClient implements AutoCloseable {
 
     Response read(boolean head) throws IOException {
         String status = line();
+        sawContinue = false;
         while (status.startsWith("HTTP/1.1 100")) {
+            sawContinue = true;
             line();
             status = line();
         }
@@ -116,6 +120,11 @@ final class RawClient implements AutoCloseable {
             body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
         }
         return new Response(code, headers, new String(body, StandardCharsets.UTF_8));
+    }
+
+    /** The next line the server sends (a status line when a response starts), without its CRLF. */
+    String nextLine() throws IOException {
+        return line();
     }
 
     /** True when the server closed the connection (EOF on read). */
