@@ -259,6 +259,43 @@ public interface Coffer extends AutoCloseable {
     /** As {@link #getObjectPart(String, String, int)} for a version. */
     ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber);
 
+    // ---- objects under a customer key (SSE-C: PutObjectRequest#customerKey)
+
+    /**
+     * {@link #headObject(String, String, String)} checking the key a request gives ({@code customerKey}, null when
+     * none): INVALID_REQUEST for an object stored under a customer key when none is given, or a key given for an
+     * object stored under none; ACCESS_DENIED for another key than the object's. A store that keeps no such objects
+     * refuses every key.
+     */
+    default ObjectInfo headObject(String bucket, String key, String versionId, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return headObject(bucket, key, versionId);
+    }
+
+    /**
+     * {@link #getObject(String, String, String, ByteRange, Consumer)} of an object stored under a customer key, with
+     * that key (checked as {@link #headObject(String, String, String, CustomerKey)} does, before {@code check}). The
+     * methods without a key refuse such an object (INVALID_REQUEST).
+     */
+    default ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
+                                    Consumer<ObjectInfo> check, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return getObject(bucket, key, versionId, range, check);
+    }
+
+    /** {@link #getObjectPart(String, String, String, int)} with the object's customer key (see above). */
+    default ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber,
+                                        CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return getObjectPart(bucket, key, versionId, partNumber);
+    }
+
     /**
      * S3's DeleteObject: with {@code versionId}, removes that version for good (the next newest becomes current;
      * a missing version is no error); without, as {@link #deleteObject(String, String, String)} in an unversioned
