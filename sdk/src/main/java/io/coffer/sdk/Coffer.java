@@ -287,6 +287,28 @@ public interface Coffer extends AutoCloseable {
         return getObject(bucket, key, versionId, range, check);
     }
 
+    /**
+     * A multipart upload whose parts, and so its object, are stored under {@code customerKey} (null: none); each
+     * part must then be uploaded with the same key ({@link #uploadPart(Bucket, String, String, int, long, byte[],
+     * InputStream, CustomerKey)}: INVALID_REQUEST for another or none), and UploadPartCopy into it is refused.
+     */
+    default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                         MultipartChecksum checksum, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return createMultipartUpload(bucket, key, attributes, checksum);
+    }
+
+    /** A part of an upload, with the upload's customer key (null for an upload under none). */
+    default PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                                byte[] contentMd5, InputStream body, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
+    }
+
     /** {@link #getObjectPart(String, String, String, int)} with the object's customer key (see above). */
     default ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber,
                                         CustomerKey customerKey) {

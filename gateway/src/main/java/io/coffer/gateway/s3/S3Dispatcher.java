@@ -82,8 +82,8 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
         handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access, customerKeys));
-        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access));
-        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access, customerKeys));
+        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer, customerKeys));
         handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));

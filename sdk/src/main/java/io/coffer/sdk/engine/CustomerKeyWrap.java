@@ -68,8 +68,22 @@ final class CustomerKeyWrap {
 
     /** {@code attributes} with the digest of {@code key} among their stored headers. */
     static ObjectAttributes mark(MasterKey master, ObjectAttributes attributes, CustomerKey key) {
+        return stamp(master, attributes, key);
+    }
+
+    /**
+     * {@code attributes} with the digest of {@code key} among their stored headers, or, for a null key, without any
+     * digest (a caller's attributes never name one the engine did not stamp).
+     */
+    static ObjectAttributes stamp(MasterKey master, ObjectAttributes attributes, CustomerKey key) {
+        if (key == null && !CustomerKey.protects(attributes)) {
+            return attributes;
+        }
         Map<String, String> headers = new TreeMap<>(attributes.headers());
-        headers.put(CustomerKey.DIGEST_HEADER, digest(master, key));
+        headers.remove(CustomerKey.DIGEST_HEADER);
+        if (key != null) {
+            headers.put(CustomerKey.DIGEST_HEADER, digest(master, key));
+        }
         return new ObjectAttributes(attributes.contentType(), attributes.userMetadata(), headers,
                 attributes.checksums(), attributes.tags());
     }

@@ -202,8 +202,8 @@ public final class Engine implements Coffer {
                 }
             }
             List<ManifestEntry> entries = written.entries();
+            attributes = CustomerKeyWrap.stamp(config.masterKey(), attributes, request.customerKey());
             if (request.customerKey() != null) {
-                attributes = CustomerKeyWrap.mark(config.masterKey(), attributes, request.customerKey());
                 entries = new CustomerKeyWrap(request.customerKey()).wrap(entries);
             }
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
@@ -492,14 +492,27 @@ public final class Engine implements Coffer {
     @Override
     public PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
-        return multipart.uploadPart(bucket, null, key, uploadId, partNumber, contentLength, contentMd5, body);
+        return multipart.uploadPart(bucket, null, key, uploadId, partNumber, contentLength, contentMd5, body, null);
     }
 
     @Override
     public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
         return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
-                body);
+                body, null);
+    }
+
+    @Override
+    public String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                        MultipartChecksum checksum, CustomerKey customerKey) {
+        return multipart.create(bucket.name(), bucket, key, attributes, checksum, customerKey);
+    }
+
+    @Override
+    public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, InputStream body, CustomerKey customerKey) {
+        return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
+                body, customerKey);
     }
 
     @Override

@@ -3,8 +3,10 @@ package io.coffer.sdk.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.sdk.Bucket;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.CustomerKey;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -161,6 +164,44 @@ class CustomerKeyObjectsTest {
             try (ObjectContent c = rebuilt.getObject("bkt", "k", null, null, i -> { }, KEY_A)) {
                 assertThat(c.stream().readAllBytes()).isEqualTo(data);
             }
+        }
+    }
+
+    @Test
+    void multipartUploadTakesEveryPartUnderTheUploadsKeyOnly() throws Exception {
+        byte[] one = TestData.bytes(8, (1 << 20) + 5);
+        byte[] two = TestData.bytes(9, 70_000);
+        try (TestEngine e = TestEngine.open(dir, b -> b.minPartSize(1 << 20))) {
+            Bucket bkt = e.coffer.createBucket("bkt", "t");
+            String upload = e.coffer.createMultipartUpload(bkt, "mp", null, null, KEY_A);
+            String etag1 = e.coffer.uploadPart(bkt, "mp", upload, 1, one.length, null, new ByteArrayInputStream(one),
+                    KEY_A).etag();
+            assertCode(() -> e.coffer.uploadPart(bkt, "mp", upload, 2, two.length, null,
+                    new ByteArrayInputStream(two), KEY_B), ErrorCode.INVALID_REQUEST);
+            assertCode(() -> e.coffer.uploadPart(bkt, "mp", upload, 2, two.length, null,
+                    new ByteArrayInputStream(two), null), ErrorCode.INVALID_REQUEST);
+            put(e.coffer, "plain", two, null);
+            assertCode(() -> e.coffer.uploadPartCopy(CopySource.of("bkt", "plain"), "bkt", "mp", upload, 2),
+                    ErrorCode.INVALID_REQUEST);
+            String etag2 = e.coffer.uploadPart(bkt, "mp", upload, 2, two.length, null, new ByteArrayInputStream(two),
+                    KEY_A).etag();
+            e.coffer.completeMultipartUpload("bkt", "mp", upload, List.of(new CompletedPart(1, etag1),
+                    new CompletedPart(2, etag2)));
+            assertCode(() -> e.coffer.getObject("bkt", "mp"), ErrorCode.INVALID_REQUEST);
+            byte[] whole = new byte[one.length + two.length];
+            System.arraycopy(one, 0, whole, 0, one.length);
+            System.arraycopy(two, 0, whole, one.length, two.length);
+            try (ObjectContent c = e.coffer.getObject("bkt", "mp", null, null, i -> { }, KEY_A)) {
+                assertThat(c.stream().readAllBytes()).isEqualTo(whole);
+            }
+            try (ObjectContent c = e.coffer.getObjectPart("bkt", "mp", null, 2, KEY_A)) {
+                assertThat(c.stream().readAllBytes()).isEqualTo(two);
+            }
+            // a part of an upload under no key takes none
+            String plainUpload = e.coffer.createMultipartUpload("bkt", "mp2");
+            assertCode(() -> e.coffer.uploadPart(bkt, "mp2", plainUpload, 1, two.length, null,
+                    new ByteArrayInputStream(two), KEY_A), ErrorCode.INVALID_REQUEST);
+            assertThat(e.coffer.fsck(true).damaged()).isEmpty();
         }
     }
 

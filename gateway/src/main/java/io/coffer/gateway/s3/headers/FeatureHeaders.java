@@ -9,8 +9,9 @@ import io.coffer.gateway.s3.S3Request;
  * S3's error, and never drops them silently (a public-read ACL that answered 200 without public access would be a
  * wrong success). Object Lock headers are the handlers' ({@code ObjectLockHeaders}), except on CreateMultipartUpload.
  * What passes is what Coffer does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD}
- * storage class, and SSE-C's headers on PutObject, CopyObject (both sides), GetObject and HeadObject (checked and
- * honoured by {@code CustomerKeyHeaders}); on multipart uploads SSE-C is still NotImplemented. Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
+ * storage class, and SSE-C's headers on PutObject, CopyObject (both sides), GetObject, HeadObject,
+ * CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}); on UploadPartCopy SSE-C
+ * is still NotImplemented. Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
  * {@code x-amz-grant-*}) too ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
@@ -39,19 +40,16 @@ public final class FeatureHeaders {
             }
             case PUT_OBJECT, COPY_OBJECT -> newObject(r);
             case CREATE_MULTIPART_UPLOAD -> {
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys on multipart uploads");
                 newObject(r);
                 // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
                 absent(r, OBJECT_LOCK, "Object Lock headers on CreateMultipartUpload (the bucket's default retention "
                         + "applies at completion)");
             }
             case UPLOAD_PART_COPY -> {
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys on multipart uploads");
+                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys on UploadPartCopy");
                 absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys on"
-                        + " multipart uploads");
+                        + " UploadPartCopy");
             }
-            case UPLOAD_PART ->
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys on multipart uploads");
             default -> {
             }
         }

@@ -23,8 +23,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
  * SSE-C through the AWS SDK v2 on the real engine: PutObject, GetObject (whole, range, part), HeadObject and
- * CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which store nothing), and the
- * multipart operations that still answer NotImplemented.
+ * CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which store nothing), multipart
+ * uploads under a key (UploadPartCopy with a key still answers NotImplemented).
  */
 class CustomerKeyRequestsTest {
     @RegisterExtension
@@ -126,9 +126,32 @@ class CustomerKeyRequestsTest {
     }
 
     @Test
-    void multipartUploadsWithAKeyAreNotImplemented(S3Client s3) {
-        assertError(() -> s3.createMultipartUpload(r -> r.bucket(BUCKET).key("mp").sseCustomerAlgorithm("AES256")
+    void multipartUploadTakesItsKeyOnEveryPartAndReadsBackWithIt(S3Client s3) {
+        byte[] one = bytes(5 << 20);
+        byte[] two = bytes(100_000);
+        String upload = s3.createMultipartUpload(r -> r.bucket(BUCKET).key("mp").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A))).uploadId();
+        String etag1 = s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(1)
+                .sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A)),
+                RequestBody.fromBytes(one)).eTag();
+        assertError(() -> s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(2)
+                .sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B)),
+                RequestBody.fromBytes(two)), 400, "InvalidRequest");
+        assertError(() -> s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(2),
+                RequestBody.fromBytes(two)), 400, "InvalidRequest");
+        assertError(() -> s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("mp-src").destinationBucket(BUCKET)
+                .destinationKey("mp").uploadId(upload).partNumber(2).sseCustomerAlgorithm("AES256")
                 .sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A))), 501, "NotImplemented");
+        String etag2 = s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(2)
+                .sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A)),
+                RequestBody.fromBytes(two)).eTag();
+        s3.completeMultipartUpload(r -> r.bucket(BUCKET).key("mp").uploadId(upload).multipartUpload(m -> m.parts(
+                p -> p.partNumber(1).eTag(etag1), p -> p.partNumber(2).eTag(etag2))));
+        byte[] got = s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("mp").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A))).asByteArray();
+        assertThat(got).hasSize(one.length + two.length);
+        assertThat(Arrays.copyOfRange(got, one.length, got.length)).isEqualTo(two);
+        assertError(() -> s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("mp")), 400, "InvalidRequest");
     }
 
     private static void hostile(S3Client s3, String key, Consumer<PutObjectRequest.Builder> headers) {
