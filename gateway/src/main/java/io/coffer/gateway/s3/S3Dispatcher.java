@@ -105,7 +105,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
-        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer, customerKeys));
         UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
         handlers.put(S3Operation.GET_BUCKET_TAGGING, new GetBucketTaggingHandler(coffer));

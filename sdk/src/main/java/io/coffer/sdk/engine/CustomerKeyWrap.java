@@ -66,11 +66,6 @@ final class CustomerKeyWrap {
         }
     }
 
-    /** {@code attributes} with the digest of {@code key} among their stored headers. */
-    static ObjectAttributes mark(MasterKey master, ObjectAttributes attributes, CustomerKey key) {
-        return stamp(master, attributes, key);
-    }
-
     /**
      * {@code attributes} with the digest of {@code key} among their stored headers, or, for a null key, without any
      * digest (a caller's attributes never name one the engine did not stamp).

@@ -18,12 +18,13 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ObjectAttributes;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
- * SSE-C through the AWS SDK v2 on the real engine: PutObject, GetObject (whole, range, part), HeadObject and
- * CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which store nothing), multipart
+ * SSE-C through the AWS SDK v2 on the real engine: PutObject, GetObject (whole, range, part), HeadObject,
+ * GetObjectAttributes and CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which store nothing), multipart
  * uploads under a key (UploadPartCopy with a key still answers NotImplemented).
  */
 class CustomerKeyRequestsTest {
@@ -77,6 +78,11 @@ class CustomerKeyRequestsTest {
                 .sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B))), 403, "AccessDenied");
         assertError(() -> s3.headObject(r -> r.bucket(BUCKET).key("b").sseCustomerAlgorithm("AES256")
                 .sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B))), 403, null);
+        assertError(() -> s3.getObjectAttributes(r -> r.bucket(BUCKET).key("b")
+                .objectAttributes(ObjectAttributes.OBJECT_SIZE)), 400, "InvalidRequest");
+        assertThat(s3.getObjectAttributes(r -> r.bucket(BUCKET).key("b").objectAttributes(ObjectAttributes.OBJECT_SIZE)
+                .sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A)))
+                .objectSize()).isEqualTo(6L);
         // a key for an object stored under none
         s3.putObject(r -> r.bucket(BUCKET).key("plain"), RequestBody.fromString("plain"));
         assertError(() -> s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("plain").sseCustomerAlgorithm("AES256")
