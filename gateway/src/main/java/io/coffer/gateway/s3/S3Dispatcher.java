@@ -84,7 +84,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access, customerKeys));
         handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access, customerKeys));
         handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer, customerKeys));
-        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
+        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess, customerKeys));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));

@@ -9,9 +9,8 @@ import io.coffer.gateway.s3.S3Request;
  * S3's error, and never drops them silently (a public-read ACL that answered 200 without public access would be a
  * wrong success). Object Lock headers are the handlers' ({@code ObjectLockHeaders}), except on CreateMultipartUpload.
  * What passes is what Coffer does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD}
- * storage class, and SSE-C's headers on PutObject, CopyObject (both sides), GetObject, HeadObject,
- * CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}); on UploadPartCopy SSE-C
- * is still NotImplemented. Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
+ * storage class, and SSE-C's headers on PutObject, CopyObject and UploadPartCopy (both sides), GetObject,
+ * HeadObject, CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}). Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
  * {@code x-amz-grant-*}) too ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
@@ -24,10 +23,6 @@ public final class FeatureHeaders {
         "x-amz-server-side-encryption-context"};
     private static final String[] CUSTOMER_KEY = {"x-amz-server-side-encryption-customer-algorithm",
         "x-amz-server-side-encryption-customer-key", "x-amz-server-side-encryption-customer-key-md5"};
-    private static final String[] COPY_SOURCE_CUSTOMER_KEY = {
-        "x-amz-copy-source-server-side-encryption-customer-algorithm",
-        "x-amz-copy-source-server-side-encryption-customer-key",
-        "x-amz-copy-source-server-side-encryption-customer-key-md5"};
 
     private FeatureHeaders() {
     }
@@ -44,11 +39,6 @@ public final class FeatureHeaders {
                 // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
                 absent(r, OBJECT_LOCK, "Object Lock headers on CreateMultipartUpload (the bucket's default retention "
                         + "applies at completion)");
-            }
-            case UPLOAD_PART_COPY -> {
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys on UploadPartCopy");
-                absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys on"
-                        + " UploadPartCopy");
             }
             default -> {
             }

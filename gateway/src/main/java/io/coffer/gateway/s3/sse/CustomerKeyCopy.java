@@ -1,6 +1,7 @@
 package io.coffer.gateway.s3.sse;
 
 import io.coffer.sdk.Bucket;
+import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
@@ -11,6 +12,7 @@ import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.ObjectLock;
+import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.Precondition;
 import io.coffer.sdk.PutObjectRequest;
 import java.io.IOException;
@@ -20,9 +22,9 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * A CopyObject with a customer key on either side: the engine cannot share the source's chunks (they are keyed by the
- * source's customer key, or by none), so the source is read with its key and written anew under the destination's
- * (or under none). Under the same key on both sides the write deduplicates every chunk: nothing new is stored.
+ * A CopyObject or UploadPartCopy with a customer key on either side: the engine cannot share the source's chunks
+ * (they are keyed by the source's customer key, or by none), so the source is read with its key and written anew
+ * under the destination's (or under none). Under the same key on both sides the write deduplicates every chunk: nothing new is stored.
  */
 public final class CustomerKeyCopy {
     private final Coffer coffer;
@@ -50,6 +52,21 @@ public final class CustomerKeyCopy {
             PutObjectRequest put = new PutObjectRequest(bucket.name(), key, from.size(), attrs, null, precondition,
                     () -> checksums, bucket, destinationKey);
             return coffer.putObject(put, content.stream(), lock);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * UploadPartCopy with a customer key on either side: (the range {@code range} of) {@code source}, read with
+     * {@code sourceKey}, becomes part {@code partNumber} of the upload, under {@code partKey} (the upload's key).
+     */
+    public PartInfo copyPart(CopySource source, ByteRange range, CustomerKey sourceKey, Bucket bucket, String key,
+                             String uploadId, int partNumber, CustomerKey partKey) {
+        try (ObjectContent content = coffer.getObject(source.bucket(), source.key(), source.versionId(), range,
+                info -> checkConditions(source, info), sourceKey)) {
+            long length = content.range() == null ? content.info().size() : content.range().length();
+            return coffer.uploadPart(bucket, key, uploadId, partNumber, length, null, content.stream(), partKey);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

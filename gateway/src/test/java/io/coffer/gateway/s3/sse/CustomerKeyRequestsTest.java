@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
  * SSE-C through the AWS SDK v2 on the real engine: PutObject, GetObject (whole, range, part), HeadObject,
- * GetObjectAttributes and CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which store nothing), multipart
- * uploads under a key (UploadPartCopy with a key still answers NotImplemented).
+ * GetObjectAttributes and CopyObject with customer keys, S3's errors for a missing, wrong or malformed key (which
+ * store nothing), multipart uploads under a key, UploadPartCopy from and into them.
  */
 class CustomerKeyRequestsTest {
     @RegisterExtension
@@ -145,9 +145,6 @@ class CustomerKeyRequestsTest {
                 RequestBody.fromBytes(two)), 400, "InvalidRequest");
         assertError(() -> s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(2),
                 RequestBody.fromBytes(two)), 400, "InvalidRequest");
-        assertError(() -> s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("mp-src").destinationBucket(BUCKET)
-                .destinationKey("mp").uploadId(upload).partNumber(2).sseCustomerAlgorithm("AES256")
-                .sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A))), 501, "NotImplemented");
         String etag2 = s3.uploadPart(r -> r.bucket(BUCKET).key("mp").uploadId(upload).partNumber(2)
                 .sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_A)).sseCustomerKeyMD5(md5(KEY_A)),
                 RequestBody.fromBytes(two)).eTag();
@@ -158,6 +155,33 @@ class CustomerKeyRequestsTest {
         assertThat(got).hasSize(one.length + two.length);
         assertThat(Arrays.copyOfRange(got, one.length, got.length)).isEqualTo(two);
         assertError(() -> s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("mp")), 400, "InvalidRequest");
+    }
+
+    @Test
+    void uploadPartCopyReadsTheSourceWithItsKeyAndWritesThePartUnderTheUploads(S3Client s3) {
+        byte[] data = bytes(150_000);
+        s3.putObject(withKey(PutObjectRequest.builder().bucket(BUCKET).key("part-src"), KEY_A).build(),
+                RequestBody.fromBytes(data));
+        String upload = s3.createMultipartUpload(r -> r.bucket(BUCKET).key("from-copy").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B))).uploadId();
+        // without the source's key, or without the upload's, the part is refused
+        assertError(() -> s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("part-src").destinationBucket(BUCKET)
+                .destinationKey("from-copy").uploadId(upload).partNumber(1).sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B))), 400, "InvalidRequest");
+        assertError(() -> s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("part-src").destinationBucket(BUCKET)
+                .destinationKey("from-copy").uploadId(upload).partNumber(1).copySourceSSECustomerAlgorithm("AES256")
+                .copySourceSSECustomerKey(b64(KEY_A)).copySourceSSECustomerKeyMD5(md5(KEY_A))), 400,
+                "InvalidRequest");
+        String etag = s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("part-src").destinationBucket(BUCKET)
+                .destinationKey("from-copy").uploadId(upload).partNumber(1).copySourceRange("bytes=100-99999")
+                .copySourceSSECustomerAlgorithm("AES256").copySourceSSECustomerKey(b64(KEY_A))
+                .copySourceSSECustomerKeyMD5(md5(KEY_A)).sseCustomerAlgorithm("AES256").sseCustomerKey(b64(KEY_B))
+                .sseCustomerKeyMD5(md5(KEY_B))).copyPartResult().eTag();
+        s3.completeMultipartUpload(r -> r.bucket(BUCKET).key("from-copy").uploadId(upload).multipartUpload(m -> m.parts(
+                p -> p.partNumber(1).eTag(etag))));
+        assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("from-copy").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(b64(KEY_B)).sseCustomerKeyMD5(md5(KEY_B))).asByteArray())
+                .isEqualTo(Arrays.copyOfRange(data, 100, 100_000));
     }
 
     private static void hostile(S3Client s3, String key, Consumer<PutObjectRequest.Builder> headers) {
