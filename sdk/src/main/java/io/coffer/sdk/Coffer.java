@@ -259,6 +259,65 @@ public interface Coffer extends AutoCloseable {
     /** As {@link #getObjectPart(String, String, int)} for a version. */
     ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber);
 
+    // ---- objects under a customer key (SSE-C: PutObjectRequest#customerKey)
+
+    /**
+     * {@link #headObject(String, String, String)} checking the key a request gives ({@code customerKey}, null when
+     * none): INVALID_REQUEST for an object stored under a customer key when none is given, or a key given for an
+     * object stored under none; ACCESS_DENIED for another key than the object's. A store that keeps no such objects
+     * refuses every key.
+     */
+    default ObjectInfo headObject(String bucket, String key, String versionId, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return headObject(bucket, key, versionId);
+    }
+
+    /**
+     * {@link #getObject(String, String, String, ByteRange, Consumer)} of an object stored under a customer key, with
+     * that key (checked as {@link #headObject(String, String, String, CustomerKey)} does, before {@code check}). The
+     * methods without a key refuse such an object (INVALID_REQUEST).
+     */
+    default ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
+                                    Consumer<ObjectInfo> check, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return getObject(bucket, key, versionId, range, check);
+    }
+
+    /**
+     * A multipart upload whose parts, and so its object, are stored under {@code customerKey} (null: none); each
+     * part must then be uploaded with the same key ({@link #uploadPart(Bucket, String, String, int, long, byte[],
+     * InputStream, CustomerKey)}: INVALID_REQUEST for another or none), and UploadPartCopy into it is refused.
+     */
+    default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                         MultipartChecksum checksum, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return createMultipartUpload(bucket, key, attributes, checksum);
+    }
+
+    /** A part of an upload, with the upload's customer key (null for an upload under none). */
+    default PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                                byte[] contentMd5, InputStream body, CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body);
+    }
+
+    /** {@link #getObjectPart(String, String, String, int)} with the object's customer key (see above). */
+    default ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber,
+                                        CustomerKey customerKey) {
+        if (customerKey != null) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no objects under customer keys.");
+        }
+        return getObjectPart(bucket, key, versionId, partNumber);
+    }
+
     /**
      * S3's DeleteObject: with {@code versionId}, removes that version for good (the next newest becomes current;
      * a missing version is no error); without, as {@link #deleteObject(String, String, String)} in an unversioned

@@ -14,15 +14,30 @@ import java.util.function.Supplier;
  *                       with the object; may be null
  * @param bucketRecord   the bucket's record as the caller read it for this request, or null: with it the engine does
  *                       not read it again before the body (the commit still checks that the bucket exists)
+ * @param customerKey    the client's key for this object (SSE-C), or null: the object is then stored under it
+ *                       ({@link CustomerKey}), never inline nor in layer mode
  */
 public record PutObjectRequest(String bucket, String key, long contentLength, ObjectAttributes attributes,
                                byte[] contentMd5, Precondition precondition,
-                               Supplier<Map<String, String>> checksums, Bucket bucketRecord) {
+                               Supplier<Map<String, String>> checksums, Bucket bucketRecord,
+                               CustomerKey customerKey) {
     public PutObjectRequest {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
         attributes = attributes == null ? ObjectAttributes.EMPTY : attributes;
         precondition = precondition == null ? Precondition.NONE : precondition;
+    }
+
+    /** A PUT without a customer key. */
+    public PutObjectRequest(String bucket, String key, long contentLength, ObjectAttributes attributes,
+                            byte[] contentMd5, Precondition precondition, Supplier<Map<String, String>> checksums,
+                            Bucket bucketRecord) {
+        this(bucket, key, contentLength, attributes, contentMd5, precondition, checksums, bucketRecord, null);
+    }
+
+    public PutObjectRequest withCustomerKey(CustomerKey k) {
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, checksums,
+                bucketRecord, k);
     }
 
     public static PutObjectRequest of(String bucket, String key, long contentLength) {
@@ -31,22 +46,27 @@ public record PutObjectRequest(String bucket, String key, long contentLength, Ob
     }
 
     public PutObjectRequest withAttributes(ObjectAttributes a) {
-        return new PutObjectRequest(bucket, key, contentLength, a, contentMd5, precondition, checksums, bucketRecord);
+        return new PutObjectRequest(bucket, key, contentLength, a, contentMd5, precondition, checksums, bucketRecord,
+                customerKey);
     }
 
     public PutObjectRequest withContentMd5(byte[] md5) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, md5, precondition, checksums, bucketRecord);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, md5, precondition, checksums, bucketRecord,
+                customerKey);
     }
 
     public PutObjectRequest withPrecondition(Precondition p) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, p, checksums, bucketRecord);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, p, checksums, bucketRecord,
+                customerKey);
     }
 
     public PutObjectRequest withBucketRecord(Bucket b) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, checksums, b);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, checksums, b,
+                customerKey);
     }
 
     public PutObjectRequest withChecksums(Supplier<Map<String, String>> c) {
-        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, c, bucketRecord);
+        return new PutObjectRequest(bucket, key, contentLength, attributes, contentMd5, precondition, c, bucketRecord,
+                customerKey);
     }
 }

@@ -47,6 +47,11 @@ public enum ConfigKey {
      * other tenant public ACLs are refused and ignored, so nothing of it is readable without its keys (the default).
      */
     PUBLIC_ACCESS_TENANTS("public-access-tenants", null, false),
+    /**
+     * Accept SSE-C requests (customer keys in headers) over plain http, which S3 refuses: for a gateway behind a proxy
+     * that terminates TLS, or a test rig (ceph/s3-tests); with {@code tls-cert} set they are always accepted.
+     */
+    SSE_C_OVER_HTTP("sse-c-over-http", "false", false),
     IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
     WORKER_THREADS("worker-threads", "64", false),
     MAX_HEADER_SIZE("max-header-size", "16384", false),

@@ -59,7 +59,8 @@ public final class S3Server implements AutoCloseable {
     public S3Server(Coffer coffer, S3ServerOptions options, GatewayMetrics metrics, AccessLog accessLog) {
         this.options = options;
         this.dispatcher = new S3Dispatcher(coffer, options.region(), options::tenantMayPublish,
-                new PostPolicySignature(options.credentials(), options.acceptSigV2()), options.clock());
+                new PostPolicySignature(options.credentials(), options.acceptSigV2()), options.clock(),
+                options.acceptsCustomerKeys());
         this.verifier = new RequestAuthenticator(options.credentials(), options.clock(), options.acceptSigV2());
         this.metrics = metrics;
         this.accessLog = accessLog;

@@ -22,11 +22,13 @@ import java.util.Set;
  * @param acceptSigV2          accept AWS Signature Version 2 (else only Version 4)
  * @param publicAccessTenants  tenants whose account-level Block Public Access is off ({@code *}: every tenant); for
  *                             all others public ACLs are refused and ignored
+ * @param sseCustomerOverHttp  accept SSE-C requests over plain http (S3 refuses them; with TLS they are accepted)
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
-                              Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants) {
+                              Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants,
+                              boolean sseCustomerOverHttp) {
     public static final String EVERY_TENANT = "*";
 
     public S3ServerOptions {
@@ -38,6 +40,16 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
+    }
+
+    /** Options that refuse SSE-C over plain http. */
+    public S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
+                           CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
+                           Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
+                           Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants) {
+        this(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength, maxHeaderSize,
+                idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, publicAccessTenants,
+                false);
     }
 
     /** Options with Block Public Access on for every tenant. */
@@ -63,41 +75,52 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     public S3ServerOptions withBaseDomain(String domain) {
         return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
     }
 
     public S3ServerOptions withSslContext(SslContext ctx) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
     }
 
     public S3ServerOptions withClock(Clock c) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c,
-                acceptSigV2, publicAccessTenants);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
     }
 
     public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
                 idle, workerThreads, bodyBuffer, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
     }
 
     public S3ServerOptions withRegion(String r) {
         return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
     }
 
     public S3ServerOptions withPublicAccessTenants(Set<String> tenants) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants, sseCustomerOverHttp);
+    }
+
+    public S3ServerOptions withSseCustomerOverHttp(boolean allow) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
+                publicAccessTenants, allow);
+    }
+
+    /** Whether SSE-C requests are accepted: always over TLS, over plain http only when configured. */
+    public boolean acceptsCustomerKeys() {
+        return sslContext != null || sseCustomerOverHttp;
     }
 
     public S3ServerOptions withSigV2(boolean accept) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                accept, publicAccessTenants);
+                accept, publicAccessTenants, sseCustomerOverHttp);
     }
 }

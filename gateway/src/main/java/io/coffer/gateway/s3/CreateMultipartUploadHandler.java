@@ -5,8 +5,10 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
 import io.coffer.sdk.checksum.MultipartChecksum;
@@ -21,10 +23,12 @@ import java.util.Locale;
 public final class CreateMultipartUploadHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final PublicAccess access;
+    private final CustomerKeyHeaders customerKeys;
 
-    public CreateMultipartUploadHandler(Coffer coffer, PublicAccess access) {
+    public CreateMultipartUploadHandler(Coffer coffer, PublicAccess access, CustomerKeyHeaders customerKeys) {
         this.coffer = coffer;
         this.access = access;
+        this.customerKeys = customerKeys;
     }
 
     @Override
@@ -32,9 +36,10 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
         ChecksumType type = checksumType(r, algorithm);
+        CustomerKey customerKey = customerKeys.requested(r);
         String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(),
                 access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
-                algorithm == null ? null : new MultipartChecksum(algorithm, type));
+                algorithm == null ? null : new MultipartChecksum(algorithm, type), customerKey);
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();
         S3Response resp = S3Response.xml(200, xml);
@@ -42,7 +47,7 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
             resp.header("x-amz-checksum-algorithm", algorithm.name());
             resp.header("x-amz-checksum-type", type.name());
         }
-        return resp;
+        return CustomerKeyHeaders.echo(resp, customerKey);
     }
 
     private static ChecksumAlgorithm checksumAlgorithm(S3Request r) {

@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectInfo;
 import java.util.LinkedHashSet;
@@ -24,15 +25,19 @@ public final class GetObjectAttributesHandler implements S3ActionHandler {
             "ObjectSize");
     private static final int MAX_PARTS = 1000;
     private final Coffer coffer;
+    private final CustomerKeyHeaders customerKeys;
 
-    public GetObjectAttributesHandler(Coffer coffer) {
+    public GetObjectAttributesHandler(Coffer coffer, CustomerKeyHeaders customerKeys) {
         this.coffer = coffer;
+        this.customerKeys = customerKeys;
     }
 
     @Override
     public S3Response handle(S3Request r) {
         Set<String> wanted = wanted(r.header("x-amz-object-attributes"));
-        ObjectInfo info = coffer.headObject(r.bucket(), r.key(), r.queryParam("versionId"));
+        // an object under a customer key answers only with its key, as HeadObject does
+        ObjectInfo info = coffer.headObject(r.bucket(), r.key(), r.queryParam("versionId"),
+                customerKeys.requested(r));
         Map<String, String> checksums = info.attributes().checksums();
         XmlResponseWriter w = XmlResponseWriter.document("GetObjectAttributesResponse");
         if (wanted.contains("ETag")) {

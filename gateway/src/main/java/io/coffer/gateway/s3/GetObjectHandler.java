@@ -7,10 +7,12 @@ import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
 /**
  * GetObject and HeadObject: conditional requests (304/412), a single Range (206 + Content-Range, 416 with
  * {@code Content-Range: bytes *&#47;size}), partNumber (206 + Content-Range; 416 InvalidPartNumber past the last
- * part), response-* header overrides and x-amz-checksum-mode (header or presigned query parameter). GET bodies are
+ * part), response-* header overrides, x-amz-checksum-mode (header or presigned query parameter) and SSE-C's headers
+ * (the key checked by the engine: 400 without it, 403 for another; echoed in the response). GET bodies are
  * streamed by the server from the engine's stream.
  *
  * <p>The object's checksum is sent only with a response that carries the whole object, a part's (of a multipart object
@@ -38,14 +41,16 @@ public final class GetObjectHandler implements S3ActionHandler {
             "response-content-encoding", "Content-Encoding");
 
     private final Coffer coffer;
+    private final CustomerKeyHeaders customerKeys;
     private final boolean head;
 
-    public GetObjectHandler(Coffer coffer) {
-        this(coffer, false);
+    public GetObjectHandler(Coffer coffer, CustomerKeyHeaders customerKeys) {
+        this(coffer, customerKeys, false);
     }
 
-    GetObjectHandler(Coffer coffer, boolean head) {
+    GetObjectHandler(Coffer coffer, CustomerKeyHeaders customerKeys, boolean head) {
         this.coffer = coffer;
+        this.customerKeys = customerKeys;
         this.head = head;
     }
 
@@ -54,22 +59,23 @@ public final class GetObjectHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         String partParam = r.queryParam("partNumber");
         ByteRange range = RangeHeader.parse(r.header("range"));
+        CustomerKey key = customerKeys.requested(r);
         if (partParam != null) {
             if (range != null) {
                 throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Cannot specify both Range header and"
                         + " partNumber query parameter");
             }
-            return part(r, parsePartNumber(partParam));
+            return CustomerKeyHeaders.echo(part(r, parsePartNumber(partParam), key), key);
         }
         String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId));
-            return headers(r, info, checkRead(r, info, range), null, 0);
+            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId, key));
+            return CustomerKeyHeaders.echo(headers(r, info, checkRead(r, info, range), null, 0), key);
         }
         // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
         ObjectContent content = read(r, versionId, () -> coffer.getObject(r.bucket(), r.key(), versionId, range,
-                info -> checkRead(r, info, range)));
-        return headers(r, content.info(), content.range(), content, 0);
+                info -> checkRead(r, info, range), key));
+        return CustomerKeyHeaders.echo(headers(r, content.info(), content.range(), content, 0), key);
     }
 
     /** Reads version {@code versionId} (null: the current one), reporting a delete marker met on the way. */
@@ -96,16 +102,16 @@ public final class GetObjectHandler implements S3ActionHandler {
         }
     }
 
-    private S3Response part(S3Request r, int partNumber) {
+    private S3Response part(S3Request r, int partNumber, CustomerKey key) {
         String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId));
+            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId, key));
             Conditionals.check(r, info);
             ByteRange.Resolved pr = partRange(info, partNumber);
             return headers(r, info, pr, null, partNumber);
         }
         ObjectContent content = read(r, versionId, () -> coffer.getObjectPart(r.bucket(), r.key(), versionId,
-                partNumber));
+                partNumber, key));
         try {
             Conditionals.check(r, content.info());
         } catch (RuntimeException e) {

@@ -8,6 +8,7 @@ import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
@@ -54,7 +55,14 @@ public final class S3Dispatcher {
      */
     public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
                         PostPolicySignature postSignature, Clock clock) {
+        this(coffer, defaultRegion, tenantMayPublish, postSignature, clock, false);
+    }
+
+    /** @param customerKeysAccepted whether SSE-C requests are accepted (over TLS, or allowed over http) */
+    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
+                        PostPolicySignature postSignature, Clock clock, boolean customerKeysAccepted) {
         this.coffer = coffer;
+        CustomerKeyHeaders customerKeys = new CustomerKeyHeaders(customerKeysAccepted);
         this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
                 r.header("x-amz-source-expected-bucket-owner"));
@@ -66,17 +74,17 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
         handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
-        PutObjectHandler put = new PutObjectHandler(coffer, access);
+        PutObjectHandler put = new PutObjectHandler(coffer, access, customerKeys);
         handlers.put(S3Operation.PUT_OBJECT, put);
         handlers.put(S3Operation.POST_OBJECT, new PostObjectHandler(coffer, put, access, postSignature, clock));
-        handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer));
-        handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer, customerKeys));
+        handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer, customerKeys));
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
-        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access));
-        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access));
-        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer));
-        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess));
+        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access, customerKeys));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access, customerKeys));
+        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer, customerKeys));
+        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess, customerKeys));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
@@ -97,7 +105,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
-        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer));
+        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer, customerKeys));
         UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
         handlers.put(S3Operation.GET_BUCKET_TAGGING, new GetBucketTaggingHandler(coffer));
@@ -148,7 +156,9 @@ public final class S3Dispatcher {
             requireCurrentVersion(r, versionId);
         }
         S3Response resp = handler.handle(r);
-        if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())) {
+        if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())
+                && !resp.headers().containsKey(CustomerKeyHeaders.ALGORITHM)) {
+            // an SSE-C response names the customer's algorithm instead, as S3's do
             resp.header(FeatureHeaders.SSE, FeatureHeaders.SSE_AES256);
         }
         if (r.header("origin") != null) {

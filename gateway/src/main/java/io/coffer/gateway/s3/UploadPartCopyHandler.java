@@ -5,20 +5,31 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.CopySourceHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
+import io.coffer.gateway.s3.sse.CustomerKeyCopy;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CopySource;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.PartInfo;
 
-/** UploadPartCopy: a part made from (a range of) an existing object, {@code x-amz-copy-source-range: bytes=a-b}. */
+/**
+ * UploadPartCopy: a part made from (a range of) an existing object, {@code x-amz-copy-source-range: bytes=a-b}; with
+ * SSE-C headers (the source's key, the upload's key) read and written anew ({@link CustomerKeyCopy}).
+ */
 public final class UploadPartCopyHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final CopyObjectHandler.SourceAccess sourceAccess;
+    private final CustomerKeyHeaders customerKeys;
+    private final CustomerKeyCopy customerKeyCopy;
 
-    public UploadPartCopyHandler(Coffer coffer, CopyObjectHandler.SourceAccess sourceAccess) {
+    public UploadPartCopyHandler(Coffer coffer, CopyObjectHandler.SourceAccess sourceAccess,
+                                 CustomerKeyHeaders customerKeys) {
         this.coffer = coffer;
         this.sourceAccess = sourceAccess;
+        this.customerKeys = customerKeys;
+        this.customerKeyCopy = new CustomerKeyCopy(coffer);
     }
 
     @Override
@@ -38,12 +49,18 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
             }
             checkWithinSource(range, coffer.headObject(source.bucket(), source.key(), source.versionId()).size());
         }
-        PartInfo part = coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber);
+        CustomerKey sourceKey = customerKeys.copySource(r);
+        CustomerKey partKey = customerKeys.requested(r);
+        // with SSE-C on either side the bytes are read and written under the upload's key, else chunks are shared
+        PartInfo part = sourceKey == null && partKey == null
+                ? coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber)
+                : customerKeyCopy.copyPart(source, range, sourceKey, r.bucketRecord(), r.key(), uploadId, partNumber,
+                        partKey);
         byte[] xml = XmlResponseWriter.document("CopyPartResult")
                 .element("LastModified", part.lastModified())
                 .element("ETag", ObjectHeaders.quote(part.etag()))
                 .toBytes();
-        return S3Response.xml(200, xml);
+        return CustomerKeyHeaders.echo(S3Response.xml(200, xml), partKey);
     }
 
     /** Unlike a GET's Range, a copy range is not cut to the source: any byte past its end is InvalidRange. */

@@ -54,6 +54,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private String baseDomain;
     private boolean acceptSigV2 = true;
     private Set<String> publicAccessTenants = Set.of();
+    private boolean sseCustomerOverHttp;
     private Path dataDir;
     private Coffer engine;
     private S3Server server;
@@ -87,7 +88,14 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         return this;
     }
 
+    /** Accept SSE-C requests over this gateway's plain http (S3 refuses them without TLS). */
+    public CofferGatewayExtension withSseCustomerOverHttp(boolean accept) {
+        this.sseCustomerOverHttp = accept;
+        return this;
+    }
+
     /** Refuses (false) or accepts (the default) AWS Signature Version 2. */
+
     public CofferGatewayExtension withSigV2(boolean accept) {
         this.acceptSigV2 = accept;
         return this;
@@ -100,7 +108,8 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         List<Credential> all = new ArrayList<>(extraCredentials);
         all.add(credential);
         S3ServerOptions options = S3ServerOptions.defaults("127.0.0.1", 0, new CredentialStore(all))
-                .withBaseDomain(baseDomain).withSigV2(acceptSigV2).withPublicAccessTenants(publicAccessTenants);
+                .withBaseDomain(baseDomain).withSigV2(acceptSigV2).withPublicAccessTenants(publicAccessTenants)
+                .withSseCustomerOverHttp(sseCustomerOverHttp);
         server = new S3Server(engine, options, new GatewayMetrics(new SimpleMeterRegistry()),
                 new AccessLog(AccessLog.Format.TEXT)).start();
         client = newClient(credential.accessKeyId(), credential.secretKey());

@@ -7,6 +7,7 @@ import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.DeleteResult;
 import io.coffer.sdk.DeletedVersion;
 import io.coffer.sdk.ErrorCode;
@@ -34,6 +35,7 @@ import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.manifest.Manifest;
+import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
@@ -156,7 +158,8 @@ public final class Engine implements Coffer {
         Names.checkKey(request.key());
         buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
         Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
-        if (layerPuts.applies(request.bucket(), request.key(), request.contentLength())) {
+        if (request.customerKey() == null && layerPuts.applies(request.bucket(), request.key(),
+                request.contentLength())) {
             // the layer writer's packs do not know the partially decoded size in advance: a long body's bound
             try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config, -1,
                     0))) {
@@ -165,14 +168,20 @@ public final class Engine implements Coffer {
             }
         }
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
-                request.contentLength(), config.inlineLimit()))) {
+                request.contentLength(), inlineLimit(request)))) {
             return writeOrdinary(request, body, lock);
         }
     }
 
+    /** An object under a customer key is never inline: its bytes would be sealed under the master key alone. */
+    private int inlineLimit(PutObjectRequest request) {
+        return request.customerKey() == null ? config.inlineLimit() : 0;
+    }
+
     private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body, ObjectLock lock) {
         ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
-                config.inlineLimit());
+                inlineLimit(request), request.customerKey() == null ? null
+                        : new CustomerKeyWrap(request.customerKey()));
         ObjectWriter.Result written = ObjectCommits.writeBody(writer, body);
         return commitWritten(request, writer, written, Manifest.ORDINARY, lock);
     }
@@ -192,9 +201,14 @@ public final class Engine implements Coffer {
                     attributes = attributes.withChecksums(checksums);
                 }
             }
+            List<ManifestEntry> entries = written.entries();
+            attributes = CustomerKeyWrap.stamp(config.masterKey(), attributes, request.customerKey());
+            if (request.customerKey() != null) {
+                entries = new CustomerKeyWrap(request.customerKey()).wrap(entries);
+            }
             Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
                     HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
-                    attributes, List.of(), List.of(), written.entries(), written.inline(), layerSide);
+                    attributes, List.of(), List.of(), entries, written.inline(), layerSide);
             return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer, lock);
         } catch (RuntimeException e) {
             writer.discard(written);
@@ -223,15 +237,29 @@ public final class Engine implements Coffer {
     }
 
     @Override
+    public ObjectInfo headObject(String bucket, String key, String versionId, CustomerKey customerKey) {
+        ObjectInfo info = headObject(bucket, key, versionId);
+        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
+        return info;
+    }
+
+    @Override
     public ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
                                    Consumer<ObjectInfo> check) {
+        return getObject(bucket, key, versionId, range, check, null);
+    }
+
+    @Override
+    public ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
+                                   Consumer<ObjectInfo> check, CustomerKey customerKey) {
         ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
+        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
         check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
         long offset = resolved == null ? 0 : resolved.offset();
         long length = resolved == null ? record.size() : resolved.length();
-        Manifest m = reads.openManifest(record);
+        Manifest m = reads.openManifest(record, customerKey);
         return new ObjectContent(info, resolved, reads.content(m, offset, length));
     }
 
@@ -242,10 +270,17 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber) {
+        return getObjectPart(bucket, key, versionId, partNumber, null);
+    }
+
+    @Override
+    public ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber,
+                                       CustomerKey customerKey) {
         ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
+        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
         ByteRange.Resolved part = info.partRange(partNumber);
-        Manifest m = reads.openManifest(record);
+        Manifest m = reads.openManifest(record, customerKey);
         ByteRange.Resolved range = part.length() == 0 ? null : part;
         return new ObjectContent(info, range, reads.content(m, part.offset(), part.length()));
     }
@@ -457,14 +492,27 @@ public final class Engine implements Coffer {
     @Override
     public PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
-        return multipart.uploadPart(bucket, null, key, uploadId, partNumber, contentLength, contentMd5, body);
+        return multipart.uploadPart(bucket, null, key, uploadId, partNumber, contentLength, contentMd5, body, null);
     }
 
     @Override
     public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body) {
         return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
-                body);
+                body, null);
+    }
+
+    @Override
+    public String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                        MultipartChecksum checksum, CustomerKey customerKey) {
+        return multipart.create(bucket.name(), bucket, key, attributes, checksum, customerKey);
+    }
+
+    @Override
+    public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                               byte[] contentMd5, InputStream body, CustomerKey customerKey) {
+        return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
+                body, customerKey);
     }
 
     @Override

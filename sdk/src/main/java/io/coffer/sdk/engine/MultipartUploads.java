@@ -7,6 +7,7 @@ import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
@@ -74,33 +75,60 @@ final class MultipartUploads {
      */
 
     String create(String bucket, Bucket known, String key, ObjectAttributes attributes, MultipartChecksum checksum) {
+        return create(bucket, known, key, attributes, checksum, null);
+    }
+
+    /** An upload whose parts are stored under {@code customerKey} (null: none), as its object will be. */
+    String create(String bucket, Bucket known, String key, ObjectAttributes attributes, MultipartChecksum checksum,
+                  CustomerKey customerKey) {
         Names.checkKey(key);
         Bucket b = buckets.head(bucket, known);
+        attributes = CustomerKeyWrap.stamp(ctx.config.masterKey(), attributes == null ? ObjectAttributes.EMPTY
+                : attributes, customerKey);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
                 ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));
         return uploadId;
     }
 
+    /**
+     * A part, under the upload's customer key ({@code customerKey}: the request's, which must be the upload's, null
+     * for an upload under none; INVALID_REQUEST otherwise).
+     */
     PartInfo uploadPart(String bucket, Bucket known, String key, String uploadId, int partNumber, long contentLength,
-                        byte[] contentMd5, InputStream body) {
+                        byte[] contentMd5, InputStream body, CustomerKey customerKey) {
         checkPartNumber(partNumber);
-        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, known, key, uploadId));
-        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
+        UploadRecord upload = upload(bucket, known, key, uploadId);
+        checkUploadKey(upload, customerKey);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload);
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body, customerKey);
+    }
+
+    /** The request's customer key is the upload's (both null, or the same key). */
+    private void checkUploadKey(UploadRecord upload, CustomerKey given) {
+        try {
+            CustomerKeyWrap.check(ctx.config.masterKey(), UploadChecksums.objectAttributes(upload), given);
+        } catch (CofferException e) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "The provided encryption parameters did not match"
+                    + " the ones used originally.");
+        }
     }
 
     /** A part of an upload already found, whose checksum algorithm is {@code checksum}. */
     private PartInfo uploadPart(String bucket, String key, String uploadId, int partNumber, long contentLength,
-                                byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
+                                byte[] contentMd5, MultipartChecksum checksum, InputStream body,
+                                CustomerKey customerKey) {
         try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(ctx.config,
                 contentLength, 0))) {
-            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body);
+            return writePart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body,
+                    customerKey == null ? null : new CustomerKeyWrap(customerKey));
         }
     }
 
     private PartInfo writePart(String bucket, String key, String uploadId, int partNumber, long contentLength,
-                               byte[] contentMd5, MultipartChecksum checksum, InputStream body) {
-        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0);
+                               byte[] contentMd5, MultipartChecksum checksum, InputStream body,
+                               CustomerKeyWrap customerKey) {
+        ObjectWriter writer = new ObjectWriter(ctx, bucket, key, contentLength, 0, customerKey);
         ChecksumInputStream summed = checksum == null ? null : new ChecksumInputStream(body, checksum.algorithm());
         ObjectWriter.Result written = ObjectCommits.writeBody(writer, summed == null ? body : summed);
         try {
@@ -110,7 +138,8 @@ final class MultipartUploads {
             }
             ObjectCommits.awaitUploads(writer);
             return commitPart(bucket, key, uploadId, partNumber, written.size(),
-                    HexFormat.of().formatHex(written.md5()), written.entries(), written.newChunks(),
+                    HexFormat.of().formatHex(written.md5()),
+                    customerKey == null ? written.entries() : customerKey.wrap(written.entries()), written.newChunks(),
                     summed == null ? Map.of() : Map.of(summed.algorithm().name(), summed.base64()));
         } catch (RuntimeException e) {
             writer.discard(written);
@@ -121,7 +150,10 @@ final class MultipartUploads {
     PartInfo uploadPartCopy(CopySource source, ByteRange range, String bucket, Bucket known, String key,
                             String uploadId, int partNumber) {
         checkPartNumber(partNumber);
-        MultipartChecksum checksum = UploadChecksums.checksumOf(upload(bucket, known, key, uploadId));
+        UploadRecord upload = upload(bucket, known, key, uploadId);
+        // a part copied into an upload under a customer key would need that key, which UploadPartCopy does not take
+        checkUploadKey(upload, null);
+        MultipartChecksum checksum = UploadChecksums.checksumOf(upload);
         ObjectRecord src = reads.copySource(source);
         Manifest from = reads.openManifest(src);
         String sourceSum = checksum == null ? null : from.attributes().checksums().get(checksum.algorithm().name());
@@ -135,7 +167,7 @@ final class MultipartUploads {
         // layer's chunks are not its bytes: stream them through the write path; dedup keeps whole chunks from being stored twice
         ByteRange.Resolved r = range == null ? new ByteRange.Resolved(0, from.size()) : range.resolve(from.size());
         try (InputStream in = reads.content(from, r.offset(), r.length())) {
-            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, checksum, in);
+            return uploadPart(bucket, key, uploadId, partNumber, r.length(), null, checksum, in, null);
         } catch (IOException e) {
             throw readFailure(e);
         }
@@ -201,7 +233,8 @@ final class MultipartUploads {
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
         Precondition when = precondition == null ? Precondition.NONE : precondition;
         try {
-            ObjectInfo layer = layers.commitAsLayer(manifest, when, uploadId);
+            // the layer writer reads the parts' chunks, which under a customer key it cannot open
+            ObjectInfo layer = CustomerKey.protects(attrs) ? null : layers.commitAsLayer(manifest, when, uploadId);
             return layer != null ? layer : commits.commit(manifest, NewChunks.NONE, when, uploadId, null);
         } catch (CofferException e) {
             if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {

@@ -5,6 +5,7 @@ import static io.coffer.sdk.engine.EngineContext.backendFailure;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
+import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectInfo;
@@ -71,7 +72,13 @@ final class ObjectReads {
 
     /** The copy source's record; PreconditionFailed if it does not meet the source's conditions. */
     ObjectRecord copySource(CopySource source) {
-        return Preconditions.checkCopySource(source, record(source.bucket(), source.key(), source.versionId()));
+        ObjectRecord r = record(source.bucket(), source.key(), source.versionId());
+        if (CustomerKey.protects(info(r).attributes())) {
+            // its entries are wrapped under a key this copy does not have: the gateway copies such objects by reading
+            // them with the source's key and writing them anew
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, CustomerKeyWrap.NOT_GIVEN);
+        }
+        return Preconditions.checkCopySource(source, r);
     }
 
     static ObjectInfo info(ObjectRecord r) {
@@ -93,6 +100,20 @@ final class ObjectReads {
      * to the row it sits in, so a metadata store whose rows were swapped or edited (a shared PostgreSQL is a party of
      * its own, docs/SECURITY.md) could otherwise make a GET serve another object's data.
      */
+    /**
+     * {@link #openManifest(ObjectRecord)}, with the entries of an object under a customer key unwrapped by
+     * {@code customerKey} (already checked against the object's digest); null for any other object.
+     */
+    Manifest openManifest(ObjectRecord r, CustomerKey customerKey) {
+        Manifest m = openManifest(r);
+        if (customerKey == null) {
+            return m;
+        }
+        return new Manifest(m.bucket(), m.key(), m.versionId(), m.size(), m.etag(), m.lastModified(), m.attributes(),
+                m.partSizes(), m.partChecksums(), new CustomerKeyWrap(customerKey).wrap(m.entries()), m.inline(),
+                m.layerSide(), m.nullVersion(), m.deleteMarker());
+    }
+
     Manifest openManifest(ObjectRecord r) {
         Manifest m;
         try {

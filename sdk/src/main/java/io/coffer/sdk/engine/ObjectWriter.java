@@ -65,6 +65,8 @@ final class ObjectWriter {
     private final boolean objectMayDedup;
     /** Whether new chunks are compressed before they are sealed (chunk format 3) where it pays. */
     private final boolean compress;
+    /** The customer key's derivation of every chunk key (SSE-C), or null. */
+    private final CustomerKeyWrap customerKey;
     private final List<ManifestEntry> entries = new ArrayList<>();
     private final Set<ChunkId> writtenHere = new HashSet<>();
     private final List<PackRecord> packs = new ArrayList<>();
@@ -96,6 +98,16 @@ final class ObjectWriter {
     private final long startedNanos = System.nanoTime();
 
     ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit) {
+        this(ctx, bucket, key, expectedLength, inlineLimit, null);
+    }
+
+    /** A writer whose chunk keys are derived from a customer key ({@code customerKey} non-null: never inline). */
+    ObjectWriter(EngineContext ctx, String bucket, String key, long expectedLength, int inlineLimit,
+                 CustomerKeyWrap customerKey) {
+        if (customerKey != null && inlineLimit > 0) {
+            throw new IllegalArgumentException("an object under a customer key is never inline");
+        }
+        this.customerKey = customerKey;
         this.ctx = ctx;
         this.inlineLimit = inlineLimit;
         this.cipher = ctx.cipher();
@@ -257,7 +269,7 @@ final class ObjectWriter {
             // chunks before this one may still wait for their keys: they go first, or the manifest's entries (and
             // the object read back) would have this chunk ahead of them (issue 22)
             flushWindow();
-            ChunkKey key = dedup ? keysFor(List.of(hash)).get(0) : ChunkKey.random();
+            ChunkKey key = underCustomerKey(dedup ? keysFor(List.of(hash)).get(0) : ChunkKey.random());
             ChunkId id = cipher.idFor(key);
             boolean known = dedup && isStored(id);
             store(data, offset, length, hash, key, id, known);
@@ -280,7 +292,7 @@ final class ObjectWriter {
             return;
         }
         List<byte[]> hashes = window.stream().map(Pending::hash).toList();
-        List<ChunkKey> keys = keysFor(hashes);
+        List<ChunkKey> keys = keysFor(hashes).stream().map(this::underCustomerKey).toList();
         List<ChunkId> ids = new ArrayList<>(keys.size());
         for (ChunkKey k : keys) {
             ids.add(cipher.idFor(k));
@@ -313,6 +325,11 @@ final class ObjectWriter {
             ctx.pauseKeySource();
             return randomKeys(hashes.size());
         }
+    }
+
+    /** The key a chunk is stored under: {@code key}, or with a customer key, its derivation (dedup per customer key). */
+    private ChunkKey underCustomerKey(ChunkKey key) {
+        return customerKey == null ? key : customerKey.chunkKey(key);
     }
 
     private List<ChunkKey> randomKeys(int n) {

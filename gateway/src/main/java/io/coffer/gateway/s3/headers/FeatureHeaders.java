@@ -9,7 +9,8 @@ import io.coffer.gateway.s3.S3Request;
  * S3's error, and never drops them silently (a public-read ACL that answered 200 without public access would be a
  * wrong success). Object Lock headers are the handlers' ({@code ObjectLockHeaders}), except on CreateMultipartUpload.
  * What passes is what Coffer does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD}
- * storage class. Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
+ * storage class, and SSE-C's headers on PutObject, CopyObject and UploadPartCopy (both sides), GetObject,
+ * HeadObject, CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}). Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
  * {@code x-amz-grant-*}) too ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
@@ -22,10 +23,6 @@ public final class FeatureHeaders {
         "x-amz-server-side-encryption-context"};
     private static final String[] CUSTOMER_KEY = {"x-amz-server-side-encryption-customer-algorithm",
         "x-amz-server-side-encryption-customer-key", "x-amz-server-side-encryption-customer-key-md5"};
-    private static final String[] COPY_SOURCE_CUSTOMER_KEY = {
-        "x-amz-copy-source-server-side-encryption-customer-algorithm",
-        "x-amz-copy-source-server-side-encryption-customer-key",
-        "x-amz-copy-source-server-side-encryption-customer-key-md5"};
 
     private FeatureHeaders() {
     }
@@ -36,23 +33,13 @@ public final class FeatureHeaders {
             case CREATE_BUCKET -> {
                 // ACLs are AclHeaders', Object Lock is CreateBucketHandler's: nothing here to refuse
             }
-            case PUT_OBJECT -> newObject(r);
+            case PUT_OBJECT, COPY_OBJECT -> newObject(r);
             case CREATE_MULTIPART_UPLOAD -> {
                 newObject(r);
                 // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
                 absent(r, OBJECT_LOCK, "Object Lock headers on CreateMultipartUpload (the bucket's default retention "
                         + "applies at completion)");
             }
-            case COPY_OBJECT -> {
-                newObject(r);
-                absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
-            }
-            case UPLOAD_PART_COPY -> {
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
-                absent(r, COPY_SOURCE_CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
-            }
-            case UPLOAD_PART, GET_OBJECT, HEAD_OBJECT ->
-                absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
             default -> {
             }
         }
@@ -65,9 +52,12 @@ public final class FeatureHeaders {
 
     /** Headers that create an object with attributes: PutObject, CopyObject, CreateMultipartUpload. */
     private static void newObject(S3Request r) {
-        absent(r, CUSTOMER_KEY, "Server-side encryption with customer-provided keys");
         absent(r, KMS, "Server-side encryption with AWS KMS keys");
         String sse = trimmed(r, SSE);
+        if (sse != null && anyPresent(r, CUSTOMER_KEY)) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Server Side Encryption with Customer provided key is"
+                    + " incompatible with the encryption method specified");
+        }
         if (sse != null && !sse.equals(SSE_AES256)) {
             throw notImplemented("Server-side encryption " + sse);
         }
@@ -78,6 +68,15 @@ public final class FeatureHeaders {
         if (r.header("x-amz-website-redirect-location") != null) {
             throw notImplemented("Website redirects");
         }
+    }
+
+    private static boolean anyPresent(S3Request r, String[] headers) {
+        for (String h : headers) {
+            if (r.header(h) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void absent(S3Request r, String[] headers, String feature) {
