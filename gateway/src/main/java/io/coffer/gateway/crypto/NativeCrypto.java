@@ -89,7 +89,7 @@ public final class NativeCrypto {
 
     static Outcome install(String setting, Source source) {
         if (!enabled(setting)) {
-            LOG.info("native crypto provider off ({}={}): the JDK's providers", ENV, setting);
+            LOG.info("native crypto provider off ({} or {} = {}): the JDK's providers", ENV, PROPERTY, setting);
             return Outcome.DISABLED;
         }
         Provider provider;
