@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Coffer names a provider) gets ACCP's AES-GCM and HMAC, while SUN keeps the digests (MD5, SHA-256) and
  * SecureRandom, and what ACCP does not implement (AES-CTR, for one) stays SunJCE's.
  *
- * <p>Why: ACCP's AES-256-GCM took 40 % less CPU than the JDK's on a CPU without AVX-512 (a large GET's decryption);
+ * <p>Why: ACCP's AES-256-GCM took 40 % less CPU than the JDK's on a CPU without VAES (a large GET's decryption);
  * its MD5 and SHA-256 took slightly more, hence the place after SUN (docs/BENCHMARKS.md, issue 23;
  * docs/DECISIONS.md, "Native crypto provider").
  *
