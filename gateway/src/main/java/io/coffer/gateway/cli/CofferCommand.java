@@ -1,5 +1,6 @@
 package io.coffer.gateway.cli;
 
+import io.coffer.gateway.crypto.NativeCrypto;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,6 +22,15 @@ public final class CofferCommand implements Runnable {
     public static void main(String[] args) {
         if (System.getProperty(LOG_TARGET) == null) {
             System.setProperty(LOG_TARGET, runsAServer(args) ? "System.out" : "System.err");
+        }
+        if (args.length > 0 && args[0].equals("serve")) {
+            // the gateway process only: in-process callers of execute() keep their JVM's provider order
+            try {
+                NativeCrypto.installFromSettings();
+            } catch (IllegalArgumentException e) {
+                System.err.println("coffer: " + e.getMessage());
+                System.exit(2);
+            }
         }
         System.exit(execute(args));
     }
