@@ -78,6 +78,34 @@ final class RequestBodyStack {
     }
 
     /** True for the actions whose request body is read (and so needs a stack); other bodies are discarded. */
+    /**
+     * Takes the transfer coding {@code aws-chunked} out of Content-Encoding (what remains is stored and returned as
+     * sent, as S3 does); the header is dropped when nothing else was in it.
+     */
+    static void stripAwsChunked(Map<String, String> headers) {
+        String ce = headers.get("content-encoding");
+        if (ce == null) {
+            return;
+        }
+        List<String> kept = new ArrayList<>();
+        boolean chunked = false;
+        for (String v : ce.split(",")) {
+            if (v.trim().equalsIgnoreCase("aws-chunked")) {
+                chunked = true;
+            } else if (!v.isBlank()) {
+                kept.add(v.trim());
+            }
+        }
+        if (!chunked) {
+            return; // stored and returned exactly as sent, as S3 does
+        }
+        if (kept.isEmpty()) {
+            headers.remove("content-encoding");
+        } else {
+            headers.put("content-encoding", String.join(", ", kept));
+        }
+    }
+
     static boolean readsBody(S3Operation op) {
         return READS_BODY.contains(op);
     }

@@ -250,7 +250,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             flat.put(h.getKey(), String.join(",", h.getValue()));
         }
         auth.queryHeaders().forEach(flat::putIfAbsent);
-        stripAwsChunked(flat);
+        RequestBodyStack.stripAwsChunked(flat);
         Map<String, String> query = target.queryMap();
         query.keySet().removeAll(auth.authParams());
         S3Operation op = S3Router.route(req.method().name(), target.bucket(), target.key(), query, flat);
@@ -280,30 +280,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         }
         return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
                 auth.owner(), auth.accessKeyId(), body, decodedLength, checks, null);
-    }
-
-    private static void stripAwsChunked(Map<String, String> headers) {
-        String ce = headers.get("content-encoding");
-        if (ce == null) {
-            return;
-        }
-        List<String> kept = new ArrayList<>();
-        boolean chunked = false;
-        for (String v : ce.split(",")) {
-            if (v.trim().equalsIgnoreCase("aws-chunked")) {
-                chunked = true;
-            } else if (!v.isBlank()) {
-                kept.add(v.trim());
-            }
-        }
-        if (!chunked) {
-            return; // stored and returned exactly as sent, as S3 does
-        }
-        if (kept.isEmpty()) {
-            headers.remove("content-encoding");
-        } else {
-            headers.put("content-encoding", String.join(", ", kept));
-        }
     }
 
     private void resumeReading(Exchange ex) {

@@ -35,18 +35,15 @@ import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.VersionPage;
 import io.coffer.sdk.checksum.MultipartChecksum;
 import io.coffer.sdk.manifest.Manifest;
-import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,7 +54,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The storage engine: {@link Coffer} over a {@link io.coffer.sdk.blob.BlobStore} and a {@link MetadataStore}. It
- * wires the parts and answers the object operations itself: {@link Buckets}, {@link ObjectReads},
+ * wires the parts and answers the object operations itself: {@link Buckets}, {@link ObjectPuts}, {@link ObjectReads},
  * {@link ObjectCommits} (the write order that makes a crash lose no committed object), {@link Preconditions},
  * {@link MultipartUploads}, and fsck, garbage collection and reindex.
  */
@@ -77,6 +74,7 @@ public final class Engine implements Coffer {
     private final LayerPuts layerPuts;
     private final ObjectVersions versions;
     private final ObjectLocks locks;
+    private final ObjectPuts puts;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -104,6 +102,7 @@ public final class Engine implements Coffer {
         this.commits = new ObjectCommits(ctx, locks);
         this.layerPuts = new LayerPuts(ctx);
         this.versions = new ObjectVersions(ctx, buckets, commits, locks);
+        this.puts = new ObjectPuts(ctx, buckets, commits, layerPuts);
         this.multipart = new MultipartUploads(ctx, buckets, reads, commits,
                 new LayerCompletions(ctx, layerPuts, reads, commits));
         try {
@@ -155,65 +154,7 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo putObject(PutObjectRequest request, InputStream body, ObjectLock lock) {
-        Names.checkKey(request.key());
-        buckets.head(request.bucket(), request.bucketRecord()); // the commit checks it again anyway
-        Preconditions.precheck(meta, request.bucket(), request.key(), request.precondition());
-        if (request.customerKey() == null && layerPuts.applies(request.bucket(), request.key(),
-                request.contentLength())) {
-            // the layer writer's packs do not know the partially decoded size in advance: a long body's bound
-            try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config, -1,
-                    0))) {
-                return layerPuts.put(request, body, b -> writeOrdinary(request, b, lock),
-                        (writer, written, side) -> commitWritten(request, writer, written, side, lock));
-            }
-        }
-        try (BufferBudget.Reservation reserved = ctx.writeBudget.reserve(ObjectWriter.bufferBound(config,
-                request.contentLength(), inlineLimit(request)))) {
-            return writeOrdinary(request, body, lock);
-        }
-    }
-
-    /** An object under a customer key is never inline: its bytes would be sealed under the master key alone. */
-    private int inlineLimit(PutObjectRequest request) {
-        return request.customerKey() == null ? config.inlineLimit() : 0;
-    }
-
-    private ObjectInfo writeOrdinary(PutObjectRequest request, InputStream body, ObjectLock lock) {
-        ObjectWriter writer = new ObjectWriter(ctx, request.bucket(), request.key(), request.contentLength(),
-                inlineLimit(request), request.customerKey() == null ? null
-                        : new CustomerKeyWrap(request.customerKey()));
-        ObjectWriter.Result written = ObjectCommits.writeBody(writer, body);
-        return commitWritten(request, writer, written, Manifest.ORDINARY, lock);
-    }
-
-    /** Commits what {@code writer} wrote, or deletes it; {@code layerSide} as in {@link Manifest#layerSide}. */
-    private ObjectInfo commitWritten(PutObjectRequest request, ObjectWriter writer, ObjectWriter.Result written,
-                                     int layerSide, ObjectLock lock) {
-        try {
-            if (request.contentMd5() != null && !MessageDigest.isEqual(request.contentMd5(), written.md5())) {
-                throw CofferException.of(ErrorCode.BAD_DIGEST,
-                        "The Content-MD5 you specified did not match what we received.");
-            }
-            ObjectAttributes attributes = request.attributes();
-            if (request.checksums() != null) {
-                Map<String, String> checksums = request.checksums().get();
-                if (checksums != null && !checksums.isEmpty()) {
-                    attributes = attributes.withChecksums(checksums);
-                }
-            }
-            List<ManifestEntry> entries = written.entries();
-            attributes = CustomerKeyWrap.stamp(config.masterKey(), attributes, request.customerKey());
-            if (request.customerKey() != null) {
-                entries = new CustomerKeyWrap(request.customerKey()).wrap(entries);
-            }
-            Manifest manifest = new Manifest(request.bucket(), request.key(), BackendLayout.newId(), written.size(),
-                    HexFormat.of().formatHex(written.md5()), Instant.now().truncatedTo(ChronoUnit.MILLIS),
-                    attributes, List.of(), List.of(), entries, written.inline(), layerSide);
-            return commits.commit(manifest, written.newChunks(), request.precondition(), null, writer, lock);
-        } catch (RuntimeException e) {
-            writer.discard(written);
-            throw e;
-        }
+        return puts.put(request, body, lock);
     }
 
     @Override
