@@ -1,5 +1,6 @@
 package io.coffer.gateway.config;
 
+import io.coffer.gateway.crypto.NativeCrypto;
 import io.coffer.sdk.crypto.ChunkCompressor;
 import io.coffer.sdk.crypto.CompressionPolicy;
 import io.coffer.sdk.key.DedupPolicy;
@@ -27,8 +28,11 @@ import java.util.TreeSet;
  * command-line flags. Booleans are {@code true} or {@code false}, nothing else.
  */
 public final class GatewayConfig {
-    /** {@code COFFER_*} variables that the {@code ./coffer} launcher reads itself (JVM and Maven options). */
-    static final Set<String> LAUNCHER_VARIABLES = Set.of("COFFER_JAVA_OPTS", "COFFER_MVN_OPTS");
+    /**
+     * {@code COFFER_*} variables read before the configuration: by the {@code ./coffer} launcher (JVM and Maven
+     * options) and by {@code serve}'s start (the native crypto provider's switch, {@link NativeCrypto#ENV}).
+     */
+    static final Set<String> LAUNCHER_VARIABLES = Set.of("COFFER_JAVA_OPTS", "COFFER_MVN_OPTS", NativeCrypto.ENV);
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
 

@@ -44,12 +44,13 @@ class GatewayConfigTest {
     }
 
     @Test
-    void theLaunchersOwnVariablesAndFileVariantsAreAccepted() throws Exception {
+    void theLaunchersOwnVariablesTheNativeCryptoSwitchAndFileVariantsAreAccepted() throws Exception {
         Path secret = dir.resolve("secret");
         Files.writeString(secret, "s3cr3t\n");
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         GatewayConfig c = GatewayConfig.load(null, Map.of("COFFER_JAVA_OPTS", "-Xmx2g", "COFFER_MVN_OPTS", "-o",
-                "COFFER_ACCESS_KEY", "AK", "COFFER_SECRET_KEY_FILE", secret.toString(), "OTHER_VAR", "x"), Map.of());
+                "COFFER_NATIVE_CRYPTO", "off", "COFFER_ACCESS_KEY", "AK", "COFFER_SECRET_KEY_FILE", secret.toString(),
+                "OTHER_VAR", "x"), Map.of());
         assertThat(c.get(ConfigKey.SECRET_KEY)).isEqualTo("s3cr3t");
     }
 
