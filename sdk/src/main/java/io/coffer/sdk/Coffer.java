@@ -477,6 +477,11 @@ public interface Coffer extends AutoCloseable {
     /** Releases dead space: rewrites packs whose dead bytes pass the threshold and deletes retired and orphan blobs. */
     GcReport collectGarbage();
 
+    /** {@link #collectGarbage()}, telling {@code progress} how far it has come. */
+    default GcReport collectGarbage(ProgressListener progress) {
+        return collectGarbage();
+    }
+
     /**
      * What {@link #collectGarbage()} would do now, done without writing or deleting anything: the packs it would
      * retire and rewrite, the bytes it would copy, and the blobs and bytes it would delete.

@@ -2,7 +2,7 @@ package io.coffer.sdk;
 
 /**
  * Told how far a long maintenance run ({@link Coffer#fsck(boolean, ProgressListener)},
- * {@link Coffer#reindex(ProgressListener)}) has come, for a progress bar. A run goes through named stages one after
+ * {@link Coffer#reindex(ProgressListener)}, {@link Coffer#collectGarbage(ProgressListener)}) has come, for a progress bar. A run goes through named stages one after
  * the other; within a stage it counts steps (objects, blobs). Called on the thread that runs the maintenance, so an
  * implementation must be quick.
  */

@@ -2,6 +2,7 @@ package io.coffer.gateway.cli;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.GcReport;
+import io.coffer.sdk.ProgressListener;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,7 +27,17 @@ final class GcCommand extends EngineVerb {
 
     @Override
     int run(Coffer coffer, PrintWriter out) {
-        GcReport r = dryRun ? coffer.planGarbageCollection() : coffer.collectGarbage();
+        GcReport r;
+        if (dryRun) {
+            r = coffer.planGarbageCollection();
+        } else {
+            ProgressListener progress = progress("gc", json);
+            try {
+                r = coffer.collectGarbage(progress);
+            } finally {
+                TerminalProgress.finish(progress);
+            }
+        }
         if (json) {
             out.println(ReportJson.gc(r, dryRun));
         } else {

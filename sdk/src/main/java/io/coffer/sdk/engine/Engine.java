@@ -532,7 +532,12 @@ public final class Engine implements Coffer {
 
     @Override
     public GcReport collectGarbage() {
-        return new GarbageCollector(ctx).run();
+        return collectGarbage(ProgressListener.NONE);
+    }
+
+    @Override
+    public GcReport collectGarbage(ProgressListener progress) {
+        return new GarbageCollector(ctx).run(progress);
     }
 
     @Override

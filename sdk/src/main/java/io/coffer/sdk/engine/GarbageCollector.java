@@ -4,6 +4,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.GcReport;
 import io.coffer.sdk.LeaseHeldException;
+import io.coffer.sdk.ProgressListener;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
@@ -48,7 +49,7 @@ final class GarbageCollector {
      * One pass under the gc lease ({@link GcLease}); {@link io.coffer.sdk.LeaseHeldException} when another process
      * holds it, changing nothing.
      */
-    GcReport run() {
+    GcReport run(ProgressListener progress) {
         GcLease lease;
         try {
             lease = GcLease.take(meta, ctx.leaseHolder, Clock.systemUTC());
@@ -57,7 +58,7 @@ final class GarbageCollector {
             throw e;
         }
         try (lease) {
-            GcReport report = pass(lease);
+            GcReport report = pass(lease, progress);
             ctx.gcRuns.increment();
             ctx.gcFreedBytes.increment(report.bytesFreed());
             LOG.info("gc: {} pack(s) rewritten, {} retired, {} blob(s) deleted, {} bytes copied, {} bytes freed",
@@ -67,7 +68,11 @@ final class GarbageCollector {
         }
     }
 
-    private GcReport pass(GcLease lease) {
+    /**
+     * Stages for {@code progress}: "packs" (each measured, then retired or rewritten), "retired packs" (deleted),
+     * "listing the backend", "orphans" (deleted).
+     */
+    private GcReport pass(GcLease lease, ProgressListener progress) {
         Instant now = Instant.now();
         Instant cutoff = now.minus(ctx.config.gcGrace());
         int rewritten = 0;
@@ -76,8 +81,11 @@ final class GarbageCollector {
         long copied = 0;
         long freed = 0;
         try {
-            for (PackUsage u : meta.packUsage(cutoff)) {
+            List<PackUsage> usage = meta.packUsage(cutoff);
+            progress.stage("packs", usage.size());
+            for (PackUsage u : usage) {
                 lease.renewIfDue();
+                progress.advance(1);
                 PackRecord p = u.pack();
                 if (u.liveChunks() == 0) {
                     if (retireEmpty(p, cutoff)) {
@@ -99,8 +107,11 @@ final class GarbageCollector {
                 ctx.locations.invalidateAll();
                 ctx.reusable.invalidateAll();
             }
-            for (String name : meta.retiredPacks(cutoff)) {
+            List<String> retiredPacks = meta.retiredPacks(cutoff);
+            progress.stage("retired packs", retiredPacks.size());
+            for (String name : retiredPacks) {
                 lease.renewIfDue();
+                progress.advance(1);
                 long size = blobs.head(name).map(BlobInfo::size).orElse(0L);
                 blobs.delete(name);
                 meta.forgetPack(name);
@@ -108,7 +119,7 @@ final class GarbageCollector {
                 freed += size;
             }
             lease.renewIfDue();
-            long[] orphans = deleteOrphans(cutoff);
+            long[] orphans = deleteOrphans(cutoff, progress);
             deleted += (int) orphans[0];
             freed += orphans[1];
         } catch (IOException e) {
@@ -164,9 +175,13 @@ final class GarbageCollector {
     }
 
     /** Deletes what {@link OrphanBlobs} finds, in its order; returns {count, bytes}. */
-    private long[] deleteOrphans(Instant cutoff) throws IOException {
+    private long[] deleteOrphans(Instant cutoff, ProgressListener progress) throws IOException {
         long[] deleted = new long[2];
-        for (BlobInfo b : OrphanBlobs.find(meta, blobs, cutoff)) {
+        progress.stage("listing the backend", -1);
+        List<BlobInfo> orphans = OrphanBlobs.find(meta, blobs, cutoff);
+        progress.stage("orphans", orphans.size());
+        for (BlobInfo b : orphans) {
+            progress.advance(1);
             blobs.delete(b.name());
             deleted[0]++;
             deleted[1] += b.size();

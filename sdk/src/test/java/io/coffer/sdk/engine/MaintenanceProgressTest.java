@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.FsckReport;
+import io.coffer.sdk.GcReport;
 import io.coffer.sdk.ProgressListener;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
+import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
@@ -15,6 +17,7 @@ import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** fsck and reindex tell a progress listener their stages, each stage's size where known, and every step. */
+/** fsck, reindex and gc tell a progress listener their stages, each stage's size where known, and every step. */
 class MaintenanceProgressTest {
     @TempDir
     Path dir;
@@ -86,6 +89,27 @@ class MaintenanceProgressTest {
             assertThat(r.stages.get("objects")).containsExactly(4, 4);
             assertThat(r.stages.get("object locks")).as("no version is locked").containsExactly(-1, 0);
             assertThat(report.objects()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void gcCountsEveryPackItMeasuresAndEveryBlobItDeletes() throws Exception {
+        store();
+        try (TestEngine e = TestEngine.open(dir, o -> o.gcGrace(Duration.ZERO))) {
+            e.coffer.deleteObject("alpha", "k0", null);
+            e.coffer.deleteObject("alpha", "k1", null);
+            e.blobs.put(BackendLayout.manifest(BackendLayout.newId()), BlobContent.of(new byte[10]));
+            Recorder r = new Recorder();
+            GcReport report = e.coffer.collectGarbage(r);
+            assertThat(new ArrayList<>(r.stages.keySet())).containsExactly("packs", "retired packs",
+                    "listing the backend", "orphans");
+            long[] packs = r.stages.get("packs");
+            assertThat(packs[1]).isEqualTo(packs[0]).isPositive();
+            long[] retired = r.stages.get("retired packs");
+            long[] orphans = r.stages.get("orphans");
+            assertThat(retired[1]).isEqualTo(retired[0]);
+            assertThat(orphans[1]).isEqualTo(orphans[0]).isPositive();
+            assertThat(report.blobsDeleted()).isEqualTo(retired[1] + orphans[1]);
         }
     }
 
