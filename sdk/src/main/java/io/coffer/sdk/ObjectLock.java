@@ -35,6 +35,18 @@ public record ObjectLock(ObjectLockMode mode, Instant retainUntil, boolean legal
         return legalHold || retainedAt(now);
     }
 
+    /**
+     * Whether this lock protects at least as much as {@code other}: its legal hold if {@code other} has one, and a
+     * retention no shorter and no weaker (COMPLIANCE over GOVERNANCE) if {@code other} has one.
+     */
+    public boolean covers(ObjectLock other) {
+        if (other.legalHold && !legalHold) {
+            return false;
+        }
+        return !other.hasRetention() || hasRetention() && !retainUntil.isBefore(other.retainUntil)
+                && (mode == other.mode || mode == ObjectLockMode.COMPLIANCE);
+    }
+
     public ObjectLock withRetention(ObjectLockMode newMode, Instant until) {
         return new ObjectLock(newMode, until, legalHold);
     }

@@ -340,14 +340,18 @@ final class Fsck {
         }
     }
 
-    /** With {@code readData}: the version's lock record opens and says what its metadata row says. */
+    /**
+     * With {@code readData}: the version's lock record opens and protects at least what its metadata row does. A
+     * record stronger than the row is what a change that weakens a lock leaves when the gateway dies between its row
+     * and its record ({@link ObjectLocks#change}); the next change of that version writes it again.
+     */
     private void checkLockRecord(BlobInfo b, String versionId) {
         try {
             ObjectLockRecords.Opened opened = ObjectLockRecords.open(ctx.config.masterKey(), b.name(),
                     read(b.name(), b.size()));
             ObjectLock row = meta.objectLock(versionId);
-            if (!opened.lock().equals(row)) {
-                damaged.add(b.name() + ": the version's Object Lock row (" + row + ") does not match its sealed "
+            if (!opened.lock().covers(row)) {
+                damaged.add(b.name() + ": the version's Object Lock row (" + row + ") is stronger than its sealed "
                         + "record (" + opened.lock() + "; reindex would restore the record's)");
             }
         } catch (ChunkIntegrityException | MalformedRecordException e) {

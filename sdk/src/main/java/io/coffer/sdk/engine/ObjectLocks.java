@@ -168,9 +168,11 @@ final class ObjectLocks {
 
     /**
      * Sets the retention of {@code version} (mode null: removes it) or, when {@code legalHold} is non-null, its legal
-     * hold, under {@link #checkChange}. The sealed record is written first with the lock that results from the
-     * version's current one, then the metadata transaction decides again under the version's row lock; if it refuses,
-     * or decided from another lock (a concurrent change), the record is written again with what the store holds.
+     * hold, under {@link #checkChange}; the metadata transaction decides under the version's row lock. The sealed
+     * record is never left weaker than the row, whatever instant a crash comes at (reindex must not unlock a
+     * version): a change that strengthens the lock writes the record first, one that weakens it (a legal hold off,
+     * a governance retention shortened by a bypassing caller) commits the row first. If the transaction refuses, or
+     * decided from another lock (a concurrent change), the record is written again with what the store holds.
      */
     ObjectLock change(ObjectRecord version, ObjectRetention retention, Boolean legalHold, boolean bypassGovernance) {
         if (version.deleteMarker()) {
@@ -184,14 +186,20 @@ final class ObjectLocks {
         String bucket = version.bucket();
         String key = version.key();
         String id = version.versionId();
-        ObjectLock intended = apply(lockOf(version), retention, legalHold, bypassGovernance, now);
-        writeRecord(bucket, key, id, intended);
+        ObjectLock current = lockOf(version);
+        ObjectLock intended = apply(current, retention, legalHold, bypassGovernance, now);
+        boolean recordFirst = intended.covers(current);
+        if (recordFirst) {
+            writeRecord(bucket, key, id, intended);
+        }
         Optional<ObjectLock> stored;
         try {
             stored = meta.updateObjectLock(bucket, key, version.clientVersionId(),
-                    (v, current) -> apply(current, retention, legalHold, bypassGovernance, now));
+                    (v, held) -> apply(held, retention, legalHold, bypassGovernance, now));
         } catch (RuntimeException e) {
-            writeRecord(bucket, key, id, meta.objectLock(id));
+            if (recordFirst) {
+                writeRecord(bucket, key, id, meta.objectLock(id));
+            }
             throw e;
         }
         if (stored.isEmpty()) {
@@ -199,7 +207,7 @@ final class ObjectLocks {
             removed(id);
             throw CofferException.of(ErrorCode.NO_SUCH_VERSION, "The specified version does not exist.");
         }
-        if (!stored.get().equals(intended)) {
+        if (!recordFirst || !stored.get().equals(intended)) {
             writeRecord(bucket, key, id, stored.get());
         }
         return stored.get();

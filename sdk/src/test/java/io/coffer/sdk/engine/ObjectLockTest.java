@@ -20,6 +20,9 @@ import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.blob.FaultyBlobStore;
+import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.nio.file.Path;
@@ -269,17 +272,58 @@ class ObjectLockTest {
             assertThat(e.blobs.head(stray)).isEmpty();
             assertThat(e.blobs.head(BackendLayout.lock(kept.versionId()))).as("a live version's record").isPresent();
 
-            // a record that says another lock than the metadata row, or does not open, is damage
+            // a record weaker than the metadata row, or one that does not open, is damage
             String record = BackendLayout.lock(kept.versionId());
             e.blobs.put(record, BlobContent.of(ObjectLockRecords.seal(e.masterKey, "locked", "k",
                     kept.versionId(), ObjectLock.NONE)));
             assertThat(e.coffer.fsck(true).damaged()).singleElement().satisfies(d -> assertThat(d)
-                    .startsWith(record).contains("does not match"));
+                    .startsWith(record).contains("is stronger than its sealed record"));
+            e.blobs.put(record, BlobContent.of(ObjectLockRecords.seal(e.masterKey, "locked", "k",
+                    kept.versionId(), new ObjectLock(ObjectLockMode.GOVERNANCE, inDays(1).minusSeconds(60), true))));
+            assertThat(e.coffer.fsck(true).damaged()).as("shorter retention").singleElement()
+                    .satisfies(d -> assertThat(d).startsWith(record));
+            e.blobs.put(record, BlobContent.of(ObjectLockRecords.seal(e.masterKey, "locked", "k",
+                    kept.versionId(), new ObjectLock(ObjectLockMode.COMPLIANCE, inDays(3), true))));
+            assertThat(e.coffer.fsck(true).clean()).as("a stronger record: an interrupted weakening change").isTrue();
             e.blobs.put(record, BlobContent.of(new byte[40]));
             assertThat(e.coffer.fsck(true).damaged()).singleElement().satisfies(d -> assertThat(d)
                     .startsWith(record).contains("does not open"));
             assertThat(e.coffer.fsck(false).clean()).as("without reading data, records are only listed").isTrue();
             assertThat(e.coffer.objectLock(b, "k", kept.versionId()).mode()).isEqualTo(ObjectLockMode.GOVERNANCE);
+        }
+    }
+
+    @Test
+    void aChangeThatFailsHalfwayNeverLeavesTheRecordWeakerThanTheRow() throws Exception {
+        FaultyBlobStore faulty = new FaultyBlobStore(new DirectoryBlobStore(dir.resolve("blobs")));
+        try (JdbcMetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("coffer.db"));
+             Coffer c = Coffer.builder().blobStore(faulty).metadataStore(meta)
+                     .masterKey(MasterKey.loadOrCreate(dir.resolve("master.key"))).build()) {
+            Bucket b = c.createBucket("locked", "alice", null, true);
+            ObjectInfo v = put(c, "k", 1, 100, new ObjectLock(ObjectLockMode.GOVERNANCE, inDays(1), true));
+
+            // lifting the hold weakens the lock: the row commits first, so a failed record write leaves it stronger
+            faulty.failNextPuts(1);
+            assertThatThrownBy(() -> c.putObjectLegalHold(b, "k", v.versionId(), false))
+                    .isInstanceOf(CofferException.class);
+            assertThat(c.objectLock(b, "k", v.versionId()).legalHold()).isFalse();
+            assertThat(c.fsck(true).clean()).isTrue();
+
+            // setting it strengthens the lock: the record goes first, so a failed write changes nothing
+            faulty.failNextPuts(1);
+            assertThatThrownBy(() -> c.putObjectLegalHold(b, "k", v.versionId(), true))
+                    .isInstanceOf(CofferException.class);
+            assertThat(c.objectLock(b, "k", v.versionId()).legalHold()).isFalse();
+            assertThat(c.fsck(true).clean()).isTrue();
+
+            // shortening a governance retention with the bypass weakens it too
+            faulty.failNextPuts(1);
+            Instant shorter = inDays(1).minusSeconds(3600);
+            assertThatThrownBy(() -> c.putObjectRetention(b, "k", v.versionId(), ObjectLockMode.GOVERNANCE, shorter,
+                    true)).isInstanceOf(CofferException.class);
+            assertThat(c.objectLock(b, "k", v.versionId()).retainUntil()).isEqualTo(shorter.truncatedTo(
+                    java.time.temporal.ChronoUnit.MILLIS));
+            assertThat(c.fsck(true).clean()).isTrue();
         }
     }
 }
