@@ -34,6 +34,8 @@ import java.util.function.Consumer;
 final class ObjectLocks {
     static final String CONFIG = "object-lock";
 
+    /** Changes of one version are serialized in this process, so the last record written is the last row committed. */
+    private final Object[] changeStripes = new Object[64];
     private final EngineContext ctx;
     private final MetadataStore meta;
     private final Buckets buckets;
@@ -42,6 +44,9 @@ final class ObjectLocks {
         this.ctx = ctx;
         this.meta = ctx.config.metadata();
         this.buckets = buckets;
+        for (int i = 0; i < changeStripes.length; i++) {
+            changeStripes[i] = new Object();
+        }
     }
 
     // ---- bucket configuration
@@ -183,6 +188,13 @@ final class ObjectLocks {
         if (retention != null) {
             checkFuture(new ObjectLock(retention.mode(), retention.until(), false), now);
         }
+        synchronized (changeStripes[Math.floorMod(version.versionId().hashCode(), changeStripes.length)]) {
+            return storeChange(version, retention, legalHold, bypassGovernance, now);
+        }
+    }
+
+    private ObjectLock storeChange(ObjectRecord version, ObjectRetention retention, Boolean legalHold,
+                                   boolean bypassGovernance, Instant now) {
         String bucket = version.bucket();
         String key = version.key();
         String id = version.versionId();
