@@ -176,6 +176,10 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_INTERVAL, lifecycleInterval);
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_RATE, lifecycleRate);
         GatewayConfig c = config.load(flags);
+        // a keyring that does not read (or that group or others may read) stops the start, before anything is written
+        KmsKeyring keyring = c.get(ConfigKey.KMS_KEYRING) == null ? KmsKeyring.NONE
+                : KmsKeyring.load(Path.of(c.get(ConfigKey.KMS_KEYRING)));
+
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
         SslContext ssl = null;
@@ -184,10 +188,6 @@ final class ServeCommand implements Callable<Integer> {
             SecretFile.checkPrivate(tlsKeyFile, "TLS private key file");
             ssl = SslContextBuilder.forServer(Path.of(c.get(ConfigKey.TLS_CERT)).toFile(), tlsKeyFile.toFile()).build();
         }
-
-        // a keyring that does not read (or that group or others may read) stops the start, before the engine opens
-        KmsKeyring keyring = c.get(ConfigKey.KMS_KEYRING) == null ? KmsKeyring.NONE
-                : KmsKeyring.load(Path.of(c.get(ConfigKey.KMS_KEYRING)));
 
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ProcessMetrics process = new ProcessMetrics(prometheus);

@@ -166,17 +166,27 @@ public final class ServerSideEncryption {
 
         /** SSE-KMS's headers for an upload or object under a keyring key, else SSE-C's echo of the key given. */
         public S3Response echo(S3Response resp) {
-            String id = attributes == null ? null : KmsKey.keyIdOf(attributes);
-            if (id == null) {
+            if (attributes == null || KmsKey.keyIdOf(attributes) == null) {
                 return CustomerKeyHeaders.echo(resp, key);
             }
+            return echoStored(resp, attributes);
+        }
+    }
+
+    /**
+     * SSE-KMS's response headers (the algorithm, the key id, the bucket-key flag) for an object or upload with these
+     * attributes, when it is under a keyring key; else {@code resp} as it is.
+     */
+    public static S3Response echoStored(S3Response resp, ObjectAttributes attributes) {
+        String id = KmsKey.keyIdOf(attributes);
+        if (id != null) {
             resp.header(SSE, KmsKey.ALGORITHM);
             resp.header(KEY_ID, id);
             if ("true".equals(attributes.headers().get(BUCKET_KEY))) {
                 resp.header(BUCKET_KEY, "true");
             }
-            return resp;
         }
+        return resp;
     }
 
     /** An encryption context as S3 takes it: base64 of a JSON object whose values are strings (400 otherwise). */

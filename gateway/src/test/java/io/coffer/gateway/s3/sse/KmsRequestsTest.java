@@ -148,8 +148,11 @@ class KmsRequestsTest {
         // a plain source copied into the upload is written under the upload's key
         String etag2 = s3.uploadPartCopy(r -> r.sourceBucket(BUCKET).sourceKey("plain-part").destinationBucket(BUCKET)
                 .destinationKey("mp").uploadId(upload).partNumber(2)).copyPartResult().eTag();
-        s3.completeMultipartUpload(r -> r.bucket(BUCKET).key("mp").uploadId(upload).multipartUpload(m -> m.parts(
-                p -> p.partNumber(1).eTag(part1.eTag()), p -> p.partNumber(2).eTag(etag2))));
+        var completed = s3.completeMultipartUpload(r -> r.bucket(BUCKET).key("mp").uploadId(upload)
+                .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(part1.eTag()),
+                        p -> p.partNumber(2).eTag(etag2))));
+        assertThat(completed.serverSideEncryption()).isEqualTo(ServerSideEncryption.AWS_KMS);
+        assertThat(completed.ssekmsKeyId()).isEqualTo("testkey-2");
         ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("mp"));
         assertThat(got.response().ssekmsKeyId()).isEqualTo("testkey-2");
         assertThat(got.asByteArray()).hasSize(one.length + two.length);
