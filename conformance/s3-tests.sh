@@ -55,8 +55,11 @@ ALT_KEY=S3TESTSALTKEY0000001; ALT_SECRET=s3testsaltsecret00000000000000000000001
 TENANT_KEY=S3TESTSTENANTKEY0001; TENANT_SECRET=s3teststenantsecret00000000000000000001
 # Block Public Access is on for every tenant by default (public-access-tenants); the suite's ACL and anonymous-read
 # tests need it off, as on an AWS account with Block Public Access turned off, so every tenant is listed.
+# SSE-KMS: a keyring (mode 0600) with the key ids the suite uses by default (kms_keyid testkey-1, kms_keyid2 testkey-2).
+KEYRING="$DATA/kms-keyring"
+(umask 077 && for id in testkey-1 testkey-2; do echo "$id $(head -c 32 /dev/urandom | base64)"; done > "$KEYRING")
 # The suite sends SSE-C over plain http, which S3 (and Coffer by default) refuses: sse-c-over-http allows it here.
-(cd "$ROOT" && COFFER_DATA="$DATA" COFFER_ACCESS_KEY=$MAIN_KEY COFFER_SECRET_KEY=$MAIN_SECRET COFFER_SSE_C_OVER_HTTP=true \
+(cd "$ROOT" && COFFER_DATA="$DATA" COFFER_ACCESS_KEY=$MAIN_KEY COFFER_SECRET_KEY=$MAIN_SECRET COFFER_SSE_C_OVER_HTTP=true COFFER_KMS_KEYRING="$KEYRING" \
   COFFER_CREDENTIALS="$ALT_KEY:$ALT_SECRET:alt,$TENANT_KEY:$TENANT_SECRET:testx" \
   COFFER_PUBLIC_ACCESS_TENANTS="${COFFER_PUBLIC_ACCESS_TENANTS:-*}" \
   exec ./coffer serve --port "$PORT" --admin-port "$ADMIN" > "$OUT/gateway.log" 2>&1) &

@@ -318,6 +318,45 @@ public interface Coffer extends AutoCloseable {
         return getObjectPart(bucket, key, versionId, partNumber);
     }
 
+    // ---- objects whose key the object itself names (SSE-KMS: KmsKey), resolved on the record that is read
+
+    /**
+     * {@link #headObject(String, String, String, CustomerKey)} with the key {@code keys} picks from the object's
+     * attributes. This default looks first and checks after (a store that overrides it does both on one record).
+     */
+    default ObjectInfo headObjectKeyed(String bucket, String key, String versionId, ObjectKeyResolver keys) {
+        ObjectInfo info = headObject(bucket, key, versionId);
+        return headObject(bucket, key, info.versionId() == null ? versionId : info.versionId(),
+                keys.keyFor(info.attributes()));
+    }
+
+    /** {@link #getObject(String, String, String, ByteRange, Consumer, CustomerKey)} with the key {@code keys} picks. */
+    default ObjectContent getObjectKeyed(String bucket, String key, String versionId, ByteRange range,
+                                         Consumer<ObjectInfo> check, ObjectKeyResolver keys) {
+        ObjectInfo info = headObject(bucket, key, versionId);
+        return getObject(bucket, key, info.versionId() == null ? versionId : info.versionId(), range, check,
+                keys.keyFor(info.attributes()));
+    }
+
+    /** {@link #getObjectPart(String, String, String, int, CustomerKey)} with the key {@code keys} picks. */
+    default ObjectContent getObjectPartKeyed(String bucket, String key, String versionId, int partNumber,
+                                             ObjectKeyResolver keys) {
+        ObjectInfo info = headObject(bucket, key, versionId);
+        return getObjectPart(bucket, key, info.versionId() == null ? versionId : info.versionId(), partNumber,
+                keys.keyFor(info.attributes()));
+    }
+
+    /**
+     * {@link #uploadPart(Bucket, String, String, int, long, byte[], InputStream, CustomerKey)} with the key
+     * {@code keys} picks from the upload's attributes (those it was created with). A store that keeps no such
+     * uploads gives it empty attributes.
+     */
+    default PartInfo uploadPartKeyed(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                                     byte[] contentMd5, InputStream body, ObjectKeyResolver keys) {
+        return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, body,
+                keys.keyFor(ObjectAttributes.EMPTY));
+    }
+
     /**
      * S3's DeleteObject: with {@code versionId}, removes that version for good (the next newest becomes current;
      * a missing version is no error); without, as {@link #deleteObject(String, String, String)} in an unversioned

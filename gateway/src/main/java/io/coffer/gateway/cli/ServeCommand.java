@@ -20,6 +20,7 @@ import io.coffer.gateway.maintenance.LifecycleSweep;
 import io.coffer.gateway.maintenance.MultipartExpiry;
 import io.coffer.gateway.por.PorAuditSchedule;
 import io.coffer.gateway.por.PorService;
+import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.keyserver.pki.SecretFile;
 import io.coffer.sdk.Coffer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -175,6 +176,10 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_INTERVAL, lifecycleInterval);
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_RATE, lifecycleRate);
         GatewayConfig c = config.load(flags);
+        // a keyring that does not read (or that group or others may read) stops the start, before anything is written
+        KmsKeyring keyring = c.get(ConfigKey.KMS_KEYRING) == null ? KmsKeyring.NONE
+                : KmsKeyring.load(Path.of(c.get(ConfigKey.KMS_KEYRING)));
+
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
         SslContext ssl = null;
@@ -196,7 +201,7 @@ final class ServeCommand implements Callable<Integer> {
                 c.intValue(ConfigKey.BODY_BUFFER_BYTES), Duration.ofSeconds(c.intValue(ConfigKey.SHUTDOWN_GRACE_SECONDS)),
                 Clock.systemUTC(), c.boolValue(ConfigKey.AUTH_SIGV2),
                 publicAccessTenants(c.get(ConfigKey.PUBLIC_ACCESS_TENANTS)))
-                .withSseCustomerOverHttp(c.boolValue(ConfigKey.SSE_C_OVER_HTTP));
+                .withSseCustomerOverHttp(c.boolValue(ConfigKey.SSE_C_OVER_HTTP)).withKmsKeyring(keyring);
         AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();

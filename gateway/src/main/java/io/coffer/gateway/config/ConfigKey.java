@@ -52,6 +52,12 @@ public enum ConfigKey {
      * that terminates TLS, or a test rig (ceph/s3-tests); with {@code tls-cert} set they are always accepted.
      */
     SSE_C_OVER_HTTP("sse-c-over-http", "false", false),
+    /**
+     * The keyring SSE-KMS requests draw on: a file of {@code KEY-ID BASE64-32-BYTES} lines, mode 0600 (refused
+     * otherwise, as the master key file is); unset: SSE-KMS requests are refused (docs/OPERATIONS.md, "SSE-KMS
+     * keyring"). It names a file, so it is no secret itself.
+     */
+    KMS_KEYRING("kms-keyring", null, false),
     IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
     WORKER_THREADS("worker-threads", "64", false),
     MAX_HEADER_SIZE("max-header-size", "16384", false),

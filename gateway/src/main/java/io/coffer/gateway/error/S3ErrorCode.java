@@ -53,6 +53,8 @@ public enum S3ErrorCode {
             "The XML you provided was not well-formed or did not validate against our published schema."),
     MALFORMED_POST_REQUEST("MalformedPOSTRequest", 400,
             "The body of your POST request is not well-formed multipart/form-data."),
+    /** S3's answer for a KMS key id the key service does not know (here: one the keyring does not hold). */
+    KMS_NOT_FOUND("KMS.NotFoundException", 400, "Invalid keyId"),
     MALFORMED_XML("MalformedXML", 400,
             "The XML you provided was not well-formed or did not validate against our published schema."),
     MAX_POST_PRE_DATA_LENGTH_EXCEEDED_ERROR("MaxPostPreDataLengthExceededError", 400,

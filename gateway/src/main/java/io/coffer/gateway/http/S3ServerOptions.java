@@ -1,6 +1,7 @@
 package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.CredentialStore;
+import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.netty.handler.ssl.SslContext;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,15 +24,17 @@ import java.util.Set;
  * @param publicAccessTenants  tenants whose account-level Block Public Access is off ({@code *}: every tenant); for
  *                             all others public ACLs are refused and ignored
  * @param sseCustomerOverHttp  accept SSE-C requests over plain http (S3 refuses them; with TLS they are accepted)
+ * @param kmsKeyring           the keys SSE-KMS requests name ({@code kms-keyring}); {@link KmsKeyring#NONE} refuses them
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
                               Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants,
-                              boolean sseCustomerOverHttp) {
+                              boolean sseCustomerOverHttp, KmsKeyring kmsKeyring) {
     public static final String EVERY_TENANT = "*";
 
     public S3ServerOptions {
+        kmsKeyring = kmsKeyring == null ? KmsKeyring.NONE : kmsKeyring;
         publicAccessTenants = publicAccessTenants == null ? Set.of() : Set.copyOf(publicAccessTenants);
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(credentials, "credentials");
@@ -40,6 +43,17 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
+    }
+
+    /** Options without a KMS keyring. */
+    public S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
+                           CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
+                           Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
+                           Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants,
+                           boolean sseCustomerOverHttp) {
+        this(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength, maxHeaderSize,
+                idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, publicAccessTenants,
+                sseCustomerOverHttp, KmsKeyring.NONE);
     }
 
     /** Options that refuse SSE-C over plain http. */
@@ -75,42 +89,49 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     public S3ServerOptions withBaseDomain(String domain) {
         return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withSslContext(SslContext ctx) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withClock(Clock c) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
                 idle, workerThreads, bodyBuffer, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withRegion(String r) {
         return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withPublicAccessTenants(Set<String> tenants) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
-                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants, sseCustomerOverHttp);
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants,
+                sseCustomerOverHttp, kmsKeyring);
     }
 
     public S3ServerOptions withSseCustomerOverHttp(boolean allow) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
-                publicAccessTenants, allow);
+                publicAccessTenants, allow, kmsKeyring);
+    }
+
+    public S3ServerOptions withKmsKeyring(KmsKeyring keyring) {
+        return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
+                maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
+                publicAccessTenants, sseCustomerOverHttp, keyring);
     }
 
     /** Whether SSE-C requests are accepted: always over TLS, over plain http only when configured. */
@@ -121,6 +142,6 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     public S3ServerOptions withSigV2(boolean accept) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                accept, publicAccessTenants, sseCustomerOverHttp);
+                accept, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
     }
 }

@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -77,7 +78,8 @@ public final class CompleteMultipartUploadHandler implements S3ActionHandler {
         }
         S3Response resp = ObjectHeaders.versionId(S3Response.xml(200, w.toBytes()), info);
         ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
-        return resp;
+        // an object under a keyring key says so, as S3's answer does
+        return ServerSideEncryption.echoStored(resp, info.attributes());
     }
 
     /** The part's checksums the request names ({@code ChecksumCRC32} ...), by algorithm name. */

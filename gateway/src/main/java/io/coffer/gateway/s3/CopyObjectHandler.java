@@ -10,7 +10,7 @@ import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.gateway.s3.sse.CustomerKeyCopy;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CopySource;
@@ -21,21 +21,23 @@ import io.coffer.sdk.ObjectInfo;
 /**
  * CopyObject: by manifest in the engine (no data is read or written). x-amz-metadata-directive COPY (default) or
  * REPLACE, x-amz-copy-source-if-* conditions, If-Match / If-None-Match on the destination. With SSE-C on either side
- * (x-amz-copy-source-server-side-encryption-customer-* for the source), the data is read and written anew.
+ * (x-amz-copy-source-server-side-encryption-customer-* for the source), or SSE-KMS on either side (a source under a
+ * keyring key; a destination with aws:kms, or without encryption headers in a bucket whose default is aws:kms), the
+ * data is read and written anew.
  */
 public final class CopyObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final SourceAccess sourceAccess;
     private final PublicAccess access;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
     private final CustomerKeyCopy customerKeyCopy;
 
     public CopyObjectHandler(Coffer coffer, SourceAccess sourceAccess, PublicAccess access,
-                             CustomerKeyHeaders customerKeys) {
+                             ServerSideEncryption encryption) {
         this.coffer = coffer;
         this.sourceAccess = sourceAccess;
         this.access = access;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
         this.customerKeyCopy = new CustomerKeyCopy(coffer);
     }
 
@@ -49,10 +51,9 @@ public final class CopyObjectHandler implements S3ActionHandler {
         if (directive != null && !directive.equals("COPY") && !directive.equals("REPLACE")) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
         }
-        CustomerKey sourceKey = customerKeys.copySource(r);
-        CustomerKey destinationKey = customerKeys.requested(r);
-        if (sourceKey != null || destinationKey != null) {
-            return customerKeyCopy(r, source, directive, sourceKey, destinationKey);
+        ServerSideEncryption.Write destination = encryption.forWrite(r);
+        if (encryption.customerKeys().copySource(r) != null || destination.customerKey() != null) {
+            return keyedCopy(r, source, directive, destination);
         }
         // a copy onto itself must change something; one of an older version (how clients restore it) need not
         if ("REPLACE".equals(directive)) {
@@ -63,11 +64,18 @@ public final class CopyObjectHandler implements S3ActionHandler {
                     + " copy an object to itself without changing the object's metadata, storage class, website"
                     + " redirect location or encryption attributes.");
         }
+        if (destination.kms() != null) {
+            return keyedCopy(r, source, directive, destination);
+        }
+        ObjectInfo src = coffer.headObject(source.bucket(), source.key(), source.versionId());
+        if (CustomerKey.protects(src.attributes())) {
+            // under a keyring key (or a customer key, which the keyed copy then asks for)
+            return keyedCopy(r, source, directive, destination);
+        }
         if (attributes == null) {
             // S3 never copies an ACL: the copy gets the request's (private by default), so the source's attributes
             // are named here with the ACL replaced; the copy is bound to the ETag read (a source replaced in between
             // is PreconditionFailed rather than another object's attributes on these bytes)
-            ObjectInfo src = coffer.headObject(source.bucket(), source.key(), source.versionId());
             attributes = src.attributes();
             if (source.ifMatch() == null) {
                 source = new CopySource(source.bucket(), source.key(), src.etag(), source.ifNoneMatch(),
@@ -80,14 +88,15 @@ public final class CopyObjectHandler implements S3ActionHandler {
         return result(r, info, source);
     }
 
-    /** A copy with a customer key on either side, read and written anew ({@link CustomerKeyCopy}). */
-    private S3Response customerKeyCopy(S3Request r, CopySource source, String directive, CustomerKey sourceKey,
-                                       CustomerKey destinationKey) {
+    /** A copy with a customer or keyring key on either side, read and written anew ({@link CustomerKeyCopy}). */
+    private S3Response keyedCopy(S3Request r, CopySource source, String directive,
+                                 ServerSideEncryption.Write destination) {
         ObjectAttributes replaced = "REPLACE".equals(directive) ? ObjectHeaders.attributesFrom(r) : null;
-        ObjectInfo info = customerKeyCopy.copy(source, sourceKey, r.bucketRecord(), r.key(),
-                from -> access.withRequestedAcl(r, replaced == null ? from : replaced), TaggingHeader.copyTags(r),
-                PutObjectHandler.precondition(r), ObjectLockHeaders.requested(r), destinationKey);
-        return CustomerKeyHeaders.echo(result(r, info, source), destinationKey);
+        ObjectInfo info = customerKeyCopy.copy(source, encryption.forCopySource(r), r.bucketRecord(), r.key(),
+                from -> destination.apply(access.withRequestedAcl(r, replaced == null ? from : replaced)),
+                TaggingHeader.copyTags(r), PutObjectHandler.precondition(r), ObjectLockHeaders.requested(r),
+                destination.engineKey());
+        return destination.echo(result(r, info, source));
     }
 
     private S3Response result(S3Request r, ObjectInfo info, CopySource source) {

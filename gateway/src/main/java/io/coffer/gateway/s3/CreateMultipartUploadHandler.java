@@ -5,10 +5,9 @@ import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Coffer;
-import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
 import io.coffer.sdk.checksum.MultipartChecksum;
@@ -23,12 +22,12 @@ import java.util.Locale;
 public final class CreateMultipartUploadHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final PublicAccess access;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
 
-    public CreateMultipartUploadHandler(Coffer coffer, PublicAccess access, CustomerKeyHeaders customerKeys) {
+    public CreateMultipartUploadHandler(Coffer coffer, PublicAccess access, ServerSideEncryption encryption) {
         this.coffer = coffer;
         this.access = access;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
     }
 
     @Override
@@ -36,10 +35,10 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         ChecksumAlgorithm algorithm = checksumAlgorithm(r);
         ChecksumType type = checksumType(r, algorithm);
-        CustomerKey customerKey = customerKeys.requested(r);
+        ServerSideEncryption.Write sse = encryption.forWrite(r);
         String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(),
-                access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
-                algorithm == null ? null : new MultipartChecksum(algorithm, type), customerKey);
+                sse.apply(access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)))),
+                algorithm == null ? null : new MultipartChecksum(algorithm, type), sse.engineKey());
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();
         S3Response resp = S3Response.xml(200, xml);
@@ -47,7 +46,7 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
             resp.header("x-amz-checksum-algorithm", algorithm.name());
             resp.header("x-amz-checksum-type", type.name());
         }
-        return CustomerKeyHeaders.echo(resp, customerKey);
+        return sse.echo(resp);
     }
 
     private static ChecksumAlgorithm checksumAlgorithm(S3Request r) {

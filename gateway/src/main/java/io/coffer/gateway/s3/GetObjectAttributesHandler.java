@@ -4,7 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.xml.XmlResponseWriter;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ObjectInfo;
 import java.util.LinkedHashSet;
@@ -25,19 +25,19 @@ public final class GetObjectAttributesHandler implements S3ActionHandler {
             "ObjectSize");
     private static final int MAX_PARTS = 1000;
     private final Coffer coffer;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
 
-    public GetObjectAttributesHandler(Coffer coffer, CustomerKeyHeaders customerKeys) {
+    public GetObjectAttributesHandler(Coffer coffer, ServerSideEncryption encryption) {
         this.coffer = coffer;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
     }
 
     @Override
     public S3Response handle(S3Request r) {
         Set<String> wanted = wanted(r.header("x-amz-object-attributes"));
         // an object under a customer key answers only with its key, as HeadObject does
-        ObjectInfo info = coffer.headObject(r.bucket(), r.key(), r.queryParam("versionId"),
-                customerKeys.requested(r));
+        ObjectInfo info = coffer.headObjectKeyed(r.bucket(), r.key(), r.queryParam("versionId"),
+                encryption.forRead(r));
         Map<String, String> checksums = info.attributes().checksums();
         XmlResponseWriter w = XmlResponseWriter.document("GetObjectAttributesResponse");
         if (wanted.contains("ETag")) {

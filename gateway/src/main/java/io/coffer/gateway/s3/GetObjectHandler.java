@@ -8,6 +8,7 @@ import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
 import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.sdk.BucketVersioning;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
@@ -16,6 +17,7 @@ import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectKeyResolver;
 import java.io.IOException;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -24,7 +26,8 @@ import java.util.function.Supplier;
  * GetObject and HeadObject: conditional requests (304/412), a single Range (206 + Content-Range, 416 with
  * {@code Content-Range: bytes *&#47;size}), partNumber (206 + Content-Range; 416 InvalidPartNumber past the last
  * part), response-* header overrides, x-amz-checksum-mode (header or presigned query parameter) and SSE-C's headers
- * (the key checked by the engine: 400 without it, 403 for another; echoed in the response). GET bodies are
+ * (the key checked by the engine: 400 without it, 403 for another; echoed in the response); an object under a
+ * keyring key (SSE-KMS) is read with the key its attributes name, no header needed. GET bodies are
  * streamed by the server from the engine's stream.
  *
  * <p>The object's checksum is sent only with a response that carries the whole object, a part's (of a multipart object
@@ -41,16 +44,16 @@ public final class GetObjectHandler implements S3ActionHandler {
             "response-content-encoding", "Content-Encoding");
 
     private final Coffer coffer;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
     private final boolean head;
 
-    public GetObjectHandler(Coffer coffer, CustomerKeyHeaders customerKeys) {
-        this(coffer, customerKeys, false);
+    public GetObjectHandler(Coffer coffer, ServerSideEncryption encryption) {
+        this(coffer, encryption, false);
     }
 
-    GetObjectHandler(Coffer coffer, CustomerKeyHeaders customerKeys, boolean head) {
+    GetObjectHandler(Coffer coffer, ServerSideEncryption encryption, boolean head) {
         this.coffer = coffer;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
         this.head = head;
     }
 
@@ -59,22 +62,23 @@ public final class GetObjectHandler implements S3ActionHandler {
         NameRules.checkKey(r.key());
         String partParam = r.queryParam("partNumber");
         ByteRange range = RangeHeader.parse(r.header("range"));
-        CustomerKey key = customerKeys.requested(r);
+        CustomerKey key = encryption.customerKeys().requested(r);
+        ObjectKeyResolver keys = encryption.forRead(r);
         if (partParam != null) {
             if (range != null) {
                 throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "Cannot specify both Range header and"
                         + " partNumber query parameter");
             }
-            return CustomerKeyHeaders.echo(part(r, parsePartNumber(partParam), key), key);
+            return CustomerKeyHeaders.echo(part(r, parsePartNumber(partParam), keys), key);
         }
         String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId, key));
+            ObjectInfo info = read(r, versionId, () -> coffer.headObjectKeyed(r.bucket(), r.key(), versionId, keys));
             return CustomerKeyHeaders.echo(headers(r, info, checkRead(r, info, range), null, 0), key);
         }
         // checked on the record the engine reads for the data: one read, and nothing opened when a check fails
-        ObjectContent content = read(r, versionId, () -> coffer.getObject(r.bucket(), r.key(), versionId, range,
-                info -> checkRead(r, info, range), key));
+        ObjectContent content = read(r, versionId, () -> coffer.getObjectKeyed(r.bucket(), r.key(), versionId, range,
+                info -> checkRead(r, info, range), keys));
         return CustomerKeyHeaders.echo(headers(r, content.info(), content.range(), content, 0), key);
     }
 
@@ -102,16 +106,16 @@ public final class GetObjectHandler implements S3ActionHandler {
         }
     }
 
-    private S3Response part(S3Request r, int partNumber, CustomerKey key) {
+    private S3Response part(S3Request r, int partNumber, ObjectKeyResolver keys) {
         String versionId = r.queryParam("versionId");
         if (head) {
-            ObjectInfo info = read(r, versionId, () -> coffer.headObject(r.bucket(), r.key(), versionId, key));
+            ObjectInfo info = read(r, versionId, () -> coffer.headObjectKeyed(r.bucket(), r.key(), versionId, keys));
             Conditionals.check(r, info);
             ByteRange.Resolved pr = partRange(info, partNumber);
             return headers(r, info, pr, null, partNumber);
         }
-        ObjectContent content = read(r, versionId, () -> coffer.getObjectPart(r.bucket(), r.key(), versionId,
-                partNumber, key));
+        ObjectContent content = read(r, versionId, () -> coffer.getObjectPartKeyed(r.bucket(), r.key(), versionId,
+                partNumber, keys));
         try {
             Conditionals.check(r, content.info());
         } catch (RuntimeException e) {

@@ -1,23 +1,27 @@
 package io.coffer.gateway.s3;
 
+import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.sdk.Coffer;
 import java.io.IOException;
 
 /**
- * PutBucketEncryption: an AES256 default rule (SSE-S3, what Coffer does to every object anyway) is stored with the
- * bucket (its sealed record and the metadata store), replacing any earlier one, 200 as S3 answers; KMS is
- * NotImplemented and any other document MalformedXML ({@link BucketEncryptionXml}).
+ * PutBucketEncryption: an AES256 default rule (SSE-S3, what Coffer does to every object anyway) or an aws:kms one
+ * naming a key of the gateway's keyring (SSE-KMS) is stored with the bucket (its sealed record and the metadata
+ * store), replacing any earlier one, 200 as S3 answers; any other document is MalformedXML or NotImplemented
+ * ({@link BucketEncryptionXml}).
  */
 public final class PutBucketEncryptionHandler implements S3ActionHandler {
     private final Coffer coffer;
+    private final KmsKeyring keyring;
 
-    public PutBucketEncryptionHandler(Coffer coffer) {
+    public PutBucketEncryptionHandler(Coffer coffer, KmsKeyring keyring) {
         this.coffer = coffer;
+        this.keyring = keyring;
     }
 
     @Override
     public S3Response handle(S3Request r) throws IOException {
-        byte[] config = BucketEncryptionXml.read(r);
+        byte[] config = BucketEncryptionXml.read(r, keyring);
         coffer.putBucketConfig(r.bucketRecord(), BucketEncryptionXml.BUCKET_CONFIG, config);
         return S3Response.empty(200);
     }

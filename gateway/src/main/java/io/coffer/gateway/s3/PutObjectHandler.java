@@ -7,7 +7,7 @@ import io.coffer.gateway.s3.headers.ExpirationHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ObjectInfo;
@@ -19,27 +19,28 @@ import io.coffer.sdk.PutObjectRequest;
  * PutObject: streams the verified body into the engine, which commits only after the stream reported EOF (every
  * signature, hash and checksum check passed). Supports x-amz-meta-*, the stored content headers, Content-MD5,
  * x-amz-checksum-*, x-amz-tagging, x-amz-acl / x-amz-grant-*, If-None-Match: * and If-Match, and the Object Lock
- * headers (with Content-MD5 or a checksum, as S3 requires), and SSE-C's headers (the object stored under the
- * customer's key, {@link CustomerKeyHeaders}).
+ * headers (with Content-MD5 or a checksum, as S3 requires), SSE-C's headers (the object stored under the
+ * customer's key) and SSE-KMS's (under a keyring key, also as the bucket's default), {@link ServerSideEncryption}.
  */
 public final class PutObjectHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final PublicAccess access;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
 
-    public PutObjectHandler(Coffer coffer, PublicAccess access, CustomerKeyHeaders customerKeys) {
+    public PutObjectHandler(Coffer coffer, PublicAccess access, ServerSideEncryption encryption) {
         this.coffer = coffer;
         this.access = access;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
     }
 
     @Override
     public S3Response handle(S3Request r) {
         NameRules.checkKey(r.key());
+        ServerSideEncryption.Write sse = encryption.forWrite(r);
         PutObjectRequest put = new PutObjectRequest(r.bucket(), r.key(), r.contentLength(),
-                access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r))),
+                sse.apply(access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)))),
                 ObjectHeaders.contentMd5(r), precondition(r),
-                () -> r.bodyChecks().checksums(), r.bucketRecord(), customerKeys.requested(r));
+                () -> r.bodyChecks().checksums(), r.bucketRecord(), sse.engineKey());
         ObjectLock lock = ObjectLockHeaders.requested(r);
         if (!lock.equals(ObjectLock.NONE)) {
             ObjectLockHeaders.requireIntegrityHeader(r, put.contentMd5());
@@ -49,7 +50,7 @@ public final class PutObjectHandler implements S3ActionHandler {
                 ObjectHeaders.quote(info.etag())), info);
         ObjectHeaders.echoChecksums(resp, r.bodyChecks().checksums());
         ExpirationHeader.write(resp, coffer, r.bucketRecord(), info);
-        return CustomerKeyHeaders.echo(resp, put.customerKey());
+        return sse.echo(resp);
     }
 
     /** If-None-Match: * and If-Match for conditional writes; any other If-None-Match value is NotImplemented. */

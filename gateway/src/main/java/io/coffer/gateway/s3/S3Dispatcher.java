@@ -9,6 +9,8 @@ import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.KmsKeyring;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.Bucket;
 import io.coffer.sdk.Coffer;
@@ -61,8 +63,17 @@ public final class S3Dispatcher {
     /** @param customerKeysAccepted whether SSE-C requests are accepted (over TLS, or allowed over http) */
     public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
                         PostPolicySignature postSignature, Clock clock, boolean customerKeysAccepted) {
+        this(coffer, defaultRegion, tenantMayPublish, postSignature, clock, customerKeysAccepted, KmsKeyring.NONE);
+    }
+
+    /** @param keyring the keys SSE-KMS requests name ({@link KmsKeyring#NONE}: SSE-KMS is refused) */
+    public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
+                        PostPolicySignature postSignature, Clock clock, boolean customerKeysAccepted,
+                        KmsKeyring keyring) {
         this.coffer = coffer;
-        CustomerKeyHeaders customerKeys = new CustomerKeyHeaders(customerKeysAccepted);
+        ServerSideEncryption encryption = new ServerSideEncryption(new CustomerKeyHeaders(customerKeysAccepted),
+                keyring, r -> coffer.bucketConfig(r.bucketRecord(), BucketEncryptionXml.BUCKET_CONFIG)
+                        .map(BucketEncryptionXml::kmsDefault).orElse(null));
         this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
                 r.header("x-amz-source-expected-bucket-owner"));
@@ -74,17 +85,17 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.LIST_OBJECTS, new ListObjectsHandler(coffer));
         handlers.put(S3Operation.LIST_OBJECTS_V2, new ListObjectsV2Handler(coffer));
         handlers.put(S3Operation.LIST_OBJECT_VERSIONS, new ListObjectVersionsHandler(coffer));
-        PutObjectHandler put = new PutObjectHandler(coffer, access, customerKeys);
+        PutObjectHandler put = new PutObjectHandler(coffer, access, encryption);
         handlers.put(S3Operation.PUT_OBJECT, put);
         handlers.put(S3Operation.POST_OBJECT, new PostObjectHandler(coffer, put, access, postSignature, clock));
-        handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer, customerKeys));
-        handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer, customerKeys));
+        handlers.put(S3Operation.GET_OBJECT, new GetObjectHandler(coffer, encryption));
+        handlers.put(S3Operation.HEAD_OBJECT, new HeadObjectHandler(coffer, encryption));
         handlers.put(S3Operation.DELETE_OBJECT, new DeleteObjectHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECTS, new DeleteObjectsHandler(coffer));
-        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access, customerKeys));
-        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access, customerKeys));
-        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer, customerKeys));
-        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess, customerKeys));
+        handlers.put(S3Operation.COPY_OBJECT, new CopyObjectHandler(coffer, sourceAccess, access, encryption));
+        handlers.put(S3Operation.CREATE_MULTIPART_UPLOAD, new CreateMultipartUploadHandler(coffer, access, encryption));
+        handlers.put(S3Operation.UPLOAD_PART, new UploadPartHandler(coffer, encryption));
+        handlers.put(S3Operation.UPLOAD_PART_COPY, new UploadPartCopyHandler(coffer, sourceAccess, encryption));
         handlers.put(S3Operation.COMPLETE_MULTIPART_UPLOAD, new CompleteMultipartUploadHandler(coffer));
         handlers.put(S3Operation.ABORT_MULTIPART_UPLOAD, new AbortMultipartUploadHandler(coffer));
         handlers.put(S3Operation.LIST_PARTS, new ListPartsHandler(coffer));
@@ -92,7 +103,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_BUCKET_VERSIONING, new GetBucketVersioningHandler(coffer));
         handlers.put(S3Operation.PUT_BUCKET_VERSIONING, new PutBucketVersioningHandler(coffer));
         handlers.put(S3Operation.GET_BUCKET_ENCRYPTION, new GetBucketEncryptionHandler(coffer));
-        handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer));
+        handlers.put(S3Operation.PUT_BUCKET_ENCRYPTION, new PutBucketEncryptionHandler(coffer, keyring));
         handlers.put(S3Operation.DELETE_BUCKET_ENCRYPTION, new DeleteBucketEncryptionHandler(coffer));
         GetAclHandler acl = new GetAclHandler(coffer, access);
         handlers.put(S3Operation.GET_BUCKET_ACL, acl);
@@ -105,7 +116,7 @@ public final class S3Dispatcher {
         handlers.put(S3Operation.GET_OBJECT_TAGGING, new GetObjectTaggingHandler(coffer));
         handlers.put(S3Operation.PUT_OBJECT_TAGGING, new PutObjectTaggingHandler(coffer));
         handlers.put(S3Operation.DELETE_OBJECT_TAGGING, new DeleteObjectTaggingHandler(coffer));
-        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer, customerKeys));
+        handlers.put(S3Operation.GET_OBJECT_ATTRIBUTES, new GetObjectAttributesHandler(coffer, encryption));
         UnconfiguredBucketHandler unconfigured = new UnconfiguredBucketHandler();
         UnconfiguredBucketHandler.NOT_CONFIGURED.keySet().forEach(op -> handlers.put(op, unconfigured));
         handlers.put(S3Operation.GET_BUCKET_TAGGING, new GetBucketTaggingHandler(coffer));
@@ -157,14 +168,24 @@ public final class S3Dispatcher {
         }
         S3Response resp = handler.handle(r);
         if (STORES_OR_SERVES_OBJECT_DATA.contains(r.operation())
-                && !resp.headers().containsKey(CustomerKeyHeaders.ALGORITHM)) {
-            // an SSE-C response names the customer's algorithm instead, as S3's do
+                && !hasHeader(resp, CustomerKeyHeaders.ALGORITHM) && !hasHeader(resp, FeatureHeaders.SSE)) {
+            // an SSE-C response names the customer's algorithm instead, an SSE-KMS one aws:kms, as S3's do
             resp.header(FeatureHeaders.SSE, FeatureHeaders.SSE_AES256);
         }
         if (r.header("origin") != null) {
             cors.decorate(r.bucketRecord(), r.method(), r.headers(), resp);
         }
         return resp;
+    }
+
+    /** Whether {@code resp} has header {@code name}, in any case (stored headers are answered capitalized). */
+    private static boolean hasHeader(S3Response resp, String name) {
+        for (String h : resp.headers().keySet()) {
+            if (h.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -6,29 +6,32 @@ import io.coffer.gateway.s3.headers.CopySourceHeader;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.coffer.gateway.s3.headers.RangeHeader;
 import io.coffer.gateway.s3.sse.CustomerKeyCopy;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CopySource;
-import io.coffer.sdk.CustomerKey;
+import io.coffer.sdk.CofferException;
+import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.PartInfo;
 
 /**
  * UploadPartCopy: a part made from (a range of) an existing object, {@code x-amz-copy-source-range: bytes=a-b}; with
- * SSE-C headers (the source's key, the upload's key) read and written anew ({@link CustomerKeyCopy}).
+ * SSE-C headers (the source's key, the upload's key), or a source or upload under a keyring key (SSE-KMS, no headers
+ * needed), read and written anew ({@link CustomerKeyCopy}).
  */
 public final class UploadPartCopyHandler implements S3ActionHandler {
     private final Coffer coffer;
     private final CopyObjectHandler.SourceAccess sourceAccess;
-    private final CustomerKeyHeaders customerKeys;
+    private final ServerSideEncryption encryption;
     private final CustomerKeyCopy customerKeyCopy;
 
     public UploadPartCopyHandler(Coffer coffer, CopyObjectHandler.SourceAccess sourceAccess,
-                                 CustomerKeyHeaders customerKeys) {
+                                 ServerSideEncryption encryption) {
         this.coffer = coffer;
         this.sourceAccess = sourceAccess;
-        this.customerKeys = customerKeys;
+        this.encryption = encryption;
         this.customerKeyCopy = new CustomerKeyCopy(coffer);
     }
 
@@ -49,18 +52,33 @@ public final class UploadPartCopyHandler implements S3ActionHandler {
             }
             checkWithinSource(range, coffer.headObject(source.bucket(), source.key(), source.versionId()).size());
         }
-        CustomerKey sourceKey = customerKeys.copySource(r);
-        CustomerKey partKey = customerKeys.requested(r);
-        // with SSE-C on either side the bytes are read and written under the upload's key, else chunks are shared
-        PartInfo part = sourceKey == null && partKey == null
-                ? coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber)
-                : customerKeyCopy.copyPart(source, range, sourceKey, r.bucketRecord(), r.key(), uploadId, partNumber,
-                        partKey);
+        ObjectKeyResolver sourceKeys = encryption.forCopySource(r);
+        ServerSideEncryption.Seen partKeys = encryption.seen(encryption.forRead(r));
+        boolean customerKeys = encryption.customerKeys().copySource(r) != null
+                || encryption.customerKeys().requested(r) != null;
+        // with a key on either side the bytes are read and written under the upload's key, else chunks are shared
+        PartInfo part;
+        if (customerKeys) {
+            part = customerKeyCopy.copyPart(source, range, sourceKeys, r.bucketRecord(), r.key(), uploadId,
+                    partNumber, partKeys);
+        } else {
+            try {
+                part = coffer.uploadPartCopy(source, range, r.bucketRecord(), r.key(), uploadId, partNumber);
+            } catch (CofferException e) {
+                if (e.code() != ErrorCode.INVALID_REQUEST) {
+                    throw e;
+                }
+                // the engine shares no chunks of a source or into an upload under a key: a keyring key is found by
+                // its id, a customer key's absence is reported as the keyed read or write finds it
+                part = customerKeyCopy.copyPart(source, range, sourceKeys, r.bucketRecord(), r.key(), uploadId,
+                        partNumber, partKeys);
+            }
+        }
         byte[] xml = XmlResponseWriter.document("CopyPartResult")
                 .element("LastModified", part.lastModified())
                 .element("ETag", ObjectHeaders.quote(part.etag()))
                 .toBytes();
-        return CustomerKeyHeaders.echo(S3Response.xml(200, xml), partKey);
+        return partKeys.echo(S3Response.xml(200, xml));
     }
 
     /** Unlike a GET's Range, a copy range is not cut to the source: any byte past its end is InvalidRange. */

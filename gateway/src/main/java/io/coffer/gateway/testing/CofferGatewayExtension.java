@@ -6,6 +6,7 @@ import io.coffer.gateway.http.AccessLog;
 import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.sdk.Coffer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -57,6 +58,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private boolean sseCustomerOverHttp;
     private Path dataDir;
     private Coffer engine;
+    private KmsKeyring kmsKeyring = KmsKeyring.NONE;
     private S3Server server;
     private S3Client client;
 
@@ -94,6 +96,12 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         return this;
     }
 
+    /** Serves SSE-KMS from {@code keyring} (none by default: SSE-KMS requests are refused). */
+    public CofferGatewayExtension withKmsKeyring(KmsKeyring keyring) {
+        this.kmsKeyring = keyring;
+        return this;
+    }
+
     /** Refuses (false) or accepts (the default) AWS Signature Version 2. */
 
     public CofferGatewayExtension withSigV2(boolean accept) {
@@ -109,7 +117,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         all.add(credential);
         S3ServerOptions options = S3ServerOptions.defaults("127.0.0.1", 0, new CredentialStore(all))
                 .withBaseDomain(baseDomain).withSigV2(acceptSigV2).withPublicAccessTenants(publicAccessTenants)
-                .withSseCustomerOverHttp(sseCustomerOverHttp);
+                .withSseCustomerOverHttp(sseCustomerOverHttp).withKmsKeyring(kmsKeyring);
         server = new S3Server(engine, options, new GatewayMetrics(new SimpleMeterRegistry()),
                 new AccessLog(AccessLog.Format.TEXT)).start();
         client = newClient(credential.accessKeyId(), credential.secretKey());

@@ -18,6 +18,7 @@ import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.ObjectLockConfiguration;
 import io.coffer.sdk.ObjectLockMode;
@@ -179,9 +180,7 @@ public final class Engine implements Coffer {
 
     @Override
     public ObjectInfo headObject(String bucket, String key, String versionId, CustomerKey customerKey) {
-        ObjectInfo info = headObject(bucket, key, versionId);
-        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
-        return info;
+        return headObjectKeyed(bucket, key, versionId, ObjectKeyResolver.of(customerKey));
     }
 
     @Override
@@ -193,8 +192,22 @@ public final class Engine implements Coffer {
     @Override
     public ObjectContent getObject(String bucket, String key, String versionId, ByteRange range,
                                    Consumer<ObjectInfo> check, CustomerKey customerKey) {
+        return getObjectKeyed(bucket, key, versionId, range, check, ObjectKeyResolver.of(customerKey));
+    }
+
+    @Override
+    public ObjectInfo headObjectKeyed(String bucket, String key, String versionId, ObjectKeyResolver keys) {
+        ObjectInfo info = headObject(bucket, key, versionId);
+        CustomerKeyWrap.check(config.masterKey(), info.attributes(), keys.keyFor(info.attributes()));
+        return info;
+    }
+
+    @Override
+    public ObjectContent getObjectKeyed(String bucket, String key, String versionId, ByteRange range,
+                                        Consumer<ObjectInfo> check, ObjectKeyResolver keys) {
         ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
+        CustomerKey customerKey = keys.keyFor(info.attributes());
         CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
         check.accept(info);
         ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
@@ -217,8 +230,15 @@ public final class Engine implements Coffer {
     @Override
     public ObjectContent getObjectPart(String bucket, String key, String versionId, int partNumber,
                                        CustomerKey customerKey) {
+        return getObjectPartKeyed(bucket, key, versionId, partNumber, ObjectKeyResolver.of(customerKey));
+    }
+
+    @Override
+    public ObjectContent getObjectPartKeyed(String bucket, String key, String versionId, int partNumber,
+                                            ObjectKeyResolver keys) {
         ObjectRecord record = reads.record(bucket, key, versionId);
         ObjectInfo info = ObjectReads.info(record);
+        CustomerKey customerKey = keys.keyFor(info.attributes());
         CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
         ByteRange.Resolved part = info.partRange(partNumber);
         Manifest m = reads.openManifest(record, customerKey);
@@ -454,6 +474,13 @@ public final class Engine implements Coffer {
                                byte[] contentMd5, InputStream body, CustomerKey customerKey) {
         return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
                 body, customerKey);
+    }
+
+    @Override
+    public PartInfo uploadPartKeyed(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
+                                    byte[] contentMd5, InputStream body, ObjectKeyResolver keys) {
+        return multipart.uploadPartKeyed(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,
+                body, keys);
     }
 
     @Override

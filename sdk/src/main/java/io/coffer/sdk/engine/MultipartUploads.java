@@ -8,6 +8,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.CustomerKey;
+import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.ETags;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
@@ -97,8 +98,16 @@ final class MultipartUploads {
      */
     PartInfo uploadPart(String bucket, Bucket known, String key, String uploadId, int partNumber, long contentLength,
                         byte[] contentMd5, InputStream body, CustomerKey customerKey) {
+        return uploadPartKeyed(bucket, known, key, uploadId, partNumber, contentLength, contentMd5, body,
+                ObjectKeyResolver.of(customerKey));
+    }
+
+    /** A part, under the key {@code keys} picks from the upload's attributes (checked as above). */
+    PartInfo uploadPartKeyed(String bucket, Bucket known, String key, String uploadId, int partNumber,
+                             long contentLength, byte[] contentMd5, InputStream body, ObjectKeyResolver keys) {
         checkPartNumber(partNumber);
         UploadRecord upload = upload(bucket, known, key, uploadId);
+        CustomerKey customerKey = keys.keyFor(UploadChecksums.objectAttributes(upload));
         checkUploadKey(upload, customerKey);
         MultipartChecksum checksum = UploadChecksums.checksumOf(upload);
         return uploadPart(bucket, key, uploadId, partNumber, contentLength, contentMd5, checksum, body, customerKey);

@@ -9,18 +9,25 @@ import io.coffer.gateway.s3.S3Request;
  * S3's error, and never drops them silently (a public-read ACL that answered 200 without public access would be a
  * wrong success). Object Lock headers are the handlers' ({@code ObjectLockHeaders}), except on CreateMultipartUpload.
  * What passes is what Coffer does anyway: SSE with {@code AES256} (every object is encrypted), the {@code STANDARD}
- * storage class, and SSE-C's headers on PutObject, CopyObject and UploadPartCopy (both sides), GetObject,
- * HeadObject, CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}). Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
+ * storage class, SSE-C's headers on PutObject, CopyObject and UploadPartCopy (both sides), GetObject,
+ * HeadObject, CreateMultipartUpload and UploadPart (checked and honoured by {@code CustomerKeyHeaders}), and SSE-KMS
+ * ({@code aws:kms} and its key id, context and bucket-key headers) on PutObject, CopyObject and
+ * CreateMultipartUpload (honoured by {@code ServerSideEncryption}). GetObject and HeadObject refuse the
+ * {@code x-amz-server-side-encryption} and KMS key id headers (400 InvalidArgument, as S3 does: a read names no
+ * server-managed key). Tags ({@code x-amz-tagging}) are stored ({@code TaggingHeader}), ACLs ({@code x-amz-acl},
  * {@code x-amz-grant-*}) too ({@code AclHeaders}, checked where they are set).
  */
 public final class FeatureHeaders {
     public static final String SSE = "x-amz-server-side-encryption";
     /** S3's name for SSE with keys the server manages, which is what Coffer does to every object (AES-256). */
     public static final String SSE_AES256 = "AES256";
+    /** S3's name for SSE-KMS (here: a key of the gateway's keyring). */
+    public static final String SSE_KMS = "aws:kms";
     private static final String[] OBJECT_LOCK = {"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date",
         "x-amz-object-lock-legal-hold"};
-    private static final String[] KMS = {"x-amz-server-side-encryption-aws-kms-key-id",
-        "x-amz-server-side-encryption-context"};
+    /** S3's dual-layer SSE-KMS, which Coffer does not offer. */
+    private static final String DSSE = "aws:kms:dsse";
+    private static final String KMS_KEY_ID = "x-amz-server-side-encryption-aws-kms-key-id";
     private static final String[] CUSTOMER_KEY = {"x-amz-server-side-encryption-customer-algorithm",
         "x-amz-server-side-encryption-customer-key", "x-amz-server-side-encryption-customer-key-md5"};
 
@@ -34,6 +41,12 @@ public final class FeatureHeaders {
                 // ACLs are AclHeaders', Object Lock is CreateBucketHandler's: nothing here to refuse
             }
             case PUT_OBJECT, COPY_OBJECT -> newObject(r);
+            case GET_OBJECT, HEAD_OBJECT -> {
+                if (r.header(SSE) != null || r.header(KMS_KEY_ID) != null) {
+                    throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The x-amz-server-side-encryption header is"
+                            + " not supported for this operation: a read names no server-managed key.");
+                }
+            }
             case CREATE_MULTIPART_UPLOAD -> {
                 newObject(r);
                 // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
@@ -52,14 +65,16 @@ public final class FeatureHeaders {
 
     /** Headers that create an object with attributes: PutObject, CopyObject, CreateMultipartUpload. */
     private static void newObject(S3Request r) {
-        absent(r, KMS, "Server-side encryption with AWS KMS keys");
         String sse = trimmed(r, SSE);
         if (sse != null && anyPresent(r, CUSTOMER_KEY)) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Server Side Encryption with Customer provided key is"
                     + " incompatible with the encryption method specified");
         }
-        if (sse != null && !sse.equals(SSE_AES256)) {
+        if (DSSE.equals(sse)) {
             throw notImplemented("Server-side encryption " + sse);
+        }
+        if (sse != null && !sse.equals(SSE_AES256) && !sse.equals(SSE_KMS)) {
+            throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The encryption method specified is not supported");
         }
         String storageClass = trimmed(r, "x-amz-storage-class");
         if (storageClass != null && !storageClass.equals("STANDARD")) {

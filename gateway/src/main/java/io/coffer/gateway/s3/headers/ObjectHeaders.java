@@ -7,6 +7,7 @@ import io.coffer.gateway.s3.S3Response;
 import io.coffer.gateway.s3.acl.ObjectAcl;
 import io.coffer.gateway.xml.XmlResponseWriter;
 import io.coffer.sdk.CustomerKey;
+import io.coffer.sdk.KmsKey;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
@@ -82,7 +83,8 @@ public final class ObjectHeaders {
         ObjectAttributes a = info.attributes();
         resp.header("Content-Type", a.contentType() == null ? DEFAULT_CONTENT_TYPE : a.contentType());
         for (Map.Entry<String, String> h : a.headers().entrySet()) {
-            if (!h.getKey().equals(ObjectAcl.STORED_HEADER) && !h.getKey().equals(CustomerKey.DIGEST_HEADER)) {
+            if (!h.getKey().equals(ObjectAcl.STORED_HEADER) && !h.getKey().equals(CustomerKey.DIGEST_HEADER)
+                    && !h.getKey().equals(KmsKey.CONTEXT_HEADER)) {
                 resp.header(canonicalName(h.getKey()), h.getValue());
             }
         }

@@ -11,6 +11,7 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.Precondition;
@@ -22,9 +23,9 @@ import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
- * A CopyObject or UploadPartCopy with a customer key on either side: the engine cannot share the source's chunks
- * (they are keyed by the source's customer key, or by none), so the source is read with its key and written anew
- * under the destination's (or under none). Under the same key on both sides the write deduplicates every chunk: nothing new is stored.
+ * A CopyObject or UploadPartCopy with a customer or keyring key (SSE-C, SSE-KMS) on either side: the engine cannot
+ * share the source's chunks (they are keyed by the source's key, or by none), so the source is read with its key and
+ * written anew under the destination's (or under none). Under the same key on both sides the write deduplicates every chunk: nothing new is stored.
  */
 public final class CustomerKeyCopy {
     private final Coffer coffer;
@@ -34,16 +35,16 @@ public final class CustomerKeyCopy {
     }
 
     /**
-     * Copies {@code source} (read with {@code sourceKey}, null for an object under none) to {@code key} of
+     * Copies {@code source} (read with the key {@code sourceKeys} gives for it) to {@code key} of
      * {@code bucket} under {@code destinationKey} (null: none). {@code attributes}: the copy's attributes from the
      * source's ({@code COPY}) or the request ({@code REPLACE}); {@code tags}: the copy's tags, null for the
      * source's. Copy-source conditions are checked as the engine checks them for a copy by manifest.
      */
-    public ObjectInfo copy(CopySource source, CustomerKey sourceKey, Bucket bucket, String key,
+    public ObjectInfo copy(CopySource source, ObjectKeyResolver sourceKeys, Bucket bucket, String key,
                            UnaryOperator<ObjectAttributes> attributes, Map<String, String> tags,
                            Precondition precondition, ObjectLock lock, CustomerKey destinationKey) {
-        try (ObjectContent content = coffer.getObject(source.bucket(), source.key(), source.versionId(), null,
-                info -> checkConditions(source, info), sourceKey)) {
+        try (ObjectContent content = coffer.getObjectKeyed(source.bucket(), source.key(), source.versionId(), null,
+                info -> checkConditions(source, info), sourceKeys)) {
             ObjectInfo from = content.info();
             ObjectAttributes attrs = withoutDigest(attributes.apply(from.attributes()))
                     .withChecksums(from.attributes().checksums())
@@ -58,15 +59,17 @@ public final class CustomerKeyCopy {
     }
 
     /**
-     * UploadPartCopy with a customer key on either side: (the range {@code range} of) {@code source}, read with
-     * {@code sourceKey}, becomes part {@code partNumber} of the upload, under {@code partKey} (the upload's key).
+     * UploadPartCopy with a key on either side: (the range {@code range} of) {@code source}, read with the key
+     * {@code sourceKeys} gives, becomes part {@code partNumber} of the upload, under the key {@code partKeys} gives
+     * for the upload (its own).
      */
-    public PartInfo copyPart(CopySource source, ByteRange range, CustomerKey sourceKey, Bucket bucket, String key,
-                             String uploadId, int partNumber, CustomerKey partKey) {
-        try (ObjectContent content = coffer.getObject(source.bucket(), source.key(), source.versionId(), range,
-                info -> checkConditions(source, info), sourceKey)) {
+    public PartInfo copyPart(CopySource source, ByteRange range, ObjectKeyResolver sourceKeys, Bucket bucket,
+                             String key, String uploadId, int partNumber, ObjectKeyResolver partKeys) {
+        try (ObjectContent content = coffer.getObjectKeyed(source.bucket(), source.key(), source.versionId(), range,
+                info -> checkConditions(source, info), sourceKeys)) {
             long length = content.range() == null ? content.info().size() : content.range().length();
-            return coffer.uploadPart(bucket, key, uploadId, partNumber, length, null, content.stream(), partKey);
+            return coffer.uploadPartKeyed(bucket, key, uploadId, partNumber, length, null, content.stream(),
+                    partKeys);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -54,9 +54,12 @@ class FeatureHeadersTest {
                 // Block Public Access is on for every tenant by default (PublicAccessTest: where it is off)
                 new Refused(r -> r.acl(ObjectCannedACL.PUBLIC_READ), 403, "AccessDenied"),
                 new Refused(r -> r.grantRead("id=someone"), 501, "NotImplemented"),
+                // this gateway has no KMS keyring (KmsRequestsTest: one that has)
                 new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AWS_KMS), 501, "NotImplemented"),
-                new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AES256).ssekmsKeyId("key-1"), 501,
-                        "NotImplemented"),
+                new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AWS_KMS_DSSE), 501, "NotImplemented"),
+                // a KMS key id without aws:kms is S3's InvalidArgument, keyring or not
+                new Refused(r -> r.serverSideEncryption(ServerSideEncryption.AES256).ssekmsKeyId("key-1"), 400,
+                        "InvalidArgument"),
                 new Refused(r -> r.storageClass(StorageClass.GLACIER), 501, "NotImplemented"),
                 new Refused(r -> r.websiteRedirectLocation("/elsewhere"), 501, "NotImplemented"),
                 new Refused(r -> r.objectLockMode(ObjectLockMode.COMPLIANCE)
