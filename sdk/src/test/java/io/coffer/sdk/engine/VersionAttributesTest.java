@@ -17,12 +17,19 @@ import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.ReindexReport;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.blob.FaultyBlobStore;
+import io.coffer.sdk.crypto.MasterKey;
+import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -31,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tags and ACLs of a version change in place (issue 21): the version keeps its id, bytes, ETag and Last-Modified,
  * any version can be changed by its id, the change lives in a sealed attribute record that reindex restores from the
- * backend alone, fsck checks it and gc collects it once its version is gone.
+ * backend alone, fsck checks it and gc collects it once its version is gone; a change that fails part way changes
+ * nothing.
  */
 class VersionAttributesTest {
     private static final int BIG = 40_000;
@@ -249,6 +257,48 @@ class VersionAttributesTest {
             assertThat(c.headObject("tagged", "k").attributes().tags()).isEqualTo(Map.of("t", "2"));
             assertThat(c.copyObject(CopySource.of("tagged", "k"), "tagged", "copy", null, null, Precondition.NONE)
                     .attributes().tags()).isEqualTo(Map.of("t", "2"));
+        }
+    }
+
+    @Test
+    void aChangeThatFailsChangesNothingAndLeavesTheRecordSayingWhatTheRowHolds() throws Exception {
+        FaultyBlobStore faulty = new FaultyBlobStore(new DirectoryBlobStore(dir.resolve("blobs")));
+        AtomicBoolean refuseNext = new AtomicBoolean();
+        try (JdbcMetadataStore jdbc = JdbcMetadataStore.sqlite(dir.resolve("coffer.db"))) {
+            MetadataStore meta = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                    new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("updateObjectAttributes") && refuseNext.getAndSet(false)) {
+                            throw CofferException.of(ErrorCode.CONFLICT_RETRY, "refused for the test");
+                        }
+                        try {
+                            return method.invoke(jdbc, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            try (Coffer c = Coffer.builder().blobStore(faulty).metadataStore(meta)
+                    .masterKey(MasterKey.loadOrCreate(dir.resolve("master.key"))).build()) {
+                Bucket b = c.createBucket("tagged", "alice");
+                put(c, "tagged", "k", 1, BIG);
+                c.putObjectTags(b, "k", Map.of("t", "kept"));
+
+                // the record cannot be written: nothing changes
+                faulty.failNextPuts(1);
+                assertCode(ErrorCode.INTERNAL_ERROR, () -> c.putObjectTags(b, "k", Map.of("t", "lost")));
+                assertThat(c.headObject("tagged", "k").attributes().tags()).isEqualTo(Map.of("t", "kept"));
+                assertThat(c.fsck(true).clean()).isTrue();
+
+                // the record is written, the transaction refuses: the record is written again from the row
+                refuseNext.set(true);
+                assertCode(ErrorCode.CONFLICT_RETRY, () -> c.putObjectTags(b, "k", Map.of("t", "refused")));
+                assertThat(c.headObject("tagged", "k").attributes().tags()).isEqualTo(Map.of("t", "kept"));
+                assertThat(c.fsck(true).clean()).isTrue();
+            }
+        }
+        try (Coffer rebuilt = Coffer.builder().directory(dir).metadataStore(JdbcMetadataStore.sqlite(
+                dir.resolve("rebuilt.db"))).build()) {
+            assertThat(rebuilt.reindex().damaged()).isEmpty();
+            assertThat(rebuilt.headObject("tagged", "k").attributes().tags()).isEqualTo(Map.of("t", "kept"));
         }
     }
 }
