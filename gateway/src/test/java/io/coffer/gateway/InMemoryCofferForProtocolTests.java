@@ -364,6 +364,21 @@ public final class InMemoryCofferForProtocolTests implements Coffer {
         revise(bucket.name(), key, revision);
     }
 
+    @Override
+    public synchronized ObjectInfo putObjectTags(Bucket bucket, String key, String versionId,
+                                                 Map<String, String> tags) {
+        Map<String, String> checked = TagSets.objectTags(tags);
+        return reviseObjectAttributes(bucket, key, versionId, a -> a.withTags(checked));
+    }
+
+    @Override
+    public synchronized ObjectInfo reviseObjectAttributes(Bucket bucket, String key, String versionId,
+                                                          UnaryOperator<ObjectAttributes> revision) {
+        requireNullVersion(versionId);
+        revise(bucket.name(), key, revision);
+        return headObject(bucket.name(), key);
+    }
+
     private void revise(String bucket, String key, UnaryOperator<ObjectAttributes> revision) {
         Stored s = stored(bucket, key);
         ObjectInfo i = s.info;

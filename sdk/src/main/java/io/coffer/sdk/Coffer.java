@@ -126,10 +126,10 @@ public interface Coffer extends AutoCloseable {
                           Map<String, String> tags, Precondition precondition);
 
     /**
-     * Replaces an object's tag set (empty: removes it), checked as {@link TagSets#objectTags} does. Bytes, ETag and
-     * Last-Modified stay; the object's manifest is sealed again with the new tags, so they survive a reindex. The
-     * write commits only while the key still holds an object of the ETag read (PRECONDITION_FAILED if it changed in
-     * between); NO_SUCH_KEY when there is no object.
+     * Replaces the current version's tag set (empty: removes it), checked as {@link TagSets#objectTags} does. The
+     * version keeps its id, bytes, ETag and Last-Modified; the tags go into its sealed attribute record, so they
+     * survive a reindex. The change commits only while the key still holds the version read (PRECONDITION_FAILED if
+     * it changed in between); NO_SUCH_KEY when there is no object.
      */
     void putObjectTags(String bucket, String key, Map<String, String> tags);
 
@@ -462,13 +462,30 @@ public interface Coffer extends AutoCloseable {
     }
 
     /**
-     * Replaces the current version's attributes with {@code revision} of them (the gateway keeps an object's ACL among
-     * its stored headers), as {@link #putObjectTags} replaces its tags: bytes, ETag and Last-Modified stay, the
-     * manifest is sealed again (so a reindex restores them), and the write commits only while the key still holds
-     * an object of the ETag read (PRECONDITION_FAILED otherwise); NO_SUCH_KEY when there is none. Tags the revision
-     * sets are not checked: use {@link #putObjectTags} for tags.
+     * Replaces the tag set of the version with this version id ({@code null}: the current version; {@code "null"}:
+     * the null version), as {@link #putObjectTags(String, String, Map)} does for the current one: the version keeps
+     * its id. NO_SUCH_VERSION, INVALID_ARGUMENT and METHOD_NOT_ALLOWED (a delete marker) as a read of that version
+     * answers. Returns the version as it is now.
+     */
+    ObjectInfo putObjectTags(Bucket bucket, String key, String versionId, Map<String, String> tags);
+
+    /**
+     * Replaces the current version's tags and ACL with {@code revision} of its attributes (the gateway keeps an
+     * object's ACL among its stored headers, {@link ObjectAttributes#ACL_HEADER}), as {@link #putObjectTags} replaces
+     * its tags: the version keeps its id, bytes, ETag and Last-Modified, a reindex restores the change, and it
+     * commits only while the key still holds the version read (PRECONDITION_FAILED otherwise); NO_SUCH_KEY when there
+     * is none. A revision that changes anything else is refused (IllegalArgumentException). Tags the revision sets
+     * are not checked: use {@link #putObjectTags} for tags.
      */
     void reviseObjectAttributes(Bucket bucket, String key, UnaryOperator<ObjectAttributes> revision);
+
+    /**
+     * {@link #reviseObjectAttributes(Bucket, String, UnaryOperator)} on the version with this version id
+     * ({@code null}: the current version), which keeps its id; errors as
+     * {@link #putObjectTags(Bucket, String, String, Map)}. Returns the version as it is now.
+     */
+    ObjectInfo reviseObjectAttributes(Bucket bucket, String key, String versionId,
+                                      UnaryOperator<ObjectAttributes> revision);
 
     default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
                                          MultipartChecksum checksum) {

@@ -17,6 +17,12 @@ import java.util.TreeMap;
 public record ObjectAttributes(String contentType, Map<String, String> userMetadata, Map<String, String> headers,
                                Map<String, String> checksums, Map<String, String> tags) {
     public static final ObjectAttributes EMPTY = new ObjectAttributes(null, Map.of(), Map.of(), Map.of());
+    /**
+     * The stored header that holds an object's ACL (the gateway's encoding; absent: private). With the tags, it is
+     * what the object tagging and ACL actions may change on an existing version (docs/FORMAT.md, "Version attribute
+     * records"); it is never answered as a response header.
+     */
+    public static final String ACL_HEADER = "x-amz-acl";
 
     public ObjectAttributes {
         userMetadata = sorted(userMetadata);
@@ -42,6 +48,17 @@ public record ObjectAttributes(String contentType, Map<String, String> userMetad
     /** These attributes with another tag set (empty: none). */
     public ObjectAttributes withTags(Map<String, String> newTags) {
         return new ObjectAttributes(contentType, userMetadata, headers, checksums, newTags);
+    }
+
+    /** These attributes with the stored {@link #ACL_HEADER} set to {@code acl} (null: removed). */
+    public ObjectAttributes withAcl(String acl) {
+        Map<String, String> h = new TreeMap<>(headers);
+        if (acl == null) {
+            h.remove(ACL_HEADER);
+        } else {
+            h.put(ACL_HEADER, acl);
+        }
+        return new ObjectAttributes(contentType, userMetadata, h, checksums, tags);
     }
 
     private static Map<String, String> sorted(Map<String, String> m) {

@@ -44,7 +44,8 @@ public final class S3Dispatcher {
     private static final Set<S3Operation> VERSIONED_ACTIONS = EnumSet.of(S3Operation.GET_OBJECT,
             S3Operation.HEAD_OBJECT, S3Operation.DELETE_OBJECT, S3Operation.GET_OBJECT_ATTRIBUTES,
             S3Operation.GET_OBJECT_RETENTION, S3Operation.PUT_OBJECT_RETENTION, S3Operation.GET_OBJECT_LEGAL_HOLD,
-            S3Operation.PUT_OBJECT_LEGAL_HOLD);
+            S3Operation.PUT_OBJECT_LEGAL_HOLD, S3Operation.GET_OBJECT_TAGGING, S3Operation.PUT_OBJECT_TAGGING,
+            S3Operation.DELETE_OBJECT_TAGGING, S3Operation.GET_OBJECT_ACL, S3Operation.PUT_OBJECT_ACL);
 
     private final Coffer coffer;
     private final Map<S3Operation, S3ActionHandler> handlers = new EnumMap<>(S3Operation.class);
@@ -212,8 +213,9 @@ public final class S3Dispatcher {
     }
 
     /**
-     * For an action that acts on the current version (object tags and ACLs): a {@code versionId} must name it
-     * (InvalidArgument, NoSuchVersion, MethodNotAllowed as for a read); a noncurrent version is NotImplemented.
+     * For an action that takes no {@code versionId} but acts on the current version: a {@code versionId} must name it
+     * (InvalidArgument, NoSuchVersion, MethodNotAllowed as for a read); a noncurrent version is NotImplemented. (The
+     * tagging and ACL actions take one since issue 21.)
      */
     private void requireCurrentVersion(S3Request r, String versionId) {
         if (r.key() == null) {

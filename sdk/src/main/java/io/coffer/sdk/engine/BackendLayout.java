@@ -22,6 +22,11 @@ public final class BackendLayout {
     public static final String TOMBSTONES = "t/";
     /** Object Lock records: a version's retention and legal hold, sealed (docs/FORMAT.md, "Object lock records"). */
     public static final String LOCKS = "l/";
+    /**
+     * Version attribute records: a version's tags and ACL as changed after it was written, sealed (docs/FORMAT.md,
+     * "Version attribute records").
+     */
+    public static final String ATTRIBUTES = "a/";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private BackendLayout() {
@@ -93,6 +98,11 @@ public final class BackendLayout {
         return LOCKS + versionId.substring(0, 2) + "/" + versionId;
     }
 
+    /** The attribute record (tags, ACL) of a version (grouped or not). */
+    public static String attributes(String versionId) {
+        return ATTRIBUTES + versionId.substring(0, 2) + "/" + versionId;
+    }
+
     /** The id part of a pack or manifest blob name. */
     public static String idOf(String blobName) {
         return blobName.substring(blobName.lastIndexOf('/') + 1);
@@ -100,7 +110,8 @@ public final class BackendLayout {
 
     /**
      * Every folder the names above use: the 256 shards of packs, manifests, groups and tombstones, and buckets. Lock
-     * records' shards are not created ahead: few stores use Object Lock, and each write creates the folder it needs.
+     * records' and attribute records' shards are not created ahead: few stores use them, and each write creates the
+     * folder it needs.
      */
     public static List<String> folders() {
         List<String> folders = new ArrayList<>(4 * 256 + 1);

@@ -76,6 +76,7 @@ public final class Engine implements Coffer {
     private final ObjectVersions versions;
     private final ObjectLocks locks;
     private final ObjectPuts puts;
+    private final VersionAttributes attributes;
 
     /** What this engine was built with (for tests in this package). */
     EngineConfig config() {
@@ -100,6 +101,7 @@ public final class Engine implements Coffer {
         this.buckets = new Buckets(ctx);
         this.reads = new ObjectReads(ctx, buckets);
         this.locks = new ObjectLocks(ctx, buckets);
+        this.attributes = new VersionAttributes(ctx, reads);
         this.commits = new ObjectCommits(ctx, locks);
         this.layerPuts = new LayerPuts(ctx);
         this.versions = new ObjectVersions(ctx, buckets, commits, locks);
@@ -373,9 +375,10 @@ public final class Engine implements Coffer {
         ObjectRecord src = reads.copySource(source);
         buckets.head(bucket, known);
         Manifest from = reads.openManifest(src);
-        ObjectAttributes attrs = (attributes == null ? from.attributes()
-                : attributes.withChecksums(from.attributes().checksums()))
-                .withTags(newTags == null ? from.attributes().tags() : newTags);
+        // the source's attributes as its row holds them: its tags and ACL may have changed since its manifest
+        ObjectAttributes held = ObjectReads.info(src).attributes();
+        ObjectAttributes attrs = (attributes == null ? held : attributes.withChecksums(held.checksums()))
+                .withTags(newTags == null ? held.tags() : newTags);
         Manifest copy = from.copyAs(bucket, key, BackendLayout.newId(), Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 attrs);
         return commits.commit(copy, NewChunks.NONE, precondition == null ? Precondition.NONE : precondition, null,
@@ -384,47 +387,37 @@ public final class Engine implements Coffer {
 
     @Override
     public void putObjectTags(String bucket, String key, Map<String, String> tags) {
-        putObjectTags(bucket, null, key, tags);
+        Map<String, String> checked = TagSets.objectTags(tags);
+        Names.checkKey(key);
+        attributes.revise(bucket, key, null, a -> a.withTags(checked));
     }
 
     @Override
     public void putObjectTags(Bucket bucket, String key, Map<String, String> tags) {
-        putObjectTags(bucket.name(), bucket, key, tags);
+        putObjectTags(bucket, key, null, tags);
     }
 
-    private void putObjectTags(String bucket, Bucket known, String key, Map<String, String> tags) {
+    @Override
+    public ObjectInfo putObjectTags(Bucket bucket, String key, String versionId, Map<String, String> tags) {
         Map<String, String> checked = TagSets.objectTags(tags);
-        reviseObjectAttributes(bucket, known, key, a -> a.withTags(checked));
+        return reviseObjectAttributes(bucket, key, versionId, a -> a.withTags(checked));
     }
 
     @Override
     public void reviseObjectAttributes(Bucket bucket, String key, UnaryOperator<ObjectAttributes> revision) {
-        reviseObjectAttributes(bucket.name(), bucket, key, revision);
+        reviseObjectAttributes(bucket, key, null, revision);
     }
 
     /**
-     * A copy of the current version onto itself with revised attributes (tags, an ACL), its time kept, if the key
-     * still holds that ETag.
+     * Changes the tags and ACL of a version in place: it keeps its id, bytes, ETag and Last-Modified
+     * ({@link VersionAttributes}).
      */
-    private void reviseObjectAttributes(String bucket, Bucket known, String key,
-                                        UnaryOperator<ObjectAttributes> revision) {
+    @Override
+    public ObjectInfo reviseObjectAttributes(Bucket bucket, String key, String versionId,
+                                             UnaryOperator<ObjectAttributes> revision) {
         Names.checkKey(key);
-        buckets.head(bucket, known);
-        ObjectRecord current = reads.record(bucket, key);
-        Manifest from = reads.openManifest(current);
-        Manifest revised = from.copyAs(bucket, key, BackendLayout.newId(), from.lastModified(),
-                revision.apply(from.attributes()));
-        // rewritten in place, whatever the bucket's versioning: attributes are not a new version (its id does change),
-        // and the version's Object Lock moves to the new id with it (stored before the commit, dropped from the old id
-        // after)
-        // only a bucket with Object Lock (which cannot be turned off) has locks to move: others skip the query
-        ObjectLock lock = locks.configuration(bucket, known).isPresent() ? meta.objectLock(current.versionId())
-                : ObjectLock.NONE;
-        commits.commit(revised, NewChunks.NONE, new Precondition(current.etag(), false), null, null,
-                BucketVersioning.UNVERSIONED, lock);
-        if (!lock.equals(ObjectLock.NONE)) {
-            locks.forget(bucket, current.versionId());
-        }
+        buckets.head(bucket.name(), bucket);
+        return attributes.revise(bucket.name(), key, versionId, revision);
     }
 
     @Override

@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -149,6 +150,14 @@ final class Fsck {
                     orphans.add(b.name());
                 } else if (readData) {
                     checkLockRecord(b, v);
+                }
+            }
+            for (BlobInfo b : blobs.list(BackendLayout.ATTRIBUTES)) {
+                String v = BackendLayout.idOf(b.name());
+                if (!versions.contains(v)) {
+                    orphans.add(b.name());
+                } else if (readData) {
+                    checkAttributeRecord(b, v);
                 }
             }
             orphans.sort(null);
@@ -359,6 +368,38 @@ final class Fsck {
                     + "the version's lock)");
         } catch (IOException e) {
             damaged.add(b.name() + ": Object Lock record unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * With {@code readData}: the version's attribute record opens, names the version, and holds the tags and ACL its
+     * metadata row does, or exactly those its change replaced: a change the gateway died in after writing the record
+     * and before committing the row ({@link VersionAttributes}), which was never acknowledged and which reindex would
+     * apply. Anything else would make reindex give the version other tags or another ACL than it has.
+     */
+    private void checkAttributeRecord(BlobInfo b, String versionId) {
+        try {
+            VersionAttributeRecords.Opened opened = VersionAttributeRecords.open(ctx.config.masterKey(), b.name(),
+                    read(b.name(), b.size()));
+            Optional<ObjectRecord> row = VersionAttributes.rowOf(meta, opened.bucket(), opened.key(),
+                    versionId);
+            if (row.isEmpty()) {
+                damaged.add(b.name() + ": the attribute record names another bucket or key than its version's");
+                return;
+            }
+            VersionAttributeRecords.Values held = VersionAttributeRecords.Values.of(
+                    ObjectReads.info(row.get()).attributes());
+            if (!held.equals(opened.values()) && !opened.replaced(held)) {
+                damaged.add(b.name() + ": the version's tags and ACL differ from its sealed attribute record "
+                        + "(reindex would restore the record's)");
+            }
+        } catch (ChunkIntegrityException | MalformedRecordException e) {
+            damaged.add(b.name() + ": attribute record does not open (" + e.getMessage() + "; reindex would lose "
+                    + "the version's tags and ACL)");
+        } catch (IOException e) {
+            damaged.add(b.name() + ": attribute record unreadable (" + e.getMessage() + ")");
+        } catch (CofferException e) {
+            damaged.add(b.name() + ": the version's row does not decode (" + e.getMessage() + ")");
         }
     }
 

@@ -13,8 +13,9 @@ import java.util.Set;
 
 /**
  * The blobs garbage collection deletes besides retired packs (and a gc plan counts): unindexed packs and manifests,
- * groups with no live member, tombstones whose group goes or is gone and Object Lock records of versions that are not
- * (a crash between a record and its version's commit, or between a version's removal and its record's), all older
+ * groups with no live member, tombstones whose group goes or is gone, and Object Lock records and version attribute
+ * records of versions that are not (a crash between a lock record and its version's commit, or between a version's
+ * removal and its record's; an attribute record is left to gc when its version is overwritten or removed), all older
  * than the cutoff. One rule for the
  * collector and the planner, so a dry run says what a pass does.
  */
@@ -34,6 +35,7 @@ final class OrphanBlobs {
             List<BlobInfo> groupBlobs = blobs.list(BackendLayout.GROUPS).toList();
             List<BlobInfo> tombstoneBlobs = blobs.list(BackendLayout.TOMBSTONES).toList();
             List<BlobInfo> lockBlobs = blobs.list(BackendLayout.LOCKS).toList();
+            List<BlobInfo> attributeBlobs = blobs.list(BackendLayout.ATTRIBUTES).toList();
             Set<String> knownPacks = new HashSet<>();
             meta.packs().forEach(p -> knownPacks.add(p.name()));
             knownPacks.addAll(meta.retiredPacks(Instant.now().plusSeconds(1)));
@@ -58,6 +60,9 @@ final class OrphanBlobs {
                 addIf(orphans, b, !wellFormed || !groupsLeft.contains(BackendLayout.groupOf(versionId)), cutoff);
             }
             for (BlobInfo b : lockBlobs) {
+                addIf(orphans, b, !versions.contains(BackendLayout.idOf(b.name())), cutoff);
+            }
+            for (BlobInfo b : attributeBlobs) {
                 addIf(orphans, b, !versions.contains(BackendLayout.idOf(b.name())), cutoff);
             }
             return orphans;

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * them: a null version replaces the key's null version (so of an unversioned key the newest wins: a crash between an
  * overwrite's commit and the deletion of the old manifest leaves both), a version with its own id (versioning
  * enabled) is kept beside the others, a delete marker is added as a delete does; a grouped version with a tombstone
- * is gone; last, Object Lock records give the restored versions their locks. Versions of a key written in the same
+ * is gone; last, Object Lock records give the restored versions their locks and version attribute records their tags
+ * and ACLs. Versions of a key written in the same
  * millisecond are ordered by version id, which may differ from the order they were committed in.
  * Records that do not open under the master key (altered, truncated, moved or sealed under another key) are not
  * restored: each is named in the report's {@code damaged} list with the reason, and logged. Uploads in progress are
@@ -155,6 +156,7 @@ final class Reindexer {
                 objects += current ? 1 : 0;
             }
             restoreLocks();
+            restoreAttributes();
             return new ReindexReport(buckets, objects, packs, chunks, damaged);
         } catch (IOException | UncheckedIOException e) {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "reindex could not read the backend: "
@@ -179,6 +181,23 @@ final class Reindexer {
                 if (version.isPresent()) {
                     meta.putObjectLock(r.bucket(), r.versionId(), r.lock());
                 }
+            } catch (ChunkIntegrityException | MalformedRecordException e) {
+                skip(b.name(), e);
+            }
+        }
+    }
+
+    /**
+     * Version attribute records: each gives the version it names, if that version was restored, the tags and ACL it
+     * holds in place of its manifest's (a record of a version that is gone is left out).
+     */
+    private void restoreAttributes() throws IOException {
+        progress.stage("version attributes", -1);
+        for (BlobInfo b : blobs.list(BackendLayout.ATTRIBUTES)) {
+            progress.advance(1);
+            try {
+                VersionAttributes.restore(meta, VersionAttributeRecords.open(ctx.config.masterKey(), b.name(),
+                        blobs.read(b.name(), 0, (int) b.size())));
             } catch (ChunkIntegrityException | MalformedRecordException e) {
                 skip(b.name(), e);
             }

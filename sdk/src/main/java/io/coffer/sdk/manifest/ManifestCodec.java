@@ -269,7 +269,8 @@ public final class ManifestCodec {
         return encodeAttributes(m.attributes(), m.partSizes(), m.partChecksums());
     }
 
-    private static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes, List<String> partChecksums) {
+    /** A metadata row's attributes: {@code a} with an object's part sizes and part checksums (none: empty). */
+    public static byte[] encodeAttributes(ObjectAttributes a, List<Long> partSizes, List<String> partChecksums) {
         BinaryWriter w = new BinaryWriter(64);
         w.raw(ATTRIBUTES_MAGIC).u8((partChecksums.isEmpty() ? ATTRIBUTES_VERSION : ATTRIBUTES_VERSION_PART_CHECKSUMS)
                 | tagsFlag(a));

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Everything Coffer knows about its namespace besides the blobs themselves, with the transactions that keep chunk
@@ -187,6 +188,17 @@ public interface MetadataStore extends AutoCloseable {
      */
     Optional<ObjectLock> updateObjectLock(String bucket, String key, String clientVersionId,
                                           BiFunction<ObjectRecord, ObjectLock, ObjectLock> change);
+
+    /**
+     * Replaces the attributes (the engine's encoding) of the version with the client's version id ({@code null}: the
+     * key's current version) in one transaction, the version's row locked as a delete of it locks it: {@code change}
+     * gets the version as stored and returns its new attributes, or throws to refuse, which changes nothing; it may
+     * run more than once (a restarted transaction). The version keeps its id, manifest and references: S3's object
+     * tagging and ACL actions change no version. Empty, changing nothing, if there is no such version; else the
+     * version as it is now.
+     */
+    Optional<ObjectRecord> updateObjectAttributes(String bucket, String key, String clientVersionId,
+                                                  Function<ObjectRecord, byte[]> change);
 
     /**
      * Lists versions and delete markers of keys starting with {@code prefix}, by key then newest first, after the

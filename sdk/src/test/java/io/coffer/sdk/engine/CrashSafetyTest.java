@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Kills a child JVM running the engine with SIGKILL at random instants during puts, concurrent small puts (whose
- * metadata commits share transactions), multipart completions, garbage collection and versioned overwrites and
- * deletes, and locked versions' refused deletes and legal-hold changes; after each kill every object (every version) it
+ * metadata commits share transactions), multipart completions, garbage collection, versioned overwrites, tag changes
+ * of current and noncurrent versions and deletes, and locked versions' refused deletes and legal-hold changes; after each kill every object (every version) it
  * reported committed reads back intact (a locked one with its lock) and fsck finds no damage.
  */
 class CrashSafetyTest {

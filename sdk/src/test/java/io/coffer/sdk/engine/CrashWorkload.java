@@ -8,6 +8,7 @@ import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.ObjectLockMode;
+import io.coffer.sdk.ObjectVersion;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +33,8 @@ import java.util.concurrent.Future;
  *
  * <p>Modes: {@code put DIR START}, {@code multipart DIR START}, {@code gc DIR START}, {@code small DIR START} (small
  * objects from four threads at once), {@code versioned DIR START} (overwrites of four keys in a bucket with versioning
- * enabled, each fifth followed by a delete that adds a delete marker; "COMMITTED key@versionId seed size": every
+ * enabled, each followed by tag changes of the new version and of the one before it, which keep their ids, and each
+ * fifth by a delete that adds a delete marker; "COMMITTED key@versionId seed size": every
  * version must survive); {@code locked DIR START} (COMPLIANCE-locked versions in a bucket with Object Lock, each
  * followed by a refused delete with the governance bypass and a legal hold turned on and off: every version must
  * survive with its lock, "DELETED-LOCKED" would be a broken lock); {@code large DIR BYTES}
@@ -77,6 +80,15 @@ public final class CrashWorkload {
                         String id = c.putObject(PutObjectRequest.of("crash", versioned, size), TestData.stream(i, size))
                                 .versionId();
                         out.println("COMMITTED " + versioned + "@" + id + " " + i + " " + size);
+                        // tags of the current version and of the one before it change in place (issue 21): each
+                        // keeps its id, so a kill anywhere in these leaves every id printed above readable
+                        Bucket vb = c.headBucket("crash");
+                        c.putObjectTags(vb, versioned, Map.of("n", Long.toString(i)));
+                        List<ObjectVersion> older = c.listObjectVersions("crash", versioned, null, null, null, 2)
+                                .versions();
+                        if (older.size() == 2 && !older.get(1).deleteMarker()) {
+                            c.putObjectTags(vb, versioned, older.get(1).versionId(), Map.of("older", "yes"));
+                        }
                         if (i % 5 == 4) {
                             c.deleteObject("crash", versioned);
                         }

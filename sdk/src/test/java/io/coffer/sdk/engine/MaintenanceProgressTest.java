@@ -83,11 +83,12 @@ class MaintenanceProgressTest {
             ReindexReport report = rebuilt.reindex(r);
             assertThat(report.clean()).isTrue();
             assertThat(new ArrayList<>(r.stages.keySet())).containsExactly("bucket records", "pack indexes",
-                    "tombstones", "manifests", "manifest groups", "objects", "object locks");
+                    "tombstones", "manifests", "manifest groups", "objects", "object locks", "version attributes");
             assertThat(r.stages.get("bucket records")).containsExactly(-1, 2);
             assertThat(r.stages.get("pack indexes")).containsExactly(-1, report.packs());
             assertThat(r.stages.get("objects")).containsExactly(4, 4);
             assertThat(r.stages.get("object locks")).as("no version is locked").containsExactly(-1, 0);
+            assertThat(r.stages.get("version attributes")).as("no tags or ACL were changed").containsExactly(-1, 0);
             assertThat(report.objects()).isEqualTo(4);
         }
     }

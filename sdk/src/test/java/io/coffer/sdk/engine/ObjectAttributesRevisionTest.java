@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * reviseObjectAttributes (how the gateway stores an object's ACL among its stored headers) seals the manifest again
- * as putObjectTags does: bytes, ETag and time stay, and reindex restores the revised attributes from the backend.
+ * reviseObjectAttributes (how the gateway stores an object's ACL among its stored headers) changes the version in
+ * place as putObjectTags does: bytes, ETag and time stay, and reindex restores the revised attributes from the backend.
  */
 class ObjectAttributesRevisionTest {
     @TempDir

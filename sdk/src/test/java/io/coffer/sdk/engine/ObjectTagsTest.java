@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Object tags live in the sealed manifest: set on PUT, on multipart completion and on copy, replaced without touching
- * bytes, ETag or Last-Modified, checked against S3's limits, and rebuilt by reindex from the backend alone.
+ * Object tags live in the sealed manifest (set on PUT, on multipart completion and on copy) and, once replaced, in the
+ * version's attribute record: replaced without touching bytes, ETag or Last-Modified, checked against S3's limits, and
+ * rebuilt by reindex from the backend alone.
  */
 class ObjectTagsTest {
     static final ObjectAttributes TAGGED = ObjectAttributes.ofContentType("text/plain")

@@ -6,11 +6,12 @@ import java.util.TreeMap;
 
 /**
  * An object's ACL is kept among its stored headers under {@link #STORED_HEADER} ({@link AccessControlList#encode()}),
- * so it is sealed in the object's manifest and a reindex restores it; a private object stores nothing. The name is
+ * so it is sealed in the object's manifest or, once changed, in its version's attribute record, and a reindex restores
+ * it; a private object stores nothing. The name is
  * reserved: it is never answered as a response header.
  */
 public final class ObjectAcl {
-    public static final String STORED_HEADER = "x-amz-acl";
+    public static final String STORED_HEADER = ObjectAttributes.ACL_HEADER;
 
     private ObjectAcl() {
     }

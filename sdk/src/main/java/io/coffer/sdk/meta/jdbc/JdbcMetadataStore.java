@@ -42,6 +42,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -315,6 +316,12 @@ public final class JdbcMetadataStore implements MetadataStore {
     public Optional<ObjectLock> updateObjectLock(String bucket, String key, String clientVersionId,
                                                  BiFunction<ObjectRecord, ObjectLock, ObjectLock> change) {
         return locks.update(bucket, key, clientVersionId, change);
+    }
+
+    @Override
+    public Optional<ObjectRecord> updateObjectAttributes(String bucket, String key, String clientVersionId,
+                                                         Function<ObjectRecord, byte[]> change) {
+        return versions.updateAttributes(bucket, key, clientVersionId, change);
     }
 
     @Override

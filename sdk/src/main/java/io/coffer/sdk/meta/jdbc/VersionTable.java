@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Versions of versioned buckets besides the current one (schema 6): noncurrent versions and delete markers in
@@ -115,6 +116,42 @@ final class VersionTable extends Table {
         byte[] k = utf8(key);
         return clientVersionId == null ? current(c, bucket, k, dialect.forUpdate)
                 : find(c, bucket, k, clientVersionId, dialect.forUpdate);
+    }
+
+    /**
+     * Replaces the attributes of the version with the client's version id (null: the key's current row) under its row
+     * lock: {@code change} gets the version and returns its new attributes, or throws to refuse. Its id, manifest
+     * and references stay. Empty, changing nothing, if there is no such version.
+     */
+    Optional<ObjectRecord> updateAttributes(String bucket, String key, String clientVersionId,
+                                            Function<ObjectRecord, byte[]> change) {
+        byte[] k = utf8(key);
+        return db.write("updateObjectAttributes", c -> {
+            Optional<ObjectRecord> version = findForUpdate(c, bucket, key, clientVersionId);
+            if (version.isEmpty()) {
+                return version;
+            }
+            ObjectRecord v = version.get();
+            byte[] attributes = change.apply(v);
+            int updated;
+            try (PreparedStatement ps = prepare(c, "UPDATE objects SET attributes = ? WHERE bucket = ? AND "
+                    + "key_utf8 = ? AND version_id = ?")) {
+                bind(ps, attributes, bucket, k, v.versionId());
+                updated = ps.executeUpdate();
+            }
+            if (updated == 0) {
+                try (PreparedStatement ps = prepare(c, "UPDATE object_versions SET attributes = ? WHERE "
+                        + "version_id = ? AND bucket = ? AND key_utf8 = ?")) {
+                    bind(ps, attributes, v.versionId(), bucket, k);
+                    updated = ps.executeUpdate();
+                }
+            }
+            if (updated != 1) {
+                throw new RestartTransaction();
+            }
+            return Optional.of(new ObjectRecord(v.bucket(), v.key(), v.versionId(), v.size(), v.etag(),
+                    v.lastModified(), attributes, v.manifest(), v.chunkRefs(), v.nullVersion(), v.deleteMarker()));
+        });
     }
 
     /** The current row (as {@code current}) or the noncurrent row with the client's version id. */

@@ -55,7 +55,7 @@ import org.junit.jupiter.api.Test;
 
 /** The behaviours every {@link MetadataStore} must have, run against each {@link JdbcMetadataStore} dialect. */
 abstract class MetadataStoreContractTest implements BlockMapStoreContract, MaintenanceStoreContract,
-        ObjectVersionsContract, ObjectLocksContract {
+        ObjectVersionsContract, ObjectLocksContract, ObjectAttributesContract {
     static final Instant T0 = Instant.parse("2025-01-02T03:04:05.678Z");
     static final Comparator<String> UTF8_ORDER =
             (a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
