@@ -300,6 +300,19 @@ public interface Coffer extends AutoCloseable {
         return createMultipartUpload(bucket, key, attributes, checksum);
     }
 
+    /**
+     * {@link #createMultipartUpload(Bucket, String, ObjectAttributes, MultipartChecksum, CustomerKey)} whose object's
+     * version gets {@code lock} (S3's Object Lock headers on CreateMultipartUpload; NONE: the bucket's default
+     * retention) when the upload completes. The lock is checked at once, as PutObject's.
+     */
+    default String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                         MultipartChecksum checksum, CustomerKey customerKey, ObjectLock lock) {
+        if (lock != null && !lock.equals(ObjectLock.NONE)) {
+            throw CofferException.of(ErrorCode.INVALID_REQUEST, "This store keeps no Object Lock.");
+        }
+        return createMultipartUpload(bucket, key, attributes, checksum, customerKey);
+    }
+
     /** A part of an upload, with the upload's customer key (null for an upload under none). */
     default PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
                                 byte[] contentMd5, InputStream body, CustomerKey customerKey) {

@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.acl.PublicAccess;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.headers.ObjectLockHeaders;
 import io.coffer.gateway.s3.headers.TaggingHeader;
 import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -38,7 +39,8 @@ public final class CreateMultipartUploadHandler implements S3ActionHandler {
         ServerSideEncryption.Write sse = encryption.forWrite(r);
         String uploadId = coffer.createMultipartUpload(r.bucketRecord(), r.key(),
                 sse.apply(access.withRequestedAcl(r, ObjectHeaders.attributesFrom(r).withTags(TaggingHeader.tags(r)))),
-                algorithm == null ? null : new MultipartChecksum(algorithm, type), sse.engineKey());
+                algorithm == null ? null : new MultipartChecksum(algorithm, type), sse.engineKey(),
+                ObjectLockHeaders.requested(r));
         byte[] xml = XmlResponseWriter.document("InitiateMultipartUploadResult")
                 .element("Bucket", r.bucket()).element("Key", r.key()).element("UploadId", uploadId).toBytes();
         S3Response resp = S3Response.xml(200, xml);

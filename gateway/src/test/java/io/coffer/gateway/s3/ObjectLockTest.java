@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
  * Object Lock through the AWS SDK for Java v2 on the real engine: a bucket created with Object Lock, its configuration
  * and default retention, lock headers on PUT and copy reported by HEAD and GET, Put/GetObjectRetention and
  * Put/GetObjectLegalHold keeping the version id, AccessDenied for deleting a locked version (by DELETE and
- * DeleteObjects) or shortening a COMPLIANCE retention, and the governance bypass.
+ * DeleteObjects) or shortening a COMPLIANCE retention, the governance bypass, and lock headers on
+ * CreateMultipartUpload applied to the completed version.
  */
 class ObjectLockTest {
     @RegisterExtension
@@ -151,5 +152,38 @@ class ObjectLockTest {
         assertError(() -> s3.putObjectRetention(r -> r.bucket(b).key("src").retention(x -> x
                 .mode(ObjectLockRetentionMode.GOVERNANCE).retainUntilDate(Instant.now().minusSeconds(60)))), 400,
                 "InvalidArgument");
+    }
+
+    @Test
+    void lockHeadersOnCreateMultipartUploadLockTheCompletedVersion(S3Client s3) {
+        String b = "lock-multipart";
+        s3.createBucket(r -> r.bucket(b).objectLockEnabledForBucket(true));
+        Instant until = inDays(2);
+        String upload = s3.createMultipartUpload(r -> r.bucket(b).key("mp").objectLockMode(ObjectLockMode.GOVERNANCE)
+                .objectLockRetainUntilDate(until).objectLockLegalHoldStatus(ObjectLockLegalHoldStatus.ON)).uploadId();
+        String etag = s3.uploadPart(r -> r.bucket(b).key("mp").uploadId(upload).partNumber(1),
+                RequestBody.fromString("abc")).eTag();
+        String v = s3.completeMultipartUpload(r -> r.bucket(b).key("mp").uploadId(upload)
+                .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(etag)))).versionId();
+        HeadObjectResponse head = s3.headObject(r -> r.bucket(b).key("mp").versionId(v));
+        assertThat(head.objectLockMode()).isEqualTo(ObjectLockMode.GOVERNANCE);
+        assertThat(head.objectLockRetainUntilDate()).isEqualTo(until);
+        assertThat(head.objectLockLegalHoldStatus()).isEqualTo(ObjectLockLegalHoldStatus.ON);
+        assertThat(head.metadata()).isEmpty();
+        assertError(() -> s3.deleteObject(r -> r.bucket(b).key("mp").versionId(v).bypassGovernanceRetention(true)),
+                403, "AccessDenied");
+        s3.putObjectLegalHold(r -> r.bucket(b).key("mp").versionId(v).legalHold(h -> h.status(
+                ObjectLockLegalHoldStatus.OFF)));
+        assertError(() -> s3.deleteObject(r -> r.bucket(b).key("mp").versionId(v)), 403, "AccessDenied");
+        s3.deleteObject(r -> r.bucket(b).key("mp").versionId(v).bypassGovernanceRetention(true));
+
+        // checked when the upload starts, as on PutObject: a date in the past, a bucket without Object Lock
+        assertError(() -> s3.createMultipartUpload(r -> r.bucket(b).key("past").objectLockMode(
+                ObjectLockMode.GOVERNANCE).objectLockRetainUntilDate(Instant.now().minusSeconds(60))), 400,
+                "InvalidArgument");
+        s3.createBucket(r -> r.bucket("no-lock-multipart"));
+        assertError(() -> s3.createMultipartUpload(r -> r.bucket("no-lock-multipart").key("k")
+                .objectLockLegalHoldStatus(ObjectLockLegalHoldStatus.ON)), 400, "InvalidRequest");
+        assertThat(s3.listMultipartUploads(r -> r.bucket(b)).uploads()).isEmpty();
     }
 }

@@ -463,6 +463,12 @@ public final class Engine implements Coffer {
     }
 
     @Override
+    public String createMultipartUpload(Bucket bucket, String key, ObjectAttributes attributes,
+                                        MultipartChecksum checksum, CustomerKey customerKey, ObjectLock lock) {
+        return multipart.create(bucket.name(), bucket, key, attributes, checksum, customerKey, lock);
+    }
+
+    @Override
     public PartInfo uploadPart(Bucket bucket, String key, String uploadId, int partNumber, long contentLength,
                                byte[] contentMd5, InputStream body, CustomerKey customerKey) {
         return multipart.uploadPart(bucket.name(), bucket, key, uploadId, partNumber, contentLength, contentMd5,

@@ -14,6 +14,7 @@ import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
 import io.coffer.sdk.ObjectAttributes;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.PartInfo;
 import io.coffer.sdk.PartListing;
 import io.coffer.sdk.Precondition;
@@ -82,10 +83,24 @@ final class MultipartUploads {
     /** An upload whose parts are stored under {@code customerKey} (null: none), as its object will be. */
     String create(String bucket, Bucket known, String key, ObjectAttributes attributes, MultipartChecksum checksum,
                   CustomerKey customerKey) {
+        return create(bucket, known, key, attributes, checksum, customerKey, ObjectLock.NONE);
+    }
+
+    /**
+     * An upload whose object's version gets {@code lock} (NONE: the bucket's default retention, if any) when it
+     * completes; the lock is checked now as a PutObject's would be (InvalidRequest in a bucket without Object Lock,
+     * InvalidArgument for a date not in the future).
+     */
+    String create(String bucket, Bucket known, String key, ObjectAttributes attributes, MultipartChecksum checksum,
+                  CustomerKey customerKey, ObjectLock lock) {
         Names.checkKey(key);
         Bucket b = buckets.head(bucket, known);
+        if (lock != null && !lock.equals(ObjectLock.NONE)) {
+            ObjectLocks.forNewVersion(ctx.bucketCache.configs(bucket), lock, Instant.now());
+        }
         attributes = CustomerKeyWrap.stamp(ctx.config.masterKey(), attributes == null ? ObjectAttributes.EMPTY
                 : attributes, customerKey);
+        attributes = UploadLocks.stamp(attributes, lock);
         String uploadId = BackendLayout.newId();
         meta.createUpload(new UploadRecord(uploadId, bucket, key, b.owner(), Instant.now().truncatedTo(
                 ChronoUnit.MILLIS), UploadChecksums.encodeUpload(attributes, checksum)));
@@ -242,9 +257,12 @@ final class MultipartUploads {
                 Instant.now().truncatedTo(ChronoUnit.MILLIS), attrs, sizes, partSums, entries, null);
         Precondition when = precondition == null ? Precondition.NONE : precondition;
         try {
-            // the layer writer reads the parts' chunks, which under a customer key it cannot open
-            ObjectInfo layer = CustomerKey.protects(attrs) ? null : layers.commitAsLayer(manifest, when, uploadId);
-            return layer != null ? layer : commits.commit(manifest, NewChunks.NONE, when, uploadId, null);
+            // the layer writer reads the parts' chunks, which under a customer key it cannot open; it commits with
+            // the bucket's default lock only
+            ObjectLock lock = UploadChecksums.lockOf(upload);
+            ObjectInfo layer = CustomerKey.protects(attrs) || !lock.equals(ObjectLock.NONE) ? null
+                    : layers.commitAsLayer(manifest, when, uploadId);
+            return layer != null ? layer : commits.commit(manifest, NewChunks.NONE, when, uploadId, null, lock);
         } catch (CofferException e) {
             if (e.code() != ErrorCode.NO_SUCH_UPLOAD) {
                 throw e;

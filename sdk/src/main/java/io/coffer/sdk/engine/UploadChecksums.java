@@ -4,6 +4,7 @@ import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CompletedPart;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.ObjectLock;
 import io.coffer.sdk.UploadRecord;
 import io.coffer.sdk.checksum.ChecksumAlgorithm;
 import io.coffer.sdk.checksum.ChecksumType;
@@ -45,9 +46,17 @@ final class UploadChecksums {
         }
     }
 
-    /** The attributes the completed object starts from (its checksum is made from the parts'). */
+    /**
+     * The attributes the completed object starts from (its checksum is made from the parts'; the lock the upload
+     * asked for goes to the version, not into its attributes: {@link UploadLocks}).
+     */
     static ObjectAttributes objectAttributes(UploadRecord upload) {
-        return decode(upload.attributes()).withChecksums(Map.of());
+        return UploadLocks.unstamp(decode(upload.attributes())).withChecksums(Map.of());
+    }
+
+    /** The Object Lock the upload asked for on creation; NONE if none. */
+    static ObjectLock lockOf(UploadRecord upload) {
+        return UploadLocks.lockOf(decode(upload.attributes()));
     }
 
     static byte[] encodePart(Map<String, String> checksums) {

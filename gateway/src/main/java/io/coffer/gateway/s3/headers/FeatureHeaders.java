@@ -23,8 +23,6 @@ public final class FeatureHeaders {
     public static final String SSE_AES256 = "AES256";
     /** S3's name for SSE-KMS (here: a key of the gateway's keyring). */
     public static final String SSE_KMS = "aws:kms";
-    private static final String[] OBJECT_LOCK = {"x-amz-object-lock-mode", "x-amz-object-lock-retain-until-date",
-        "x-amz-object-lock-legal-hold"};
     /** S3's dual-layer SSE-KMS, which Coffer does not offer. */
     private static final String DSSE = "aws:kms:dsse";
     private static final String KMS_KEY_ID = "x-amz-server-side-encryption-aws-kms-key-id";
@@ -40,18 +38,12 @@ public final class FeatureHeaders {
             case CREATE_BUCKET -> {
                 // ACLs are AclHeaders', Object Lock is CreateBucketHandler's: nothing here to refuse
             }
-            case PUT_OBJECT, COPY_OBJECT -> newObject(r);
+            case PUT_OBJECT, COPY_OBJECT, CREATE_MULTIPART_UPLOAD -> newObject(r);
             case GET_OBJECT, HEAD_OBJECT -> {
                 if (r.header(SSE) != null || r.header(KMS_KEY_ID) != null) {
                     throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The x-amz-server-side-encryption header is"
                             + " not supported for this operation: a read names no server-managed key.");
                 }
-            }
-            case CREATE_MULTIPART_UPLOAD -> {
-                newObject(r);
-                // the engine has no place yet to keep a lock asked for at the start of an upload until its completion
-                absent(r, OBJECT_LOCK, "Object Lock headers on CreateMultipartUpload (the bucket's default retention "
-                        + "applies at completion)");
             }
             default -> {
             }
@@ -92,14 +84,6 @@ public final class FeatureHeaders {
             }
         }
         return false;
-    }
-
-    private static void absent(S3Request r, String[] headers, String feature) {
-        for (String h : headers) {
-            if (r.header(h) != null) {
-                throw notImplemented(feature);
-            }
-        }
     }
 
     private static S3Exception notImplemented(String feature) {
