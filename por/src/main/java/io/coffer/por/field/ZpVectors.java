@@ -7,7 +7,8 @@ package io.coffer.por.field;
  * a * w mod p is a * w - floor(a * w' / 2^32) * p, which lies in [0, 2p) and needs one conditional subtraction.
  * The quotient floor(a * w' / 2^32) is the high half of a 32x32-bit product; it is taken from 16-bit halves with
  * int multiplications only ({@link #shoupQuotient}), because JDK 17's C2 vectorises int products but not the
- * int-to-long product of the plain form: the butterfly runs about three times as fast (docs/BENCHMARKS.md, porasync).
+ * int-to-long product of the plain form: an HAdd or a CRebuild runs about twice as fast per CPU-second
+ * (docs/BENCHMARKS.md, porasync).
  * Results are the canonical elements either way. Every output may alias an input (the loops read index i before
  * writing it), so butterflies can run in place.
  */
@@ -90,6 +91,9 @@ public final class ZpVectors {
     public static void butterfly(int[] a, int[] b, int tw, int[] plus, int[] minus) {
         // C2 vectorises the loop below when it reads and writes the same two arrays, not with four (measured:
         // out of place it ran slower than the former long-product loop), so outputs elsewhere get copies first.
+        if (plus == b && plus != a) {
+            b = b.clone(); // copying a into plus would overwrite b before it is read
+        }
         if (plus != a) {
             System.arraycopy(a, 0, plus, 0, a.length);
         }

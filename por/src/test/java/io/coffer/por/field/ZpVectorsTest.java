@@ -40,6 +40,11 @@ class ZpVectorsTest {
                 assertThat(difference[i]).isEqualTo(Zp.sub(a[i], b[i]));
                 assertThat(acc[i]).isEqualTo(Zp.add(a[i], t));
             }
+            int[] swappedA = a.clone();
+            int[] swappedB = b.clone();
+            ZpVectors.butterfly(swappedA, swappedB, c, swappedB, swappedA); // outputs on the other inputs
+            assertThat(swappedB).isEqualTo(plus);
+            assertThat(swappedA).isEqualTo(minus);
             ZpVectors.butterfly(a, b, c, a, b); // in place
             assertThat(a).isEqualTo(plus);
             assertThat(b).isEqualTo(minus);
