@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * ("on"). Rounds alternate off and on; each prints wall MB/s and the process's CPU milliseconds per MB (which load
  * from other processes distorts less than wall time). Run under JFR to see where PoR's CPU goes.
  *
- * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory).
+ * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory); the batch
+ * exponent b (2^b blocks per H add) is {@code -Dcoffer.por.batch=B} (4, the gateway's default {@code por-batch}).
+ * Deletes (zero blocks written into the freed indices, appendix A.3) are timed too.
  */
 public final class PorStoreLoad {
     private static final int PUT_THREADS = 2;
@@ -51,28 +53,32 @@ public final class PorStoreLoad {
         for (byte[] c : contents) {
             random.nextBytes(c);
         }
+        int batch = Integer.getInteger("coffer.por.batch", 4);
         MasterKey key = MasterKey.random();
         try (JdbcMetadataStore meta = JdbcMetadataStore.sqlite(root.resolve("meta.db"));
              BlobStore off = new DirectoryBlobStore(root.resolve("off"));
              PorBlobStore on = PorBlobStore.open(new DirectoryBlobStore(root.resolve("inner")), meta.blockMap(),
-                     JournaledPorServer.open(root.resolve("por"), new ServerParameters(16, 4, 64 << 10)), key,
+                     JournaledPorServer.open(root.resolve("por"), new ServerParameters(16, batch, 64 << 10)), key,
                      root.resolve("por.state"), new SecureRandom())) {
-            System.out.printf("%d packs of %d MiB per round, %d put threads, %d get threads, load average %.1f%n",
-                    packs, packBytes >> 20, PUT_THREADS, GET_THREADS, loadAverage());
-            System.out.println("| round | store | PUT MB/s | PUT CPU ms/MB | GET MB/s | GET CPU ms/MB | load |");
-            System.out.println("|---|---|---:|---:|---:|---:|---:|");
+            System.out.printf("%d packs of %d MiB per round, %d put threads, %d get threads, batches of 2^%d blocks,"
+                    + " load average %.1f%n", packs, packBytes >> 20, PUT_THREADS, GET_THREADS, batch, loadAverage());
+            System.out.println("| round | store | PUT MB/s | PUT CPU ms/MB | GET MB/s | GET CPU ms/MB | DELETE CPU ms/MB"
+                    + " | load |");
+            System.out.println("|---|---|---:|---:|---:|---:|---:|---:|");
             for (int round = 0; round <= rounds; round++) { // round 0 warms up
                 for (BlobStore store : List.of(off, on)) {
                     String name = store == off ? "off" : "on";
                     String prefix = "p/r" + round + "-";
                     double[] put = timed(() -> putAll(store, prefix, contents), packs * (double) packBytes);
                     double[] get = timed(() -> getAll(store, prefix, contents), packs * (double) packBytes);
+                    double[] delete = timed(() -> {
+                        for (int i = 0; i < packs; i++) {
+                            store.delete(prefix + i);
+                        }
+                    }, packs * (double) packBytes);
                     if (round > 0) {
-                        System.out.printf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f |%n", round, name, put[0],
-                                put[1], get[0], get[1], loadAverage());
-                    }
-                    for (int i = 0; i < packs; i++) {
-                        store.delete(prefix + i);
+                        System.out.printf("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n", round, name, put[0],
+                                put[1], get[0], get[1], delete[1], loadAverage());
                     }
                 }
             }

@@ -56,6 +56,7 @@ public final class PorClient {
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
+    private final byte[] zeroBlock;
     private ClientState state;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
@@ -71,6 +72,7 @@ public final class PorClient {
         this.hParams = new CodeParameters(state.hLog().k());
         this.blockWidth = Segments.count(state.blockBytes()) + 1;
         this.blockBytes = state.blockBytes();
+        this.zeroBlock = new byte[blockBytes];
         this.blockKey = ChecksumKey.derive(keys.checksumKey(), blockWidth);
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
@@ -110,10 +112,23 @@ public final class PorClient {
         traffic.down(leaf.wireBytes());
         MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
 
-        int[] tagged = BlockTag.ofBlock(block, index);
-        byte[] sealedU = sealer.sealU(index, blockKey.checksum(tagged));
+        int batchOffset = state.pending() * blockWidth;
+        Checksum blockSum;
+        Checksum batchPart;
+        if (isZero(block)) {
+            // A deleted block (appendix A.3) is zero but for its tag, index + 1 in the last element; sigma = M * B is
+            // linear (section 5.3), so its checksums are the tag's columns of M and M_H times the tag: the same values
+            // as the full products, without converting or multiplying the zero elements.
+            blockSum = blockKey.column(blockWidth - 1).times(index + 1);
+            batchPart = batchKey.column(batchOffset + blockWidth - 1).times(index + 1);
+        } else {
+            int[] tagged = BlockTag.ofBlock(block, index);
+            blockSum = blockKey.checksum(tagged);
+            batchPart = batchKey.checksum(tagged, batchOffset);
+        }
+        byte[] sealedU = sealer.sealU(index, blockSum);
         byte[] newRoot = path.rootFor(MerkleHash.leaf(sealedU));
-        Checksum batchSum = state.pendingChecksum().plus(batchKey.checksum(tagged, state.pending() * blockWidth));
+        Checksum batchSum = state.pendingChecksum().plus(batchPart);
         int pending = state.pending() + 1;
 
         if (pending < 1 << state.batchExponent()) {
@@ -485,5 +500,9 @@ public final class PorClient {
         if (index < 0 || index >= cParams.n()) {
             throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
         }
+    }
+
+    private boolean isZero(byte[] block) {
+        return Arrays.mismatch(block, zeroBlock) < 0;
     }
 }

@@ -4,8 +4,12 @@ package io.coffer.por.field;
  * Element-wise Z_p operations on vectors (int arrays of elements in [0, p)), the inner loops of the PoR code.
  *
  * <p>Multiplication by a constant uses Shoup's method: with w' = floor(w * 2^32 / p) precomputed once per constant,
- * a * w mod p is a * w - floor(a * w' / 2^32) * p, which lies in [0, 2p) and needs one conditional subtraction: two
- * multiplications and no division in the loop. Every output may alias an input (the loops read index i before
+ * a * w mod p is a * w - floor(a * w' / 2^32) * p, which lies in [0, 2p) and needs one conditional subtraction.
+ * The quotient floor(a * w' / 2^32) is the high half of a 32x32-bit product; it is taken from 16-bit halves with
+ * int multiplications only ({@link #shoupQuotient}), because JDK 17's C2 vectorises int products but not the
+ * int-to-long product of the plain form: an HAdd or a CRebuild runs about twice as fast per CPU-second
+ * (docs/BENCHMARKS.md, porasync).
+ * Results are the canonical elements either way. Every output may alias an input (the loops read index i before
  * writing it), so butterflies can run in place.
  */
 public final class ZpVectors {
@@ -21,8 +25,21 @@ public final class ZpVectors {
     /** a * w mod p, given {@code wShoup = shoup(w)}. */
     public static int mulShoup(int a, int w, long wShoup) {
         int q = (int) ((a * wShoup) >>> 32);
-        int r = a * w - q * P; // the true value is in [0, 2p) < 2^32, so the 32-bit wrap-around is exact
-        return reduceOnce(r - P); // r - P is negative exactly when r, read unsigned, is below p
+        return reduceOnce(a * w - q * P - P); // the true a * w - q * p is in [0, 2p) < 2^32: the wrap-around is exact
+    }
+
+    /**
+     * floor(a * w' / 2^32) for a in [0, 2^31) and w' in [0, 2^32) (an unsigned int split as {@code wHigh} * 2^16 +
+     * {@code wLow}), exactly, from four products of 16-bit halves that each fit 32 unsigned bits.
+     */
+    private static int shoupQuotient(int a, int wHigh, int wLow) {
+        int aHigh = a >>> 16;
+        int aLow = a & 0xFFFF;
+        int lowLow = aLow * wLow; // < 2^32, read unsigned
+        int lowHigh = aLow * wHigh; // < 2^32, read unsigned
+        int highLow = aHigh * wLow; // < 2^31
+        int middle = (lowLow >>> 16) + (lowHigh & 0xFFFF) + (highLow & 0xFFFF); // < 3 * 2^16
+        return aHigh * wHigh + (lowHigh >>> 16) + (highLow >>> 16) + (middle >>> 16);
     }
 
     /** v + p if v is negative, else v: branch-free, for values in [-p, p). */
@@ -32,9 +49,12 @@ public final class ZpVectors {
 
     /** out = v * c, element-wise. */
     public static void scale(int[] v, int c, int[] out) {
-        long cs = shoup(c);
+        int cs = (int) shoup(c);
+        int high = cs >>> 16;
+        int low = cs & 0xFFFF;
         for (int i = 0; i < v.length; i++) {
-            out[i] = mulShoup(v[i], c, cs);
+            int a = v[i];
+            out[i] = reduceOnce(a * c - shoupQuotient(a, high, low) * P - P);
         }
     }
 
@@ -54,9 +74,13 @@ public final class ZpVectors {
 
     /** acc += v * c, element-wise. */
     public static void addScaled(int[] acc, int[] v, int c) {
-        long cs = shoup(c);
+        int cs = (int) shoup(c);
+        int high = cs >>> 16;
+        int low = cs & 0xFFFF;
         for (int i = 0; i < acc.length; i++) {
-            acc[i] = reduceOnce(acc[i] - P + mulShoup(v[i], c, cs));
+            int a = v[i];
+            int product = reduceOnce(a * c - shoupQuotient(a, high, low) * P - P);
+            acc[i] = reduceOnce(acc[i] - P + product);
         }
     }
 
@@ -65,13 +89,42 @@ public final class ZpVectors {
      * be {@code a} and {@code minus} may be {@code b}.
      */
     public static void butterfly(int[] a, int[] b, int tw, int[] plus, int[] minus) {
-        long tws = shoup(tw);
-        int length = a.length;
+        // C2 vectorises the loop below when it reads and writes the same two arrays, not with four (measured:
+        // out of place it ran slower than the former long-product loop), so outputs elsewhere get copies first.
+        if (plus == b && plus != a) {
+            b = b.clone(); // copying a into plus would overwrite b before it is read
+        }
+        if (plus != a) {
+            System.arraycopy(a, 0, plus, 0, a.length);
+        }
+        if (minus != b) {
+            System.arraycopy(b, 0, minus, 0, b.length);
+        }
+        butterflyInPlace(plus, minus, tw);
+    }
+
+    /** x, y := x + tw * y, x - tw * y. */
+    private static void butterflyInPlace(int[] x, int[] y, int tw) {
+        int length = x.length;
+        if (tw == 1) {
+            // the first butterfly of every stage of a rebuild (twiddle nu^0): no product to take
+            for (int i = 0; i < length; i++) {
+                int u = x[i];
+                int t = y[i];
+                x[i] = reduceOnce(u - P + t);
+                y[i] = reduceOnce(u - t);
+            }
+            return;
+        }
+        int tws = (int) shoup(tw);
+        int high = tws >>> 16;
+        int low = tws & 0xFFFF;
         for (int i = 0; i < length; i++) {
-            int x = a[i];
-            int t = mulShoup(b[i], tw, tws);
-            plus[i] = reduceOnce(x - P + t);
-            minus[i] = reduceOnce(x - t);
+            int u = x[i];
+            int v = y[i];
+            int t = reduceOnce(v * tw - shoupQuotient(v, high, low) * P - P);
+            x[i] = reduceOnce(u - P + t);
+            y[i] = reduceOnce(u - t);
         }
     }
 }

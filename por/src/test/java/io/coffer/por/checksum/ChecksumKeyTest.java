@@ -11,6 +11,34 @@ import org.junit.jupiter.api.Test;
 class ChecksumKeyTest {
     private static final int WIDTH = Segments.count(4096);
 
+    /**
+     * Sealed checksums on disk were computed under M as derived from the key: a faster checksum loop or another
+     * layout of M in memory must not change one. Expected values computed with the code of commit bc718bc.
+     */
+    @Test
+    void checksumsAreThoseOfTheRowMajorMatrixTheStoresWereWrittenWith() {
+        byte[] seed = new byte[32];
+        for (int i = 0; i < 32; i++) {
+            seed[i] = (byte) (7 * i + 1);
+        }
+        int blockWidth = 1094;
+        ChecksumKey key = ChecksumKey.derive(seed, 3 * blockWidth);
+        SplittableRandom random = new SplittableRandom(2026);
+        int[] block = new int[blockWidth];
+        for (int i = 0; i < blockWidth; i++) {
+            block[i] = random.nextInt(Zp.P);
+        }
+        block[0] = Zp.P - 1;
+        assertThat(key.checksum(block, 0)).isEqualTo(
+                Checksum.of(new int[] {293425020, 95577891, 1684722971, 1542854097, 823998259}));
+        assertThat(key.checksum(block, blockWidth)).isEqualTo(
+                Checksum.of(new int[] {1223495265, 18517544, 1207570362, 837359362, 703005327}));
+        assertThat(key.checksum(block, 2 * blockWidth - 5)).isEqualTo(
+                Checksum.of(new int[] {386661920, 445085537, 1509041586, 1580457716, 1151691110}));
+        assertThat(key.column(3 * blockWidth - 1)).isEqualTo(
+                Checksum.of(new int[] {1580410314, 743349406, 1479900653, 921772596, 1266271095}));
+    }
+
     @Test
     void checksumsAreAdditivelyHomomorphic() {
         ChecksumKey key = ChecksumKey.derive(bytes(32, 1), WIDTH);
