@@ -139,6 +139,11 @@ record TargetSet(List<Target> all, String setup) {
             porEnv.put("COFFER_POR", "embedded");
             porEnv.put("COFFER_POR_K", Integer.toString(porK));
             porEnv.put("COFFER_POR_BLOCK_SIZE", "65536");
+            // the write batch exponent (por-batch) to measure, when not the gateway's default
+            String batch = System.getenv("COFFER_BENCH_POR_BATCH");
+            if (batch != null && !batch.isBlank()) {
+                porEnv.put("COFFER_POR_BATCH", batch.trim());
+            }
             ServerProcess por = ServerProcess.coffer("coffer-por-gateway", work, heap, porEnv, cofferJvmArgs);
             all.add(por);
             Target porTarget = new Target("coffer-por", client(URI.create("http://127.0.0.1:" + por.port()),
