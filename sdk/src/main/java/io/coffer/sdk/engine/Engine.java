@@ -207,16 +207,7 @@ public final class Engine implements Coffer {
     @Override
     public ObjectContent getObjectKeyed(String bucket, String key, String versionId, ByteRange range,
                                         Consumer<ObjectInfo> check, ObjectKeyResolver keys) {
-        ObjectRecord record = reads.record(bucket, key, versionId);
-        ObjectInfo info = ObjectReads.info(record);
-        CustomerKey customerKey = keys.keyFor(info.attributes());
-        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
-        check.accept(info);
-        ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
-        long offset = resolved == null ? 0 : resolved.offset();
-        long length = resolved == null ? record.size() : resolved.length();
-        Manifest m = reads.openManifest(record, customerKey);
-        return new ObjectContent(info, resolved, reads.content(m, offset, length));
+        return reads.object(bucket, key, versionId, range, check, keys);
     }
 
     @Override
@@ -238,14 +229,7 @@ public final class Engine implements Coffer {
     @Override
     public ObjectContent getObjectPartKeyed(String bucket, String key, String versionId, int partNumber,
                                             ObjectKeyResolver keys) {
-        ObjectRecord record = reads.record(bucket, key, versionId);
-        ObjectInfo info = ObjectReads.info(record);
-        CustomerKey customerKey = keys.keyFor(info.attributes());
-        CustomerKeyWrap.check(config.masterKey(), info.attributes(), customerKey);
-        ByteRange.Resolved part = info.partRange(partNumber);
-        Manifest m = reads.openManifest(record, customerKey);
-        ByteRange.Resolved range = part.length() == 0 ? null : part;
-        return new ObjectContent(info, range, reads.content(m, part.offset(), part.length()));
+        return reads.part(bucket, key, versionId, partNumber, keys);
     }
 
     @Override

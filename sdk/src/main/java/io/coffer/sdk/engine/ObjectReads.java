@@ -3,12 +3,15 @@ package io.coffer.sdk.engine;
 import static io.coffer.sdk.engine.EngineContext.backendFailure;
 
 import io.coffer.sdk.BucketVersioning;
+import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.CopySource;
 import io.coffer.sdk.CustomerKey;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.Names;
+import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectInfo;
+import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.codec.MalformedRecordException;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
 import io.coffer.sdk.manifest.Manifest;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,6 +97,36 @@ final class ObjectReads {
         } catch (MalformedRecordException e) {
             throw CofferException.of(ErrorCode.INTERNAL_ERROR, "stored attributes are malformed", e);
         }
+    }
+
+    /**
+     * A version's bytes ({@code range} null: all), under the key {@code keys} names for its stored attributes,
+     * checked against them (and by {@code check}) before anything is read.
+     */
+    ObjectContent object(String bucket, String key, String versionId, ByteRange range, Consumer<ObjectInfo> check,
+                         ObjectKeyResolver keys) {
+        ObjectRecord record = record(bucket, key, versionId);
+        ObjectInfo info = info(record);
+        CustomerKey customerKey = keys.keyFor(info.attributes());
+        CustomerKeyWrap.check(ctx.config.masterKey(), info.attributes(), customerKey);
+        check.accept(info);
+        ByteRange.Resolved resolved = range == null ? null : range.resolve(record.size());
+        long offset = resolved == null ? 0 : resolved.offset();
+        long length = resolved == null ? record.size() : resolved.length();
+        Manifest m = openManifest(record, customerKey);
+        return new ObjectContent(info, resolved, content(m, offset, length));
+    }
+
+    /** The bytes of one part of a version (GetObject with {@code partNumber}), keyed as {@link #object}. */
+    ObjectContent part(String bucket, String key, String versionId, int partNumber, ObjectKeyResolver keys) {
+        ObjectRecord record = record(bucket, key, versionId);
+        ObjectInfo info = info(record);
+        CustomerKey customerKey = keys.keyFor(info.attributes());
+        CustomerKeyWrap.check(ctx.config.masterKey(), info.attributes(), customerKey);
+        ByteRange.Resolved part = info.partRange(partNumber);
+        Manifest m = openManifest(record, customerKey);
+        ByteRange.Resolved range = part.length() == 0 ? null : part;
+        return new ObjectContent(info, range, content(m, part.offset(), part.length()));
     }
 
     /**
