@@ -116,7 +116,15 @@ jclouds.provider=transient
 jclouds.identity=$MAIN_KEY
 jclouds.credential=$MAIN_SECRET
 PROPS
-  java -Xmx1g -cp "$CP" org.gaul.s3proxy.Main --properties "$OUT/s3proxy.properties" > "$OUT/gateway.log" 2>&1 &
+  # Without a logback configuration on this classpath every logger would write DEBUG lines (slow, gigabytes).
+  cat > "$OUT/s3proxy-logback.xml" <<'LOGBACK'
+<configuration>
+  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %-5level %logger{36} %msg%n</pattern></encoder></appender>
+  <root level="WARN"><appender-ref ref="OUT"/></root>
+</configuration>
+LOGBACK
+  java -Xmx1g -Dlogback.configurationFile="$OUT/s3proxy-logback.xml" -cp "$CP" org.gaul.s3proxy.Main \
+    --properties "$OUT/s3proxy.properties" > "$OUT/gateway.log" 2>&1 &
   GW=$!
   wait_ready "http://127.0.0.1:$PORT/"
   ALT_KEY=$MAIN_KEY; ALT_SECRET=$MAIN_SECRET; TENANT_KEY=$MAIN_KEY; TENANT_SECRET=$MAIN_SECRET
