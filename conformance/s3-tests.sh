@@ -18,7 +18,8 @@
 # SUITE_DIR is a checkout (or `git archive` tree) of https://github.com/ceph/s3-tests; docs/S3-COMPATIBILITY.md names
 # the commit the published numbers come from (S3_TESTS_COMMIT=<hash> records it when SUITE_DIR is no git checkout).
 # The suite's Python dependencies come from PyPI into a venv (S3_TESTS_VENV, default .cache/s3-tests-venv). The JUnit
-# XML, pytest's output and the gateway's log stay in S3_TESTS_OUT (default .cache/s3-tests). Extra arguments go to
+# XML, pytest's output and the server's log stay in S3_TESTS_OUT (default .cache/s3-tests, -<target> added for another
+# target). Extra arguments go to
 # pytest, e.g. `-k test_object_head` or `s3tests/functional/test_s3.py::test_bucket_list_empty` to run a few tests
 # (a run with arguments writes no results file).
 set -euo pipefail
