@@ -15,16 +15,13 @@ import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.ObjectKeyResolver;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.manifest.Manifest;
-import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.coffer.sdk.testing.TestData;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,23 +83,10 @@ class KmsKeyObjectsTest {
 
     @Test
     void equalDataDeduplicatesUnderTheSameKeyringKeyOnly() throws Exception {
-        byte[] data = TestData.bytes(12, SIZE);
         try (TestEngine e = TestEngine.open(dir)) {
             e.coffer.createBucket("bkt", "t");
-            put(e.coffer, "a1", data, KEY_A);
-            long afterFirst = e.backendBytes();
-            put(e.coffer, "a2", data, KEY_A);
-            assertThat(e.backendBytes() - afterFirst).isLessThan(SIZE / 100);
-            long beforeB = e.backendBytes();
-            put(e.coffer, "b", data, KEY_B);
-            assertThat(e.backendBytes() - beforeB).isGreaterThanOrEqualTo(SIZE);
-            long beforePlain = e.backendBytes();
-            put(e.coffer, "plain", data, null);
-            assertThat(e.backendBytes() - beforePlain).isGreaterThanOrEqualTo(SIZE);
-            Set<Object> ids = new HashSet<>(manifest(e, "a1").distinctChunkIds());
-            assertThat(manifest(e, "a2").distinctChunkIds()).allMatch(ids::contains);
-            assertThat(manifest(e, "b").distinctChunkIds()).noneMatch(ids::contains);
-            assertThat(manifest(e, "plain").distinctChunkIds()).noneMatch(ids::contains);
+            KeyedObjectChecks.assertDeduplicatesUnderTheSameKeyOnly(e, TestData.bytes(12, SIZE), KEY_A, KEY_B,
+                    (key, data, k) -> put(e.coffer, key, data, k));
         }
     }
 
@@ -173,8 +157,7 @@ class KmsKeyObjectsTest {
     }
 
     private static Manifest manifest(TestEngine e, String key) throws Exception {
-        ObjectRecord r = e.meta.object("bkt", key).orElseThrow();
-        return StoredRecords.openManifest(e.masterKey, BackendLayout.manifest(r.versionId()), r.manifest());
+        return KeyedObjectChecks.manifest(e, key);
     }
 
     private static void assertCode(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, ErrorCode code) {
