@@ -47,6 +47,7 @@ class S3ErrorCodeTest {
             Map.entry(S3ErrorCode.MAX_POST_PRE_DATA_LENGTH_EXCEEDED_ERROR, "MaxPostPreDataLengthExceededError"),
             Map.entry(S3ErrorCode.METHOD_NOT_ALLOWED, "MethodNotAllowed"),
             Map.entry(S3ErrorCode.MISSING_CONTENT_LENGTH, "MissingContentLength"),
+            Map.entry(S3ErrorCode.KMS_NOT_FOUND, "KMS.NotFoundException"),
             Map.entry(S3ErrorCode.MISSING_SECURITY_HEADER, "MissingSecurityHeader"),
             Map.entry(S3ErrorCode.NO_SUCH_BUCKET, "NoSuchBucket"),
             Map.entry(S3ErrorCode.NO_SUCH_BUCKET_POLICY, "NoSuchBucketPolicy"),
