@@ -85,8 +85,7 @@ public final class KmsKey {
         if (bucketKeyEnabled) {
             headers.put(BUCKET_KEY_HEADER, "true");
         }
-        return new ObjectAttributes(attributes.contentType(), attributes.userMetadata(), headers,
-                attributes.checksums(), attributes.tags());
+        return attributes.withHeaders(headers);
     }
 
     /** {@code attributes} without any keyring marks (a copy of such an object stored otherwise). */
@@ -94,8 +93,7 @@ public final class KmsKey {
         if (!attributes.headers().containsKey(SSE_HEADER) && !attributes.headers().containsKey(KEY_ID_HEADER)) {
             return attributes;
         }
-        return new ObjectAttributes(attributes.contentType(), attributes.userMetadata(),
-                unstamped(attributes.headers()), attributes.checksums(), attributes.tags());
+        return attributes.withHeaders(unstamped(attributes.headers()));
     }
 
     private static Map<String, String> unstamped(Map<String, String> headers) {

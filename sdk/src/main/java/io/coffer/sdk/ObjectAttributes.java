@@ -50,6 +50,11 @@ public record ObjectAttributes(String contentType, Map<String, String> userMetad
         return new ObjectAttributes(contentType, userMetadata, headers, checksums, newTags);
     }
 
+    /** These attributes with other stored headers. */
+    public ObjectAttributes withHeaders(Map<String, String> newHeaders) {
+        return new ObjectAttributes(contentType, userMetadata, newHeaders, checksums, tags);
+    }
+
     /** These attributes with the stored {@link #ACL_HEADER} set to {@code acl} (null: removed). */
     public ObjectAttributes withAcl(String acl) {
         Map<String, String> h = new TreeMap<>(headers);
@@ -58,7 +63,7 @@ public record ObjectAttributes(String contentType, Map<String, String> userMetad
         } else {
             h.put(ACL_HEADER, acl);
         }
-        return new ObjectAttributes(contentType, userMetadata, h, checksums, tags);
+        return withHeaders(h);
     }
 
     private static Map<String, String> sorted(Map<String, String> m) {

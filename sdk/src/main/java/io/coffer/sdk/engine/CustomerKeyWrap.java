@@ -79,8 +79,7 @@ final class CustomerKeyWrap {
         if (key != null) {
             headers.put(CustomerKey.DIGEST_HEADER, digest(master, key));
         }
-        return new ObjectAttributes(attributes.contentType(), attributes.userMetadata(), headers,
-                attributes.checksums(), attributes.tags());
+        return attributes.withHeaders(headers);
     }
 
     /**

@@ -28,7 +28,7 @@ final class UploadLocks {
         Map<String, String> headers = new TreeMap<>(attributes.headers());
         headers.put(HEADER, (lock.hasRetention() ? lock.mode().name() + " " + lock.retainUntil().toEpochMilli()
                 : "NONE 0") + " " + (lock.legalHold() ? "ON" : "OFF"));
-        return withHeaders(attributes, headers);
+        return attributes.withHeaders(headers);
     }
 
     /** The lock recorded in an upload's attributes; NONE for an upload that asked for none (or made before). */
@@ -59,10 +59,6 @@ final class UploadLocks {
         }
         Map<String, String> headers = new TreeMap<>(attributes.headers());
         headers.remove(HEADER);
-        return withHeaders(attributes, headers);
-    }
-
-    private static ObjectAttributes withHeaders(ObjectAttributes a, Map<String, String> headers) {
-        return new ObjectAttributes(a.contentType(), a.userMetadata(), headers, a.checksums(), a.tags());
+        return attributes.withHeaders(headers);
     }
 }
