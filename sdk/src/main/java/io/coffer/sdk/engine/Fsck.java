@@ -144,14 +144,17 @@ final class Fsck {
                     checkTombstone(b);
                 }
             }
+            Set<String> lockRecords = new HashSet<>();
             for (BlobInfo b : blobs.list(BackendLayout.LOCKS)) {
                 String v = BackendLayout.idOf(b.name());
+                lockRecords.add(b.name());
                 if (!versions.contains(v)) {
                     orphans.add(b.name());
                 } else if (readData) {
                     checkLockRecord(b, v);
                 }
             }
+            checkLockedVersionsHaveRecords(versions, lockRecords);
             for (BlobInfo b : blobs.list(BackendLayout.ATTRIBUTES)) {
                 String v = BackendLayout.idOf(b.name());
                 if (!versions.contains(v)) {
@@ -346,6 +349,25 @@ final class Fsck {
                     + "the version it buries)");
         } catch (IOException e) {
             damaged.add(b.name() + ": tombstone unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Every committed version with an Object Lock row has its sealed record: the record is written before the version
+     * is committed ({@link ObjectLocks}), and without it reindex would restore the version unlocked. A record the
+     * listing missed but that exists now belongs to a lock set since (not damage).
+     */
+    private void checkLockedVersionsHaveRecords(Set<String> versions, Set<String> lockRecords) {
+        for (String v : meta.lockedVersionIds()) {
+            String record = BackendLayout.lock(v);
+            if (!versions.contains(v) || lockRecords.contains(record) || committedSince(record) != null) {
+                continue;
+            }
+            ObjectLock row = meta.objectLock(v); // read again: a lock lifted since has no row and needs no record
+            if (!row.equals(ObjectLock.NONE)) {
+                damaged.add(record + ": missing, but version " + v + " has an Object Lock row (" + row
+                        + "; reindex would restore the version unlocked)");
+            }
         }
     }
 

@@ -174,6 +174,9 @@ public interface MetadataStore extends AutoCloseable {
     /** The Object Lock of the version with this id; {@link ObjectLock#NONE} if it has none. */
     ObjectLock objectLock(String versionId);
 
+    /** The ids of every version with an Object Lock row (fsck: each committed one must have its sealed record). */
+    List<String> lockedVersionIds();
+
     /**
      * Sets the lock of a version ({@link ObjectLock#NONE}: removes it) without looking for the version: for a version
      * about to be committed (its lock is stored first, so it is never visible unlocked) or one that was never

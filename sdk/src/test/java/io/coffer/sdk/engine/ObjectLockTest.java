@@ -253,7 +253,7 @@ class ObjectLockTest {
     }
 
     @Test
-    void fsckChecksLockRecordsAndGcCollectsThoseOfVersionsThatAreNotAfterTheGracePeriod() throws Exception {
+    void fsckChecksLockRecordsAndFindsMissingOnesAndGcCollectsThoseOfVersionsThatAreNotAfterTheGracePeriod() throws Exception {
         try (TestEngine e = TestEngine.open(dir, o -> o.gcGrace(Duration.ofMillis(800)))) {
             Bucket b = e.coffer.createBucket("locked", "alice", null, true);
             ObjectInfo kept = put(e.coffer, "k", 1, BIG, new ObjectLock(ObjectLockMode.GOVERNANCE, inDays(1), false));
@@ -290,6 +290,11 @@ class ObjectLockTest {
                     .startsWith(record).contains("does not open"));
             assertThat(e.coffer.fsck(false).clean()).as("without reading data, records are only listed").isTrue();
             assertThat(e.coffer.objectLock(b, "k", kept.versionId()).mode()).isEqualTo(ObjectLockMode.GOVERNANCE);
+
+            // a locked version whose record is gone would come back unlocked from reindex: damage, even unread
+            e.blobs.delete(record);
+            assertThat(e.coffer.fsck(false).damaged()).singleElement().satisfies(d -> assertThat(d)
+                    .startsWith(record + ": missing").contains(kept.versionId()));
         }
     }
 

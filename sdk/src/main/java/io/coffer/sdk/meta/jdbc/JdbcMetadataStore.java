@@ -308,6 +308,11 @@ public final class JdbcMetadataStore implements MetadataStore {
     }
 
     @Override
+    public List<String> lockedVersionIds() {
+        return locks.lockedVersionIds();
+    }
+
+    @Override
     public void putObjectLock(String bucket, String versionId, ObjectLock lock) {
         locks.put(bucket, versionId, lock);
     }

@@ -42,6 +42,10 @@ final class LockTable extends Table {
         return found.isEmpty() ? ObjectLock.NONE : found.get(0);
     }
 
+    List<String> lockedVersionIds() {
+        return db.read("lockedVersionIds", c -> rows(c, "SELECT version_id FROM object_locks", rs -> rs.getString(1)));
+    }
+
     /** Sets the lock row of a version (NONE: removes it), without looking for the version. */
     void put(String bucket, String versionId, ObjectLock lock) {
         db.write("putObjectLock", c -> {
