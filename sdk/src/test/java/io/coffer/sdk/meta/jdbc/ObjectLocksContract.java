@@ -48,11 +48,13 @@ interface ObjectLocksContract {
         assertThat(metadata().objectLock("v1")).isEqualTo(ObjectLock.NONE);
         metadata().putObjectLock("lb", "v1", COMPLIANT);
         assertThat(metadata().objectLock("v1")).isEqualTo(COMPLIANT);
+        assertThat(metadata().lockedVersionIds()).containsExactly("v1");
         ObjectLock held = COMPLIANT.withLegalHold(true).withRetention(null, null);
         metadata().putObjectLock("lb", "v1", held);
         assertThat(metadata().objectLock("v1")).isEqualTo(held);
         metadata().putObjectLock("lb", "v1", ObjectLock.NONE);
         assertThat(metadata().objectLock("v1")).isEqualTo(ObjectLock.NONE);
+        assertThat(metadata().lockedVersionIds()).isEmpty();
     }
 
     @Test
