@@ -19,9 +19,9 @@ import software.amazon.awssdk.services.kms.KmsClient;
  * loopback port, started for a test and stopped by it; its keys live in its memory only. A test that needs it fails
  * (never skips) when it is missing.
  */
-final class MotoKms implements AutoCloseable {
-    static final String ACCESS_KEY = "testing";
-    static final String SECRET_KEY = "testing";
+public final class MotoKms implements AutoCloseable {
+    public static final String ACCESS_KEY = "testing";
+    public static final String SECRET_KEY = "testing";
 
     private final Process process;
     private final int port;
@@ -35,7 +35,7 @@ final class MotoKms implements AutoCloseable {
                 .credentialsProvider(credentials()).build();
     }
 
-    static MotoKms start(Path logDir) throws IOException, InterruptedException {
+    public static MotoKms start(Path logDir) throws IOException, InterruptedException {
         Path moto = ExternalClients.executable("coffer.moto", "moto_server (pip package moto[server])");
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -61,7 +61,7 @@ final class MotoKms implements AutoCloseable {
         throw new IOException("moto_server did not listen on port " + port + " within 30 s");
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port);
     }
 
@@ -75,7 +75,7 @@ final class MotoKms implements AutoCloseable {
     }
 
     /** A new key, named also by {@code alias} when not null; its ARN. */
-    String createKey(String alias) {
+    public String createKey(String alias) {
         String id = client.createKey(b -> b.description("coffer test")).keyMetadata().keyId();
         if (alias != null) {
             client.createAlias(b -> b.aliasName(alias).targetKeyId(id));
