@@ -15,9 +15,13 @@ import io.coffer.sdk.ObjectAttributes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +37,7 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
 
 /**
  * SSE-KMS through a real KMS (moto's, over real sockets) and the AWS SDK v2 on the real engine: PUT, GET, HEAD,
@@ -117,6 +122,16 @@ class KmsServiceRequestsTest {
             assertThat(s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("mp")).asByteArray()).isEqualTo(one);
             assertThat(s3.headObject(r -> r.bucket(BUCKET).key("mp")).ssekmsKeyId()).isEqualTo(keyArn);
             assertThat(g.engine.fsck(false).clean()).isTrue();
+
+            // bucket default encryption naming a KMS alias: checked when set, used by writes that name none
+            s3.createBucket(b -> b.bucket("kms-default"));
+            assertError(() -> s3.putBucketEncryption(r -> r.bucket("kms-default").serverSideEncryptionConfiguration(
+                    c -> c.rules(rule("alias/no-such-alias")))), 400, "KMS.NotFoundException");
+            s3.putBucketEncryption(r -> r.bucket("kms-default").serverSideEncryptionConfiguration(c -> c.rules(
+                    rule("alias/coffer-test"))));
+            assertThat(s3.putObject(r -> r.bucket("kms-default").key("o"), RequestBody.fromString("o")).ssekmsKeyId())
+                    .isEqualTo(keyArn);
+            assertThat(s3.getObjectAsBytes(r -> r.bucket("kms-default").key("o")).asUtf8String()).isEqualTo("o");
         }
     }
 
@@ -128,11 +143,31 @@ class KmsServiceRequestsTest {
         long chunks;
         try (Gateway g = Gateway.start(data, moto.keySource())) {
             g.s3.createBucket(b -> b.bucket(BUCKET));
+            // first writes of a bucket and key at once make one data key between them
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> puts = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    String key = "parallel-" + i;
+                    puts.add(pool.submit(() -> putKms(g.s3, key, bytes(10, 10_000))));
+                }
+                for (Future<?> f : puts) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            List<String> parallelKeys = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                parallelKeys.add(KmsKey.wrappedDataKeyOf(g.engine.headObject(BUCKET, "parallel-" + i).attributes()));
+            }
+            assertThat(parallelKeys).doesNotContainNull().containsOnly(parallelKeys.get(0));
             putKms(g.s3, "one", body);
             chunks = g.engine.storageStats().store().chunks();
             putKms(g.s3, "two", body);
             assertThat(g.engine.storageStats().store().chunks()).isEqualTo(chunks);
             firstDataKey = KmsKey.wrappedDataKeyOf(g.engine.headObject(BUCKET, "one").attributes());
+            assertThat(firstDataKey).isEqualTo(parallelKeys.get(0));
             assertThat(KmsKey.wrappedDataKeyOf(g.engine.headObject(BUCKET, "two").attributes()))
                     .isEqualTo(firstDataKey);
             // the same bytes under another key, or plain, are stored apart
@@ -234,6 +269,11 @@ class KmsServiceRequestsTest {
         PutObjectResponse put = s3.putObject(r -> r.bucket(BUCKET).key(key).serverSideEncryption("aws:kms")
                 .ssekmsKeyId("alias/coffer-test"), RequestBody.fromBytes(body));
         assertThat(put.ssekmsKeyId()).startsWith("arn:aws:kms:us-east-1:").contains(":key/");
+    }
+
+    private static ServerSideEncryptionRule rule(String keyId) {
+        return ServerSideEncryptionRule.builder().applyServerSideEncryptionByDefault(d -> d
+                .sseAlgorithm(ServerSideEncryption.AWS_KMS).kmsMasterKeyID(keyId)).build();
     }
 
     /** The key id in a key ARN (moto's DisableKey and EnableKey take only that). */
