@@ -248,6 +248,7 @@ final class ServeCommand implements Callable<Integer> {
                 lifecycle.close();
             }
             coffer.close();
+            keyring.close();
             stopped.countDown();
         }, "coffer-shutdown"));
         stopped.await();

@@ -7,7 +7,7 @@ import io.coffer.sdk.ObjectAttributes;
  * Where SSE-KMS keys come from: a local keyring ({@link KmsKeyring}) or a KMS ({@link KmsServiceKeys}); one or the
  * other, never both (docs/OPERATIONS.md, "SSE-KMS keyring" and "SSE-KMS through a KMS").
  */
-public interface KmsKeySource {
+public interface KmsKeySource extends AutoCloseable {
     /** Whether SSE-KMS requests are served at all (false: they get 501 NotImplemented). */
     boolean configured();
 
@@ -26,4 +26,9 @@ public interface KmsKeySource {
 
     /** The key an object (or upload) with these attributes, stamped by {@link KmsKey#stamp}, reads with. */
     KmsKey forRead(ObjectAttributes attributes);
+
+    /** Releases what reaching the keys holds (a KMS client's connections); nothing for a keyring. */
+    @Override
+    default void close() {
+    }
 }

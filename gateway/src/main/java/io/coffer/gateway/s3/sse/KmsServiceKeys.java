@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.kms.model.KeyState;
  * never logged. The client's encryption context is not bound to the data key (one data key serves objects with any
  * context); the KMS requests carry the fixed context {@link #CONTEXT} instead.
  */
-public final class KmsServiceKeys implements KmsKeySource, AutoCloseable {
+public final class KmsServiceKeys implements KmsKeySource {
     /** The encryption context of every GenerateDataKey and Decrypt: a data key decrypts only where it is named. */
     public static final Map<String, String> CONTEXT = Map.of("coffer:purpose", "sse-kms-data-key/v1");
     private static final int CACHE_SIZE = 10_000;

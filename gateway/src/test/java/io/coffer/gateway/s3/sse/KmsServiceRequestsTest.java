@@ -24,7 +24,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -46,6 +49,7 @@ import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
  * reuses it; S3's errors for an unknown or disabled key, and a KMS that stops: cached data keys still read, writes
  * fail with 503 and store nothing.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KmsServiceRequestsTest {
     static final String BUCKET = "kms";
     static final Credential CREDENTIAL = new Credential("AKKMSTEST", "kms-test-secret", "tenant");
@@ -235,13 +239,14 @@ class KmsServiceRequestsTest {
         }
     }
 
+    /** Runs last: it stops the class's KMS (one moto start per class keeps the class quick). */
     @Test
+    @Order(Integer.MAX_VALUE)
     void kmsThatStopsFailsWritesWith503AndCachedDataKeysStillRead() throws Exception {
         Path data = dir.resolve("stopped");
         byte[] body = bytes(6, 80_000);
-        MotoKms own = MotoKms.start(dir.resolve("logs"));
+        MotoKms own = moto;
         try {
-            own.createKey("alias/coffer-test");
             try (Gateway g = Gateway.start(data, own.keySource())) {
                 g.s3.createBucket(b -> b.bucket(BUCKET));
                 putKms(g.s3, "kept", body);
@@ -319,9 +324,7 @@ class KmsServiceRequestsTest {
             s3.close();
             server.close();
             engine.close();
-            if (keys instanceof KmsServiceKeys kms) {
-                kms.close();
-            }
+            keys.close();
         }
     }
 }
