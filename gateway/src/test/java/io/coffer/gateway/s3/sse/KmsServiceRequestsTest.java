@@ -12,6 +12,7 @@ import io.coffer.gateway.http.S3ServerOptions;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.KmsKey;
 import io.coffer.sdk.ObjectAttributes;
+import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.file.Path;
@@ -191,6 +192,20 @@ class KmsServiceRequestsTest {
                     .isEqualTo(firstDataKey);
             assertThat(g.s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("three")).asByteArray()).isEqualTo(body);
         }
+        // reindex into a new metadata store: the objects' stamps and the bucket's data-key record come back from the
+        // backend's sealed records, so a gateway on it reads the objects and still reuses the data key
+        try (Coffer rebuilt = Coffer.builder().directory(data).metadataStore(JdbcMetadataStore.sqlite(
+                data.resolve("rebuilt.db"))).build()) {
+            rebuilt.reindex();
+        }
+        try (Gateway g = Gateway.start(Coffer.builder().directory(data).metadataStore(JdbcMetadataStore.sqlite(
+                data.resolve("rebuilt.db"))).build(), moto.keySource())) {
+            assertThat(g.s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("two")).asByteArray()).isEqualTo(body);
+            g.s3.putObject(r -> r.bucket(BUCKET).key("four").serverSideEncryption("aws:kms")
+                    .ssekmsKeyId("alias/coffer-test"), RequestBody.fromString("4"));
+            assertThat(KmsKey.wrappedDataKeyOf(g.engine.headObject(BUCKET, "four").attributes()))
+                    .isEqualTo(firstDataKey);
+        }
         // a gateway with a keyring instead cannot open them, and says so with S3's error
         try (Gateway g = Gateway.start(data, KmsRequestsTest.KEYRING)) {
             assertError(() -> g.s3.getObjectAsBytes(r -> r.bucket(BUCKET).key("one")), 400, "KMS.NotFoundException");
@@ -307,7 +322,10 @@ class KmsServiceRequestsTest {
         }
 
         static Gateway start(Path dir, KmsKeySource keys) throws InterruptedException {
-            Coffer engine = Coffer.builder().directory(dir).build();
+            return start(Coffer.builder().directory(dir).build(), keys);
+        }
+
+        static Gateway start(Coffer engine, KmsKeySource keys) throws InterruptedException {
             S3Server server = new S3Server(engine, S3ServerOptions.defaults("127.0.0.1", 0,
                     new CredentialStore(List.of(CREDENTIAL))).withKmsKeyring(keys),
                     new GatewayMetrics(new SimpleMeterRegistry()), new AccessLog(AccessLog.Format.TEXT)).start();
