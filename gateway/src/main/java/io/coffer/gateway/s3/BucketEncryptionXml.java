@@ -39,8 +39,8 @@ public final class BucketEncryptionXml {
 
     /**
      * Reads and checks the request's configuration; returns the document to store (AES256, or aws:kms with the
-     * KMSMasterKeyID as sent, which {@code keyring} must hold: 400 KMS.NotFoundException, 501 without a keyring; and
-     * the request's BucketKeyEnabled).
+     * KMSMasterKeyID as sent, which {@code keyring} must hold or the KMS know enabled: 400 KMS.NotFoundException or
+     * KMS.DisabledException, 501 without either; and the request's BucketKeyEnabled).
      */
     static byte[] read(S3Request r, KmsKeySource keyring) throws IOException {
         byte[] body = XML.readBytes(r.body());
@@ -55,7 +55,7 @@ public final class BucketEncryptionXml {
         if (kmsKeyId == null) {
             return write(FeatureHeaders.SSE_AES256, null, bucketKey);
         }
-        // refused now rather than on every later PUT: the keyring must hold the key (or the default)
+        // refused now rather than on every later PUT: the keyring (or the KMS) must have the key (or the default)
         keyring.checkWritable(kmsKeyId.isEmpty() ? null : kmsKeyId);
         return write(KmsKey.ALGORITHM, kmsKeyId.isEmpty() ? null : kmsKeyId, bucketKey);
     }

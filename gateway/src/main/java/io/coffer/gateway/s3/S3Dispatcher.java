@@ -8,8 +8,8 @@ import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
-import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.gateway.s3.sse.BucketDataKeys;
+import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
 import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.gateway.s3.sse.ServerSideEncryption;
@@ -69,7 +69,7 @@ public final class S3Dispatcher {
         this(coffer, defaultRegion, tenantMayPublish, postSignature, clock, customerKeysAccepted, KmsKeyring.NONE);
     }
 
-    /** @param keyring the keys SSE-KMS requests name: a keyring or a KMS ({@link KmsKeyring#NONE}: SSE-KMS is refused) */
+    /** @param keyring the keys SSE-KMS requests name, a keyring or a KMS ({@link KmsKeyring#NONE}: refused) */
     public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
                         PostPolicySignature postSignature, Clock clock, boolean customerKeysAccepted,
                         KmsKeySource keyring) {

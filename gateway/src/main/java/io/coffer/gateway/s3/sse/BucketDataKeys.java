@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * A bucket's KMS data keys, as S3 Bucket Keys are kept: one per KMS key, encrypted by the KMS, in the bucket's
- * configuration documents ({@code sse-kms-data-key:KEY-ARN}), which the metadata store and the bucket's sealed record on
- * the backend both hold, so reindex restores them and deleting the bucket deletes them (docs/FORMAT.md, "Objects under
- * a KMS data key").
+ * configuration documents ({@code sse-kms-data-key:KEY-ARN}), which the metadata store and the bucket's sealed record
+ * on the backend both hold, so reindex restores them and deleting the bucket deletes them (docs/FORMAT.md, "Objects
+ * under a KMS data key").
  */
 public final class BucketDataKeys implements DataKeyRecords {
     static final String CONFIG_PREFIX = "sse-kms-data-key:";

@@ -100,7 +100,9 @@ public final class KmsKeyring implements KmsKeySource {
         return forWrite(requested);
     }
 
-    /** As {@link #forRead(String)} for the stamped key id; an object stored through a KMS: 400 KMS.NotFoundException. */
+    /**
+     * As {@link #forRead(String)} for the stamped key id; an object stored through a KMS: 400 KMS.NotFoundException.
+     */
     @Override
     public KmsKey forRead(ObjectAttributes attributes) {
         String id = KmsKey.keyIdOf(attributes);

@@ -118,7 +118,7 @@ public final class KmsServiceKeys implements KmsKeySource {
         return key;
     }
 
-    /** The ARN of the KMS key {@code keyId} names (an id, alias or ARN); S3's error when it is unknown or not usable. */
+    /** The ARN of the KMS key {@code keyId} names (id, alias or ARN); S3's error when it is unknown or not usable. */
     private String enabledKey(String keyId) {
         KeyMetadata meta;
         try {
