@@ -135,6 +135,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         if (engine != null) {
             engine.close();
         }
+        kmsKeyring.close();
         if (dataDir != null) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> {

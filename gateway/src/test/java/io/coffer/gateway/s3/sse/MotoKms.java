@@ -36,11 +36,19 @@ public final class MotoKms implements AutoCloseable {
     }
 
     public static MotoKms start(Path logDir) throws IOException, InterruptedException {
-        Path moto = ExternalClients.executable("coffer.moto", "moto_server (pip package moto[server])");
-        int port;
+        return start(logDir, freePort());
+    }
+
+    /** A loopback port free now, for a KMS client made before its server starts ({@link #start(Path, int)}). */
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
+            return s.getLocalPort();
         }
+    }
+
+    /** moto's KMS on {@code port}, its output in {@code logDir}. */
+    public static MotoKms start(Path logDir, int port) throws IOException, InterruptedException {
+        Path moto = ExternalClients.executable("coffer.moto", "moto_server (pip package moto[server])");
         Files.createDirectories(logDir);
         Process p = new ProcessBuilder(moto.toString(), "-H", "127.0.0.1", "-p", String.valueOf(port))
                 .redirectErrorStream(true).redirectOutput(logDir.resolve("moto-" + port + ".log").toFile()).start();
@@ -65,7 +73,7 @@ public final class MotoKms implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
-    static StaticCredentialsProvider credentials() {
+    public static StaticCredentialsProvider credentials() {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
     }
 
@@ -85,7 +93,12 @@ public final class MotoKms implements AutoCloseable {
 
     /** The gateway's key source over this KMS. */
     KmsServiceKeys keySource() {
-        return KmsServiceKeys.connect(endpoint(), "us-east-1", credentials());
+        return keySource(port);
+    }
+
+    /** A gateway's key source over the KMS on loopback {@code port} (started or not). */
+    public static KmsServiceKeys keySource(int port) {
+        return KmsServiceKeys.connect(URI.create("http://127.0.0.1:" + port), "us-east-1", credentials());
     }
 
     @Override
