@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -15,7 +16,10 @@ import javax.crypto.spec.SecretKeySpec;
  * only among objects under the same key, and a keyed digest in the attributes; a label keeps a keyring key from
  * ever being the same key as one a client sends for SSE-C. The object's stored headers name the algorithm and the key
  * id ({@link #stamp}), in the sealed manifest, so a read needs no key from the client: the gateway finds the id there
- * and the key in its keyring (docs/FORMAT.md, "Objects under a keyring key"). {@link #toString()} never shows the key.
+ * and the key in its keyring (docs/FORMAT.md, "Objects under a keyring key"). A key from a KMS ({@link #ofDataKey}) is
+ * a data key the KMS generated under the key id: its KMS-encrypted form is stamped too ({@link #DATA_KEY_HEADER}), so a
+ * read asks the KMS to decrypt it and needs nothing else (docs/FORMAT.md, "Objects under a KMS data key").
+ * {@link #toString()} never shows the key.
  */
 public final class KmsKey {
     public static final int LENGTH = 32;
@@ -29,15 +33,20 @@ public final class KmsKey {
     public static final String BUCKET_KEY_HEADER = "x-amz-server-side-encryption-bucket-key-enabled";
     /** The stored header that keeps the client's encryption context (base64 JSON); never answered on GET or HEAD. */
     public static final String CONTEXT_HEADER = "x-coffer-sse-kms-context";
-    private static final String[] STAMPED = {SSE_HEADER, KEY_ID_HEADER, BUCKET_KEY_HEADER, CONTEXT_HEADER};
+    /** The stored header that keeps a KMS data key as the KMS encrypted it (base64); never answered on GET or HEAD. */
+    public static final String DATA_KEY_HEADER = "x-coffer-sse-kms-data-key";
+    private static final String[] STAMPED = {SSE_HEADER, KEY_ID_HEADER, BUCKET_KEY_HEADER, CONTEXT_HEADER,
+        DATA_KEY_HEADER};
     private static final byte[] OBJECT_KEY_LABEL = "coffer/sse-kms/object-key/v1".getBytes(StandardCharsets.US_ASCII);
 
     private final String id;
     private final byte[] bytes;
+    private final String wrappedDataKey;
 
-    private KmsKey(String id, byte[] bytes) {
+    private KmsKey(String id, byte[] bytes, String wrappedDataKey) {
         this.id = id;
         this.bytes = bytes;
+        this.wrappedDataKey = wrappedDataKey;
     }
 
     /** The key {@code id} with these 32 bytes; IllegalArgumentException for another length or an empty id. */
@@ -48,11 +57,29 @@ public final class KmsKey {
         if (bytes.length != LENGTH) {
             throw new IllegalArgumentException("a keyring key is " + LENGTH + " bytes, not " + bytes.length);
         }
-        return new KmsKey(id, bytes.clone());
+        return new KmsKey(id, bytes.clone(), null);
+    }
+
+    /**
+     * A KMS data key: its 32 plaintext bytes, generated under the KMS key {@code id}, and {@code wrappedDataKey}, the
+     * base64 of the KMS's encryption of them, which objects stored under it keep; IllegalArgumentException as
+     * {@link #of}, or for a missing wrapped form.
+     */
+    public static KmsKey ofDataKey(String id, byte[] dataKey, String wrappedDataKey) {
+        if (wrappedDataKey == null || wrappedDataKey.isEmpty()) {
+            throw new IllegalArgumentException("a KMS data key needs its encrypted form");
+        }
+        KmsKey plain = of(id, dataKey);
+        return new KmsKey(plain.id, plain.bytes, wrappedDataKey);
     }
 
     public String id() {
         return id;
+    }
+
+    /** The KMS's encryption of this data key (base64), null for a keyring key. */
+    public String wrappedDataKey() {
+        return wrappedDataKey;
     }
 
     /** The customer key objects under this key are stored with (the engine's SSE-C path). */
@@ -71,9 +98,14 @@ public final class KmsKey {
         return ALGORITHM.equals(attributes.headers().get(SSE_HEADER)) ? attributes.headers().get(KEY_ID_HEADER) : null;
     }
 
+    /** The KMS-encrypted data key an object with these attributes was stored under, null when it names none. */
+    public static String wrappedDataKeyOf(ObjectAttributes attributes) {
+        return keyIdOf(attributes) == null ? null : attributes.headers().get(DATA_KEY_HEADER);
+    }
+
     /**
-     * {@code attributes} marked as stored under this key: the algorithm, the id, the encryption context when given
-     * and the bucket-key flag when set, replacing any such marks they had.
+     * {@code attributes} marked as stored under this key: the algorithm, the id, the encryption context when given,
+     * the bucket-key flag when set and a KMS data key's encrypted form, replacing any such marks they had.
      */
     public ObjectAttributes stamp(ObjectAttributes attributes, String context, boolean bucketKeyEnabled) {
         Map<String, String> headers = unstamped(attributes.headers());
@@ -84,6 +116,9 @@ public final class KmsKey {
         }
         if (bucketKeyEnabled) {
             headers.put(BUCKET_KEY_HEADER, "true");
+        }
+        if (wrappedDataKey != null) {
+            headers.put(DATA_KEY_HEADER, wrappedDataKey);
         }
         return attributes.withHeaders(headers);
     }
@@ -106,7 +141,8 @@ public final class KmsKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof KmsKey other && id.equals(other.id) && MessageDigest.isEqual(bytes, other.bytes);
+        return o instanceof KmsKey other && id.equals(other.id) && MessageDigest.isEqual(bytes, other.bytes)
+                && Objects.equals(wrappedDataKey, other.wrappedDataKey);
     }
 
     @Override

@@ -20,7 +20,8 @@ import io.coffer.gateway.maintenance.LifecycleSweep;
 import io.coffer.gateway.maintenance.MultipartExpiry;
 import io.coffer.gateway.por.PorAuditSchedule;
 import io.coffer.gateway.por.PorService;
-import io.coffer.gateway.s3.sse.KmsKeyring;
+import io.coffer.gateway.s3.sse.KmsKeySource;
+import io.coffer.gateway.s3.sse.KmsKeySources;
 import io.coffer.keyserver.pki.SecretFile;
 import io.coffer.sdk.Coffer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -176,9 +177,9 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_INTERVAL, lifecycleInterval);
         ConfigOptions.put(flags, ConfigKey.LIFECYCLE_RATE, lifecycleRate);
         GatewayConfig c = config.load(flags);
-        // a keyring that does not read (or that group or others may read) stops the start, before anything is written
-        KmsKeyring keyring = c.get(ConfigKey.KMS_KEYRING) == null ? KmsKeyring.NONE
-                : KmsKeyring.load(Path.of(c.get(ConfigKey.KMS_KEYRING)));
+        // a keyring that does not read (or that group or others may read), or a keyring and a KMS at once, stops the
+        // start, before anything is written
+        KmsKeySource keyring = KmsKeySources.configured(c);
 
         CredentialsFile.Loaded creds = CredentialsFile.load(c);
         // before the engine opens: a refused key file leaves nothing to close
@@ -247,6 +248,7 @@ final class ServeCommand implements Callable<Integer> {
                 lifecycle.close();
             }
             coffer.close();
+            keyring.close();
             stopped.countDown();
         }, "coffer-shutdown"));
         stopped.await();

@@ -58,6 +58,17 @@ public enum ConfigKey {
      * keyring"). It names a file, so it is no secret itself.
      */
     KMS_KEYRING("kms-keyring", null, false),
+    /**
+     * An AWS-KMS-compatible service SSE-KMS requests draw on (its URL; for AWS itself {@code
+     * https://kms.REGION.amazonaws.com}); unset: none. Not together with {@code kms-keyring} (docs/OPERATIONS.md,
+     * "SSE-KMS through a KMS").
+     */
+    KMS_ENDPOINT("kms-endpoint", null, false),
+    /** The KMS's region (unset: {@code region}). */
+    KMS_REGION("kms-region", null, false),
+    /** Credentials for the KMS; unset: the AWS default chain (environment, profile, instance role). */
+    KMS_ACCESS_KEY("kms-access-key", null, true),
+    KMS_SECRET_KEY("kms-secret-key", null, true),
     IDLE_TIMEOUT_SECONDS("idle-timeout-seconds", "60", false),
     WORKER_THREADS("worker-threads", "64", false),
     MAX_HEADER_SIZE("max-header-size", "16384", false),

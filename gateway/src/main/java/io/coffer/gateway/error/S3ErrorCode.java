@@ -55,6 +55,10 @@ public enum S3ErrorCode {
             "The body of your POST request is not well-formed multipart/form-data."),
     /** S3's answer for a KMS key id the key service does not know (here: one the keyring does not hold). */
     KMS_NOT_FOUND("KMS.NotFoundException", 400, "Invalid keyId"),
+    /** S3's answer for a KMS key that is disabled (SSE-KMS through a KMS). */
+    KMS_DISABLED("KMS.DisabledException", 400, "The KMS key is disabled."),
+    /** S3's answer for a KMS key pending deletion or import (SSE-KMS through a KMS). */
+    KMS_INVALID_STATE("KMS.KMSInvalidStateException", 400, "The KMS key is not in a state that allows its use."),
     MALFORMED_XML("MalformedXML", 400,
             "The XML you provided was not well-formed or did not validate against our published schema."),
     MAX_POST_PRE_DATA_LENGTH_EXCEEDED_ERROR("MaxPostPreDataLengthExceededError", 400,

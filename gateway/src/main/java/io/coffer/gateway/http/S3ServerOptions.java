@@ -1,6 +1,7 @@
 package io.coffer.gateway.http;
 
 import io.coffer.gateway.auth.CredentialStore;
+import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.netty.handler.ssl.SslContext;
 import java.time.Clock;
@@ -24,13 +25,14 @@ import java.util.Set;
  * @param publicAccessTenants  tenants whose account-level Block Public Access is off ({@code *}: every tenant); for
  *                             all others public ACLs are refused and ignored
  * @param sseCustomerOverHttp  accept SSE-C requests over plain http (S3 refuses them; with TLS they are accepted)
- * @param kmsKeyring           the keys SSE-KMS requests name ({@code kms-keyring}); {@link KmsKeyring#NONE} refuses them
+ * @param kmsKeyring           the keys SSE-KMS requests name ({@code kms-keyring}, or a KMS: {@code kms-endpoint});
+ *                             {@link KmsKeyring#NONE} refuses them
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
                               Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants,
-                              boolean sseCustomerOverHttp, KmsKeyring kmsKeyring) {
+                              boolean sseCustomerOverHttp, KmsKeySource kmsKeyring) {
     public static final String EVERY_TENANT = "*";
 
     public S3ServerOptions {
@@ -128,7 +130,7 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
                 publicAccessTenants, allow, kmsKeyring);
     }
 
-    public S3ServerOptions withKmsKeyring(KmsKeyring keyring) {
+    public S3ServerOptions withKmsKeyring(KmsKeySource keyring) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
                 publicAccessTenants, sseCustomerOverHttp, keyring);

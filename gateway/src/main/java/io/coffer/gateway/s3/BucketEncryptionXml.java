@@ -4,7 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
-import io.coffer.gateway.s3.sse.KmsKeyring;
+import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlElement;
 import io.coffer.gateway.xml.XmlRequestReader;
@@ -39,10 +39,10 @@ public final class BucketEncryptionXml {
 
     /**
      * Reads and checks the request's configuration; returns the document to store (AES256, or aws:kms with the
-     * KMSMasterKeyID as sent, which {@code keyring} must hold: 400 KMS.NotFoundException, 501 without a keyring; and
-     * the request's BucketKeyEnabled).
+     * KMSMasterKeyID as sent, which {@code keyring} must hold or the KMS know enabled: 400 KMS.NotFoundException or
+     * KMS.DisabledException, 501 without either; and the request's BucketKeyEnabled).
      */
-    static byte[] read(S3Request r, KmsKeyring keyring) throws IOException {
+    static byte[] read(S3Request r, KmsKeySource keyring) throws IOException {
         byte[] body = XML.readBytes(r.body());
         ObjectHeaders.checkMd5(ObjectHeaders.contentMd5(r), body);
         XmlElement rule = rule(XML.parse(body, "ServerSideEncryptionConfiguration"));
@@ -55,8 +55,8 @@ public final class BucketEncryptionXml {
         if (kmsKeyId == null) {
             return write(FeatureHeaders.SSE_AES256, null, bucketKey);
         }
-        // refused now rather than on every later PUT: the keyring must hold the key (or the default)
-        keyring.forWrite(kmsKeyId.isEmpty() ? null : kmsKeyId);
+        // refused now rather than on every later PUT: the keyring (or the KMS) must have the key (or the default)
+        keyring.checkWritable(kmsKeyId.isEmpty() ? null : kmsKeyId);
         return write(KmsKey.ALGORITHM, kmsKeyId.isEmpty() ? null : kmsKeyId, bucketKey);
     }
 

@@ -1,6 +1,6 @@
 package io.coffer.gateway.s3;
 
-import io.coffer.gateway.s3.sse.KmsKeyring;
+import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.sdk.Coffer;
 import java.io.IOException;
 
@@ -12,9 +12,9 @@ import java.io.IOException;
  */
 public final class PutBucketEncryptionHandler implements S3ActionHandler {
     private final Coffer coffer;
-    private final KmsKeyring keyring;
+    private final KmsKeySource keyring;
 
-    public PutBucketEncryptionHandler(Coffer coffer, KmsKeyring keyring) {
+    public PutBucketEncryptionHandler(Coffer coffer, KmsKeySource keyring) {
         this.coffer = coffer;
         this.keyring = keyring;
     }

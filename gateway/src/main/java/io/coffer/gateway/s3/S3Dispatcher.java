@@ -8,7 +8,9 @@ import io.coffer.gateway.s3.cors.CorsResponder;
 import io.coffer.gateway.s3.headers.Conditionals;
 import io.coffer.gateway.s3.headers.FeatureHeaders;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
+import io.coffer.gateway.s3.sse.BucketDataKeys;
 import io.coffer.gateway.s3.sse.CustomerKeyHeaders;
+import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.gateway.s3.sse.ServerSideEncryption;
 import io.coffer.gateway.xml.XmlResponseWriter;
@@ -67,14 +69,15 @@ public final class S3Dispatcher {
         this(coffer, defaultRegion, tenantMayPublish, postSignature, clock, customerKeysAccepted, KmsKeyring.NONE);
     }
 
-    /** @param keyring the keys SSE-KMS requests name ({@link KmsKeyring#NONE}: SSE-KMS is refused) */
+    /** @param keyring the keys SSE-KMS requests name, a keyring or a KMS ({@link KmsKeyring#NONE}: refused) */
     public S3Dispatcher(Coffer coffer, String defaultRegion, Predicate<String> tenantMayPublish,
                         PostPolicySignature postSignature, Clock clock, boolean customerKeysAccepted,
-                        KmsKeyring keyring) {
+                        KmsKeySource keyring) {
         this.coffer = coffer;
         ServerSideEncryption encryption = new ServerSideEncryption(new CustomerKeyHeaders(customerKeysAccepted),
                 keyring, r -> coffer.bucketConfig(r.bucketRecord(), BucketEncryptionXml.BUCKET_CONFIG)
-                        .map(BucketEncryptionXml::kmsDefault).orElse(null));
+                        .map(BucketEncryptionXml::kmsDefault).orElse(null),
+                r -> new BucketDataKeys(coffer, r.bucketRecord()));
         this.access = new PublicAccess(coffer, tenantMayPublish);
         CopyObjectHandler.SourceAccess sourceAccess = (bucket, r) -> checkAccess(bucket, r.owner(),
                 r.header("x-amz-source-expected-bucket-owner"));

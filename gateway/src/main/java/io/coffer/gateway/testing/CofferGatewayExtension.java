@@ -6,6 +6,7 @@ import io.coffer.gateway.http.AccessLog;
 import io.coffer.gateway.http.GatewayMetrics;
 import io.coffer.gateway.http.S3Server;
 import io.coffer.gateway.http.S3ServerOptions;
+import io.coffer.gateway.s3.sse.KmsKeySource;
 import io.coffer.gateway.s3.sse.KmsKeyring;
 import io.coffer.sdk.Coffer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -58,7 +59,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private boolean sseCustomerOverHttp;
     private Path dataDir;
     private Coffer engine;
-    private KmsKeyring kmsKeyring = KmsKeyring.NONE;
+    private KmsKeySource kmsKeyring = KmsKeyring.NONE;
     private S3Server server;
     private S3Client client;
 
@@ -96,8 +97,8 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         return this;
     }
 
-    /** Serves SSE-KMS from {@code keyring} (none by default: SSE-KMS requests are refused). */
-    public CofferGatewayExtension withKmsKeyring(KmsKeyring keyring) {
+    /** Serves SSE-KMS from {@code keyring}, a keyring or a KMS (none by default: SSE-KMS requests are refused). */
+    public CofferGatewayExtension withKmsKeyring(KmsKeySource keyring) {
         this.kmsKeyring = keyring;
         return this;
     }
@@ -134,6 +135,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         if (engine != null) {
             engine.close();
         }
+        kmsKeyring.close();
         if (dataDir != null) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> {

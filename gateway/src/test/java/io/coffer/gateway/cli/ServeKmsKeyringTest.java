@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code serve} refuses to start with a keyring (kms-keyring) that others may read or that does not read. */
+/**
+ * {@code serve} refuses to start with a keyring (kms-keyring) that others may read or that does not read, a keyring
+ * and a KMS at once, or a KMS setting that does not read.
+ */
 class ServeKmsKeyringTest {
     private static final String KEY = Base64.getEncoder().encodeToString(new byte[32]);
 
@@ -39,9 +42,33 @@ class ServeKmsKeyringTest {
         assertThat(dir.resolve("data")).doesNotExist();
     }
 
+    @Test
+    void keyringAndKmsEndpointTogetherStopTheStart() throws Exception {
+        Path keyring = dir.resolve("keyring");
+        Files.writeString(keyring, "testkey-1 " + KEY + "\n");
+        Files.setPosixFilePermissions(keyring, PosixFilePermissions.fromString("rw-------"));
+        String out = serve("kms-keyring = " + keyring + "\nkms-endpoint = http://127.0.0.1:1\n");
+        assertThat(out).doesNotStartWith("0\n").contains("kms-keyring and kms-endpoint are both set");
+        assertThat(dir.resolve("data")).doesNotExist();
+    }
+
+    @Test
+    void kmsEndpointThatIsNotAnHttpUrlOrHalfACredentialStopsTheStart() throws Exception {
+        assertThat(serve("kms-endpoint = ftp://kms.example\n")).doesNotStartWith("0\n")
+                .contains("kms-endpoint must be an http or https URL");
+        assertThat(serve("kms-endpoint = http://127.0.0.1:1\nkms-access-key = AK\n")).doesNotStartWith("0\n")
+                .contains("kms-access-key and kms-secret-key go together");
+        assertThat(dir.resolve("data")).doesNotExist();
+    }
+
     private String serve(Path keyring) throws Exception {
+        return serve("kms-keyring = " + keyring + "\n");
+    }
+
+    private String serve(String configLines) throws Exception {
         Path config = dir.resolve("coffer.conf");
-        Files.writeString(config, "kms-keyring = " + keyring + "\n");
+        Files.writeString(config, configLines);
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
         StringWriter out = new StringWriter();
         CommandLine cl = CofferCommand.commandLine();
         cl.setOut(new PrintWriter(out));

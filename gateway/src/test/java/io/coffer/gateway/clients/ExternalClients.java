@@ -24,9 +24,10 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
  * skips) when it is missing.
  */
 public final class ExternalClients {
-    private static final String HOW = " (run ./coffer test, which installs aws-cli and boto3 into .venv/, builds rclone,"
-            + " registry and crane into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python"
-            + " -Dcoffer.aws=.venv/bin/aws -Dcoffer.rclone=.tools/bin/rclone -Dcoffer.registry=.tools/bin/registry"
+    private static final String HOW = " (run ./coffer test, which installs aws-cli, boto3 and moto[server] into .venv/,"
+            + " builds rclone, registry and crane into .tools/bin/ and passes -Dcoffer.python=.venv/bin/python"
+            + " -Dcoffer.aws=.venv/bin/aws -Dcoffer.moto=.venv/bin/moto_server -Dcoffer.rclone=.tools/bin/rclone"
+            + " -Dcoffer.registry=.tools/bin/registry"
             + " -Dcoffer.crane=.tools/bin/crane to Maven)";
 
     /** What a finished subprocess printed. */

@@ -48,6 +48,8 @@ class S3ErrorCodeTest {
             Map.entry(S3ErrorCode.METHOD_NOT_ALLOWED, "MethodNotAllowed"),
             Map.entry(S3ErrorCode.MISSING_CONTENT_LENGTH, "MissingContentLength"),
             Map.entry(S3ErrorCode.KMS_NOT_FOUND, "KMS.NotFoundException"),
+            Map.entry(S3ErrorCode.KMS_DISABLED, "KMS.DisabledException"),
+            Map.entry(S3ErrorCode.KMS_INVALID_STATE, "KMS.KMSInvalidStateException"),
             Map.entry(S3ErrorCode.MISSING_SECURITY_HEADER, "MissingSecurityHeader"),
             Map.entry(S3ErrorCode.NO_SUCH_BUCKET, "NoSuchBucket"),
             Map.entry(S3ErrorCode.NO_SUCH_BUCKET_POLICY, "NoSuchBucketPolicy"),

@@ -145,6 +145,36 @@ class KmsKeyObjectsTest {
         }
     }
 
+    @Test
+    void kmsDataKeyIsStampedInTheSealedManifestAndSurvivesReindexAndUnstamp() throws Exception {
+        byte[] raw = new byte[KmsKey.LENGTH];
+        Arrays.fill(raw, (byte) 7);
+        KmsKey dataKey = KmsKey.ofDataKey("arn:aws:kms:us-east-1:123456789012:key/k1", raw, "d3JhcHBlZA==");
+        assertThat(dataKey.toString()).doesNotContain("d3JhcHBlZA").contains("redacted");
+        assertThat(dataKey.objectKey()).isEqualTo(KmsKey.of("other", raw).objectKey());
+        assertThatThrownBy(() -> KmsKey.ofDataKey("k1", raw, "")).isInstanceOf(IllegalArgumentException.class);
+        byte[] data = TestData.bytes(17, SIZE);
+        try (TestEngine e = TestEngine.open(dir)) {
+            e.coffer.createBucket("bkt", "t");
+            put(e.coffer, "k", data, dataKey);
+            assertThat(manifest(e, "k").attributes().headers()).containsEntry(KmsKey.DATA_KEY_HEADER, "d3JhcHBlZA==");
+            ObjectAttributes a = e.coffer.headObject("bkt", "k").attributes();
+            assertThat(KmsKey.wrappedDataKeyOf(a)).isEqualTo("d3JhcHBlZA==");
+            assertThat(KmsKey.unstamp(a).headers()).doesNotContainKey(KmsKey.DATA_KEY_HEADER);
+            assertThat(KmsKey.wrappedDataKeyOf(KEY_A.stamp(a, null, false))).isNull();
+        }
+        try (Coffer rebuilt = Coffer.builder().directory(dir).metadataStore(JdbcMetadataStore.sqlite(
+                dir.resolve("rebuilt.db"))).build()) {
+            rebuilt.reindex();
+            ObjectAttributes a = rebuilt.headObject("bkt", "k").attributes();
+            assertThat(KmsKey.wrappedDataKeyOf(a)).isEqualTo("d3JhcHBlZA==");
+            try (ObjectContent c = rebuilt.getObjectKeyed("bkt", "k", null, null, i -> { },
+                    attributes -> dataKey.objectKey())) {
+                assertThat(c.stream().readAllBytes()).isEqualTo(data);
+            }
+        }
+    }
+
     private static void put(Coffer c, String key, byte[] data, KmsKey kms) {
         put(c, key, data, kms, null);
     }

@@ -84,7 +84,7 @@ public final class ObjectHeaders {
         resp.header("Content-Type", a.contentType() == null ? DEFAULT_CONTENT_TYPE : a.contentType());
         for (Map.Entry<String, String> h : a.headers().entrySet()) {
             if (!h.getKey().equals(ObjectAcl.STORED_HEADER) && !h.getKey().equals(CustomerKey.DIGEST_HEADER)
-                    && !h.getKey().equals(KmsKey.CONTEXT_HEADER)) {
+                    && !h.getKey().equals(KmsKey.CONTEXT_HEADER) && !h.getKey().equals(KmsKey.DATA_KEY_HEADER)) {
                 resp.header(canonicalName(h.getKey()), h.getValue());
             }
         }

@@ -4,6 +4,7 @@ import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
 import io.coffer.keyserver.pki.SecretFile;
 import io.coffer.sdk.KmsKey;
+import io.coffer.sdk.ObjectAttributes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
  * {@code alias/aws/s3}, S3's name for the default key, when the file has one (docs/OPERATIONS.md, "SSE-KMS keyring").
  * Keys are never logged: errors name the file and the line, never its contents.
  */
-public final class KmsKeyring {
+public final class KmsKeyring implements KmsKeySource {
     /** S3's alias of the key SSE-KMS uses when a request names none. */
     public static final String DEFAULT_ID = "alias/aws/s3";
     /** A gateway without a keyring: every SSE-KMS request is refused. */
@@ -83,8 +84,34 @@ public final class KmsKeyring {
         return new KmsKeyring(Collections.unmodifiableMap(keys), true);
     }
 
+    @Override
     public boolean configured() {
         return configured;
+    }
+
+    @Override
+    public void checkWritable(String requested) {
+        forWrite(requested);
+    }
+
+    /** As {@link #forWrite(String)}: a keyring key serves every bucket, so it keeps no data-key records. */
+    @Override
+    public KmsKey forWrite(String requested, DataKeyRecords records) {
+        return forWrite(requested);
+    }
+
+    /**
+     * As {@link #forRead(String)} for the stamped key id; an object stored through a KMS: 400 KMS.NotFoundException.
+     */
+    @Override
+    public KmsKey forRead(ObjectAttributes attributes) {
+        String id = KmsKey.keyIdOf(attributes);
+        if (KmsKey.wrappedDataKeyOf(attributes) != null) {
+            requireConfigured();
+            throw new S3Exception(S3ErrorCode.KMS_NOT_FOUND, "The object was stored under a data key of KMS key " + id
+                    + "; this gateway has a keyring, not a KMS.");
+        }
+        return forRead(id);
     }
 
     /**

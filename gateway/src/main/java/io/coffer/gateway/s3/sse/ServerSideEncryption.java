@@ -33,18 +33,22 @@ public final class ServerSideEncryption {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final CustomerKeyHeaders customerKeys;
-    private final KmsKeyring keyring;
+    private final KmsKeySource keyring;
     private final Function<S3Request, BucketKms> bucketDefault;
+    private final Function<S3Request, DataKeyRecords> dataKeys;
 
     /**
      * @param bucketDefault the bucket's default SSE-KMS rule for a request's bucket, null when its default is not
      *                      {@code aws:kms}
+     * @param dataKeys      where a KMS's data keys for a write's bucket are kept ({@link BucketDataKeys})
      */
-    public ServerSideEncryption(CustomerKeyHeaders customerKeys, KmsKeyring keyring,
-                                Function<S3Request, BucketKms> bucketDefault) {
+    public ServerSideEncryption(CustomerKeyHeaders customerKeys, KmsKeySource keyring,
+                                Function<S3Request, BucketKms> bucketDefault,
+                                Function<S3Request, DataKeyRecords> dataKeys) {
         this.customerKeys = customerKeys;
         this.keyring = keyring;
         this.bucketDefault = bucketDefault;
+        this.dataKeys = dataKeys;
     }
 
     /** A bucket's default encryption with {@code aws:kms}: its key id (null: the keyring's default) and flag. */
@@ -105,7 +109,7 @@ public final class ServerSideEncryption {
             if (sse == null && customerKey == null) {
                 BucketKms rule = bucketDefault.apply(r);
                 if (rule != null) {
-                    return new Write(null, keyring.forWrite(rule.keyId()), null,
+                    return new Write(null, keyring.forWrite(rule.keyId(), dataKeys.apply(r)), null,
                             bucketKey || rule.bucketKeyEnabled());
                 }
             }
@@ -114,7 +118,7 @@ public final class ServerSideEncryption {
         if (keyId != null && keyId.isEmpty()) {
             throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "The key id header is empty.");
         }
-        KmsKey key = keyring.forWrite(keyId);
+        KmsKey key = keyring.forWrite(keyId, dataKeys.apply(r));
         return new Write(null, key, context == null ? null : checkedContext(context), bucketKey);
     }
 
@@ -138,7 +142,7 @@ public final class ServerSideEncryption {
                 throw new S3Exception(S3ErrorCode.INVALID_REQUEST, "The encryption parameters are not applicable to"
                         + " this object.");
             }
-            return keyring.forRead(id).objectKey();
+            return keyring.forRead(attributes).objectKey();
         };
     }
 
