@@ -5,10 +5,12 @@
 #   benchmarks/run.sh summary RESULTS.json...       the Markdown summary of earlier JMH results
 #   benchmarks/run.sh dedup DATASET_DIR [OPTIONS]   DedupExperiment over the files in DATASET_DIR
 #   benchmarks/run.sh layers DIR [OPTIONS]          LayerExperiment (SimEnc's layer mode and its baselines) over the
-#                                                   .tgz/.tar.gz files in DIR in version order; last line
-#                                                   "coffer-layers ratio R", R from the packs and manifests
-#                                                   of a store the files were PUT into (EngineLayerRatio;
-#                                                   LAYER_MODE=high|basic:N|flexible, default high)
+#                                                   .tgz/.tar.gz files in DIR in version order, then the engine's
+#                                                   stored bytes of MLE-512K, LSH-MLE and SimEnc and issue 20's two
+#                                                   ratio targets (LayerBaselines; LAYER_BASELINES=0: SimEnc only,
+#                                                   EngineLayerRatio); last line "coffer-layers ratio R", R from the
+#                                                   blobs of a store the files were PUT into (LAYER_MODE=high|basic:N|
+#                                                   flexible, default high; LAYER_PIPELINE=0 skips LayerExperiment)
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
 #                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
@@ -69,11 +71,18 @@ case "$cmd" in
     shift
     build
     machine
-    # the pipeline's figures first (its own ratio relabelled), then R from a real store's blobs (EngineLayerRatio)
-    java -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.LayerExperiment "$dir" "$@" \
-      | sed -e 's/^coffer-layers ratio /pipeline ratio (counted, not stored) /' \
-            -e 's/^R below is this pipeline.*/the pipeline ratio below counts ciphertexts; the last line is R from the engine/'
-    java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}"
+    # the pipeline's figures first (its own ratio relabelled), then the engine's stored bytes of a real store per
+    # method: MLE-512K, LSH-MLE and SimEnc (LayerBaselines), or SimEnc alone (EngineLayerRatio); R is SimEnc's
+    if [ "${LAYER_PIPELINE:-1}" != 0 ]; then
+      java -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.LayerExperiment "$dir" "$@" \
+        | sed -e 's/^coffer-layers ratio /pipeline ratio (counted, not stored) /' \
+              -e 's/^R below is this pipeline.*/the pipeline ratio below counts ciphertexts; the last line is R from the engine/'
+    fi
+    if [ "${LAYER_BASELINES:-1}" != 0 ]; then
+      java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.LayerBaselines "$dir" "${LAYER_MODE:-high}"
+    else
+      java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}"
+    fi
     ;;
   cpu)
     build

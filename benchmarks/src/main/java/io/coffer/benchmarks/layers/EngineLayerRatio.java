@@ -6,6 +6,7 @@ import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.layer.LayerModePolicy;
+import io.coffer.sdk.layer.LayerModePolicy.KeyAssignment;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -27,7 +28,9 @@ import java.util.stream.Stream;
  * manifest groups, the similarity journal, bucket records). Each object is read back and compared by MD5 (the ETag).
  * Last line: {@code coffer-layers ratio R}.
  *
- * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]} (defaults {@code high}, 1024, 64).
+ * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD [KEY_ASSIGNMENT]]]]} (defaults
+ * {@code high}, 1024, 64, {@code clusters}; {@code first-fit} groups chunks as the LSH-MLE baseline does, see
+ * {@link LayerModePolicy.KeyAssignment}).
  */
 public final class EngineLayerRatio {
     private EngineLayerRatio() {
@@ -35,16 +38,74 @@ public final class EngineLayerRatio {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD]]]");
+            System.err.println("usage: EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD [clusters|first-fit]]]]");
             System.exit(2);
         }
         String mode = args.length > 1 ? args[1] : "high";
         int avg = args.length > 2 ? Integer.parseInt(args[2]) : LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE;
         int threshold = args.length > 3 ? Integer.parseInt(args[3]) : LayerModePolicy.DEFAULT_THRESHOLD;
-        run(Path.of(args[0]), mode, avg, threshold, System.out);
+        KeyAssignment assignment = args.length > 4 ? keyAssignment(args[4]) : KeyAssignment.CLUSTERS;
+        Stored s = run(Path.of(args[0]), mode, avg, threshold, assignment, System.out);
+        System.out.printf(Locale.ROOT, "coffer-layers ratio %.3f%n", s.ratio());
     }
 
-    static double run(Path dir, String mode, int subChunkAverage, int threshold, PrintStream out) throws Exception {
+    /** {@code clusters} or {@code first-fit}. */
+    static KeyAssignment keyAssignment(String text) {
+        return switch (text) {
+            case "clusters" -> KeyAssignment.CLUSTERS;
+            case "first-fit" -> KeyAssignment.FIRST_FIT;
+            default -> throw new IllegalArgumentException("key assignment is clusters or first-fit, got " + text);
+        };
+    }
+
+    /**
+     * What a store holds after a run: the files' original bytes and the blobs' bytes, by kind.
+     *
+     * @param files     objects PUT
+     * @param original  their bytes as given (the .tgz files' compressed bytes)
+     * @param stored    every blob of the store
+     * @param packs     blobs {@code p/}
+     * @param manifests blobs {@code m/} and {@code g/}
+     */
+    record Stored(int files, long original, long stored, long packs, long manifests) {
+        double ratio() {
+            return (double) original / stored;
+        }
+
+        long other() {
+            return stored - packs - manifests;
+        }
+
+        /** The blobs of the directory store at {@code store}, against {@code original} bytes of {@code files}. */
+        static Stored count(Path store, int files, long original) throws IOException {
+            long stored = 0;
+            long packs = 0;
+            long manifests = 0;
+            try (DirectoryBlobStore blobs = new DirectoryBlobStore(store.resolve("blobs"));
+                 BlobListing all = blobs.list("")) {
+                for (BlobInfo b : all) {
+                    stored += b.size();
+                    if (b.name().startsWith("p/")) {
+                        packs += b.size();
+                    } else if (b.name().startsWith("m/") || b.name().startsWith("g/")) {
+                        manifests += b.size();
+                    }
+                }
+            } catch (IOException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException("listing the store's blobs failed", e);
+            }
+            return new Stored(files, original, stored, packs, manifests);
+        }
+    }
+
+    /**
+     * PUTs every file of {@code dir} in version order into a layer-mode bucket (chunks grouped under keys by
+     * {@code assignment}), reads each back, prints the store's figures and returns them (the caller prints R).
+     */
+    static Stored run(Path dir, String mode, int subChunkAverage, int threshold, KeyAssignment assignment,
+                      PrintStream out) throws Exception {
         List<Path> files = LayerExperiment.files(dir);
         Path store = Files.createTempDirectory("coffer-layer-ratio-");
         try {
@@ -54,7 +115,8 @@ public final class EngineLayerRatio {
             long getWall = 0;
             long getCpu = 0;
             long start = System.nanoTime();
-            LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold);
+            LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold)
+                    .withKeyAssignment(assignment);
             try (Coffer coffer = Coffer.builder().directory(store).layers(policy).build()) {
                 coffer.createBucket("layers", "bench");
                 for (Path f : files) {
@@ -82,47 +144,37 @@ public final class EngineLayerRatio {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long stored = 0;
-            long packs = 0;
-            long manifests = 0;
-            try (DirectoryBlobStore blobs = new DirectoryBlobStore(store.resolve("blobs"));
-                 BlobListing all = blobs.list("")) {
-                for (BlobInfo b : all) {
-                    stored += b.size();
-                    if (b.name().startsWith("p/")) {
-                        packs += b.size();
-                    } else if (b.name().startsWith("m/") || b.name().startsWith("g/")) {
-                        manifests += b.size();
-                    }
-                }
-            }
-            double r = (double) original / stored;
-            out.printf(Locale.ROOT, "engine, layer mode %s, %d B sub-chunks, threshold %d: %d files, %d original bytes; stored %d"
-                    + " (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read back)%n", mode,
-                    subChunkAverage, threshold, files.size(), original, stored, packs, manifests, stored - packs - manifests,
-                    seconds, original / 1e6 / seconds);
+            Stored s = Stored.count(store, files.size(), original);
+            out.printf(Locale.ROOT, "engine, layer mode %s, %s, %d B sub-chunks, threshold %d: %d files, %d original"
+                    + " bytes; stored %d (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read"
+                    + " back)%n", mode, assignment == KeyAssignment.CLUSTERS ? "SimEnc clusters" : "LSH-MLE FirstFit",
+                    subChunkAverage, threshold, files.size(), original, s.stored(), s.packs(), s.manifests(),
+                    s.other(), seconds, original / 1e6 / seconds);
             out.printf(Locale.ROOT, "dedup throughput (layer-mode PUT, MB of gzip): %.1f MB/s wall, %.1f MB per process"
                     + " CPU second (%.1f s wall, %.1f s CPU); GET: %.1f MB/s wall, %.1f MB per CPU second%n",
                     original / 1e3 / (putWall / 1e6), original / 1e3 / (putCpu / 1e6), putWall / 1e9, putCpu / 1e9,
                     original / 1e3 / (getWall / 1e6), original / 1e3 / (getCpu / 1e6));
-            out.printf(Locale.ROOT, "coffer-layers ratio %.3f%n", r);
-            return r;
+            return s;
         } finally {
-            try (Stream<Path> walk = Files.walk(store)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
+            deleteTree(store);
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
         }
     }
 
     /** CPU time of the whole process (all threads, the engine's pools and GC included), nanoseconds. */
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
-    private static String md5Hex(InputStream in) throws IOException {
+    static String md5Hex(InputStream in) throws IOException {
         try {
             MessageDigest md5 = MessageDigest.getInstance("MD5");
             byte[] buf = new byte[1 << 16];

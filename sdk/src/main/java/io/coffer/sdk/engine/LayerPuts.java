@@ -119,7 +119,7 @@ final class LayerPuts {
                     return known;
                 }
                 try {
-                    return LayerState.load(ctx, b, mode, policy.threshold());
+                    return LayerState.load(ctx, b, mode, policy.threshold(), policy.keyAssignment());
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

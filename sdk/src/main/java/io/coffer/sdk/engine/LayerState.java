@@ -11,8 +11,8 @@ import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.key.KeySource;
 import io.coffer.sdk.key.KeySourceException;
+import io.coffer.sdk.layer.LayerModePolicy.KeyAssignment;
 import io.coffer.sdk.similarity.ChunkSketch;
-import io.coffer.sdk.similarity.ClusterIndex;
 import io.coffer.sdk.similarity.ClusterKeyring;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.HuffmanBloomFilter;
@@ -27,7 +27,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * One layer-mode bucket's similarity state: its {@link LayerSpacePolicy} (B-mode counts, the F-mode Bloom filter) and
- * its {@link ClusterIndex} (the online assignment of 512 KiB chunks to clusters), with the keys of the clusters.
+ * its {@link LayerKeyGroups} (the online assignment of 512 KiB chunks to clusters, or to the LSH-MLE baseline's
+ * FirstFit groups when a benchmark asks for them), with the keys of the groups.
  *
  * <p>The state is a function of the order in which layers were decided and chunks assigned, so it is kept as a
  * journal: every decision or assignment batch is appended as a sealed blob {@code s/<tag>/<seq>} (tag: an HMAC of the
@@ -42,29 +43,37 @@ final class LayerState {
     private static final int VERSION = 1;
     private static final int KIND_DECISION = 1;
     private static final int KIND_ASSIGNMENTS = 2;
+    private static final int KIND_FIRST_FIT_ASSIGNMENTS = 3;
     private static final int CODE_LONGS = FinesseSketcher.DEFAULT_CODE_BITS / 64;
 
     private final EngineContext ctx;
     private final String folder;
     private final String mode;
     private final LayerSpacePolicy policy;
-    private final ClusterIndex index;
+    private final KeyAssignment assignment;
+    private final LayerKeyGroups groups;
     private final ClusterKeyring keyring;
     private long nextSeq;
 
-    private LayerState(EngineContext ctx, String folder, String mode, int threshold) {
+    private LayerState(EngineContext ctx, String folder, String mode, int threshold, KeyAssignment assignment) {
         this.ctx = ctx;
         this.folder = folder;
         this.mode = mode;
         this.policy = LayerSpacePolicy.parse(mode);
-        this.index = new ClusterIndex(FinesseSketcher.DEFAULT_CODE_BITS, threshold);
+        this.assignment = assignment;
+        this.groups = LayerKeyGroups.of(assignment, threshold);
         KeySource source = ctx.config.keySource();
         this.keyring = new ClusterKeyring(source);
     }
 
-    /** The bucket's state as its journal left it. */
-    static LayerState load(EngineContext ctx, String bucket, String mode, int threshold) throws IOException {
-        LayerState s = new LayerState(ctx, folderOf(ctx.config.masterKey(), bucket), mode, threshold);
+    /**
+     * The bucket's state as its journal left it. Assignment records of the other {@link KeyAssignment} (a benchmark's
+     * store reopened with the other) are not replayed: that costs deduplication with the chunks they assigned, as a
+     * lost journal does, never data.
+     */
+    static LayerState load(EngineContext ctx, String bucket, String mode, int threshold, KeyAssignment assignment)
+            throws IOException {
+        LayerState s = new LayerState(ctx, folderOf(ctx.config.masterKey(), bucket), mode, threshold, assignment);
         s.replay();
         return s;
     }
@@ -100,13 +109,19 @@ final class LayerState {
     }
 
     /**
-     * Assigns the chunks (sketches and SHA-256 hashes, in stream order) to clusters and returns each one's cluster
-     * key; a chunk whose key the key source cannot give gets a random key (its sub-chunks then do not deduplicate).
+     * Assigns the chunks (sketches and SHA-256 hashes, in stream order) to clusters (or FirstFit groups) and returns
+     * each one's group key; a chunk whose key the key source cannot give gets a random key (its sub-chunks then do not
+     * deduplicate).
      */
     synchronized List<ChunkKey> assign(List<ChunkSketch> sketches, List<byte[]> hashes) throws IOException {
-        BinaryWriter w = header(KIND_ASSIGNMENTS).uvarint(sketches.size());
+        boolean firstFit = assignment == KeyAssignment.FIRST_FIT;
+        BinaryWriter w = header(firstFit ? KIND_FIRST_FIT_ASSIGNMENTS : KIND_ASSIGNMENTS).uvarint(sketches.size());
         for (int i = 0; i < sketches.size(); i++) {
-            for (long l : sketches.get(i).code()) {
+            long[] recorded = firstFit ? sketches.get(i).superFeatures() : sketches.get(i).code();
+            if (firstFit) {
+                w.u8(recorded.length);
+            }
+            for (long l : recorded) {
                 w.u64(l);
             }
             w.raw(hashes.get(i));
@@ -114,22 +129,22 @@ final class LayerState {
         append(w);
         List<Integer> clusters = new ArrayList<>(sketches.size());
         for (int i = 0; i < sketches.size(); i++) {
-            clusters.add(index.assign(sketches.get(i), hashes.get(i)).cluster());
+            clusters.add(groups.assign(sketches.get(i), hashes.get(i)));
         }
         if (ctx.keySourcePaused()) {
             return randomKeys(clusters.size());
         }
         try {
-            return keyring.keysFor(index, clusters);
+            return keyring.keysFor(groups::representativeHash, clusters);
         } catch (KeySourceException | RuntimeException e) {
             ctx.pauseKeySource();
             return randomKeys(clusters.size());
         }
     }
 
-    /** Clusters so far (for tests and stats). */
+    /** Clusters (or FirstFit groups) so far (for tests and stats). */
     synchronized int clusters() {
-        return index.size();
+        return groups.size();
     }
 
     private List<ChunkKey> randomKeys(int n) {
@@ -198,7 +213,23 @@ final class LayerState {
                 for (int j = 0; j < CODE_LONGS; j++) {
                     code[j] = r.u64();
                 }
-                index.assign(new ChunkSketch(new long[0], code), r.raw(32));
+                byte[] hash = r.raw(32);
+                if (assignment == KeyAssignment.CLUSTERS) {
+                    groups.assign(new ChunkSketch(new long[0], code), hash);
+                }
+            }
+            r.finish();
+        } else if (kind == KIND_FIRST_FIT_ASSIGNMENTS) {
+            int n = r.uvarintAtMost(r.remaining() / (1 + 32));
+            for (int i = 0; i < n; i++) {
+                long[] superFeatures = new long[r.u8()];
+                for (int j = 0; j < superFeatures.length; j++) {
+                    superFeatures[j] = r.u64();
+                }
+                byte[] hash = r.raw(32);
+                if (assignment == KeyAssignment.FIRST_FIT) {
+                    groups.assign(new ChunkSketch(superFeatures, new long[0]), hash);
+                }
             }
             r.finish();
         } else {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -18,8 +19,11 @@ import java.util.Optional;
  *                        four times it)
  * @param threshold       the Hamming distance (of 256-bit codes) within which a 512 KiB chunk joins an existing
  *                        cluster, and so shares its key
+ * @param keyAssignment   how 512 KiB chunks are grouped under one key: SimEnc's clusters (what every bucket uses), or
+ *                        the LSH-MLE baseline's FirstFit groups, for benchmarks only ({@link KeyAssignment})
  */
-public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, int threshold) {
+public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, int threshold,
+                              KeyAssignment keyAssignment) {
     /** The paper's fixed chunk size in the partially decoded space. */
     public static final int CHUNK_SIZE = 512 << 10;
     /** The paper's largest sub-chunk average, 1 KiB. */
@@ -40,8 +44,33 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
     public static final LayerModePolicy OFF = new LayerModePolicy(Map.of(), DEFAULT_SUB_CHUNK_AVERAGE,
             DEFAULT_THRESHOLD);
 
+    /**
+     * Which chunks of the layer path share a key. {@link #CLUSTERS} is Coffer's layer mode and the only assignment a
+     * configuration or bucket setting gives; {@link #FIRST_FIT} exists so that a benchmark can measure the LSH-MLE
+     * baseline through the same engine (docs/BENCHMARKS.md "Layer mode in the engine"); no gateway setting selects it.
+     */
+    public enum KeyAssignment {
+        /**
+         * SimEnc: a chunk joins the cluster whose centroid code is within the threshold (online Algorithm 1); one
+         * key per cluster, the key source's key for its representative chunk's SHA-256.
+         */
+        CLUSTERS,
+        /**
+         * LSH-MLE (SimEnc's baseline): a chunk sharing a Finesse super-feature with an earlier chunk takes that
+         * chunk's group (FirstFit); one key per group, the key source's key for its first chunk's SHA-256. The
+         * threshold is not used.
+         */
+        FIRST_FIT
+    }
+
+    /** Coffer's layer mode: {@link KeyAssignment#CLUSTERS}. */
+    public LayerModePolicy(Map<String, String> modes, int subChunkAverage, int threshold) {
+        this(modes, subChunkAverage, threshold, KeyAssignment.CLUSTERS);
+    }
+
     public LayerModePolicy {
         modes = Map.copyOf(modes);
+        Objects.requireNonNull(keyAssignment, "keyAssignment");
         modes.values().forEach(LayerSpacePolicy::parse); // fails early on a bad mode
         if (subChunkAverage < 128 || subChunkAverage > (1 << 20) || Integer.bitCount(subChunkAverage) != 1) {
             throw new IllegalArgumentException("layer sub-chunk average must be a power of two in [128, 1 MiB], got "
@@ -115,6 +144,11 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
             LayerSpacePolicy.parse(mode); // IllegalArgumentException names what is accepted
         }
         return mode.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** This policy with chunks grouped under keys by {@code assignment} (benchmarks: {@link KeyAssignment}). */
+    public LayerModePolicy withKeyAssignment(KeyAssignment assignment) {
+        return new LayerModePolicy(modes, subChunkAverage, threshold, assignment);
     }
 
     public boolean isOff() {

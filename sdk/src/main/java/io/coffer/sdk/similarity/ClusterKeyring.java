@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * One key per cluster: the key source's key for the SHA-256 of the cluster's representative chunk (with the key
@@ -28,6 +29,15 @@ public final class ClusterKeyring {
 
     /** The keys of the given clusters of {@code index}, in order; clusters not seen before cost one batched call. */
     public List<ChunkKey> keysFor(ClusterIndex index, List<Integer> clusters) throws KeySourceException {
+        return keysFor(index::representativeHash, clusters);
+    }
+
+    /**
+     * The keys of the given groups, in order, a group's key being the key source's for {@code representativeHash} of
+     * it (SimEnc's clusters, or another grouping such as LSH-MLE's); groups not seen before cost one batched call.
+     */
+    public List<ChunkKey> keysFor(IntFunction<byte[]> representativeHash, List<Integer> clusters)
+            throws KeySourceException {
         Set<Integer> missing = new LinkedHashSet<>();
         for (int c : clusters) {
             if (!keys.containsKey(c)) {
@@ -37,7 +47,7 @@ public final class ClusterKeyring {
         if (!missing.isEmpty()) {
             List<byte[]> hashes = new ArrayList<>(missing.size());
             for (int c : missing) {
-                hashes.add(index.representativeHash(c));
+                hashes.add(representativeHash.apply(c));
             }
             List<ChunkKey> got = source.keysFor(hashes);
             if (got.size() != hashes.size()) {

@@ -35,4 +35,17 @@ class LayerModePolicyTest {
         assertThatThrownBy(() -> LayerModePolicy.parse("b", 1024, 257))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threshold");
     }
+
+    @Test
+    void chunksAreGroupedByClustersUnlessABenchmarkAsksForFirstFit() {
+        LayerModePolicy p = LayerModePolicy.parse("layers", 2048, 70);
+        assertThat(p.keyAssignment()).isEqualTo(LayerModePolicy.KeyAssignment.CLUSTERS);
+        assertThat(LayerModePolicy.OFF.keyAssignment()).isEqualTo(LayerModePolicy.KeyAssignment.CLUSTERS);
+        LayerModePolicy lsh = p.withKeyAssignment(LayerModePolicy.KeyAssignment.FIRST_FIT);
+        assertThat(lsh.keyAssignment()).isEqualTo(LayerModePolicy.KeyAssignment.FIRST_FIT);
+        assertThat(lsh.modeOf("layers")).contains("high");
+        assertThat(lsh.subChunkAverage()).isEqualTo(2048);
+        assertThat(lsh.threshold()).isEqualTo(70);
+        assertThatThrownBy(() -> p.withKeyAssignment(null)).isInstanceOf(NullPointerException.class);
+    }
 }
