@@ -9,6 +9,12 @@
 #                                                   "coffer-layers ratio R", R from the packs and manifests
 #                                                   of a store the files were PUT into (EngineLayerRatio;
 #                                                   LAYER_MODE=high|basic:N|flexible, default high)
+#   benchmarks/run.sh dedup-throughput DIR [ROUNDS [THREADS]]
+#                                                   issue 20's figures as the SimEnc paper's section 6.4 measures
+#                                                   them (DedupThroughput): partial decoding, then the dedup step per
+#                                                   MB of partially decoded input (LSH-MLE, SimEnc), on 1 and THREADS
+#                                                   (default 2) threads, wall and CPU, medians of ROUNDS (default 3);
+#                                                   then the end-to-end layer-mode PUT (EngineLayerRatio)
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
 #                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
@@ -75,6 +81,18 @@ case "$cmd" in
             -e 's/^R below is this pipeline.*/the pipeline ratio below counts ciphertexts; the last line is R from the engine/'
     java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}"
     ;;
+  dedup-throughput)
+    dir="${1:?usage: run.sh dedup-throughput DIR [ROUNDS [THREADS]]}"
+    shift
+    build
+    machine
+    java -Xms3g -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.DedupThroughput "$dir" "$@"
+    echo
+    echo "end to end (all steps: partial decoding, re-encoding check, dedup step, packs, metadata store, uploads;"
+    echo "the engine embedded with the JDK's JCE providers, read-back not included in the PUT figure):"
+    java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}" \
+      | grep -E '^(engine|dedup throughput)'
+    ;;
   cpu)
     build
     machine
@@ -87,7 +105,7 @@ case "$cmd" in
     machine
     ;;
   *)
-    sed -n '2,14p' "$0"
+    sed -n '2,20p' "$0"
     exit 2
     ;;
 esac
