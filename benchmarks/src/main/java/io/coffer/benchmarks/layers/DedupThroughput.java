@@ -163,7 +163,7 @@ public final class DedupThroughput {
     }
 
     private static byte[] decode(byte[] gz) {
-        ByteArrayOutputStream tokens = new ByteArrayOutputStream(gz.length * 3);
+        ByteArrayOutputStream tokens = new ByteArrayOutputStream(gz.length * 2);
         ByteArrayOutputStream side = new ByteArrayOutputStream(1 << 12);
         try {
             new PartialDecoder().decode(new ByteArrayInputStream(gz), tokens, side);
