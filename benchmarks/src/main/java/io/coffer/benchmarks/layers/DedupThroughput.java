@@ -85,9 +85,9 @@ public final class DedupThroughput {
                 + " no re-encoding check");
         for (int t : threadCounts(threads)) {
             Timing m = median(rounds, () -> time(() -> decodeAll(layers, t)));
-            out.printf(Locale.ROOT, "  %d thread(s): %6.1f MB of gzip per wall s, %6.1f per CPU s"
-                    + " (%6.1f / %6.1f MB of tokens)%n", t, gzipBytes / 1e6 / m.wall(), gzipBytes / 1e6 / m.cpu(),
-                    tokenBytes / 1e6 / m.wall(), tokenBytes / 1e6 / m.cpu());
+            out.printf(Locale.ROOT, "  %d thread(s): %s MB of gzip per wall s, %s per CPU s (%s / %s MB of tokens)%n",
+                    t, rate(gzipBytes, m.wall()), rate(gzipBytes, m.cpu()), rate(tokenBytes, m.wall()),
+                    rate(tokenBytes, m.cpu()));
         }
         out.println();
         out.println("(b) dedup step per MB of partially decoded input: 512 KiB chunks sketched (Finesse) and hashed,"
@@ -121,13 +121,21 @@ public final class DedupThroughput {
                         }
                     });
                     DedupStep.Result r = last[0];
-                    out.printf(Locale.ROOT, "  %-7s %d thread(s): %6.1f MB per wall s, %6.1f per CPU s;"
+                    out.printf(Locale.ROOT, "  %-7s %d thread(s): %s MB per wall s, %s per CPU s;"
                             + " %d sub-chunks, %d new, %.1f MB stored, %d keys%n", method.label, t,
-                            r.inputBytes() / 1e6 / m.wall(), r.inputBytes() / 1e6 / m.cpu(), r.subChunks(),
+                            rate(r.inputBytes(), m.wall()), rate(r.inputBytes(), m.cpu()), r.subChunks(),
                             r.newSubChunks(), r.storedBytes() / 1e6, r.keys());
                 }
             }
         }
+    }
+
+    /**
+     * MB per second, or {@code n/a} for a time of 0: the process CPU clock ticks in milliseconds or coarser, so a tiny
+     * input can take no measurable CPU time.
+     */
+    static String rate(long bytes, double seconds) {
+        return seconds > 0 ? String.format(Locale.ROOT, "%6.1f", bytes / 1e6 / seconds) : "   n/a";
     }
 
     private static int[] threadCounts(int threads) {

@@ -63,7 +63,14 @@ class DedupThroughputTest {
                 "LSH-MLE 2 thread(s):", "SimEnc  1 thread(s):", "SimEnc  2 thread(s):"}) {
             assertThat(report).contains(line);
         }
-        assertThat(report).containsPattern("SimEnc  2 thread\\(s\\): +[0-9.]+ MB per wall s, +[0-9.]+ per CPU s");
+        assertThat(report)
+                .containsPattern("SimEnc  2 thread\\(s\\): +[0-9.]+ MB per wall s, +([0-9.]+|n/a) per CPU s");
         assertThat(report).doesNotContain("NaN").doesNotContain("Infinity");
+    }
+
+    @Test
+    void aTimeBelowTheClocksResolutionIsNoRate() {
+        assertThat(DedupThroughput.rate(2_000_000, 0.5)).isEqualTo("   4.0");
+        assertThat(DedupThroughput.rate(2_000_000, 0)).isEqualTo("   n/a");
     }
 }
