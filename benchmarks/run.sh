@@ -11,6 +11,12 @@
 #                                                   EngineLayerRatio); last line "coffer-layers ratio R", R from the
 #                                                   blobs of a store the files were PUT into (LAYER_MODE=high|basic:N|
 #                                                   flexible, default high; LAYER_PIPELINE=0 skips LayerExperiment)
+#   benchmarks/run.sh dedup-throughput DIR [ROUNDS [THREADS]]
+#                                                   issue 20's figures as the SimEnc paper's section 6.4 measures
+#                                                   them (DedupThroughput): partial decoding, then the dedup step per
+#                                                   MB of partially decoded input (LSH-MLE, SimEnc), on 1 and THREADS
+#                                                   (default 2) threads, wall and CPU, medians of ROUNDS (default 3);
+#                                                   then the end-to-end layer-mode PUT (EngineLayerRatio)
 #   benchmarks/run.sh cpu [ROUNDS] [directory|memory] [COMPRESSION true|false] [random|text]
 #                                                   per-thread CPU of a 256 MiB PUT and GET (EngineCpuBreakdown)
 #   benchmarks/run.sh fetch-dev [DIR]               downloads the DEV dataset (benchmarks/fetch-dataset.sh; default:
@@ -84,6 +90,18 @@ case "$cmd" in
       java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}"
     fi
     ;;
+  dedup-throughput)
+    dir="${1:?usage: run.sh dedup-throughput DIR [ROUNDS [THREADS]]}"
+    shift
+    build
+    machine
+    java -Xms3g -Xmx3g -cp "$CP" io.coffer.benchmarks.layers.DedupThroughput "$dir" "$@"
+    echo
+    echo "end to end (all steps: partial decoding, re-encoding check, dedup step, packs, metadata store, uploads;"
+    echo "the engine embedded with the JDK's JCE providers, read-back not included in the PUT figure):"
+    java -Xmx2g -cp "$CP" io.coffer.benchmarks.layers.EngineLayerRatio "$dir" "${LAYER_MODE:-high}" \
+      | grep -E '^(engine|dedup throughput)'
+    ;;
   cpu)
     build
     machine
@@ -96,7 +114,7 @@ case "$cmd" in
     machine
     ;;
   *)
-    sed -n '2,14p' "$0"
+    sed -n '2,20p' "$0"
     exit 2
     ;;
 esac

@@ -2,12 +2,14 @@ package io.coffer.benchmarks.layers;
 
 import io.coffer.benchmarks.CountingSink;
 import io.coffer.sdk.chunk.FastCdcChunker;
+import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.SubChunkCipher;
 import io.coffer.sdk.deflate.PartialDecoder;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.ClusterIndex;
 import io.coffer.sdk.similarity.FinesseSketcher;
+import io.coffer.sdk.similarity.SubChunkKeys;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -37,8 +39,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * The stages of SimEnc's layer pipeline, one at a time, single-threaded, over 4 MiB of text-like bytes (words from a
  * small vocabulary, so deflate finds matches as in tar'd source trees): partial decoding of its gzip form, sketching
  * (Finesse super-features and the MinHash code) of 512 KiB chunks, cluster assignment against 2,000 clusters, FastCDC
- * sub-chunking (1 KiB average, as the layer experiment), sealing those sub-chunks, and dedup index lookups of their
- * SHA-256 digests.
+ * sub-chunking (1 KiB average, as the layer experiment), sealing those sub-chunks (SIV, as the layer experiment's
+ * pipelines do; and as the engine's layer writer does: SHA-256, a key per sub-chunk from {@link SubChunkKeys}, its id,
+ * and {@link ChunkCipher#sealChunk} with compression), and dedup index lookups of their SHA-256 digests.
  *
  * <p>The score (ops/s) of each benchmark is invocations per second, one invocation being the stage over the 4 MiB
  * (multiply by 4.19 for MB per wall second; partial decoding's input is the gzip form, whose size the trial prints).
@@ -68,6 +71,8 @@ public class LayerStagesBenchmark {
     private final FinesseSketcher sketcher = new FinesseSketcher();
     private final FastCdcChunker chunker = new FastCdcChunker(512, 1024, 4096);
     private SubChunkCipher cipher;
+    private ChunkCipher chunkCipher;
+    private byte[] sealed;
     private ChunkKey key;
     private long cpuStart;
     private long bytes;
@@ -111,6 +116,8 @@ public class LayerStagesBenchmark {
         byte[] seal = new byte[32];
         r.nextBytes(seal);
         cipher = new SubChunkCipher(seal);
+        chunkCipher = new ChunkCipher(seal);
+        sealed = new byte[ChunkCipher.sealedLength(4096)];
         byte[] k = new byte[32];
         r.nextBytes(k);
         key = ChunkKey.of(k);
@@ -167,6 +174,19 @@ public class LayerStagesBenchmark {
     public void sealSubChunks(Blackhole bh) {
         for (int i = 0, p = 0; i < cuts.length; p += cuts[i], i++) {
             bh.consume(cipher.seal(key, text, p, cuts[i]));
+        }
+        bytes += SIZE;
+    }
+
+    /** Every sub-chunk as the engine's layer writer stores a new one (all new here: no lookup cost). */
+    @Benchmark
+    public void sealSubChunksAsTheEngine(Blackhole bh) {
+        SubChunkKeys keys = new SubChunkKeys(key);
+        for (int i = 0, p = 0; i < cuts.length; p += cuts[i], i++) {
+            byte[] hash = chunkCipher.hash(text, p, cuts[i]);
+            ChunkKey k = keys.keyFor(hash);
+            bh.consume(chunkCipher.idFor(k));
+            bh.consume(chunkCipher.sealChunk(k, text, p, cuts[i], true, sealed, 0));
         }
         bytes += SIZE;
     }

@@ -40,7 +40,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Why the seal key (from the master key) takes part: the cluster key {@code K} comes from the key source, so
  * whoever knows a cluster's representative chunk can obtain it. Under {@code K} alone they could forge sub-chunks a
  * reader would accept; under keys derived with the seal key they also need the master key, as for {@link ChunkCipher}.
- * Instances are not thread-safe (they reuse a {@link Mac} and a {@link Cipher}); use one per thread.
+ * Instances are not thread-safe (they reuse two {@link Mac}s and a {@link Cipher}); use one per thread.
  */
 public final class SubChunkCipher {
     /** Bytes of the synthetic IV (the authenticator and the initial counter block) in front of each sealed sub-chunk. */
@@ -52,12 +52,16 @@ public final class SubChunkCipher {
     private static final byte[] MAC_LABEL = "coffer/subchunk-siv/v2".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CTR_LABEL = "coffer/subchunk-ctr/v2".getBytes(StandardCharsets.US_ASCII);
 
-    private final SecretKeySpec sealKey;
-    private final Mac mac;
+    /** Keyed with the seal key once: derives Km and Ke. */
+    private final Mac derive;
+    /**
+     * Keyed with Km of {@link #lastKey}: {@code doFinal} leaves a Mac keyed as it was, so consecutive sub-chunks under
+     * one cluster key skip HMAC's key setup.
+     */
+    private final Mac siv;
     private final Cipher ctr;
     private final byte[] digest = new byte[32];
     private ChunkKey lastKey;
-    private SecretKeySpec lastMacKey;
     private SecretKeySpec lastCtrKey;
 
     /** A cipher whose sub-chunk keys derive from the 32-byte {@code subChunkSealKey} (the master key's {@link #SEAL_PURPOSE}). */
@@ -65,11 +69,12 @@ public final class SubChunkCipher {
         if (subChunkSealKey.length != 32) {
             throw new IllegalArgumentException("sub-chunk seal key must be 32 bytes");
         }
-        this.sealKey = new SecretKeySpec(subChunkSealKey, "HmacSHA256");
         try {
-            this.mac = Mac.getInstance("HmacSHA256");
+            this.derive = Mac.getInstance("HmacSHA256");
+            this.derive.init(new SecretKeySpec(subChunkSealKey, "HmacSHA256"));
+            this.siv = Mac.getInstance("HmacSHA256");
             this.ctr = Cipher.getInstance("AES/CTR/NoPadding");
-        } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
+        } catch (NoSuchAlgorithmException | NoSuchPaddingException | InvalidKeyException e) {
             throw new IllegalStateException("JCE lacks HmacSHA256 or AES/CTR", e);
         }
     }
@@ -124,9 +129,8 @@ public final class SubChunkCipher {
     /** V = HMAC-SHA256(Km, plaintext)[0..16), written to {@code to}'s first 16 bytes. */
     private void siv(byte[] in, int offset, int length, byte[] to) {
         try {
-            mac.init(lastMacKey);
-            mac.update(in, offset, length);
-            mac.doFinal(digest, 0);
+            siv.update(in, offset, length);
+            siv.doFinal(digest, 0);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -140,12 +144,13 @@ public final class SubChunkCipher {
         }
         try {
             byte[] k = clusterKey.rawBytesForCipher();
-            mac.init(sealKey);
-            mac.update(MAC_LABEL);
-            byte[] km = mac.doFinal(k);
-            mac.update(CTR_LABEL);
-            byte[] ke = mac.doFinal(k);
-            lastMacKey = new SecretKeySpec(km, "HmacSHA256");
+            derive.update(MAC_LABEL);
+            byte[] km = derive.doFinal(k);
+            derive.update(CTR_LABEL);
+            byte[] ke = derive.doFinal(k);
+            // lastKey is cleared first: a failure below must not leave siv keyed for a key it does not name
+            lastKey = null;
+            siv.init(new SecretKeySpec(km, "HmacSHA256"));
             lastCtrKey = new SecretKeySpec(ke, "AES");
             Arrays.fill(k, (byte) 0);
             Arrays.fill(km, (byte) 0);

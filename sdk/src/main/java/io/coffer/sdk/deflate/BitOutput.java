@@ -14,14 +14,26 @@ final class BitOutput {
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final OutputStream out;
-    private final byte[] buf = new byte[64 * 1024];
+    private final byte[] buf;
     private int pos;
     private long bits;
     private int count;
     private long written;
 
     BitOutput(OutputStream out) {
+        this(out, 64 * 1024);
+    }
+
+    /**
+     * A writer whose buffer has {@code bufferBytes} (at least 8: a store writes 8 bytes at once); a small record (a
+     * dynamic block's header, once per block) need not allocate and zero 64 KiB.
+     */
+    BitOutput(OutputStream out, int bufferBytes) {
+        if (bufferBytes < 8) {
+            throw new IllegalArgumentException("a bit output buffer needs at least 8 bytes, not " + bufferBytes);
+        }
         this.out = out;
+        this.buf = new byte[bufferBytes];
     }
 
     /** Appends the low {@code n} (at most 32) bits of {@code value}. */

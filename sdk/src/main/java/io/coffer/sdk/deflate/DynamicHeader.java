@@ -18,7 +18,8 @@ record DynamicHeader(byte[] bits, int bitCount, int[] literalLengthLengths, int 
 
     static DynamicHeader read(BitInput in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        BitOutput record = new BitOutput(bytes);
+        // sized for the largest header, so the record is written out once, by flush
+        BitOutput record = new BitOutput(bytes, MAX_BITS / 8 + 16);
         int hlit = in.read(5);
         int hdist = in.read(5);
         int hclen = in.read(4);

@@ -89,13 +89,21 @@ public final class FinesseSketcher implements Sketcher {
         for (int f = 0; f < features && i < end; f++) {
             int regionEnd = f == features - 1 ? end : Math.min(end, offset + (f + 1) * region);
             long max = Long.MIN_VALUE;
-            for (; i < regionEnd; i++) {
-                if (i > full) {
-                    h = h * P + (data[i] & 0xff) - outTable[data[i - window] & 0xff];
+            if (i == full && i < regionEnd) {
+                // the first full window: its last byte is in h already, nothing leaves it
+                long v = mix(h);
+                max = v;
+                int bin = (int) (v >>> binShift);
+                if (v <= binMin[bin]) {
+                    binMin[bin] = v;
+                    maxSeen |= v == Long.MAX_VALUE;
                 }
-                long v = h * MIX;
-                v ^= v >>> 32;
-                v *= MIX;
+                i++;
+            }
+            for (; i < regionEnd; i++) {
+                // the byte leaving is subtracted off the multiply chain, which alone carries h from byte to byte
+                h = h * P + ((data[i] & 0xff) - outTable[data[i - window] & 0xff]);
+                long v = mix(h);
                 if (v > max) {
                     max = v;
                 }
@@ -142,6 +150,13 @@ public final class FinesseSketcher implements Sketcher {
             }
         }
         return code;
+    }
+
+    /** The window hash as features and bins compare it: a multiplicative mix, so its top bits depend on every byte. */
+    private static long mix(long h) {
+        long v = h * MIX;
+        v ^= v >>> 32;
+        return v * MIX;
     }
 
     /** MurmurHash3's 64-bit finalizer. */

@@ -135,4 +135,19 @@ class SubChunkCipherTest {
         assertThat(sealed).hasSize(SubChunkCipher.OVERHEAD);
         assertThat(c.open(key(1), sealed, 0, sealed.length)).isEmpty();
     }
+
+    /** One instance keeps keyed state between calls (issue 20): it must seal every sub-chunk as a fresh one would. */
+    @Test
+    void aCipherReusedAcrossKeysSubChunksAndOpensSealsAsAFreshOne() throws Exception {
+        SubChunkCipher reused = cipher(7);
+        int[] keys = {1, 1, 1, 2, 1, 3, 3, 2, 2};
+        for (int i = 0; i < keys.length; i++) {
+            byte[] p = data(20 + i, 100 + 300 * i);
+            byte[] sealed = reused.seal(key(keys[i]), p, 0, p.length);
+            assertThat(sealed).isEqualTo(cipher(7).seal(key(keys[i]), p, 0, p.length));
+            if (i % 2 == 0) {
+                assertThat(reused.open(key(keys[i]), sealed, 0, sealed.length)).isEqualTo(p);
+            }
+        }
+    }
 }
