@@ -1,5 +1,7 @@
 package io.coffer.gateway.clients;
 
+import static io.coffer.gateway.clients.ScriptResults.bool;
+import static io.coffer.gateway.clients.ScriptResults.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.testing.CofferGatewayExtension;
@@ -52,14 +54,5 @@ class CustomerKeyClientsTest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static boolean bool(JsonNode result, String field) {
-        return result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result)).asBoolean();
-    }
-
-    private static String text(JsonNode result, String field) {
-        JsonNode n = result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result));
-        return n.isNumber() ? n.asNumber() : n.asString();
     }
 }

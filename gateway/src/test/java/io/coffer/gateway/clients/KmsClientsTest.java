@@ -1,5 +1,7 @@
 package io.coffer.gateway.clients;
 
+import static io.coffer.gateway.clients.ScriptResults.bool;
+import static io.coffer.gateway.clients.ScriptResults.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.s3.sse.KmsKeyring;
@@ -56,14 +58,5 @@ class KmsClientsTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static boolean bool(JsonNode result, String field) {
-        return result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result)).asBoolean();
-    }
-
-    private static String text(JsonNode result, String field) {
-        JsonNode n = result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result));
-        return n.isNumber() ? n.asNumber() : n.asString();
     }
 }

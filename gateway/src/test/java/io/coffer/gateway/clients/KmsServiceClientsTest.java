@@ -1,5 +1,7 @@
 package io.coffer.gateway.clients;
 
+import static io.coffer.gateway.clients.ScriptResults.bool;
+import static io.coffer.gateway.clients.ScriptResults.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.s3.sse.MotoKms;
@@ -74,14 +76,5 @@ class KmsServiceClientsTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static boolean bool(JsonNode result, String field) {
-        return result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result)).asBoolean();
-    }
-
-    private static String text(JsonNode result, String field) {
-        JsonNode n = result.field(field).orElseThrow(() -> new AssertionError("no " + field + " in " + result));
-        return n.isNumber() ? n.asNumber() : n.asString();
     }
 }
