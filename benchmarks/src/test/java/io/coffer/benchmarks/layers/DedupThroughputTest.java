@@ -1,28 +1,20 @@
 package io.coffer.benchmarks.layers;
 
+import static io.coffer.benchmarks.layers.LayerTestData.gzip;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DedupThroughputTest {
 
-    private static byte[] gzip(byte[] data) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(data);
-        }
-        return out.toByteArray();
-    }
 
     private static byte[] text(long seed, int size) {
         Random r = new Random(seed);

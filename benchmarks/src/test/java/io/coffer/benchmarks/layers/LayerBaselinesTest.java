@@ -1,19 +1,17 @@
 package io.coffer.benchmarks.layers;
 
+import static io.coffer.benchmarks.layers.LayerTestData.gzip;
+import static io.coffer.benchmarks.layers.LayerTestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.benchmarks.layers.EngineLayerRatio.Stored;
 import io.coffer.benchmarks.layers.LayerBaselines.Figures;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,22 +24,7 @@ class LayerBaselinesTest {
     @TempDir
     Path dir;
 
-    private static byte[] text(long seed, int size) {
-        Random r = new Random(seed);
-        StringBuilder sb = new StringBuilder(size + 16);
-        while (sb.length() < size) {
-            sb.append("token").append(r.nextInt(5000)).append(r.nextInt(8) == 0 ? '\n' : ' ');
-        }
-        return sb.substring(0, size).getBytes(StandardCharsets.US_ASCII);
-    }
 
-    private static byte[] gzip(byte[] data) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream gz = new GZIPOutputStream(out)) {
-            gz.write(data);
-        }
-        return out.toByteArray();
-    }
 
     @Test
     void allThreeAreCountedFromRealStoresAndTheLayerPathsKeepWhatFixedChunksLoseToAShift() throws Exception {

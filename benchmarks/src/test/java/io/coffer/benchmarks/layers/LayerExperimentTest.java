@@ -1,20 +1,19 @@
 package io.coffer.benchmarks.layers;
 
+import static io.coffer.benchmarks.layers.LayerTestData.gzip;
+import static io.coffer.benchmarks.layers.LayerTestData.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.crypto.SubChunkCipher;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,27 +26,7 @@ class LayerExperimentTest {
     /** The run by key and plaintext, shared by the tests that only read it (each run takes seconds). */
     private static List<Tally> fastRun;
 
-    /** Text-like bytes: compressible, as the tarballs are. */
-    private static byte[] text(long seed, int size) {
-        Random r = new Random(seed);
-        StringBuilder sb = new StringBuilder(size + 16);
-        while (sb.length() < size) {
-            sb.append("token").append(r.nextInt(5000)).append(r.nextInt(8) == 0 ? '\n' : ' ');
-        }
-        return sb.substring(0, size).getBytes(StandardCharsets.US_ASCII);
-    }
 
-    private static byte[] gzip(byte[] data, int level) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream gz = new GZIPOutputStream(out) {
-            {
-                def.setLevel(level);
-            }
-        }) {
-            gz.write(data);
-        }
-        return out.toByteArray();
-    }
 
     private static Tally find(List<Tally> tallies, String method, String space) {
         return tallies.stream().filter(t -> t.method.equals(method) && t.space.equals(space)).findFirst()
