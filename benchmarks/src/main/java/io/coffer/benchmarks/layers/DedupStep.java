@@ -12,6 +12,7 @@ import io.coffer.sdk.similarity.ClusterIndex;
 import io.coffer.sdk.similarity.ClusterKeyring;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.FirstFitIndex;
+import io.coffer.sdk.similarity.NeighbourKeys;
 import io.coffer.sdk.similarity.SubChunkKeys;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -146,7 +147,7 @@ final class DedupStep {
         int start = chunk * CHUNK;
         int end = Math.min(tokens.length, start + CHUNK);
         SubChunkKeys own = new SubChunkKeys(keys.get(chunk));
-        List<SubChunkKeys> neighbours = method == Method.SIMENC ? neighbours(keys, chunk) : List.of();
+        List<SubChunkKeys> neighbours = method == Method.SIMENC ? NeighbourKeys.of(keys, chunk) : List.of();
         byte[] sealed = new byte[ChunkCipher.sealedLength(cdc.maxSize())];
         long cut = 0;
         long fresh = 0;
@@ -154,7 +155,9 @@ final class DedupStep {
         for (int at = start; at < end; cut++) {
             int n = cdc.nextCut(tokens, at, end - at);
             byte[] hash = cipher.hash(tokens, at, n);
-            SubChunkKeys chosen = storedUnder(cipher, own, neighbours, hash);
+            // as the layer writer, but a neighbour's ciphertext counts only when an earlier layer committed it
+            SubChunkKeys chosen = NeighbourKeys.storedUnder(own, neighbours, hash,
+                    k -> committed.contains(cipher.idFor(k)));
             ChunkKey key = chosen.keyFor(hash);
             ChunkId id = cipher.idFor(key);
             if (!committed.contains(id) && written.add(id)) {
@@ -166,32 +169,6 @@ final class DedupStep {
         subChunks.add(cut);
         newSubChunks.add(fresh);
         storedBytes.add(stored);
-    }
-
-    /** As the layer writer: the other cluster keys of the chunks before and after {@code i}. */
-    private static List<SubChunkKeys> neighbours(List<ChunkKey> keys, int i) {
-        List<SubChunkKeys> out = new ArrayList<>(2);
-        for (int j : new int[] {i - 1, i + 1}) {
-            if (j >= 0 && j < keys.size() && !keys.get(j).equals(keys.get(i))
-                    && out.stream().noneMatch(k -> k.clusterKey().equals(keys.get(j)))) {
-                out.add(new SubChunkKeys(keys.get(j)));
-            }
-        }
-        return out;
-    }
-
-    /** As the layer writer: own key unless only a neighbour's cluster holds the sub-chunk (committed layers only). */
-    private SubChunkKeys storedUnder(ChunkCipher cipher, SubChunkKeys own, List<SubChunkKeys> neighbours,
-                                     byte[] hash) {
-        if (neighbours.isEmpty() || committed.contains(cipher.idFor(own.keyFor(hash)))) {
-            return own;
-        }
-        for (SubChunkKeys k : neighbours) {
-            if (committed.contains(cipher.idFor(k.keyFor(hash)))) {
-                return k;
-            }
-        }
-        return own;
     }
 
     private interface ChunkTask {

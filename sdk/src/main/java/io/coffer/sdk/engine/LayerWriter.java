@@ -17,6 +17,7 @@ import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.similarity.ChunkSketch;
 import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.LayerSpacePolicy;
+import io.coffer.sdk.similarity.NeighbourKeys;
 import io.coffer.sdk.similarity.Sketcher;
 import io.coffer.sdk.similarity.SubChunkKeys;
 import java.io.ByteArrayInputStream;
@@ -218,13 +219,13 @@ final class LayerWriter {
                     throw new IOException("the token stream grew while it was being stored");
                 }
                 SubChunkKeys keys = new SubChunkKeys(clusterKeys.get(index));
-                List<SubChunkKeys> neighbours = neighbours(clusterKeys, index++);
+                List<SubChunkKeys> neighbours = NeighbourKeys.of(clusterKeys, index++);
                 for (int at = 0; at < n; ) {
                     int cut = cdc.nextCut(chunk, at, position < boundary ? (int) Math.min(n - at, boundary - position)
                             : n - at);
                     position += cut;
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
-                    SubChunkKeys chosen = storedUnder(keys, neighbours, hash);
+                    SubChunkKeys chosen = NeighbourKeys.storedUnder(keys, neighbours, hash, this::isStored);
                     writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));
                     entryClusters.add(chosen.clusterKey());
                     at += cut;
@@ -234,39 +235,9 @@ final class LayerWriter {
         return entryClusters;
     }
 
-    /** The other cluster keys of the chunks before and after chunk {@code i}. */
-    private static List<SubChunkKeys> neighbours(List<ChunkKey> clusterKeys, int i) {
-        List<SubChunkKeys> out = new ArrayList<>(2);
-        for (int j : new int[] {i - 1, i + 1}) {
-            if (j >= 0 && j < clusterKeys.size() && !clusterKeys.get(j).equals(clusterKeys.get(i))
-                    && out.stream().noneMatch(k -> k.clusterKey().equals(clusterKeys.get(j)))) {
-                out.add(new SubChunkKeys(clusterKeys.get(j)));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * The cluster whose key the sub-chunk is stored under: its own chunk's, unless the sub-chunk is not stored under
-     * that but is under a neighbouring chunk's cluster key. A layer shifted against its predecessor has chunks that
-     * straddle two of the predecessor's, of two clusters, and join one: the sub-chunks of the other half are then
-     * found under the neighbour's key instead of being stored again. Only an existing ciphertext is referenced, made
-     * under that key by a chunk of that cluster; nothing new is encrypted under a key outside its cluster.
-     */
-    private SubChunkKeys storedUnder(SubChunkKeys own, List<SubChunkKeys> neighbours, byte[] hash) {
-        if (neighbours.isEmpty() || isStored(own, hash)) {
-            return own;
-        }
-        for (SubChunkKeys k : neighbours) {
-            if (isStored(k, hash)) {
-                return k;
-            }
-        }
-        return own;
-    }
-
-    private boolean isStored(SubChunkKeys keys, byte[] hash) {
-        ChunkId id = ctx.cipher().idFor(keys.keyFor(hash));
+    /** Whether the sub-chunk under {@code key} is stored (committed or written by this object). */
+    private boolean isStored(ChunkKey key) {
+        ChunkId id = ctx.cipher().idFor(key);
         return ctx.locate(List.of(id)).containsKey(id);
     }
 
