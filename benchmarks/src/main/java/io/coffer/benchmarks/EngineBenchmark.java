@@ -135,7 +135,8 @@ public class EngineBenchmark {
         return coffer;
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything under it; nothing for null or a missing directory. */
+    public static void deleteTree(Path dir) throws IOException {
         if (dir == null || !Files.exists(dir)) {
             return;
         }

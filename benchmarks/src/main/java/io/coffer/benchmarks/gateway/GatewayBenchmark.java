@@ -1,17 +1,16 @@
 package io.coffer.benchmarks.gateway;
 
+import io.coffer.benchmarks.EngineBenchmark;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * End-to-end S3 benchmark, all in one run, one client configuration (AWS SDK v2 sync client over the Apache HTTP
@@ -166,7 +165,7 @@ public final class GatewayBenchmark {
             closeAll(all);
             Runtime.getRuntime().removeShutdownHook(cleanup);
             if (deleteWork) {
-                deleteTree(work);
+                EngineBenchmark.deleteTree(work);
             }
         }
     }
@@ -184,16 +183,4 @@ public final class GatewayBenchmark {
             }
         }
     }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
-
 }

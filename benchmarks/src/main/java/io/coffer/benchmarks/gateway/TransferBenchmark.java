@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.gateway;
 
+import io.coffer.benchmarks.EngineBenchmark;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +81,7 @@ public final class TransferBenchmark {
             closeAll(all);
             Runtime.getRuntime().removeShutdownHook(cleanup);
             if (deleteWork) {
-                GatewayBenchmark.deleteTree(work);
+                EngineBenchmark.deleteTree(work);
             }
         }
         System.exit(exit);

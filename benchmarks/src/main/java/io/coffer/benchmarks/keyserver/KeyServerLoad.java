@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.keyserver;
 
+import io.coffer.benchmarks.EngineBenchmark;
 import io.coffer.keyserver.client.Exchange;
 import io.coffer.keyserver.client.KeyServerClient;
 import io.coffer.keyserver.client.LocalEvaluator;
@@ -9,11 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -174,18 +173,10 @@ public final class KeyServerLoad implements Callable<Integer> {
             for (LoadTarget t : targets) {
                 t.close();
             }
-            deleteTree(root);
+            EngineBenchmark.deleteTree(root);
         }
         out.println();
         out.printf(Locale.ROOT, "load average at end: %s; total run time %.0f s%n", LoadReport.loadAverage(), (System.nanoTime() - t0) / 1e9);
         return 0;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.layers;
 
+import io.coffer.benchmarks.EngineBenchmark;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PutObjectRequest;
 import io.coffer.sdk.blob.BlobInfo;
@@ -15,11 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * R from the engine's real stored bytes: every .tgz/.tar.gz of a directory, in version order, PUT into a layer-mode
@@ -156,15 +155,7 @@ public final class EngineLayerRatio {
                     original / 1e3 / (getWall / 1e6), original / 1e3 / (getCpu / 1e6));
             return s;
         } finally {
-            deleteTree(store);
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+            EngineBenchmark.deleteTree(store);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.layers;
 
+import io.coffer.benchmarks.EngineBenchmark;
 import io.coffer.benchmarks.layers.EngineLayerRatio.Stored;
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.PutObjectRequest;
@@ -66,7 +67,7 @@ final class EngineMleRatio {
             return s;
         } finally {
             Files.deleteIfExists(tar);
-            EngineLayerRatio.deleteTree(store);
+            EngineBenchmark.deleteTree(store);
         }
     }
 
