@@ -112,33 +112,37 @@ def large(ep, args, transfer):
     size = args.size_mib << 20
     put_s = get_s = 0.0
     cpu_put = cpu_get = 0.0
+    front_put = front_get = 0.0  # the endpoint's own process (Coffer's gateway, s3proxy-enc's front) without its backend
     client_put = client_get = 0.0  # this driver's own CPU (boto3's threads): it shares the machine's cores
     for _ in range(args.objects):
         data = os.urandom(size)
         key = ep.next_key("large")
-        c0, k0 = cpu_seconds(ep.pids), time.process_time()
+        c0, k0, f0 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
         t0 = time.perf_counter()
         with PROFILER.phase(ep, "large-put"):
             ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
         t1 = time.perf_counter()
-        c1, k1 = cpu_seconds(ep.pids), time.process_time()
+        c1, k1, f1 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
         sink = io.BytesIO()
         with PROFILER.phase(ep, "large-get"):
             ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
         t2 = time.perf_counter()
-        c2, k2 = cpu_seconds(ep.pids), time.process_time()
+        c2, k2, f2 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
         if sink.getbuffer().nbytes != size or sink.getvalue() != data:
             raise SystemExit(f"{ep.name}: GET of {key} returned other bytes than its PUT")
         put_s += t1 - t0
         get_s += t2 - t1
         cpu_put += c1 - c0
         cpu_get += c2 - c1
+        front_put += f1 - f0
+        front_get += f2 - f1
         client_put += k1 - k0
         client_get += k2 - k1
         ep.client.delete_object(Bucket=ep.bucket, Key=key)  # the backend's disk holds a few objects at a time
     total = args.objects * size / MB
     return {"put_MBps": total / put_s, "get_MBps": total / get_s,
             "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total,
+            "put_front_cpu_ms_per_MB": front_put * 1000 / total, "get_front_cpu_ms_per_MB": front_get * 1000 / total,
             "put_client_cpu_ms_per_MB": client_put * 1000 / total, "get_client_cpu_ms_per_MB": client_get * 1000 / total}
 
 
@@ -197,6 +201,8 @@ FIGURES = [  # key, label, higher is better
     ("put_cpu_ms_per_MB", "server CPU, large PUT, ms/MB", False),
     ("get_cpu_ms_per_MB", "server CPU, large GET, ms/MB", False),
     ("small_cpu_ms_per_op", "server CPU, 4 KiB, ms/op", False),
+    ("put_front_cpu_ms_per_MB", "front process alone (no backend), large PUT, ms/MB", False),
+    ("get_front_cpu_ms_per_MB", "front process alone (no backend), large GET, ms/MB", False),
     ("put_client_cpu_ms_per_MB", "client (boto3) CPU, large PUT, ms/MB", False),
     ("get_client_cpu_ms_per_MB", "client (boto3) CPU, large GET, ms/MB", False),
     ("small_client_cpu_ms_per_op", "client (boto3) CPU, 4 KiB, ms/op", False),
