@@ -202,7 +202,7 @@ final class ServeCommand implements Callable<Integer> {
                 c.intValue(ConfigKey.BODY_BUFFER_BYTES), Duration.ofSeconds(c.intValue(ConfigKey.SHUTDOWN_GRACE_SECONDS)),
                 Clock.systemUTC(), c.boolValue(ConfigKey.AUTH_SIGV2),
                 publicAccessTenants(c.get(ConfigKey.PUBLIC_ACCESS_TENANTS)))
-                .withSseCustomerOverHttp(c.boolValue(ConfigKey.SSE_C_OVER_HTTP)).withKmsKeyring(keyring);
+                .withSseCustomerOverHttp(c.boolValue(ConfigKey.SSE_C_OVER_HTTP)).withKmsKeys(keyring);
         AccessLog.Format format = c.get(ConfigKey.LOG_FORMAT).equals("json") ? AccessLog.Format.JSON
                 : AccessLog.Format.TEXT;
         S3Server s3 = new S3Server(coffer, options, new GatewayMetrics(prometheus), new AccessLog(format)).start();

@@ -60,7 +60,7 @@ public final class S3Server implements AutoCloseable {
         this.options = options;
         this.dispatcher = new S3Dispatcher(coffer, options.region(), options::tenantMayPublish,
                 new PostPolicySignature(options.credentials(), options.acceptSigV2()), options.clock(),
-                options.acceptsCustomerKeys(), options.kmsKeyring());
+                options.acceptsCustomerKeys(), options.kmsKeys());
         this.verifier = new RequestAuthenticator(options.credentials(), options.clock(), options.acceptSigV2());
         this.metrics = metrics;
         this.accessLog = accessLog;

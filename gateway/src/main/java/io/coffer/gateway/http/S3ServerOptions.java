@@ -25,18 +25,18 @@ import java.util.Set;
  * @param publicAccessTenants  tenants whose account-level Block Public Access is off ({@code *}: every tenant); for
  *                             all others public ACLs are refused and ignored
  * @param sseCustomerOverHttp  accept SSE-C requests over plain http (S3 refuses them; with TLS they are accepted)
- * @param kmsKeyring           the keys SSE-KMS requests name ({@code kms-keyring}, or a KMS: {@code kms-endpoint});
+ * @param kmsKeys              the keys SSE-KMS requests name ({@code kms-keyring}, or a KMS: {@code kms-endpoint});
  *                             {@link KmsKeyring#NONE} refuses them
  */
 public record S3ServerOptions(String bindAddress, int port, String baseDomain, String region, SslContext sslContext,
                               CredentialStore credentials, int maxInitialLineLength, int maxHeaderSize,
                               Duration idleTimeout, int workerThreads, int bodyBufferBytes, Duration shutdownGrace,
                               Clock clock, boolean acceptSigV2, Set<String> publicAccessTenants,
-                              boolean sseCustomerOverHttp, KmsKeySource kmsKeyring) {
+                              boolean sseCustomerOverHttp, KmsKeySource kmsKeys) {
     public static final String EVERY_TENANT = "*";
 
     public S3ServerOptions {
-        kmsKeyring = kmsKeyring == null ? KmsKeyring.NONE : kmsKeyring;
+        kmsKeys = kmsKeys == null ? KmsKeyring.NONE : kmsKeys;
         publicAccessTenants = publicAccessTenants == null ? Set.of() : Set.copyOf(publicAccessTenants);
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(credentials, "credentials");
@@ -91,46 +91,46 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     public S3ServerOptions withBaseDomain(String domain) {
         return new S3ServerOptions(bindAddress, port, domain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withSslContext(SslContext ctx) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, ctx, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withClock(Clock c) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, c,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withLimits(int initialLine, int headers, int bodyBuffer, Duration idle) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, initialLine, headers,
                 idle, workerThreads, bodyBuffer, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withRegion(String r) {
         return new S3ServerOptions(bindAddress, port, baseDomain, r, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                acceptSigV2, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withPublicAccessTenants(Set<String> tenants) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2, tenants,
-                sseCustomerOverHttp, kmsKeyring);
+                sseCustomerOverHttp, kmsKeys);
     }
 
     public S3ServerOptions withSseCustomerOverHttp(boolean allow) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
-                publicAccessTenants, allow, kmsKeyring);
+                publicAccessTenants, allow, kmsKeys);
     }
 
-    public S3ServerOptions withKmsKeyring(KmsKeySource keyring) {
+    public S3ServerOptions withKmsKeys(KmsKeySource keyring) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock, acceptSigV2,
                 publicAccessTenants, sseCustomerOverHttp, keyring);
@@ -144,6 +144,6 @@ public record S3ServerOptions(String bindAddress, int port, String baseDomain, S
     public S3ServerOptions withSigV2(boolean accept) {
         return new S3ServerOptions(bindAddress, port, baseDomain, region, sslContext, credentials, maxInitialLineLength,
                 maxHeaderSize, idleTimeout, workerThreads, bodyBufferBytes, shutdownGrace, clock,
-                accept, publicAccessTenants, sseCustomerOverHttp, kmsKeyring);
+                accept, publicAccessTenants, sseCustomerOverHttp, kmsKeys);
     }
 }

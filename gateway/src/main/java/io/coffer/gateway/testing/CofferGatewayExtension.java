@@ -59,7 +59,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     private boolean sseCustomerOverHttp;
     private Path dataDir;
     private Coffer engine;
-    private KmsKeySource kmsKeyring = KmsKeyring.NONE;
+    private KmsKeySource kmsKeys = KmsKeyring.NONE;
     private S3Server server;
     private S3Client client;
 
@@ -98,8 +98,8 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
     }
 
     /** Serves SSE-KMS from {@code keyring}, a keyring or a KMS (none by default: SSE-KMS requests are refused). */
-    public CofferGatewayExtension withKmsKeyring(KmsKeySource keyring) {
-        this.kmsKeyring = keyring;
+    public CofferGatewayExtension withKmsKeys(KmsKeySource keyring) {
+        this.kmsKeys = keyring;
         return this;
     }
 
@@ -118,7 +118,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         all.add(credential);
         S3ServerOptions options = S3ServerOptions.defaults("127.0.0.1", 0, new CredentialStore(all))
                 .withBaseDomain(baseDomain).withSigV2(acceptSigV2).withPublicAccessTenants(publicAccessTenants)
-                .withSseCustomerOverHttp(sseCustomerOverHttp).withKmsKeyring(kmsKeyring);
+                .withSseCustomerOverHttp(sseCustomerOverHttp).withKmsKeys(kmsKeys);
         server = new S3Server(engine, options, new GatewayMetrics(new SimpleMeterRegistry()),
                 new AccessLog(AccessLog.Format.TEXT)).start();
         client = newClient(credential.accessKeyId(), credential.secretKey());
@@ -135,7 +135,7 @@ public final class CofferGatewayExtension implements BeforeAllCallback, AfterAll
         if (engine != null) {
             engine.close();
         }
-        kmsKeyring.close();
+        kmsKeys.close();
         if (dataDir != null) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> {

@@ -27,7 +27,7 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 class KmsClientsTest {
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
-            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeyring(keyring());
+            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeys(keyring());
 
     @TempDir
     Path work;

@@ -28,7 +28,7 @@ class KmsServiceClientsTest {
 
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
-            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeyring(MotoKms.keySource(KMS_PORT));
+            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeys(MotoKms.keySource(KMS_PORT));
 
     @TempDir
     static Path logs;

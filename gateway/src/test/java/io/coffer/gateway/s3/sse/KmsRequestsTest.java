@@ -46,7 +46,7 @@ class KmsRequestsTest {
 
     @RegisterExtension
     static CofferGatewayExtension gateway = CofferGatewayExtension
-            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeyring(KEYRING)
+            .withEngine(dir -> Coffer.builder().directory(dir).build()).withKmsKeys(KEYRING)
             .withSseCustomerOverHttp(true);
 
     static final String BUCKET = "ssekms";
@@ -234,7 +234,7 @@ class KmsRequestsTest {
         KmsKeyring without = keyring(List.of("testkey-2 " + b64(key(2))));
         Credential c = new Credential(gateway.accessKeyId(), gateway.secretKey(), "tenant");
         try (S3Server other = new S3Server(gateway.engine(), S3ServerOptions.defaults("127.0.0.1", 0,
-                new CredentialStore(List.of(c))).withKmsKeyring(without),
+                new CredentialStore(List.of(c))).withKmsKeys(without),
                 new GatewayMetrics(new SimpleMeterRegistry()), new AccessLog(AccessLog.Format.TEXT)).start();
              S3Client client = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:"
                      + other.address().getPort())).region(Region.US_EAST_1).forcePathStyle(true)

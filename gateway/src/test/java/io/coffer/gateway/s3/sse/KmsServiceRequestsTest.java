@@ -327,7 +327,7 @@ class KmsServiceRequestsTest {
 
         static Gateway start(Coffer engine, KmsKeySource keys) throws InterruptedException {
             S3Server server = new S3Server(engine, S3ServerOptions.defaults("127.0.0.1", 0,
-                    new CredentialStore(List.of(CREDENTIAL))).withKmsKeyring(keys),
+                    new CredentialStore(List.of(CREDENTIAL))).withKmsKeys(keys),
                     new GatewayMetrics(new SimpleMeterRegistry()), new AccessLog(AccessLog.Format.TEXT)).start();
             S3Client s3 = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:"
                             + server.address().getPort())).region(Region.US_EAST_1).forcePathStyle(true)
