@@ -101,7 +101,9 @@ final class GatewayReport {
 
     /** Coffer with proofs of retrievability ({@code p}) beside Coffer without ({@code c}), same run, same backend. */
     private void porSection(StringBuilder sb, Target c, Target p) {
-        sb.append("\nProofs of retrievability (coffer-por: the same gateway with an embedded PoR server; issue 19's"
+        String server = p.servers.size() > 2 ? "a `coffer por-server` in a process of its own, on the same machine"
+                : "an embedded PoR server";
+        sb.append("\nProofs of retrievability (coffer-por: the same gateway with " + server + "; issue 19's"
                 + " targets PUT >= 70 %, GET >= 90 % of PoR off):\n\n");
         sb.append("| metric | Coffer, PoR off | Coffer, PoR on | on/off | round by round | target |\n");
         sb.append("|---|---|---|---|---|---|\n");
@@ -120,7 +122,9 @@ final class GatewayReport {
                     paired.stream().max(Double::compare).orElse(Double.NaN), target));
         }
         for (String[] w : new String[][] {{"put-large", "PUT large, server CPU ms/MB"},
-            {"get-large", "GET large, server CPU ms/MB"}}) {
+            {"get-large", "GET large, server CPU ms/MB"},
+            {"put-large-front", "PUT large, the gateway process alone (no backend, no separate PoR server), CPU ms/MB"},
+            {"get-large-front", "GET large, the gateway process alone, CPU ms/MB"}}) {
             double[] off = c.cpu.get(w[0]);
             double[] on = p.cpu.get(w[0]);
             if (off != null && on != null && off[1] > 0 && on[1] > 0) {

@@ -89,6 +89,23 @@ final class ServerProcess implements AutoCloseable {
         return start(name, dir, cmd, withJvm, port);
     }
 
+    /**
+     * {@code coffer por-server} on a free loopback port over {@code data}, 2^k blocks of {@code blockSize} bytes and
+     * write batches of 2^batch (null: the server's default); its session key is {@code data/session.key}.
+     */
+    static ServerProcess porServer(String name, Path dir, String heap, Path data, int k, int blockSize, String batch)
+            throws Exception {
+        int port = freePort();
+        List<String> cmd = java(heap, List.of());
+        cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "por-server", "--data", data.toString(),
+                "--bind", "127.0.0.1", "--port", Integer.toString(port), "--k", Integer.toString(k),
+                "--block-size", Integer.toString(blockSize)));
+        if (batch != null) {
+            cmd.addAll(List.of("--batch", batch));
+        }
+        return start(name, dir, cmd, Map.of(), port);
+    }
+
     /** {@link TcpRelay} from a free port to {@code targetPort}. */
     static ServerProcess relay(String name, Path dir, String heap, int targetPort) throws Exception {
         int port = freePort();

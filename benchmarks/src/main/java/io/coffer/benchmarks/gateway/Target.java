@@ -44,6 +44,11 @@ final class Target {
         return s;
     }
 
+    /** CPU seconds used so far by the target's own process (the first server: a gateway, without its backend). */
+    double frontCpuSeconds() {
+        return servers.get(0).cpuSeconds();
+    }
+
     void addCpu(String metric, double seconds, double units) {
         double[] acc = cpu.computeIfAbsent(metric, k -> new double[2]);
         acc[0] += seconds;

@@ -35,6 +35,11 @@ record TargetSet(List<Target> all, String setup) {
     private static final String BACKEND_SECRET = "bench-backend-secret-0123456789";
     private static final String FRONT_KEY = "bench-front-access";
     private static final String FRONT_SECRET = "bench-front-secret-0123456789";
+    /**
+     * {@code COFFER_BENCH_POR_SERVER=remote}: {@code coffer-por}'s PoR server runs as {@code coffer por-server} in a
+     * process of its own (the gateway reaches it over loopback with the session key), not embedded in the gateway.
+     */
+    private static final boolean REMOTE_POR = "remote".equals(System.getenv("COFFER_BENCH_POR_SERVER"));
 
     /**
      * Starts the servers under {@code work}, each with {@code -Xmx heap}, adding each to {@code all} as it starts
@@ -136,18 +141,33 @@ record TargetSet(List<Target> all, String setup) {
             Map<String, String> porEnv = new LinkedHashMap<>(env);
             porEnv.put("COFFER_DATA", work.resolve("coffer-por-data").toString());
             porEnv.put("COFFER_S3_BUCKET", "coffer-por-backend");
-            porEnv.put("COFFER_POR", "embedded");
-            porEnv.put("COFFER_POR_K", Integer.toString(porK));
-            porEnv.put("COFFER_POR_BLOCK_SIZE", "65536");
             // the write batch exponent (por-batch) to measure, when not the gateway's default
             String batch = System.getenv("COFFER_BENCH_POR_BATCH");
-            if (batch != null && !batch.isBlank()) {
-                porEnv.put("COFFER_POR_BATCH", batch.trim());
+            batch = batch == null || batch.isBlank() ? null : batch.trim();
+            List<ServerProcess> porServers = new ArrayList<>();
+            if (REMOTE_POR) {
+                // the PoR server in its own process, as beside the storage: the gateway's own CPU is then apart
+                Path porData = work.resolve("por-server-data");
+                ServerProcess porServer = ServerProcess.porServer("por-server", work, heap, porData, porK, 65536,
+                        batch);
+                all.add(porServer);
+                porServers.add(porServer);
+                porEnv.put("COFFER_POR", "127.0.0.1:" + porServer.port());
+                porEnv.put("COFFER_POR_KEY_FILE", porData.resolve("session.key").toString());
+            } else {
+                porEnv.put("COFFER_POR", "embedded");
+                porEnv.put("COFFER_POR_K", Integer.toString(porK));
+                porEnv.put("COFFER_POR_BLOCK_SIZE", "65536");
+                if (batch != null) {
+                    porEnv.put("COFFER_POR_BATCH", batch);
+                }
             }
             ServerProcess por = ServerProcess.coffer("coffer-por-gateway", work, heap, porEnv, cofferJvmArgs);
             all.add(por);
+            List<ServerProcess> path = new ArrayList<>(List.of(por, backend));
+            path.addAll(porServers);
             Target porTarget = new Target("coffer-por", client(URI.create("http://127.0.0.1:" + por.port()),
-                    FRONT_KEY, FRONT_SECRET), "bench-coffer-por", List.of(por, backend));
+                    FRONT_KEY, FRONT_SECRET), "bench-coffer-por", List.copyOf(path));
             porTarget.client.createBucket(b -> b.bucket("bench-coffer-por"));
             List<Target> withPor = new ArrayList<>(targets);
             withPor.add(porTarget);

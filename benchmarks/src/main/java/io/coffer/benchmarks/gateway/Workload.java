@@ -59,15 +59,18 @@ final class Workload {
             }
             String key = t.nextKey(fresh ? "large" : "dedup");
             double cpu0 = t.serverCpuSeconds();
+            double front0 = t.frontCpuSeconds();
             long t0 = System.nanoTime();
             t.client.putObject(r -> r.bucket(t.bucket).key(key).contentLength((long) size),
                     RequestBody.fromContentProvider(() -> new ByteArrayInputStream(data), size,
                             "application/octet-stream"));
             double secs = (System.nanoTime() - t0) / 1e9;
             double cpu = t.serverCpuSeconds() - cpu0;
+            double front = t.frontCpuSeconds() - front0;
             if (record) {
                 (fresh ? t.putMBps : t.dedupPutMBps).add(size / 1e6 / secs);
                 t.addCpu(fresh ? "put-large" : "put-dedup", cpu, size / 1e6);
+                t.addCpu(fresh ? "put-large-front" : "put-dedup-front", front, size / 1e6);
             }
             keys.add(key);
             md5s.add(md5(data, size));
@@ -78,6 +81,7 @@ final class Workload {
         for (int i = 0; i < n; i++) {
             String key = keys.get(i);
             double cpu0 = t.serverCpuSeconds();
+            double front0 = t.frontCpuSeconds();
             long t0 = System.nanoTime();
             int got;
             try (ResponseInputStream<GetObjectResponse> in = t.client.getObject(r -> r.bucket(t.bucket).key(key))) {
@@ -88,12 +92,14 @@ final class Workload {
             }
             double secs = (System.nanoTime() - t0) / 1e9;
             double cpu = t.serverCpuSeconds() - cpu0;
+            double front = t.frontCpuSeconds() - front0;
             if (got != size || !Arrays.equals(md5(buf, got), md5s.get(i))) {
                 throw new IllegalStateException(t.name + ": GET " + key + " returned other bytes than were PUT");
             }
             if (record) {
                 t.getMBps.add(size / 1e6 / secs);
                 t.addCpu("get-large", cpu, size / 1e6);
+                t.addCpu("get-large-front", front, size / 1e6);
             }
         }
     }
