@@ -95,28 +95,51 @@ public final class ChecksumKey {
             throw new IllegalArgumentException(block.length + " elements at column " + offset + " exceed width "
                     + width);
         }
+        if (!allInField(block)) {
+            throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
+        }
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
-            int base = r * width + offset;
-            // Reduction deferred to the end of the row: each product (< 2^62) is summed as its low and high 32
-            // bits, which cannot overflow a long below 2^31 columns. One multiplication per element instead of
-            // Shoup's three, the range check riding along (half the former time or less; docs/BENCHMARKS.md).
-            long low = 0;
-            long high = 0;
-            int outside = 0;
-            for (int c = 0; c < block.length; c++) {
-                int a = block[c];
-                outside |= Integer.compareUnsigned(a, Zp.P) >= 0 ? 1 : 0;
-                long product = (long) a * m[base + c];
-                low += product & 0xFFFF_FFFFL;
-                high += product >>> 32;
-            }
-            if (outside != 0) {
-                throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
-            }
-            rows[r] = (int) ((high % Zp.P * TWO_32_MOD_P + low % Zp.P) % Zp.P);
+            rows[r] = dot(m, r * width + offset, block);
         }
         return Checksum.of(rows);
+    }
+
+    /**
+     * Whether every element is in [0, p): one pass over the block before the rows, with int operations only, which
+     * C2 vectorises (an element is outside iff it or p - 1 - it is negative). Checked in the row loop instead, the
+     * compare cost as much as the products (docs/BENCHMARKS.md, porvec).
+     */
+    private static boolean allInField(int[] block) {
+        int signs = 0;
+        for (int a : block) {
+            signs |= a | (Zp.P - 1 - a);
+        }
+        return signs >= 0;
+    }
+
+    /**
+     * Row {@code m[base ..]} times {@code block}, mod p. Reduction is deferred to the end of the row: the products
+     * (each below p^2 < 2^62) are added four at a time, a sum below 2^64 read unsigned, and summed as its low and high
+     * 32 bits, which cannot overflow a long below 2^31 columns; one multiplication per element, one reduction per row.
+     * Exact integer sums, so the rows are those of the loop this replaced (pinned in ChecksumKeyTest).
+     */
+    private static int dot(int[] m, int base, int[] block) {
+        long low = 0;
+        long high = 0;
+        int c = 0;
+        for (int end = block.length - 3; c < end; c += 4) {
+            long four = (long) block[c] * m[base + c] + (long) block[c + 1] * m[base + c + 1]
+                    + (long) block[c + 2] * m[base + c + 2] + (long) block[c + 3] * m[base + c + 3];
+            low += four & 0xFFFF_FFFFL;
+            high += four >>> 32;
+        }
+        for (; c < block.length; c++) {
+            long product = (long) block[c] * m[base + c];
+            low += product & 0xFFFF_FFFFL;
+            high += product >>> 32;
+        }
+        return (int) ((high % Zp.P * TWO_32_MOD_P + low % Zp.P) % Zp.P);
     }
 
     private static String firstOutside(int[] block) {
