@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.por;
 
+import io.coffer.por.checksum.ChecksumKernels;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.HierarchicalLog;
@@ -21,8 +22,9 @@ import java.util.SplittableRandom;
  * blocks of 4 KiB), and the checksum sigma = M * B of 64 blocks of 64 KiB (a verified read's main cost), in MiB/s of
  * block data; prints each round and the medians, and the checksum's microseconds per 64 KiB block.
  *
- * <p>Usage: {@code java -cp "benchmarks/target/classes:benchmarks/target/lib/*"
- * io.coffer.benchmarks.por.PorCodeCpuRates [ROUNDS]} (default 9, after 3 unmeasured).
+ * <p>Usage: {@code java [--add-modules jdk.incubator.vector -XX:UseAVX=3] -cp
+ * "benchmarks/target/classes:benchmarks/target/lib/*" io.coffer.benchmarks.por.PorCodeCpuRates [ROUNDS]} (default 9,
+ * after 3 unmeasured); the first line names the checksum kernel that runs ({@code ChecksumKernels}).
  */
 public final class PorCodeCpuRates {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -38,6 +40,7 @@ public final class PorCodeCpuRates {
 
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
+        System.out.println("checksum kernel: " + ChecksumKernels.chosenName());
         ChecksumKey key = ChecksumKey.derive(new byte[32], CHECKSUM_WIDTH);
         int[][] checksumBlocks = PorMixBenchmark.randomVectors(new SplittableRandom(43), CHECKSUM_BLOCKS,
                 CHECKSUM_WIDTH);

@@ -12,14 +12,13 @@ import javax.crypto.spec.SecretKeySpec;
  * words of the key stream at or above p are skipped (rejection sampling, about 1 word in 16).
  *
  * <p>{@link #checksum} takes a block as Z_p elements (data segments or code vectors); width is the number of
- * elements of a block of the store ({@link io.coffer.por.field.Segments#count}).
+ * elements of a block of the store ({@link io.coffer.por.field.Segments#count}). The rows are computed by
+ * {@link ChecksumKernels}' choice: the Vector API's kernel where the JVM runs it natively, else a scalar loop.
  */
 public final class ChecksumKey {
     private static final int WORDS_PER_CHUNK = 4096;
 
     private final int width;
-    /** 2^32 mod p: folds the high halves of the lazily summed products back at the end of a row. */
-    private static final long TWO_32_MOD_P = (1L << 32) % Zp.P;
 
     /** Row-major: m[row * width + column]. */
     private final int[] m;
@@ -98,9 +97,10 @@ public final class ChecksumKey {
         if (!allInField(block)) {
             throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
         }
+        ChecksumKernel kernel = ChecksumKernels.chosen();
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
-            rows[r] = dot(m, r * width + offset, block);
+            rows[r] = kernel.dot(m, r * width + offset, block);
         }
         return Checksum.of(rows);
     }
@@ -116,30 +116,6 @@ public final class ChecksumKey {
             signs |= a | (Zp.P - 1 - a);
         }
         return signs >= 0;
-    }
-
-    /**
-     * Row {@code m[base ..]} times {@code block}, mod p. Reduction is deferred to the end of the row: the products
-     * (each below p^2 < 2^62) are added four at a time, a sum below 2^64 read unsigned, and summed as its low and high
-     * 32 bits, which cannot overflow a long below 2^31 columns; one multiplication per element, one reduction per row.
-     * Exact integer sums, so the rows are those of the loop this replaced (pinned in ChecksumKeyTest).
-     */
-    private static int dot(int[] m, int base, int[] block) {
-        long low = 0;
-        long high = 0;
-        int c = 0;
-        for (int end = block.length - 3; c < end; c += 4) {
-            long four = (long) block[c] * m[base + c] + (long) block[c + 1] * m[base + c + 1]
-                    + (long) block[c + 2] * m[base + c + 2] + (long) block[c + 3] * m[base + c + 3];
-            low += four & 0xFFFF_FFFFL;
-            high += four >>> 32;
-        }
-        for (; c < block.length; c++) {
-            long product = (long) block[c] * m[base + c];
-            low += product & 0xFFFF_FFFFL;
-            high += product >>> 32;
-        }
-        return (int) ((high % Zp.P * TWO_32_MOD_P + low % Zp.P) % Zp.P);
     }
 
     private static String firstOutside(int[] block) {
