@@ -64,9 +64,13 @@ public class PorMixBenchmark {
     }
 
     static int[][] randomVectors(SplittableRandom random, int count) {
-        int[][] vectors = new int[count][WIDTH];
+        return randomVectors(random, count, WIDTH);
+    }
+
+    static int[][] randomVectors(SplittableRandom random, int count, int width) {
+        int[][] vectors = new int[count][width];
         for (int[] v : vectors) {
-            for (int i = 0; i < WIDTH; i++) {
+            for (int i = 0; i < width; i++) {
                 v[i] = random.nextInt(Zp.P);
             }
         }

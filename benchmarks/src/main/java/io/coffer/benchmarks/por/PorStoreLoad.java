@@ -34,11 +34,13 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory); the batch
  * exponent b (2^b blocks per H add) is {@code -Dcoffer.por.batch=B} (4, the gateway's default {@code por-batch}).
- * Deletes (zero blocks written into the freed indices, appendix A.3) are timed too.
+ * Deletes (zero blocks written into the freed indices, appendix A.3) are timed too. {@code -Dcoffer.por.getThreads=N}
+ * reads with N threads instead of 4 (1: a single stream, as one large GET reads).
  */
 public final class PorStoreLoad {
     private static final int PUT_THREADS = 2;
-    private static final int GET_THREADS = 4;
+    /** Readers at once: 4 as the read-ahead does; {@code -Dcoffer.por.getThreads=1} times one stream alone. */
+    private static final int GET_THREADS = Integer.getInteger("coffer.por.getThreads", 4);
     private static final int RANGE = 1 << 20;
 
     private PorStoreLoad() {}

@@ -3,27 +3,33 @@ package io.coffer.por.blob;
 import io.coffer.por.client.PorClient;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The read path of a {@link PorBlobStore}: the blocks that cover a range of a pack are fetched under the store's lock
  * with the Merkle root of that moment ({@link #fetch}), and verified after the lock is released
  * ({@link Fetch#copyVerified}: a checksum over each whole block, nearly all of a read's CPU), so reads verify in
- * parallel. A block that fails is read again under the lock and repaired with the rest of its pack.
+ * parallel, and a read of several blocks verifies its later blocks on a {@link CheckPool} while its own thread checks
+ * the first. A block that fails is read again under the lock and repaired with the rest of its pack.
  */
 final class PackReader {
     private final PorClient client;
     private final VerifiedBlocks blocks;
     private final ReentrantLock lock;
     private final int blockBytes;
+    private final CheckPool checks;
 
-    PackReader(PorClient client, VerifiedBlocks blocks, ReentrantLock lock, int blockBytes) {
+    PackReader(PorClient client, VerifiedBlocks blocks, ReentrantLock lock, int blockBytes, CheckPool checks) {
         this.client = client;
         this.blocks = blocks;
         this.lock = lock;
         this.blockBytes = blockBytes;
+        this.checks = checks;
     }
 
     /**
@@ -65,23 +71,62 @@ final class PackReader {
         }
 
         /**
-         * Copies the range into {@code dst}, each block verified; one that fails is read again under the lock, where
-         * it is repaired with the rest of its pack ({@link VerifiedBlocks#verified}).
+         * Copies the range into {@code dst}, each block verified before any of its bytes is copied; one that fails is
+         * read again under the lock, where it is repaired with the rest of its pack ({@link VerifiedBlocks#verified}).
+         * Blocks after the first are offered to the check pool; this thread checks the block it needs next unless a
+         * pool thread has started it, and while one has, it checks later blocks nobody has started instead of waiting.
          */
         void copyVerified(byte[] dst, int off) throws IOException {
-            int at = within;
-            int left = n;
-            for (int i = 0; i < fetched.size(); i++) {
-                byte[] block = checked(fetched.get(i));
-                if (block == null) {
-                    block = verifiedUnderLock(entry, first + i);
-                }
-                int take = Math.min(left, blockBytes - at);
-                System.arraycopy(block, at, dst, off, take);
-                off += take;
-                left -= take;
-                at = 0;
+            List<FutureTask<byte[]>> tasks = new ArrayList<>(fetched.size());
+            for (PorClient.Fetched f : fetched) {
+                tasks.add(new FutureTask<>(() -> checked(f)));
             }
+            try {
+                for (int i = 1; i < tasks.size(); i++) {
+                    checks.offer(tasks.get(i));
+                }
+                int at = within;
+                int left = n;
+                for (int i = 0; i < tasks.size(); i++) {
+                    byte[] block = await(tasks, i);
+                    if (block == null) {
+                        block = verifiedUnderLock(entry, first + i);
+                    }
+                    int take = Math.min(left, blockBytes - at);
+                    System.arraycopy(block, at, dst, off, take);
+                    off += take;
+                    left -= take;
+                    at = 0;
+                }
+            } finally {
+                for (FutureTask<byte[]> task : tasks) {
+                    task.cancel(false); // what a failure left unstarted is not checked in vain
+                }
+            }
+        }
+    }
+
+    /**
+     * The result of {@code tasks[i]}: run here if nobody has started it (a started or finished task's run returns at
+     * once), and while another thread runs it, later tasks nobody has started are run here.
+     */
+    private static byte[] await(List<FutureTask<byte[]>> tasks, int i) throws IOException {
+        FutureTask<byte[]> task = tasks.get(i);
+        task.run();
+        for (int j = i + 1; j < tasks.size() && !task.isDone(); j++) {
+            tasks.get(j).run();
+        }
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while a PoR block was verified");
+        } catch (ExecutionException e) {
+            // checked() turns every RuntimeException into null: only an Error gets here
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IOException("PoR block check failed", e.getCause());
         }
     }
 

@@ -60,6 +60,8 @@ public final class PorBlobStore implements BlobStore {
     private final int blockBytes;
     private final int capacity;
     private final SecureRandom random;
+    /** Verifies the later blocks of a read while its thread checks the first. */
+    private final CheckPool checks = CheckPool.forThisMachine();
     private PorClient client;
     private PackWriter writer;
     private PackReader reader;
@@ -166,7 +168,7 @@ public final class PorBlobStore implements BlobStore {
         state.attach(c);
         VerifiedBlocks blocks = new VerifiedBlocks(c, repairedOnRead);
         this.writer = new PackWriter(c, state, blockBytes);
-        this.reader = new PackReader(c, blocks, lock, blockBytes);
+        this.reader = new PackReader(c, blocks, lock, blockBytes, checks);
         this.maintenance = new PorMaintenance(c, blocks, map, lock, random, capacity);
         this.free = new FreeIndices(capacity, stored);
     }
@@ -346,6 +348,7 @@ public final class PorBlobStore implements BlobStore {
 
     @Override
     public void close() throws IOException {
+        checks.close();
         try {
             inner.close();
         } finally {

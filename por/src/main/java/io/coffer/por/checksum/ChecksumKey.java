@@ -12,14 +12,13 @@ import javax.crypto.spec.SecretKeySpec;
  * words of the key stream at or above p are skipped (rejection sampling, about 1 word in 16).
  *
  * <p>{@link #checksum} takes a block as Z_p elements (data segments or code vectors); width is the number of
- * elements of a block of the store ({@link io.coffer.por.field.Segments#count}).
+ * elements of a block of the store ({@link io.coffer.por.field.Segments#count}). The rows are computed by
+ * {@link ChecksumKernels}' choice: the Vector API's kernel where the JVM runs it natively, else a scalar loop.
  */
 public final class ChecksumKey {
     private static final int WORDS_PER_CHUNK = 4096;
 
     private final int width;
-    /** 2^32 mod p: folds the high halves of the lazily summed products back at the end of a row. */
-    private static final long TWO_32_MOD_P = (1L << 32) % Zp.P;
 
     /** Row-major: m[row * width + column]. */
     private final int[] m;
@@ -95,28 +94,28 @@ public final class ChecksumKey {
             throw new IllegalArgumentException(block.length + " elements at column " + offset + " exceed width "
                     + width);
         }
+        if (!allInField(block)) {
+            throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
+        }
+        ChecksumKernel kernel = ChecksumKernels.chosen();
         int[] rows = new int[Checksum.ROWS];
         for (int r = 0; r < Checksum.ROWS; r++) {
-            int base = r * width + offset;
-            // Reduction deferred to the end of the row: each product (< 2^62) is summed as its low and high 32
-            // bits, which cannot overflow a long below 2^31 columns. One multiplication per element instead of
-            // Shoup's three, the range check riding along (half the former time or less; docs/BENCHMARKS.md).
-            long low = 0;
-            long high = 0;
-            int outside = 0;
-            for (int c = 0; c < block.length; c++) {
-                int a = block[c];
-                outside |= Integer.compareUnsigned(a, Zp.P) >= 0 ? 1 : 0;
-                long product = (long) a * m[base + c];
-                low += product & 0xFFFF_FFFFL;
-                high += product >>> 32;
-            }
-            if (outside != 0) {
-                throw new IllegalArgumentException("block element out of Z_p: " + firstOutside(block));
-            }
-            rows[r] = (int) ((high % Zp.P * TWO_32_MOD_P + low % Zp.P) % Zp.P);
+            rows[r] = kernel.dot(m, r * width + offset, block);
         }
         return Checksum.of(rows);
+    }
+
+    /**
+     * Whether every element is in [0, p): one pass over the block before the rows, with int operations only, which
+     * C2 vectorises (an element is outside iff it or p - 1 - it is negative). Checked in the row loop instead, the
+     * compare cost as much as the products (docs/BENCHMARKS.md, porvec).
+     */
+    private static boolean allInField(int[] block) {
+        int signs = 0;
+        for (int a : block) {
+            signs |= a | (Zp.P - 1 - a);
+        }
+        return signs >= 0;
     }
 
     private static String firstOutside(int[] block) {

@@ -107,6 +107,41 @@ class ChecksumKeyTest {
         }
     }
 
+    /** Every length modulo the four products summed at once, at offsets of every residue, with extreme elements. */
+    @Test
+    void shortBlocksAtEveryOffsetAreMsColumnsTimesTheElements() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 17), 64);
+        SplittableRandom random = new SplittableRandom(17);
+        for (int length = 1; length <= 13; length++) {
+            for (int offset = 0; offset <= 5; offset++) {
+                int[] block = randomVector(random, length);
+                for (int c = 0; c < length; c++) {
+                    int kind = random.nextInt(4);
+                    block[c] = kind == 0 ? Zp.P - 1 : kind == 1 ? 0 : block[c];
+                }
+                Checksum expected = Checksum.zero();
+                for (int c = 0; c < length; c++) {
+                    expected = expected.plus(key.column(offset + c).times(block[c]));
+                }
+                assertThat(key.checksum(block, offset)).as("length %d at %d", length, offset).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void anElementOutsideTheFieldIsRefusedWhereverItIs() {
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 1), 9);
+        for (int bad : new int[] {Zp.P, Zp.P + 1, Integer.MAX_VALUE, Integer.MIN_VALUE, -1}) {
+            for (int at = 0; at < 9; at++) {
+                int[] block = new int[9];
+                java.util.Arrays.fill(block, Zp.P - 1);
+                block[at] = bad;
+                assertThatThrownBy(() -> key.checksum(block)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("at " + at + ": " + bad);
+            }
+        }
+    }
+
     @Test
     void badInputIsRefused() {
         ChecksumKey key = ChecksumKey.derive(bytes(32, 1), 8);
