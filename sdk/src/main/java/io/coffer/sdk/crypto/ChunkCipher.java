@@ -51,9 +51,6 @@ public final class ChunkCipher {
     /** The {@link MasterKey#deriveSecret} purpose of the key that every chunk's sealing key is derived from. */
     public static final String SEAL_PURPOSE = "chunk-seal";
 
-    private final SecretKeySpec sealKey;
-    /** {@code HMAC-SHA256(chunkSealKey, "coffer/chunk-nonce/v3")}: keys the PRF that makes format-3 nonces. */
-    private final SecretKeySpec nonceKey;
     private final int level;
     /** Made on first use: a reader of format-2 chunks only never loads the native library. */
     private ChunkCompressor compressor;
@@ -66,7 +63,14 @@ public final class ChunkCipher {
     private static final int KEPT_FRAME = 1 << 20;
     private final Cipher ctr;
     private final MessageDigest sha256;
+    /** Keyed anew for each chunk key (ids, the second step of a nonce). */
     private final Mac mac;
+    /**
+     * Keyed once with the seal key, and {@link #nonceMac} once with the nonce key: a Mac returns to its keyed state
+     * after {@code doFinal}, so the per-chunk HMACs under these fixed keys skip the key setup (the same bytes).
+     */
+    private final Mac sealMac;
+    private final Mac nonceMac;
     private Cipher gcm;
     private byte[] lastSealed;
 
@@ -86,15 +90,17 @@ public final class ChunkCipher {
         if (level < ChunkCompressor.MIN_LEVEL || level > ChunkCompressor.MAX_LEVEL || level == 0) {
             throw new IllegalArgumentException("zstd level out of range: " + level);
         }
-        this.sealKey = new SecretKeySpec(chunkSealKey, "HmacSHA256");
         this.level = level;
         try {
             ctr = Cipher.getInstance("AES/CTR/NoPadding");
             gcm = Cipher.getInstance("AES/GCM/NoPadding");
             sha256 = MessageDigest.getInstance("SHA-256");
             mac = Mac.getInstance("HmacSHA256");
-            mac.init(sealKey);
-            this.nonceKey = new SecretKeySpec(mac.doFinal(NONCE_LABEL), "HmacSHA256");
+            sealMac = Mac.getInstance("HmacSHA256");
+            sealMac.init(new SecretKeySpec(chunkSealKey, "HmacSHA256"));
+            // HMAC-SHA256(chunkSealKey, "coffer/chunk-nonce/v3") keys the PRF that makes format-3 nonces
+            nonceMac = Mac.getInstance("HmacSHA256");
+            nonceMac.init(new SecretKeySpec(sealMac.doFinal(NONCE_LABEL), "HmacSHA256"));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("JCE lacks AES-GCM, AES-CTR, SHA-256 or HmacSHA256", e);
         }
@@ -200,8 +206,7 @@ public final class ChunkCipher {
 
     /** A format-3 nonce: {@code HMAC-SHA256(HMAC-SHA256(nonceKey, K), frame)[0:12]}. */
     private byte[] nonce(ChunkKey key, byte[] frameBytes, int offset, int length) throws GeneralSecurityException {
-        mac.init(nonceKey);
-        byte[] perKey = mac.doFinal(key.rawBytesForCipher());
+        byte[] perKey = nonceMac.doFinal(key.rawBytesForCipher());
         mac.init(new SecretKeySpec(perKey, "HmacSHA256"));
         mac.update(frameBytes, offset, length);
         return Arrays.copyOf(mac.doFinal(), 12);
@@ -294,12 +299,7 @@ public final class ChunkCipher {
     }
 
     private byte[] sealingKey(ChunkKey key) {
-        try {
-            mac.init(sealKey);
-            return mac.doFinal(key.rawBytesForCipher());
-        } catch (InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return sealMac.doFinal(key.rawBytesForCipher());
     }
 
     /** Format 1: AES-256-CTR under {@code K}, zero IV, checked against the plaintext's SHA-256. */
