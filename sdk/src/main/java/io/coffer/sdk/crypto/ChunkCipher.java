@@ -2,7 +2,6 @@ package io.coffer.sdk.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
@@ -63,8 +62,8 @@ public final class ChunkCipher {
     private static final int KEPT_FRAME = 1 << 20;
     private final Cipher ctr;
     private final MessageDigest sha256;
-    /** Keyed anew for each chunk key (ids, the second step of a nonce). */
-    private final Mac mac;
+    /** HMACs under each chunk's own key: its id, the second step of a format-3 nonce. */
+    private final FreshKeyHmac perKeyMac = new FreshKeyHmac();
     /**
      * Keyed once with the seal key, and {@link #nonceMac} once with the nonce key: a Mac returns to its keyed state
      * after {@code doFinal}, so the per-chunk HMACs under these fixed keys skip the key setup (the same bytes).
@@ -95,7 +94,6 @@ public final class ChunkCipher {
             ctr = Cipher.getInstance("AES/CTR/NoPadding");
             gcm = Cipher.getInstance("AES/GCM/NoPadding");
             sha256 = MessageDigest.getInstance("SHA-256");
-            mac = Mac.getInstance("HmacSHA256");
             sealMac = Mac.getInstance("HmacSHA256");
             sealMac.init(new SecretKeySpec(chunkSealKey, "HmacSHA256"));
             // HMAC-SHA256(chunkSealKey, "coffer/chunk-nonce/v3") keys the PRF that makes format-3 nonces
@@ -145,12 +143,7 @@ public final class ChunkCipher {
 
     /** The chunk id for a key: {@code HMAC-SHA256(K, "coffer/chunk-id/v1")}. */
     public ChunkId idFor(ChunkKey key) {
-        try {
-            mac.init(new SecretKeySpec(key.rawBytesForCipher(), "HmacSHA256"));
-            return ChunkId.of(mac.doFinal(ID_LABEL));
-        } catch (InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return ChunkId.of(perKeyMac.mac(key.rawBytesForCipher(), ID_LABEL, 0, ID_LABEL.length));
     }
 
     /**
@@ -205,11 +198,9 @@ public final class ChunkCipher {
     }
 
     /** A format-3 nonce: {@code HMAC-SHA256(HMAC-SHA256(nonceKey, K), frame)[0:12]}. */
-    private byte[] nonce(ChunkKey key, byte[] frameBytes, int offset, int length) throws GeneralSecurityException {
+    private byte[] nonce(ChunkKey key, byte[] frameBytes, int offset, int length) {
         byte[] perKey = nonceMac.doFinal(key.rawBytesForCipher());
-        mac.init(new SecretKeySpec(perKey, "HmacSHA256"));
-        mac.update(frameBytes, offset, length);
-        return Arrays.copyOf(mac.doFinal(), 12);
+        return Arrays.copyOf(perKeyMac.mac(perKey, frameBytes, offset, length), 12);
     }
 
     private ChunkCompressor compressor() {
