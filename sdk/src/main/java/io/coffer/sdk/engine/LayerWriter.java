@@ -227,7 +227,7 @@ final class LayerWriter {
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
                     NeighbourKeys.Choice chosen = NeighbourKeys.choose(keys, neighbours, hash, ctx.cipher()::idFor,
                             this::isStored);
-                    writer.appendKeyed(chunk, at, cut, hash, chosen.key());
+                    writer.appendKeyed(chunk, at, cut, hash, chosen.key(), chosen.id());
                     entryClusters.add(chosen.keys().clusterKey());
                     at += cut;
                 }
