@@ -156,12 +156,11 @@ final class DedupStep {
             int n = cdc.nextCut(tokens, at, end - at);
             byte[] hash = cipher.hash(tokens, at, n);
             // as the layer writer, but a neighbour's ciphertext counts only when an earlier layer committed it
-            SubChunkKeys chosen = NeighbourKeys.storedUnder(own, neighbours, hash,
-                    k -> committed.contains(cipher.idFor(k)));
-            ChunkKey key = chosen.keyFor(hash);
-            ChunkId id = cipher.idFor(key);
+            NeighbourKeys.Choice chosen = NeighbourKeys.choose(own, neighbours, hash, cipher::idFor,
+                    committed::contains);
+            ChunkId id = chosen.id();
             if (!committed.contains(id) && written.add(id)) {
-                stored += cipher.sealChunk(key, tokens, at, n, true, sealed, 0);
+                stored += cipher.sealChunk(chosen.key(), tokens, at, n, true, sealed, 0);
                 fresh++;
             }
             at += n;

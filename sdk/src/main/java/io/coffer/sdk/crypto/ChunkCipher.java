@@ -2,7 +2,6 @@ package io.coffer.sdk.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
@@ -51,9 +50,6 @@ public final class ChunkCipher {
     /** The {@link MasterKey#deriveSecret} purpose of the key that every chunk's sealing key is derived from. */
     public static final String SEAL_PURPOSE = "chunk-seal";
 
-    private final SecretKeySpec sealKey;
-    /** {@code HMAC-SHA256(chunkSealKey, "coffer/chunk-nonce/v3")}: keys the PRF that makes format-3 nonces. */
-    private final SecretKeySpec nonceKey;
     private final int level;
     /** Made on first use: a reader of format-2 chunks only never loads the native library. */
     private ChunkCompressor compressor;
@@ -66,7 +62,14 @@ public final class ChunkCipher {
     private static final int KEPT_FRAME = 1 << 20;
     private final Cipher ctr;
     private final MessageDigest sha256;
-    private final Mac mac;
+    /** HMACs under each chunk's own key: its id, the second step of a format-3 nonce. */
+    private final FreshKeyHmac perKeyMac = new FreshKeyHmac();
+    /**
+     * Keyed once with the seal key, and {@link #nonceMac} once with the nonce key: a Mac returns to its keyed state
+     * after {@code doFinal}, so the per-chunk HMACs under these fixed keys skip the key setup (the same bytes).
+     */
+    private final Mac sealMac;
+    private final Mac nonceMac;
     private Cipher gcm;
     private byte[] lastSealed;
 
@@ -86,15 +89,16 @@ public final class ChunkCipher {
         if (level < ChunkCompressor.MIN_LEVEL || level > ChunkCompressor.MAX_LEVEL || level == 0) {
             throw new IllegalArgumentException("zstd level out of range: " + level);
         }
-        this.sealKey = new SecretKeySpec(chunkSealKey, "HmacSHA256");
         this.level = level;
         try {
             ctr = Cipher.getInstance("AES/CTR/NoPadding");
             gcm = Cipher.getInstance("AES/GCM/NoPadding");
             sha256 = MessageDigest.getInstance("SHA-256");
-            mac = Mac.getInstance("HmacSHA256");
-            mac.init(sealKey);
-            this.nonceKey = new SecretKeySpec(mac.doFinal(NONCE_LABEL), "HmacSHA256");
+            sealMac = Mac.getInstance("HmacSHA256");
+            sealMac.init(new SecretKeySpec(chunkSealKey, "HmacSHA256"));
+            // HMAC-SHA256(chunkSealKey, "coffer/chunk-nonce/v3") keys the PRF that makes format-3 nonces
+            nonceMac = Mac.getInstance("HmacSHA256");
+            nonceMac.init(new SecretKeySpec(sealMac.doFinal(NONCE_LABEL), "HmacSHA256"));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("JCE lacks AES-GCM, AES-CTR, SHA-256 or HmacSHA256", e);
         }
@@ -139,12 +143,7 @@ public final class ChunkCipher {
 
     /** The chunk id for a key: {@code HMAC-SHA256(K, "coffer/chunk-id/v1")}. */
     public ChunkId idFor(ChunkKey key) {
-        try {
-            mac.init(new SecretKeySpec(key.rawBytesForCipher(), "HmacSHA256"));
-            return ChunkId.of(mac.doFinal(ID_LABEL));
-        } catch (InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return ChunkId.of(perKeyMac.mac(key.rawBytesForCipher(), ID_LABEL, 0, ID_LABEL.length));
     }
 
     /**
@@ -199,12 +198,9 @@ public final class ChunkCipher {
     }
 
     /** A format-3 nonce: {@code HMAC-SHA256(HMAC-SHA256(nonceKey, K), frame)[0:12]}. */
-    private byte[] nonce(ChunkKey key, byte[] frameBytes, int offset, int length) throws GeneralSecurityException {
-        mac.init(nonceKey);
-        byte[] perKey = mac.doFinal(key.rawBytesForCipher());
-        mac.init(new SecretKeySpec(perKey, "HmacSHA256"));
-        mac.update(frameBytes, offset, length);
-        return Arrays.copyOf(mac.doFinal(), 12);
+    private byte[] nonce(ChunkKey key, byte[] frameBytes, int offset, int length) {
+        byte[] perKey = nonceMac.doFinal(key.rawBytesForCipher());
+        return Arrays.copyOf(perKeyMac.mac(perKey, frameBytes, offset, length), 12);
     }
 
     private ChunkCompressor compressor() {
@@ -294,12 +290,7 @@ public final class ChunkCipher {
     }
 
     private byte[] sealingKey(ChunkKey key) {
-        try {
-            mac.init(sealKey);
-            return mac.doFinal(key.rawBytesForCipher());
-        } catch (InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return sealMac.doFinal(key.rawBytesForCipher());
     }
 
     /** Format 1: AES-256-CTR under {@code K}, zero IV, checked against the plaintext's SHA-256. */

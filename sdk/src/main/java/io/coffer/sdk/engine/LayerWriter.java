@@ -225,9 +225,10 @@ final class LayerWriter {
                             : n - at);
                     position += cut;
                     byte[] hash = ctx.cipher().hash(chunk, at, cut);
-                    SubChunkKeys chosen = NeighbourKeys.storedUnder(keys, neighbours, hash, this::isStored);
-                    writer.appendKeyed(chunk, at, cut, hash, chosen.keyFor(hash));
-                    entryClusters.add(chosen.clusterKey());
+                    NeighbourKeys.Choice chosen = NeighbourKeys.choose(keys, neighbours, hash, ctx.cipher()::idFor,
+                            this::isStored);
+                    writer.appendKeyed(chunk, at, cut, hash, chosen.key(), chosen.id());
+                    entryClusters.add(chosen.keys().clusterKey());
                     at += cut;
                 }
             }
@@ -235,9 +236,8 @@ final class LayerWriter {
         return entryClusters;
     }
 
-    /** Whether the sub-chunk under {@code key} is stored (committed or written by this object). */
-    private boolean isStored(ChunkKey key) {
-        ChunkId id = ctx.cipher().idFor(key);
+    /** Whether the sub-chunk {@code id} is stored (committed or written by this object). */
+    private boolean isStored(ChunkId id) {
         return ctx.locate(List.of(id)).containsKey(id);
     }
 

@@ -186,10 +186,12 @@ final class ObjectWriter {
         flushWindow();
     }
 
-    /** Layer mode: one chunk under a key the caller chose (a sub-chunk's key derived from its cluster key). */
-    void appendKeyed(byte[] data, int offset, int length, byte[] hash, ChunkKey key) throws IOException {
+    /**
+     * Layer mode: one chunk under a key the caller chose (a sub-chunk's key derived from its cluster key), whose chunk
+     * id {@code id} the caller derived already (the neighbour rule needs it), so it is not derived twice.
+     */
+    void appendKeyed(byte[] data, int offset, int length, byte[] hash, ChunkKey key, ChunkId id) throws IOException {
         flushWindow();
-        ChunkId id = cipher.idFor(key);
         store(data, offset, length, hash, key, id, isStored(id));
     }
 

@@ -3,7 +3,10 @@ package io.coffer.sdk.crypto;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Random;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
@@ -25,6 +28,58 @@ class ChunkCipherTest {
             cipher.open(key, sealed, 0, sealed.length, length, cipher.hash(plain, 0, length));
             assertThat(Arrays.copyOf(sealed, length)).isEqualTo(plain);
         }
+    }
+
+    /**
+     * Ids and stored bytes of formats 2 and 3 as the first implementation made them (computed with it, before the
+     * cipher kept its seal-key and nonce-key HMACs keyed across chunks): stores written before must stay readable and
+     * dedup against new writes. Format 3's bytes also depend on zstd's output (zstd-jni 1.5.7-28).
+     */
+    @Test
+    void idsAndSealedBytesStayThoseOfTheFirstImplementation() throws Exception {
+        byte[] sealKey = new byte[32];
+        byte[] k = new byte[32];
+        for (int i = 0; i < 32; i++) {
+            sealKey[i] = (byte) i;
+            k[i] = (byte) (32 + i);
+        }
+        ChunkCipher c = new ChunkCipher(sealKey);
+        ChunkKey key = ChunkKey.of(k);
+        byte[] phrase = "coffer stores chunks; ".getBytes(StandardCharsets.US_ASCII);
+        byte[] text = new byte[1000];
+        for (int i = 0; i < text.length; i++) {
+            text[i] = phrase[i % phrase.length];
+        }
+        byte[] noise = new byte[1000];
+        long x = 1;
+        for (int i = 0; i < noise.length; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            noise[i] = (byte) (x >>> 56);
+        }
+        // twice over, so that the second pass runs on Macs already used
+        for (int pass = 0; pass < 2; pass++) {
+            assertThat(c.idFor(key).toHex())
+                    .isEqualTo("051c75568deb74dc3465bbdf4c42c00b6e83afd3048de98cc747ed7ed35c413f");
+            assertThat(ChunkCipher.idOf(key)).isEqualTo(c.idFor(key));
+            assertThat(sealedChunkDigest(c, key, text))
+                    .isEqualTo("67 eba987666ed0919fcc6e8e86e0e1ed49a49cc4008058ac0d6fba069a9f38deeb");
+            assertThat(sha256Hex(seal(c, key, text)))
+                    .isEqualTo("7451700b76f0a0a9cea1f1ffa898954c77bf48fa86c3388a64bd85070485a347");
+            // noise does not compress: stored as format 2 by both
+            String raw = "43807622c21edebe61a4e67362b7974024179a79c58cb78fdfe66357089276f6";
+            assertThat(sealedChunkDigest(c, key, noise)).isEqualTo("1016 " + raw);
+            assertThat(sha256Hex(seal(c, key, noise))).isEqualTo(raw);
+        }
+    }
+
+    private static String sealedChunkDigest(ChunkCipher c, ChunkKey key, byte[] plain) throws Exception {
+        byte[] out = new byte[ChunkCipher.sealedLength(plain.length)];
+        int n = c.sealChunk(key, plain, 0, plain.length, true, out, 0);
+        return n + " " + sha256Hex(Arrays.copyOf(out, n));
+    }
+
+    private static String sha256Hex(byte[] b) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
     @Test
