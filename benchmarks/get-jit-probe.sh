@@ -11,7 +11,9 @@
 #   JAVA_OPTS='-XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation -XX:LogFile=/tmp/c.log'
 # benchmarks/compile-log-summary.py /tmp/c.log then says what was compiled in the run's second half, and whether it was
 # compiled before. PROF_AT=N with PROF_LIB=libasyncProfiler.so profiles CPU from batch N to the end into
-# OUT_DIR/cpu.collapsed (for profile-categories.py). Needs .venv (aws-cli, boto3: `./coffer test` creates it).
+# OUT_DIR/cpu.collapsed (for profile-categories.py). MODE=put: each batch instead uploads the object 10 times with
+# `aws s3 cp` (multipart, 8 MiB parts, up to 10 at once), the PUT path's counterpart. Needs .venv (aws-cli, boto3:
+# `./coffer test` creates it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD="$(cd "$1" && pwd)"; BATCHES="${2:-12}"; RANGES="${RANGES:-8}"
@@ -54,7 +56,13 @@ agent() { jcmd "$P" JVMTI.agent_load "$PROF_LIB" "\"$1\"" >/dev/null; } # quoted
 for b in $(seq 1 "$BATCHES"); do
   if [ "${PROF_AT:-0}" = "$b" ]; then agent "start,event=cpu,interval=997us"; fi
   c0=$(cpu); k0=$(compiler_cpu)
-  for _ in $(seq 1 10); do get; done
+  for i in $(seq 1 10); do
+    if [ "${MODE:-get}" = put ]; then
+      "$ROOT/.venv/bin/aws" --endpoint-url "http://127.0.0.1:$PORT" s3 cp --quiet "$WORK/object" "s3://jit-probe/p$i"
+    else
+      get
+    fi
+  done
   c1=$(cpu); k1=$(compiler_cpu)
   python3 -c "mb = 10 * $SIZE / 1e6
 print('batch $b: gateway %.3f ms/MB, compiler threads %.3f ms/MB' % (($c1 - $c0) * 10 / mb, ($k1 - $k0) * 10 / mb))"
