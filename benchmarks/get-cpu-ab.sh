@@ -12,7 +12,9 @@
 #
 # RANGES=N (default 1): each GET of the object is N ranged GETs of 1/N of it, all at once (curl -r), as a transfer
 # manager's download_fileobj does. OLD_JAVA_OPTS / NEW_JAVA_OPTS: more JVM options for one build (same jar in both
-# directories for a JVM-flag A/B).
+# directories for a JVM-flag A/B). WARMUP=N (default 3): warm-up batches per build before the measured ones; the JIT
+# keeps compiling request-level code for thousands of requests (docs/BENCHMARKS.md, issue 23), and its CPU swamps a
+# lever of a few percent until the warm-up has served about as many.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
@@ -57,7 +59,7 @@ batch() { # label url pid
   t1=$(date +%s.%N); c1=$(cpu "$3")
   python3 -c "mb = 15 * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0)))"
 }
-for _ in 1 2 3; do batch old "$U_old" "$P_old" >/dev/null; batch new "$U_new" "$P_new" >/dev/null; done
+for _ in $(seq 1 "${WARMUP:-3}"); do batch old "$U_old" "$P_old" >/dev/null; batch new "$U_new" "$P_new" >/dev/null; done
 for r in $(seq 1 "$ROUNDS"); do
   if (( r % 2 )); then batch old "$U_old" "$P_old"; batch new "$U_new" "$P_new"
   else batch new "$U_new" "$P_new"; batch old "$U_old" "$P_old"; fi

@@ -64,7 +64,7 @@ import org.slf4j.LoggerFactory;
  *   so after the dispatcher's access check too; an action that answers without reading it closes the connection.
  *   When the pipe is full, auto-read goes off; the worker turns it back on once it drained half of it.</li>
  * <li>Worker thread: runs the S3 action (engine calls block), then writes the response: small bodies in one
- *   message, streams in 64 KiB chunks, waiting while the channel is not writable so a slow reader bounds memory.</li>
+ *   message, streams in 256 KiB chunks, waiting while the channel is not writable so a slow reader bounds memory.</li>
  * <li>One exchange at a time: pipelined requests wait in {@code pending} (auto-read off) until the previous response
  *   is written. When a response is ready before its request body was read (errors), the rest of a small body is
  *   discarded to keep the connection; a large or unknown rest closes it, as S3 does.</li>
@@ -72,7 +72,8 @@ import org.slf4j.LoggerFactory;
  */
 final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(S3ChannelHandler.class);
-    private static final int COPY_CHUNK = 64 * 1024;
+    /** A chunk is one cross-thread write and flush; 64 KiB ones cost more CPU per MB (BENCHMARKS.md, issue 23). */
+    private static final int COPY_CHUNK = 256 * 1024;
     private static final long MAX_DISCARD = 1024 * 1024;
 
     private final S3Server server;

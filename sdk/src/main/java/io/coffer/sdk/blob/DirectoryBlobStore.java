@@ -76,6 +76,11 @@ public final class DirectoryBlobStore implements BlobStore {
      * 8 MiB direct buffer most of the time (a third of the pack-upload CPU), slices of 1 MiB reuse the cached one.
      */
     private static final int IO_SLICE = 1 << 20;
+    /**
+     * The most one ranged read moves per call: the JDK's temporary buffer and the slice of the caller's array it is
+     * copied into then both stay in a core's L2 cache (1 MiB here), where 1 MiB slices streamed through memory twice.
+     */
+    private static final int READ_SLICE = 256 << 10;
     private static final Logger LOG = LoggerFactory.getLogger(DirectoryBlobStore.class);
 
     private final Path root;
@@ -244,7 +249,7 @@ public final class DirectoryBlobStore implements BlobStore {
             ByteBuffer buf = ByteBuffer.wrap(dst, dstOffset, length).slice();
             long pos = offset;
             while (buf.position() < length) {
-                buf.limit((int) Math.min(length, (long) buf.position() + IO_SLICE));
+                buf.limit((int) Math.min(length, (long) buf.position() + READ_SLICE));
                 int n = channel.read(buf, pos);
                 if (n < 0) {
                     throw new EOFException("blob " + name + " has " + buf.position() + " of " + length

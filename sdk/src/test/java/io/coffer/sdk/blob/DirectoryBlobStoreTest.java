@@ -3,6 +3,7 @@ package io.coffer.sdk.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -11,7 +12,9 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
@@ -39,6 +42,26 @@ class DirectoryBlobStoreTest extends BlobStoreContractTest {
 
         assertThat(Files.readAllBytes(root().resolve("p").resolve("ab12"))).containsExactly(1, 2);
         assertThat(store.describe()).isEqualTo("directory:" + root().toAbsolutePath());
+    }
+
+    @Test
+    void aRangedReadIntoOfSeveralReadSlicesFillsExactlyTheCallersRange() throws IOException {
+        // longer than several of the store's read slices, at odd offsets in the blob and in the array
+        byte[] data = new byte[(3 << 20) + 777];
+        new Random(23).nextBytes(data);
+        store.put("p/big", BlobContent.of(data));
+        byte[] into = new byte[(2 << 20) + 100];
+        Arrays.fill(into, (byte) 7);
+        int length = (2 << 20) + 13;
+
+        store.readInto("p/big", 333_333, into, 41, length);
+
+        assertThat(Arrays.copyOfRange(into, 41, 41 + length)).isEqualTo(Arrays.copyOfRange(data, 333_333,
+                333_333 + length));
+        assertThat(Arrays.copyOfRange(into, 0, 41)).containsOnly(7);
+        assertThat(Arrays.copyOfRange(into, 41 + length, into.length)).containsOnly(7);
+        assertThatThrownBy(() -> store.readInto("p/big", data.length - 10, into, 0, 1 << 20))
+                .isInstanceOf(EOFException.class);
     }
 
     @Test
