@@ -3,6 +3,7 @@ package io.coffer.sdk.crypto;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.NoSuchProviderException;
+import java.util.Arrays;
 
 /**
  * HMAC-SHA256 (RFC 2104) under a key that changes with every call: chunk ids and the second step of format-3
@@ -51,6 +52,7 @@ final class FreshKeyHmac {
         padded(key, (byte) 0x5c);
         outer.update(pad);
         outer.update(innerHash);
+        Arrays.fill(pad, (byte) 0); // the padded key is key material: not left in the instance between calls
         return outer.digest();
     }
 
