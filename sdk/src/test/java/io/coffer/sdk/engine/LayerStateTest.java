@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.blob.FaultyBlobStore;
 import io.coffer.sdk.codec.BinaryWriter;
 import io.coffer.sdk.crypto.ChunkKey;
 import io.coffer.sdk.key.ConvergentKeySource;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The layer journal's assignment records: a batch asks for the SHA-256 of only the chunks that found a group and
  * records only those (kinds 4 and 5), replay gives a restarted engine the same groups from those and from the older
- * kinds 2 and 3 (every chunk's hash), and a record whose replay needs a hash it does not carry is refused as damage.
+ * kinds 2 and 3 (every chunk's hash), a record whose replay needs a hash it does not carry is refused as damage, and
+ * a batch whose record was not written is undone by rebuilding the state from the journal.
  */
 class LayerStateTest {
     private static final String BUCKET = "lay";
@@ -138,6 +141,37 @@ class LayerStateTest {
         other.assign(codes(new Random(7), 2, 2), LayerStateTest::hash);
         assertThat(load(KeyAssignment.CLUSTERS, 256).clusters()).isEqualTo(1);
         assertThat(load(KeyAssignment.CLUSTERS, THRESHOLD).clusters()).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchWhoseRecordWasNotWrittenIsUndoneByRebuildingFromTheJournal() throws Exception {
+        FaultyBlobStore faulty = new FaultyBlobStore(new DirectoryBlobStore(dir.resolve("faulty")));
+        try (TestEngine e = TestEngine.open(dir.resolve("f"),
+                b -> b.keySource(new ConvergentKeySource(new byte[32])).blobStore(faulty));
+             EngineContext c = new EngineContext(((Engine) e.coffer).config())) {
+            List<ChunkSketch> batch = codes(new Random(8), 3, 3);
+            LayerState s = LayerState.load(c, BUCKET, "high", THRESHOLD, KeyAssignment.CLUSTERS);
+            faulty.failNextPuts(1);
+            assertThatThrownBy(() -> s.assign(batch, LayerStateTest::hash)).isInstanceOf(IOException.class);
+            // the lost batch's clusters are gone: its first chunk founds a cluster again
+            List<Integer> asked = new ArrayList<>();
+            s.assign(batch.subList(0, 1), i -> {
+                asked.add(i);
+                return hash(i);
+            });
+            assertThat(asked).containsExactly(0);
+            assertThat(s.clusters()).isEqualTo(1);
+
+            // a record stored although its put reported failure is kept: the rebuilt state has it
+            faulty.failNextPutsAfterWrite(1);
+            assertThatThrownBy(() -> s.assign(batch.subList(1, 3), LayerStateTest::hash))
+                    .isInstanceOf(IOException.class);
+            s.assign(batch.subList(2, 3), i -> {
+                throw new AssertionError("chunk " + i + " founds no cluster");
+            });
+            assertThat(s.clusters()).isEqualTo(3);
+            assertThat(LayerState.load(c, BUCKET, "high", THRESHOLD, KeyAssignment.CLUSTERS).clusters()).isEqualTo(3);
+        }
     }
 
     private LayerState load(KeyAssignment assignment, int threshold) throws IOException {
