@@ -24,23 +24,26 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 
 /**
  * The dedup step of the paper's section 6.4 over partially decoded layers (token streams), made of the classes the
- * engine's layer writer uses, in its order: each 512 KiB chunk sketched ({@link FinesseSketcher}) and hashed
- * ({@link ChunkCipher#hash}); its key assigned (SimEnc: {@link ClusterIndex} at the engine's threshold and one key per
- * cluster from the key source through {@link ClusterKeyring}; LSH-MLE: {@link FirstFitIndex} over super-features, the
- * key being the SHA-256 of the first matching chunk); then FastCDC sub-chunks (the engine's sizes), each hashed, keyed
- * by {@link SubChunkKeys}, its id from {@link ChunkCipher#idFor}, looked up, and if new sealed by
- * {@link ChunkCipher#sealChunk} with compression on (the engine's default). SimEnc also tries the neighbouring chunks'
+ * engine's layer writer uses, in its order: each 512 KiB chunk sketched ({@link FinesseSketcher}); its key assigned
+ * (SimEnc: {@link ClusterIndex} at the engine's threshold and one key per cluster from the key source through
+ * {@link ClusterKeyring}; LSH-MLE: {@link FirstFitIndex} over super-features, the key being the SHA-256 of the first
+ * matching chunk), a chunk being hashed ({@link ChunkCipher#hash}) only when it founds a cluster or group, as in the
+ * writer; then FastCDC sub-chunks (the engine's sizes), each hashed, keyed by {@link SubChunkKeys}, its id from
+ * {@link ChunkCipher#idFor}, looked up, and if new sealed by {@link ChunkCipher#sealChunk} with compression on (the
+ * engine's default). SimEnc also tries the neighbouring chunks'
  * cluster keys for a sub-chunk its own key does not hold, as the layer writer does.
  *
  * <p>Not included: the engine's metadata store round trips (the dedup index here is an in-memory set of chunk ids: the
  * ids committed by earlier layers, which the neighbour check consults as the engine's {@code locate} does, plus those
  * written by this layer), pack assembly and upload, the similarity journal, and the layer's reproducibility check.
  *
- * <p>With a pool, chunks are sketched and sealed on its threads and only the key assignment runs in order on the
- * calling thread; the result (what is new, what is stored) does not depend on the number of threads.
+ * <p>With a pool, chunks are sketched and sealed on its threads and only the key assignment (with the hashing of the
+ * chunks that found a cluster) runs in order on the calling thread; the result (what is new, what is stored) does not
+ * depend on the number of threads.
  */
 final class DedupStep {
     /** How a chunk's key is chosen. */
@@ -105,14 +108,14 @@ final class DedupStep {
     void layer(byte[] tokens) throws KeySourceException {
         int chunks = (tokens.length + CHUNK - 1) / CHUNK;
         ChunkSketch[] sketches = new ChunkSketch[chunks];
-        byte[][] hashes = new byte[chunks][];
         forEachChunk(chunks, i -> {
             int off = i * CHUNK;
-            int len = Math.min(CHUNK, tokens.length - off);
-            sketches[i] = sketcher.sketch(tokens, off, len);
-            hashes[i] = ciphers.get().hash(tokens, off, len);
+            sketches[i] = sketcher.sketch(tokens, off, Math.min(CHUNK, tokens.length - off));
         });
-        List<ChunkKey> keys = keys(sketches, hashes);
+        List<ChunkKey> keys = keys(sketches, i -> {
+            int off = i * CHUNK;
+            return ciphers.get().hash(tokens, off, Math.min(CHUNK, tokens.length - off));
+        });
         forEachChunk(chunks, i -> subChunks(tokens, i, keys));
         committed.addAll(written);
         written.clear();
@@ -124,11 +127,13 @@ final class DedupStep {
         return new Result(inputBytes, subChunks.sum(), newSubChunks.sum(), storedBytes.sum(), keyCount);
     }
 
-    private List<ChunkKey> keys(ChunkSketch[] sketches, byte[][] hashes) throws KeySourceException {
+    /** The chunks' keys, in order; {@code hashOf} is asked only for the chunks that found a cluster or group. */
+    private List<ChunkKey> keys(ChunkSketch[] sketches, IntFunction<byte[]> hashOf) throws KeySourceException {
         List<ChunkKey> keys = new ArrayList<>(sketches.length);
         if (method == Method.LSH_MLE) {
             for (int i = 0; i < sketches.length; i++) {
-                ChunkKey key = firstFit.matchOrAdd(sketches[i], ChunkKey.of(hashes[i]));
+                int chunk = i;
+                ChunkKey key = firstFit.matchOrAdd(sketches[i], () -> ChunkKey.of(hashOf.apply(chunk)));
                 lshKeys.add(key);
                 keys.add(key);
             }
@@ -136,7 +141,8 @@ final class DedupStep {
         }
         List<Integer> assigned = new ArrayList<>(sketches.length);
         for (int i = 0; i < sketches.length; i++) {
-            assigned.add(clusters.assign(sketches[i], hashes[i]).cluster());
+            int chunk = i;
+            assigned.add(clusters.assign(sketches[i], () -> hashOf.apply(chunk)).cluster());
         }
         return keyring.keysFor(clusters, assigned);
     }

@@ -7,6 +7,7 @@ import io.coffer.sdk.similarity.FinesseSketcher;
 import io.coffer.sdk.similarity.FirstFitIndex;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The groups of a layer-mode bucket's 512 KiB chunks that share one key ({@link KeyAssignment}): SimEnc's clusters, or
@@ -23,7 +24,12 @@ sealed interface LayerKeyGroups {
     }
 
     /** The group the chunk with {@code sketch} and SHA-256 {@code hash} joins, or founds. */
-    int assign(ChunkSketch sketch, byte[] hash);
+    default int assign(ChunkSketch sketch, byte[] hash) {
+        return assign(sketch, () -> hash);
+    }
+
+    /** As {@link #assign(ChunkSketch, byte[])}, asking for the chunk's SHA-256 only when it founds a group. */
+    int assign(ChunkSketch sketch, Supplier<byte[]> hash);
 
     /** The SHA-256 of the chunk that names the group's key. */
     byte[] representativeHash(int group);
@@ -34,7 +40,7 @@ sealed interface LayerKeyGroups {
     /** SimEnc: online assignment to the cluster whose centroid code is within the threshold. */
     record Clusters(ClusterIndex index) implements LayerKeyGroups {
         @Override
-        public int assign(ChunkSketch sketch, byte[] hash) {
+        public int assign(ChunkSketch sketch, Supplier<byte[]> hash) {
             return index.assign(sketch, hash).cluster();
         }
 
@@ -55,12 +61,16 @@ sealed interface LayerKeyGroups {
         private final List<byte[]> firstHashes = new ArrayList<>();
 
         @Override
-        public int assign(ChunkSketch sketch, byte[] hash) {
-            int group = index.matchOrAdd(sketch, firstHashes.size());
-            if (group == firstHashes.size()) {
-                firstHashes.add(hash.clone());
-            }
-            return group;
+        public int assign(ChunkSketch sketch, Supplier<byte[]> hash) {
+            int next = firstHashes.size();
+            return index.matchOrAdd(sketch, () -> {
+                byte[] h = hash.get();
+                if (h == null) {
+                    throw new IllegalArgumentException("no hash for a chunk that founds a group");
+                }
+                firstHashes.add(h.clone());
+                return next;
+            });
         }
 
         @Override

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.IntFunction;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -44,24 +45,31 @@ final class LayerState {
     private static final int KIND_DECISION = 1;
     private static final int KIND_ASSIGNMENTS = 2;
     private static final int KIND_FIRST_FIT_ASSIGNMENTS = 3;
+    /** Kinds 2 and 3 with a SHA-256 only for the chunks that founded a group (issue 20, dedup3). */
+    private static final int KIND_SPARSE_ASSIGNMENTS = 4;
+    private static final int KIND_SPARSE_FIRST_FIT_ASSIGNMENTS = 5;
+    /** LayerModePolicy's bound on the threshold. */
+    private static final int MAX_THRESHOLD = 256;
     private static final int CODE_LONGS = FinesseSketcher.DEFAULT_CODE_BITS / 64;
 
     private final EngineContext ctx;
     private final String folder;
     private final String mode;
-    private final LayerSpacePolicy policy;
+    private final int threshold;
     private final KeyAssignment assignment;
-    private final LayerKeyGroups groups;
     private final ClusterKeyring keyring;
+    private LayerSpacePolicy policy;
+    private LayerKeyGroups groups;
     private long nextSeq;
+    /** An assignment batch changed the groups but its record was not written: rebuild from the journal first. */
+    private boolean stale;
 
     private LayerState(EngineContext ctx, String folder, String mode, int threshold, KeyAssignment assignment) {
         this.ctx = ctx;
         this.folder = folder;
         this.mode = mode;
-        this.policy = LayerSpacePolicy.parse(mode);
+        this.threshold = threshold;
         this.assignment = assignment;
-        this.groups = LayerKeyGroups.of(assignment, threshold);
         KeySource source = ctx.config.keySource();
         this.keyring = new ClusterKeyring(source);
     }
@@ -74,8 +82,18 @@ final class LayerState {
     static LayerState load(EngineContext ctx, String bucket, String mode, int threshold, KeyAssignment assignment)
             throws IOException {
         LayerState s = new LayerState(ctx, folderOf(ctx.config.masterKey(), bucket), mode, threshold, assignment);
-        s.replay();
+        s.reload();
         return s;
+    }
+
+    /** The state rebuilt from the journal alone. */
+    private void reload() throws IOException {
+        stale = true;
+        policy = LayerSpacePolicy.parse(mode);
+        groups = LayerKeyGroups.of(assignment, threshold);
+        nextSeq = 0;
+        replay();
+        stale = false;
     }
 
     /** The mode text this state's policy was made from. */
@@ -96,6 +114,9 @@ final class LayerState {
 
     /** Decides the space of a layer (recording it), {@code vector} null when the layer has no Huffman feature. */
     synchronized LayerSpacePolicy.Space decide(String objectKey, int[] vector) throws IOException {
+        if (stale) {
+            reload();
+        }
         BinaryWriter w = header(KIND_DECISION).string(objectKey).u8(vector == null ? 0 : 1);
         if (vector != null) {
             byte[] v = new byte[HuffmanBloomFilter.VECTOR_LENGTH];
@@ -109,28 +130,26 @@ final class LayerState {
     }
 
     /**
-     * Assigns the chunks (sketches and SHA-256 hashes, in stream order) to clusters (or FirstFit groups) and returns
-     * each one's group key; a chunk whose key the key source cannot give gets a random key (its sub-chunks then do not
-     * deduplicate).
+     * Assigns the chunks (sketches in stream order) to clusters (or FirstFit groups) and returns each one's group key;
+     * {@code hashOf} gives chunk i's SHA-256 and is asked only for the chunks that found a group. A chunk whose key
+     * the key source cannot give gets a random key (its sub-chunks then do not deduplicate).
+     *
+     * <p>The groups change before the record is written (which chunks found a group, and so which hashes the record
+     * carries, is known only then); if writing it fails, the next call rebuilds the state from the journal.
      */
-    synchronized List<ChunkKey> assign(List<ChunkSketch> sketches, List<byte[]> hashes) throws IOException {
-        boolean firstFit = assignment == KeyAssignment.FIRST_FIT;
-        BinaryWriter w = header(firstFit ? KIND_FIRST_FIT_ASSIGNMENTS : KIND_ASSIGNMENTS).uvarint(sketches.size());
-        for (int i = 0; i < sketches.size(); i++) {
-            long[] recorded = firstFit ? sketches.get(i).superFeatures() : sketches.get(i).code();
-            if (firstFit) {
-                w.u8(recorded.length);
-            }
-            for (long l : recorded) {
-                w.u64(l);
-            }
-            w.raw(hashes.get(i));
+    synchronized List<ChunkKey> assign(List<ChunkSketch> sketches, IntFunction<byte[]> hashOf) throws IOException {
+        if (stale) {
+            reload();
         }
-        append(w);
+        stale = true;
+        byte[][] founders = new byte[sketches.size()][];
         List<Integer> clusters = new ArrayList<>(sketches.size());
         for (int i = 0; i < sketches.size(); i++) {
-            clusters.add(groups.assign(sketches.get(i), hashes.get(i)));
+            int chunk = i;
+            clusters.add(groups.assign(sketches.get(i), () -> founders[chunk] = hashOf.apply(chunk)));
         }
+        append(assignments(sketches, founders));
+        stale = false;
         if (ctx.keySourcePaused()) {
             return randomKeys(clusters.size());
         }
@@ -140,6 +159,30 @@ final class LayerState {
             ctx.pauseKeySource();
             return randomKeys(clusters.size());
         }
+    }
+
+    /** A sparse assignment record: each chunk's code (or super-features), a flag, its hash if it founded a group. */
+    private BinaryWriter assignments(List<ChunkSketch> sketches, byte[][] founders) {
+        boolean firstFit = assignment == KeyAssignment.FIRST_FIT;
+        BinaryWriter w = header(firstFit ? KIND_SPARSE_FIRST_FIT_ASSIGNMENTS : KIND_SPARSE_ASSIGNMENTS)
+                .uvarint(sketches.size());
+        if (!firstFit) {
+            w.uvarint(threshold);
+        }
+        for (int i = 0; i < sketches.size(); i++) {
+            long[] recorded = firstFit ? sketches.get(i).superFeatures() : sketches.get(i).code();
+            if (firstFit) {
+                w.u8(recorded.length);
+            }
+            for (long l : recorded) {
+                w.u64(l);
+            }
+            w.u8(founders[i] == null ? 0 : 1);
+            if (founders[i] != null) {
+                w.raw(founders[i]);
+            }
+        }
+        return w;
     }
 
     /** Clusters (or FirstFit groups) so far (for tests and stats). */
@@ -206,34 +249,81 @@ final class LayerState {
             }
             r.finish();
             policy.decide(key, vector);
-        } else if (kind == KIND_ASSIGNMENTS) {
-            int n = r.uvarintAtMost(r.remaining() / (CODE_LONGS * 8 + 32));
+        } else if (kind == KIND_ASSIGNMENTS || kind == KIND_SPARSE_ASSIGNMENTS) {
+            boolean sparse = kind == KIND_SPARSE_ASSIGNMENTS;
+            int n = r.uvarintAtMost(r.remaining() / (CODE_LONGS * 8 + (sparse ? 1 : 32)));
+            // a sparse record replays only under the threshold it was written with: under another, its chunks could
+            // found groups it carries no hash for; skipping it costs deduplication, as a lost journal does
+            int written = sparse ? r.uvarintAtMost(MAX_THRESHOLD) : threshold;
+            boolean replayed = assignment == KeyAssignment.CLUSTERS && written == threshold;
             for (int i = 0; i < n; i++) {
                 long[] code = new long[CODE_LONGS];
                 for (int j = 0; j < CODE_LONGS; j++) {
                     code[j] = r.u64();
                 }
-                byte[] hash = r.raw(32);
-                if (assignment == KeyAssignment.CLUSTERS) {
-                    groups.assign(new ChunkSketch(new long[0], code), hash);
+                byte[] hash = sparse ? optionalHash(r) : r.raw(32);
+                if (replayed) {
+                    replayAssignment(new ChunkSketch(new long[0], code), hash, sparse, i);
                 }
             }
             r.finish();
-        } else if (kind == KIND_FIRST_FIT_ASSIGNMENTS) {
-            int n = r.uvarintAtMost(r.remaining() / (1 + 32));
+        } else if (kind == KIND_FIRST_FIT_ASSIGNMENTS || kind == KIND_SPARSE_FIRST_FIT_ASSIGNMENTS) {
+            boolean sparse = kind == KIND_SPARSE_FIRST_FIT_ASSIGNMENTS;
+            int n = r.uvarintAtMost(r.remaining() / (1 + (sparse ? 1 : 32)));
             for (int i = 0; i < n; i++) {
                 long[] superFeatures = new long[r.u8()];
                 for (int j = 0; j < superFeatures.length; j++) {
                     superFeatures[j] = r.u64();
                 }
-                byte[] hash = r.raw(32);
+                byte[] hash = sparse ? optionalHash(r) : r.raw(32);
                 if (assignment == KeyAssignment.FIRST_FIT) {
-                    groups.assign(new ChunkSketch(superFeatures, new long[0]), hash);
+                    replayAssignment(new ChunkSketch(superFeatures, new long[0]), hash, sparse, i);
                 }
             }
             r.finish();
         } else {
             throw new MalformedRecordException("unknown layer journal record kind " + kind);
+        }
+    }
+
+    /** A sparse record's flag and, if it is 1, the hash that follows it. */
+    private static byte[] optionalHash(BinaryReader r) throws MalformedRecordException {
+        int flag = r.u8();
+        if (flag > 1) {
+            throw new MalformedRecordException("hash flag " + flag);
+        }
+        return flag == 1 ? r.raw(32) : null;
+    }
+
+    /**
+     * Re-runs one recorded assignment. In a sparse record a chunk carries a hash exactly when it founded a group, so
+     * replay that needs a hash the record lacks, or leaves a carried one unused, has diverged from what was written.
+     */
+    private void replayAssignment(ChunkSketch sketch, byte[] hash, boolean sparse, int chunk)
+            throws MalformedRecordException {
+        boolean[] asked = new boolean[1];
+        try {
+            groups.assign(sketch, () -> {
+                asked[0] = true;
+                if (hash == null) {
+                    throw new MissingHash();
+                }
+                return hash;
+            });
+        } catch (MissingHash e) {
+            throw new MalformedRecordException("chunk " + chunk + " founds a group on replay, but the record carries "
+                    + "no hash for it");
+        }
+        if (sparse && hash != null && !asked[0]) {
+            throw new MalformedRecordException("the record carries a hash for chunk " + chunk + ", which founds no "
+                    + "group on replay");
+        }
+    }
+
+    /** A replayed chunk needed a hash its record does not carry. */
+    private static final class MissingHash extends RuntimeException {
+        MissingHash() {
+            super(null, null, false, false);
         }
     }
 }

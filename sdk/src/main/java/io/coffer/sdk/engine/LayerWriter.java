@@ -23,8 +23,12 @@ import io.coffer.sdk.similarity.SubChunkKeys;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -188,18 +192,40 @@ final class LayerWriter {
         }
     }
 
-    /** First pass over the tokens: each 512 KiB chunk's sketch and hash, then their clusters' keys. */
+    /**
+     * First pass over the tokens: each 512 KiB chunk's sketch, then their clusters' keys. A chunk's SHA-256 is
+     * needed only when it founds a cluster (about one chunk in five), so only those chunks are read again and hashed.
+     */
     private List<ChunkKey> clusterKeys(LayerState state, Path tokens) throws IOException {
         List<ChunkSketch> sketches = new ArrayList<>();
-        List<byte[]> hashes = new ArrayList<>();
         byte[] chunk = new byte[LayerModePolicy.CHUNK_SIZE];
         try (InputStream in = Files.newInputStream(tokens)) {
             for (int n = in.readNBytes(chunk, 0, chunk.length); n > 0; n = in.readNBytes(chunk, 0, chunk.length)) {
                 sketches.add(sketcher.sketch(chunk, 0, n));
-                hashes.add(ctx.cipher().hash(chunk, 0, n));
             }
         }
-        return state.assign(sketches, hashes);
+        try (FileChannel channel = FileChannel.open(tokens, StandardOpenOption.READ)) {
+            return state.assign(sketches, i -> chunkHash(channel, i, chunk));
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** SHA-256 of the 512 KiB chunk {@code index} of the token file, read into {@code buffer}. */
+    private byte[] chunkHash(FileChannel channel, int index, byte[] buffer) {
+        ByteBuffer into = ByteBuffer.wrap(buffer);
+        long position = (long) index * buffer.length;
+        try {
+            while (into.hasRemaining()) {
+                int n = channel.read(into, position + into.position());
+                if (n < 0) {
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading chunk " + index + " of the token stream again failed", e);
+        }
+        return ctx.cipher().hash(buffer, 0, into.position());
     }
 
     /**

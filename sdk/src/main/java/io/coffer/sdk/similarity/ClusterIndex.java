@@ -2,6 +2,7 @@ package io.coffer.sdk.similarity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The clusters known so far, each with a centroid code and a representative chunk, and the online step of SimEnc
@@ -83,6 +84,14 @@ public final class ClusterIndex {
 
     /** Puts a chunk into the nearest cluster within the threshold, or into a new cluster it represents. */
     public Assignment assign(ChunkSketch sketch, byte[] chunkHash) {
+        return assign(sketch, () -> chunkHash);
+    }
+
+    /**
+     * As {@link #assign(ChunkSketch, byte[])}, but asks for the chunk's SHA-256 only when the chunk founds a cluster
+     * (then exactly once): a chunk that joins one needs no hash, which saves hashing most chunks.
+     */
+    public Assignment assign(ChunkSketch sketch, Supplier<byte[]> chunkHash) {
         long[] code = sketch.codeView();
         if (code.length * 64 != codeBits) {
             throw new IllegalArgumentException("a " + code.length * 64 + "-bit code for a " + codeBits + "-bit index");
@@ -100,7 +109,11 @@ public final class ClusterIndex {
             clusters.get(best).add(code);
             return new Assignment(best, false, bestDistance);
         }
-        Cluster created = new Cluster(codeBits, chunkHash);
+        byte[] hash = chunkHash.get();
+        if (hash == null) {
+            throw new IllegalArgumentException("no hash for a chunk that founds a cluster");
+        }
+        Cluster created = new Cluster(codeBits, hash);
         created.add(code);
         clusters.add(created);
         return new Assignment(clusters.size() - 1, true, 0);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * LSH matching as the LSH-MLE baseline does it ("FirstFit", SimEnc §5): a chunk whose super-feature i equals super
@@ -17,6 +18,14 @@ public final class FirstFitIndex<T> {
 
     /** The value of the first earlier chunk sharing a super-feature with {@code sketch}, else {@code ownValue}. */
     public T matchOrAdd(ChunkSketch sketch, T ownValue) {
+        return matchOrAdd(sketch, () -> ownValue);
+    }
+
+    /**
+     * As {@link #matchOrAdd(ChunkSketch, Object)}, but asks for the chunk's own value only when it matches nothing
+     * (then exactly once), so that a value costly to make (a SHA-256) is made only for base chunks.
+     */
+    public T matchOrAdd(ChunkSketch sketch, Supplier<T> ownValue) {
         int n = sketch.superFeatureCount();
         while (bySuperFeature.size() < n) {
             bySuperFeature.add(new HashMap<>());
@@ -27,9 +36,13 @@ public final class FirstFitIndex<T> {
                 return base;
             }
         }
-        for (int i = 0; i < n; i++) {
-            bySuperFeature.get(i).put(sketch.superFeature(i), ownValue);
+        T own = ownValue.get();
+        if (own == null) {
+            throw new IllegalArgumentException("no value for a chunk that matches nothing");
         }
-        return ownValue;
+        for (int i = 0; i < n; i++) {
+            bySuperFeature.get(i).put(sketch.superFeature(i), own);
+        }
+        return own;
     }
 }

@@ -99,4 +99,27 @@ class ClusterIndexTest {
         assertThatThrownBy(() -> new ClusterKeyring(RandomKeySource.INSTANCE))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theHashIsAskedForOnlyWhenAChunkFoundsAClusterAndBecomesItsRepresentative() {
+        ClusterIndex index = new ClusterIndex(64, 1);
+        int[] asked = new int[1];
+        byte[] founder = new byte[32];
+        founder[0] = 7;
+        ClusterIndex.Assignment first = index.assign(new ChunkSketch(new long[0], new long[] {0b0011L}), () -> {
+            asked[0]++;
+            return founder;
+        });
+        ClusterIndex.Assignment joined = index.assign(new ChunkSketch(new long[0], new long[] {0b0111L}), () -> {
+            asked[0]++;
+            return new byte[32];
+        });
+        assertThat(first.created()).isTrue();
+        assertThat(joined.created()).isFalse();
+        assertThat(asked[0]).isEqualTo(1);
+        assertThat(index.representativeHash(first.cluster())).isEqualTo(founder);
+        assertThatThrownBy(() -> index.assign(new ChunkSketch(new long[0], new long[] {-1L}), () -> null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no hash");
+        assertThat(index.size()).isEqualTo(1);
+    }
 }

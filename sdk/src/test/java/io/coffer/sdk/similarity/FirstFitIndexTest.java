@@ -1,6 +1,7 @@
 package io.coffer.sdk.similarity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +34,22 @@ class FirstFitIndexTest {
         assertThat(index.matchOrAdd(sketcher.sketch(a, 0, a.length), 1)).isEqualTo(1);
         assertThat(index.matchOrAdd(sketcher.sketch(other, 0, other.length), 2)).isEqualTo(2);
         assertThat(index.matchOrAdd(sketcher.sketch(near, 0, near.length), 3)).isEqualTo(1);
+    }
+
+    @Test
+    void theOwnValueIsAskedForOnlyWhenAChunkMatchesNothing() {
+        FirstFitIndex<String> index = new FirstFitIndex<>();
+        int[] asked = new int[1];
+        assertThat(index.matchOrAdd(sf(1, 2), () -> {
+            asked[0]++;
+            return "a";
+        })).isEqualTo("a");
+        assertThat(index.matchOrAdd(sf(3, 2), () -> {
+            asked[0]++;
+            return "b";
+        })).isEqualTo("a");
+        assertThat(asked[0]).isEqualTo(1);
+        assertThatThrownBy(() -> index.matchOrAdd(sf(5, 6), () -> null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(index.matchOrAdd(sf(5, 9), "c")).as("the refused chunk registered nothing").isEqualTo("c");
     }
 }
