@@ -22,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
@@ -42,8 +43,9 @@ import java.util.function.IntFunction;
  * written by this layer), pack assembly and upload, the similarity journal, and the layer's reproducibility check.
  *
  * <p>With a pool, chunks are sketched and sealed on its threads and only the key assignment (with the hashing of the
- * chunks that found a cluster) runs in order on the calling thread; the result (what is new, what is stored) does not
- * depend on the number of threads.
+ * chunks that found a cluster) runs in order on the calling thread; {@link #layers} also takes the next layer's
+ * sketches and keys while the previous layer is sealed. The result (what is new, what is stored) does not depend on
+ * the number of threads.
  */
 final class DedupStep {
     /** How a chunk's key is chosen. */
@@ -106,6 +108,60 @@ final class DedupStep {
 
     /** Runs the step over one layer's token stream. */
     void layer(byte[] tokens) throws KeySourceException {
+        seal(keyed(tokens));
+    }
+
+    /**
+     * Runs the step over layers in order, the next layer's sketches and keys taken on the calling thread while the
+     * previous layer's sub-chunks are sealed on the pool (as layers uploaded together overlap in a gateway); the
+     * result is that of {@link #layer} over each in turn: keys are assigned in layer order, and a layer's sub-chunks
+     * are sealed only after the previous layer's were committed. Without a pool, {@link #layer} over each.
+     */
+    void layers(List<byte[]> streams) throws KeySourceException {
+        if (pool == null) {
+            for (byte[] tokens : streams) {
+                layer(tokens);
+            }
+            return;
+        }
+        ExecutorService sealer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dedup-step-sealer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<?> sealing = null;
+            for (byte[] tokens : streams) {
+                Keyed next = keyed(tokens);
+                await(sealing);
+                sealing = sealer.submit(() -> seal(next));
+            }
+            await(sealing);
+        } finally {
+            sealer.shutdownNow();
+        }
+    }
+
+    private static void await(Future<?> sealing) {
+        if (sealing == null) {
+            return;
+        }
+        try {
+            sealing.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("sealing a layer failed", e.getCause());
+        }
+    }
+
+    /** A layer's token stream with its chunks' keys. */
+    private record Keyed(byte[] tokens, List<ChunkKey> keys) {
+    }
+
+    /** A layer's chunks sketched and their keys assigned, in order. */
+    private Keyed keyed(byte[] tokens) throws KeySourceException {
         int chunks = (tokens.length + CHUNK - 1) / CHUNK;
         ChunkSketch[] sketches = new ChunkSketch[chunks];
         forEachChunk(chunks, i -> {
@@ -116,7 +172,14 @@ final class DedupStep {
             int off = i * CHUNK;
             return ciphers.get().hash(tokens, off, Math.min(CHUNK, tokens.length - off));
         });
-        forEachChunk(chunks, i -> subChunks(tokens, i, keys));
+        return new Keyed(tokens, keys);
+    }
+
+    /** A keyed layer's sub-chunks cut, looked up and the new ones sealed; then they count as committed. */
+    private void seal(Keyed layer) {
+        byte[] tokens = layer.tokens();
+        int chunks = (tokens.length + CHUNK - 1) / CHUNK;
+        forEachChunk(chunks, i -> subChunks(tokens, i, layer.keys()));
         committed.addAll(written);
         written.clear();
         inputBytes += tokens.length;

@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       in MB of gzip (layer) and MB of tokens per second;</li>
  *   <li>the dedup step ({@link DedupStep}) per MB of partially decoded input, for LSH-MLE and for SimEnc.</li>
  * </ol>
- * Each on 1 thread and on {@code THREADS} (default 2) threads, in wall time and in process CPU time (every thread of
+ * Each on 1 thread and on {@code THREADS} (default 2) threads (the dedup step's layers then overlap, one being sealed
+ * while the next is sketched and keyed: {@link DedupStep#layers}), in wall time and in process CPU time (every thread of
  * the JVM: JIT compiler and GC included). Every figure is the median of {@code ROUNDS} rounds (default 3) after one
  * untimed warm-up round, each round from a fresh index (the dedup step's state is that of one pass over the files).
  * The JCE providers are those of {@code coffer serve}: {@link NativeCrypto} installs ACCP unless
@@ -93,7 +94,8 @@ public final class DedupThroughput {
         out.println("(b) dedup step per MB of partially decoded input: 512 KiB chunks sketched (Finesse) and hashed,"
                 + " keys assigned, FastCDC " + LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE + " B sub-chunks hashed,"
                 + " keyed (SubChunkKeys), id'd and looked up in an in-memory index, new ones sealed (ChunkCipher"
-                + " format 3: zstd where it pays, AES-256-GCM); no metadata store, packs or uploads");
+                + " format 3: zstd where it pays, AES-256-GCM); no metadata store, packs or uploads; on more than one"
+                + " thread the next layer is sketched and keyed while the previous one is sealed (DedupStep.layers)");
         MasterKey master = MasterKey.random();
         byte[] sealKey = master.deriveSecret(ChunkCipher.SEAL_PURPOSE);
         try (KeySource source = OprfKeySource.embedded(master)) {
@@ -107,9 +109,7 @@ public final class DedupThroughput {
                                     LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE, LayerModePolicy.DEFAULT_THRESHOLD,
                                     pool);
                             Timing timing = time(() -> {
-                                for (byte[] tk : tokens) {
-                                    step.layer(tk);
-                                }
+                                step.layers(tokens);
                                 return null;
                             });
                             last[0] = step.result();

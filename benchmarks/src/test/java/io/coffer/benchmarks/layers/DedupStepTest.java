@@ -8,6 +8,7 @@ import io.coffer.sdk.key.KeySource;
 import io.coffer.sdk.key.OprfKeySource;
 import io.coffer.sdk.layer.LayerModePolicy;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -112,6 +113,27 @@ class DedupStepTest {
                     two.layer(layer);
                 }
                 assertThat(two.result()).as(m.label).isEqualTo(one.result());
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    void layersOverlappedOnAPoolFindAndStoreExactlyWhatOneThreadDoesLayerByLayer() throws Exception {
+        byte[] base = text(8, 2_000_000);
+        List<byte[]> layers = List.of(base, edited(base, 9, 50), text(10, 900_000), edited(base, 11, 500), base);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (DedupStep.Method m : DedupStep.Method.values()) {
+                DedupStep one = step(m, null);
+                for (byte[] layer : layers) {
+                    one.layer(layer);
+                }
+                DedupStep overlapped = step(m, pool);
+                overlapped.layers(layers);
+                assertThat(overlapped.result()).as(m.label).isEqualTo(one.result());
+                assertThat(one.result().newSubChunks()).as(m.label).isLessThan(one.result().subChunks());
             }
         } finally {
             pool.shutdown();
