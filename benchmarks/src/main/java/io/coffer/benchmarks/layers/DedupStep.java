@@ -133,26 +133,27 @@ final class DedupStep {
             Future<?> sealing = null;
             for (byte[] tokens : streams) {
                 Keyed next = keyed(tokens);
-                await(sealing);
+                await(sealing, "sealing a layer");
                 sealing = sealer.submit(() -> seal(next));
             }
-            await(sealing);
+            await(sealing, "sealing a layer");
         } finally {
             sealer.shutdownNow();
         }
     }
 
-    private static void await(Future<?> sealing) {
-        if (sealing == null) {
+    /** Waits for {@code task} (null: nothing to wait for); its failure is rethrown as {@code what} failed. */
+    private static void await(Future<?> task, String what) {
+        if (task == null) {
             return;
         }
         try {
-            sealing.get();
+            task.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("sealing a layer failed", e.getCause());
+            throw new IllegalStateException(what + " failed", e.getCause());
         }
     }
 
@@ -259,15 +260,15 @@ final class DedupStep {
                 return null;
             });
         }
+        List<Future<Void>> done;
         try {
-            for (Future<Void> f : pool.invokeAll(tasks)) {
-                f.get();
-            }
+            done = pool.invokeAll(tasks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a chunk task failed", e.getCause());
+        }
+        for (Future<Void> f : done) {
+            await(f, "a chunk task");
         }
     }
 }
