@@ -18,7 +18,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * CPU time (this thread's, so a shared, loaded machine disturbs it less than wall time) of partial decoding,
- * re-encoding, full decompression and deflate level 6 recompression over every .tgz / .tar.gz of a directory, each
+ * re-encoding, full decompression, deflate level 6 recompression and deflate level 9 (what a GET of a layer stored with
+ * a zlib recipe of level 9 runs: docs/FORMAT.md "Zlib recipes") over every .tgz / .tar.gz of a directory, each
  * op repeated and the fastest kept. Prints, per op, MB of compressed input per CPU second and the total CPU seconds;
  * {@link LayerRestoreBenchmark} is the JMH (wall time) view of one layer.
  *
@@ -42,7 +43,8 @@ public final class LayerCodecCpuTime {
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> p.toString().endsWith(".tgz") || p.toString().endsWith(".tar.gz")).sorted().toList();
         }
-        String[] names = {"partial decode", "re-encode (restore)", "full decompress", "deflate -6 (restore)"};
+        String[] names = {"partial decode", "re-encode (restore)", "full decompress", "deflate -6 (restore)",
+            "deflate -9 (recipe)"};
         double[] seconds = new double[names.length];
         long compressed = 0;
         long tokensTotal = 0;
@@ -71,15 +73,8 @@ public final class LayerCodecCpuTime {
                         in.transferTo(OutputStream.nullOutputStream());
                     }
                 },
-                () -> {
-                    Deflater deflater = new Deflater(6, true);
-                    try (DeflaterOutputStream out = new DeflaterOutputStream(OutputStream.nullOutputStream(), deflater,
-                            64 * 1024)) {
-                        out.write(tar);
-                    } finally {
-                        deflater.end();
-                    }
-                },
+                () -> deflate(tar, 6),
+                () -> deflate(tar, 9),
             };
             for (int i = 0; i < ops.length; i++) {
                 seconds[i] += fastest(ops[i], repeats);
@@ -93,6 +88,16 @@ public final class LayerCodecCpuTime {
                     compressed / 1e6 / seconds[i], seconds[i]);
         }
         System.out.printf("restore: re-encoding takes %.1f%% of deflate -6's CPU time%n", 100 * seconds[1] / seconds[3]);
+    }
+
+    /** Raw deflate of {@code data} at {@code level} into nothing. */
+    private static void deflate(byte[] data, int level) throws IOException {
+        Deflater deflater = new Deflater(level, true);
+        try (DeflaterOutputStream out = new DeflaterOutputStream(OutputStream.nullOutputStream(), deflater, 64 * 1024)) {
+            out.write(data);
+        } finally {
+            deflater.end();
+        }
     }
 
     private static double fastest(Op op, int repeats) throws IOException {

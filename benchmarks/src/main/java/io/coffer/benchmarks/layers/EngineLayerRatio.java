@@ -29,7 +29,8 @@ import java.util.Locale;
  *
  * <p>Usage: {@code EngineLayerRatio DIR [MODE [SUB_CHUNK_AVERAGE [THRESHOLD [KEY_ASSIGNMENT]]]]} (defaults
  * {@code high}, 1024, 64, {@code clusters}; {@code first-fit} groups chunks as the LSH-MLE baseline does, see
- * {@link LayerModePolicy.KeyAssignment}).
+ * {@link LayerModePolicy.KeyAssignment}). {@code COFFER_LAYER_RECIPES=false} in the environment stores every layer as
+ * tokens, as the gateway's {@code layer-recipes} setting does.
  */
 public final class EngineLayerRatio {
     private EngineLayerRatio() {
@@ -114,8 +115,9 @@ public final class EngineLayerRatio {
             long getWall = 0;
             long getCpu = 0;
             long start = System.nanoTime();
+            boolean recipes = !"false".equalsIgnoreCase(System.getenv("COFFER_LAYER_RECIPES"));
             LayerModePolicy policy = LayerModePolicy.parse("layers=" + mode, subChunkAverage, threshold)
-                    .withKeyAssignment(assignment);
+                    .withKeyAssignment(assignment).withZlibRecipes(recipes);
             try (Coffer coffer = Coffer.builder().directory(store).layers(policy).build()) {
                 coffer.createBucket("layers", "bench");
                 for (Path f : files) {
@@ -144,10 +146,11 @@ public final class EngineLayerRatio {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             Stored s = Stored.count(store, files.size(), original);
-            out.printf(Locale.ROOT, "engine, layer mode %s, %s, %d B sub-chunks, threshold %d: %d files, %d original"
-                    + " bytes; stored %d (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f MB/s put and read"
-                    + " back)%n", mode, assignment == KeyAssignment.CLUSTERS ? "SimEnc clusters" : "LSH-MLE FirstFit",
-                    subChunkAverage, threshold, files.size(), original, s.stored(), s.packs(), s.manifests(),
+            out.printf(Locale.ROOT, "engine, layer mode %s, %s, %d B sub-chunks, threshold %d, zlib recipes %s: %d"
+                    + " files, %d original bytes; stored %d (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f"
+                    + " MB/s put and read back)%n", mode,
+                    assignment == KeyAssignment.CLUSTERS ? "SimEnc clusters" : "LSH-MLE FirstFit", subChunkAverage,
+                    threshold, policy.zlibRecipes() ? "on" : "off", files.size(), original, s.stored(), s.packs(), s.manifests(),
                     s.other(), seconds, original / 1e6 / seconds);
             out.printf(Locale.ROOT, "dedup throughput (layer-mode PUT, MB of gzip): %.1f MB/s wall, %.1f MB per process"
                     + " CPU second (%.1f s wall, %.1f s CPU); GET: %.1f MB/s wall, %.1f MB per CPU second%n",

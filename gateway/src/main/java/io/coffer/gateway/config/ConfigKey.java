@@ -95,6 +95,11 @@ public enum ConfigKey {
     LAYER_SUB_CHUNK_AVERAGE("layer-sub-chunk-average", "1024", false),
     /** The Hamming distance within which a layer's 512 KiB chunk joins a cluster and shares its key (0 to 256). */
     LAYER_THRESHOLD("layer-threshold", "64", false),
+    /**
+     * Whether a layer that this JDK's zlib reproduces is stored decompressed with a zlib recipe (fewer bytes; each GET
+     * deflates it again) or as tokens like any other layer (more bytes; GETs several times faster).
+     */
+    LAYER_RECIPES("layer-recipes", "true", false),
     /** Where chunk keys come from: {@code embedded} (in-process OPRF under the master key) or a key server HOST:PORT. */
     KEYSERVER("keyserver", "embedded", false),
     /** A key-server directory ({@code coffer keyserver init}): supplies the four files below when they are unset. */

@@ -219,10 +219,13 @@ public final class GatewayConfig {
         return new DedupPolicy(minSize, exclusions);
     }
 
-    /** The engine's LayerModePolicy: {@code layer-mode}, {@code layer-sub-chunk-average}, {@code layer-threshold}. */
+    /**
+     * The engine's LayerModePolicy: {@code layer-mode}, {@code layer-sub-chunk-average}, {@code layer-threshold},
+     * {@code layer-recipes}.
+     */
     public LayerModePolicy layerModePolicy() {
         return LayerModePolicy.parse(get(ConfigKey.LAYER_MODE), intValue(ConfigKey.LAYER_SUB_CHUNK_AVERAGE),
-                intValue(ConfigKey.LAYER_THRESHOLD));
+                intValue(ConfigKey.LAYER_THRESHOLD)).withZlibRecipes(boolValue(ConfigKey.LAYER_RECIPES));
     }
 
     /** The engine's CompressionPolicy: {@code compression}, {@code compression-level}, {@code compression-exclude}. */

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * layer-mode, layer-sub-chunk-average and layer-threshold (COFFER_LAYER_MODE ...) reach the engine that serve opens:
+ * layer-mode, layer-sub-chunk-average, layer-threshold and layer-recipes (COFFER_LAYER_MODE ...) reach the engine that
+ * serve opens:
  * a gzip object's second version costs a fraction of its size in the named bucket and reads back byte for byte.
  */
 class LayerModeSettingsTest {
@@ -36,6 +37,16 @@ class LayerModeSettingsTest {
         assertThat(c.layerModePolicy().modeOf("photos")).isEmpty();
         assertThat(c.layerModePolicy().subChunkAverage()).isEqualTo(512);
         assertThat(GatewayConfig.load(null, Map.of(), Map.of()).layerModePolicy().isOff()).isTrue();
+    }
+
+    @Test
+    void zlibRecipesAreOnUnlessLayerRecipesIsFalse() {
+        assertThat(GatewayConfig.load(null, Map.of("COFFER_LAYER_MODE", "layers"), Map.of()).layerModePolicy()
+                .zlibRecipes()).isTrue();
+        assertThat(GatewayConfig.load(null, Map.of("COFFER_LAYER_MODE", "layers", "COFFER_LAYER_RECIPES", "false"),
+                Map.of()).layerModePolicy().zlibRecipes()).isFalse();
+        assertThatThrownBy(() -> GatewayConfig.load(null, Map.of("COFFER_LAYER_RECIPES", "sometimes"), Map.of())
+                .layerModePolicy()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layer-recipes");
     }
 
     @Test

@@ -80,7 +80,8 @@ final class LayerWriter {
         Path decompressed = Files.createTempFile("coffer-layer-", ".data");
         Path split = null;
         try {
-            Optional<ZlibRecipe> recipe = recipes.find(original, size, decompressed);
+            Optional<ZlibRecipe> recipe = policy.zlibRecipes() ? recipes.find(original, size, decompressed)
+                    : Optional.empty();
             if (recipe.isPresent()) {
                 if (state.decide(key, featureVector(original)) != LayerSpacePolicy.Space.PARTIALLY_DECODED) {
                     return null;

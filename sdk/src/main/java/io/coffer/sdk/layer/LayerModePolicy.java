@@ -21,9 +21,12 @@ import java.util.Optional;
  *                        cluster, and so shares its key
  * @param keyAssignment   how 512 KiB chunks are grouped under one key: SimEnc's clusters (what every bucket uses), or
  *                        the LSH-MLE baseline's FirstFit groups, for benchmarks only ({@link KeyAssignment})
+ * @param zlibRecipes     whether a layer that java.util.zip's zlib reproduces is stored decompressed with a zlib recipe
+ *                        (docs/FORMAT.md, "Zlib recipes": fewer bytes stored, but every GET deflates it again at the
+ *                        recipe's level) rather than as tokens (restored by Coffer's re-encoder, several times faster)
  */
 public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, int threshold,
-                              KeyAssignment keyAssignment) {
+                              KeyAssignment keyAssignment, boolean zlibRecipes) {
     /** The paper's fixed chunk size in the partially decoded space. */
     public static final int CHUNK_SIZE = 512 << 10;
     /** The paper's largest sub-chunk average, 1 KiB. */
@@ -63,9 +66,9 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
         FIRST_FIT
     }
 
-    /** Coffer's layer mode: {@link KeyAssignment#CLUSTERS}. */
+    /** Coffer's layer mode: {@link KeyAssignment#CLUSTERS}, zlib recipes where they reproduce a layer. */
     public LayerModePolicy(Map<String, String> modes, int subChunkAverage, int threshold) {
-        this(modes, subChunkAverage, threshold, KeyAssignment.CLUSTERS);
+        this(modes, subChunkAverage, threshold, KeyAssignment.CLUSTERS, true);
     }
 
     public LayerModePolicy {
@@ -148,7 +151,12 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
 
     /** This policy with chunks grouped under keys by {@code assignment} (benchmarks: {@link KeyAssignment}). */
     public LayerModePolicy withKeyAssignment(KeyAssignment assignment) {
-        return new LayerModePolicy(modes, subChunkAverage, threshold, assignment);
+        return new LayerModePolicy(modes, subChunkAverage, threshold, assignment, zlibRecipes);
+    }
+
+    /** This policy with zlib recipes on or off ({@code layer-recipes}). */
+    public LayerModePolicy withZlibRecipes(boolean on) {
+        return new LayerModePolicy(modes, subChunkAverage, threshold, keyAssignment, on);
     }
 
     public boolean isOff() {

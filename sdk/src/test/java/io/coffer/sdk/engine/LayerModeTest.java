@@ -86,6 +86,25 @@ class LayerModeTest {
     }
 
     /**
+     * With zlib recipes off (the {@code layer-recipes} setting) the same zlib-written gzip is stored as tokens, as a
+     * layer no zlib reproduces is, and reads back whole and in ranges.
+     */
+    @Test
+    void withRecipesOffAZlibWrittenGzipIsStoredAsTokens() throws Exception {
+        byte[] text = TestData.text(21, 700_000);
+        byte[] gz = gzip(text, 9);
+        try (TestEngine e = open(dir, "high", false)) {
+            put(e.coffer, LAYERS, "z.tgz", gz);
+            Manifest m = manifest(e, LAYERS, "z.tgz");
+            assertThat(m.isLayer()).isTrue();
+            assertThat(dataBytes(m)).isNotEqualTo(text.length);
+            assertThat(get(e.coffer, LAYERS, "z.tgz", null)).isEqualTo(gz);
+            assertThat(get(e.coffer, LAYERS, "z.tgz", ByteRange.of(5, 5000))).isEqualTo(Arrays.copyOfRange(gz, 5, 5001));
+            assertThat(e.coffer.fsck(true).clean()).isTrue();
+        }
+    }
+
+    /**
      * A tarball's next version rewrites every header (here every mtime) and keeps every file: stored decompressed and
      * split as a tar (headers apart from the files' data), it adds little more than its headers (measured 2026-11-27:
      * 0.4 % of its gzip size, 4.8 % with each header a sub-chunk of its own among the data; cut at 8 KiB regardless
@@ -379,8 +398,14 @@ class LayerModeTest {
     }
 
     private static TestEngine open(Path dir, String mode) throws IOException {
+        return open(dir, mode, true);
+    }
+
+    /** An engine whose layer bucket has {@code mode}, zlib recipes on or off, with both test buckets made. */
+    private static TestEngine open(Path dir, String mode, boolean zlibRecipes) throws IOException {
         TestEngine e = TestEngine.open(dir, b -> b.layers(LayerModePolicy.parse(LAYERS + "=" + mode,
-                LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE, LayerModePolicy.DEFAULT_THRESHOLD)));
+                LayerModePolicy.DEFAULT_SUB_CHUNK_AVERAGE, LayerModePolicy.DEFAULT_THRESHOLD)
+                .withZlibRecipes(zlibRecipes)));
         if (e.coffer.listBuckets("t").isEmpty()) {
             e.coffer.createBucket(LAYERS, "t");
             e.coffer.createBucket(PLAIN, "t");
