@@ -185,6 +185,30 @@ public final class PorClient {
     }
 
     /**
+     * Blocks {@code indices} of U as {@link #fetch} fetches each, asked of the server together
+     * ({@link PorServer#readBlocks}: one request per frame's worth over the network). The server's answers are only
+     * trusted once {@link #check} passes them: a block it sends for another index fails there.
+     */
+    public List<Fetched> fetchAll(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        if (indices.isEmpty()) {
+            return List.of();
+        }
+        List<ProvenBlock> proven = server.readBlocks(indices);
+        if (proven.size() != indices.size()) {
+            throw new PorVerificationException("asked for " + indices.size() + " blocks, got " + proven.size());
+        }
+        byte[] root = state.root();
+        List<Fetched> fetched = new ArrayList<>(indices.size());
+        for (int i = 0; i < indices.size(); i++) {
+            traffic.down(proven.get(i).overheadBytes());
+            traffic.block(blockBytes);
+            fetched.add(new Fetched(indices.get(i), proven.get(i), root));
+        }
+        return fetched;
+    }
+
+    /**
      * The fetched block, verified against the root it was fetched under (as {@link #read} verifies it); throws
      * {@link PorVerificationException} if it fails. Thread-safe: it changes nothing and uses no shared cipher.
      */

@@ -179,6 +179,15 @@ public final class PorCodec {
         return checked(() -> new AuditChallenge(addresses, coefficients));
     }
 
+    /** Blocks to read: as many as a PROVEN_BLOCKS answer holds. */
+    public byte[] readBlocks(List<Integer> indices) {
+        return indices(indices);
+    }
+
+    public List<Integer> readReadBlocks(byte[] payload) {
+        return readIndices(payload, params.maxDecodeCount(), "blocks to read");
+    }
+
     public byte[] decode(List<Integer> indices) {
         return indices(indices);
     }

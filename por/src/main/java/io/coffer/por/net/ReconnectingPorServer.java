@@ -65,6 +65,11 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public List<ProvenBlock> readBlocks(List<Integer> indices) {
+        return retried(s -> s.readBlocks(indices));
+    }
+
+    @Override
     public LeafProof leaf(int index) {
         return retried(s -> s.leaf(index));
     }

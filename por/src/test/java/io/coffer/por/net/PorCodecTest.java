@@ -95,6 +95,7 @@ class PorCodecTest {
         assertThat(back.addresses()).isEqualTo(challenge.addresses());
         assertThat(back.coefficients()).containsExactly(5, 123456);
         assertThat(codec.readDecode(codec.decode(List.of(1, 2, 63)))).containsExactly(1, 2, 63);
+        assertThat(codec.readReadBlocks(codec.readBlocks(List.of(4, 0, 63)))).containsExactly(4, 0, 63);
         assertThat(codec.readPrepareDecode(codec.prepareDecode(List.of(63, 0, 5)))).containsExactly(63, 0, 5);
         PorCodec.RestoreRequest r = codec.readRestore(codec.restore(9, block));
         assertThat(r.index()).isEqualTo(9);
@@ -153,6 +154,10 @@ class PorCodecTest {
                 .hasMessageContaining("blocks to prepare");
         byte[] outside = new WireWriter(8).i32(1).i32(64).toBytes();
         assertThatThrownBy(() -> codec.readPrepareDecode(outside)).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> codec.readReadBlocks(outside)).isInstanceOf(MalformedFrameException.class);
+        byte[] beyondAFrame = new WireWriter(8).i32(params.maxDecodeCount() + 1).toBytes();
+        assertThatThrownBy(() -> codec.readReadBlocks(beyondAFrame)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("blocks to read");
         byte[] longProof = new WireWriter(16).i32(0).u8(0).i32(0).u8(200).toBytes();
         assertThatThrownBy(() -> codec.readLeafProof(longProof)).hasMessageContaining("200 siblings");
     }

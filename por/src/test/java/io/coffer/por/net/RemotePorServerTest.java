@@ -208,4 +208,26 @@ class RemotePorServerTest {
             assertThat(client.read(i)[i]).isEqualTo((byte) (i + 1));
         }
     }
+
+    @Test
+    void aBatchedReadLargerThanOneFrameIsSplitIntoSeveralRequestsAndEachBlockVerifies() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 1 << 16);
+        RemotePorServer remote = serve(server);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            byte[] block = new byte[1 << 16];
+            block[i] = (byte) (i + 1);
+            client.write(i, block);
+            all.add(31 - i);
+        }
+        List<PorClient.Fetched> fetched = client.fetchAll(all);
+        assertThat(fetched).hasSize(32);
+        for (PorClient.Fetched f : fetched) {
+            assertThat(client.check(f)[f.index()]).isEqualTo((byte) (f.index() + 1));
+        }
+        server.storage().u(7)[0] ^= 1;
+        PorClient.Fetched damaged = client.fetchAll(List.of(6, 7)).get(1);
+        assertThatThrownBy(() -> client.check(damaged)).isInstanceOf(PorVerificationException.class);
+    }
 }
