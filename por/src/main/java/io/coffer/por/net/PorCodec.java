@@ -260,18 +260,55 @@ public final class PorCodec {
 
     public byte[] leafProof(LeafProof leaf) {
         WireWriter w = new WireWriter(64);
-        w.i32(leaf.index());
-        optionalSealed(w, leaf.sealedChecksum());
-        proof(w, leaf.proof());
+        leafProof(w, leaf);
         return w.toBytes();
     }
 
     public LeafProof readLeafProof(byte[] payload) {
         WireReader r = new WireReader(payload);
+        LeafProof leaf = leafProof(r);
+        r.end();
+        return leaf;
+    }
+
+    /** Leaves to prove: as many as a LEAF_PROOFS answer holds. */
+    public byte[] leaves(List<Integer> indices) {
+        return indices(indices);
+    }
+
+    public List<Integer> readLeaves(byte[] payload) {
+        return readIndices(payload, params.maxLeafCount(), "leaves");
+    }
+
+    /** {@code i32 count | count x leaf proof}. */
+    public byte[] leafProofs(List<LeafProof> leaves) {
+        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(), 4 + leaves.size() * params.leafProofBytes()));
+        w.i32(leaves.size());
+        leaves.forEach(l -> leafProof(w, l));
+        return w.toBytes();
+    }
+
+    public List<LeafProof> readLeafProofs(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = r.bounded(0, params.maxLeafCount(), "leaf proofs");
+        List<LeafProof> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(leafProof(r));
+        }
+        r.end();
+        return out;
+    }
+
+    private static void leafProof(WireWriter w, LeafProof leaf) {
+        w.i32(leaf.index());
+        optionalSealed(w, leaf.sealedChecksum());
+        proof(w, leaf.proof());
+    }
+
+    private LeafProof leafProof(WireReader r) {
         int index = index(r);
         byte[] sealed = optionalSealed(r);
         MerkleProof proof = proof(r);
-        r.end();
         return new LeafProof(index, sealed, proof);
     }
 

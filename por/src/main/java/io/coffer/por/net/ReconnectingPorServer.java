@@ -75,6 +75,11 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public List<LeafProof> leaves(List<Integer> indices) {
+        return retried(s -> s.leaves(indices));
+    }
+
+    @Override
     public SealedLevel sealedLevel(int level) {
         return retried(s -> s.sealedLevel(level));
     }

@@ -130,6 +130,23 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         return parse(() -> codec.readLeafProof(payload));
     }
 
+    /** Asks in requests of at most {@link ServerParameters#maxLeafCount()} leaves, so each answer fits a frame. */
+    @Override
+    public List<LeafProof> leaves(List<Integer> indices) {
+        int chunk = codec.parameters().maxLeafCount();
+        List<LeafProof> out = new ArrayList<>(indices.size());
+        for (int from = 0; from < indices.size(); from += chunk) {
+            List<Integer> part = indices.subList(from, Math.min(indices.size(), from + chunk));
+            byte[] payload = call(MessageType.LEAVES, codec.leaves(part), MessageType.LEAF_PROOFS);
+            List<LeafProof> leaves = parse(() -> codec.readLeafProofs(payload));
+            if (leaves.size() != part.size()) {
+                throw transportFailure("asked for " + part.size() + " leaves, got " + leaves.size(), null);
+            }
+            out.addAll(leaves);
+        }
+        return out;
+    }
+
     @Override
     public SealedLevel sealedLevel(int level) {
         byte[] payload = call(MessageType.SEALED_LEVEL, codec.index(level), MessageType.LEVEL);

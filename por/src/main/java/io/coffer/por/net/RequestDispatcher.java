@@ -40,6 +40,10 @@ public final class RequestDispatcher {
                 List<Integer> indices = codec.readReadBlocks(payload);
                 return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.readBlocks(indices)));
             }
+            case LEAVES -> {
+                List<Integer> indices = codec.readLeaves(payload);
+                return answer(MessageType.LEAF_PROOFS, () -> codec.leafProofs(server.leaves(indices)));
+            }
             case LEAF -> {
                 int index = codec.readIndex(payload);
                 return answer(MessageType.LEAF_PROOF, () -> codec.leafProof(server.leaf(index)));

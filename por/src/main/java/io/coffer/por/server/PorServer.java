@@ -46,6 +46,18 @@ public interface PorServer {
     /** The sealed checksum of U[index] and its Merkle path, without the block: the first half of a write. */
     LeafProof leaf(int index);
 
+    /**
+     * {@link #leaf} of each of {@code indices}, in that order, all under the tree of now: the paths a client needs for
+     * a run of writes, asked for with one request over the network. Refused as a whole when any one is.
+     */
+    default List<LeafProof> leaves(List<Integer> indices) {
+        List<LeafProof> leaves = new ArrayList<>(indices.size());
+        for (int index : indices) {
+            leaves.add(leaf(index));
+        }
+        return leaves;
+    }
+
     /** The sealed checksums of level {@code level} of H (0..k-b). */
     SealedLevel sealedLevel(int level);
 

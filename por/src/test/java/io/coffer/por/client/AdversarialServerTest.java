@@ -186,6 +186,32 @@ class AdversarialServerTest {
     }
 
     @Test
+    void aStaleOrMisplacedLeafAmongPrefetchedPathsIsRejected() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, LeafProof> first = new HashMap<>();
+        boolean[] misplace = {false};
+        ForwardingPorServer stale = new ForwardingPorServer(honest) {
+            @Override
+            public List<LeafProof> leaves(List<Integer> indices) {
+                // the first version of each leaf it ever served; or leaf 11 where 10 was asked for
+                return indices.stream().map(i -> misplace[0] ? inner.leaf(i == 10 ? 11 : i)
+                        : first.computeIfAbsent(i, inner::leaf)).toList();
+            }
+        };
+        PorClient client = client(honest, stale);
+        client.prefetchPaths(List.of(9, 10));
+        client.write(9, randomBlock());
+        client.write(10, randomBlock());
+        assertThatThrownBy(() -> client.prefetchPaths(List.of(9, 10))).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+        misplace[0] = true;
+        assertThatThrownBy(() -> client.prefetchPaths(List.of(9, 10))).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("asked for leaf 10, got leaf 11");
+        client.write(9, randomBlock()); // no run's paths are kept after a refusal: the write asks for its leaf
+        assertThat(client.audit().passed()).isTrue();
+    }
+
+    @Test
     void aStaleLeafIsRejectedOnWrite() {
         MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
         Map<Integer, LeafProof> first = new HashMap<>();

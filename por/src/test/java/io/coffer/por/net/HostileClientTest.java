@@ -158,6 +158,7 @@ class HostileClientTest {
         byte[] decode = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
         assertThat(refusedInTheSession(MessageType.DECODE, decode).message()).contains("blocks to decode");
         assertThat(refusedInTheSession(MessageType.READ_BLOCKS, decode).message()).contains("blocks to read");
+        assertThat(refusedInTheSession(MessageType.LEAVES, decode).message()).contains("leaves");
         byte[] audit = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
         assertThat(refusedInTheSession(MessageType.AUDIT, audit).message()).contains("audit samples");
         anHonestClientIsStillServed();
