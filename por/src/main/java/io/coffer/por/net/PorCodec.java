@@ -282,7 +282,9 @@ public final class PorCodec {
 
     /** {@code i32 count | count x leaf proof}. */
     public byte[] leafProofs(List<LeafProof> leaves) {
-        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(), 4 + leaves.size() * params.leafProofBytes()));
+        // at most maxLeafCount proofs, whose bytes fit a frame
+        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(),
+                4 + leaves.size() * params.leafProofBytes()));
         w.i32(leaves.size());
         leaves.forEach(l -> leafProof(w, l));
         return w.toBytes();
