@@ -15,6 +15,8 @@ import io.coffer.por.server.SealedLevel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The payloads of the PoR protocol, both directions (docs/POR.md, "The PoR server"). Big-endian; blocks and sealed
@@ -282,23 +284,12 @@ public final class PorCodec {
 
     /** {@code i32 count | count x leaf proof}. */
     public byte[] leafProofs(List<LeafProof> leaves) {
-        // at most maxLeafCount proofs, whose bytes fit a frame
-        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(),
-                4 + leaves.size() * params.leafProofBytes()));
-        w.i32(leaves.size());
-        leaves.forEach(l -> leafProof(w, l));
-        return w.toBytes();
+        return list(leaves, params.leafProofBytes(), PorCodec::leafProof);
     }
 
     public List<LeafProof> readLeafProofs(byte[] payload) {
         WireReader r = new WireReader(payload);
-        int count = r.bounded(0, params.maxLeafCount(), "leaf proofs");
-        List<LeafProof> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            out.add(leafProof(r));
-        }
-        r.end();
-        return out;
+        return readList(r, r.bounded(0, params.maxLeafCount(), "leaf proofs"), this::leafProof);
     }
 
     private static void leafProof(WireWriter w, LeafProof leaf) {
@@ -379,21 +370,29 @@ public final class PorCodec {
     }
 
     public byte[] provenBlocks(List<ProvenBlock> blocks) {
-        // at most maxDecodeCount blocks, whose bytes fit a frame (an int)
-        WireWriter w = new WireWriter((int) Math.min(Integer.MAX_VALUE - 8,
-                4 + blocks.size() * params.provenBlockBytes()));
-        w.i32(blocks.size());
-        blocks.forEach(b -> provenBlock(w, b));
-        return w.toBytes();
+        return list(blocks, params.provenBlockBytes(), this::provenBlock);
     }
 
     public List<ProvenBlock> readProvenBlocks(byte[] payload) {
         WireReader r = new WireReader(payload);
         int count = r.bounded(0, params.maxDecodeCount(), "decoded blocks");
         r.expect(count, 4 + params.blockBytes(), "blocks");
-        List<ProvenBlock> out = new ArrayList<>(count);
+        return readList(r, count, this::provenBlock);
+    }
+
+    /** {@code i32 count | count x item}: an answer of at most a frame's worth of items (its count is bounded). */
+    private <T> byte[] list(List<T> items, long itemBytes, BiConsumer<WireWriter, T> write) {
+        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(), 4 + items.size() * itemBytes));
+        w.i32(items.size());
+        items.forEach(item -> write.accept(w, item));
+        return w.toBytes();
+    }
+
+    /** {@code count} items (checked by the caller against its bound) read, and the payload at its end. */
+    private static <T> List<T> readList(WireReader r, int count, Function<WireReader, T> read) {
+        List<T> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            out.add(provenBlock(r));
+            out.add(read.apply(r));
         }
         r.end();
         return out;
