@@ -91,12 +91,13 @@ final class ServerProcess implements AutoCloseable {
 
     /**
      * {@code coffer por-server} on a free loopback port over {@code data}, 2^k blocks of {@code blockSize} bytes and
-     * write batches of 2^batch (null: the server's default); its session key is {@code data/session.key}.
+     * write batches of 2^batch (null: the server's default) and {@code jvmOptions}; its session key is
+     * {@code data/session.key}.
      */
-    static ServerProcess porServer(String name, Path dir, String heap, Path data, int k, int blockSize, String batch)
-            throws Exception {
+    static ServerProcess porServer(String name, Path dir, String heap, Path data, int k, int blockSize, String batch,
+            List<String> jvmOptions) throws Exception {
         int port = freePort();
-        List<String> cmd = java(heap, List.of());
+        List<String> cmd = java(heap, jvmOptions);
         cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "por-server", "--data", data.toString(),
                 "--bind", "127.0.0.1", "--port", Integer.toString(port), "--k", Integer.toString(k),
                 "--block-size", Integer.toString(blockSize)));

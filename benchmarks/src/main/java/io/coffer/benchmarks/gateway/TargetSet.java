@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.gateway;
 
+import io.coffer.gateway.config.ConfigKey;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -146,10 +147,13 @@ record TargetSet(List<Target> all, String setup) {
             batch = batch == null || batch.isBlank() ? null : batch.trim();
             List<ServerProcess> porServers = new ArrayList<>();
             if (REMOTE_POR) {
-                // the PoR server in its own process, as beside the storage: the gateway's own CPU is then apart
+                // the PoR server in its own process, as beside the storage: the gateway's own CPU is then apart.
+                // It gets the embedded server's batching (the gateway's por-batch default, not por-server's 0) and
+                // the gateway's JVM options (AVX-512 for its butterflies, as the launcher gives por-server), so the
+                // two columns differ only in where the server runs.
                 Path porData = work.resolve("por-server-data");
                 ServerProcess porServer = ServerProcess.porServer("por-server", work, heap, porData, porK, 65536,
-                        batch);
+                        batch == null ? ConfigKey.POR_BATCH.defaultValue() : batch, cofferJvmArgs);
                 all.add(porServer);
                 porServers.add(porServer);
                 porEnv.put("COFFER_POR", "127.0.0.1:" + porServer.port());

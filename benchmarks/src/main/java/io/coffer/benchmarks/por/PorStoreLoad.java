@@ -1,7 +1,12 @@
 package io.coffer.benchmarks.por;
 
 import io.coffer.por.blob.PorBlobStore;
+import io.coffer.por.net.PorKeyFile;
+import io.coffer.por.net.PorNetServer;
+import io.coffer.por.net.ReconnectingPorServer;
+import io.coffer.por.net.RemotePorServer;
 import io.coffer.por.net.ServerParameters;
+import io.coffer.por.server.PorServer;
 import io.coffer.por.store.JournaledPorServer;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobStore;
@@ -10,9 +15,11 @@ import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -35,7 +42,11 @@ import java.util.stream.Stream;
  * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory); the batch
  * exponent b (2^b blocks per H add) is {@code -Dcoffer.por.batch=B} (4, the gateway's default {@code por-batch}).
  * Deletes (zero blocks written into the freed indices, appendix A.3) are timed too. {@code -Dcoffer.por.getThreads=N}
- * reads with N threads instead of 4 (1: a single stream, as one large GET reads).
+ * reads with N threads instead of 4 (1: a single stream, as one large GET reads). {@code -Dcoffer.por.remote=true}
+ * serves the same server through a {@link PorNetServer} on 127.0.0.1 in this process and has the store talk to it
+ * over the network protocol ({@link ReconnectingPorServer}, as {@code serve --por HOST:PORT} does): the difference
+ * to the embedded run is the protocol's cost; the threads named {@code por-server} and {@code nioEventLoopGroup-*}
+ * are the server's side, the rest the gateway's.
  */
 public final class PorStoreLoad {
     private static final int PUT_THREADS = 2;
@@ -56,12 +67,23 @@ public final class PorStoreLoad {
             random.nextBytes(c);
         }
         int batch = Integer.getInteger("coffer.por.batch", 4);
+        boolean remote = Boolean.getBoolean("coffer.por.remote");
         MasterKey key = MasterKey.random();
-        try (JdbcMetadataStore meta = JdbcMetadataStore.sqlite(root.resolve("meta.db"));
+        ServerParameters params = new ServerParameters(16, batch, 64 << 10);
+        JournaledPorServer local = JournaledPorServer.open(root.resolve("por"), params);
+        byte[] sessionKey = new byte[PorKeyFile.KEY_BYTES];
+        new SecureRandom().nextBytes(sessionKey);
+        PorNetServer net = remote ? PorNetServer.start(local, sessionKey, new InetSocketAddress("127.0.0.1", 0),
+                PorNetServer.Limits.DEFAULT) : null;
+        PorServer server = remote ? new ReconnectingPorServer(() -> RemotePorServer.connect(
+                new InetSocketAddress("127.0.0.1", net.port()), sessionKey, Duration.ofMinutes(5))) : local;
+        try (JournaledPorServer behindNet = remote ? local : null; // else the PoR store closes it
+             PorNetServer serving = net;
+             JdbcMetadataStore meta = JdbcMetadataStore.sqlite(root.resolve("meta.db"));
              BlobStore off = new DirectoryBlobStore(root.resolve("off"));
              PorBlobStore on = PorBlobStore.open(new DirectoryBlobStore(root.resolve("inner")), meta.blockMap(),
-                     JournaledPorServer.open(root.resolve("por"), new ServerParameters(16, batch, 64 << 10)), key,
-                     root.resolve("por.state"), new SecureRandom())) {
+                     server, key, root.resolve("por.state"), new SecureRandom())) {
+            System.out.println(remote ? "PoR server over the network protocol on 127.0.0.1" : "PoR server embedded");
             System.out.printf("%d packs of %d MiB per round, %d put threads, %d get threads, batches of 2^%d blocks,"
                     + " load average %.1f%n", packs, packBytes >> 20, PUT_THREADS, GET_THREADS, batch, loadAverage());
             System.out.println("| round | store | PUT MB/s | PUT CPU ms/MB | GET MB/s | GET CPU ms/MB | DELETE CPU ms/MB"

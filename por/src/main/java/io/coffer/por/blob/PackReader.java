@@ -41,7 +41,18 @@ final class PackReader {
         long pos = PackHeader.length(entry.name().length(), indices.length) + from;
         int first = (int) (pos / blockBytes);
         int last = n == 0 ? first - 1 : (int) ((pos + n - 1) / blockBytes);
-        List<PorClient.Fetched> fetched = new ArrayList<>(Math.max(0, last - first + 1));
+        int within = (int) (pos - (long) first * blockBytes);
+        List<Integer> wanted = new ArrayList<>(Math.max(0, last - first + 1));
+        for (int j = first; j <= last; j++) {
+            wanted.add(indices[j]);
+        }
+        try {
+            return new Fetch(entry, within, n, first, client.fetchAll(wanted));
+        } catch (RuntimeException e) {
+            // the server refused one of them (a lost block) or the answer was cut: fetch each alone below, so only
+            // the blocks it cannot serve go to repair
+        }
+        List<PorClient.Fetched> fetched = new ArrayList<>(wanted.size());
         for (int j = first; j <= last; j++) {
             PorClient.Fetched f;
             try {
@@ -51,7 +62,7 @@ final class PackReader {
             }
             fetched.add(f);
         }
-        return new Fetch(entry, (int) (pos - (long) first * blockBytes), n, first, fetched);
+        return new Fetch(entry, within, n, first, fetched);
     }
 
     /** Blocks fetched for a range, to be checked and copied out without the lock. */

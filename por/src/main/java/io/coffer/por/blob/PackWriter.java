@@ -7,7 +7,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The write path of a {@link PorBlobStore}: a pack's header and content cut into blocks of U and written through the
@@ -31,6 +33,7 @@ final class PackWriter {
         int started = 0;
         try (InputStream data = content.open();
              InputStream stream = new SequenceInputStream(new ByteArrayInputStream(header.encode()), data)) {
+            client.prefetchPaths(indices(blocks)); // one request for the pack's paths, not one per block
             for (int j = 0; j < blocks.length; j++) {
                 byte[] block = new byte[blockBytes];
                 int want = (int) Math.min(blockBytes, total - (long) j * blockBytes);
@@ -56,18 +59,31 @@ final class PackWriter {
                 throw io;
             }
             throw new IOException("PoR write of " + name + " failed: " + e.getMessage(), e);
+        } finally {
+            client.forgetPaths();
         }
     }
 
     /** Writes zero blocks at {@code indices} (a delete, appendix A.3) and flushes them into H. */
     void zero(int[] indices) throws IOException {
         try {
+            client.prefetchPaths(indices(indices));
             for (int index : indices) {
                 client.write(index, new byte[blockBytes]);
             }
             client.flush();
         } catch (RuntimeException e) {
             throw new IOException("PoR store could not zero freed blocks: " + e.getMessage(), e);
+        } finally {
+            client.forgetPaths();
         }
+    }
+
+    private static List<Integer> indices(int[] blocks) {
+        List<Integer> list = new ArrayList<>(blocks.length);
+        for (int b : blocks) {
+            list.add(b);
+        }
+        return list;
     }
 }

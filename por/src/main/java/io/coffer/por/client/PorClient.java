@@ -58,6 +58,8 @@ public final class PorClient {
     private final Traffic traffic = new Traffic();
     private final byte[] zeroBlock;
     private ClientState state;
+    /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
+    private PathCache paths;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
         if (server.blockBytes() != state.blockBytes() || server.k() != state.k()
@@ -108,8 +110,13 @@ public final class PorClient {
                     + state.blockBytes());
         }
         finishEpoch();
-        LeafProof leaf = server.leaf(index);
-        traffic.down(leaf.wireBytes());
+        LeafProof leaf;
+        if (paths != null && paths.covers(index, state.root())) {
+            leaf = paths.leaf(index);
+        } else {
+            leaf = server.leaf(index);
+            traffic.down(leaf.wireBytes());
+        }
         MerkleProof path = checkPath(index, leaf.proof(), leaf.sealedChecksum());
 
         int batchOffset = state.pending() * blockWidth;
@@ -132,19 +139,68 @@ public final class PorClient {
         int pending = state.pending() + 1;
 
         if (pending < 1 << state.batchExponent()) {
-            server.write(index, block, sealedU, null);
-            traffic.block(block.length);
+            send(index, block, sealedU, null);
             traffic.up(Integer.BYTES + sealedU.length);
             update(state.with(state.hLog(), pending, batchSum, newRoot));
+            written(index, sealedU, path, newRoot);
             return;
         }
         HAdd add = simulateHAdd(batchSum);
-        server.write(index, block, sealedU, add.newLevel());
-        traffic.block(block.length);
+        send(index, block, sealedU, add.newLevel());
         traffic.up(Integer.BYTES + sealedU.length + add.newLevel().wireBytes());
         update(state.with(add.after(), 0, Checksum.zero(), newRoot));
+        written(index, sealedU, path, newRoot);
         if (add.after().cRebuildDue()) {
             rebuildC();
+        }
+    }
+
+    /**
+     * Announces a run of writes at {@code indices} (a pack's blocks): their leaves and paths are fetched with one
+     * request ({@link PorServer#leaves}), each checked against the root now, and the writes of the run then take them
+     * from the client's copy, kept current by each write, instead of a LEAF request per block. A write elsewhere still
+     * asks the server. Replaces the paths of an earlier run.
+     */
+    public void prefetchPaths(List<Integer> indices) {
+        paths = null;
+        indices.forEach(this::checkIndex);
+        List<LeafProof> leaves = server.leaves(indices);
+        if (leaves.size() != indices.size()) {
+            throw new PorVerificationException("asked for " + indices.size() + " leaves, got " + leaves.size());
+        }
+        PathCache fetched = new PathCache(cParams.k(), state.root());
+        for (int i = 0; i < indices.size(); i++) {
+            LeafProof leaf = leaves.get(i);
+            traffic.down(leaf.wireBytes());
+            if (leaf.index() != indices.get(i)) {
+                throw new PorVerificationException("asked for leaf " + indices.get(i) + ", got leaf " + leaf.index());
+            }
+            MerkleProof path = checkPath(leaf.index(), leaf.proof(), leaf.sealedChecksum());
+            fetched.add(leaf.index(), leaf.sealedChecksum(), path, state.root());
+        }
+        paths = fetched;
+    }
+
+    /** Drops the paths of the last run of writes (their memory). */
+    public void forgetPaths() {
+        paths = null;
+    }
+
+    /** Sends a write; one that fails may have been applied or not, so the run's paths are no longer trusted. */
+    private void send(int index, byte[] block, byte[] sealedU, SealedLevel newLevel) {
+        try {
+            server.write(index, block, sealedU, newLevel);
+        } catch (RuntimeException e) {
+            paths = null;
+            throw e;
+        }
+        traffic.block(block.length);
+    }
+
+    /** Keeps the run's paths current after a write at {@code index}. */
+    private void written(int index, byte[] sealedU, MerkleProof path, byte[] newRoot) {
+        if (paths != null) {
+            paths.add(index, sealedU, path, newRoot);
         }
     }
 
@@ -182,6 +238,30 @@ public final class PorClient {
         traffic.down(proven.overheadBytes());
         traffic.block(blockBytes);
         return new Fetched(index, proven, state.root());
+    }
+
+    /**
+     * Blocks {@code indices} of U as {@link #fetch} fetches each, asked of the server together
+     * ({@link PorServer#readBlocks}: one request per frame's worth over the network). The server's answers are only
+     * trusted once {@link #check} passes them: a block it sends for another index fails there.
+     */
+    public List<Fetched> fetchAll(List<Integer> indices) {
+        indices.forEach(this::checkIndex);
+        if (indices.isEmpty()) {
+            return List.of();
+        }
+        List<ProvenBlock> proven = server.readBlocks(indices);
+        if (proven.size() != indices.size()) {
+            throw new PorVerificationException("asked for " + indices.size() + " blocks, got " + proven.size());
+        }
+        byte[] root = state.root();
+        List<Fetched> fetched = new ArrayList<>(indices.size());
+        for (int i = 0; i < indices.size(); i++) {
+            traffic.down(proven.get(i).overheadBytes());
+            traffic.block(blockBytes);
+            fetched.add(new Fetched(indices.get(i), proven.get(i), root));
+        }
+        return fetched;
     }
 
     /**
@@ -310,6 +390,7 @@ public final class PorClient {
      * state then is the one reserved below, and a later resync starts again.
      */
     public void resync() {
+        paths = null; // U's root is recomputed from the server's checksums
         LogState theirs = server.logState();
         traffic.down(12);
         if (theirs.k() != hParams.k() || theirs.epoch() >= PorServer.MAX_EPOCH) {

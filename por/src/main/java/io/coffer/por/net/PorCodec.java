@@ -15,6 +15,8 @@ import io.coffer.por.server.SealedLevel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The payloads of the PoR protocol, both directions (docs/POR.md, "The PoR server"). Big-endian; blocks and sealed
@@ -179,6 +181,15 @@ public final class PorCodec {
         return checked(() -> new AuditChallenge(addresses, coefficients));
     }
 
+    /** Blocks to read: as many as a PROVEN_BLOCKS answer holds. */
+    public byte[] readBlocks(List<Integer> indices) {
+        return indices(indices);
+    }
+
+    public List<Integer> readReadBlocks(byte[] payload) {
+        return readIndices(payload, params.maxDecodeCount(), "blocks to read");
+    }
+
     public byte[] decode(List<Integer> indices) {
         return indices(indices);
     }
@@ -251,18 +262,46 @@ public final class PorCodec {
 
     public byte[] leafProof(LeafProof leaf) {
         WireWriter w = new WireWriter(64);
-        w.i32(leaf.index());
-        optionalSealed(w, leaf.sealedChecksum());
-        proof(w, leaf.proof());
+        leafProof(w, leaf);
         return w.toBytes();
     }
 
     public LeafProof readLeafProof(byte[] payload) {
         WireReader r = new WireReader(payload);
+        LeafProof leaf = leafProof(r);
+        r.end();
+        return leaf;
+    }
+
+    /** Leaves to prove: as many as a LEAF_PROOFS answer holds. */
+    public byte[] leaves(List<Integer> indices) {
+        return indices(indices);
+    }
+
+    public List<Integer> readLeaves(byte[] payload) {
+        return readIndices(payload, params.maxLeafCount(), "leaves");
+    }
+
+    /** {@code i32 count | count x leaf proof}. */
+    public byte[] leafProofs(List<LeafProof> leaves) {
+        return list(leaves, params.leafProofBytes(), PorCodec::leafProof);
+    }
+
+    public List<LeafProof> readLeafProofs(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        return readList(r, r.bounded(0, params.maxLeafCount(), "leaf proofs"), this::leafProof);
+    }
+
+    private static void leafProof(WireWriter w, LeafProof leaf) {
+        w.i32(leaf.index());
+        optionalSealed(w, leaf.sealedChecksum());
+        proof(w, leaf.proof());
+    }
+
+    private LeafProof leafProof(WireReader r) {
         int index = index(r);
         byte[] sealed = optionalSealed(r);
         MerkleProof proof = proof(r);
-        r.end();
         return new LeafProof(index, sealed, proof);
     }
 
@@ -331,21 +370,29 @@ public final class PorCodec {
     }
 
     public byte[] provenBlocks(List<ProvenBlock> blocks) {
-        // at most maxDecodeCount blocks, whose bytes fit a frame (an int)
-        WireWriter w = new WireWriter((int) Math.min(Integer.MAX_VALUE - 8,
-                4 + blocks.size() * params.provenBlockBytes()));
-        w.i32(blocks.size());
-        blocks.forEach(b -> provenBlock(w, b));
-        return w.toBytes();
+        return list(blocks, params.provenBlockBytes(), this::provenBlock);
     }
 
     public List<ProvenBlock> readProvenBlocks(byte[] payload) {
         WireReader r = new WireReader(payload);
         int count = r.bounded(0, params.maxDecodeCount(), "decoded blocks");
         r.expect(count, 4 + params.blockBytes(), "blocks");
-        List<ProvenBlock> out = new ArrayList<>(count);
+        return readList(r, count, this::provenBlock);
+    }
+
+    /** {@code i32 count | count x item}: an answer of at most a frame's worth of items (its count is bounded). */
+    private <T> byte[] list(List<T> items, long itemBytes, BiConsumer<WireWriter, T> write) {
+        WireWriter w = new WireWriter((int) Math.min(params.maxFrameBytes(), 4 + items.size() * itemBytes));
+        w.i32(items.size());
+        items.forEach(item -> write.accept(w, item));
+        return w.toBytes();
+    }
+
+    /** {@code count} items (checked by the caller against its bound) read, and the payload at its end. */
+    private static <T> List<T> readList(WireReader r, int count, Function<WireReader, T> read) {
+        List<T> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            out.add(provenBlock(r));
+            out.add(read.apply(r));
         }
         r.end();
         return out;

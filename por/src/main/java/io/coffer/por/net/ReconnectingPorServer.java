@@ -65,8 +65,18 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public List<ProvenBlock> readBlocks(List<Integer> indices) {
+        return retried(s -> s.readBlocks(indices));
+    }
+
+    @Override
     public LeafProof leaf(int index) {
         return retried(s -> s.leaf(index));
+    }
+
+    @Override
+    public List<LeafProof> leaves(List<Integer> indices) {
+        return retried(s -> s.leaves(indices));
     }
 
     @Override

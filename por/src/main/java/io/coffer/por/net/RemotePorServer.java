@@ -19,6 +19,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -117,10 +118,33 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         return parse(() -> codec.readProvenBlock(payload));
     }
 
+    /** Reads in requests of at most {@link ServerParameters#maxDecodeCount()} blocks, so each answer fits a frame. */
+    @Override
+    public List<ProvenBlock> readBlocks(List<Integer> indices) {
+        return provenBlocks(MessageType.READ_BLOCKS, indices, codec::readBlocks, "read");
+    }
+
     @Override
     public LeafProof leaf(int index) {
         byte[] payload = call(MessageType.LEAF, codec.index(index), MessageType.LEAF_PROOF);
         return parse(() -> codec.readLeafProof(payload));
+    }
+
+    /** Asks in requests of at most {@link ServerParameters#maxLeafCount()} leaves, so each answer fits a frame. */
+    @Override
+    public List<LeafProof> leaves(List<Integer> indices) {
+        int chunk = codec.parameters().maxLeafCount();
+        List<LeafProof> out = new ArrayList<>(indices.size());
+        for (int from = 0; from < indices.size(); from += chunk) {
+            List<Integer> part = indices.subList(from, Math.min(indices.size(), from + chunk));
+            byte[] payload = call(MessageType.LEAVES, codec.leaves(part), MessageType.LEAF_PROOFS);
+            List<LeafProof> leaves = parse(() -> codec.readLeafProofs(payload));
+            if (leaves.size() != part.size()) {
+                throw transportFailure("asked for " + part.size() + " leaves, got " + leaves.size(), null);
+            }
+            out.addAll(leaves);
+        }
+        return out;
     }
 
     @Override
@@ -175,15 +199,21 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     /** Decodes in requests of at most {@link ServerParameters#maxDecodeCount()} blocks, so each answer fits a frame. */
     @Override
     public List<ProvenBlock> decode(List<Integer> indices) {
+        return provenBlocks(MessageType.DECODE, indices, codec::decode, "decode");
+    }
+
+    /** {@code indices}' blocks asked for with requests of {@code type}, a frame's worth of blocks per request. */
+    private List<ProvenBlock> provenBlocks(MessageType type, List<Integer> indices,
+            Function<List<Integer>, byte[]> request, String verb) {
         int chunk = codec.parameters().maxDecodeCount();
         List<ProvenBlock> out = new ArrayList<>(indices.size());
         int from = 0;
         do {
             List<Integer> part = indices.subList(from, Math.min(indices.size(), from + chunk));
-            byte[] payload = call(MessageType.DECODE, codec.decode(part), MessageType.PROVEN_BLOCKS);
+            byte[] payload = call(type, request.apply(part), MessageType.PROVEN_BLOCKS);
             List<ProvenBlock> blocks = parse(() -> codec.readProvenBlocks(payload));
             if (blocks.size() != part.size()) {
-                throw transportFailure("asked to decode " + part.size() + " blocks, got " + blocks.size(), null);
+                throw transportFailure("asked to " + verb + " " + part.size() + " blocks, got " + blocks.size(), null);
             }
             out.addAll(blocks);
             from += chunk;

@@ -36,6 +36,14 @@ public final class RequestDispatcher {
                 int index = codec.readIndex(payload);
                 return answer(MessageType.PROVEN_BLOCK, () -> codec.provenBlock(server.read(index)));
             }
+            case READ_BLOCKS -> {
+                List<Integer> indices = codec.readReadBlocks(payload);
+                return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.readBlocks(indices)));
+            }
+            case LEAVES -> {
+                List<Integer> indices = codec.readLeaves(payload);
+                return answer(MessageType.LEAF_PROOFS, () -> codec.leafProofs(server.leaves(indices)));
+            }
             case LEAF -> {
                 int index = codec.readIndex(payload);
                 return answer(MessageType.LEAF_PROOF, () -> codec.leafProof(server.leaf(index)));

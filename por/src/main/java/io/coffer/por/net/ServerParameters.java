@@ -73,6 +73,17 @@ public record ServerParameters(int k, int batchExponent, int blockBytes) {
         return Math.toIntExact(2 + payload + SessionMac.BYTES);
     }
 
+    /** Bytes of one leaf proof on the wire: index, the optional sealed checksum, the path. */
+    long leafProofBytes() {
+        return 4 + 1 + ChecksumSealer.SEALED_BYTES + proofBytes();
+    }
+
+    /** The most leaves one LEAVES request may ask for: their answer must fit a frame. */
+    public int maxLeafCount() {
+        long fit = (maxFrameBytes() - 64L) / leafProofBytes();
+        return (int) Math.max(1, Math.min(n(), fit));
+    }
+
     /** The most blocks one decode request may ask for: their answer must fit a frame. */
     public int maxDecodeCount() {
         long fit = (maxFrameBytes() - 64L) / provenBlockBytes();

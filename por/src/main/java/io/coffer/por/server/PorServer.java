@@ -3,6 +3,7 @@ package io.coffer.por.server;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.code.LogState;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,8 +31,32 @@ public interface PorServer {
     /** Block {@code index} of U with its sealed checksum and Merkle path. */
     ProvenBlock read(int index);
 
+    /**
+     * Blocks {@code indices} of U as {@link #read} serves each, in that order: a range of a pack read with one request
+     * over the network instead of one per block. Refused as a whole when any one is.
+     */
+    default List<ProvenBlock> readBlocks(List<Integer> indices) {
+        List<ProvenBlock> blocks = new ArrayList<>(indices.size());
+        for (int index : indices) {
+            blocks.add(read(index));
+        }
+        return blocks;
+    }
+
     /** The sealed checksum of U[index] and its Merkle path, without the block: the first half of a write. */
     LeafProof leaf(int index);
+
+    /**
+     * {@link #leaf} of each of {@code indices}, in that order, all under the tree of now: the paths a client needs for
+     * a run of writes, asked for with one request over the network. Refused as a whole when any one is.
+     */
+    default List<LeafProof> leaves(List<Integer> indices) {
+        List<LeafProof> leaves = new ArrayList<>(indices.size());
+        for (int index : indices) {
+            leaves.add(leaf(index));
+        }
+        return leaves;
+    }
 
     /** The sealed checksums of level {@code level} of H (0..k-b). */
     SealedLevel sealedLevel(int level);

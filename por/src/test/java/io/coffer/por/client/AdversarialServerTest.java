@@ -17,6 +17,7 @@ import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
 import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.MemoryPorServer;
+import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
 import io.coffer.por.store.ServerStorage;
@@ -44,8 +45,13 @@ class AdversarialServerTest {
     }
 
     private PorClient client(MemoryPorServer honest, ForwardingPorServer attack) {
-        return PorClient.initialize(attack == null ? honest : attack, HonestServerTest.MASTER_KEY, new SecureRandom(),
-                s -> { });
+        return PorClient.initialize(reached(attack == null ? honest : attack), HonestServerTest.MASTER_KEY,
+                new SecureRandom(), s -> { });
+    }
+
+    /** How the client reaches the (cheating) server: here in-process; over a socket in a subclass. */
+    PorServer reached(PorServer server) {
+        return server;
     }
 
     private void writeMany(PorClient client, int count) {
@@ -152,6 +158,57 @@ class AdversarialServerTest {
         client.write(3, randomBlock());
         assertThatThrownBy(() -> client.read(3)).isInstanceOf(PorVerificationException.class)
                 .hasMessageContaining("Merkle root");
+    }
+
+    @Test
+    void aStaleOrMisplacedBlockInABatchedReadIsRejected() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, ProvenBlock> first = new HashMap<>();
+        ForwardingPorServer stale = new ForwardingPorServer(honest) {
+            @Override
+            public List<ProvenBlock> readBlocks(List<Integer> indices) {
+                // the first version of each it ever served, and block 4 where 5 was asked for
+                return indices.stream().map(i -> first.computeIfAbsent(i == 5 ? 4 : i, inner::read)).toList();
+            }
+        };
+        PorClient client = client(honest, stale);
+        byte[] old = randomBlock();
+        client.write(3, old);
+        client.write(4, randomBlock());
+        List<PorClient.Fetched> fetched = client.fetchAll(List.of(3, 5));
+        assertThat(client.check(fetched.get(0))).isEqualTo(old);
+        assertThatThrownBy(() -> client.check(fetched.get(1))).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("asked for block 5, got block 4");
+        client.write(3, randomBlock());
+        PorClient.Fetched again = client.fetchAll(List.of(3)).get(0);
+        assertThatThrownBy(() -> client.check(again)).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+    }
+
+    @Test
+    void aStaleOrMisplacedLeafAmongPrefetchedPathsIsRejected() {
+        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        Map<Integer, LeafProof> first = new HashMap<>();
+        boolean[] misplace = {false};
+        ForwardingPorServer stale = new ForwardingPorServer(honest) {
+            @Override
+            public List<LeafProof> leaves(List<Integer> indices) {
+                // the first version of each leaf it ever served; or leaf 11 where 10 was asked for
+                return indices.stream().map(i -> misplace[0] ? inner.leaf(i == 10 ? 11 : i)
+                        : first.computeIfAbsent(i, inner::leaf)).toList();
+            }
+        };
+        PorClient client = client(honest, stale);
+        client.prefetchPaths(List.of(9, 10));
+        client.write(9, randomBlock());
+        client.write(10, randomBlock());
+        assertThatThrownBy(() -> client.prefetchPaths(List.of(9, 10))).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("Merkle root");
+        misplace[0] = true;
+        assertThatThrownBy(() -> client.prefetchPaths(List.of(9, 10))).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining("asked for leaf 10, got leaf 11");
+        client.write(9, randomBlock()); // no run's paths are kept after a refusal: the write asks for its leaf
+        assertThat(client.audit().passed()).isTrue();
     }
 
     @Test

@@ -157,6 +157,8 @@ class HostileClientTest {
                 .contains("checksums per part of level 3 1073741824 outside [8, 8]");
         byte[] decode = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
         assertThat(refusedInTheSession(MessageType.DECODE, decode).message()).contains("blocks to decode");
+        assertThat(refusedInTheSession(MessageType.READ_BLOCKS, decode).message()).contains("blocks to read");
+        assertThat(refusedInTheSession(MessageType.LEAVES, decode).message()).contains("leaves");
         byte[] audit = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
         assertThat(refusedInTheSession(MessageType.AUDIT, audit).message()).contains("audit samples");
         anHonestClientIsStillServed();

@@ -95,6 +95,8 @@ class PorCodecTest {
         assertThat(back.addresses()).isEqualTo(challenge.addresses());
         assertThat(back.coefficients()).containsExactly(5, 123456);
         assertThat(codec.readDecode(codec.decode(List.of(1, 2, 63)))).containsExactly(1, 2, 63);
+        assertThat(codec.readReadBlocks(codec.readBlocks(List.of(4, 0, 63)))).containsExactly(4, 0, 63);
+        assertThat(codec.readLeaves(codec.leaves(List.of(7, 63)))).containsExactly(7, 63);
         assertThat(codec.readPrepareDecode(codec.prepareDecode(List.of(63, 0, 5)))).containsExactly(63, 0, 5);
         PorCodec.RestoreRequest r = codec.readRestore(codec.restore(9, block));
         assertThat(r.index()).isEqualTo(9);
@@ -110,6 +112,12 @@ class PorCodecTest {
         assertThat(back.proof().siblings()).isDeepEqualTo(pb.proof().siblings());
         LeafProof leaf = new LeafProof(4, bytes(ChecksumSealer.SEALED_BYTES), proof(4));
         assertThat(codec.readLeafProof(codec.leafProof(leaf)).sealedChecksum()).isEqualTo(leaf.sealedChecksum());
+        LeafProof unwritten = new LeafProof(5, null, proof(5));
+        List<LeafProof> leaves = codec.readLeafProofs(codec.leafProofs(List.of(leaf, unwritten)));
+        assertThat(leaves).extracting(LeafProof::index).containsExactly(4, 5);
+        assertThat(leaves.get(0).sealedChecksum()).isEqualTo(leaf.sealedChecksum());
+        assertThat(leaves.get(1).sealedChecksum()).isNull();
+        assertThat(leaves.get(1).proof().siblings()).isDeepEqualTo(unwritten.proof().siblings());
         List<byte[]> sealedU = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             sealedU.add(i % 3 == 0 ? null : bytes(ChecksumSealer.SEALED_BYTES));
@@ -153,6 +161,15 @@ class PorCodecTest {
                 .hasMessageContaining("blocks to prepare");
         byte[] outside = new WireWriter(8).i32(1).i32(64).toBytes();
         assertThatThrownBy(() -> codec.readPrepareDecode(outside)).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> codec.readReadBlocks(outside)).isInstanceOf(MalformedFrameException.class);
+        byte[] beyondAFrame = new WireWriter(8).i32(params.maxDecodeCount() + 1).toBytes();
+        assertThatThrownBy(() -> codec.readReadBlocks(beyondAFrame)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("blocks to read");
+        byte[] tooManyLeaves = new WireWriter(8).i32(params.maxLeafCount() + 1).toBytes();
+        assertThatThrownBy(() -> codec.readLeaves(tooManyLeaves)).hasMessageContaining("leaves");
+        assertThatThrownBy(() -> codec.readLeafProofs(tooManyLeaves)).hasMessageContaining("leaf proofs");
+        byte[] promisedLeaves = new WireWriter(8).i32(2).toBytes(); // two proofs promised, none sent
+        assertThatThrownBy(() -> codec.readLeafProofs(promisedLeaves)).isInstanceOf(MalformedFrameException.class);
         byte[] longProof = new WireWriter(16).i32(0).u8(0).i32(0).u8(200).toBytes();
         assertThatThrownBy(() -> codec.readLeafProof(longProof)).hasMessageContaining("200 siblings");
     }

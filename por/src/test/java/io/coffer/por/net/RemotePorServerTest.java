@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
@@ -186,13 +187,7 @@ class RemotePorServerTest {
         RemotePorServer remote = serve(server);
         assertThat(remote.parameters().maxDecodeCount()).isLessThan(32);
         PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < 32; i++) {
-            byte[] block = new byte[1 << 16];
-            block[i] = (byte) (i + 1);
-            client.write(i, block);
-            all.add(i);
-        }
+        List<Integer> all = writeMarkedBlocks(client, 32);
         for (int i : all) {
             server.storage().setU(i, null);
         }
@@ -207,5 +202,34 @@ class RemotePorServerTest {
         for (int i : all) {
             assertThat(client.read(i)[i]).isEqualTo((byte) (i + 1));
         }
+    }
+
+    @Test
+    void aBatchedReadLargerThanOneFrameIsSplitIntoSeveralRequestsAndEachBlockVerifies() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 1 << 16);
+        RemotePorServer remote = serve(server);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        List<Integer> all = writeMarkedBlocks(client, 32);
+        Collections.reverse(all); // any order: the answers come back in the order asked
+        List<PorClient.Fetched> fetched = client.fetchAll(all);
+        assertThat(fetched).hasSize(32);
+        for (PorClient.Fetched f : fetched) {
+            assertThat(client.check(f)[f.index()]).isEqualTo((byte) (f.index() + 1));
+        }
+        server.storage().u(7)[0] ^= 1;
+        PorClient.Fetched damaged = client.fetchAll(List.of(6, 7)).get(1);
+        assertThatThrownBy(() -> client.check(damaged)).isInstanceOf(PorVerificationException.class);
+    }
+
+    /** Writes blocks 0 .. count - 1 of 64 KiB, block i marked with i + 1 at byte i; returns their indices. */
+    private static List<Integer> writeMarkedBlocks(PorClient client, int count) {
+        List<Integer> indices = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            byte[] block = new byte[1 << 16];
+            block[i] = (byte) (i + 1);
+            client.write(i, block);
+            indices.add(i);
+        }
+        return indices;
     }
 }
