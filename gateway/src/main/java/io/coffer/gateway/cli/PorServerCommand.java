@@ -50,8 +50,10 @@ final class PorServerCommand implements Callable<Integer> {
     @Option(names = "--block-size", paramLabel = "BYTES", description = "Bytes per block; first start only.")
     Integer blockSize;
 
-    @Option(names = "--batch", paramLabel = "B", defaultValue = "0",
-            description = "Write batching: 2^B blocks per H add (default 0); first start only.")
+    // the gateway's embedded server batches by por-batch (default 4): a separate server should not be slower by default
+    @Option(names = "--batch", paramLabel = "B", defaultValue = "4",
+            description = "Write batching: 2^B blocks per H add (default 4, as the gateway's por-batch); first start"
+                    + " only.")
     int batch;
 
     @Option(names = "--key-file", paramLabel = "FILE",
