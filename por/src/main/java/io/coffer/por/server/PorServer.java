@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * What the PoR server offers its client (section 5: the server stores U, C and H with their sealed checksums and
  * performs every rebuild; the client checks). It never holds a key: sealed checksums are opaque to it. In-process
- * (the embedded server) or across the network ({@code io.coffer.por.net.RemotePorServer}, docs/POR.md, "The PoR server").
+ * (the embedded server) or across the network ({@code io.coffer.por.net.RemotePorServer}; docs/POR.md, "The PoR
+ * server").
  *
  * <p>A write is two calls: {@link #leaf} (the old leaf and its path, for the client's Merkle update) and
  * {@link #write}; before the write the client fetches with {@link #sealedLevel} the filled levels the write merges,
