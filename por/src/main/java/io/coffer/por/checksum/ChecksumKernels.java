@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
 public final class ChecksumKernels {
     private static final Logger LOG = LoggerFactory.getLogger(ChecksumKernels.class);
     static final String MODULE = VectorSupport.MODULE;
-    private static final int MIN_BITS = 256;
     private static final ChecksumKernel CHOSEN = choose();
 
     private ChecksumKernels() {}
@@ -30,24 +29,13 @@ public final class ChecksumKernels {
     }
 
     private static ChecksumKernel choose() {
-        if (!VectorSupport.usable()) {
-            return ScalarChecksumKernel.INSTANCE;
-        }
-        if (!VectorSupport.nativeLongProducts()) {
+        if (VectorSupport.usable() && !VectorSupport.nativeLongProducts()) {
             LOG.info("PoR checksums: the JVM does not use AVX-512 (-XX:UseAVX=3), so 64-bit vector products would be "
                     + "emulated: scalar kernel");
             return ScalarChecksumKernel.INSTANCE;
         }
-        try {
-            // only touched with the module present: the class links against jdk.incubator.vector
-            if (VectorChecksumKernel.preferredBits() >= MIN_BITS) {
-                return VectorChecksumKernel.INSTANCE;
-            }
-            LOG.info("PoR checksums: vectors of {} bits, below {}: scalar kernel", VectorChecksumKernel.preferredBits(),
-                    MIN_BITS);
-        } catch (LinkageError e) {
-            LOG.warn("PoR checksums: the Vector API did not load ({}): scalar kernel", e.toString());
-        }
-        return ScalarChecksumKernel.INSTANCE;
+        // lambdas, not method references: linked only when called, i.e. with the module present
+        return VectorSupport.choose("PoR checksums", ScalarChecksumKernel.INSTANCE,
+                () -> VectorChecksumKernel.preferredBits(), () -> VectorChecksumKernel.INSTANCE);
     }
 }

@@ -3,6 +3,10 @@ package io.coffer.por.field;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the PoR kernels' choice between a scalar loop and the Vector API depends on (docs/DECISIONS.md, "Vector kernels
@@ -12,6 +16,9 @@ import java.util.Locale;
  */
 public final class VectorSupport {
     public static final String MODULE = "jdk.incubator.vector";
+    private static final Logger LOG = LoggerFactory.getLogger(VectorSupport.class);
+    /** Narrower vectors than this leave a kernel to the scalar loops. */
+    private static final int MIN_BITS = 256;
 
     private VectorSupport() {}
 
@@ -36,5 +43,25 @@ public final class VectorSupport {
         } catch (RuntimeException | LinkageError e) {
             return false; // not HotSpot, or no such option: do not guess
         }
+    }
+
+    /**
+     * The vector kernel where the Vector API is {@link #usable} and its preferred vectors have at least 256 bits, else
+     * {@code scalar}. {@code bits} and {@code vector} are only called with the module present: they link against it.
+     */
+    public static <K> K choose(String what, K scalar, IntSupplier bits, Supplier<K> vector) {
+        if (!usable()) {
+            return scalar;
+        }
+        try {
+            int preferred = bits.getAsInt();
+            if (preferred >= MIN_BITS) {
+                return vector.get();
+            }
+            LOG.info("{}: vectors of {} bits, below {}: scalar kernel", what, preferred, MIN_BITS);
+        } catch (LinkageError e) {
+            LOG.warn("{}: the Vector API did not load ({}): scalar kernel", what, e.toString());
+        }
+        return scalar;
     }
 }

@@ -30,8 +30,8 @@ final class VectorZpKernel implements ZpKernel {
         int tws = ScalarZpKernel.shoupFactor(tw);
         int high = tws >>> 16;
         int low = tws & 0xFFFF;
-        // one loop per method: C2 stops inlining the Vector API's layers past a node count (NodeCountInliningCutoff),
-        // and a vector left in a call is boxed: both loops in one method ran at half the speed
+        // a loop per method keeps each compilation small: the Vector API inlines deep trees, and C2 stops inlining
+        // past a node count (NodeCountInliningCutoff, seen with both butterfly loops in one method)
         int i = tw == 1 ? butterflyByOne(a, b, plus, minus) : butterflyByTwiddle(a, b, tw, high, low, plus, minus);
         for (; i < a.length; i++) {
             int u = a[i];
@@ -60,7 +60,8 @@ final class VectorZpKernel implements ZpKernel {
      * The butterfly over whole vectors; returns where the scalar tail starts. Shoup's product and the reductions (v + p
      * where v < 0) are written out here and in {@link #products} rather than called: C2 compiled such a helper on its
      * own first (called from C1's code), then refused to inline the result ("already compiled into a big method"), and
-     * every vector crossing the call was boxed: a third of the speed.
+     * every vector crossing the call was boxed: a third of the speed. One loop for both, choosing what to store by a
+     * mode, ran CRebuild at under half the speed: hence the two copies.
      */
     private static int butterflyByTwiddle(int[] a, int[] b, int tw, int high, int low, int[] plus, int[] minus) {
         int upper = INTS.loopBound(a.length);

@@ -1,8 +1,5 @@
 package io.coffer.por.field;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 /**
  * Chooses the butterfly kernel once per JVM: the Vector API's where the JVM resolved the module and prefers vectors of
  * at least 256 bits (its int lane products are native under AVX2 as under AVX-512, so unlike the checksum's it needs
@@ -10,30 +7,12 @@ import org.slf4j.LoggerFactory;
  * forces the scalar kernels ({@link VectorSupport}).
  */
 final class ZpKernels {
-    private static final Logger LOG = LoggerFactory.getLogger(ZpKernels.class);
-    private static final int MIN_BITS = 256;
-    private static final ZpKernel CHOSEN = choose();
+    private static final ZpKernel CHOSEN = VectorSupport.choose("PoR butterflies", ScalarZpKernel.INSTANCE,
+            () -> VectorZpKernel.preferredBits(), () -> VectorZpKernel.INSTANCE); // lambdas: linked only when called
 
     private ZpKernels() {}
 
     static ZpKernel chosen() {
         return CHOSEN;
-    }
-
-    private static ZpKernel choose() {
-        if (!VectorSupport.usable()) {
-            return ScalarZpKernel.INSTANCE;
-        }
-        try {
-            // only touched with the module present: the class links against jdk.incubator.vector
-            if (VectorZpKernel.preferredBits() >= MIN_BITS) {
-                return VectorZpKernel.INSTANCE;
-            }
-            LOG.info("PoR butterflies: vectors of {} bits, below {}: scalar kernel", VectorZpKernel.preferredBits(),
-                    MIN_BITS);
-        } catch (LinkageError e) {
-            LOG.warn("PoR butterflies: the Vector API did not load ({}): scalar kernel", e.toString());
-        }
-        return ScalarZpKernel.INSTANCE;
     }
 }

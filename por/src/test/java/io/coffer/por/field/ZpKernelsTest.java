@@ -3,13 +3,10 @@ package io.coffer.por.field;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,77 +37,83 @@ class ZpKernelsTest {
         return v;
     }
 
-    private static int twiddle(SplittableRandom random, int round) {
-        return round < EDGES.length ? EDGES[round] : random.nextInt(Zp.P);
+    /** One case of a test: two input vectors and a constant. */
+    private interface Case {
+        void check(int[] a, int[] b, int constant);
     }
 
-    @Test
-    void bothKernelsGiveTheCanonicalButterflyForEveryLengthTwiddleAndAliasing() {
-        SplittableRandom random = new SplittableRandom(19);
+    /**
+     * Three cases per length: random vectors, with edge elements in some, and the constant an edge (0, 1, p - 1 ...)
+     * in the first rounds of every forty, else random.
+     */
+    private static void forEachCase(long seed, Case test) {
+        SplittableRandom random = new SplittableRandom(seed);
         int round = 0;
         for (int length : lengths()) {
             for (int repeat = 0; repeat < 3; repeat++, round++) {
                 int[] a = elements(random, length, round % 2 == 0);
                 int[] b = elements(random, length, round % 3 == 0);
-                int tw = twiddle(random, round % 40);
-                int[] plus = new int[length];
-                int[] minus = new int[length];
-                for (int i = 0; i < length; i++) {
-                    int t = Zp.mul(b[i], tw);
-                    plus[i] = Zp.add(a[i], t);
-                    minus[i] = Zp.sub(a[i], t);
-                }
-                for (ZpKernel kernel : KERNELS) {
-                    String as = kernel.name() + ", length " + length + ", twiddle " + tw;
-                    int[] outPlus = new int[length];
-                    int[] outMinus = new int[length];
-                    kernel.butterfly(a, b, tw, outPlus, outMinus);
-                    assertThat(outPlus).as(as).isEqualTo(plus);
-                    assertThat(outMinus).as(as).isEqualTo(minus);
-                    int[] x = a.clone();
-                    int[] y = b.clone();
-                    kernel.butterfly(x, y, tw, x, y);
-                    assertThat(x).as("in place, %s", as).isEqualTo(plus);
-                    assertThat(y).as("in place, %s", as).isEqualTo(minus);
-                    x = a.clone();
-                    y = b.clone();
-                    kernel.butterfly(x, y, tw, y, x);
-                    assertThat(y).as("swapped, %s", as).isEqualTo(plus);
-                    assertThat(x).as("swapped, %s", as).isEqualTo(minus);
-                }
+                int constant = round % 40 < EDGES.length ? EDGES[round % 40] : random.nextInt(Zp.P);
+                test.check(a, b, constant);
             }
         }
     }
 
     @Test
-    void bothKernelsScaleAndAddScaledCanonicallyInPlaceAndOut() {
-        SplittableRandom random = new SplittableRandom(23);
-        int round = 0;
-        for (int length : lengths()) {
-            for (int repeat = 0; repeat < 3; repeat++, round++) {
-                int[] v = elements(random, length, round % 2 == 0);
-                int[] acc = elements(random, length, round % 3 == 0);
-                int c = twiddle(random, round % 40);
-                int[] scaled = new int[length];
-                int[] accumulated = new int[length];
-                for (int i = 0; i < length; i++) {
-                    scaled[i] = Zp.mul(v[i], c);
-                    accumulated[i] = Zp.add(acc[i], scaled[i]);
-                }
-                for (ZpKernel kernel : KERNELS) {
-                    String as = kernel.name() + ", length " + length + ", constant " + c;
-                    int[] out = new int[length];
-                    kernel.scale(v, c, out);
-                    assertThat(out).as(as).isEqualTo(scaled);
-                    int[] inPlace = v.clone();
-                    kernel.scale(inPlace, c, inPlace);
-                    assertThat(inPlace).as("in place, %s", as).isEqualTo(scaled);
-                    int[] sum = acc.clone();
-                    kernel.addScaled(sum, v, c);
-                    assertThat(sum).as(as).isEqualTo(accumulated);
-                }
+    void bothKernelsGiveTheCanonicalButterflyForEveryLengthTwiddleAndAliasing() {
+        forEachCase(19, (a, b, tw) -> {
+            int length = a.length;
+            int[] plus = new int[length];
+            int[] minus = new int[length];
+            for (int i = 0; i < length; i++) {
+                int t = Zp.mul(b[i], tw);
+                plus[i] = Zp.add(a[i], t);
+                minus[i] = Zp.sub(a[i], t);
             }
-        }
+            for (ZpKernel kernel : KERNELS) {
+                String as = kernel.name() + ", length " + length + ", twiddle " + tw;
+                int[] outPlus = new int[length];
+                int[] outMinus = new int[length];
+                kernel.butterfly(a, b, tw, outPlus, outMinus);
+                assertThat(outPlus).as(as).isEqualTo(plus);
+                assertThat(outMinus).as(as).isEqualTo(minus);
+                int[] x = a.clone();
+                int[] y = b.clone();
+                kernel.butterfly(x, y, tw, x, y);
+                assertThat(x).as("in place, %s", as).isEqualTo(plus);
+                assertThat(y).as("in place, %s", as).isEqualTo(minus);
+                x = a.clone();
+                y = b.clone();
+                kernel.butterfly(x, y, tw, y, x);
+                assertThat(y).as("swapped, %s", as).isEqualTo(plus);
+                assertThat(x).as("swapped, %s", as).isEqualTo(minus);
+            }
+        });
+    }
+
+    @Test
+    void bothKernelsScaleAndAddScaledCanonicallyInPlaceAndOut() {
+        forEachCase(23, (v, acc, c) -> {
+            int length = v.length;
+            int[] scaled = new int[length];
+            int[] accumulated = new int[length];
+            for (int i = 0; i < length; i++) {
+                scaled[i] = Zp.mul(v[i], c);
+                accumulated[i] = Zp.add(acc[i], scaled[i]);
+            }
+            for (ZpKernel kernel : KERNELS) {
+                String as = kernel.name() + ", length " + length + ", constant " + c;
+                int[] out = new int[length];
+                kernel.scale(v, c, out);
+                assertThat(out).as(as).isEqualTo(scaled);
+                int[] inPlace = v.clone();
+                kernel.scale(inPlace, c, inPlace);
+                assertThat(inPlace).as("in place, %s", as).isEqualTo(scaled);
+                int[] sum = acc.clone();
+                kernel.addScaled(sum, v, c);
+                assertThat(sum).as(as).isEqualTo(accumulated);
+            }
+        });
     }
 
     @Test
@@ -155,16 +158,6 @@ class ZpKernelsTest {
 
     /** The lines {@link ZpKernelProbe} prints in a child JVM started with {@code options}. */
     private static List<String> probe(List<String> options) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ZpKernelProbe.class.getName()));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        byte[] stdout = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("probe exit code").isZero();
-        List<String> lines = new String(stdout, StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).hasSizeGreaterThanOrEqualTo(2);
-        return lines;
+        return ChildJvm.lines(ZpKernelProbe.class, options);
     }
 }
