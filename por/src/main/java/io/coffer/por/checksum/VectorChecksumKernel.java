@@ -16,14 +16,15 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorChecksumKernel implements ChecksumKernel {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
     /**
-     * Ints of the same shape as the longs, of which only the low half is widened (the loads overlap): with half-width
-     * int vectors here, the butterflies' full-width ones ({@code VectorZpKernel}) ran at a third of their speed in the
-     * same JVM, C2 no longer intrinsifying their loads and stores once both int shapes had run; widening the high
-     * half as well ({@code convertShape} part 1) made a checksum 35 % slower.
+     * Ints of the same shape as the longs, read as longs of two elements each ({@code reinterpretAsLongs}), whose low
+     * and high halves are multiplied apart. Not a widening conversion: JDK 17's C2 converts ints to longs only between
+     * vectors of the same lane count, i.e. from half-width int vectors, and with those in a JVM the butterflies'
+     * full-width int vectors ({@code VectorZpKernel}) fell back to the Vector API's Java code (C2's type profiles of
+     * the shared Vector API code saw both shapes): a PoR store's profile spent half its samples there.
      */
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, LONGS.vectorShape());
     private static final int LANES = LONGS.length();
-    private static final VectorOperators.Conversion<Integer, Long> WIDEN = VectorOperators.I2L;
+    private static final long LOW = 0xFFFF_FFFFL;
 
     static final VectorChecksumKernel INSTANCE = new VectorChecksumKernel();
 
@@ -39,22 +40,17 @@ final class VectorChecksumKernel implements ChecksumKernel {
         LongVector low = LongVector.zero(LONGS);
         LongVector high = LongVector.zero(LONGS);
         int c = 0;
-        // each load reads INTS.length() = 2 * LANES ints and widens LANES of them, so the last stays in the arrays
-        for (int end = block.length - 5 * LANES; c <= end; c += 4 * LANES) {
-            // no helper methods for the widening: C2 may compile one on its own first, then not inline it, and box
-            LongVector p0 = ((LongVector) IntVector.fromArray(INTS, block, c).convertShape(WIDEN, LONGS, 0))
-                    .mul((LongVector) IntVector.fromArray(INTS, m, base + c).convertShape(WIDEN, LONGS, 0));
-            int c1 = c + LANES;
-            LongVector p1 = ((LongVector) IntVector.fromArray(INTS, block, c1).convertShape(WIDEN, LONGS, 0))
-                    .mul((LongVector) IntVector.fromArray(INTS, m, base + c1).convertShape(WIDEN, LONGS, 0));
-            int c2 = c + 2 * LANES;
-            LongVector p2 = ((LongVector) IntVector.fromArray(INTS, block, c2).convertShape(WIDEN, LONGS, 0))
-                    .mul((LongVector) IntVector.fromArray(INTS, m, base + c2).convertShape(WIDEN, LONGS, 0));
-            int c3 = c + 3 * LANES;
-            LongVector p3 = ((LongVector) IntVector.fromArray(INTS, block, c3).convertShape(WIDEN, LONGS, 0))
-                    .mul((LongVector) IntVector.fromArray(INTS, m, base + c3).convertShape(WIDEN, LONGS, 0));
-            LongVector four = p0.add(p1).add(p2).add(p3); // < 4 p^2 < 2^64, read unsigned
-            low = low.add(four.and(0xFFFF_FFFFL));
+        for (int end = block.length - 4 * LANES; c <= end; c += 4 * LANES) {
+            // no helper methods: C2 may compile one on its own first, then not inline it, and box the vectors
+            LongVector a0 = IntVector.fromArray(INTS, block, c).reinterpretAsLongs();
+            LongVector w0 = IntVector.fromArray(INTS, m, base + c).reinterpretAsLongs();
+            LongVector a1 = IntVector.fromArray(INTS, block, c + 2 * LANES).reinterpretAsLongs();
+            LongVector w1 = IntVector.fromArray(INTS, m, base + c + 2 * LANES).reinterpretAsLongs();
+            LongVector four = a0.and(LOW).mul(w0.and(LOW)) // elements are below 2^31: each half reads as itself
+                    .add(a0.lanewise(VectorOperators.LSHR, 32).mul(w0.lanewise(VectorOperators.LSHR, 32)))
+                    .add(a1.and(LOW).mul(w1.and(LOW)))
+                    .add(a1.lanewise(VectorOperators.LSHR, 32).mul(w1.lanewise(VectorOperators.LSHR, 32))); // < 2^64
+            low = low.add(four.and(LOW));
             high = high.add(four.lanewise(VectorOperators.LSHR, 32));
         }
         return ScalarChecksumKernel.reduce(ScalarChecksumKernel.tail(m, base, block, c,
