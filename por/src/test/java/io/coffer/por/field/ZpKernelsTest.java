@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The butterfly kernels agree with Z_p arithmetic and with each other element for element (this suite runs with the
  * Vector API module, so both run here), whatever the length, the twiddle and the aliasing of outputs and inputs; and
- * the choice: a JVM without the module, or told {@code -Dcoffer.por.vector=off}, runs the scalar loops.
+ * the choice: the vector kernel only where asked for ({@code -Dcoffer.por.vector.butterflies=on}) and the module is
+ * there, the scalar loops otherwise, and always under {@code -Dcoffer.por.vector=off}.
  */
 class ZpKernelsTest {
     private static final ZpKernel[] KERNELS = {ScalarZpKernel.INSTANCE, VectorZpKernel.INSTANCE};
@@ -149,11 +150,25 @@ class ZpKernelsTest {
     }
 
     @Test
-    void withTheModuleTheVectorKernelRunsWhereVectorsHaveAtLeast256BitsWithTheSameResults() throws Exception {
+    void withTheModuleTheScalarKernelRunsUnlessTheVectorButterfliesAreAskedFor() throws Exception {
         List<String> out = probe(List.of("--add-modules", VectorSupport.MODULE));
+        assertThat(out.get(0)).isEqualTo("scalar");
+        assertThat(out.get(1)).isEqualTo(ZpKernelProbe.result());
+    }
+
+    @Test
+    void askedForTheVectorKernelRunsWhereVectorsHaveAtLeast256BitsWithTheSameResults() throws Exception {
+        List<String> out = probe(List.of("--add-modules", VectorSupport.MODULE, "-D" + ZpKernels.PROPERTY + "=on"));
         String expected = VectorZpKernel.preferredBits() >= 256 ? "vector-" + VectorZpKernel.preferredBits() : "scalar";
         assertThat(out.get(0)).isEqualTo(expected);
         assertThat(out.get(1)).isEqualTo(ZpKernelProbe.result());
+    }
+
+    @Test
+    void theScalarKernelIsForcedEvenWhenTheVectorButterfliesAreAskedFor() throws Exception {
+        List<String> out = probe(List.of("--add-modules", VectorSupport.MODULE, "-D" + ZpKernels.PROPERTY + "=on",
+                "-Dcoffer.por.vector=off"));
+        assertThat(out.get(0)).isEqualTo("scalar");
     }
 
     /** The lines {@link ZpKernelProbe} prints in a child JVM started with {@code options}. */
