@@ -24,7 +24,8 @@ import java.util.SplittableRandom;
  *
  * <p>Usage: {@code java [--add-modules jdk.incubator.vector -XX:UseAVX=3] -cp
  * "benchmarks/target/classes:benchmarks/target/lib/*" io.coffer.benchmarks.por.PorCodeCpuRates [ROUNDS]} (default 9,
- * after 3 unmeasured); the first line names the checksum kernel that runs ({@code ChecksumKernels}).
+ * after 3 unmeasured); the first lines name the checksum and butterfly kernels that run ({@code ChecksumKernels},
+ * {@code ZpVectors}; the vector butterflies only with {@code -Dcoffer.por.vector.butterflies=on}).
  */
 public final class PorCodeCpuRates {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -41,6 +42,7 @@ public final class PorCodeCpuRates {
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
         System.out.println("checksum kernel: " + ChecksumKernels.chosenName());
+        System.out.println("butterfly kernel: " + ZpVectors.kernelName());
         ChecksumKey key = ChecksumKey.derive(new byte[32], CHECKSUM_WIDTH);
         int[][] checksumBlocks = PorMixBenchmark.randomVectors(new SplittableRandom(43), CHECKSUM_BLOCKS,
                 CHECKSUM_WIDTH);

@@ -3,17 +3,16 @@ package io.coffer.por.checksum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.coffer.por.field.ChildJvm;
 import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -106,16 +105,6 @@ class ChecksumKernelsTest {
 
     /** The lines {@link KernelProbe} prints in a child JVM started with {@code options}. */
     private static List<String> probe(List<String> options) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(options);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), KernelProbe.class.getName()));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        byte[] stdout = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("probe exit code").isZero();
-        List<String> lines = new String(stdout, StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).hasSizeGreaterThanOrEqualTo(2);
-        return lines;
+        return ChildJvm.lines(KernelProbe.class, options);
     }
 }
