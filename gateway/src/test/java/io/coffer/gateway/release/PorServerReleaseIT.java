@@ -48,8 +48,9 @@ class PorServerReleaseIT {
     @Test
     void corruptedBlocksFailReadsCorruptedCodeFailsTheAuditAndRepairAndRebuildRestoreThem() throws Exception {
         Path log = work.resolve("por-server.log");
+        // unbatched: every write reaches U's file at once and the epoch is exactly N writes, as the scenario counts
         ProcessBuilder pb = new ProcessBuilder(REPOSITORY.resolve("coffer").toString(), "por-server", "--data", "por",
-                "--port", "0", "--k", Integer.toString(K), "--block-size", Integer.toString(BLOCK))
+                "--port", "0", "--k", Integer.toString(K), "--block-size", Integer.toString(BLOCK), "--batch", "0")
                 .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
         Process process = pb.start();
