@@ -61,7 +61,7 @@ final class EngineContext implements AutoCloseable {
     final BufferBudget writeBudget;
     final BufferBudget readBudget;
     /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
-    final RunBuffers runBuffers;
+    final RunArrays runBuffers;
     final ManifestGroups manifestGroups;
     /** Bucket records and configuration documents, briefly (see BucketCache for why that is safe). */
     final BucketCache bucketCache;
@@ -83,11 +83,18 @@ final class EngineContext implements AutoCloseable {
                 .expireAfterWrite(reuseWindow(config.gcGrace())).build();
         this.writeBudget = new BufferBudget(config.writeBudget(), config.budgetWait());
         this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
-        // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
-        // beyond that, softly: as many arrays as the read budget lets GETs hold at once
-        int runArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
-        this.runBuffers = new RunBuffers(runArray, 2 * (config.readAhead() + 1),
-                (int) Math.min(1024, config.readBudget() / runArray));
+        // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
+        // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
+        // twice that size, fewer of them kept for good. Beyond those, softly: as many arrays as the read budget lets
+        // GETs hold at once, half the budget in each size
+        int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        this.runBuffers = new RunArrays(
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1),
+                        (int) Math.min(1024, config.readBudget() / 2 / smallArray)),
+                smallArray,
+                new RunBuffers(largeArray, config.readAhead() + 1,
+                        (int) Math.min(512, config.readBudget() / 2 / largeArray)));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());
