@@ -21,7 +21,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
 WORK="$(mktemp -d)"; P_old=""; P_new=""; P_s3=""
-trap 'kill $P_old $P_new $P_s3 2>/dev/null || true; tail -n 3 "$WORK"/*.log >&2; rm -rf "$WORK"' EXIT
+# on a failure, the servers' last lines say why
+trap 'rc=$?; kill $P_old $P_new $P_s3 2>/dev/null || true; (( rc == 0 )) || tail -n 5 "$WORK"/*.log >&2; rm -rf "$WORK"' EXIT
 export AWS_ACCESS_KEY_ID=abtestkey AWS_SECRET_ACCESS_KEY=abtestsecret0123456789 AWS_DEFAULT_REGION=us-east-1
 head -c $((64 << 20)) /dev/urandom > "$WORK/object"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -47,8 +48,8 @@ start() { # dir port jvm-options side -> pid
       "COFFER_S3_BUCKET=ab-backend-$4" COFFER_S3_REGION=us-east-1 COFFER_S3_PATH_STYLE=true \
       COFFER_BACKEND_ACCESS_KEY=abbackend COFFER_BACKEND_SECRET_KEY=abbackendsecret)
   (cd "$1" && exec env "${backend[@]}" COFFER_DATA="$WORK/data-$2" COFFER_ACCESS_KEY=$AWS_ACCESS_KEY_ID \
-    COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY java -Xmx1g $3 -cp "$(ls coffer-gateway-*.jar):lib/*" io.coffer.gateway.cli.CofferCommand serve \
-    --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
+    COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY java -Xmx1g $3 -cp "$(ls coffer-gateway-*.jar):lib/*" \
+    io.coffer.gateway.cli.CofferCommand serve --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
   echo $!
 }
 setup() { # port -> presigned url

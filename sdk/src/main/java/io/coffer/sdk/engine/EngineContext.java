@@ -69,6 +69,9 @@ final class EngineContext implements AutoCloseable {
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers;
 
+    /** 8 MiB run arrays kept strongly between GETs; more are kept softly (see below). */
+    private static final int LARGE_RUN_ARRAYS_KEPT = 2;
+
     EngineContext(EngineConfig config) {
         this.config = config;
         JceWarmup.startOnce();
@@ -85,15 +88,15 @@ final class EngineContext implements AutoCloseable {
         this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
         // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
-        // twice that size, fewer of them kept for good. Beyond those, softly: as many arrays as the read budget lets
-        // GETs hold at once, half the budget in each size
+        // twice that size, two of them kept for good (what a heap holds between GETs grows by 16 MiB). Beyond those,
+        // softly: as many arrays as the read budget lets GETs hold at once, half the budget in each size
         int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         this.runBuffers = new RunArrays(
                 new RunBuffers(smallArray, 2 * (config.readAhead() + 1),
                         (int) Math.min(1024, config.readBudget() / 2 / smallArray)),
                 smallArray,
-                new RunBuffers(largeArray, config.readAhead() + 1,
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT,
                         (int) Math.min(512, config.readBudget() / 2 / largeArray)));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")

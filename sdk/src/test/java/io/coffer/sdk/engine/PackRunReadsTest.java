@@ -6,11 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.blob.BlobContent;
-import io.coffer.sdk.blob.BlobInfo;
-import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
+import io.coffer.sdk.blob.ForwardingBlobStore;
 import io.coffer.sdk.testing.TestData;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -18,9 +16,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -154,13 +150,12 @@ class PackRunReadsTest {
     }
 
     /** Counts the reads of packs; one of them can be made to fail after writing junk into part of its array. */
-    private static final class CountingBlobStore implements BlobStore {
-        private final BlobStore inner;
+    private static final class CountingBlobStore extends ForwardingBlobStore {
         final AtomicInteger packReads = new AtomicInteger();
         private volatile int failAt;
 
         CountingBlobStore(BlobStore inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         /** The {@code n}th pack read from now fails (0: none does). */
@@ -175,42 +170,7 @@ class PackRunReadsTest {
                 Arrays.fill(dst, dstOffset, dstOffset + length / 2, (byte) 0x5a);
                 throw new IOException("connection reset by the backend");
             }
-            inner.readInto(name, offset, dst, dstOffset, length);
-        }
-
-        @Override
-        public void put(String name, BlobContent content) throws IOException {
-            inner.put(name, content);
-        }
-
-        @Override
-        public InputStream get(String name, long offset, long length) throws IOException {
-            return inner.get(name, offset, length);
-        }
-
-        @Override
-        public Optional<BlobInfo> head(String name) throws IOException {
-            return inner.head(name);
-        }
-
-        @Override
-        public void delete(String name) throws IOException {
-            inner.delete(name);
-        }
-
-        @Override
-        public BlobListing list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public void prepareFolders(Collection<String> prefixes) throws IOException {
-            inner.prepareFolders(prefixes);
-        }
-
-        @Override
-        public String describe() {
-            return "counting " + inner.describe();
+            super.readInto(name, offset, dst, dstOffset, length);
         }
     }
 }
