@@ -22,7 +22,8 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
 WORK="$(mktemp -d)"; P_old=""; P_new=""; P_s3=""
 # on a failure, the servers' last lines say why
-trap 'rc=$?; kill $P_old $P_new $P_s3 2>/dev/null || true; (( rc == 0 )) || tail -n 5 "$WORK"/*.log >&2; rm -rf "$WORK"' EXIT
+trap 'rc=$?; kill $P_old $P_new $P_s3 2>/dev/null || true; (( rc == 0 )) || tail -n 5 "$WORK"/*.log >&2
+      rm -rf "$WORK"' EXIT
 export AWS_ACCESS_KEY_ID=abtestkey AWS_SECRET_ACCESS_KEY=abtestsecret0123456789 AWS_DEFAULT_REGION=us-east-1
 head -c $((64 << 20)) /dev/urandom > "$WORK/object"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }

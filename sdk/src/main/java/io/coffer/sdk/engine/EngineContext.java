@@ -60,7 +60,7 @@ final class EngineContext implements AutoCloseable {
     final String leaseHolder = GcLease.processName();
     final BufferBudget writeBudget;
     final BufferBudget readBudget;
-    /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
+    /** The read path's run arrays, kept between GETs (two sizes; see the constructor). */
     final RunArrays runBuffers;
     final ManifestGroups manifestGroups;
     /** Bucket records and configuration documents, briefly (see BucketCache for why that is safe). */

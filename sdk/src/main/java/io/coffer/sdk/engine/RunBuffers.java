@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Reusable byte arrays of one size for the read path's runs ({@link RunArrays} keeps two sizes). A GET reads a run of
  * up to 8 MiB per backend request; allocating each afresh cost the JVM a zeroed humongous object per run (measured:
- * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between GETs; up to {@code softlyRetained} more are kept through
- * soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
+ * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between GETs; up to {@code
+ * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
  * GETs (a transfer manager's ranged downloads: eight streams of up to five runs each) need more arrays at once than
  * are worth holding for good, and allocating the rest cost a zeroed humongous array per run (docs/BENCHMARKS.md,
  * "Figures the code cites"). For runs longer than one array, arrays are allocated and left to the garbage collector
