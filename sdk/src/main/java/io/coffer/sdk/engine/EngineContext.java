@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,15 +90,16 @@ final class EngineContext implements AutoCloseable {
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
         // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
         // twice that size, two of them kept for good (what a heap holds between GETs grows by 16 MiB). Beyond those,
-        // softly: as many arrays as the read budget lets GETs hold at once, half the budget in each size
+        // softly: as many arrays as the read budget lets GETs hold at once, both sizes together (one limit, so that
+        // after a mix of small and large runs the two do not each keep their peak)
         int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        AtomicLong softBytes = new AtomicLong();
+        long softLimit = Math.min(1024L * smallArray, config.readBudget());
         this.runBuffers = new RunArrays(
-                new RunBuffers(smallArray, 2 * (config.readAhead() + 1),
-                        (int) Math.min(1024, config.readBudget() / 2 / smallArray)),
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
                 smallArray,
-                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT,
-                        (int) Math.min(512, config.readBudget() / 2 / largeArray)));
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

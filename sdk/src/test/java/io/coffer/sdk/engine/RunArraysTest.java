@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RunArraysTest {
@@ -37,5 +38,28 @@ class RunArraysTest {
         assertThat(large.pooled()).isEqualTo(1);
         assertThat(arrays.take(900)).isSameAs(s);
         assertThat(arrays.take(1900)).isSameAs(l);
+    }
+
+    @Test
+    void softlyKeptArraysOfBothSizesShareOneLimit() {
+        AtomicLong softBytes = new AtomicLong();
+        RunBuffers s16 = new RunBuffers(16, 1, softBytes, 48);
+        RunBuffers s32 = new RunBuffers(32, 1, softBytes, 48);
+        RunArrays shared = new RunArrays(s16, 16, s32);
+        byte[][] small = {shared.take(16), shared.take(16), shared.take(16)};
+        byte[][] large = {shared.take(32), shared.take(32)};
+        for (byte[] b : small) {
+            shared.give(b); // one kept strongly, two softly: 32 of the 48 bytes
+        }
+        for (byte[] b : large) {
+            shared.give(b); // one kept strongly; the other would take the soft bytes to 64
+        }
+        assertThat(s16.softlyPooled()).isEqualTo(2);
+        assertThat(s32.softlyPooled()).isZero();
+        assertThat(softBytes.get()).isEqualTo(32);
+        shared.take(16);
+        shared.take(16);
+        shared.take(16); // the strong one, then the two soft ones: their bytes free the shared limit again
+        assertThat(softBytes.get()).isZero();
     }
 }
