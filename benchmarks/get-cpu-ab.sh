@@ -14,19 +14,43 @@
 # manager's download_fileobj does. OLD_JAVA_OPTS / NEW_JAVA_OPTS: more JVM options for one build (same jar in both
 # directories for a JVM-flag A/B). WARMUP=N (default 3): warm-up batches per build before the measured ones; the JIT
 # keeps compiling request-level code for thousands of requests (docs/BENCHMARKS.md, issue 23), and its CPU swamps a
-# lever of a few percent until the warm-up has served about as many.
+# lever of a few percent until the warm-up has served about as many. BACKEND=s3: both gateways store on one s3proxy
+# (filesystem provider, its own bucket each; started from benchmarks/target, so build the benchmarks module first) in
+# place of a directory, and each batch also prints that backend's CPU per MB over the batch.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
-WORK="$(mktemp -d)"; trap 'kill $P_old $P_new 2>/dev/null || true; rm -rf "$WORK"' EXIT
+WORK="$(mktemp -d)"; P_old=""; P_new=""; P_s3=""
+# on a failure, the servers' last lines say why
+trap 'rc=$?; kill $P_old $P_new $P_s3 2>/dev/null || true; (( rc == 0 )) || tail -n 5 "$WORK"/*.log >&2
+      rm -rf "$WORK"' EXIT
 export AWS_ACCESS_KEY_ID=abtestkey AWS_SECRET_ACCESS_KEY=abtestsecret0123456789 AWS_DEFAULT_REGION=us-east-1
 head -c $((64 << 20)) /dev/urandom > "$WORK/object"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start() { # dir port jvm-options -> pid
+BACKEND="${BACKEND:-directory}"
+if [[ "$BACKEND" == s3 ]]; then
+  S3_PORT=$(free_port); mkdir -p "$WORK/s3"
+  printf '%s\n' jclouds.provider=filesystem "jclouds.filesystem.basedir=$WORK/s3" jclouds.identity=abbackend \
+      jclouds.credential=abbackendsecret s3proxy.authorization=aws-v2-or-v4 s3proxy.identity=abbackend \
+      s3proxy.credential=abbackendsecret "s3proxy.endpoint=http://127.0.0.1:$S3_PORT" > "$WORK/s3proxy.properties"
+  # in a subshell, as the gateways: get's `wait` waits for the shell's own children
+  P_s3=$(java -Xmx1g -cp "$ROOT/benchmarks/target/classes:$ROOT/benchmarks/target/lib/*" org.gaul.s3proxy.Main \
+      --properties "$WORK/s3proxy.properties" > "$WORK/s3proxy.log" 2>&1 & echo $!)
+  for _ in $(seq 1 90); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 1; done
+  for b in ab-backend-old ab-backend-new; do
+    AWS_ACCESS_KEY_ID=abbackend AWS_SECRET_ACCESS_KEY=abbackendsecret \
+        "$ROOT/.venv/bin/aws" --endpoint-url "http://127.0.0.1:$S3_PORT" s3 mb "s3://$b" >/dev/null
+  done
+fi
+start() { # dir port jvm-options side -> pid
   mkdir -p "$WORK/data-$2"
-  (cd "$1" && COFFER_DATA="$WORK/data-$2" COFFER_ACCESS_KEY=$AWS_ACCESS_KEY_ID COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
-    exec java -Xmx1g $3 -cp "$(ls coffer-gateway-*.jar):lib/*" io.coffer.gateway.cli.CofferCommand serve \
-    --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
+  local backend=()
+  [[ "$BACKEND" == s3 ]] && backend=(COFFER_BACKEND=s3 "COFFER_S3_ENDPOINT=http://127.0.0.1:$S3_PORT" \
+      "COFFER_S3_BUCKET=ab-backend-$4" COFFER_S3_REGION=us-east-1 COFFER_S3_PATH_STYLE=true \
+      COFFER_BACKEND_ACCESS_KEY=abbackend COFFER_BACKEND_SECRET_KEY=abbackendsecret)
+  (cd "$1" && exec env "${backend[@]}" COFFER_DATA="$WORK/data-$2" COFFER_ACCESS_KEY=$AWS_ACCESS_KEY_ID \
+    COFFER_SECRET_KEY=$AWS_SECRET_ACCESS_KEY java -Xmx1g $3 -cp "$(ls coffer-gateway-*.jar):lib/*" \
+    io.coffer.gateway.cli.CofferCommand serve --port "$2" --admin-port "$(free_port)" > "$WORK/gateway-$2.log" 2>&1) &
   echo $!
 }
 setup() { # port -> presigned url
@@ -40,7 +64,7 @@ s=boto3.client('s3',endpoint_url='http://127.0.0.1:$1',config=Config(signature_v
 print(s.generate_presigned_url('get_object',Params={'Bucket':'ab-bench','Key':'o'},ExpiresIn=7200))"
 }
 PORT_old=$(free_port); PORT_new=$(free_port)
-P_old=$(start "$OLD" "$PORT_old" "${OLD_JAVA_OPTS:-}"); P_new=$(start "$NEW" "$PORT_new" "${NEW_JAVA_OPTS:-}")
+P_old=$(start "$OLD" "$PORT_old" "${OLD_JAVA_OPTS:-}" old); P_new=$(start "$NEW" "$PORT_new" "${NEW_JAVA_OPTS:-}" new)
 U_old=$(setup "$PORT_old"); U_new=$(setup "$PORT_new")
 RANGES="${RANGES:-1}"; SIZE=$((64 << 20))
 get() { # url: the whole object, in RANGES concurrent ranged GETs
@@ -53,11 +77,14 @@ get() { # url: the whole object, in RANGES concurrent ranged GETs
 }
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 batch() { # label url pid
-  local c0 t0 t1 c1
+  local c0 t0 t1 c1 b0=0 b1=0
+  [[ -n "$P_s3" ]] && b0=$(cpu "$P_s3")
   c0=$(cpu "$3"); t0=$(date +%s.%N)
   for _ in $(seq 1 15); do get "$2"; done
   t1=$(date +%s.%N); c1=$(cpu "$3")
-  python3 -c "mb = 15 * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0)))"
+  [[ -n "$P_s3" ]] && b1=$(cpu "$P_s3")
+  python3 -c "mb = 15 * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0))
+      + ('  backend %.3f ms/MB' % (($b1 - $b0) * 10 / mb) if '$P_s3' else ''))"
 }
 for _ in $(seq 1 "${WARMUP:-3}"); do batch old "$U_old" "$P_old" >/dev/null; batch new "$U_new" "$P_new" >/dev/null; done
 for r in $(seq 1 "$ROUNDS"); do

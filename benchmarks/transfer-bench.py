@@ -18,7 +18,8 @@ Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; st
       [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--out results.md] [--json results.json]
 Where a gateway's CPU goes, per phase: --profile-lib PATH/libasyncProfiler.so --profile-dir DIR [--profile coffer]
 loads async-profiler into the named endpoints' first process (a JVM) with jcmd around each measured phase and writes
-DIR/<endpoint>-<phase>-r<round>.collapsed (large-put, large-get, small; one object's worth with --objects 1); the
+DIR/<endpoint>-<phase>-r<round>.collapsed (large-put, large-get, small; one object's worth with --objects 1; stacks
+under their thread's name); --profile-event wall samples every thread, waiting or not (where the time goes); the
 profiler costs CPU, so take figures from runs without it. Group a file with benchmarks/profile-categories.py.
 Several runs' --json files together (each run's median ratio, then the median of those):
   python3 benchmarks/transfer-bench.py --summarize run1.json run2.json run3.json
@@ -53,8 +54,8 @@ def cpu_seconds(pids):
 class Profiler:
     """async-profiler loaded with jcmd into one JVM per profiled endpoint, started and stopped around a phase."""
 
-    def __init__(self, lib, out_dir, names):
-        self.lib, self.out_dir, self.names = lib, out_dir, set(names)
+    def __init__(self, lib, out_dir, names, event="cpu"):
+        self.lib, self.out_dir, self.names, self.event = lib, out_dir, set(names), event
         self.round = 0
         if lib:
             os.makedirs(out_dir, exist_ok=True)
@@ -74,7 +75,7 @@ class Profiler:
             def __enter__(self):
                 self.on = bool(profiler.lib) and profiler.round > 0 and ep.name in profiler.names
                 if self.on:
-                    profiler._command(ep, "start,event=cpu,interval=1ms")
+                    profiler._command(ep, f"start,event={profiler.event},interval=1ms,threads")
 
             def __exit__(self, *exc):
                 if self.on:
@@ -312,9 +313,11 @@ def main():
     p.add_argument("--profile-lib", help="libasyncProfiler.so: profile each measured phase (see above)")
     p.add_argument("--profile-dir", default="profiles")
     p.add_argument("--profile", default="coffer", help="endpoints to profile, comma-separated")
+    p.add_argument("--profile-event", default="cpu", choices=["cpu", "wall"],
+                   help="cpu: where CPU goes; wall: where every thread's time goes, waiting included")
     args = p.parse_args()
     global PROFILER
-    PROFILER = Profiler(args.profile_lib, args.profile_dir, args.profile.split(","))
+    PROFILER = Profiler(args.profile_lib, args.profile_dir, args.profile.split(","), args.profile_event)
     if min(args.rounds, args.size_mib, args.part_mib, args.objects, args.threads) < 1 or args.warmup_rounds < 0 \
             or args.small_seconds <= 0:
         p.error("rounds, size, part, objects and threads must be at least 1, small-seconds above 0")

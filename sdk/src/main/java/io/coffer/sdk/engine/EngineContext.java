@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,14 +61,17 @@ final class EngineContext implements AutoCloseable {
     final String leaseHolder = GcLease.processName();
     final BufferBudget writeBudget;
     final BufferBudget readBudget;
-    /** The read path's run arrays, kept between GETs: two GETs' read-ahead's worth. */
-    final RunBuffers runBuffers;
+    /** The read path's run arrays, kept between GETs (two sizes; see the constructor). */
+    final RunArrays runBuffers;
     final ManifestGroups manifestGroups;
     /** Bucket records and configuration documents, briefly (see BucketCache for why that is safe). */
     final BucketCache bucketCache;
     /** While System.nanoTime() is before this, the key source is considered down (see EngineConfig.keySourcePause). */
     private volatile long keySourcePausedUntil = System.nanoTime();
     private final ThreadLocal<ChunkCipher> ciphers;
+
+    /** 8 MiB run arrays kept strongly between GETs; more are kept softly (see below). */
+    private static final int LARGE_RUN_ARRAYS_KEPT = 2;
 
     EngineContext(EngineConfig config) {
         this.config = config;
@@ -83,11 +87,19 @@ final class EngineContext implements AutoCloseable {
                 .expireAfterWrite(reuseWindow(config.gcGrace())).build();
         this.writeBudget = new BufferBudget(config.writeBudget(), config.budgetWait());
         this.readBudget = new BufferBudget(config.readBudget(), config.budgetWait());
-        // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag
-        // beyond that, softly: as many arrays as the read budget lets GETs hold at once
-        int runArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
-        this.runBuffers = new RunBuffers(runArray, 2 * (config.readAhead() + 1),
-                (int) Math.min(1024, config.readBudget() / runArray));
+        // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
+        // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
+        // twice that size, two of them kept for good (what a heap holds between GETs grows by 16 MiB). Beyond those,
+        // softly: as many arrays as the read budget lets GETs hold at once, both sizes together (one limit, so that
+        // after a mix of small and large runs the two do not each keep their peak)
+        int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
+        AtomicLong softBytes = new AtomicLong();
+        long softLimit = Math.min(1024L * smallArray, config.readBudget());
+        this.runBuffers = new RunArrays(
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
+                smallArray,
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

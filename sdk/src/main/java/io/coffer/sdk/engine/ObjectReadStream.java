@@ -28,7 +28,7 @@ import java.util.concurrent.ExecutionException;
  * parallel, each decrypted, checked (its GCM tag, or for a format-1 chunk its manifest hash) and, if compressed,
  * decompressed before a byte of it is returned. Consecutive chunks that lie back to back in one pack are fetched with
  * one ranged read. Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link
- * RunBuffers} that go back once the reader has passed their run. All reads together hold at most the engine's read
+ * RunArrays} that go back once the reader has passed their run. All reads together hold at most the engine's read
  * budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if the budget is
  * spent) and every further run of its read-ahead only if the budget has it free, so it always makes progress and reads
  * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream
@@ -39,7 +39,14 @@ import java.util.concurrent.ExecutionException;
  * hand an array back while a read is still copying out of it.
  */
 final class ObjectReadStream extends InputStream implements ReadableByteChannel {
-    static final int MAX_RUN_BYTES = 4 << 20;
+    /**
+     * The longest run: a whole pack's chunks at the writer's target size (8 MiB), so that a GET sends its S3 backend
+     * about one ranged read per pack; each request costs the backend about as much CPU as a few MB of data
+     * (docs/BENCHMARKS.md, "Fewer, larger backend reads").
+     */
+    static final int MAX_RUN_BYTES = 8 << 20;
+    /** Runs up to this long (the largest chunk, so every single-chunk run) take the smaller pooled arrays. */
+    static final int SMALL_RUN_BYTES = 4 << 20;
     private static final int LOCATE_BATCH = 512;
 
     private final EngineContext ctx;

@@ -3,13 +3,13 @@ package io.coffer.sdk.engine;
 import java.lang.ref.SoftReference;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reusable byte arrays for the read path's runs. A GET reads a run of up to 4 MiB per backend request; allocating each
- * afresh cost the JVM a zeroed 4 MiB humongous object per run (measured: docs/BENCHMARKS.md, "Figures the code
- * cites"). At most {@code retained} arrays are kept between GETs; up to {@code softlyRetained} more are kept through
- * soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
+ * Reusable byte arrays of one size for the read path's runs ({@link RunArrays} keeps two sizes). A GET reads a run of
+ * up to 8 MiB per backend request; allocating each afresh cost the JVM a zeroed humongous object per run (measured:
+ * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between GETs; up to {@code
+ * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
  * GETs (a transfer manager's ranged downloads: eight streams of up to five runs each) need more arrays at once than
  * are worth holding for good, and allocating the rest cost a zeroed humongous array per run (docs/BENCHMARKS.md,
  * "Figures the code cites"). For runs longer than one array, arrays are allocated and left to the garbage collector
@@ -21,19 +21,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RunBuffers {
     private final int size;
     private final ArrayBlockingQueue<byte[]> free;
-    private final int softlyRetained;
     private final ConcurrentLinkedQueue<SoftReference<byte[]>> softlyFree = new ConcurrentLinkedQueue<>();
-    /** Entries in {@link #softlyFree}, cleared ones included (they are dropped when met). */
-    private final AtomicInteger softCount = new AtomicInteger();
+    /**
+     * Bytes of the arrays in {@link #softlyFree}, cleared ones included (they are dropped when met), added up with those
+     * of any pool that shares the counter; at most {@link #softLimit}.
+     */
+    private final AtomicLong softBytes;
+    private final long softLimit;
 
     RunBuffers(int size, int retained) {
         this(size, retained, 0);
     }
 
     RunBuffers(int size, int retained, int softlyRetained) {
+        this(size, retained, new AtomicLong(), (long) Math.max(0, softlyRetained) * size);
+    }
+
+    /**
+     * A pool whose softly kept arrays count against {@code softLimit} bytes together with those of every other pool
+     * given the same {@code softBytes} ({@link RunArrays}: two sizes, one limit, so that both do not each keep their
+     * peak).
+     */
+    RunBuffers(int size, int retained, AtomicLong softBytes, long softLimit) {
         this.size = size;
         this.free = new ArrayBlockingQueue<>(Math.max(1, retained));
-        this.softlyRetained = Math.max(0, softlyRetained);
+        this.softBytes = softBytes;
+        this.softLimit = Math.max(0, softLimit);
     }
 
     /**
@@ -51,7 +64,7 @@ final class RunBuffers {
             if (ref == null) {
                 return new byte[size];
             }
-            softCount.decrementAndGet();
+            softBytes.addAndGet(-size);
             b = ref.get();
         }
         return b;
@@ -82,10 +95,10 @@ final class RunBuffers {
         if (free.offer(b)) {
             return;
         }
-        if (softCount.incrementAndGet() <= softlyRetained) {
+        if (softBytes.addAndGet(size) <= softLimit) {
             softlyFree.offer(new SoftReference<>(b));
         } else {
-            softCount.decrementAndGet();
+            softBytes.addAndGet(-size);
         }
     }
 
