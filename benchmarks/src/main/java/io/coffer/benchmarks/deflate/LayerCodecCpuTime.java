@@ -93,7 +93,8 @@ public final class LayerCodecCpuTime {
     /** Raw deflate of {@code data} at {@code level} into nothing. */
     private static void deflate(byte[] data, int level) throws IOException {
         Deflater deflater = new Deflater(level, true);
-        try (DeflaterOutputStream out = new DeflaterOutputStream(OutputStream.nullOutputStream(), deflater, 64 * 1024)) {
+        try (DeflaterOutputStream out = new DeflaterOutputStream(OutputStream.nullOutputStream(), deflater,
+                64 * 1024)) {
             out.write(data);
         } finally {
             deflater.end();

@@ -150,7 +150,8 @@ public final class EngineLayerRatio {
                     + " files, %d original bytes; stored %d (packs %d, manifests %d, other %d); PUT+GET %.1f s (%.1f"
                     + " MB/s put and read back)%n", mode,
                     assignment == KeyAssignment.CLUSTERS ? "SimEnc clusters" : "LSH-MLE FirstFit", subChunkAverage,
-                    threshold, policy.zlibRecipes() ? "on" : "off", files.size(), original, s.stored(), s.packs(), s.manifests(),
+                    threshold, policy.zlibRecipes() ? "on" : "off", files.size(), original, s.stored(), s.packs(),
+                    s.manifests(),
                     s.other(), seconds, original / 1e6 / seconds);
             out.printf(Locale.ROOT, "dedup throughput (layer-mode PUT, MB of gzip): %.1f MB/s wall, %.1f MB per process"
                     + " CPU second (%.1f s wall, %.1f s CPU); GET: %.1f MB/s wall, %.1f MB per CPU second%n",

@@ -8,9 +8,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The checksum row on the Vector API (incubating in JDK 17; docs/DECISIONS.md, "Vector kernels for PoR"): the scalar
  * kernel's exact sums, each long lane taking two adjacent columns, four products summed per lane before the low and
- * high halves are split off, lanes added at the end. C2 turns the lane products into vpmullq where the JVM uses AVX-512 (2.8 times
- * the scalar loop's speed here), and into a slow emulation where it does not, which is why {@link ChecksumKernels}
- * only picks this kernel where it can run natively. Loaded only once the module is known to be there: referencing
+ * high halves are split off, lanes added at the end. C2 turns the lane products into vpmullq where the JVM uses
+ * AVX-512 (2.8 times the scalar loop's speed here), and into a slow emulation where it does not, which is why
+ * {@link ChecksumKernels} only picks this kernel where it can run natively. Loaded only once the module is known to be there: referencing
  * this class without it fails.
  */
 final class VectorChecksumKernel implements ChecksumKernel {

@@ -21,7 +21,8 @@ public final class ZpVectors {
     /** a * w mod p, given {@code wShoup = shoup(w)}. */
     public static int mulShoup(int a, int w, long wShoup) {
         int q = (int) ((a * wShoup) >>> 32);
-        return ScalarZpKernel.reduceOnce(a * w - q * P - P); // the true a * w - q * p is in [0, 2p) < 2^32: the wrap-around is exact
+        // the true a * w - q * p is in [0, 2p) < 2^32: the wrap-around is exact
+        return ScalarZpKernel.reduceOnce(a * w - q * P - P);
     }
 
     /** out = v * c, element-wise. */

@@ -9,11 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Reusable byte arrays of one size for the read path's runs ({@link RunArrays} keeps two sizes). A GET reads a run of
  * up to 8 MiB per backend request; allocating each afresh cost the JVM a zeroed humongous object per run (measured:
  * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between GETs; up to {@code
- * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short or they go unused: several concurrent
- * GETs (a transfer manager's ranged downloads: eight streams of up to five runs each) need more arrays at once than
- * are worth holding for good, and allocating the rest cost a zeroed humongous array per run (docs/BENCHMARKS.md,
- * "Figures the code cites"). For runs longer than one array, arrays are allocated and left to the garbage collector
- * as before.
+ * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short
+ * or they go unused: several concurrent GETs (a transfer manager's ranged downloads: eight streams of up to five runs
+ * each) need more arrays at once than are worth holding for good, and allocating the rest cost a zeroed humongous
+ * array per run (docs/BENCHMARKS.md, "Figures the code cites"). For runs longer than one array, arrays are allocated
+ * and left to the garbage collector as before.
  *
  * <p>A returned array still holds the decrypted bytes of the object it last served; it is only ever read within the
  * bounds of the run that the next reader fetched into it, so nothing of the old content is handed out.
@@ -23,8 +23,8 @@ final class RunBuffers {
     private final ArrayBlockingQueue<byte[]> free;
     private final ConcurrentLinkedQueue<SoftReference<byte[]>> softlyFree = new ConcurrentLinkedQueue<>();
     /**
-     * Bytes of the arrays in {@link #softlyFree}, cleared ones included (they are dropped when met), added up with those
-     * of any pool that shares the counter; at most {@link #softLimit}.
+     * Bytes of the arrays in {@link #softlyFree}, cleared ones included (they are dropped when met), added up with
+     * those of any pool that shares the counter; at most {@link #softLimit}.
      */
     private final AtomicLong softBytes;
     private final long softLimit;

@@ -99,7 +99,8 @@ class LayerModeTest {
             assertThat(m.isLayer()).isTrue();
             assertThat(dataBytes(m)).isNotEqualTo(text.length);
             assertThat(get(e.coffer, LAYERS, "z.tgz", null)).isEqualTo(gz);
-            assertThat(get(e.coffer, LAYERS, "z.tgz", ByteRange.of(5, 5000))).isEqualTo(Arrays.copyOfRange(gz, 5, 5001));
+            assertThat(get(e.coffer, LAYERS, "z.tgz", ByteRange.of(5, 5000)))
+                    .isEqualTo(Arrays.copyOfRange(gz, 5, 5001));
             assertThat(e.coffer.fsck(true).clean()).isTrue();
         }
     }
