@@ -352,7 +352,14 @@ def main():
             f.write(text)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"args": {k: v for k, v in vars(args).items()}, "rounds": rounds}, f, indent=1)
+            json.dump({"args": recorded_args(args), "rounds": rounds}, f, indent=1)
+
+
+def recorded_args(args):
+    """The run's arguments as a results file keeps them: an absolute path (a temporary directory, a build machine's
+    checkout) is named by its file name under WORK/, so that committed results name no machine's paths."""
+    return {k: "WORK/" + os.path.basename(v) if isinstance(v, str) and os.path.isabs(v) else v
+            for k, v in vars(args).items()}
 
 
 if __name__ == "__main__":
