@@ -13,18 +13,6 @@ public final class ZpVectors {
 
     private ZpVectors() {}
 
-    /** Shoup's precomputed factor floor(w * 2^32 / p) for multiplying by the constant {@code w}. */
-    public static long shoup(int w) {
-        return ((long) w << 32) / P;
-    }
-
-    /** a * w mod p, given {@code wShoup = shoup(w)}. */
-    public static int mulShoup(int a, int w, long wShoup) {
-        int q = (int) ((a * wShoup) >>> 32);
-        // the true a * w - q * p is in [0, 2p) < 2^32: the wrap-around is exact
-        return ScalarZpKernel.reduceOnce(a * w - q * P - P);
-    }
-
     /** out = v * c, element-wise. */
     public static void scale(int[] v, int c, int[] out) {
         KERNEL.scale(v, c, out);
