@@ -3,10 +3,12 @@ package io.coffer.gateway.release;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.gateway.clients.ImageLayers;
+import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SimEnc's layer mode end to end: {@code ./coffer serve} with {@code COFFER_LAYER_MODE} naming a bucket; two versions
- * of a .tgz (tar czf of a directory, one file changed and one added) put with aws-cli come back byte for byte with the ETag of the original (its MD5), and the second version
- * adds a fraction of its size to the backend, where a bucket without layer mode stores it whole.
+ * of a .tgz (tar czf of a directory, one file changed and one added) put with aws-cli come back byte for byte with the
+ * ETag of the original (its MD5), and the second version adds a fraction of its size to the backend, where a bucket
+ * without layer mode stores it whole.
  */
 class LayerModeReleaseIT {
     @TempDir
@@ -62,6 +65,45 @@ class LayerModeReleaseIT {
             // added[i]: what the second version added to each bucket's backend
             assertThat(added[1]).isGreaterThan(v2Size * 9 / 10);
             assertThat(added[0]).isLessThan(added[1] / 2);
+        }
+    }
+
+    /**
+     * {@code COFFER_LAYER_RECIPES=false} through the launcher, over a third-party S3 server (s3proxy): the effective
+     * configuration says so, and a .tgz put with aws-cli comes back byte for byte, whole and in a range, with its MD5.
+     */
+    @Test
+    void withLayerRecipesOffATgzOnAnS3BackendComesBackByteIdentical() throws Exception {
+        Path tree = Files.createDirectories(work.resolve("tree"));
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(tree.resolve("file" + i + ".txt"), ImageLayers.text(i, 40_000, false));
+        }
+        Path tgz = work.resolve("layer.tgz");
+        ImageLayers.tgz(tree, tgz, work);
+        S3ServerFixture s3 = S3ServerFixture.start();
+        List<String> flags = List.of("--backend", "s3", "--s3-endpoint", s3.endpoint().toString(),
+                "--s3-bucket", s3.createBucket(), "--s3-path-style");
+        Map<String, String> env = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
+                "COFFER_BACKEND_SECRET_KEY", s3.secretKey(), "COFFER_LAYER_MODE", "layers=high",
+                "COFFER_LAYER_RECIPES", "false");
+        Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+        StockClients.Result config = ShippedGateway.launcher(gatewayDir, env, "config", "check");
+        assertThat(config.exitCode()).as("coffer config: %s", config.stderr()).isZero();
+        assertThat(config.stdout()).containsPattern("layer-recipes\\s*=\\s*false");
+        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, flags, env)) {
+            var endpoint = gateway.endpoint();
+            StockClients.awsCli(endpoint, work, "s3", "mb", "s3://layers").requireSuccess();
+            StockClients.awsCli(endpoint, work, "s3", "cp", tgz.toString(), "s3://layers/layer.tgz").requireSuccess();
+            Path back = work.resolve("back.tgz");
+            StockClients.awsCli(endpoint, work, "s3", "cp", "s3://layers/layer.tgz", back.toString())
+                    .requireSuccess();
+            byte[] original = Files.readAllBytes(tgz);
+            assertThat(Files.readAllBytes(back)).isEqualTo(original);
+            Path range = work.resolve("range.bin");
+            String head = StockClients.awsCli(endpoint, work, "s3api", "get-object", "--bucket", "layers", "--key",
+                    "layer.tgz", "--range", "bytes=100-20099", range.toString()).requireSuccess().stdout();
+            assertThat(Files.readAllBytes(range)).isEqualTo(Arrays.copyOfRange(original, 100, 20100));
+            assertThat(head).contains("\\\"" + md5Hex(original) + "\\\"");
         }
     }
 
