@@ -11,11 +11,12 @@ import io.coffer.sdk.testing.TestData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,15 +82,11 @@ class WriteBufferReuseTest {
         try (TestEngine e = open()) {
             ExecutorService pool = Executors.newFixedThreadPool(6);
             try {
-                List<Future<?>> work = new ArrayList<>();
-                for (int t = 0; t < 12; t++) {
-                    int seed = t;
-                    work.add(pool.submit(() -> {
-                        put(e, seed);
-                        return null;
-                    }));
-                }
-                for (Future<?> f : work) {
+                List<Callable<Void>> puts = IntStream.range(0, 12).mapToObj(i -> (Callable<Void>) () -> {
+                    put(e, i);
+                    return null;
+                }).toList();
+                for (Future<Void> f : pool.invokeAll(puts)) {
                     f.get();
                 }
             } finally {
