@@ -24,10 +24,11 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 /**
  * Requests sent straight through the store's HTTP client, signed by the SDK's own SigV4 signer, without the SDK's
  * request pipeline (interceptors, endpoint rules, marshalling, metrics, retries), which costs about 1 ms of CPU per
- * request (docs/BENCHMARKS.md): a PutObject of a small in-memory blob, and a ranged GetObject read into the caller's
- * array (a GET's pack reads). Only the success path is taken here: any other answer, and any I/O error, makes the
- * method return false, and the caller sends the same request through the SDK, which retries and maps errors as for
- * every other request. Both requests are idempotent, so a second attempt after a lost answer is harmless.
+ * request (docs/BENCHMARKS.md): a PutObject of an in-memory blob (a small object's, a manifest, a pack: a large PUT
+ * uploads about five packs per 16 MiB part), and a ranged GetObject read into the caller's array (a GET's pack
+ * reads). Only the success path is taken here: any other answer, and any I/O error, makes the method return false,
+ * and the caller sends the same request through the SDK, which retries and maps errors as for every other request.
+ * Both requests are idempotent, so a second attempt after a lost answer is harmless.
  *
  * <p>Used only where the request is plain to build: a configured endpoint with path-style addressing and keys of
  * unreserved URL characters (Coffer's own blob names: hex ids, '/' and a prefix of the same characters).
@@ -36,8 +37,6 @@ final class DirectRequests {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9._~/-]+");
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final int PARTIAL_CONTENT = 206;
-    /** Larger blobs (packs) are put through the SDK: its per-request cost is small next to theirs, and no copy made. */
-    static final int MAX_PUT_LENGTH = 1 << 20;
 
     private final SdkHttpClient http;
     private final AwsCredentialsProvider credentials;

@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * a time per put), aborted on failure. Either way the object appears whole or not at all, as S3 guarantees. Failed
  * requests are retried by the SDK's standard retry strategy (exponential backoff with jitter on throttling such as
  * 503 SlowDown and 429, and on 5xx and I/O errors) up to {@link Builder#maxAttempts} attempts; these are its only
- * retries (the engine does not wrap it in a {@link RetryingBlobStore}, which would multiply them). Single puts of small
+ * retries (the engine does not wrap it in a {@link RetryingBlobStore}, which would multiply them). Single puts of
  * in-memory blobs and ranged reads into an array first try {@link DirectRequests} (signed by the SDK's signer, sent
  * by the same HTTP client, without the SDK's request pipeline) and fall back to the SDK on anything but success.
  */
@@ -63,7 +63,7 @@ public final class S3BlobStore implements BlobStore {
 
     private final S3Client s3;
     private final SdkHttpClient http;
-    /** Small in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply. */
+    /** In-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply. */
     private final DirectRequests direct;
     private final String bucket;
     private final String keyPrefix;
@@ -109,7 +109,7 @@ public final class S3BlobStore implements BlobStore {
     }
 
     private void putSingle(String name, BlobContent content, long length) throws IOException {
-        if (direct != null && length <= DirectRequests.MAX_PUT_LENGTH && DirectRequests.handles(key(name))) {
+        if (direct != null && DirectRequests.handles(key(name))) {
             ByteBuffer memory = content.inMemory();
             if (memory != null && memory.remaining() == length && direct.put(key(name), memory)) {
                 return;

@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  *
  * @param s3 the SDK client, with the builder's retry strategy, timeouts and signing
  * @param http the HTTP client under both; given to the SDK ready-made, so the SDK leaves it open
- * @param direct small in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply
+ * @param direct in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply
  */
 record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
 

@@ -61,6 +61,18 @@ public final class ChunkReader implements Closeable {
 
     /** Reads chunks of {@code in} as cut by {@code chunker} and hands every byte read to {@code tap} as well. */
     public ChunkReader(InputStream in, Chunker chunker, ReadTap tap) {
+        this(in, chunker, tap, null);
+    }
+
+    /**
+     * As {@link #ChunkReader(InputStream, Chunker, ReadTap)}, streaming through {@code buffer} (any content; the reader
+     * overwrites it) instead of a buffer of its own, or its own where {@code buffer} is null. A buffer of
+     * {@link #windowSize} bytes is never replaced, so a caller can keep one and reuse it for the next stream once this
+     * reader and its tap are done with it; a shorter one is replaced by a larger array as the input needs.
+     *
+     * @throws IllegalArgumentException if {@code buffer} is empty or longer than {@link #windowSize}
+     */
+    public ChunkReader(InputStream in, Chunker chunker, ReadTap tap, byte[] buffer) {
         this.in = Objects.requireNonNull(in, "in");
         this.tap = tap;
         this.chunker = Objects.requireNonNull(chunker, "chunker");
@@ -68,8 +80,17 @@ public final class ChunkReader implements Closeable {
         if (maxSize < 1 || maxSize > ChunkerSpec.MAX_SIZE_LIMIT) {
             throw new IllegalArgumentException("chunker maxSize " + maxSize + " is outside [1, 64 MiB]");
         }
-        this.capacityLimit = 2 * maxSize;
-        this.buf = new byte[Math.min(capacityLimit, INITIAL_CAPACITY)];
+        this.capacityLimit = windowSize(chunker);
+        if (buffer != null && (buffer.length == 0 || buffer.length > capacityLimit)) {
+            throw new IllegalArgumentException("a buffer of " + buffer.length + " bytes for a window of at most "
+                    + capacityLimit);
+        }
+        this.buf = buffer != null ? buffer : new byte[Math.min(capacityLimit, INITIAL_CAPACITY)];
+    }
+
+    /** The most bytes a reader with {@code chunker} buffers at once: two of its largest chunks. */
+    public static int windowSize(Chunker chunker) {
+        return 2 * chunker.maxSize();
     }
 
     /** The chunker in use. */

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.chunk.ChunkReader;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.JceWarmup;
@@ -63,6 +64,14 @@ final class EngineContext implements AutoCloseable {
     final BufferBudget readBudget;
     /** The read path's run arrays, kept between GETs (two sizes; see the constructor). */
     final RunArrays runBuffers;
+    /**
+     * The write path's large arrays, kept between writes: pack buffers, and chunk-reader windows, for the writes whose
+     * buffer reservation covers whole ones (ObjectWriter). Fresh ones cost a zeroed humongous array each, over two
+     * bytes allocated per byte of a 16 MiB part, and the concurrent marking cycles those allocations start
+     * (docs/BENCHMARKS.md, "Figures the code cites").
+     */
+    final RunBuffers packArrays;
+    final RunBuffers windowArrays;
     final ManifestGroups manifestGroups;
     /** Bucket records and configuration documents, briefly (see BucketCache for why that is safe). */
     final BucketCache bucketCache;
@@ -100,6 +109,11 @@ final class EngineContext implements AutoCloseable {
                 new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
                 smallArray,
                 new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
+        // one of each kept for good; beyond that, softly, at most what the write budget lets writes hold at once
+        AtomicLong writeSoftBytes = new AtomicLong();
+        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget());
+        this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, writeSoftBytes,
+                config.writeBudget());
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

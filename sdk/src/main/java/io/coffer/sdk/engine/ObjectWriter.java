@@ -93,6 +93,13 @@ final class ObjectWriter {
 
     private final ArrayDeque<Upload> uploads = new ArrayDeque<>();
     private byte[] spare;
+    /**
+     * Whether this writer's packs and chunk-reader window come from the engine's pools
+     * ({@link EngineContext#packArrays}, {@link EngineContext#windowArrays}): where {@link #bufferBound} reserved whole
+     * ones for it.
+     */
+    private final boolean pooledPacks;
+    private final boolean pooledWindow;
 
     /** When this write began (monotonic): it must commit within {@link #commitWindow} of then. */
     private final long startedNanos = System.nanoTime();
@@ -114,6 +121,13 @@ final class ObjectWriter {
         this.objectMayDedup = ctx.config.dedupPolicy().objectMayDedup(bucket, key);
         this.compress = ctx.config.compression().objectMayCompress(bucket, key);
         this.expectedLength = expectedLength;
+        this.pooledPacks = expectedLength < 0 || expectedLength + 1024 >= packArraySize(ctx.config);
+        this.pooledWindow = expectedLength < 0 || expectedLength >= ChunkReader.windowSize(ctx.config.chunker());
+    }
+
+    /** The bytes a pack may need while it fills: a full pack, one largest chunk beyond it, and its index. */
+    static int packArraySize(EngineConfig c) {
+        return (int) Math.min(Integer.MAX_VALUE - 16, c.packSize() + (long) c.chunker().maxSize() + 1024);
     }
 
     /**
@@ -127,7 +141,7 @@ final class ObjectWriter {
             return expectedLength + 1;
         }
         long maxChunk = c.chunker().maxSize();
-        long perPack = c.packSize() + maxChunk + 1024;
+        long perPack = packArraySize(c);
         long body = expectedLength < 0 ? Long.MAX_VALUE : expectedLength;
         long window = Math.min(body, 2 * maxChunk);
         long keyBatch = c.keyBatchChunks() > 1 ? Math.min(body, c.keyBatchChunks() * maxChunk) : 0;
@@ -153,13 +167,17 @@ final class ObjectWriter {
             body = new SequenceInputStream(new ByteArrayInputStream(head), body);
         }
         Md5Tap md5 = new Md5Tap(expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
+        byte[] windowArray = pooledWindow ? ctx.windowArrays.take(ChunkReader.windowSize(ctx.config.chunker())) : null;
         try {
-            ChunkReader reader = new ChunkReader(body, ctx.config.chunker(), md5);
+            ChunkReader reader = new ChunkReader(body, ctx.config.chunker(), md5, windowArray);
             for (Chunk c = reader.next(); c != null; c = reader.next()) {
                 accept(c.array(), c.offset(), c.length());
             }
             flushWindow();
             byte[] digest = md5.finish();
+            // the digest has read every byte: nothing reads the window any more (after a failure it may, so it is
+            // left to the garbage collector then)
+            ctx.windowArrays.give(windowArray);
             checkLength(md5.count());
             if (pack != null && !pack.isEmpty()) {
                 sealAndUpload();
@@ -364,7 +382,9 @@ final class ObjectWriter {
         }
         if (pack == null) {
             String name = BackendLayout.pack(BackendLayout.newId());
-            if (spare != null) {
+            if (pooledPacks) {
+                pack = new PackWriter(name, ctx.packArrays.take(packArraySize(ctx.config)));
+            } else if (spare != null) {
                 pack = new PackWriter(name, spare);
                 spare = null;
             } else {
@@ -415,7 +435,11 @@ final class ObjectWriter {
         Upload oldest = uploads.poll();
         try {
             oldest.done().get();
-            spare = oldest.buffer();
+            if (pooledPacks) {
+                ctx.packArrays.give(oldest.buffer());
+            } else {
+                spare = oldest.buffer();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for a pack upload");

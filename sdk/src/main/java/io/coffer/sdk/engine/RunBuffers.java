@@ -6,17 +6,18 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reusable byte arrays of one size for the read path's runs ({@link RunArrays} keeps two sizes). A GET reads a run of
- * up to 8 MiB per backend request; allocating each afresh cost the JVM a zeroed humongous object per run (measured:
- * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between GETs; up to {@code
+ * Reusable byte arrays of one size: the read path's runs ({@link RunArrays} keeps two sizes), and the write path's
+ * pack buffers and chunk-reader windows ({@link EngineContext#packArrays}). A GET reads a run of up to 8 MiB per
+ * backend request; allocating each afresh cost the JVM a zeroed humongous object per run (measured:
+ * docs/BENCHMARKS.md, "Figures the code cites"). At most {@code retained} arrays are kept between uses; up to {@code
  * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short
  * or they go unused: several concurrent GETs (a transfer manager's ranged downloads: eight streams of up to five runs
  * each) need more arrays at once than are worth holding for good, and allocating the rest cost a zeroed humongous
  * array per run (docs/BENCHMARKS.md, "Figures the code cites"). For runs longer than one array, arrays are allocated
  * and left to the garbage collector as before.
  *
- * <p>A returned array still holds the decrypted bytes of the object it last served; it is only ever read within the
- * bounds of the run that the next reader fetched into it, so nothing of the old content is handed out.
+ * <p>A returned array still holds the bytes of its last use (decrypted chunks, a body's plaintext, a pack's
+ * ciphertext); its next user only reads what it wrote or fetched into it, so nothing of the old content is handed out.
  */
 final class RunBuffers {
     private final int size;

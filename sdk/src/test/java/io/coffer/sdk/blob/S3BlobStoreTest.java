@@ -69,7 +69,7 @@ class S3BlobStoreTest extends BlobStoreContractTest {
     }
 
     @Test
-    void smallInMemoryPutsBypassTheSdkPipelineSignedEitherWayAndOtherPutsDoNot() throws IOException {
+    void inMemoryPutsBypassTheSdkPipelineSignedEitherWayAndStreamedPutsDoNot() throws IOException {
         String bucket = S3.createBucket();
         byte[] small = TestContents.bytes(TestContents.generated(4096, 3));
         try (S3BlobStore lean = S3.storeBuilder(bucket).build();
@@ -80,15 +80,17 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             hashed.put("m/ab/hashed", BlobContent.of(small));
             oddPrefix.put("m/ab/odd", BlobContent.of(small));
             lean.put("p/ab/streamed", TestContents.generated(4096, 4));
-            lean.put("p/ab/large", BlobContent.of(new byte[DirectRequests.MAX_PUT_LENGTH + 1]));
+            byte[] pack = TestContents.bytes(TestContents.generated(3 * MIB + 17, 4));
+            lean.put("p/ab/pack", BlobContent.of(pack));
 
-            assertThat(lean.directPuts()).as("the small in-memory put only").isEqualTo(1);
+            assertThat(lean.directPuts()).as("the in-memory puts, not the streamed one").isEqualTo(2);
             assertThat(hashed.directPuts()).isEqualTo(1);
             assertThat(oddPrefix.directPuts()).as("a key that needs URL encoding takes the SDK").isZero();
             assertThat(lean.read("m/ab/hashed", 0, small.length)).isEqualTo(small);
             assertThat(hashed.read("m/ab/lean", 0, small.length)).isEqualTo(small);
             assertThat(oddPrefix.read("m/ab/odd", 0, small.length)).isEqualTo(small);
-            assertThat(lean.head("p/ab/large")).map(BlobInfo::size).contains((long) DirectRequests.MAX_PUT_LENGTH + 1);
+            assertThat(hashed.read("p/ab/pack", 0, pack.length)).isEqualTo(pack);
+            assertThat(lean.head("p/ab/streamed")).map(BlobInfo::size).contains(4096L);
         }
     }
 

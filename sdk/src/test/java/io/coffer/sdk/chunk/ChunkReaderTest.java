@@ -143,6 +143,39 @@ class ChunkReaderTest {
     }
 
     @Test
+    void aGivenBufferOfAWholeWindowGivesTheSameChunksAndIsNeverReplaced() throws IOException {
+        Chunker chunker = ChunkerSpec.parse("fastcdc:1k:4k:32k").newChunker();
+        byte[] data = FastCdcChunkerTest.randomBytes(300_000 + 7, 11);
+        byte[] buffer = FastCdcChunkerTest.randomBytes(ChunkReader.windowSize(chunker), 12); // a previous use's bytes
+        List<byte[]> arrays = new ArrayList<>();
+
+        List<Piece> pieces = new ArrayList<>();
+        try (ChunkReader reader = new ChunkReader(new TrickleInputStream(data, 6), chunker, null, buffer)) {
+            for (Chunk c = reader.next(); c != null; c = reader.next()) {
+                arrays.add(c.array());
+                pieces.add(new Piece(c.streamOffset(), c.toByteArray()));
+            }
+        }
+
+        assertThat(pieces).extracting(p -> p.bytes().length)
+                .containsExactlyElementsOf(FastCdcChunkerTest.chunk(chunker, data));
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        pieces.forEach(p -> joined.writeBytes(p.bytes()));
+        assertThat(joined.toByteArray()).isEqualTo(data);
+        assertThat(arrays).allSatisfy(a -> assertThat(a).isSameAs(buffer));
+    }
+
+    @Test
+    void aGivenBufferLargerThanTheWindowOrEmptyIsRefused() {
+        FixedChunker chunker = new FixedChunker(4096);
+        InputStream in = new ByteArrayInputStream(new byte[10]);
+        assertThatThrownBy(() -> new ChunkReader(in, chunker, null, new byte[2 * 4096 + 1]))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ChunkReader(in, chunker, null, new byte[0]))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void closingTheReaderClosesTheStream() throws IOException {
         TrickleInputStream in = new TrickleInputStream(new byte[10], 1);
         new ChunkReader(in, new FixedChunker(64)).close();
