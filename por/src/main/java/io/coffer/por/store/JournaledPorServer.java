@@ -30,17 +30,20 @@ import java.util.List;
  * files: memory independent of n, but for one element position of C in a repair's decode), with a redo journal for
  * crash safety.
  *
- * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
- * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C (a C rebuild or
- * a resynchronisation). Each call is
- * checked, then appended and forced to the journal, then applied to the files; a call that completes a batch or
- * rebuilds C then forces the files and replaces the journal, atomically, with the new checkpoint. A restart replays
- * the journal over the files. That is safe however far the crash got, because replaying is idempotent: pending writes
- * only overwrite U, a batch's add rewrites its one empty level from the filled levels below it (which it leaves
- * alone), and a C rebuild rewrites all of C from U; until the checkpoint moves, the replay redoes the call. So an
- * acknowledged call survives kill -9, and a half-rebuilt level is never served: it is rebuilt before the server
- * answers. {@link #restore} rewrites one block of U in place and forces it before it returns. A call that the server
- * refuses changes nothing and is not journaled.
+ * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since. H's smallest levels
+ * live in memory only ({@link DirectoryStorage#memoryLevels()}, m of them), so the checkpoint moves only when they are
+ * all empty: after a batch that makes t a multiple of 2^m, and after a C rebuild or a resynchronisation (t = 0).
+ * In between, the journal holds the calls since the checkpoint: at most 2^m - 1 batches' writes and adds, and those of
+ * the batch now pending. Each call is checked, then appended to the journal (a call that completes a batch forced,
+ * with every record before it), then applied; U's writes reach its files (unforced) once their batch is complete; a
+ * call that brings the checkpoint forces the files and replaces the journal, atomically, with the new checkpoint. A
+ * restart replays the journal over the files from the checkpoint, where the small levels were empty, so it rebuilds
+ * them in memory as they were. That is safe however far the crash got, because replaying is idempotent: writes only
+ * overwrite U, an add that reaches the files rewrites its one level that was empty at the checkpoint from the levels
+ * below it (which it leaves alone), and a C rebuild rewrites all of C from U. So an acknowledged call survives kill
+ * -9, and a half-rebuilt level is never served: it is rebuilt before the server answers. {@link #restore} rewrites one
+ * block of U in place and forces it before it returns. A call that the server refuses changes nothing and is not
+ * journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
     private static final byte CHECKPOINT = 101;
@@ -78,6 +81,12 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * at every start. The caller closes {@code objects} after the server.
      */
     public static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects) throws IOException {
+        return open(dir, requested, objects, SmallLevelsInMemory.defaultBudget());
+    }
+
+    /** As above, with at most {@code memoryBudget} bytes of H's smallest levels in memory (0: all in files). */
+    static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects, long memoryBudget)
+            throws IOException {
         Files.createDirectories(dir);
         FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -95,7 +104,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, lockFile, lock);
+            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, memoryBudget,
+                    lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -103,8 +113,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, FileChannel lockFile,
-            FileLock lock) throws IOException {
+    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, long memoryBudget,
+            FileChannel lockFile, FileLock lock) throws IOException {
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -112,7 +122,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         DirectoryStorage storage = null;
         try {
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1, objects);
+                    Segments.count(params.blockBytes()) + 1, objects, memoryBudget);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
@@ -277,18 +287,30 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** Makes a recorded change; one that ends a batch or an epoch moves the checkpoint once the files are forced. */
-    private void applied(Runnable change, boolean checkpoint) {
+    /**
+     * Makes a recorded change. One that ends a batch or an epoch writes U's pending writes to its files, and moves the
+     * checkpoint once the files are forced if H's levels in memory are then empty.
+     */
+    private void applied(Runnable change, boolean endsBatch) {
         try {
             change.run();
-            if (checkpoint) {
-                checkpoint();
+            if (endsBatch) {
+                if (checkpointDue()) {
+                    checkpoint();
+                } else {
+                    storage.writePendingU();
+                }
             }
         } catch (IOException | RuntimeException e) {
             failed = true; // the journal holds the change: a restart redoes it
             throw new IllegalStateException("PoR server: a recorded change could not be made; restart the server",
                     e);
         }
+    }
+
+    /** Whether H's levels in memory are all empty, so that a checkpoint needs nothing the files do not hold. */
+    private boolean checkpointDue() {
+        return inner.pending() == 0 && (inner.state().t() & ((1 << storage.memoryLevels()) - 1)) == 0;
     }
 
     private void checkpoint() throws IOException {
@@ -340,8 +362,11 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw new IOException("PoR journal in " + dir + ", record " + i + ": cannot replay: " + ex.getMessage(),
                         ex);
             }
+            if (inner.pending() == 0) {
+                storage.writePendingU(); // as applied(): a completed batch's blocks go to U's files
+            }
         }
-        if (entries.size() > 1 && inner.pending() == 0) {
+        if (entries.size() > 1 && checkpointDue()) {
             checkpoint();
         }
     }
