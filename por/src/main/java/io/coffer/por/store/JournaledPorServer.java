@@ -34,9 +34,11 @@ import java.util.List;
  * live in memory only ({@link DirectoryStorage#memoryLevels()}, m of them), so the checkpoint moves only when they are
  * all empty: after a batch that makes t a multiple of 2^m, and after a C rebuild or a resynchronisation (t = 0).
  * In between, the journal holds the calls since the checkpoint: at most 2^m - 1 batches' writes and adds, and those of
- * the batch now pending. Each call is checked, then appended to the journal (a call that completes a batch forced,
- * with every record before it), then applied; U's writes reach its files (unforced) once their batch is complete; a
- * call that brings the checkpoint forces the files and replaces the journal, atomically, with the new checkpoint. A
+ * the batch now pending. Each call is checked, then appended to the journal, then applied. Writes are not forced on
+ * their own (group commit): a flush (the client's end of a pack, with or without blocks pending), a C rebuild and a
+ * resync force their record and every one before it, and only then do U's pending writes go to its files (unforced);
+ * a call that brings the checkpoint forces the journal and the files and replaces the journal, atomically, with the
+ * new checkpoint. What a crash of the machine (not of the process) can lose is the writes since the last flush. A
  * restart replays the journal over the files from the checkpoint, where the small levels were empty, so it rebuilds
  * them in memory as they were. That is safe however far the crash got, because replaying is idempotent: writes only
  * overwrite U, an add that reaches the files rewrites its one level that was empty at the checkpoint from the levels
@@ -189,18 +191,28 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         usable();
         boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, newLevel);
-        // A write inside a batch is not forced on its own: its record goes to disk with the call that completes the
-        // batch (or a flush), and U's files change only after that (DirectoryStorage holds the write until force).
-        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), completesBatch);
-        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch);
+        // Not forced on its own: the record reaches the disk with the next flush or checkpoint (group commit), and
+        // U's files change only after that (DirectoryStorage holds the write until then).
+        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), false);
+        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch, false);
     }
 
+    /** Adds the pending blocks as a batch, if any; either way every call so far is on disk when it returns. */
     @Override
     public void flush(SealedLevel newLevel) {
         usable();
         if (inner.checkFlush(newLevel)) {
             append(MessageType.FLUSH, codec.flush(newLevel));
-            applied(() -> inner.flush(newLevel), true);
+            applied(() -> inner.flush(newLevel), true, true);
+        } else {
+            try {
+                journal.force();
+                storage.writePendingU();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw new IllegalStateException("PoR server: the writes so far could not be saved; restart the server",
+                        e);
+            }
         }
     }
 
@@ -214,7 +226,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         usable();
         inner.checkRebuildC(c);
         append(MessageType.REBUILD_C, codec.rebuildC(c));
-        applied(() -> inner.rebuildC(c), true);
+        applied(() -> inner.rebuildC(c), true, true);
     }
 
     @Override
@@ -228,7 +240,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         usable();
         inner.checkResync(epoch, c);
         append(MessageType.RESYNC, codec.resync(epoch, c));
-        applied(() -> inner.resync(epoch, c), true);
+        applied(() -> inner.resync(epoch, c), true, true);
     }
 
     @Override
@@ -288,18 +300,16 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * Makes a recorded change. One that ends a batch or an epoch writes U's pending writes to its files, and moves the
-     * checkpoint once the files are forced if H's levels in memory are then empty.
+     * Makes a recorded change. One that ends a batch or an epoch moves the checkpoint if H's levels in memory are then
+     * empty; otherwise a change whose record was {@code forced} lets U's pending writes go to its files.
      */
-    private void applied(Runnable change, boolean endsBatch) {
+    private void applied(Runnable change, boolean endsBatch, boolean forced) {
         try {
             change.run();
-            if (endsBatch) {
-                if (checkpointDue()) {
-                    checkpoint();
-                } else {
-                    storage.writePendingU();
-                }
+            if (endsBatch && checkpointDue()) {
+                checkpoint();
+            } else if (forced) {
+                storage.writePendingU();
             }
         } catch (IOException | RuntimeException e) {
             failed = true; // the journal holds the change: a restart redoes it
@@ -314,6 +324,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     private void checkpoint() throws IOException {
+        journal.force(); // the records first: U's pending writes reach its files in storage.force()
         storage.force();
         journal.replaceWith(List.of(checkpointEntry(inner.state())));
     }
@@ -362,12 +373,14 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw new IOException("PoR journal in " + dir + ", record " + i + ": cannot replay: " + ex.getMessage(),
                         ex);
             }
-            if (inner.pending() == 0) {
-                storage.writePendingU(); // as applied(): a completed batch's blocks go to U's files
-            }
         }
-        if (entries.size() > 1 && checkpointDue()) {
-            checkpoint();
+        if (entries.size() > 1) {
+            if (checkpointDue()) {
+                checkpoint();
+            } else {
+                journal.force(); // replayed from the file, perhaps not yet on disk: before U's files change
+                storage.writePendingU();
+            }
         }
     }
 }

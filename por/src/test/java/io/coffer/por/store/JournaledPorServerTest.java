@@ -137,7 +137,7 @@ class JournaledPorServerTest {
     }
 
     @Test
-    void writesInsideABatchReachUsFilesOnlyWithTheirBatchSoLosingTheirUnforcedRecordsLosesNothingElse()
+    void writesReachUsFilesOnlyAtAFlushSoLosingTheirUnforcedRecordsLosesNothingElse()
             throws IOException {
         byte[][] expected = new byte[16][];
         Path blocks = dir.resolve("u.blocks");
@@ -147,7 +147,10 @@ class JournaledPorServerTest {
         byte[][] contentAfterBatch;
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 4); // one whole batch: forced, in the files
+            writeRandom(client, expected, 4); // one whole batch
+            byte[] blocksBeforeFlush = Files.readAllBytes(blocks);
+            client.flush(); // nothing pending: the batch is forced, and only now in U's files
+            assertThat(Files.readAllBytes(blocks)).isNotEqualTo(blocksBeforeFlush);
             afterBatch = client.state();
             journalAfterBatch = Files.size(dir.resolve("journal"));
             contentAfterBatch = expected.clone();

@@ -89,6 +89,7 @@ class ObjectStorageTest {
             for (int i = 0; i < 15; i++) {
                 write(client, expected, i);
             }
+            client.flush(); // the writes so far on disk: U's blocks in the bucket
             bucket.delete("u/2");
             // the epoch's last write goes in; the C rebuild it makes due is refused until block 2 is repaired
             byte[] last = new byte[BLOCK];
