@@ -153,6 +153,21 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         return hVectors.memoryLevels();
     }
 
+    /**
+     * Writes H's levels in memory, code vectors and sealed checksums, to their files (the vectors forced at the next
+     * {@link #force}), to be read from there: before a checkpoint taken while they are filled.
+     */
+    public void spillMemoryLevels() {
+        hVectors.spill();
+        for (int level = 0; level < hSealedInMemory.length; level++) {
+            if (hSealedInMemory[level] != null) {
+                writeSealed(sealedFile(level), hParams.partSize(level), hSealedInMemory[level][0],
+                        hSealedInMemory[level][1]);
+                hSealedInMemory[level] = null;
+            }
+        }
+    }
+
     /** Which levels of H hold checksums ({@code filled}) and whether C does, as the log state says. */
     public void resetSealedPresence(IntPredicate filled, boolean cBuilt) {
         for (int level = 0; level < hSealed.length; level++) {

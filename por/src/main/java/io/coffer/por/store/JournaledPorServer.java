@@ -57,6 +57,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     private final FileChannel lockFile;
     private final FileLock lock;
     private boolean failed;
+    /** Whether the journal holds calls after its checkpoint. */
+    private boolean callsSinceCheckpoint;
 
     private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, ServerJournal journal,
             FileChannel lockFile, FileLock lock) {
@@ -271,10 +273,18 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
+    /**
+     * Closes the server. With no batch pending, H's levels in memory go to their files first and the checkpoint moves
+     * to now, so the next start replays nothing and the journal holds only the checkpoint.
+     */
     @Override
     public void close() throws IOException {
         inner.discardPreparedDecode(); // its spool file is scratch
         try (journal; storage; lockFile) {
+            if (!failed && inner.pending() == 0 && callsSinceCheckpoint) {
+                storage.spillMemoryLevels();
+                checkpoint();
+            }
             lock.release();
         }
     }
@@ -293,6 +303,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     private void append(MessageType type, byte[] payload, boolean force) {
         try {
             journal.append(type.code(), payload, force);
+            callsSinceCheckpoint = true;
         } catch (IOException e) {
             failed = true;
             throw new UncheckedIOException("PoR journal: a " + type + " could not be saved; restart the server", e);
@@ -327,6 +338,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         journal.force(); // the records first: U's pending writes reach its files in storage.force()
         storage.force();
         journal.replaceWith(List.of(checkpointEntry(inner.state())));
+        callsSinceCheckpoint = false;
     }
 
     private static ServerJournal.Entry checkpointEntry(LogState state) {
@@ -375,6 +387,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             }
         }
         if (entries.size() > 1) {
+            callsSinceCheckpoint = true;
             if (checkpointDue()) {
                 checkpoint();
             } else {

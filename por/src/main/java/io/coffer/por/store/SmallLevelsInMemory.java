@@ -13,7 +13,7 @@ import java.io.IOException;
  * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
  * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
  * small level that a store checkpointed with it filled (by a version that kept every level in files, or with a larger
- * memory budget than now) is read from its files until it is rewritten.
+ * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
     /** At most this much memory for the small levels (and about half as much again for the journal they imply). */
@@ -53,6 +53,25 @@ final class SmallLevelsInMemory implements VectorStore {
     /** Levels 0..memoryLevels()-1 live in memory. */
     int memoryLevels() {
         return memoryLevels;
+    }
+
+    /**
+     * Writes the levels in memory to the files and forgets them here, so that they are read from the files until
+     * rewritten: before a checkpoint taken with them filled (a clean close).
+     */
+    void spill() {
+        int[] vector = new int[width()];
+        for (int level = 0; level < memoryLevels; level++) {
+            for (Part part : Part.values()) {
+                for (int i = 0; i < partSize(level); i++) {
+                    if (memory.contains(level, part, i)) {
+                        memory.read(level, part, i, vector);
+                        files.write(level, part, i, vector);
+                    }
+                }
+            }
+            memory.clear(level);
+        }
     }
 
     @Override

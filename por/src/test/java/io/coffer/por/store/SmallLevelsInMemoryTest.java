@@ -122,6 +122,34 @@ class SmallLevelsInMemoryTest {
     }
 
     @Test
+    void aCleanCloseWritesTheLevelsInMemoryToTheirFilesAndLeavesOnlyTheCheckpoint() throws IOException {
+        byte[][] expected = new byte[32][];
+        long checkpointOnly;
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            checkpointOnly = server.journalBytes();
+            writeRandom(client, expected, 32 + 10); // the second epoch: t = 5, levels 0 and 2 filled
+            client.flush();
+            assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
+            assertThat(dir.resolve("h-0-x.vectors")).doesNotExist();
+        }
+        assertThat(Files.size(dir.resolve("journal"))).isEqualTo(checkpointOnly);
+        assertThat(dir.resolve("h-0-x.vectors")).exists();
+        assertThat(dir.resolve("h-0.sealed")).exists();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(server.state().t()).isEqualTo(5);
+            PorClient client = resume(server);
+            assertContent(client, expected); // level 0 read from its file
+            writeRandom(client, expected, 12); // t = 11: level 0 rewritten in memory, a checkpoint at t = 8
+            assertContent(client, expected);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(server.state().t()).isEqualTo(11);
+            assertContent(resume(server), expected);
+        }
+    }
+
+    @Test
     void aStoreCheckpointedWithSmallLevelsInFilesOpensWithThemInMemoryAndBack() throws IOException {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, 0)) {
