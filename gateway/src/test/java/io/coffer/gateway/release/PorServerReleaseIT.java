@@ -81,6 +81,7 @@ class PorServerReleaseIT {
             write(client, expected, op < N ? op : random.nextInt(N), random);
         }
         assertThat(client.audit().passed()).isTrue();
+        client.flush(); // the writes on disk: U's file holds them (until a flush the server may keep them in memory)
 
         // 30 % of U's blocks corrupted where the server keeps them: their reads fail, the audit (of C and H) passes
         List<Integer> damaged = new ArrayList<>();

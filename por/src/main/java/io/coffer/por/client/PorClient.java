@@ -206,11 +206,13 @@ public final class PorClient {
 
     /**
      * Sends a partial batch to H now (padded with zero blocks, whose checksum is zero), so its blocks are protected by
-     * the code and not only by U; nothing when no block is pending. Only meaningful with batching.
+     * the code and not only by U; with no block pending, only asks the server to make the writes so far durable (a
+     * durable server forces its journal at a flush, not at every write).
      */
     public void flush() {
         finishEpoch();
         if (state.pending() == 0) {
+            server.flush(null); // nothing to add, but the writes so far must be on disk when this returns
             return;
         }
         HAdd add = simulateHAdd(state.pendingChecksum());

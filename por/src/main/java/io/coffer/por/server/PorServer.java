@@ -65,13 +65,15 @@ public interface PorServer {
     /**
      * Stores {@code block} at U[index] with its sealed checksum and adds it to the pending batch. When the block
      * completes its batch, the batch enters H (HAdd: the server rebuilds a level over blocks) and {@code newLevel}
-     * holds the client's sealed checksums of the level the add filled; otherwise {@code newLevel} is null.
+     * holds the client's sealed checksums of the level the add filled; otherwise {@code newLevel} is null. A durable
+     * server need not have it on disk before the next {@link #flush}.
      */
     void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel);
 
     /**
      * Sends a partial batch to H now, padded with zero vectors, with the client's sealed checksums of the level that
-     * fills ({@code newLevel}); nothing (and {@code newLevel} null) when no block is pending.
+     * fills ({@code newLevel}); nothing (and {@code newLevel} null) when no block is pending. When it returns, every
+     * call so far is durable.
      */
     void flush(SealedLevel newLevel);
 

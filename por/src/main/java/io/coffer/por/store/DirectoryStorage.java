@@ -32,7 +32,8 @@ import java.util.function.IntPredicate;
  * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
  * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
  * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open. Writes reach the disk at
- * {@link #force}.
+ * {@link #force}. H's smallest levels, vectors and sealed checksums, are kept in memory only ({@link
+ * SmallLevelsInMemory}; {@link JournaledPorServer} makes that crash-safe).
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
@@ -47,16 +48,19 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final UBlocks uBlocks;
     private final FileChannel uSealed;
     private FileMerkleTree tree;
-    private final VectorStore hVectors;
+    private final SmallLevelsInMemory hVectors;
     private final VectorStore cVectors;
     private final boolean[] hSealed;
+    /** The sealed checksums {X, Y} of H's levels below {@link #memoryLevels()}; null: in the level's file. */
+    private final byte[][][][] hSealedInMemory;
     private boolean cSealed;
     private boolean dirty;
     /**
      * U's writes since the last {@link #force}, by index: the block (null: unchanged) and the whole u.sealed record.
      * They reach u.blocks and u.sealed only in {@link #force}, which the journaled server calls once their journal
      * records are on disk (write-behind: a write that does not end a batch is not forced on its own, and its file
-     * changes must not reach the disk before its record). At most one batch of blocks (2^b).
+     * changes must not reach the disk before its record). The writes since the journal was last forced: at most
+     * 2^m batches of blocks (H's levels in memory, {@link #memoryLevels()}) and the pending one.
      */
     private final Map<Integer, PendingU> pendingU = new HashMap<>();
 
@@ -71,7 +75,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, UBlocks uBlocks,
-            FileChannel uSealed, VectorStore hVectors, VectorStore cVectors) {
+            FileChannel uSealed, SmallLevelsInMemory hVectors, VectorStore cVectors) {
         this.dir = dir;
         this.blockBytes = blockBytes;
         this.batchExponent = batchExponent;
@@ -82,6 +86,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         this.hVectors = hVectors;
         this.cVectors = cVectors;
         this.hSealed = new boolean[hParams.k() + 1];
+        this.hSealedInMemory = new byte[hVectors.memoryLevels()][][][];
     }
 
     /**
@@ -100,6 +105,12 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
             BlobStore objects) throws IOException {
+        return open(dir, k, batchExponent, blockBytes, blockWidth, objects, SmallLevelsInMemory.defaultBudget());
+    }
+
+    /** As above, with at most {@code memoryBudget} bytes of H's smallest levels in memory (0: every level in files). */
+    static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
+            BlobStore objects, long memoryBudget) throws IOException {
         if (blockBytes <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockBytes);
         }
@@ -120,8 +131,11 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             blocks.close();
             throw e;
         }
-        VectorStore h = objects == null ? new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent)
-                : new BlobLevelStore(objects, "h", hParams, blockWidth << batchExponent);
+        int hWidth = blockWidth << batchExponent;
+        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth)
+                : new BlobLevelStore(objects, "h", hParams, hWidth);
+        SmallLevelsInMemory h = new SmallLevelsInMemory(hFiles, hParams,
+                SmallLevelsInMemory.memoryLevels(hParams, hWidth, memoryBudget));
         VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth)
                 : new BlobLevelStore(objects, "c", cParams, blockWidth);
         DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
@@ -132,6 +146,26 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             throw e;
         }
         return storage;
+    }
+
+    /** How many of H's levels, from level 0, are kept in memory only. */
+    public int memoryLevels() {
+        return hVectors.memoryLevels();
+    }
+
+    /**
+     * Writes H's levels in memory, code vectors and sealed checksums, to their files (the vectors forced at the next
+     * {@link #force}), to be read from there: before a checkpoint taken while they are filled.
+     */
+    public void spillMemoryLevels() {
+        hVectors.spill();
+        for (int level = 0; level < hSealedInMemory.length; level++) {
+            if (hSealedInMemory[level] != null) {
+                writeSealed(sealedFile(level), hParams.partSize(level), hSealedInMemory[level][0],
+                        hSealedInMemory[level][1]);
+                hSealedInMemory[level] = null;
+            }
+        }
     }
 
     /** Which levels of H hold checksums ({@code filled}) and whether C does, as the log state says. */
@@ -286,23 +320,64 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public byte[][] sealedH(int level, Part part) {
-        return hSealed[level] ? readSealed(sealedFile(level), part, hParams.partSize(level)) : null;
+        if (!hSealed[level]) {
+            return null;
+        }
+        byte[][][] inMemory = level < hSealedInMemory.length ? hSealedInMemory[level] : null;
+        if (inMemory != null) {
+            byte[][] out = inMemory[part.ordinal()].clone();
+            for (int i = 0; i < out.length; i++) {
+                out[i] = out[i].clone();
+            }
+            return out;
+        }
+        return readSealed(sealedFile(level), part, hParams.partSize(level));
     }
 
     @Override
     public byte[] sealedH(int level, Part part, int index) {
+        byte[][][] inMemory = level < hSealedInMemory.length ? hSealedInMemory[level] : null;
+        if (inMemory != null) {
+            if (index < 0 || index >= inMemory[part.ordinal()].length) {
+                throw new IllegalArgumentException("checksum " + index + " outside [0, "
+                        + inMemory[part.ordinal()].length + ")");
+            }
+            return inMemory[part.ordinal()][index].clone();
+        }
         return readSealed(sealedFile(level), part, hParams.partSize(level), index);
     }
 
     @Override
     public void setSealedH(int level, byte[][] x, byte[][] y) {
-        writeSealed(sealedFile(level), hParams.partSize(level), x, y);
+        if (level < hSealedInMemory.length) {
+            int size = hParams.partSize(level);
+            if (x.length != size || y.length != size) {
+                throw new IllegalArgumentException("expected " + size + " sealed checksums per part");
+            }
+            hSealedInMemory[level] = new byte[][][] {copies(x), copies(y)};
+        } else {
+            writeSealed(sealedFile(level), hParams.partSize(level), x, y);
+        }
         hSealed[level] = true;
     }
 
     @Override
     public void clearSealedH(int level) {
         hSealed[level] = false;
+        if (level < hSealedInMemory.length) {
+            hSealedInMemory[level] = null;
+        }
+    }
+
+    private static byte[][] copies(byte[][] sealed) {
+        byte[][] out = new byte[sealed.length][];
+        for (int i = 0; i < sealed.length; i++) {
+            if (sealed[i].length != SEALED) {
+                throw new IllegalArgumentException("a sealed checksum is " + SEALED + " bytes");
+            }
+            out[i] = sealed[i].clone();
+        }
+        return out;
     }
 
     @Override
@@ -331,6 +406,22 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      * The caller has forced the journal records of those writes first.
      */
     public void force() throws IOException {
+        writePendingU();
+        hVectors.force();
+        cVectors.force();
+        if (dirty) {
+            uBlocks.force();
+            uSealed.force(false);
+            dirty = false;
+        }
+    }
+
+    /**
+     * Writes U's pending writes to u.blocks and u.sealed without forcing them (the next {@link #force} does). The
+     * caller has forced the journal records of those writes first, so a crash before that force is redone by the
+     * replay.
+     */
+    public void writePendingU() {
         for (Map.Entry<Integer, PendingU> e : pendingU.entrySet()) {
             long at = (long) e.getKey() * U_RECORD;
             if (e.getValue().block != null) {
@@ -340,13 +431,6 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             dirty = true;
         }
         pendingU.clear();
-        hVectors.force();
-        cVectors.force();
-        if (dirty) {
-            uBlocks.force();
-            uSealed.force(false);
-            dirty = false;
-        }
     }
 
     @Override

@@ -30,17 +30,22 @@ import java.util.List;
  * files: memory independent of n, but for one element position of C in a repair's decode), with a redo journal for
  * crash safety.
  *
- * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since: the writes of the
- * batch now pending, and at most one call that completes a batch (its write or flush) or rebuilds C (a C rebuild or
- * a resynchronisation). Each call is
- * checked, then appended and forced to the journal, then applied to the files; a call that completes a batch or
- * rebuilds C then forces the files and replaces the journal, atomically, with the new checkpoint. A restart replays
- * the journal over the files. That is safe however far the crash got, because replaying is idempotent: pending writes
- * only overwrite U, a batch's add rewrites its one empty level from the filled levels below it (which it leaves
- * alone), and a C rebuild rewrites all of C from U; until the checkpoint moves, the replay redoes the call. So an
- * acknowledged call survives kill -9, and a half-rebuilt level is never served: it is rebuilt before the server
- * answers. {@link #restore} rewrites one block of U in place and forces it before it returns. A call that the server
- * refuses changes nothing and is not journaled.
+ * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since. H's smallest levels
+ * live in memory only ({@link DirectoryStorage#memoryLevels()}, m of them), so the checkpoint moves only when they are
+ * all empty: after a batch that makes t a multiple of 2^m, and after a C rebuild or a resynchronisation (t = 0).
+ * In between, the journal holds the calls since the checkpoint: at most 2^m - 1 batches' writes and adds, and those of
+ * the batch now pending. Each call is checked, then appended to the journal, then applied. Writes are not forced on
+ * their own (group commit): a flush (the client's end of a pack, with or without blocks pending), a C rebuild and a
+ * resync force their record and every one before it, and only then do U's pending writes go to its files (unforced);
+ * a call that brings the checkpoint forces the journal and the files and replaces the journal, atomically, with the
+ * new checkpoint. What a crash of the machine (not of the process) can lose is the writes since the last flush. A
+ * restart replays the journal over the files from the checkpoint, where the small levels were empty, so it rebuilds
+ * them in memory as they were. That is safe however far the crash got, because replaying is idempotent: writes only
+ * overwrite U, an add that reaches the files rewrites its one level that was empty at the checkpoint from the levels
+ * below it (which it leaves alone), and a C rebuild rewrites all of C from U. So an acknowledged call survives kill
+ * -9, and a half-rebuilt level is never served: it is rebuilt before the server answers. {@link #restore} rewrites one
+ * block of U in place and forces it before it returns. A call that the server refuses changes nothing and is not
+ * journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
     private static final byte CHECKPOINT = 101;
@@ -52,6 +57,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     private final FileChannel lockFile;
     private final FileLock lock;
     private boolean failed;
+    /** Whether the journal holds calls after its checkpoint. */
+    private boolean callsSinceCheckpoint;
 
     private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, ServerJournal journal,
             FileChannel lockFile, FileLock lock) {
@@ -78,6 +85,12 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * at every start. The caller closes {@code objects} after the server.
      */
     public static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects) throws IOException {
+        return open(dir, requested, objects, SmallLevelsInMemory.defaultBudget());
+    }
+
+    /** As above, with at most {@code memoryBudget} bytes of H's smallest levels in memory (0: all in files). */
+    static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects, long memoryBudget)
+            throws IOException {
         Files.createDirectories(dir);
         FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -95,7 +108,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, lockFile, lock);
+            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, memoryBudget,
+                    lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -103,8 +117,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, FileChannel lockFile,
-            FileLock lock) throws IOException {
+    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, long memoryBudget,
+            FileChannel lockFile, FileLock lock) throws IOException {
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -112,7 +126,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         DirectoryStorage storage = null;
         try {
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1, objects);
+                    Segments.count(params.blockBytes()) + 1, objects, memoryBudget);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
@@ -179,18 +193,28 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
         usable();
         boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, newLevel);
-        // A write inside a batch is not forced on its own: its record goes to disk with the call that completes the
-        // batch (or a flush), and U's files change only after that (DirectoryStorage holds the write until force).
-        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), completesBatch);
-        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch);
+        // Not forced on its own: the record reaches the disk with the next flush or checkpoint (group commit), and
+        // U's files change only after that (DirectoryStorage holds the write until then).
+        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), false);
+        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch, false);
     }
 
+    /** Adds the pending blocks as a batch, if any; either way every call so far is on disk when it returns. */
     @Override
     public void flush(SealedLevel newLevel) {
         usable();
         if (inner.checkFlush(newLevel)) {
             append(MessageType.FLUSH, codec.flush(newLevel));
-            applied(() -> inner.flush(newLevel), true);
+            applied(() -> inner.flush(newLevel), true, true);
+        } else {
+            try {
+                journal.force();
+                storage.writePendingU();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+                throw new IllegalStateException("PoR server: the writes so far could not be saved; restart the server",
+                        e);
+            }
         }
     }
 
@@ -204,7 +228,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         usable();
         inner.checkRebuildC(c);
         append(MessageType.REBUILD_C, codec.rebuildC(c));
-        applied(() -> inner.rebuildC(c), true);
+        applied(() -> inner.rebuildC(c), true, true);
     }
 
     @Override
@@ -218,7 +242,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         usable();
         inner.checkResync(epoch, c);
         append(MessageType.RESYNC, codec.resync(epoch, c));
-        applied(() -> inner.resync(epoch, c), true);
+        applied(() -> inner.resync(epoch, c), true, true);
     }
 
     @Override
@@ -249,10 +273,18 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
+    /**
+     * Closes the server. With no batch pending, H's levels in memory go to their files first and the checkpoint moves
+     * to now, so the next start replays nothing and the journal holds only the checkpoint.
+     */
     @Override
     public void close() throws IOException {
         inner.discardPreparedDecode(); // its spool file is scratch
         try (journal; storage; lockFile) {
+            if (!failed && inner.pending() == 0 && callsSinceCheckpoint) {
+                storage.spillMemoryLevels();
+                checkpoint();
+            }
             lock.release();
         }
     }
@@ -271,18 +303,24 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     private void append(MessageType type, byte[] payload, boolean force) {
         try {
             journal.append(type.code(), payload, force);
+            callsSinceCheckpoint = true;
         } catch (IOException e) {
             failed = true;
             throw new UncheckedIOException("PoR journal: a " + type + " could not be saved; restart the server", e);
         }
     }
 
-    /** Makes a recorded change; one that ends a batch or an epoch moves the checkpoint once the files are forced. */
-    private void applied(Runnable change, boolean checkpoint) {
+    /**
+     * Makes a recorded change. One that ends a batch or an epoch moves the checkpoint if H's levels in memory are then
+     * empty; otherwise a change whose record was {@code forced} lets U's pending writes go to its files.
+     */
+    private void applied(Runnable change, boolean endsBatch, boolean forced) {
         try {
             change.run();
-            if (checkpoint) {
+            if (endsBatch && checkpointDue()) {
                 checkpoint();
+            } else if (forced) {
+                storage.writePendingU();
             }
         } catch (IOException | RuntimeException e) {
             failed = true; // the journal holds the change: a restart redoes it
@@ -291,9 +329,16 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
+    /** Whether H's levels in memory are all empty, so that a checkpoint needs nothing the files do not hold. */
+    private boolean checkpointDue() {
+        return inner.pending() == 0 && (inner.state().t() & ((1 << storage.memoryLevels()) - 1)) == 0;
+    }
+
     private void checkpoint() throws IOException {
+        journal.force(); // the records first: U's pending writes reach its files in storage.force()
         storage.force();
         journal.replaceWith(List.of(checkpointEntry(inner.state())));
+        callsSinceCheckpoint = false;
     }
 
     private static ServerJournal.Entry checkpointEntry(LogState state) {
@@ -341,8 +386,14 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                         ex);
             }
         }
-        if (entries.size() > 1 && inner.pending() == 0) {
-            checkpoint();
+        if (entries.size() > 1) {
+            callsSinceCheckpoint = true;
+            if (checkpointDue()) {
+                checkpoint();
+            } else {
+                journal.force(); // replayed from the file, perhaps not yet on disk: before U's files change
+                storage.writePendingU();
+            }
         }
     }
 }

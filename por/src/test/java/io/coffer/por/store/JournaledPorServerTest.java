@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JournaledPorServerTest {
     private static final byte[] MASTER_KEY = new byte[32];
     private static final int BLOCK = 24;
+    /** A memory budget of 0: every level of H in files, a checkpoint after every batch. */
+    private static final long FILES_ONLY = 0;
 
     static {
         new SplittableRandom(42).nextBytes(MASTER_KEY);
@@ -79,8 +81,9 @@ class JournaledPorServerTest {
     }
 
     @Test
-    void theJournalHoldsACheckpointAndThePendingBatchOnly() throws IOException {
-        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
+    void withEveryLevelInFilesTheJournalHoldsACheckpointAndThePendingBatchOnly() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK), null,
+                FILES_ONLY)) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
             long checkpointOnly = server.journalBytes();
             byte[][] expected = new byte[16][];
@@ -134,7 +137,7 @@ class JournaledPorServerTest {
     }
 
     @Test
-    void writesInsideABatchReachUsFilesOnlyWithTheirBatchSoLosingTheirUnforcedRecordsLosesNothingElse()
+    void writesReachUsFilesOnlyAtAFlushSoLosingTheirUnforcedRecordsLosesNothingElse()
             throws IOException {
         byte[][] expected = new byte[16][];
         Path blocks = dir.resolve("u.blocks");
@@ -144,7 +147,10 @@ class JournaledPorServerTest {
         byte[][] contentAfterBatch;
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 4); // one whole batch: forced, in the files
+            writeRandom(client, expected, 4); // one whole batch
+            byte[] blocksBeforeFlush = Files.readAllBytes(blocks);
+            client.flush(); // nothing pending: the batch is forced, and only now in U's files
+            assertThat(Files.readAllBytes(blocks)).isNotEqualTo(blocksBeforeFlush);
             afterBatch = client.state();
             journalAfterBatch = Files.size(dir.resolve("journal"));
             contentAfterBatch = expected.clone();
@@ -199,7 +205,7 @@ class JournaledPorServerTest {
         byte[][] expected = new byte[32][];
         LogState acknowledged;
         int writtenIndex;
-        try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, params, null, FILES_ONLY)) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
             writeRandom(client, expected, 15); // t = 7, one pending: the next write adds a batch at level 3
             CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.WRITE);
@@ -212,7 +218,7 @@ class JournaledPorServerTest {
         }
         garble(dir.resolve("h-3-x.vectors"));
         garble(dir.resolve("u.blocks"), (long) writtenIndex * BLOCK, BLOCK / 2); // a torn write of the block
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, FILES_ONLY)) {
             assertThat(server.state()).isEqualTo(acknowledged);
             PorClient client = resume(server);
             assertContent(client, expected);

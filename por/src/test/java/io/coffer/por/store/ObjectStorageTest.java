@@ -42,7 +42,7 @@ class ObjectStorageTest {
         ServerParameters params = new ServerParameters(5, 1, BLOCK);
         MemoryBlobStore bucket = new MemoryBlobStore("bucket");
         byte[][] expected = new byte[32][];
-        try (JournaledPorServer server = JournaledPorServer.open(dir, params, bucket)) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, params, bucket, 0)) {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
             for (int op = 0; op < 32 + 11; op++) { // one C rebuild over written blocks, then H, one block pending
                 write(client, expected, op < 32 ? op : random.nextInt(32));
@@ -51,13 +51,13 @@ class ObjectStorageTest {
         }
         assertThat(bucket.head("u/7")).isPresent();
         assertThat(bucket.head("c-6-x/31")).isPresent();
-        assertThat(bucket.head("h-0-x/0")).isPresent();
+        assertThat(bucket.head("h-0-x/0")).isPresent(); // a memory budget of 0: every level of H in the bucket
         try (var files = Files.list(dir)) {
             assertThat(files.map(f -> f.getFileName().toString())).doesNotContain("u.blocks")
                     .noneMatch(f -> f.endsWith(".vectors"));
         }
 
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket)) {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket, 0)) {
             PorClient client = new PorClient(server, persisted.get(persisted.size() - 1), new SecureRandom(),
                     persisted::add);
             assertContent(client, expected);
@@ -89,6 +89,7 @@ class ObjectStorageTest {
             for (int i = 0; i < 15; i++) {
                 write(client, expected, i);
             }
+            client.flush(); // the writes so far on disk: U's blocks in the bucket
             bucket.delete("u/2");
             // the epoch's last write goes in; the C rebuild it makes due is refused until block 2 is repaired
             byte[] last = new byte[BLOCK];

@@ -1,0 +1,152 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.MemoryLevelStore;
+import io.coffer.por.code.Part;
+import java.io.IOException;
+
+/**
+ * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are written
+ * to memory and never to {@code files}, which keeps the larger ones. Every batch rebuilds one of the small levels and
+ * only one batch in 2^memoryLevels reaches a larger one, so most adds write no level file at all.
+ *
+ * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
+ * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
+ * small level that a store checkpointed with it filled (by a version that kept every level in files, or with a larger
+ * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
+ */
+final class SmallLevelsInMemory implements VectorStore {
+    /** At most this much memory for the small levels (and about half as much again for the journal they imply). */
+    static final long MAX_BUDGET_BYTES = 32L << 20;
+
+    private final VectorStore files;
+    private final MemoryLevelStore memory;
+    private final int memoryLevels;
+
+    SmallLevelsInMemory(VectorStore files, CodeParameters params, int memoryLevels) {
+        if (memoryLevels < 0 || memoryLevels > params.k()) {
+            throw new IllegalArgumentException("memory levels must be in [0, " + params.k() + "]: " + memoryLevels);
+        }
+        this.files = files;
+        this.memory = new MemoryLevelStore(params, files.width());
+        this.memoryLevels = memoryLevels;
+    }
+
+    /**
+     * How many of H's levels (0, 1, ...) fit {@code budgetBytes}: level l holds 2 * 2^l vectors of {@code width}
+     * ints, so levels 0..m-1 take (2^(m+1) - 2) vectors. At most k, C's level never.
+     */
+    static int memoryLevels(CodeParameters params, int width, long budgetBytes) {
+        long vectorBytes = (long) width * Integer.BYTES;
+        int m = 0;
+        while (m < params.k() && ((2L << (m + 1)) - 2) * vectorBytes <= budgetBytes) {
+            m++;
+        }
+        return m;
+    }
+
+    /** The default budget: a sixteenth of the heap, at most {@link #MAX_BUDGET_BYTES}. */
+    static long defaultBudget() {
+        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 16);
+    }
+
+    /** Levels 0..memoryLevels()-1 live in memory. */
+    int memoryLevels() {
+        return memoryLevels;
+    }
+
+    /**
+     * Writes the levels in memory to the files and forgets them here, so that they are read from the files until
+     * rewritten: before a checkpoint taken with them filled (a clean close).
+     */
+    void spill() {
+        int[] vector = new int[width()];
+        for (int level = 0; level < memoryLevels; level++) {
+            for (Part part : Part.values()) {
+                for (int i = 0; i < partSize(level); i++) {
+                    if (memory.contains(level, part, i)) {
+                        memory.read(level, part, i, vector);
+                        files.write(level, part, i, vector);
+                    }
+                }
+            }
+            memory.clear(level);
+        }
+    }
+
+    @Override
+    public int width() {
+        return files.width();
+    }
+
+    @Override
+    public int partSize(int level) {
+        return files.partSize(level);
+    }
+
+    @Override
+    public void read(int level, Part part, int index, int[] into) {
+        if (inMemory(level, part, index)) {
+            memory.read(level, part, index, into);
+        } else {
+            files.read(level, part, index, into);
+        }
+    }
+
+    @Override
+    public void write(int level, Part part, int index, int[] vector) {
+        if (level < memoryLevels) {
+            memory.write(level, part, index, vector);
+        } else {
+            files.write(level, part, index, vector);
+        }
+    }
+
+    @Override
+    public void clear(int level) {
+        if (level < memoryLevels) {
+            memory.clear(level);
+        }
+        files.clear(level);
+    }
+
+    @Override
+    public void writeOneElement(int level, int position, int[] x, int[] y) {
+        if (level < memoryLevels) {
+            memory.writeOneElement(level, position, x, y);
+        } else {
+            files.writeOneElement(level, position, x, y);
+        }
+    }
+
+    @Override
+    public int[][] readSlice(int level, Part part, int[] positions) {
+        if (!inMemory(level, part, 0)) {
+            return files.readSlice(level, part, positions);
+        }
+        int size = partSize(level);
+        int[][] out = new int[size][positions.length];
+        int[] vector = new int[width()];
+        for (int i = 0; i < size; i++) {
+            read(level, part, i, vector);
+            for (int j = 0; j < positions.length; j++) {
+                out[i][j] = vector[positions[j]];
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void force() throws IOException {
+        files.force();
+    }
+
+    @Override
+    public void close() throws IOException {
+        files.close();
+    }
+
+    private boolean inMemory(int level, Part part, int index) {
+        return level < memoryLevels && index >= 0 && index < partSize(level) && memory.contains(level, part, index);
+    }
+}
