@@ -12,6 +12,7 @@ import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,6 +101,15 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
             BlobStore objects) throws IOException {
+        return open(dir, k, batchExponent, blockBytes, blockWidth, objects, ByteOrder.nativeOrder());
+    }
+
+    /**
+     * As {@link #open(Path, int, int, int, int, BlobStore)}, with the code vectors' ints in {@code vectorOrder} (what
+     * the server's {@code parameters} file records: the platform's for a new store, big-endian for an older one).
+     */
+    public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
+            BlobStore objects, ByteOrder vectorOrder) throws IOException {
         if (blockBytes <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockBytes);
         }
@@ -120,10 +130,12 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             blocks.close();
             throw e;
         }
-        VectorStore h = objects == null ? new FileLevelStore(dir, "h", hParams, blockWidth << batchExponent)
-                : new BlobLevelStore(objects, "h", hParams, blockWidth << batchExponent);
-        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth)
-                : new BlobLevelStore(objects, "c", cParams, blockWidth);
+        int hWidth = blockWidth << batchExponent;
+        VectorStore h = objects == null
+                ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder, LevelCache.budgetBytes())
+                : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder);
+        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder, 0)
+                : new BlobLevelStore(objects, "c", cParams, blockWidth, vectorOrder);
         DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
         try {
             storage.rebuildTree();
