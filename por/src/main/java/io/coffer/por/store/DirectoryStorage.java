@@ -87,7 +87,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     /**
      * Opens (creating what is missing) the storage in {@code dir} for 2^k blocks of {@code blockBytes}, each a vector
-     * of {@code blockWidth} elements once tagged, and rebuilds the Merkle tree from U's sealed checksums.
+     * of {@code blockWidth} elements once tagged (as ints in the platform's byte order: a new store's), and rebuilds
+     * the Merkle tree from U's sealed checksums.
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth)
             throws IOException {
