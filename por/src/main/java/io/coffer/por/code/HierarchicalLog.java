@@ -33,6 +33,9 @@ public final class HierarchicalLog implements WriteLog {
     private final int[][] a; // per part: scratch vectors, so the parts can run on two threads
     private final int[][] b;
     private final int[] y;
+    /** Per part: the depth-first HRebuild's vectors, one per stage and one for the newest, made when first needed. */
+    private final List<List<int[]>> stages = List.of(new ArrayList<>(), new ArrayList<>());
+    private final int[] zetas; // zeta(i) of each stage i of HRebuild
     private LogState state;
 
     /** A log resuming from {@code state} over {@code store}, on the caller's thread. */
@@ -62,6 +65,10 @@ public final class HierarchicalLog implements WriteLog {
         this.a = new int[2][width];
         this.b = new int[2][width];
         this.y = new int[width];
+        this.zetas = new int[params.k() + 1];
+        for (int i = 0; i <= params.k(); i++) {
+            zetas[i] = params.zeta(i);
+        }
         this.state = state;
     }
 
@@ -111,13 +118,21 @@ public final class HierarchicalLog implements WriteLog {
     }
 
     /**
-     * HRebuildX(level, B) (or Y): X~1 = mix(X0, B), X~(i+1) = mix(X_i, X~i), X_level = X~level. X~i lives in the
-     * first 2^i slots of level {@code level}, and mix(X_i, X~i) writes A[j] over X~i[j] and A[j + 2^i] into the
-     * free slot above, so no temporary arrays are needed.
+     * HRebuildX(level, B) (or Y): X~1 = mix(X0, B), X~(i+1) = mix(X_i, X~i), X_level = X~level. Depth first
+     * ({@link #descend}) when its level + 1 vectors fit the group budget: every vector of the level is then written
+     * once and nothing is read back. Otherwise pass by pass: X~i lives in the first 2^i slots of level
+     * {@code level}, and mix(X_i, X~i) writes A[j] over X~i[j] and A[j + 2^i] into the free slot above, so no
+     * temporary arrays are needed, but the level is written twice over and read once.
      */
     private void rebuildPart(int level, Part part, int[] newest) {
         if (level == 0) {
             store.write(0, part, 0, newest);
+            return;
+        }
+        if ((long) (level + 1) * width * Integer.BYTES <= groupBytes) {
+            int[] root = stage(part, level);
+            System.arraycopy(newest, 0, root, 0, width);
+            descend(level, part, 0, 0, root);
             return;
         }
         int[] a = this.a[part.ordinal()];
@@ -141,6 +156,34 @@ public final class HierarchicalLog implements WriteLog {
                 twiddle = Zp.mul(twiddle, nu);
             }
         }
+    }
+
+    /**
+     * Butterfly j of stage i of HRebuild(level): mix(X_i[j], X~i[j] = {@code in}) gives X~(i+1)[j] and
+     * X~(i+1)[j + 2^i], each the input of one butterfly of stage i + 1 (the same j and j + 2^i), which run before
+     * the next butterfly of stage i; the last stage writes level {@code level}. The same butterflies on the same
+     * inputs as the passes, in another order, so the result is the same; it holds one vector per stage.
+     */
+    private void descend(int level, Part part, int i, int j, int[] in) {
+        int[] a = stage(part, i);
+        store.read(i, part, j, a);
+        ZpVectors.butterfly(a, in, Zp.pow(zetas[i], j), a, in);
+        int half = 1 << i;
+        if (i + 1 == level) {
+            store.write(level, part, j, a);
+            store.write(level, part, j + half, in);
+            return;
+        }
+        descend(level, part, i + 1, j, a);
+        descend(level, part, i + 1, j + half, in);
+    }
+
+    private int[] stage(Part part, int i) {
+        List<int[]> vectors = stages.get(part.ordinal());
+        while (vectors.size() <= i) {
+            vectors.add(new int[width]);
+        }
+        return vectors.get(i);
     }
 
     /**

@@ -7,10 +7,12 @@ import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Code vectors as objects of a {@link BlobStore}: vector i of a part of a level is
- * {@code <prefix><name>-<level>-<x|y>/<i>}, its elements as big-endian ints (the record of {@link FileLevelStore}).
+ * {@code <prefix><name>-<level>-<x|y>/<i>}, its elements as ints in the store's byte order (the record of
+ * {@link FileLevelStore}).
  * One GET or PUT per vector the log touches; a put is durable when it returns. {@link #clear} keeps the objects: the
  * log never reads a cleared vector before writing it again. A new store's C is written in full (objects have no
  * holes), 2n PUTs.
@@ -20,8 +22,9 @@ final class BlobLevelStore implements VectorStore {
     private final String prefix;
     private final CodeParameters params;
     private final int width;
+    private final ByteOrder order;
 
-    BlobLevelStore(BlobStore objects, String prefix, CodeParameters params, int width) {
+    BlobLevelStore(BlobStore objects, String prefix, CodeParameters params, int width, ByteOrder order) {
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
         }
@@ -29,6 +32,7 @@ final class BlobLevelStore implements VectorStore {
         this.prefix = prefix;
         this.params = params;
         this.width = width;
+        this.order = order;
     }
 
     @Override
@@ -38,7 +42,7 @@ final class BlobLevelStore implements VectorStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        ByteBuffer.wrap(get(level, part, index, 0, width)).asIntBuffer().get(into, 0, width);
+        ByteBuffer.wrap(get(level, part, index, 0, width)).order(order).asIntBuffer().get(into, 0, width);
     }
 
     @Override
@@ -47,7 +51,7 @@ final class BlobLevelStore implements VectorStore {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
         }
         String name = name(level, part, index);
-        ByteBuffer bytes = ByteBuffer.allocate(width * Integer.BYTES);
+        ByteBuffer bytes = ByteBuffer.allocate(width * Integer.BYTES).order(order);
         bytes.asIntBuffer().put(vector);
         try {
             objects.put(name, BlobContent.of(bytes.array()));
@@ -76,7 +80,7 @@ final class BlobLevelStore implements VectorStore {
             int j = 0;
             for (int r = 0; r < ranges.count(); r++) {
                 int first = ranges.firsts()[r];
-                ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, ranges.lengths()[r]));
+                ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, ranges.lengths()[r])).order(order);
                 int end = r + 1 < ranges.count() ? ranges.offsets()[r + 1] : positions.length;
                 for (; j < end; j++) {
                     out[i][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);

@@ -12,6 +12,7 @@ import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,7 +92,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     /**
      * Opens (creating what is missing) the storage in {@code dir} for 2^k blocks of {@code blockBytes}, each a vector
-     * of {@code blockWidth} elements once tagged, and rebuilds the Merkle tree from U's sealed checksums.
+     * of {@code blockWidth} elements once tagged (as ints in the platform's byte order: a new store's), and rebuilds
+     * the Merkle tree from U's sealed checksums.
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth)
             throws IOException {
@@ -105,12 +107,17 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      */
     public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
             BlobStore objects) throws IOException {
-        return open(dir, k, batchExponent, blockBytes, blockWidth, objects, SmallLevelsInMemory.defaultBudget());
+        return open(dir, k, batchExponent, blockBytes, blockWidth, objects, ByteOrder.nativeOrder(),
+                SmallLevelsInMemory.defaultBudget());
     }
 
-    /** As above, with at most {@code memoryBudget} bytes of H's smallest levels in memory (0: every level in files). */
-    static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
-            BlobStore objects, long memoryBudget) throws IOException {
+    /**
+     * As {@link #open(Path, int, int, int, int, BlobStore)}, with the code vectors' ints in {@code vectorOrder} (what
+     * the server's {@code parameters} file records: the platform's for a new store, big-endian for an older one) and
+     * at most {@code memoryBudget} bytes of H's smallest levels in memory (0: every level in files).
+     */
+    public static DirectoryStorage open(Path dir, int k, int batchExponent, int blockBytes, int blockWidth,
+            BlobStore objects, ByteOrder vectorOrder, long memoryBudget) throws IOException {
         if (blockBytes <= 0) {
             throw new IllegalArgumentException("block size must be positive: " + blockBytes);
         }
@@ -132,12 +139,12 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             throw e;
         }
         int hWidth = blockWidth << batchExponent;
-        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth)
-                : new BlobLevelStore(objects, "h", hParams, hWidth);
+        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder)
+                : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder);
         SmallLevelsInMemory h = new SmallLevelsInMemory(hFiles, hParams,
                 SmallLevelsInMemory.memoryLevels(hParams, hWidth, memoryBudget));
-        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth)
-                : new BlobLevelStore(objects, "c", cParams, blockWidth);
+        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder)
+                : new BlobLevelStore(objects, "c", cParams, blockWidth, vectorOrder);
         DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
         try {
             storage.rebuildTree();

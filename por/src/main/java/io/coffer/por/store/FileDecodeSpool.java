@@ -3,15 +3,16 @@ package io.coffer.por.store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A {@link DecodeSpool} in a file of fixed-size records (row r at r * width * 4, big-endian ints), so a decode of
- * many blocks (30 % of a large store) costs disk, not heap. The file is scratch: created empty, deleted on close,
- * and a leftover from a crash is overwritten by the next one.
+ * A {@link DecodeSpool} in a file of fixed-size records (row r at r * width * 4, ints in the platform's byte order),
+ * so a decode of many blocks (30 % of a large store) costs disk, not heap. The file is scratch (created empty,
+ * deleted on close, and a leftover from a crash is overwritten by the next one), so its order need not be recorded.
  */
 final class FileDecodeSpool implements DecodeSpool {
     private final Path file;
@@ -40,7 +41,7 @@ final class FileDecodeSpool implements DecodeSpool {
         if (from < 0 || length < 0 || from + length > width) {
             throw new IllegalArgumentException("elements " + from + ".." + (from + length) + " of a row of " + width);
         }
-        ByteBuffer bytes = ByteBuffer.allocate(length * Integer.BYTES);
+        ByteBuffer bytes = ByteBuffer.allocate(length * Integer.BYTES).order(ByteOrder.nativeOrder());
         bytes.asIntBuffer().put(elements, offset, length);
         long position = ((long) row * width + from) * Integer.BYTES;
         try {
@@ -55,7 +56,7 @@ final class FileDecodeSpool implements DecodeSpool {
     @Override
     public int[] row(int row) {
         check(row);
-        ByteBuffer bytes = ByteBuffer.allocate(width * Integer.BYTES);
+        ByteBuffer bytes = ByteBuffer.allocate(width * Integer.BYTES).order(ByteOrder.nativeOrder());
         long position = (long) row * width * Integer.BYTES;
         try {
             while (bytes.hasRemaining()) {

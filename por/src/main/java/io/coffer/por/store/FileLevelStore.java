@@ -5,16 +5,22 @@ import io.coffer.por.code.Part;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * A {@link LevelStore} in files: one file per (level, part), {@code <prefix>-<level>-<x|y>.vectors}, of fixed-size
- * records (vector i at offset i * width * 4, its elements as big-endian ints), read and written with positional
- * FileChannel I/O. Memory: one record buffer per part, whatever the number of vectors. {@link #clear} keeps the
- * files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes durable.
- * One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
+ * records (vector i at offset i * width * 4, its elements as ints in the store's byte order), read and written with
+ * positional FileChannel I/O. A record goes through a direct buffer per part: in the platform's order (what a new
+ * store records) the ints are copied, not swapped, and the channel reads and writes it without a copy of its own;
+ * a store created before the order was recorded is big-endian and pays the swap. (H's smallest levels never reach
+ * these files: {@link SmallLevelsInMemory}.) Memory: one record buffer per part, whatever the number of vectors.
+ * {@link #clear} keeps the files: the log never reads a cleared
+ * vector before writing it again. {@link #force} makes the writes durable. One thread per part at a time, as
+ * {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
 final class FileLevelStore implements VectorStore {
     private final Path dir;
@@ -22,11 +28,19 @@ final class FileLevelStore implements VectorStore {
     private final CodeParameters params;
     private final int width;
     private final int recordBytes;
+    private final ByteOrder order;
     private final FileChannel[][] channels; // [level][part], opened on first use
     private final boolean[][] dirty;
-    private final ByteBuffer[] buffers; // per part
+    private final ByteBuffer[] buffers; // per part, direct
+    private final IntBuffer[] ints; // views of buffers in the store's order
 
+    /** A store in the platform's byte order (tests). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width) {
+        this(dir, prefix, params, width, ByteOrder.nativeOrder());
+    }
+
+    /** A store whose records are ints in {@code order}. */
+    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order) {
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
         }
@@ -35,9 +49,15 @@ final class FileLevelStore implements VectorStore {
         this.params = params;
         this.width = width;
         this.recordBytes = Math.multiplyExact(width, 4);
+        this.order = order;
         this.channels = new FileChannel[params.k() + 2][2];
         this.dirty = new boolean[params.k() + 2][2];
-        this.buffers = new ByteBuffer[] {ByteBuffer.allocate(recordBytes), ByteBuffer.allocate(recordBytes)};
+        this.buffers = new ByteBuffer[2];
+        this.ints = new IntBuffer[2];
+        for (int p = 0; p < 2; p++) {
+            buffers[p] = ByteBuffer.allocateDirect(recordBytes).order(order);
+            ints[p] = buffers[p].asIntBuffer();
+        }
     }
 
     @Override
@@ -60,8 +80,9 @@ final class FileLevelStore implements VectorStore {
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot read " + file(level, part), e);
         }
-        buffer.flip();
-        buffer.asIntBuffer().get(into, 0, width);
+        IntBuffer view = ints[part.ordinal()];
+        view.clear();
+        view.get(into, 0, width);
     }
 
     @Override
@@ -71,8 +92,10 @@ final class FileLevelStore implements VectorStore {
         }
         FileChannel channel = channel(level, part, index);
         ByteBuffer buffer = buffers[part.ordinal()];
+        IntBuffer view = ints[part.ordinal()];
+        view.clear();
+        view.put(vector);
         buffer.clear();
-        buffer.asIntBuffer().put(vector);
         long position = (long) index * recordBytes;
         try {
             while (buffer.hasRemaining()) {
@@ -96,7 +119,7 @@ final class FileLevelStore implements VectorStore {
             throw new IllegalArgumentException("element " + position + " of " + x.length + " and " + y.length
                     + " vectors, level " + level + " has " + size + " of width " + width);
         }
-        ByteBuffer element = ByteBuffer.allocate(Integer.BYTES);
+        ByteBuffer element = ByteBuffer.allocate(Integer.BYTES).order(order);
         for (Part part : Part.values()) {
             FileChannel channel = channel(level, part, 0);
             int[] values = part == Part.X ? x : y;
@@ -146,7 +169,7 @@ final class FileLevelStore implements VectorStore {
         int size = params.partSize(level);
         PositionRanges ranges = PositionRanges.of(positions, width);
         FileChannel channel = channel(level, part, 0);
-        ByteBuffer span = ByteBuffer.allocate(ranges.longest() * Integer.BYTES);
+        ByteBuffer span = ByteBuffer.allocate(ranges.longest() * Integer.BYTES).order(order);
         int[][] out = new int[size][positions.length];
         try {
             for (int i = 0; i < size; i++) {

@@ -16,6 +16,7 @@ import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -108,8 +109,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
-            return open(dir, ParametersFile.fix(dir.resolve("parameters"), requested), objects, memoryBudget,
-                    lockFile, lock);
+            ParametersFile.Stored stored = ParametersFile.fix(dir.resolve("parameters"), requested);
+            return open(dir, stored.parameters(), stored.vectorOrder(), objects, memoryBudget, lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -117,8 +118,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, BlobStore objects, long memoryBudget,
-            FileChannel lockFile, FileLock lock) throws IOException {
+    private static JournaledPorServer open(Path dir, ServerParameters params, ByteOrder vectorOrder, BlobStore objects,
+            long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -126,7 +127,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         DirectoryStorage storage = null;
         try {
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1, objects, memoryBudget);
+                    Segments.count(params.blockBytes()) + 1, objects, vectorOrder, memoryBudget);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");

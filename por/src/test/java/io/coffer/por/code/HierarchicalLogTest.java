@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.field.Zp;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
@@ -207,6 +208,56 @@ class HierarchicalLogTest {
                     .hasMessageContaining("no vector 0");
         } finally {
             executor.shutdownNow();
+        }
+    }
+
+    @Test
+    void theDepthFirstRebuildWritesEachVectorOfItsLevelOnceReadsNoneOfItAndEqualsThePasses() {
+        SplittableRandom random = new SplittableRandom(6);
+        CodeParameters params = new CodeParameters(7);
+        int width = 3;
+        MemoryLevelStore passesStore = new MemoryLevelStore(params, width);
+        MemoryLevelStore depthStore = new MemoryLevelStore(params, width);
+        int[] writes = new int[params.k() + 1];
+        int[] reads = new int[params.k() + 1];
+        LevelStore counting = new LevelStore() {
+            @Override
+            public int width() {
+                return width;
+            }
+
+            @Override
+            public void read(int level, Part part, int index, int[] into) {
+                reads[level]++;
+                depthStore.read(level, part, index, into);
+            }
+
+            @Override
+            public void write(int level, Part part, int index, int[] vector) {
+                writes[level]++;
+                depthStore.write(level, part, index, vector);
+            }
+
+            @Override
+            public void clear(int level) {
+                depthStore.clear(level);
+            }
+        };
+        // groups of one vector: every HRebuild goes pass by pass; the default budget: depth first at every level
+        HierarchicalLog passes = new HierarchicalLog(params, passesStore, LogState.empty(7), null, width * 4);
+        HierarchicalLog depthFirst = new HierarchicalLog(params, counting, LogState.empty(7));
+        for (int t = 0; t < params.n() - 1; t++) {
+            int[] v = CodeVectors.random(random, width);
+            passes.add(v);
+            Arrays.fill(writes, 0);
+            Arrays.fill(reads, 0);
+            depthFirst.add(v);
+            int level = Integer.numberOfTrailingZeros(~t);
+            for (int l = 0; l <= params.k(); l++) {
+                assertThat(writes[l]).as("writes of level %d at t = %d", l, t).isEqualTo(l == level ? 2 << l : 0);
+                assertThat(reads[l]).as("reads of level %d at t = %d", l, t).isEqualTo(l < level ? 2 << l : 0);
+            }
+            assertThat(depthStore.sameContents(passesStore)).as("t = %d", t).isTrue();
         }
     }
 

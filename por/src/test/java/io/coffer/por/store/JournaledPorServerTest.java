@@ -217,6 +217,7 @@ class JournaledPorServerTest {
             crash.rewindJournal();
         }
         garble(dir.resolve("h-3-x.vectors"));
+        garble(dir.resolve("h-3.sealed")); // written in place too, forced at the checkpoint
         garble(dir.resolve("u.blocks"), (long) writtenIndex * BLOCK, BLOCK / 2); // a torn write of the block
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, FILES_ONLY)) {
             assertThat(server.state()).isEqualTo(acknowledged);
@@ -242,6 +243,7 @@ class JournaledPorServerTest {
         }
         garble(dir.resolve("c-5-x.vectors"));
         garble(dir.resolve("c-5-y.vectors"));
+        garble(dir.resolve("c.sealed"));
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.state()).isEqualTo(new LogState(4, 0, 2));
             PorClient client = resume(server);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.Part;
 import io.coffer.sdk.blob.MemoryBlobStore;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -42,7 +43,8 @@ class SliceReadsTest {
         SplittableRandom random = new SplittableRandom(8);
         int[][] vectors = new int[4][];
         try (FileLevelStore files = new FileLevelStore(dir, "h", params, WIDTH);
-                BlobLevelStore objects = new BlobLevelStore(new MemoryBlobStore("bucket"), "h", params, WIDTH)) {
+                BlobLevelStore objects = new BlobLevelStore(new MemoryBlobStore("bucket"), "h", params, WIDTH,
+                        ByteOrder.nativeOrder())) {
             for (int i = 0; i < 4; i++) {
                 vectors[i] = random.ints(WIDTH, 0, 1 << 30).toArray();
                 files.write(2, Part.Y, i, vectors[i]);

@@ -1,0 +1,51 @@
+package io.coffer.por.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.net.ServerParameters;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The parameters file fixes a store's parameters and the byte order of its code vectors. */
+class ParametersFileTest {
+    private static final ServerParameters PARAMS = new ServerParameters(6, 2, 4096);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aNewStoreRecordsThePlatformsByteOrderAndKeepsIt() throws IOException {
+        Path file = dir.resolve("parameters");
+        ParametersFile.Stored created = ParametersFile.fix(file, PARAMS);
+        assertThat(created).isEqualTo(new ParametersFile.Stored(PARAMS, ByteOrder.nativeOrder()));
+        String name = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? "little" : "big";
+        assertThat(Files.readString(file)).contains("vectorOrder=" + name);
+        assertThat(ParametersFile.fix(file, null)).isEqualTo(created);
+        assertThat(ParametersFile.fix(file, PARAMS)).isEqualTo(created);
+    }
+
+    @Test
+    void aStoreCreatedBeforeTheOrderWasRecordedIsBigEndian() throws IOException {
+        Path file = dir.resolve("parameters");
+        Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\n", StandardCharsets.US_ASCII);
+        assertThat(ParametersFile.fix(file, PARAMS)).isEqualTo(new ParametersFile.Stored(PARAMS,
+                ByteOrder.BIG_ENDIAN));
+        assertThat(Files.readString(file)).doesNotContain("vectorOrder"); // the file is left as it was
+        Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nvectorOrder=little\n", StandardCharsets.US_ASCII);
+        assertThat(ParametersFile.fix(file, null).vectorOrder()).isEqualTo(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Test
+    void anUnknownByteOrderIsRefused() throws IOException {
+        Path file = dir.resolve("parameters");
+        Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nvectorOrder=middle\n", StandardCharsets.US_ASCII);
+        assertThatThrownBy(() -> ParametersFile.fix(file, PARAMS)).isInstanceOf(IOException.class)
+                .hasMessageContaining("unknown vector byte order: middle");
+    }
+}
