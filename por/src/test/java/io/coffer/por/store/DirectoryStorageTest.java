@@ -15,6 +15,7 @@ import io.coffer.por.merkle.MerkleTree;
 import io.coffer.por.server.HonestPorServer;
 import io.coffer.por.server.MemoryPorServer;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.SplittableRandom;
@@ -44,7 +45,7 @@ class DirectoryStorageTest {
         byte[] sealed3 = sealed();
         byte[] sealed5 = sealed();
         byte[] root;
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             assertThat(storage.u(3)).isNull();
             assertThat(storage.uSealed(3)).isNull();
             storage.setU(3, block);
@@ -55,7 +56,7 @@ class DirectoryStorageTest {
             storage.force();
             root = storage.root();
         }
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             assertThat(storage.u(3)).isEqualTo(block);
             assertThat(storage.uSealed(3)).isEqualTo(sealed3);
             assertThat(storage.lost(3)).isFalse();
@@ -77,7 +78,7 @@ class DirectoryStorageTest {
 
     @Test
     void codeVectorsAreRecordsByIndexAndANeverWrittenOneIsNotRead() throws IOException {
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             LevelStore h = storage.hVectors();
             int[] v = random.ints(WIDTH, 0, 1 << 30).toArray();
             int[] w = random.ints(WIDTH, 0, 1 << 30).toArray();
@@ -99,7 +100,7 @@ class DirectoryStorageTest {
     void sealedChecksumsOfALevelAreKeptWholeAndTheirPresenceFollowsTheLogState() throws IOException {
         byte[][] x = {sealed(), sealed(), sealed(), sealed()};
         byte[][] y = {sealed(), sealed(), sealed(), sealed()};
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             storage.setSealedH(2, x, y);
             assertThat(storage.hasSealedH(2)).isTrue();
             assertThat(storage.sealedH(2, Part.Y)).isDeepEqualTo(y);
@@ -108,7 +109,7 @@ class DirectoryStorageTest {
             storage.clearSealedH(2);
             assertThat(storage.sealedH(2, Part.X)).isNull();
         }
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             LogState t4 = new LogState(4, 4, 1); // level 2 filled
             storage.resetSealedPresence(t4::filled, true);
             assertThat(storage.hasSealedH(2)).isTrue();
@@ -122,7 +123,7 @@ class DirectoryStorageTest {
         int k = 5;
         int batch = 1;
         MemoryPorServer memory = new MemoryPorServer(k, batch, BLOCK);
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, batch, BLOCK, WIDTH, null, 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, batch, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             HonestPorServer<DirectoryStorage> files = new HonestPorServer<>(storage, LogState.empty(k - batch));
             byte[] key = new byte[32];
             PorClient onMemory = PorClient.initialize(memory, key, new SecureRandom(), s -> { });
