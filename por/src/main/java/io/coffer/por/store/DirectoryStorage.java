@@ -332,11 +332,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         }
         byte[][][] inMemory = level < hSealedInMemory.length ? hSealedInMemory[level] : null;
         if (inMemory != null) {
-            byte[][] out = inMemory[part.ordinal()].clone();
-            for (int i = 0; i < out.length; i++) {
-                out[i] = out[i].clone();
-            }
-            return out;
+            return copies(inMemory[part.ordinal()]);
         }
         return readSealed(sealedFile(level), part, hParams.partSize(level));
     }
