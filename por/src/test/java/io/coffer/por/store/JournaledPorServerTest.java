@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.code.LogState;
+import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
@@ -26,6 +27,10 @@ class JournaledPorServerTest {
     private static final int BLOCK = 24;
     /** A memory budget of 0: every level of H in files, a checkpoint after every batch. */
     private static final long FILES_ONLY = 0;
+    /** k = 5, b = 1: H holds 2^4 batches of 2 blocks. */
+    private static final ServerParameters SMALL_LEVELS_PARAMS = new ServerParameters(5, 1, BLOCK);
+    /** A memory budget of exactly H's levels 0 and 1 (2 + 4 vectors of 2 blocks) for SMALL_LEVELS_PARAMS. */
+    private static final long TWO_LEVELS = 6L * (Segments.count(BLOCK) + 1) * 2 * Integer.BYTES;
 
     static {
         new SplittableRandom(42).nextBytes(MASTER_KEY);
@@ -289,6 +294,104 @@ class JournaledPorServerTest {
         random.nextBytes(noise);
         System.arraycopy(noise, 0, bytes, (int) from, length);
         Files.write(file, bytes);
+    }
+
+    @Test
+    void levelsInMemoryNeverReachTheFilesAndTheCheckpointMovesOnlyWhenTheyAreEmpty() throws IOException {
+        byte[][] expected = new byte[32][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
+            assertThat(server.storage().memoryLevels()).isEqualTo(2);
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            long checkpointOnly = server.journalBytes();
+            for (int write = 1; write <= 32 + 20; write++) { // an epoch, a C rebuild, and on
+                writeRandom(client, expected, 1);
+                int t = server.state().t();
+                boolean batchEnded = write % 2 == 0;
+                if (batchEnded && t % 4 == 0) {
+                    assertThat(server.journalBytes()).as("write %d, t = %d", write, t).isEqualTo(checkpointOnly);
+                } else {
+                    assertThat(server.journalBytes()).as("write %d, t = %d", write, t).isGreaterThan(checkpointOnly);
+                }
+                if (t >= 4) {
+                    assertThat(dir.resolve("h-2-x.vectors")).exists();
+                }
+            }
+            for (String file : List.of("h-0-x.vectors", "h-0-y.vectors", "h-1-x.vectors", "h-0.sealed",
+                    "h-1.sealed")) {
+                assertThat(dir.resolve(file)).doesNotExist();
+            }
+            assertContent(client, expected);
+        }
+    }
+
+    @Test
+    void aRestartBetweenCheckpointsRebuildsTheLevelsInMemoryFromTheJournal() throws IOException {
+        byte[][] expected = new byte[32][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 32 + 11); // the second epoch: t = 5 (levels 0 and 2), one pending
+            assertThat(server.state().t()).isEqualTo(5);
+        }
+        for (int restart = 0; restart < 3; restart++) {
+            try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+                assertThat(server.state().t()).isEqualTo(5 + 3 * restart);
+                PorClient client = resume(server);
+                assertContent(client, expected);
+                writeRandom(client, expected, 6); // three batches more: across a checkpoint every other time
+                assertContent(client, expected);
+            }
+        }
+    }
+
+    @Test
+    void aCleanCloseWritesTheLevelsInMemoryToTheirFilesAndLeavesOnlyTheCheckpoint() throws IOException {
+        byte[][] expected = new byte[32][];
+        long checkpointOnly;
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            checkpointOnly = server.journalBytes();
+            writeRandom(client, expected, 32 + 10); // the second epoch: t = 5, levels 0 and 2 filled
+            client.flush();
+            assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
+            assertThat(dir.resolve("h-0-x.vectors")).doesNotExist();
+        }
+        assertThat(Files.size(dir.resolve("journal"))).isEqualTo(checkpointOnly);
+        assertThat(dir.resolve("h-0-x.vectors")).exists();
+        assertThat(dir.resolve("h-0.sealed")).exists();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(server.state().t()).isEqualTo(5);
+            PorClient client = resume(server);
+            assertContent(client, expected); // level 0 read from its file
+            writeRandom(client, expected, 12); // t = 11: level 0 rewritten in memory, a checkpoint at t = 8
+            assertContent(client, expected);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(server.state().t()).isEqualTo(11);
+            assertContent(resume(server), expected);
+        }
+    }
+
+    @Test
+    void aStoreCheckpointedWithSmallLevelsInFilesOpensWithThemInMemoryAndBack() throws IOException {
+        byte[][] expected = new byte[32][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, 0)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 32 + 6); // t = 3: levels 0 and 1 filled, in files, at the checkpoint
+            assertThat(server.state().t()).isEqualTo(3);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            PorClient client = resume(server);
+            assertContent(client, expected); // levels 0 and 1 read from their files
+            writeRandom(client, expected, 7); // t = 6 and one pending: in memory now, no checkpoint since t = 4
+            assertContent(client, expected);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 0)) { // all in files again
+            assertThat(server.state().t()).isEqualTo(6);
+            PorClient client = resume(server);
+            assertContent(client, expected);
+            writeRandom(client, expected, 30); // over the next C rebuild
+            assertContent(client, expected);
+        }
     }
 
     @Test
