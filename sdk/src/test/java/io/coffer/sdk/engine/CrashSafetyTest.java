@@ -70,7 +70,10 @@ class CrashSafetyTest {
             Thread.sleep(mode.equals("multipart") ? random.nextInt(0, 40) : random.nextInt(10, 400));
             child.destroyForcibly();
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            reader.join(5000);
+            // every line the child wrote must be read before they are counted: a DELETING line missed here would make a
+            // deleted object look lost (the stream ends with the child, so the reader ends too)
+            reader.join(TimeUnit.SECONDS.toMillis(60));
+            assertThat(reader.isAlive()).as("the child's output read to its end").isFalse();
             synchronized (lines) {
                 for (String line : lines) {
                     String[] f = line.split(" ");
