@@ -209,8 +209,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             applied(() -> inner.flush(newLevel), true, true);
         } else {
             try {
-                journal.force();
-                storage.writePendingU();
+                writePendingUAfterTheirRecords();
             } catch (IOException | RuntimeException e) {
                 failed = true;
                 throw new IllegalStateException("PoR server: the writes so far could not be saved; restart the server",
@@ -335,6 +334,12 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         return inner.pending() == 0 && (inner.state().t() & ((1 << storage.memoryLevels()) - 1)) == 0;
     }
 
+    /** U's pending writes to its files once every record is on disk: no file change may reach the disk first. */
+    private void writePendingUAfterTheirRecords() throws IOException {
+        journal.force();
+        storage.writePendingU();
+    }
+
     private void checkpoint() throws IOException {
         journal.force(); // the records first: U's pending writes reach its files in storage.force()
         storage.force();
@@ -392,8 +397,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             if (checkpointDue()) {
                 checkpoint();
             } else {
-                journal.force(); // replayed from the file, perhaps not yet on disk: before U's files change
-                storage.writePendingU();
+                writePendingUAfterTheirRecords(); // replayed from the file, perhaps not yet on disk
             }
         }
     }
