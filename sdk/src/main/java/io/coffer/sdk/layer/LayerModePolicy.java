@@ -32,8 +32,10 @@ public record LayerModePolicy(Map<String, String> modes, int subChunkAverage, in
     /** The paper's largest sub-chunk average, 1 KiB. */
     public static final int DEFAULT_SUB_CHUNK_AVERAGE = 1 << 10;
     /**
-     * FastCDC's average sub-chunk size in the decompressed space (layers with a zlib recipe): text deduplicates at
-     * 8 KiB as well as at 1 KiB while manifests and per-chunk sealing cost an eighth (docs/BENCHMARKS.md).
+     * FastCDC's average sub-chunk size in the decompressed space (layers with a zlib recipe): there SimEnc's pipeline
+     * stored 152.6 MB of the dev dataset with 2/4/8 KiB sub-chunks against 209.8 MB with 0.2/0.5/1 KiB, the manifest
+     * entries and per-sub-chunk sealing costing an eighth as much (docs/BENCHMARKS.md, "The pipeline experiment";
+     * the table is in benchmarks/notes/dedup-layers-2026-11.md).
      */
     public static final int DECOMPRESSED_SUB_CHUNK_AVERAGE = 8 << 10;
     /**
