@@ -23,8 +23,9 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * @param s3 the SDK client, with the builder's retry strategy, timeouts and signing
  * @param http the HTTP client under both; given to the SDK ready-made, so the SDK leaves it open
  * @param direct in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply
+ * @param puts the HTTP client of {@code direct}'s PUTs (its own connection pool), or null with {@code direct}
  */
-record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
+record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct, WholeBodyPuts puts) {
 
     /**
      * Builds the clients; nothing is sent to the service yet. Uses the SDK's Apache HttpClient 4 based client
@@ -79,11 +80,14 @@ record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
             client.region(Region.of(b.region));
         }
         // test interceptors inject faults into SDK requests: with them every request takes the SDK's path
-        DirectRequests direct = b.endpoint != null && b.pathStyleAccess && b.interceptors.isEmpty()
-                ? new DirectRequests(http, credentials,
-                        b.signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
-                        b.endpoint, b.bucket, b.region, b.signPayloadOverHttp)
-                : null;
-        return new S3Connection(client.build(), http, direct);
+        WholeBodyPuts puts = null;
+        DirectRequests direct = null;
+        if (b.endpoint != null && b.pathStyleAccess && b.interceptors.isEmpty()) {
+            puts = new WholeBodyPuts(b.connectionTimeout, b.socketTimeout, b.maxConnections);
+            direct = new DirectRequests(http, puts, credentials,
+                    b.signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
+                    b.endpoint, b.bucket, b.region, b.signPayloadOverHttp);
+        }
+        return new S3Connection(client.build(), http, direct, puts);
     }
 }
