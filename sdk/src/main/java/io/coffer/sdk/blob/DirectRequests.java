@@ -49,8 +49,8 @@ final class DirectRequests {
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
 
-    DirectRequests(SdkHttpClient http, WholeBodyPuts puts, AwsCredentialsProvider credentials, AwsV4HttpSigner signer, URI endpoint,
-                   String bucket, String region, boolean signPayload) {
+    DirectRequests(SdkHttpClient http, WholeBodyPuts puts, AwsCredentialsProvider credentials,
+                   AwsV4HttpSigner signer, URI endpoint, String bucket, String region, boolean signPayload) {
         this.http = http;
         this.puts = puts;
         this.credentials = credentials;

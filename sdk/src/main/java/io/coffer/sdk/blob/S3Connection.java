@@ -18,10 +18,11 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * The clients an {@link S3BlobStore} sends its requests through, built from its {@link S3BlobStore.Builder}: one
- * Apache HTTP client (one connection pool) shared by the SDK's {@link S3Client} and the {@link DirectRequests}.
+ * Apache HTTP client (one connection pool) shared by the SDK's {@link S3Client} and the {@link DirectRequests}' reads,
+ * and a second pool for the direct PUTs ({@link WholeBodyPuts}).
  *
  * @param s3 the SDK client, with the builder's retry strategy, timeouts and signing
- * @param http the HTTP client under both; given to the SDK ready-made, so the SDK leaves it open
+ * @param http the HTTP client under the SDK and the direct reads; given to the SDK ready-made, so it leaves it open
  * @param direct in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply
  * @param puts the HTTP client of {@code direct}'s PUTs (its own connection pool), or null with {@code direct}
  */
@@ -56,7 +57,7 @@ record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct, Whol
         // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
         // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
         // wait for "100 Continue" costs a round trip per upload.
-        // one HTTP client (one connection pool) for the SDK and the direct requests
+        // one HTTP client (one connection pool) for the SDK and the direct reads
         SdkHttpClient http = ApacheHttpClient.builder()
                 .expectContinueEnabled(false)
                 .connectionTimeout(b.connectionTimeout)
