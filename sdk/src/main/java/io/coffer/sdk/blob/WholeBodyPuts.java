@@ -25,10 +25,10 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * The HTTP client that sends {@link DirectRequests}' PUTs, Apache HttpClient 4 used directly: each body goes to the
  * socket in one write (the JDK then passes it on in 128 KiB pieces). The SDK's Apache client copies a body through
  * a 4 KiB buffer into a 4 KiB socket write each (its entity wraps the content in an {@code InputStreamEntity}, and it
- * offers no hook for plain-http sockets): about 2,000 system calls per 8 MiB pack and 0.25 ms of CPU per MB of large
- * PUT (docs/BENCHMARKS.md, "Issue 23's large PUT, second round"). Its own connection pool, with the store's limits and
- * timeouts, the JVM's proxy and TLS settings as the SDK's client takes them; no retries (the caller falls back to the
- * SDK, which retries).
+ * offers no hook for plain-http sockets): about 2,000 system calls per 8 MiB pack; this way the upload threads spend
+ * 28 % less CPU (docs/BENCHMARKS.md, "Issue 23's large PUT, second round"). Its own connection pool, with the store's
+ * limits and timeouts, the JVM's proxy and TLS settings as the SDK's client takes them; no retries (the caller falls
+ * back to the SDK, which retries).
  */
 final class WholeBodyPuts implements AutoCloseable {
     private final CloseableHttpClient client;
