@@ -1,12 +1,10 @@
 package io.coffer.sdk.blob;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Objects;
 
 /**
  * The bytes of a blob to be put: a known length and a source that can be opened more than once, so that a
@@ -32,14 +30,7 @@ public interface BlobContent {
     }
 
     static BlobContent of(byte[] bytes, int offset, int length) {
-        Objects.checkFromIndexSize(offset, length, bytes.length);
-        return new BlobContent() {
-            @Override public long length() { return length; }
-            @Override public InputStream open() { return new ByteArrayInputStream(bytes, offset, length); }
-            @Override public ByteBuffer inMemory() {
-                return ByteBuffer.wrap(bytes, offset, length).asReadOnlyBuffer();
-            }
-        };
+        return new ArrayContent(bytes, offset, length);
     }
 
     static BlobContent of(Path file) throws IOException {

@@ -2,7 +2,6 @@ package io.coffer.sdk.blob;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -22,13 +21,14 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
- * Requests sent straight through the store's HTTP client, signed by the SDK's own SigV4 signer, without the SDK's
+ * Requests sent straight through an HTTP client, signed by the SDK's own SigV4 signer, without the SDK's
  * request pipeline (interceptors, endpoint rules, marshalling, metrics, retries), which costs about 1 ms of CPU per
  * request (docs/BENCHMARKS.md): a PutObject of an in-memory blob (a small object's, a manifest, a pack: a large PUT
  * uploads about five packs per 16 MiB part), and a ranged GetObject read into the caller's array (a GET's pack
  * reads). Only the success path is taken here: any other answer, and any I/O error, makes the method return false,
  * and the caller sends the same request through the SDK, which retries and maps errors as for every other request.
- * Both requests are idempotent, so a second attempt after a lost answer is harmless.
+ * Both requests are idempotent, so a second attempt after a lost answer is harmless. The reads go through the
+ * store's HTTP client (the SDK's), the PUTs through {@link WholeBodyPuts}, which writes each body in one piece.
  *
  * <p>Used only where the request is plain to build: a configured endpoint with path-style addressing and keys of
  * unreserved URL characters (Coffer's own blob names: hex ids, '/' and a prefix of the same characters).
@@ -39,6 +39,7 @@ final class DirectRequests {
     private static final int PARTIAL_CONTENT = 206;
 
     private final SdkHttpClient http;
+    private final WholeBodyPuts puts;
     private final AwsCredentialsProvider credentials;
     private final AwsV4HttpSigner signer;
     private final URI endpoint;
@@ -48,9 +49,10 @@ final class DirectRequests {
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
 
-    DirectRequests(SdkHttpClient http, AwsCredentialsProvider credentials, AwsV4HttpSigner signer, URI endpoint,
-                   String bucket, String region, boolean signPayload) {
+    DirectRequests(SdkHttpClient http, WholeBodyPuts puts, AwsCredentialsProvider credentials,
+                   AwsV4HttpSigner signer, URI endpoint, String bucket, String region, boolean signPayload) {
         this.http = http;
+        this.puts = puts;
         this.credentials = credentials;
         this.signer = signer;
         this.endpoint = endpoint;
@@ -87,19 +89,13 @@ final class DirectRequests {
     /** Sends the PUT; true once the backend answered 2xx, false when the caller should send it through the SDK. */
     boolean put(String key, ByteBuffer bytes) {
         ByteBuffer body = bytes.asReadOnlyBuffer();
-        ContentStreamProvider content = () -> new ByteBufferInputStream(body);
         SdkHttpFullRequest request = request(SdkHttpMethod.PUT, key)
                 .putHeader("Content-Type", CONTENT_TYPE)
                 .putHeader("Content-Length", Integer.toString(body.remaining()))
                 .build();
         try {
-            HttpExecuteResponse response = execute(request, content);
-            try (InputStream answer = response.responseBody().orElse(null)) {
-                if (answer != null) {
-                    answer.transferTo(OutputStream.nullOutputStream()); // frees the pooled connection
-                }
-            }
-            if (!response.httpResponse().isSuccessful()) {
+            // the signer reads the body only to hash it (a signed payload); the array goes out as it is
+            if (!puts.put(sign(request, () -> new ByteBufferInputStream(body)).request(), bytes)) {
                 return false;
             }
             stored.incrementAndGet();
@@ -153,8 +149,18 @@ final class DirectRequests {
     /** Signs {@code request} (with {@code content} as its body, or none) and sends it. */
     private HttpExecuteResponse execute(SdkHttpFullRequest request, ContentStreamProvider content)
             throws IOException {
+        SignedRequest signed = sign(request, content);
+        HttpExecuteRequest.Builder execute = HttpExecuteRequest.builder().request(signed.request());
+        ContentStreamProvider body = signed.payload().orElse(content);
+        if (body != null) {
+            execute.contentStreamProvider(body);
+        }
+        return http.prepareRequest(execute.build()).call();
+    }
+
+    private SignedRequest sign(SdkHttpFullRequest request, ContentStreamProvider content) {
         AwsCredentialsIdentity identity = credentials.resolveIdentity().join();
-        SignedRequest signed = signer.sign(r -> r.identity(identity)
+        return signer.sign(r -> r.identity(identity)
                 .request(request)
                 .payload(content)
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
@@ -162,11 +168,5 @@ final class DirectRequests {
                 .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
                 .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
                 .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, signPayload));
-        HttpExecuteRequest.Builder execute = HttpExecuteRequest.builder().request(signed.request());
-        ContentStreamProvider body = signed.payload().orElse(content);
-        if (body != null) {
-            execute.contentStreamProvider(body);
-        }
-        return http.prepareRequest(execute.build()).call();
     }
 }

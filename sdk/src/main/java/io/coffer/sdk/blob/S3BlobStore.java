@@ -65,6 +65,7 @@ public final class S3BlobStore implements BlobStore {
     private final SdkHttpClient http;
     /** In-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply. */
     private final DirectRequests direct;
+    private final WholeBodyPuts directPutClient;
     private final String bucket;
     private final String keyPrefix;
     private final String region;
@@ -78,6 +79,7 @@ public final class S3BlobStore implements BlobStore {
         this.s3 = connection.s3();
         this.http = connection.http();
         this.direct = connection.direct();
+        this.directPutClient = connection.puts();
         this.bucket = b.bucket;
         this.keyPrefix = b.keyPrefix;
         this.region = b.region;
@@ -110,7 +112,8 @@ public final class S3BlobStore implements BlobStore {
 
     private void putSingle(String name, BlobContent content, long length) throws IOException {
         if (direct != null && DirectRequests.handles(key(name))) {
-            ByteBuffer memory = content.inMemory();
+            // an array goes to the socket as it is; a read-only view would be copied out first
+            ByteBuffer memory = content instanceof ArrayContent array ? array.array() : content.inMemory();
             if (memory != null && memory.remaining() == length && direct.put(key(name), memory)) {
                 return;
             }
@@ -294,6 +297,9 @@ public final class S3BlobStore implements BlobStore {
     public void close() {
         s3.close();
         http.close(); // given to the SDK ready-made, so the SDK leaves it open
+        if (directPutClient != null) {
+            directPutClient.close();
+        }
     }
 
     /** Puts that went straight through the HTTP client (see {@link DirectRequests}); -1 where that path is off. */

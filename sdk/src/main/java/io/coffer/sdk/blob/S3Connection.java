@@ -18,13 +18,15 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * The clients an {@link S3BlobStore} sends its requests through, built from its {@link S3BlobStore.Builder}: one
- * Apache HTTP client (one connection pool) shared by the SDK's {@link S3Client} and the {@link DirectRequests}.
+ * Apache HTTP client (one connection pool) shared by the SDK's {@link S3Client} and the {@link DirectRequests}' reads,
+ * and a second pool for the direct PUTs ({@link WholeBodyPuts}).
  *
  * @param s3 the SDK client, with the builder's retry strategy, timeouts and signing
- * @param http the HTTP client under both; given to the SDK ready-made, so the SDK leaves it open
+ * @param http the HTTP client under the SDK and the direct reads; given to the SDK ready-made, so it leaves it open
  * @param direct in-memory puts and ranged reads without the SDK's pipeline, or null where they do not apply
+ * @param puts the HTTP client of {@code direct}'s PUTs (its own connection pool), or null with {@code direct}
  */
-record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
+record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct, WholeBodyPuts puts) {
 
     /**
      * Builds the clients; nothing is sent to the service yet. Uses the SDK's Apache HttpClient 4 based client
@@ -55,7 +57,7 @@ record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
         // aws-chunked encoding and a copy per upload, and cost more than the request itself for small blobs.
         // No Expect: 100-continue either: the backend is Coffer's own bucket, a rejected upload is rare, and the
         // wait for "100 Continue" costs a round trip per upload.
-        // one HTTP client (one connection pool) for the SDK and the direct requests
+        // one HTTP client (one connection pool) for the SDK and the direct reads
         SdkHttpClient http = ApacheHttpClient.builder()
                 .expectContinueEnabled(false)
                 .connectionTimeout(b.connectionTimeout)
@@ -79,11 +81,14 @@ record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct) {
             client.region(Region.of(b.region));
         }
         // test interceptors inject faults into SDK requests: with them every request takes the SDK's path
-        DirectRequests direct = b.endpoint != null && b.pathStyleAccess && b.interceptors.isEmpty()
-                ? new DirectRequests(http, credentials,
-                        b.signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
-                        b.endpoint, b.bucket, b.region, b.signPayloadOverHttp)
-                : null;
-        return new S3Connection(client.build(), http, direct);
+        WholeBodyPuts puts = null;
+        DirectRequests direct = null;
+        if (b.endpoint != null && b.pathStyleAccess && b.interceptors.isEmpty()) {
+            puts = new WholeBodyPuts(b.connectionTimeout, b.socketTimeout, b.maxConnections);
+            direct = new DirectRequests(http, puts, credentials,
+                    b.signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
+                    b.endpoint, b.bucket, b.region, b.signPayloadOverHttp);
+        }
+        return new S3Connection(client.build(), http, direct, puts);
     }
 }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.sdk.testing.S3ServerFixture;
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -91,6 +93,23 @@ class S3BlobStoreTest extends BlobStoreContractTest {
             assertThat(oddPrefix.read("m/ab/odd", 0, small.length)).isEqualTo(small);
             assertThat(hashed.read("p/ab/pack", 0, pack.length)).isEqualTo(pack);
             assertThat(lean.head("p/ab/streamed")).map(BlobInfo::size).contains(4096L);
+        }
+    }
+
+    @Test
+    void anInMemoryBodyWithoutAnArrayIsPutDirectlyToo() throws IOException {
+        byte[] pack = TestContents.bytes(TestContents.generated(MIB + 5, 8));
+        ByteBuffer offHeap = ByteBuffer.allocateDirect(pack.length).put(pack).flip();
+        BlobContent content = new BlobContent() {
+            @Override public long length() { return pack.length; }
+            @Override public InputStream open() { return new ByteArrayInputStream(pack); }
+            @Override public ByteBuffer inMemory() { return offHeap.asReadOnlyBuffer(); }
+        };
+        try (S3BlobStore lean = S3.storeBuilder(S3.createBucket()).build()) {
+            lean.put("p/ab/off-heap", content);
+
+            assertThat(lean.directPuts()).isEqualTo(1);
+            assertThat(lean.read("p/ab/off-heap", 0, pack.length)).isEqualTo(pack);
         }
     }
 
