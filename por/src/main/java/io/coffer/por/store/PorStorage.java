@@ -58,6 +58,38 @@ public interface PorStorage {
     /** The Merkle path of leaf {@code index}: the sibling hashes up to the root. */
     MerkleProof proof(int index);
 
+    /**
+     * {@link #u} of each of {@code indices}, each in an array the caller owns (a copy here; storage that reads its
+     * blocks from files gives fresh ones and reads a run of adjacent blocks at once): a range of a pack read together.
+     */
+    default byte[][] uBlocks(int[] indices) {
+        byte[][] out = new byte[indices.length][];
+        for (int i = 0; i < indices.length; i++) {
+            byte[] block = u(indices[i]);
+            out[i] = block == null ? null : block.clone();
+        }
+        return out;
+    }
+
+    /** {@link #uSealed} of each of {@code indices}, each in an array the caller owns. */
+    default byte[][] uSealedAll(int[] indices) {
+        byte[][] out = new byte[indices.length][];
+        for (int i = 0; i < indices.length; i++) {
+            byte[] sealed = uSealed(indices[i]);
+            out[i] = sealed == null ? null : sealed.clone();
+        }
+        return out;
+    }
+
+    /** {@link #proof} of each of {@code indices}: their paths share most nodes, which storage in files reads once. */
+    default MerkleProof[] proofs(int[] indices) {
+        MerkleProof[] out = new MerkleProof[indices.length];
+        for (int i = 0; i < indices.length; i++) {
+            out[i] = proof(indices[i]);
+        }
+        return out;
+    }
+
     /** The root of the Merkle tree over U's sealed checksums. */
     byte[] root();
 
