@@ -27,18 +27,7 @@ final class FileUBlocks implements UBlocks {
 
     @Override
     public byte[] read(int index) {
-        ByteBuffer b = ByteBuffer.allocate(blockBytes);
-        long position = (long) index * blockBytes;
-        try {
-            while (b.hasRemaining()) {
-                if (channel.read(b, position + b.position()) < 0) {
-                    break; // past the end: zeros
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read u.blocks", e);
-        }
-        return b.array();
+        return readRun(index, 1)[0];
     }
 
     /**

@@ -6,6 +6,7 @@ import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleProof;
+import java.util.function.IntFunction;
 
 /**
  * What a PoR server keeps: U (block bytes and sealed checksums), the Merkle tree over U's sealed checksums, the code
@@ -63,20 +64,19 @@ public interface PorStorage {
      * blocks from files gives fresh ones and reads a run of adjacent blocks at once): a range of a pack read together.
      */
     default byte[][] uBlocks(int[] indices) {
-        byte[][] out = new byte[indices.length][];
-        for (int i = 0; i < indices.length; i++) {
-            byte[] block = u(indices[i]);
-            out[i] = block == null ? null : block.clone();
-        }
-        return out;
+        return copies(indices, this::u);
     }
 
     /** {@link #uSealed} of each of {@code indices}, each in an array the caller owns. */
     default byte[][] uSealedAll(int[] indices) {
+        return copies(indices, this::uSealed);
+    }
+
+    private static byte[][] copies(int[] indices, IntFunction<byte[]> read) {
         byte[][] out = new byte[indices.length][];
         for (int i = 0; i < indices.length; i++) {
-            byte[] sealed = uSealed(indices[i]);
-            out[i] = sealed == null ? null : sealed.clone();
+            byte[] bytes = read.apply(indices[i]);
+            out[i] = bytes == null ? null : bytes.clone();
         }
         return out;
     }
