@@ -31,7 +31,7 @@ public final class BlockTag {
         return ofBlock(block, index, new int[Segments.count(block.length) + 1]);
     }
 
-    /** {@link #ofBlock(byte[], int)} into {@code out} (exactly its length, every element overwritten): no allocation. */
+    /** {@link #ofBlock(byte[], int)} into {@code out} (of exactly that length, every element overwritten). */
     public static int[] ofBlock(byte[] block, int index, int[] out) {
         if (index < 0 || index >= Zp.P - 1) {
             throw new IllegalArgumentException("block index out of range: " + index);

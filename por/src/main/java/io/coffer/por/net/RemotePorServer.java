@@ -24,10 +24,11 @@ import java.util.function.Supplier;
 
 /**
  * A PoR server across the network, for {@link io.coffer.por.client.PorClient}: each call is one request and one
- * response over one authenticated connection (a range read several, pipelined), blocking, with a timeout. What the server refuses comes back as the
- * exception the in-process server throws ({@link IllegalArgumentException}, {@link IllegalStateException}); a lost
- * connection, a timeout, a bad MAC or a broken frame is a {@link PorTransportException}, after which this connection
- * is closed and every further call fails: connect again. Thread-safe (calls are serialised).
+ * response (a range read several, pipelined) over one authenticated connection, blocking, with a timeout. What the
+ * server refuses comes back as the exception the in-process server throws ({@link IllegalArgumentException},
+ * {@link IllegalStateException}); a lost connection, a timeout, a bad MAC or a broken frame is a
+ * {@link PorTransportException}, after which this connection is closed and every further call fails: connect again.
+ * Thread-safe (calls are serialised).
  */
 public final class RemotePorServer implements PorServer, AutoCloseable {
     /** Blocks per READ_BLOCKS request of a range: a 1 MiB range of 64 KiB blocks goes as four or five requests. */

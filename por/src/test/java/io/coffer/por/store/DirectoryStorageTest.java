@@ -81,7 +81,8 @@ class DirectoryStorageTest {
         int k = 16; // deeper than the Merkle levels kept in memory: paths read siblings from the file too
         MerkleTree inMemory = new MerkleTree(1 << k);
         byte[][] blocks = new byte[1 << k][];
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                0)) {
             for (int round = 0; round < 2; round++) { // the second's writes stay pending: no force after them
                 for (int index : new int[] {7, 8, 9, 10, 12, 40_000, 65_535, 100 + round}) {
                     blocks[index] = new byte[BLOCK];
