@@ -53,7 +53,8 @@ public final class PorStoreLoad {
     private static final int PUT_THREADS = 2;
     /** Readers at once: 4 as the read-ahead does; {@code -Dcoffer.por.getThreads=1} times one stream alone. */
     private static final int GET_THREADS = Integer.getInteger("coffer.por.getThreads", 4);
-    private static final int RANGE = 1 << 20;
+    /** Bytes per {@code readInto}: 1 MiB, or {@code -Dcoffer.por.getRangeMib=N} (the engine reads runs of 4-8 MiB). */
+    private static final int RANGE = Integer.getInteger("coffer.por.getRangeMib", 1) << 20;
     /** Reads of each round's packs: more than 1 times the GET path long enough to profile it. */
     private static final int GET_REPEATS = Integer.getInteger("coffer.por.getRepeats", 1);
 
