@@ -42,7 +42,8 @@ import java.util.stream.Stream;
  * <p>Usage: {@code PorStoreLoad [ROUNDS] [PACKS] [PACK_MIB] [DIR]} (3, 8, 8, a temporary directory); the batch
  * exponent b (2^b blocks per H add) is {@code -Dcoffer.por.batch=B} (4, the gateway's default {@code por-batch}).
  * Deletes (zero blocks written into the freed indices, appendix A.3) are timed too. {@code -Dcoffer.por.getThreads=N}
- * reads with N threads instead of 4 (1: a single stream, as one large GET reads). {@code -Dcoffer.por.remote=true}
+ * reads with N threads instead of 4 (1: a single stream, as one large GET reads); {@code -Dcoffer.por.getRepeats=N}
+ * reads each round's packs N times (a GET phase long enough to profile). {@code -Dcoffer.por.remote=true}
  * serves the same server through a {@link PorNetServer} on 127.0.0.1 in this process and has the store talk to it
  * over the network protocol ({@link ReconnectingPorServer}, as {@code serve --por HOST:PORT} does): the difference
  * to the embedded run is the protocol's cost; the threads named {@code por-server} and {@code nioEventLoopGroup-*}
@@ -52,7 +53,10 @@ public final class PorStoreLoad {
     private static final int PUT_THREADS = 2;
     /** Readers at once: 4 as the read-ahead does; {@code -Dcoffer.por.getThreads=1} times one stream alone. */
     private static final int GET_THREADS = Integer.getInteger("coffer.por.getThreads", 4);
-    private static final int RANGE = 1 << 20;
+    /** Bytes per {@code readInto}: 1 MiB, or {@code -Dcoffer.por.getRangeMib=N} (the engine reads runs of 4-8 MiB). */
+    private static final int RANGE = Integer.getInteger("coffer.por.getRangeMib", 1) << 20;
+    /** Reads of each round's packs: more than 1 times the GET path long enough to profile it. */
+    private static final int GET_REPEATS = Integer.getInteger("coffer.por.getRepeats", 1);
 
     private PorStoreLoad() {}
 
@@ -94,7 +98,11 @@ public final class PorStoreLoad {
                     String name = store == off ? "off" : "on";
                     String prefix = "p/r" + round + "-";
                     double[] put = timed(() -> putAll(store, prefix, contents), packs * (double) packBytes);
-                    double[] get = timed(() -> getAll(store, prefix, contents), packs * (double) packBytes);
+                    double[] get = timed(() -> {
+                        for (int i = 0; i < GET_REPEATS; i++) {
+                            getAll(store, prefix, contents);
+                        }
+                    }, GET_REPEATS * packs * (double) packBytes);
                     double[] delete = timed(() -> {
                         for (int i = 0; i < packs; i++) {
                             store.delete(prefix + i);

@@ -57,6 +57,8 @@ public final class PorClient {
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
     private final byte[] zeroBlock;
+    /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
+    private final ThreadLocal<int[]> tagged;
     private ClientState state;
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
@@ -75,6 +77,7 @@ public final class PorClient {
         this.blockWidth = Segments.count(state.blockBytes()) + 1;
         this.blockBytes = state.blockBytes();
         this.zeroBlock = new byte[blockBytes];
+        this.tagged = ThreadLocal.withInitial(() -> new int[blockWidth]);
         this.blockKey = ChecksumKey.derive(keys.checksumKey(), blockWidth);
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
@@ -478,14 +481,14 @@ public final class PorClient {
         if (proven.index() != index) {
             throw new PorVerificationException("asked for block " + index + ", got block " + proven.index());
         }
-        byte[] block = proven.block();
+        byte[] block = proven.blockInPlace(); // a fetched block is verified once and handed on: no copy
         if (block.length != blockBytes) {
             throw new PorVerificationException("block " + index + " has " + block.length + " bytes");
         }
         byte[] sealed = proven.sealedChecksum();
         checkPath(index, proven.proof(), sealed, root);
         Checksum expected = sealed == null ? neverWritten(index) : sealer.openU(index, sealed);
-        Checksum actual = blockKey.checksum(BlockTag.ofBlock(block, index));
+        Checksum actual = blockKey.checksum(BlockTag.ofBlock(block, index, tagged.get()));
         if (!actual.equals(expected)) {
             throw new PorVerificationException("block " + index + " does not match its checksum: damaged or stale");
         }

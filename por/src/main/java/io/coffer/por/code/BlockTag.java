@@ -28,11 +28,19 @@ public final class BlockTag {
 
     /** The tagged vector of a block of bytes: its {@link Segments} followed by index + 1, built in one array. */
     public static int[] ofBlock(byte[] block, int index) {
+        return ofBlock(block, index, new int[Segments.count(block.length) + 1]);
+    }
+
+    /** {@link #ofBlock(byte[], int)} into {@code out} (of exactly that length, every element overwritten). */
+    public static int[] ofBlock(byte[] block, int index, int[] out) {
         if (index < 0 || index >= Zp.P - 1) {
             throw new IllegalArgumentException("block index out of range: " + index);
         }
         int elements = Segments.count(block.length);
-        int[] out = new int[elements + 1];
+        if (out.length != elements + 1) {
+            throw new IllegalArgumentException(block.length + " bytes tag to " + (elements + 1) + " elements, not "
+                    + out.length);
+        }
         Segments.fromBytes(block, 0, block.length, out);
         out[elements] = index + 1;
         return out;

@@ -483,7 +483,7 @@ public final class PorCodec {
     }
 
     private void provenBlock(WireWriter w, ProvenBlock block) {
-        w.i32(block.index()).bytes(fixed(block.block(), params.blockBytes(), "block"));
+        w.i32(block.index()).bytes(fixed(block.blockInPlace(), params.blockBytes(), "block")); // read, not kept
         optionalSealed(w, block.sealedChecksum());
         proof(w, block.proof());
     }
@@ -493,7 +493,7 @@ public final class PorCodec {
         byte[] block = r.bytes(params.blockBytes());
         byte[] sealed = optionalSealed(r);
         MerkleProof proof = proof(r);
-        return new ProvenBlock(index, block, sealed, proof);
+        return ProvenBlock.owning(index, block, sealed, proof); // fresh arrays of the reader's
     }
 
     private static void proof(WireWriter w, MerkleProof proof) {

@@ -24,12 +24,15 @@ import java.util.function.Supplier;
 
 /**
  * A PoR server across the network, for {@link io.coffer.por.client.PorClient}: each call is one request and one
- * response over one authenticated connection, blocking, with a timeout. What the server refuses comes back as the
- * exception the in-process server throws ({@link IllegalArgumentException}, {@link IllegalStateException}); a lost
- * connection, a timeout, a bad MAC or a broken frame is a {@link PorTransportException}, after which this connection
- * is closed and every further call fails: connect again. Thread-safe (calls are serialised).
+ * response (a range read several, pipelined) over one authenticated connection, blocking, with a timeout. What the
+ * server refuses comes back as the exception the in-process server throws ({@link IllegalArgumentException},
+ * {@link IllegalStateException}); a lost connection, a timeout, a bad MAC or a broken frame is a
+ * {@link PorTransportException}, after which this connection is closed and every further call fails: connect again.
+ * Thread-safe (calls are serialised).
  */
 public final class RemotePorServer implements PorServer, AutoCloseable {
+    /** Blocks per READ_BLOCKS request of a range: a 1 MiB range of 64 KiB blocks goes as four or five requests. */
+    static final int READ_PART = 4;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -202,22 +205,38 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         return provenBlocks(MessageType.DECODE, indices, codec::decode, "decode");
     }
 
-    /** {@code indices}' blocks asked for with requests of {@code type}, a frame's worth of blocks per request. */
+    /**
+     * {@code indices}' blocks asked for with requests of {@code type}, a frame's worth of blocks per request. Reads go
+     * in parts of at most {@link #READ_PART} blocks, all sent before the first answer is read: the server reads and
+     * signs a part while this side receives and checks the one before (a 1 MiB range was one round trip in which
+     * each side waited for the other).
+     */
     private List<ProvenBlock> provenBlocks(MessageType type, List<Integer> indices,
             Function<List<Integer>, byte[]> request, String verb) {
         int chunk = codec.parameters().maxDecodeCount();
-        List<ProvenBlock> out = new ArrayList<>(indices.size());
+        if (type == MessageType.READ_BLOCKS) {
+            chunk = Math.min(chunk, READ_PART);
+        }
+        List<List<Integer>> parts = new ArrayList<>();
+        List<byte[]> requests = new ArrayList<>();
         int from = 0;
         do {
             List<Integer> part = indices.subList(from, Math.min(indices.size(), from + chunk));
-            byte[] payload = call(type, request.apply(part), MessageType.PROVEN_BLOCKS);
-            List<ProvenBlock> blocks = parse(() -> codec.readProvenBlocks(payload));
-            if (blocks.size() != part.size()) {
-                throw transportFailure("asked to " + verb + " " + part.size() + " blocks, got " + blocks.size(), null);
-            }
-            out.addAll(blocks);
+            parts.add(part);
+            requests.add(request.apply(part));
             from += chunk;
         } while (from < indices.size());
+        List<byte[]> payloads = calls(type, requests, MessageType.PROVEN_BLOCKS);
+        List<ProvenBlock> out = new ArrayList<>(indices.size());
+        for (int i = 0; i < parts.size(); i++) {
+            byte[] payload = payloads.get(i);
+            List<ProvenBlock> blocks = parse(() -> codec.readProvenBlocks(payload));
+            if (blocks.size() != parts.get(i).size()) {
+                throw transportFailure("asked to " + verb + " " + parts.get(i).size() + " blocks, got "
+                        + blocks.size(), null);
+            }
+            out.addAll(blocks);
+        }
         return out;
     }
 
@@ -232,22 +251,36 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         closeQuietly(socket);
     }
 
-    private synchronized byte[] call(MessageType type, byte[] payload, MessageType expected) {
+    private byte[] call(MessageType type, byte[] payload, MessageType expected) {
+        return calls(type, List.of(payload), expected).get(0);
+    }
+
+    /**
+     * Requests of {@code type}, all sent before their answers are read, in order (the server answers a connection's
+     * requests one at a time, in order). When one is refused, the answers to the rest are still read, so the
+     * connection stays in step, and the first refusal is thrown.
+     */
+    private synchronized List<byte[]> calls(MessageType type, List<byte[]> payloads, MessageType expected) {
         if (broken) {
             throw new PorTransportException("PoR server " + peer + ": connection closed");
         }
-        Frames.Frame response;
+        List<Frames.Frame> responses = new ArrayList<>(payloads.size());
         try {
-            Frames.write(out, Frames.body(type, payload, mac.sign(type, payload)));
-            byte[] body = Frames.read(in, codec.parameters().maxFrameBytes());
-            response = Frames.parse(body, true);
-            try {
-                mac.verify(response.type(), response.payload(), response.mac());
-            } catch (MalformedFrameException e) {
-                if (response.type() == MessageType.ERROR || MessageType.of(body[1]) == MessageType.ERROR) {
-                    throw refusal(Frames.parse(body, false), peer); // the server refused the session
+            for (byte[] payload : payloads) {
+                Frames.write(out, Frames.body(type, payload, mac.sign(type, payload)));
+            }
+            for (int i = 0; i < payloads.size(); i++) {
+                byte[] body = Frames.read(in, codec.parameters().maxFrameBytes());
+                Frames.Frame response = Frames.parse(body, true);
+                try {
+                    mac.verify(response.type(), response.payload(), response.mac());
+                } catch (MalformedFrameException e) {
+                    if (response.type() == MessageType.ERROR || MessageType.of(body[1]) == MessageType.ERROR) {
+                        throw refusal(Frames.parse(body, false), peer); // the server refused the session
+                    }
+                    throw e;
                 }
-                throw e;
+                responses.add(response);
             }
         } catch (SocketTimeoutException e) {
             throw transportFailure(type + " timed out", e);
@@ -257,6 +290,15 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
             close();
             throw e;
         }
+        List<byte[]> out = new ArrayList<>(responses.size());
+        for (Frames.Frame response : responses) {
+            out.add(payload(type, response, expected));
+        }
+        return out;
+    }
+
+    /** The payload of an answer of type {@code expected}; an error answer is thrown as its kind says. */
+    private byte[] payload(MessageType type, Frames.Frame response, MessageType expected) {
         if (response.type() == MessageType.ERROR) {
             PorCodec.ErrorReply error = readError(response.payload());
             switch (error.kind()) {

@@ -13,6 +13,7 @@ import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
+import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.store.DecodeSpool;
 import io.coffer.por.store.PorStorage;
 import java.util.ArrayList;
@@ -94,14 +95,28 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     @Override
     public ProvenBlock read(int index) {
-        checkIndex(index);
-        byte[] block = storage.u(index);
-        byte[] sealed = storage.uSealed(index);
-        if (block == null && sealed != null) {
-            throw new IllegalStateException("block " + index + " of U is lost: repair it from C and H");
+        return readBlocks(List.of(index)).get(0);
+    }
+
+    /** Read together from the storage ({@link PorStorage#uBlocks}): a run of adjacent blocks with one file read. */
+    @Override
+    public List<ProvenBlock> readBlocks(List<Integer> indices) {
+        int[] at = new int[indices.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = checkIndex(indices.get(i));
         }
-        return new ProvenBlock(index, block == null ? new byte[blockBytes()] : block, sealed,
-                storage.proof(index));
+        byte[][] sealed = storage.uSealedAll(at);
+        byte[][] blocks = storage.uBlocks(at);
+        MerkleProof[] proofs = storage.proofs(at);
+        List<ProvenBlock> out = new ArrayList<>(at.length);
+        for (int i = 0; i < at.length; i++) {
+            if (blocks[i] == null && sealed[i] != null) {
+                throw new IllegalStateException("block " + at[i] + " of U is lost: repair it from C and H");
+            }
+            byte[] block = blocks[i] == null ? new byte[blockBytes()] : blocks[i];
+            out.add(ProvenBlock.owning(at[i], block, sealed[i], proofs[i]));
+        }
+        return out;
     }
 
     @Override

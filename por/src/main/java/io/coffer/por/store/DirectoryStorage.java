@@ -17,9 +17,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * The {@link PorStorage} of a PoR server in a directory, in fixed-size record files read and written by index:
@@ -205,11 +207,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public byte[] u(int index) {
-        if (record(index)[0] != 1) {
-            return null;
-        }
-        PendingU p = pendingU.get(index);
-        return p != null && p.block != null ? p.block.clone() : uBlocks.read(index);
+        return uBlocks(new int[] {index})[0];
     }
 
     /** Written (its checksum is there) and its block is not: marked lost, or gone from the bucket. */
@@ -245,13 +243,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public byte[] uSealed(int index) {
-        byte[] record = record(index);
-        if (record[1] != 1) {
-            return null;
-        }
-        byte[] out = new byte[SEALED];
-        System.arraycopy(record, 2, out, 0, SEALED);
-        return out;
+        return uSealedAll(new int[] {index})[0];
     }
 
     @Override
@@ -277,6 +269,41 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     @Override
     public MerkleProof proof(int index) {
         return tree.proof(index);
+    }
+
+    /** Fresh arrays; a run of adjacent blocks is one read of u.blocks, and their records one of u.sealed. */
+    @Override
+    public byte[][] uBlocks(int[] indices) {
+        byte[][] records = records(indices);
+        byte[][] out = new byte[indices.length][];
+        AdjacentRuns.forEach(indices, (start, count) -> {
+            byte[][] run = null;
+            for (int i = start; i < start + count; i++) {
+                PendingU p = pendingU.get(indices[i]);
+                if (records[i][0] == 1 && p != null && p.block != null) {
+                    out[i] = p.block.clone();
+                } else if (records[i][0] == 1) { // else never written: null, as u() gives
+                    run = run == null ? uBlocks.readRun(indices[start], count) : run;
+                    out[i] = run[i - start];
+                }
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public byte[][] uSealedAll(int[] indices) {
+        byte[][] records = records(indices);
+        byte[][] out = new byte[indices.length][];
+        for (int i = 0; i < indices.length; i++) {
+            out[i] = records[i][1] == 1 ? Arrays.copyOfRange(records[i], 2, 2 + SEALED) : null;
+        }
+        return out;
+    }
+
+    @Override
+    public MerkleProof[] proofs(int[] indices) {
+        return tree.proofs(indices);
     }
 
     @Override
@@ -446,37 +473,34 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     /** Rebuilds {@code u.merkle} from {@code u.sealed}: one sequential pass, O(n) hashing. */
     private void rebuildTree() throws IOException {
-        byte[] sealed = new byte[SEALED];
-        long size = uSealed.size();
         tree = FileMerkleTree.build(dir.resolve("u.merkle"), cParams.n(), (from, count, into) -> {
-            ByteBuffer records = ByteBuffer.allocate(count * U_RECORD);
-            if ((long) from * U_RECORD < size) {
-                readFully(uSealed, records, (long) from * U_RECORD, "u.sealed");
-            }
-            records.flip();
-            for (int i = 0; i < count; i++) {
-                boolean present = false;
-                if (records.remaining() >= U_RECORD) {
-                    records.get(); // block present
-                    present = records.get() == 1;
-                    records.get(sealed);
-                }
-                into.put(present ? MerkleHash.leaf(sealed) : MerkleHash.EMPTY_LEAF);
+            for (byte[] sealed : uSealedAll(IntStream.range(from, from + count).toArray())) {
+                into.put(sealed == null ? MerkleHash.EMPTY_LEAF : MerkleHash.leaf(sealed));
             }
         });
     }
 
     private byte[] record(int index) {
-        if (index < 0 || index >= cParams.n()) {
-            throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
-        }
-        PendingU p = pendingU.get(index);
-        if (p != null) {
-            return p.record.clone();
-        }
-        ByteBuffer b = ByteBuffer.allocate(U_RECORD);
-        readFully(uSealed, b, (long) index * U_RECORD, "u.sealed");
-        return b.array(); // zeros past the end of the file: never written
+        return records(new int[] {index})[0];
+    }
+
+    /** {@link #record} of each of {@code indices}: a run of adjacent ones with one read. */
+    private byte[][] records(int[] indices) {
+        byte[][] out = new byte[indices.length][];
+        AdjacentRuns.forEach(indices, (start, count) -> {
+            if (indices[start] < 0 || indices[start + count - 1] >= cParams.n()) {
+                throw new IllegalArgumentException("block index " + (indices[start] < 0 ? indices[start]
+                        : indices[start + count - 1]) + " outside [0, " + cParams.n() + ")");
+            }
+            ByteBuffer b = ByteBuffer.allocate(count * U_RECORD);
+            readFully(uSealed, b, (long) indices[start] * U_RECORD, "u.sealed"); // zeros past the end: never written
+            for (int i = start; i < start + count; i++) {
+                PendingU p = pendingU.get(indices[i]);
+                int at = (i - start) * U_RECORD;
+                out[i] = p != null ? p.record.clone() : Arrays.copyOfRange(b.array(), at, at + U_RECORD);
+            }
+        });
+        return out;
     }
 
     private Path sealedFile(int level) {

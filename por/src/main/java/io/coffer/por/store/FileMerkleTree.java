@@ -8,12 +8,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * U's Merkle tree in a file, laid out like {@link io.coffer.por.merkle.MerkleTree} (node i at i * 32 bytes, children
- * 2i and 2i + 1, root 1, leaf j at capacity + j), so memory does not grow with the capacity. The file is a cache:
- * {@link #build} rewrites it from the leaves at every open (O(capacity) hashing, sequential I/O), so it needs no
- * crash safety of its own. Not thread-safe.
+ * 2i and 2i + 1, root 1, leaf j at capacity + j), so memory does not grow with the capacity: only the top levels,
+ * 512 KiB at most, are kept in memory too, where paths read them. The file is a cache: {@link #build} rewrites it from
+ * the leaves at every open (O(capacity) hashing, sequential I/O), so it needs no crash safety of its own. Not
+ * thread-safe.
  */
 final class FileMerkleTree implements AutoCloseable {
     /** Supplies leaf hashes in index order, {@code count} at a time, into {@code into} (count * 32 bytes). */
@@ -24,18 +26,28 @@ final class FileMerkleTree implements AutoCloseable {
 
     private static final int B = MerkleHash.BYTES;
     private static final int CHUNK_NODES = 2048;
+    /**
+     * Nodes 1 .. 2^14 - 1, the tree's top 14 levels (512 KiB), are kept in memory as well: all of a path but its lowest
+     * k - 14 siblings, so a proof reads a few nodes from the file instead of k.
+     */
+    private static final int TOP_NODES = 1 << 14;
+    /** A level's siblings for several paths are read with one read when they lie within this many nodes. */
+    private static final int SPAN_NODES = 4096;
 
     private final Path file;
     private final int capacity;
     private final int depth;
     private final FileChannel channel;
     private final ByteBuffer pair = ByteBuffer.allocate(2 * B);
+    /** Node i at i * 32 for i below {@link #TOP_NODES} (and below 2 * capacity): a copy of the file's. */
+    private final byte[] top;
 
     private FileMerkleTree(Path file, int capacity, FileChannel channel) {
         this.file = file;
         this.capacity = capacity;
         this.depth = Integer.numberOfTrailingZeros(capacity);
         this.channel = channel;
+        this.top = new byte[(int) Math.min(TOP_NODES, 2L * capacity) * B];
     }
 
     /** Writes the tree of {@code capacity} leaves (a power of two) to {@code file}, level by level from the leaves. */
@@ -83,6 +95,7 @@ final class FileMerkleTree implements AutoCloseable {
                 write(parents, (long) from * B);
             }
         }
+        read(ByteBuffer.wrap(top), 0);
     }
 
     byte[] root() {
@@ -92,7 +105,7 @@ final class FileMerkleTree implements AutoCloseable {
     /** Sets leaf {@code index} and rehashes its path to the root. */
     void set(int index, byte[] leafHash) {
         int i = capacity + checkIndex(index);
-        write(ByteBuffer.wrap(leafHash), (long) i * B);
+        setNode(i, leafHash);
         byte[] left = new byte[B];
         byte[] right = new byte[B];
         for (i >>>= 1; i >= 1; i >>>= 1) {
@@ -100,7 +113,14 @@ final class FileMerkleTree implements AutoCloseable {
             read(pair, 2L * i * B);
             pair.flip();
             pair.get(left).get(right);
-            write(ByteBuffer.wrap(MerkleHash.node(left, right)), (long) i * B);
+            setNode(i, MerkleHash.node(left, right));
+        }
+    }
+
+    private void setNode(int i, byte[] hash) {
+        write(ByteBuffer.wrap(hash), (long) i * B);
+        if ((long) i * B < top.length) {
+            System.arraycopy(hash, 0, top, i * B, B);
         }
     }
 
@@ -114,12 +134,51 @@ final class FileMerkleTree implements AutoCloseable {
         return new MerkleProof(index, siblings);
     }
 
+    /**
+     * {@link #proof} of each of {@code indices}: per level below the top ones, the siblings of all the paths with one
+     * read where they lie close together (a range of a pack's blocks), the top levels from memory.
+     */
+    MerkleProof[] proofs(int[] indices) {
+        byte[][][] siblings = new byte[indices.length][depth][];
+        int[] at = new int[indices.length];
+        for (int p = 0; p < indices.length; p++) {
+            at[p] = capacity + checkIndex(indices[p]);
+        }
+        for (int level = 0; level < depth; level++) {
+            int lo = Integer.MAX_VALUE;
+            int hi = -1;
+            for (int p = 0; p < at.length; p++) {
+                lo = Math.min(lo, at[p] ^ 1);
+                hi = Math.max(hi, at[p] ^ 1);
+            }
+            ByteBuffer span = null;
+            if ((long) lo * B >= top.length && hi - lo < SPAN_NODES && at.length > 1) {
+                span = ByteBuffer.allocate((hi - lo + 1) * B);
+                read(span, (long) lo * B);
+            }
+            for (int p = 0; p < at.length; p++) {
+                int sibling = at[p] ^ 1;
+                siblings[p][level] = span == null ? node(sibling)
+                        : Arrays.copyOfRange(span.array(), (sibling - lo) * B, (sibling - lo + 1) * B);
+                at[p] >>>= 1;
+            }
+        }
+        MerkleProof[] out = new MerkleProof[indices.length];
+        for (int p = 0; p < indices.length; p++) {
+            out[p] = new MerkleProof(indices[p], siblings[p]);
+        }
+        return out;
+    }
+
     @Override
     public void close() throws IOException {
         channel.close();
     }
 
     private byte[] node(int i) {
+        if ((long) i * B < top.length) {
+            return Arrays.copyOfRange(top, i * B, (i + 1) * B);
+        }
         ByteBuffer b = ByteBuffer.allocate(B);
         read(b, (long) i * B);
         return b.array();

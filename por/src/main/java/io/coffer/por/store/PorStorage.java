@@ -6,6 +6,7 @@ import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleProof;
+import java.util.function.IntFunction;
 
 /**
  * What a PoR server keeps: U (block bytes and sealed checksums), the Merkle tree over U's sealed checksums, the code
@@ -57,6 +58,37 @@ public interface PorStorage {
 
     /** The Merkle path of leaf {@code index}: the sibling hashes up to the root. */
     MerkleProof proof(int index);
+
+    /**
+     * {@link #u} of each of {@code indices}, each in an array the caller owns (a copy here; storage that reads its
+     * blocks from files gives fresh ones and reads a run of adjacent blocks at once): a range of a pack read together.
+     */
+    default byte[][] uBlocks(int[] indices) {
+        return copies(indices, this::u);
+    }
+
+    /** {@link #uSealed} of each of {@code indices}, each in an array the caller owns. */
+    default byte[][] uSealedAll(int[] indices) {
+        return copies(indices, this::uSealed);
+    }
+
+    private static byte[][] copies(int[] indices, IntFunction<byte[]> read) {
+        byte[][] out = new byte[indices.length][];
+        for (int i = 0; i < indices.length; i++) {
+            byte[] bytes = read.apply(indices[i]);
+            out[i] = bytes == null ? null : bytes.clone();
+        }
+        return out;
+    }
+
+    /** {@link #proof} of each of {@code indices}: their paths share most nodes, which storage in files reads once. */
+    default MerkleProof[] proofs(int[] indices) {
+        MerkleProof[] out = new MerkleProof[indices.length];
+        for (int i = 0; i < indices.length; i++) {
+            out[i] = proof(indices[i]);
+        }
+        return out;
+    }
 
     /** The root of the Merkle tree over U's sealed checksums. */
     byte[] root();

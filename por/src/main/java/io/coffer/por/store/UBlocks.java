@@ -14,6 +14,15 @@ interface UBlocks extends AutoCloseable {
      */
     byte[] read(int index);
 
+    /** {@link #read} of blocks {@code first .. first + count - 1}, each in an array of its own. */
+    default byte[][] readRun(int first, int count) {
+        byte[][] out = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            out[i] = read(first + i);
+        }
+        return out;
+    }
+
     /** Whether a written block is still there (false: it is lost). */
     boolean present(int index);
 

@@ -221,6 +221,29 @@ class RemotePorServerTest {
         assertThatThrownBy(() -> client.check(damaged)).isInstanceOf(PorVerificationException.class);
     }
 
+    @Test
+    void aRangeReadGoesAsPipelinedPartsAndAPartRefusedLeavesTheConnectionInStep() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        RemotePorServer remote = serve(server);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        List<Integer> range = new ArrayList<>();
+        for (int i = 0; i < 3 * RemotePorServer.READ_PART + 1; i++) { // four parts, all sent before any answer
+            byte[] block = new byte[32];
+            block[0] = (byte) (i + 1);
+            client.write(i, block);
+            range.add(i);
+        }
+        for (PorClient.Fetched f : client.fetchAll(range)) {
+            assertThat(client.check(f)[0]).isEqualTo((byte) (f.index() + 1));
+        }
+        server.storage().setU(RemotePorServer.READ_PART + 1, null); // lost: the second part is refused
+        assertThatThrownBy(() -> remote.readBlocks(range)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("lost");
+        // the answers to the parts after the refused one were read: the next calls get their own answers
+        assertThat(client.read(range.size() - 1)[0]).isEqualTo((byte) range.size());
+        assertThat(client.fetchAll(range.subList(0, RemotePorServer.READ_PART))).hasSize(RemotePorServer.READ_PART);
+    }
+
     /** Writes blocks 0 .. count - 1 of 64 KiB, block i marked with i + 1 at byte i; returns their indices. */
     private static List<Integer> writeMarkedBlocks(PorClient client, int count) {
         List<Integer> indices = new ArrayList<>();

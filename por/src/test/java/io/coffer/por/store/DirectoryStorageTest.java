@@ -77,6 +77,46 @@ class DirectoryStorageTest {
     }
 
     @Test
+    void rangeReadsGiveWhatSingleReadsGiveForRunsScatteredIndicesAndPendingWrites() throws IOException {
+        int k = 16; // deeper than the Merkle levels kept in memory: paths read siblings from the file too
+        MerkleTree inMemory = new MerkleTree(1 << k);
+        byte[][] blocks = new byte[1 << k][];
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                0)) {
+            for (int round = 0; round < 2; round++) { // the second's writes stay pending: no force after them
+                for (int index : new int[] {7, 8, 9, 10, 12, 40_000, 65_535, 100 + round}) {
+                    blocks[index] = new byte[BLOCK];
+                    random.nextBytes(blocks[index]);
+                    byte[] sealed = sealed();
+                    storage.setU(index, blocks[index]);
+                    storage.setUSealed(index, sealed);
+                    inMemory.set(index, MerkleHash.leaf(sealed));
+                }
+                if (round == 0) {
+                    storage.force();
+                }
+            }
+            storage.setU(9, null); // lost: its sealed checksum stays
+            blocks[9] = null;
+            for (int[] indices : new int[][] {{6, 7, 8, 9, 10, 11, 12}, {65_535, 7, 40_000, 101}, {12}, {}}) {
+                byte[][] us = storage.uBlocks(indices);
+                byte[][] sealed = storage.uSealedAll(indices);
+                var proofs = storage.proofs(indices);
+                for (int i = 0; i < indices.length; i++) {
+                    assertThat(us[i]).isEqualTo(blocks[indices[i]]).isEqualTo(storage.u(indices[i]));
+                    assertThat(sealed[i]).isEqualTo(storage.uSealed(indices[i]));
+                    assertThat(proofs[i].index()).isEqualTo(indices[i]);
+                    assertThat(proofs[i].siblings()).isDeepEqualTo(inMemory.proof(indices[i]).siblings())
+                            .isDeepEqualTo(storage.proof(indices[i]).siblings());
+                }
+            }
+            assertThat(storage.root()).isEqualTo(inMemory.root());
+            assertThatThrownBy(() -> storage.uBlocks(new int[] {65_535, 65_536}))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void codeVectorsAreRecordsByIndexAndANeverWrittenOneIsNotRead() throws IOException {
         try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
             LevelStore h = storage.hVectors();
