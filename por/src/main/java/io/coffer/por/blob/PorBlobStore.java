@@ -187,9 +187,12 @@ public final class PorBlobStore implements BlobStore {
         }
         BlobNames.requireValid(name);
         long length = content.length();
+        int count = PackHeader.blockCount(name, length, blockBytes, capacity);
+        // The content's blocks and most of their checksums before the lock: another upload's write holds it meanwhile.
+        PackWriter.Prepared prepared = count < 0 ? null
+                : writer.prepare(name, content, count, PackHeader.length(name.length(), count));
         lock.lock();
         try {
-            int count = PackHeader.blockCount(name, length, blockBytes, capacity);
             if (count < 0 || count > free.available()) {
                 throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
                         + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
@@ -197,7 +200,12 @@ public final class PorBlobStore implements BlobStore {
             int[] blocks = free.peek(count);
             Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
             state.markWriting();
-            writer.writeBlocks(name, content, new PackHeader(name, length, created, blocks));
+            PackHeader header = new PackHeader(name, length, created, blocks);
+            if (prepared != null) {
+                writer.writeBlocks(name, prepared, header);
+            } else {
+                writer.writeBlocks(name, content, header);
+            }
             Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
             free.take(blocks);
