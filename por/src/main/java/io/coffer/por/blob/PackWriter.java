@@ -30,12 +30,13 @@ final class PackWriter {
      * Reads a pack's content into its blocks, laid out after a header of {@code headerBytes} bytes (left zero), and
      * takes the checksums of every block the header does not reach ({@link PorClient#prepare}, for the batch slot it
      * takes when the pack's write starts a batch, as every write after a flush does). Needs no lock: the engine's
-     * uploads run this for one pack while another pack is written. Returns null for a pack of more than
-     * {@value #PREPARED_MAX_BYTES} bytes, which {@link #writeBlocks(String, BlobContent, PackHeader)} streams instead.
+     * uploads run this for one pack while another pack is written. The caller bounds the memory it takes (a copy of
+     * the pack). Returns null where the content does not fit {@code count} blocks, which
+     * {@link #writeBlocks(String, BlobContent, PackHeader)} then reports.
      */
     Prepared prepare(String name, BlobContent content, int count, int headerBytes) throws IOException {
         long total = headerBytes + content.length();
-        if ((long) count * blockBytes > PREPARED_MAX_BYTES || total > (long) count * blockBytes) {
+        if (total > (long) count * blockBytes) {
             return null;
         }
         byte[][] blocks = new byte[count][blockBytes];
@@ -58,9 +59,6 @@ final class PackWriter {
         }
         return new Prepared(headerBytes, blocks, sums);
     }
-
-    /** Packs up to this size are read and checksummed before the lock: twice a pack in memory while it is written. */
-    static final long PREPARED_MAX_BYTES = 64L << 20;
 
     /** A pack's blocks, the header's bytes still zero, and the checksums {@link #prepare} took (null: not taken). */
     record Prepared(int headerBytes, byte[][] blocks, PorClient.Prepared[] sums) {}

@@ -342,27 +342,11 @@ class PorBlobStoreTest {
         f = PorStoreFixture.open(dir, 8, 2, BLOCK);
         byte[] kept = random(5000, 60);
         f.store.put("p/kept", BlobContent.of(kept));
-        BlobContent failing = new BlobContent() {
-            @Override
-            public long length() {
-                return 40_000;
-            }
-
-            @Override
-            public InputStream open() {
-                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(20_000, 61)),
-                        new InputStream() {
-                            @Override
-                            public int read() throws IOException {
-                                throw new IOException("the client went away");
-                            }
-                        });
-            }
-        };
         int used = f.store.blocksUsed();
         ClientState before = ClientState.fromBytes(f.metadata.blockMap().state().orElseThrow());
 
-        assertThatThrownBy(() -> f.store.put("p/failed", failing)).hasMessageContaining("went away");
+        assertThatThrownBy(() -> f.store.put("p/failed", failingAfter(20_000, 40_000)))
+                .hasMessageContaining("went away");
         assertThatThrownBy(() -> f.store.put("p/short", new BlobContent() {
             @Override
             public long length() {
@@ -403,6 +387,62 @@ class PorBlobStoreTest {
         assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
         again.put("p/next", BlobContent.of(kept));
         assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    /**
+     * Beyond the budget of packs read before the lock (here none), a put reads its pack as it writes it: content that
+     * fails part-way leaves the blocks it wrote zero again and the state stored, so the store reopens and carries on.
+     */
+    @Test
+    void aPutBeyondThePreparedBudgetWhoseContentFailsZeroesWhatItWroteAndTheStoreReopens() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK, 0);
+        byte[] kept = random(5000, 60);
+        f.store.put("p/kept", BlobContent.of(kept));
+        int used = f.store.blocksUsed();
+
+        assertThatThrownBy(() -> f.store.put("p/failed", failingAfter(20_000, 40_000)))
+                .hasMessageContaining("went away");
+
+        assertThat(f.store.head("p/failed")).isEmpty();
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        java.util.Set<Integer> keptBlocks = new java.util.HashSet<>();
+        for (int b : blocksOf("p/kept")) {
+            keptBlocks.add(b);
+        }
+        int written = 0;
+        for (int b = 0; b < storage().n(); b++) {
+            if (!keptBlocks.contains(b) && storage().u(b) != null) {
+                assertThat(storage().u(b)).as("U[%d], written for the failed put", b).containsOnly(0);
+                written++;
+            }
+        }
+        assertThat(written).as("blocks the failed put wrote before its content failed").isPositive();
+        PorBlobStore again = f.reopen(dir.resolve("meta.db"));
+        assertThat(again.audit().passed()).isTrue();
+        assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        again.put("p/next", BlobContent.of(kept));
+        assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    /** Content that declares {@code declared} bytes and fails after {@code good} of them. */
+    private static BlobContent failingAfter(int good, long declared) {
+        return new BlobContent() {
+            @Override
+            public long length() {
+                return declared;
+            }
+
+            @Override
+            public InputStream open() {
+                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(good, 61)),
+                        new InputStream() {
+                            @Override
+                            public int read() throws IOException {
+                                throw new IOException("the client went away");
+                            }
+                        });
+            }
+        };
     }
 
     @Test
