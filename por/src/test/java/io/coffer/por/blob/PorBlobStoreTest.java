@@ -347,28 +347,12 @@ class PorBlobStoreTest {
 
         assertThatThrownBy(() -> f.store.put("p/failed", failingAfter(20_000, 40_000)))
                 .hasMessageContaining("went away");
-        assertThatThrownBy(() -> f.store.put("p/short", new BlobContent() {
-            @Override
-            public long length() {
-                return 5000;
-            }
-
-            @Override
-            public InputStream open() {
-                return new java.io.ByteArrayInputStream(random(3000, 62));
-            }
-        })).hasMessageContaining("ended early");
-        assertThatThrownBy(() -> f.store.put("p/long", new BlobContent() {
-            @Override
-            public long length() {
-                return 1000;
-            }
-
-            @Override
-            public InputStream open() {
-                return new java.io.ByteArrayInputStream(random(1001, 63));
-            }
-        })).hasMessageContaining("more than the 1000 bytes");
+        assertThatThrownBy(() -> f.store.put("p/short",
+                declaring(5000, () -> new java.io.ByteArrayInputStream(random(3000, 62)))))
+                .hasMessageContaining("ended early");
+        assertThatThrownBy(() -> f.store.put("p/long",
+                declaring(1000, () -> new java.io.ByteArrayInputStream(random(1001, 63)))))
+                .hasMessageContaining("more than the 1000 bytes");
 
         assertThat(f.store.head("p/failed")).isEmpty();
         assertThat(f.store.blocksUsed()).isEqualTo(used);
@@ -426,6 +410,17 @@ class PorBlobStoreTest {
 
     /** Content that declares {@code declared} bytes and fails after {@code good} of them. */
     private static BlobContent failingAfter(int good, long declared) {
+        return declaring(declared, () -> new java.io.SequenceInputStream(
+                new java.io.ByteArrayInputStream(random(good, 61)), new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw new IOException("the client went away");
+                    }
+                }));
+    }
+
+    /** Content that declares {@code declared} bytes and reads what {@code stream} gives. */
+    private static BlobContent declaring(long declared, java.util.function.Supplier<InputStream> stream) {
         return new BlobContent() {
             @Override
             public long length() {
@@ -434,13 +429,7 @@ class PorBlobStoreTest {
 
             @Override
             public InputStream open() {
-                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(good, 61)),
-                        new InputStream() {
-                            @Override
-                            public int read() throws IOException {
-                                throw new IOException("the client went away");
-                            }
-                        });
+                return stream.get();
             }
         };
     }
