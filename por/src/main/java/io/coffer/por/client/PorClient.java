@@ -115,7 +115,7 @@ public final class PorClient {
      * with the tag's columns (O(ROWS)) when the block lands in the batch slot it was prepared for, else computed here.
      */
     public void write(int index, Prepared prepared) {
-        write(index, prepared.block(), prepared);
+        write(index, prepared.block, prepared);
     }
 
     /**
@@ -145,8 +145,20 @@ public final class PorClient {
         return batchSlots;
     }
 
-    /** A block and its checksums with a zero tag, for batch slot {@code slot} ({@link #prepare}). */
-    public record Prepared(byte[] block, int slot, Checksum blockSum, Checksum batchPart) {}
+    /** A block and its checksums with a zero tag, for one batch slot: made only by {@link #prepare}. */
+    public static final class Prepared {
+        private final byte[] block;
+        private final int slot;
+        private final Checksum blockSum;
+        private final Checksum batchPart;
+
+        private Prepared(byte[] block, int slot, Checksum blockSum, Checksum batchPart) {
+            this.block = block;
+            this.slot = slot;
+            this.blockSum = blockSum;
+            this.batchPart = batchPart;
+        }
+    }
 
     private void write(int index, byte[] block, Prepared prepared) {
         checkIndex(index);
@@ -167,9 +179,9 @@ public final class PorClient {
         int batchOffset = state.pending() * blockWidth;
         Checksum blockSum;
         Checksum batchPart;
-        if (prepared != null && prepared.slot() == state.pending()) {
-            blockSum = prepared.blockSum().plus(blockKey.column(blockWidth - 1).times(index + 1));
-            batchPart = prepared.batchPart().plus(batchKey.column(batchOffset + blockWidth - 1).times(index + 1));
+        if (prepared != null && prepared.slot == state.pending()) {
+            blockSum = prepared.blockSum.plus(blockKey.column(blockWidth - 1).times(index + 1));
+            batchPart = prepared.batchPart.plus(batchKey.column(batchOffset + blockWidth - 1).times(index + 1));
         } else if (isZero(block)) {
             // A deleted block (appendix A.3) is zero but for its tag, index + 1 in the last element; sigma = M * B is
             // linear (section 5.3), so its checksums are the tag's columns of M and M_H times the tag: the same values
