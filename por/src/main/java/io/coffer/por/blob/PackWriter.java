@@ -26,27 +26,108 @@ final class PackWriter {
         this.blockBytes = blockBytes;
     }
 
-    /** Writes header and content into the header's blocks and flushes them into H; on failure zeroes them again. */
+    /**
+     * Reads a pack's content into its blocks, laid out after a header of {@code headerBytes} bytes (left zero), and
+     * takes the checksums of every block the header does not reach ({@link PorClient#prepare}, for the batch slot it
+     * takes when the pack's write starts a batch, as every write after a flush does). Needs no lock: the engine's
+     * uploads run this for one pack while another pack is written. The caller bounds the memory it takes (a copy of
+     * the pack). Returns null where the content does not fit {@code count} blocks, which
+     * {@link #writeBlocks(String, BlobContent, PackHeader)} then reports.
+     */
+    Prepared prepare(String name, BlobContent content, int count, int headerBytes) throws IOException {
+        long total = headerBytes + content.length();
+        if (total > (long) count * blockBytes) {
+            return null;
+        }
+        byte[][] blocks = new byte[count][blockBytes];
+        try (InputStream data = content.open()) {
+            for (int j = 0; j < count; j++) {
+                int from = (int) Math.max(0, Math.min(blockBytes, headerBytes - (long) j * blockBytes));
+                int to = (int) Math.min(blockBytes, total - (long) j * blockBytes);
+                if (to > from && data.readNBytes(blocks[j], from, to - from) != to - from) {
+                    throw new EOFException("blob " + name + " declared " + content.length()
+                            + " bytes, its content ended early");
+                }
+            }
+            if (data.read() >= 0) {
+                throw new IOException("blob " + name + " has more than the " + content.length() + " bytes declared");
+            }
+        }
+        PorClient.Prepared[] sums = new PorClient.Prepared[count];
+        for (int j = (headerBytes + blockBytes - 1) / blockBytes; j < count; j++) {
+            sums[j] = client.prepare(blocks[j], j % client.batchSlots());
+        }
+        return new Prepared(headerBytes, blocks, sums);
+    }
+
+    /** A pack's blocks, the header's bytes still zero, and the checksums {@link #prepare} took (null: not taken). */
+    record Prepared(int headerBytes, byte[][] blocks, PorClient.Prepared[] sums) {}
+
+    /** Writes the header into a prepared pack's first blocks and the blocks into U, then flushes them into H. */
+    void writeBlocks(String name, Prepared pack, PackHeader header) throws IOException {
+        byte[] head = header.encode();
+        if (head.length != pack.headerBytes() || pack.blocks().length != header.blocks().length) {
+            throw new IllegalArgumentException("pack " + name + " was prepared for another header");
+        }
+        for (int at = 0; at < head.length; at += blockBytes) {
+            System.arraycopy(head, at, pack.blocks()[at / blockBytes], 0, Math.min(blockBytes, head.length - at));
+        }
+        write(name, header.blocks(), j -> pack.blocks()[j], pack.sums(), () -> { });
+    }
+
+    /** Writes header and content into the header's blocks, read as they are written, and flushes them into H. */
     void writeBlocks(String name, BlobContent content, PackHeader header) throws IOException {
-        int[] blocks = header.blocks();
         long total = header.bytes() + header.length();
-        int started = 0;
         try (InputStream data = content.open();
              InputStream stream = new SequenceInputStream(new ByteArrayInputStream(header.encode()), data)) {
-            client.prefetchPaths(indices(blocks)); // one request for the pack's paths, not one per block
-            for (int j = 0; j < blocks.length; j++) {
+            write(name, header.blocks(), j -> {
                 byte[] block = new byte[blockBytes];
                 int want = (int) Math.min(blockBytes, total - (long) j * blockBytes);
                 if (stream.readNBytes(block, 0, want) != want) {
                     throw new EOFException("blob " + name + " declared " + header.length()
                             + " bytes, its content ended early");
                 }
+                return block;
+            }, new PorClient.Prepared[header.blocks().length], () -> {
+                if (stream.read() >= 0) {
+                    throw new IOException("blob " + name + " has more than the " + header.length()
+                            + " bytes declared");
+                }
+            });
+        }
+    }
+
+    /** Block {@code j} of a pack, header and content. */
+    @FunctionalInterface
+    private interface BlockSource {
+        byte[] block(int j) throws IOException;
+    }
+
+    /** Checks that the content ended where declared. */
+    @FunctionalInterface
+    private interface EndCheck {
+        void check() throws IOException;
+    }
+
+    /**
+     * Writes every block (with its prepared checksums where {@code sums} has them) and flushes them into H; on failure
+     * zeroes the blocks whose write was started.
+     */
+    private void write(String name, int[] blocks, BlockSource source, PorClient.Prepared[] sums, EndCheck end)
+            throws IOException {
+        int started = 0;
+        try {
+            client.prefetchPaths(indices(blocks)); // one request for the pack's paths, not one per block
+            for (int j = 0; j < blocks.length; j++) {
+                byte[] block = source.block(j);
                 started = j + 1;
-                client.write(blocks[j], block);
+                if (sums[j] != null) {
+                    client.write(blocks[j], sums[j]);
+                } else {
+                    client.write(blocks[j], block);
+                }
             }
-            if (stream.read() >= 0) {
-                throw new IOException("blob " + name + " has more than the " + header.length() + " bytes declared");
-            }
+            end.check();
             client.flush();
         } catch (IOException | RuntimeException e) {
             try {

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -51,6 +52,12 @@ public final class PorBlobStore implements BlobStore {
     static final int PAGE = 1000;
     /** Blocks of U read back per audit: the paper's lambda. */
     static final int U_SAMPLE = PorMaintenance.U_SAMPLE;
+    /**
+     * Bytes of packs read and checksummed before the lock ({@link PackWriter#prepare}) that puts may hold at once, a
+     * copy each beside the engine's buffer: four of the engine's 8 MiB packs. The lock lets one put write at a time,
+     * so more would only wait; a put beyond it reads its pack under the lock instead.
+     */
+    static final long PREPARED_BUDGET_BYTES = 32L << 20;
 
     private final BlobStore inner;
     private final BlockMapStore map;
@@ -60,6 +67,8 @@ public final class PorBlobStore implements BlobStore {
     private final int blockBytes;
     private final int capacity;
     private final SecureRandom random;
+    /** Blocks of prepared packs that may be held now ({@link #PREPARED_BUDGET_BYTES}). */
+    private final Semaphore preparedBlocks;
     /** Verifies the later blocks of a read while its thread checks the first. */
     private final CheckPool checks = CheckPool.forThisMachine();
     private PorClient client;
@@ -72,7 +81,8 @@ public final class PorBlobStore implements BlobStore {
     /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
     private volatile long generation;
 
-    private PorBlobStore(BlobStore inner, BlockMapStore map, PorServer server, Path stateBackup, SecureRandom random) {
+    private PorBlobStore(BlobStore inner, BlockMapStore map, PorServer server, Path stateBackup, SecureRandom random,
+            long preparedBudget) {
         this.inner = inner;
         this.random = random;
         this.map = map;
@@ -80,6 +90,7 @@ public final class PorBlobStore implements BlobStore {
         this.state = new StateKeeper(map, stateBackup);
         this.blockBytes = server.blockBytes();
         this.capacity = 1 << server.k();
+        this.preparedBlocks = new Semaphore((int) Math.min(Integer.MAX_VALUE, preparedBudget / blockBytes));
     }
 
     /**
@@ -90,12 +101,18 @@ public final class PorBlobStore implements BlobStore {
      */
     public static PorBlobStore open(BlobStore inner, BlockMapStore map, PorServer server, MasterKey key,
             Path stateBackup, SecureRandom random) throws IOException {
+        return open(inner, map, server, key, stateBackup, random, PREPARED_BUDGET_BYTES);
+    }
+
+    /** As above, with at most {@code preparedBudget} bytes of prepared packs held at once (0: every put streams). */
+    static PorBlobStore open(BlobStore inner, BlockMapStore map, PorServer server, MasterKey key,
+            Path stateBackup, SecureRandom random, long preparedBudget) throws IOException {
         if (server.blockBytes() < PackHeader.MIN_BLOCK_BYTES) {
             throw new IllegalArgumentException("PoR blocks of " + server.blockBytes() + " bytes are too small for "
                     + "the pack store: at least " + PackHeader.MIN_BLOCK_BYTES);
         }
         byte[] porKey = key.deriveSecret("por");
-        PorBlobStore store = new PorBlobStore(inner, map, server, stateBackup, random);
+        PorBlobStore store = new PorBlobStore(inner, map, server, stateBackup, random, preparedBudget);
         try {
             Optional<byte[]> stored = map.state();
             if (stored.isPresent()) {
@@ -187,9 +204,23 @@ public final class PorBlobStore implements BlobStore {
         }
         BlobNames.requireValid(name);
         long length = content.length();
+        int count = PackHeader.blockCount(name, length, blockBytes, capacity);
+        boolean reserved = count > 0 && preparedBlocks.tryAcquire(count);
+        try {
+            // The content's blocks and most of their checksums before the lock: another put's write holds it now.
+            put(name, content, length, count,
+                    reserved ? writer.prepare(name, content, count, PackHeader.length(name.length(), count)) : null);
+        } finally {
+            if (reserved) {
+                preparedBlocks.release(count);
+            }
+        }
+    }
+
+    private void put(String name, BlobContent content, long length, int count, PackWriter.Prepared prepared)
+            throws IOException {
         lock.lock();
         try {
-            int count = PackHeader.blockCount(name, length, blockBytes, capacity);
             if (count < 0 || count > free.available()) {
                 throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
                         + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
@@ -197,7 +228,12 @@ public final class PorBlobStore implements BlobStore {
             int[] blocks = free.peek(count);
             Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
             state.markWriting();
-            writer.writeBlocks(name, content, new PackHeader(name, length, created, blocks));
+            PackHeader header = new PackHeader(name, length, created, blocks);
+            if (prepared != null) {
+                writer.writeBlocks(name, prepared, header);
+            } else {
+                writer.writeBlocks(name, content, header);
+            }
             Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
             free.take(blocks);

@@ -59,6 +59,8 @@ public final class PorClient {
     private final byte[] zeroBlock;
     /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
     private final ThreadLocal<int[]> tagged;
+    /** 2^b, fixed for the store's life: read without the caller's lock by {@link #prepare}. */
+    private final int batchSlots;
     private ClientState state;
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
@@ -78,6 +80,7 @@ public final class PorClient {
         this.blockBytes = state.blockBytes();
         this.zeroBlock = new byte[blockBytes];
         this.tagged = ThreadLocal.withInitial(() -> new int[blockWidth]);
+        this.batchSlots = 1 << state.batchExponent();
         this.blockKey = ChecksumKey.derive(keys.checksumKey(), blockWidth);
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
@@ -107,6 +110,60 @@ public final class PorClient {
 
     /** Writes {@code block} (exactly the store's block size) as block {@code index} of U. */
     public void write(int index, byte[] block) {
+        write(index, block, null);
+    }
+
+    /**
+     * Writes a block {@link #prepare} took the checksums of as block {@code index} of U: the checksums are completed
+     * with the tag's columns (O(ROWS)) when the block lands in the batch slot it was prepared for, else computed here.
+     */
+    public void write(int index, Prepared prepared) {
+        write(index, prepared.block, prepared);
+    }
+
+    /**
+     * The checksums of {@code block} (the store's block size) under M and under M_H at batch slot {@code slot}, with
+     * its tag left zero: sigma is linear (section 5.3), so {@link #write(int, Prepared)} adds the tag's columns times
+     * index + 1 once the block has an index, and the result equals the full products bit for bit. Thread-safe (reads
+     * the keys only), so callers take the products, most of a write's client work, before they serialise. The
+     * caller must not change {@code block} afterwards.
+     */
+    public Prepared prepare(byte[] block, int slot) {
+        if (block.length != blockBytes) {
+            throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are " + blockBytes);
+        }
+        if (slot < 0 || slot >= batchSlots) {
+            throw new IllegalArgumentException("batch slot " + slot + " outside [0, " + batchSlots + ")");
+        }
+        if (isZero(block)) {
+            return new Prepared(block, slot, Checksum.zero(), Checksum.zero());
+        }
+        int[] untagged = new int[blockWidth];
+        Segments.fromBytes(block, 0, block.length, untagged);
+        return new Prepared(block, slot, blockKey.checksum(untagged), batchKey.checksum(untagged, slot * blockWidth));
+    }
+
+    /** Blocks per H add (2^b): the batch slots of {@link #prepare}. */
+    public int batchSlots() {
+        return batchSlots;
+    }
+
+    /** A block and its checksums with a zero tag, for one batch slot: made only by {@link #prepare}. */
+    public static final class Prepared {
+        private final byte[] block;
+        private final int slot;
+        private final Checksum blockSum;
+        private final Checksum batchPart;
+
+        private Prepared(byte[] block, int slot, Checksum blockSum, Checksum batchPart) {
+            this.block = block;
+            this.slot = slot;
+            this.blockSum = blockSum;
+            this.batchPart = batchPart;
+        }
+    }
+
+    private void write(int index, byte[] block, Prepared prepared) {
         checkIndex(index);
         if (block.length != state.blockBytes()) {
             throw new IllegalArgumentException("block of " + block.length + " bytes, the store's are "
@@ -125,7 +182,10 @@ public final class PorClient {
         int batchOffset = state.pending() * blockWidth;
         Checksum blockSum;
         Checksum batchPart;
-        if (isZero(block)) {
+        if (prepared != null && prepared.slot == state.pending()) {
+            blockSum = prepared.blockSum.plus(blockKey.column(blockWidth - 1).times(index + 1));
+            batchPart = prepared.batchPart.plus(batchKey.column(batchOffset + blockWidth - 1).times(index + 1));
+        } else if (isZero(block)) {
             // A deleted block (appendix A.3) is zero but for its tag, index + 1 in the last element; sigma = M * B is
             // linear (section 5.3), so its checksums are the tag's columns of M and M_H times the tag: the same values
             // as the full products, without converting or multiplying the zero elements.

@@ -333,31 +333,59 @@ class PorBlobStoreTest {
         }
     }
 
+    /**
+     * A pack's content is read, and its checksums taken, before any of its blocks is written (PackWriter.prepare,
+     * outside the store's lock): content that fails part-way leaves U, the map and the client state as they were.
+     */
     @Test
-    void aPutWhoseContentFailsZeroesWhatItWroteAndStoresTheStateSoTheStoreReopens() throws IOException {
+    void aPutWhoseContentFailsWritesNoBlockAndTheStoreReopensAndCarriesOn() throws IOException {
         f = PorStoreFixture.open(dir, 8, 2, BLOCK);
         byte[] kept = random(5000, 60);
         f.store.put("p/kept", BlobContent.of(kept));
-        BlobContent failing = new BlobContent() {
-            @Override
-            public long length() {
-                return 40_000;
-            }
+        int used = f.store.blocksUsed();
+        ClientState before = ClientState.fromBytes(f.metadata.blockMap().state().orElseThrow());
 
-            @Override
-            public InputStream open() {
-                return new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(random(20_000, 61)),
-                        new InputStream() {
-                            @Override
-                            public int read() throws IOException {
-                                throw new IOException("the client went away");
-                            }
-                        });
+        assertThatThrownBy(() -> f.store.put("p/failed", failingAfter(20_000, 40_000)))
+                .hasMessageContaining("went away");
+        assertThatThrownBy(() -> f.store.put("p/short",
+                declaring(5000, () -> new java.io.ByteArrayInputStream(random(3000, 62)))))
+                .hasMessageContaining("ended early");
+        assertThatThrownBy(() -> f.store.put("p/long",
+                declaring(1000, () -> new java.io.ByteArrayInputStream(random(1001, 63)))))
+                .hasMessageContaining("more than the 1000 bytes");
+
+        assertThat(f.store.head("p/failed")).isEmpty();
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        assertThat(ClientState.fromBytes(f.metadata.blockMap().state().orElseThrow())).isEqualTo(before);
+        java.util.Set<Integer> keptBlocks = new java.util.HashSet<>();
+        for (int b : blocksOf("p/kept")) {
+            keptBlocks.add(b);
+        }
+        for (int b = 0; b < storage().n(); b++) {
+            if (!keptBlocks.contains(b)) {
+                assertThat(storage().u(b)).as("U[%d]", b).isNull();
             }
-        };
+        }
+        PorBlobStore again = f.reopen(dir.resolve("meta.db"));
+        assertThat(again.audit().passed()).isTrue();
+        assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
+        again.put("p/next", BlobContent.of(kept));
+        assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    /**
+     * Beyond the budget of packs read before the lock (here none), a put reads its pack as it writes it: content that
+     * fails part-way leaves the blocks it wrote zero again and the state stored, so the store reopens and carries on.
+     */
+    @Test
+    void aPutBeyondThePreparedBudgetWhoseContentFailsZeroesWhatItWroteAndTheStoreReopens() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 2, BLOCK, 0);
+        byte[] kept = random(5000, 60);
+        f.store.put("p/kept", BlobContent.of(kept));
         int used = f.store.blocksUsed();
 
-        assertThatThrownBy(() -> f.store.put("p/failed", failing)).hasMessageContaining("went away");
+        assertThatThrownBy(() -> f.store.put("p/failed", failingAfter(20_000, 40_000)))
+                .hasMessageContaining("went away");
 
         assertThat(f.store.head("p/failed")).isEmpty();
         assertThat(f.store.blocksUsed()).isEqualTo(used);
@@ -378,6 +406,32 @@ class PorBlobStoreTest {
         assertThat(again.read("p/kept", 0, kept.length)).isEqualTo(kept);
         again.put("p/next", BlobContent.of(kept));
         assertThat(again.read("p/next", 0, kept.length)).isEqualTo(kept);
+    }
+
+    /** Content that declares {@code declared} bytes and fails after {@code good} of them. */
+    private static BlobContent failingAfter(int good, long declared) {
+        return declaring(declared, () -> new java.io.SequenceInputStream(
+                new java.io.ByteArrayInputStream(random(good, 61)), new InputStream() {
+                    @Override
+                    public int read() throws IOException {
+                        throw new IOException("the client went away");
+                    }
+                }));
+    }
+
+    /** Content that declares {@code declared} bytes and reads what {@code stream} gives. */
+    private static BlobContent declaring(long declared, java.util.function.Supplier<InputStream> stream) {
+        return new BlobContent() {
+            @Override
+            public long length() {
+                return declared;
+            }
+
+            @Override
+            public InputStream open() {
+                return stream.get();
+            }
+        };
     }
 
     @Test

@@ -29,9 +29,15 @@ public final class PorStoreFixture implements AutoCloseable {
 
     /** A fresh store of 2^k blocks of {@code blockBytes}, 2^b blocks per H add. */
     public static PorStoreFixture open(Path dir, int k, int b, int blockBytes) throws IOException {
+        return open(dir, k, b, blockBytes, PorBlobStore.PREPARED_BUDGET_BYTES);
+    }
+
+    /** As above, with at most {@code preparedBudget} bytes of packs read before the store's lock (0: none). */
+    static PorStoreFixture open(Path dir, int k, int b, int blockBytes, long preparedBudget) throws IOException {
         PorStoreFixture f = new PorStoreFixture(dir, new MemoryPorServer(k, b, blockBytes), MasterKey.random());
         f.metadata = JdbcMetadataStore.sqlite(dir.resolve("meta.db"));
-        f.store = PorBlobStore.open(f.inner, f.metadata.blockMap(), f.server, f.key, f.backup(), new SecureRandom());
+        f.store = PorBlobStore.open(f.inner, f.metadata.blockMap(), f.server, f.key, f.backup(), new SecureRandom(),
+                preparedBudget);
         return f;
     }
 

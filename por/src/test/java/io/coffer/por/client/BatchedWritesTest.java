@@ -62,6 +62,45 @@ class BatchedWritesTest {
     }
 
     /**
+     * Checksums taken before the index is known ({@link PorClient#prepare}, the tag left zero) and completed with the
+     * tag's columns at the write must be the full products: the pending batch's checksum after every write equals a
+     * plain-writing client's, reads verify under M and audits of H pass. A block prepared for another batch slot than
+     * the one it lands in is checksummed afresh.
+     */
+    @Test
+    void preparedWritesEqualPlainWritesInEveryBatchSlotAndWhenTheSlotDiffers() {
+        int k = 8;
+        MemoryPorServer plainServer = new MemoryPorServer(k, 2, BLOCK);
+        MemoryPorServer preparedServer = new MemoryPorServer(k, 2, BLOCK);
+        PorClient plain = client(plainServer);
+        PorClient prepared = client(preparedServer);
+        byte[][] expected = new byte[1 << k][];
+        for (int op = 0; op < 600; op++) {
+            int index = random.nextInt(1 << k);
+            byte[] block = random.nextInt(8) == 0 ? new byte[BLOCK] : randomBlock();
+            int slot = op % 5 == 0 ? (prepared.state().pending() + 1) % prepared.batchSlots()
+                    : prepared.state().pending();
+            plain.write(index, block);
+            prepared.write(index, prepared.prepare(block.clone(), slot));
+            expected[index] = block;
+            assertThat(prepared.state().pendingChecksum()).as("op %d", op).isEqualTo(plain.state().pendingChecksum());
+            if (op % 41 == 0) {
+                plain.flush();
+                prepared.flush();
+            }
+        }
+        prepared.flush();
+        AuditVerdict verdict = prepared.audit();
+        assertThat(verdict.passed()).as(verdict.reason()).isTrue();
+        for (int i = 0; i < 1 << k; i++) {
+            assertThat(prepared.read(i)).isEqualTo(expected[i] == null ? new byte[BLOCK] : expected[i]);
+        }
+        assertThatThrownBy(() -> prepared.prepare(randomBlock(), prepared.batchSlots()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> prepared.prepare(new byte[BLOCK + 1], 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
      * Zero blocks (deletes) take their checksums from the tag's columns of M and M_H instead of the full products:
      * the values must be the same, or reads of them (checked against the sealed checksum under M) and audits of H
      * (under M_H, at every position of a batch) would fail.
