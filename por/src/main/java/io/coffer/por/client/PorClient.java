@@ -42,8 +42,6 @@ import java.util.function.Consumer;
  * {@link #check}: a caller serialises every other call, and may verify fetched blocks on several threads at once.
  */
 public final class PorClient {
-    /** Decoded blocks per request of {@link #repairAll}: what the client holds at a time. */
-    private static final int REPAIR_PAGE = 64;
 
     private final PorServer server;
     private final CodeParameters cParams;
@@ -379,69 +377,15 @@ public final class PorClient {
      * checksum, and only then lets the server store it back. Throws if any decoded block fails its check.
      */
     public void repair(List<Integer> indices) {
-        indices.forEach(this::checkIndex);
-        List<ProvenBlock> decoded = server.decode(indices);
-        if (decoded.size() != indices.size()) {
-            throw new PorVerificationException("asked to decode " + indices.size() + " blocks, got "
-                    + decoded.size());
-        }
-        List<byte[]> accepted = new ArrayList<>(indices.size());
-        for (int i = 0; i < indices.size(); i++) {
-            traffic.down(decoded.get(i).overheadBytes());
-            accepted.add(verified(indices.get(i), decoded.get(i)));
-        }
-        for (int i = 0; i < indices.size(); i++) {
-            server.restore(indices.get(i), accepted.get(i));
-            traffic.up(Integer.BYTES);
-            traffic.block(2L * state.blockBytes());
-        }
+        new BlockRepair(this, server).repair(indices);
     }
 
     /**
-     * Repairs the blocks {@code indices} (repeats ignored) with one decode on the server, however many they are: the
-     * server is told the whole set ({@link PorServer#prepareDecode}: each level of C and H decoded once), then the
-     * blocks are fetched {@value #REPAIR_PAGE} at a time, each checked as {@link #repair} checks it and restored.
-     * A block that fails its check, or a page the server does not decode, is not restored. Returns the indices not
-     * repaired, ascending (empty: all were). Throws what the server throws when it cannot decode the set at all.
+     * Repairs the blocks {@code indices} (repeats ignored) with one decode on the server, however many they are
+     * ({@link BlockRepair#repairAll}). Returns the indices not repaired, ascending (empty: all were).
      */
     public List<Integer> repairAll(List<Integer> indices) {
-        indices.forEach(this::checkIndex);
-        List<Integer> distinct = indices.stream().distinct().sorted().toList();
-        List<Integer> unrepaired = new ArrayList<>();
-        if (distinct.isEmpty()) {
-            return unrepaired;
-        }
-        traffic.up(4L * distinct.size());
-        server.prepareDecode(distinct);
-        for (int from = 0; from < distinct.size(); from += REPAIR_PAGE) {
-            List<Integer> page = distinct.subList(from, Math.min(distinct.size(), from + REPAIR_PAGE));
-            traffic.up(4L * page.size());
-            List<ProvenBlock> decoded;
-            try {
-                decoded = server.decode(page);
-            } catch (IllegalArgumentException | IllegalStateException e) {
-                unrepaired.addAll(page);
-                continue;
-            }
-            if (decoded.size() != page.size()) {
-                throw new PorVerificationException("asked to decode " + page.size() + " blocks, got "
-                        + decoded.size());
-            }
-            for (int i = 0; i < page.size(); i++) {
-                traffic.down(decoded.get(i).overheadBytes());
-                byte[] block;
-                try {
-                    block = verified(page.get(i), decoded.get(i));
-                } catch (PorVerificationException e) {
-                    unrepaired.add(page.get(i));
-                    continue;
-                }
-                server.restore(page.get(i), block);
-                traffic.up(Integer.BYTES);
-                traffic.block(2L * state.blockBytes());
-            }
-        }
-        return unrepaired;
+        return new BlockRepair(this, server).repairAll(indices);
     }
 
     /**
@@ -533,7 +477,8 @@ public final class PorClient {
         return sealC(store, epoch + 1);
     }
 
-    private byte[] verified(int index, ProvenBlock proven) {
+    /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */
+    byte[] verified(int index, ProvenBlock proven) {
         return verified(index, proven, state.root());
     }
 
@@ -642,7 +587,7 @@ public final class PorClient {
         persist.accept(next);
     }
 
-    private void checkIndex(int index) {
+    void checkIndex(int index) {
         if (index < 0 || index >= cParams.n()) {
             throw new IllegalArgumentException("block index " + index + " outside [0, " + cParams.n() + ")");
         }
