@@ -1,7 +1,6 @@
 package io.coffer.por.code;
 
 import java.util.Arrays;
-import java.util.concurrent.Executor;
 
 /**
  * Write batching (section 6.1): blocks are cached and enter H {@code 2^b} at a time, as one vector that is the
@@ -27,19 +26,9 @@ public final class BatchedLog {
      */
     public BatchedLog(int k, int batchExponent, LevelStore hStore, LogState hState, LevelStore cStore,
             LogState cState) {
-        this(k, batchExponent, hStore, hState, cStore, cState, null);
-    }
-
-    /**
-     * The same, both logs working on their X part on {@code parts} while the caller's thread works on the Y part
-     * ({@link HierarchicalLog#HierarchicalLog(CodeParameters, LevelStore, LogState, java.util.concurrent.Executor)});
-     * null: everything on the caller's thread.
-     */
-    public BatchedLog(int k, int batchExponent, LevelStore hStore, LogState hState, LevelStore cStore,
-            LogState cState, Executor parts) {
         this(checkedExponent(k, batchExponent),
-                new HierarchicalLog(new CodeParameters(k - batchExponent), hStore, hState, parts),
-                new HierarchicalLog(new CodeParameters(k), cStore, cState, parts), hStore.width(), cStore.width());
+                new HierarchicalLog(new CodeParameters(k - batchExponent), hStore, hState),
+                new HierarchicalLog(new CodeParameters(k), cStore, cState), hStore.width(), cStore.width());
     }
 
     /**

@@ -19,8 +19,6 @@ import io.coffer.por.store.PorStorage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 
 /**
  * The honest PoR server over a {@link PorStorage} (in memory: {@link MemoryPorServer}; in a directory:
@@ -44,19 +42,6 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         }
     }
 
-    /**
-     * Where H's adds and C's rebuilds work on their X part while the calling thread works on Y (the parts are
-     * independent, and every store keeps one thread per part apart): on two cores a rebuild under the store's lock
-     * takes about half the wall time. Daemon threads, made when needed and gone when idle; none on one core.
-     */
-    private static final Executor PART_THREADS = Runtime.getRuntime().availableProcessors() > 1
-            ? Executors.newCachedThreadPool(task -> {
-                Thread thread = new Thread(task, "por-log-part-x");
-                thread.setDaemon(true);
-                return thread;
-            })
-            : null;
-
     private final S storage;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
@@ -75,7 +60,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("a log state for k = " + hState.k() + ", H has k = " + hParams.k());
         }
         this.log = new BatchedLog(cParams.k(), storage.batchExponent(), storage.hVectors(), hState,
-                storage.cVectors(), new LogState(cParams.k(), 0, hState.epoch()), PART_THREADS);
+                storage.cVectors(), new LogState(cParams.k(), 0, hState.epoch()));
     }
 
     /** The log state of H: which levels are filled, t and the epoch. */
@@ -237,7 +222,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         checkResync(epoch, c);
         dropPrepared();
         log = new BatchedLog(cParams.k(), batchExponent(), storage.hVectors(), new LogState(hParams.k(), 0,
-                epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1), PART_THREADS);
+                epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1));
         rebuildCFromU();
         keepC(c);
     }
