@@ -65,6 +65,11 @@ final class EngineContext implements AutoCloseable {
     /** The read path's run arrays, kept between GETs (two sizes; see the constructor). */
     final RunArrays runBuffers;
     /**
+     * Decrypted chunks that straddle two ranged GETs of one object, kept for the neighbouring range: at most 32
+     * chunks and an eighth of the read budget, counted in it (see BoundaryChunks).
+     */
+    final BoundaryChunks boundaryChunks;
+    /**
      * The write path's large arrays, kept between writes: pack buffers, and chunk-reader windows, for the writes whose
      * buffer reservation covers whole ones (ObjectWriter). Fresh ones cost a zeroed humongous array each, over two
      * bytes allocated per byte of a 16 MiB part, and the concurrent marking cycles those allocations start
@@ -81,6 +86,8 @@ final class EngineContext implements AutoCloseable {
 
     /** 8 MiB run arrays kept strongly between GETs; more are kept softly (see below). */
     private static final int LARGE_RUN_ARRAYS_KEPT = 2;
+    /** Edge chunks kept for neighbouring ranges: 8 concurrent ranges have 16 edges, with room for the next ones. */
+    private static final int BOUNDARY_CHUNKS = 32;
 
     EngineContext(EngineConfig config) {
         this.config = config;
@@ -109,6 +116,7 @@ final class EngineContext implements AutoCloseable {
                 new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
                 smallArray,
                 new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
+        this.boundaryChunks = new BoundaryChunks(readBudget, BOUNDARY_CHUNKS, config.readBudget() / 8);
         // one of each kept for good; beyond that, softly, at most what the write budget lets writes hold at once
         AtomicLong writeSoftBytes = new AtomicLong();
         this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget());
@@ -120,6 +128,9 @@ final class EngineContext implements AutoCloseable {
         Gauge.builder("coffer.read.budget.available", readBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("read buffer memory not reserved by reads in flight").register(config.meters());
+        Gauge.builder("coffer.read.boundary.kept", boundaryChunks, BoundaryChunks::keptBytes).baseUnit("bytes")
+                .description("read buffer memory holding decrypted chunks kept for a neighbouring ranged GET")
+                .register(config.meters());
         this.keySourceFallbacks = Counter.builder("coffer.keysource.fallbacks")
                 .description("chunks encrypted under a random key because the key source failed")
                 .register(config.meters());

@@ -53,6 +53,14 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private final List<ManifestEntry> entries;
     private int nextEntry;
     private final int endEntry;
+    /**
+     * The first and last chunk covered, each true in {@code partialHead} / {@code partialTail} if the range takes only
+     * part of it: such a chunk likely straddles this range and a neighbouring one of a ranged download, so it is
+     * kept for or taken from {@link EngineContext#boundaryChunks}.
+     */
+    private final int headEntry;
+    private final boolean partialHead;
+    private final boolean partialTail;
     private long skipInFirst;
     private long remaining;
     private final ArrayDeque<CompletableFuture<List<Slice>>> inFlight = new ArrayDeque<>();
@@ -97,6 +105,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             j++;
         }
         this.endEntry = j;
+        this.headEntry = i;
+        this.partialHead = skipInFirst > 0;
+        this.partialTail = length > 0 && p > end;
         // a run is one chunk, or back-to-back chunks of at most MAX_RUN_BYTES together; a chunk takes at most
         // TAG_LENGTH more bytes than it holds in a run's buffer (see slot)
         long covered = 0;
@@ -290,9 +301,15 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         while (inFlight.size() < runs && nextEntry < endEntry) {
             ensureLocated(nextEntry);
             int start = nextEntry;
+            if (isPartialEdge(start) && takeKept(start)) {
+                continue;
+            }
             long runBytes = slot(start);
             int end = start + 1;
             while (end < endEntry) {
+                if (isPartialEdge(end) && ctx.boundaryChunks.has(entries.get(end))) {
+                    break; // the last chunk comes from the neighbouring range's GET: the run stops before it
+                }
                 ensureLocated(end);
                 ChunkLocation next = location(end);
                 ChunkLocation prev = location(end - 1);
@@ -321,8 +338,29 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             }
             nextEntry = end;
             int bufferLength = (int) runBytes;
-            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength), ctx.io));
+            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(start, run, locs, bufferLength), ctx.io));
         }
+    }
+
+    /** Whether entry {@code i} is the first or last chunk covered and the range takes only part of it. */
+    private boolean isPartialEdge(int i) {
+        return (i == headEntry && partialHead) || (i == endEntry - 1 && partialTail);
+    }
+
+    /**
+     * Queues the kept copy of edge chunk {@code i} as a run of its own, if another GET kept it: its read budget share
+     * comes with it and goes back once the reader has passed it, as a fetched run's does.
+     */
+    private boolean takeKept(int i) {
+        BoundaryChunks.Kept kept = ctx.boundaryChunks.take(entries.get(i));
+        if (kept == null) {
+            return false;
+        }
+        held.add(kept.share());
+        nextEntry = i + 1;
+        // an array of a chunk's length, never a pooled array's size, so giving it back to the pool leaves it alone
+        inFlight.add(CompletableFuture.completedFuture(List.of(new Slice(kept.plain(), 0, kept.plain().length))));
+        return true;
     }
 
     /**
@@ -371,7 +409,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * as many bytes as its plaintext takes (a compressed chunk's slot is its plaintext, an uncompressed one stores
      * more than its plaintext), so nothing is overwritten before it is read.
      */
-    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
+    private List<Slice> fetch(int firstEntry, List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
         ChunkLocation first = locs.get(0);
         ChunkLocation last = locs.get(locs.size() - 1);
         int length = (int) (last.offset() + last.length() - first.offset());
@@ -391,6 +429,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 int to = compact ? plainAt : pos;
                 cipher.open(e.key(), bytes, pos, stored, bytes, to, e.length(), e.hash());
                 out.add(new Slice(bytes, to, e.length()));
+                if (isPartialEdge(firstEntry + i)) {
+                    ctx.boundaryChunks.offer(e, bytes, to, e.length());
+                }
                 pos += stored;
                 plainAt += e.length();
             }
