@@ -6,30 +6,46 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The decrypted chunks at the edges of recent ranged GETs, each kept until the GET of the neighbouring range takes it:
- * a transfer manager cuts an object into ranges that rarely end on a chunk boundary, so without this the chunk that
- * straddles two ranges is read from the backend and decrypted by both (7-10 % of the bytes of 16 MiB ranges;
- * docs/BENCHMARKS.md, "Issue 23's large GET (get23c)").
+ * The decrypted chunks at the edges of ranged GETs, each fetched by one GET and handed to the GET of the neighbouring
+ * range: a transfer manager cuts an object into ranges that rarely end on a chunk boundary, and starts neighbouring
+ * ranges at about the same time, so without this the chunk that straddles two ranges is read from the backend and
+ * decrypted by both (7-10 % of the bytes of 16 MiB ranges; docs/BENCHMARKS.md, "Issue 23's large GET (get23c)").
  *
- * <p>Memory: at most {@code maxEntries} chunks and {@code maxBytes}, each counted in the read budget while kept (taken
- * only if the budget has it free, never waited for); a GET that takes a chunk takes its reservation with it and gives
- * both back once it has passed the chunk. The oldest go first. An entry is handed out only for the same chunk id and
- * the same chunk key as the caller's manifest entry, so a hit gives no one bytes they could not have decrypted.
+ * <p>A GET that is about to fetch an edge chunk nobody else has {@link #produce}s it: the chunk is announced at once,
+ * so that a neighbour planning its reads meanwhile {@link #claim}s it instead of fetching it too, and waits for it
+ * (the producer's fetch was queued first). Once decrypted, the producer {@link #finish}es it: a copy goes to the
+ * claimant, or is kept for one. Memory: at most {@code maxEntries} chunks announced or kept, and at most {@code
+ * maxBytes} kept, each kept copy counted in the read budget (taken only if the budget has it free, never waited for)
+ * until it is dropped or its claimant closes the share it got with it. The oldest go first. A chunk is handed out only
+ * for the same chunk id and the same chunk key as the claimant's manifest entry, so a claim gives no one bytes they
+ * could not have decrypted.
  */
 final class BoundaryChunks {
     /** A verified plaintext chunk and the read budget it holds. */
     record Kept(byte[] plain, BufferBudget.Reservation share) {
     }
 
-    private record Entry(ManifestEntry chunk, Kept kept) {
+    /** One edge chunk, being fetched ({@code result} pending) or kept (done); null as result: not kept after all. */
+    static final class Slot {
+        private final ManifestEntry chunk;
+        private final CompletableFuture<Kept> result = new CompletableFuture<>();
+        private boolean claimed;
+        /** Its producer's first {@link #finish} has run: later ones change nothing. */
+        private boolean finished;
+        private long kept;
+
+        private Slot(ManifestEntry chunk) {
+            this.chunk = chunk;
+        }
     }
 
     private final BufferBudget budget;
     private final int maxEntries;
     private final long maxBytes;
-    private final LinkedHashMap<ChunkId, Entry> entries = new LinkedHashMap<>();
+    private final LinkedHashMap<ChunkId, Slot> slots = new LinkedHashMap<>();
     private long bytes;
 
     BoundaryChunks(BufferBudget budget, int maxEntries, long maxBytes) {
@@ -38,60 +54,103 @@ final class BoundaryChunks {
         this.maxBytes = maxBytes;
     }
 
-    /**
-     * Keeps a copy of {@code length} plaintext bytes at {@code offset} of {@code run}, the verified chunk {@code
-     * chunk}, if the limits and the read budget allow.
-     */
-    void offer(ManifestEntry chunk, byte[] run, int offset, int length) {
-        long footprint = footprint(length);
-        if (maxEntries == 0 || footprint > maxBytes) {
-            return;
-        }
-        synchronized (this) {
-            if (entries.containsKey(chunk.id())) {
-                return;
-            }
-            while (!entries.isEmpty() && (entries.size() >= maxEntries || bytes + footprint > maxBytes)) {
-                dropOldest();
-            }
-        }
-        BufferBudget.Reservation share = budget.tryReserve(footprint);
-        if (share == null) {
-            return;
-        }
-        byte[] copy = Arrays.copyOfRange(run, offset, offset + length);
-        synchronized (this) {
-            if (entries.containsKey(chunk.id()) || entries.size() >= maxEntries || bytes + footprint > maxBytes) {
-                share.close(); // another GET kept it, or others filled the room meanwhile
-                return;
-            }
-            entries.put(chunk.id(), new Entry(chunk, new Kept(copy, share)));
-            bytes += footprint;
-        }
-    }
-
-    /** Whether {@link #take} would now find {@code chunk}. */
+    /** Whether {@link #claim} would now find {@code chunk}, fetched or being fetched. */
     synchronized boolean has(ManifestEntry chunk) {
-        Entry e = entries.get(chunk.id());
-        return e != null && matches(e, chunk);
+        Slot s = slots.get(chunk.id());
+        return s != null && matches(s, chunk);
     }
 
-    /** Removes and returns the kept copy of {@code chunk}; null if there is none for its id and key. */
-    synchronized Kept take(ManifestEntry chunk) {
-        Entry e = entries.get(chunk.id());
-        if (e == null || !matches(e, chunk)) {
+    /**
+     * Takes {@code chunk} for the caller: a future of its plaintext and read budget share (the caller closes it), or of
+     * null if its producer could not keep it; null if no GET announced or kept it.
+     */
+    synchronized CompletableFuture<Kept> claim(ManifestEntry chunk) {
+        Slot s = slots.get(chunk.id());
+        if (s == null || !matches(s, chunk)) {
             return null;
         }
-        entries.remove(chunk.id());
-        bytes -= footprint(e.kept.plain.length);
-        return e.kept;
+        slots.remove(chunk.id());
+        bytes -= s.kept;
+        s.kept = 0;
+        s.claimed = true;
+        return s.result;
+    }
+
+    /** Announces that the caller fetches {@code chunk}; null if another GET has already (or there is no room). */
+    synchronized Slot produce(ManifestEntry chunk) {
+        if (maxEntries == 0 || footprint(chunk.length()) > maxBytes || slots.containsKey(chunk.id())) {
+            return null;
+        }
+        while (slots.size() >= maxEntries) {
+            dropOldest(null);
+        }
+        Slot s = new Slot(chunk);
+        slots.put(chunk.id(), s);
+        return s;
+    }
+
+    /**
+     * The producer's verified plaintext of {@code slot}'s chunk: {@code length} bytes at {@code offset} of {@code run};
+     * {@code run} null if the fetch failed or was given up. Idempotent: only the first call counts.
+     */
+    void finish(Slot slot, byte[] run, int offset, int length) {
+        Kept kept = null;
+        if (run != null && !slot.result.isDone()) {
+            BufferBudget.Reservation share = budget.tryReserve(footprint(length));
+            if (share != null) {
+                kept = new Kept(Arrays.copyOfRange(run, offset, offset + length), share);
+            }
+        }
+        boolean handOver;
+        synchronized (this) {
+            if (slot.finished) {
+                if (kept != null) {
+                    kept.share.close();
+                }
+                return;
+            }
+            slot.finished = true;
+            handOver = kept != null && (slot.claimed || keep(slot, footprint(length)));
+            if (!slot.claimed && slots.get(slot.chunk.id()) == slot && !handOver) {
+                slots.remove(slot.chunk.id());
+            }
+        }
+        if (handOver) {
+            slot.result.complete(kept);
+        } else {
+            if (kept != null) {
+                kept.share.close();
+            }
+            slot.result.complete(null);
+        }
     }
 
     /** Drops every kept chunk and gives its memory back to the read budget. */
     synchronized void clear() {
-        while (!entries.isEmpty()) {
-            dropOldest();
+        while (!slots.isEmpty()) {
+            dropOldest(null);
         }
+    }
+
+    /** The read budget that kept, unclaimed chunks hold now, in bytes. */
+    synchronized long keptBytes() {
+        return bytes;
+    }
+
+    /** Counts {@code footprint} kept for an unclaimed slot still announced, dropping older ones for room; or false. */
+    private boolean keep(Slot slot, long footprint) {
+        if (slots.get(slot.chunk.id()) != slot) {
+            return false; // dropped meanwhile
+        }
+        while (bytes + footprint > maxBytes && slots.size() > 1) {
+            dropOldest(slot);
+        }
+        if (bytes + footprint > maxBytes) {
+            return false;
+        }
+        slot.kept = footprint;
+        bytes += footprint;
+        return true;
     }
 
     /** What a kept chunk of {@code length} bytes holds of the read budget (which counts in KiB). */
@@ -99,20 +158,25 @@ final class BoundaryChunks {
         return (length + 1023L) & ~1023L;
     }
 
-    /** The read budget that kept chunks hold now, in bytes. */
-    synchronized long keptBytes() {
-        return bytes;
+    private static boolean matches(Slot s, ManifestEntry chunk) {
+        return s.chunk.length() == chunk.length() && s.chunk.key().equals(chunk.key());
     }
 
-    private static boolean matches(Entry e, ManifestEntry chunk) {
-        return e.chunk.length() == chunk.length() && e.chunk.key().equals(chunk.key());
-    }
-
-    private void dropOldest() {
-        Iterator<Map.Entry<ChunkId, Entry>> it = entries.entrySet().iterator();
-        Entry e = it.next().getValue();
-        it.remove();
-        bytes -= footprint(e.kept.plain.length);
-        e.kept.share.close();
+    /** Drops the oldest slot other than {@code spare}: its kept copy's memory goes back; a producer's finish sees it. */
+    private void dropOldest(Slot spare) {
+        Iterator<Map.Entry<ChunkId, Slot>> it = slots.entrySet().iterator();
+        while (it.hasNext()) {
+            Slot s = it.next().getValue();
+            if (s == spare) {
+                continue;
+            }
+            it.remove();
+            if (s.kept > 0) {
+                bytes -= s.kept;
+                s.kept = 0;
+                s.result.join().share.close();
+            }
+            return;
+        }
     }
 }
