@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,22 +105,19 @@ final class EngineContext implements AutoCloseable {
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
         // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
         // twice that size, two of them kept for good (what a heap holds between GETs grows by 16 MiB). Beyond those,
-        // softly: as many arrays as the read budget lets GETs hold at once, both sizes together (one limit, so that
-        // after a mix of small and large runs the two do not each keep their peak)
+        // softly: as many arrays as the read budget lets GETs hold at once. The write path's arrays: one of each kept
+        // for good, more softly. All four pools' soft arrays together at most the read budget (a quarter of the
+        // heap by default), each pool making room in the others (SoftQuota says why)
         int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
-        AtomicLong softBytes = new AtomicLong();
-        long softLimit = Math.min(1024L * smallArray, config.readBudget());
+        SoftQuota softlyKept = new SoftQuota(Math.min(1024L * smallArray, config.readBudget()));
         this.runBuffers = new RunArrays(
-                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softlyKept),
                 smallArray,
-                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softlyKept));
         this.boundaryChunks = new BoundaryChunks(readBudget, BOUNDARY_CHUNKS, config.readBudget() / 8);
-        // one of each kept for good; beyond that, softly, at most what the write budget lets writes hold at once
-        AtomicLong writeSoftBytes = new AtomicLong();
-        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget());
-        this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, writeSoftBytes,
-                config.writeBudget());
+        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, softlyKept);
+        this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, softlyKept);
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());
