@@ -71,10 +71,11 @@ def thread_class(name):
 
 
 def jvm_cpu(pid):
-    """CPU seconds of one JVM: {"total", "jit", "gc"}, from /proc/PID/task/*/stat by thread name (no JIT or GC part
-    where the process is not a HotSpot JVM)."""
+    """One JVM's CPU ticks now: the process's, and each JIT compiler and GC thread's by thread id, from
+    /proc/PID/task/*/stat by thread name (none where the process is not a HotSpot JVM)."""
     with open(f"/proc/{pid}/stat") as f:
-        out = {"total": _stat_ticks(f.read()), "jit": 0, "gc": 0}
+        total = _stat_ticks(f.read())
+    threads = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{tid}/stat") as f:
@@ -83,12 +84,21 @@ def jvm_cpu(pid):
             continue  # the thread ended meanwhile
         kind = thread_class(stat[stat.index("(") + 1:stat.rindex(")")])
         if kind:
-            out[kind] += _stat_ticks(stat)
+            threads[tid] = (kind, _stat_ticks(stat))
+    return {"total": total, "threads": threads}
+
+
+def cpu_delta(before, after):
+    """CPU seconds between two jvm_cpu samples: {"total", "jit", "gc"}. A thread started meanwhile counts whole; one
+    that ended meanwhile (HotSpot stops idle compiler threads) drops out, so the JIT and GC parts are lower bounds."""
+    out = {"total": after["total"] - before["total"], "jit": 0, "gc": 0}
+    for tid, (kind, ticks) in after["threads"].items():
+        out[kind] += ticks - before["threads"].get(tid, (kind, 0))[1]
     return {k: v / CLOCK_TICKS for k, v in out.items()}
 
 
 def front_cpu(ep):
-    return jvm_cpu(ep.pids[0]) if ep.pids else {"total": 0, "jit": 0, "gc": 0}
+    return jvm_cpu(ep.pids[0]) if ep.pids else {"total": 0, "threads": {}}
 
 
 class JvmShares:
@@ -100,7 +110,7 @@ class JvmShares:
 
     def since(self):
         """{pid: {"total", "jit", "gc"}} CPU seconds since this object was made."""
-        return {pid: {k: v - self.start[pid][k] for k, v in jvm_cpu(pid).items()} for pid in self.pids}
+        return {pid: cpu_delta(self.start[pid], jvm_cpu(pid)) for pid in self.pids}
 
     @staticmethod
     def text(deltas, names):
@@ -197,9 +207,10 @@ def large(ep, args, transfer):
         get_s += t2 - t1
         cpu_put += c1 - c0
         cpu_get += c2 - c1
-        for kind in ("total", "jit", "gc"):
-            front_put[kind] += f1[kind] - f0[kind]
-            front_get[kind] += f2[kind] - f1[kind]
+        for kind, seconds in cpu_delta(f0, f1).items():
+            front_put[kind] += seconds
+        for kind, seconds in cpu_delta(f1, f2).items():
+            front_get[kind] += seconds
         client_put += k1 - k0
         client_get += k2 - k1
         ep.client.delete_object(Bucket=ep.bucket, Key=key)  # the backend's disk holds a few objects at a time
