@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,11 +65,6 @@ final class EngineContext implements AutoCloseable {
     /** The read path's run arrays, kept between GETs (two sizes; see the constructor). */
     final RunArrays runBuffers;
     /**
-     * Decrypted chunks that straddle two ranged GETs of one object, kept for the neighbouring range: at most 32
-     * chunks and an eighth of the read budget, counted in it (see BoundaryChunks).
-     */
-    final BoundaryChunks boundaryChunks;
-    /**
      * The write path's large arrays, kept between writes: pack buffers, and chunk-reader windows, for the writes whose
      * buffer reservation covers whole ones (ObjectWriter). Fresh ones cost a zeroed humongous array each, over two
      * bytes allocated per byte of a 16 MiB part, and the concurrent marking cycles those allocations start
@@ -85,8 +81,6 @@ final class EngineContext implements AutoCloseable {
 
     /** 8 MiB run arrays kept strongly between GETs; more are kept softly (see below). */
     private static final int LARGE_RUN_ARRAYS_KEPT = 2;
-    /** Edge chunks kept for neighbouring ranges: 8 concurrent ranges have 16 edges, with room for the next ones. */
-    private static final int BOUNDARY_CHUNKS = 32;
 
     EngineContext(EngineConfig config) {
         this.config = config;
@@ -105,28 +99,27 @@ final class EngineContext implements AutoCloseable {
         // a run is one chunk, or chunks of at most MAX_RUN_BYTES together: a 4 MiB chunk is stored with its tag.
         // Runs up to one largest chunk keep the arrays they always had; longer ones (up to a whole pack) take arrays
         // twice that size, two of them kept for good (what a heap holds between GETs grows by 16 MiB). Beyond those,
-        // softly: as many arrays as the read budget lets GETs hold at once. The write path's arrays: one of each kept
-        // for good, more softly. All four pools' soft arrays together at most the read budget (a quarter of the
-        // heap by default), each pool making room in the others (SoftQuota says why)
+        // softly: as many arrays as the read budget lets GETs hold at once, both sizes together (one limit, so that
+        // after a mix of small and large runs the two do not each keep their peak)
         int smallArray = ObjectReadStream.SMALL_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
-        SoftQuota softlyKept = new SoftQuota(Math.min(1024L * smallArray, config.readBudget()));
+        AtomicLong softBytes = new AtomicLong();
+        long softLimit = Math.min(1024L * smallArray, config.readBudget());
         this.runBuffers = new RunArrays(
-                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softlyKept),
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
                 smallArray,
-                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softlyKept));
-        this.boundaryChunks = new BoundaryChunks(readBudget, BOUNDARY_CHUNKS, config.readBudget() / 8);
-        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, softlyKept);
-        this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, softlyKept);
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
+        // one of each kept for good; beyond that, softly, at most what the write budget lets writes hold at once
+        AtomicLong writeSoftBytes = new AtomicLong();
+        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget());
+        this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, writeSoftBytes,
+                config.writeBudget());
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());
         Gauge.builder("coffer.read.budget.available", readBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("read buffer memory not reserved by reads in flight").register(config.meters());
-        Gauge.builder("coffer.read.boundary.kept", boundaryChunks, BoundaryChunks::keptBytes).baseUnit("bytes")
-                .description("read buffer memory holding decrypted chunks kept for a neighbouring ranged GET")
-                .register(config.meters());
         this.keySourceFallbacks = Counter.builder("coffer.keysource.fallbacks")
                 .description("chunks encrypted under a random key because the key source failed")
                 .register(config.meters());

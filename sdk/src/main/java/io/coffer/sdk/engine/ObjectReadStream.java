@@ -53,14 +53,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private final List<ManifestEntry> entries;
     private int nextEntry;
     private final int endEntry;
-    /**
-     * The first and last chunk covered, each true in {@code partialHead} / {@code partialTail} if the range takes only
-     * part of it: such a chunk likely straddles this range and a neighbouring one of a ranged download, so it is
-     * kept for or taken from {@link EngineContext#boundaryChunks}.
-     */
-    private final int headEntry;
-    private final boolean partialHead;
-    private final boolean partialTail;
     private long skipInFirst;
     private long remaining;
     private final ArrayDeque<CompletableFuture<List<Slice>>> inFlight = new ArrayDeque<>();
@@ -82,8 +74,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * {@link #BASE} for the run under {@link #base}, else its own reservation.
      */
     private final ArrayDeque<BufferBudget.Reservation> held = new ArrayDeque<>();
-    /** Edge chunks this stream announced it fetches; each finished, if its fetch did not, when the stream ends. */
-    private final List<BoundaryChunks.Slot> producing = new ArrayList<>(2);
     private static final BufferBudget.Reservation BASE = () -> { };
 
     /** Streams {@code length} bytes from {@code offset} of the object whose chunks are {@code entries}. */
@@ -107,9 +97,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             j++;
         }
         this.endEntry = j;
-        this.headEntry = i;
-        this.partialHead = skipInFirst > 0;
-        this.partialTail = length > 0 && p > end;
         // a run is one chunk, or back-to-back chunks of at most MAX_RUN_BYTES together; a chunk takes at most
         // TAG_LENGTH more bytes than it holds in a run's buffer (see slot)
         long covered = 0;
@@ -234,9 +221,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             f.cancel(true);
         }
         inFlight.clear();
-        // a fetch that never runs or has not finished yet: its claimant, if any, fetches the chunk itself
-        producing.forEach(edge -> ctx.boundaryChunks.finish(edge, null, 0, 0));
-        producing.clear();
         // each array once: the current slice and the next ones of its run share one
         byte[] last = current;
         ctx.runBuffers.give(current);
@@ -306,22 +290,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         while (inFlight.size() < runs && nextEntry < endEntry) {
             ensureLocated(nextEntry);
             int start = nextEntry;
-            if (isPartialEdge(start) && ctx.boundaryChunks.has(entries.get(start))) {
-                BufferBudget.Reservation share = runShare(slot(start));
-                if (share == null) {
-                    break;
-                }
-                if (claim(start, share)) {
-                    continue;
-                }
-                giveBack(share); // another GET claimed it meanwhile: fetch it with its neighbours
-            }
             long runBytes = slot(start);
             int end = start + 1;
             while (end < endEntry) {
-                if (isPartialEdge(end) && ctx.boundaryChunks.has(entries.get(end))) {
-                    break; // the last chunk comes from the neighbouring range's GET: the run stops before it
-                }
                 ensureLocated(end);
                 ChunkLocation next = location(end);
                 ChunkLocation prev = location(end - 1);
@@ -332,9 +303,15 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 runBytes += slot(end);
                 end++;
             }
-            BufferBudget.Reservation share = runShare(runBytes);
-            if (share == null) {
-                break;
+            BufferBudget.Reservation share;
+            if (!baseInUse) {
+                share = BASE;
+                baseInUse = true;
+            } else {
+                share = ctx.readBudget.tryReserve(ctx.runBuffers.footprint((int) runBytes));
+                if (share == null) {
+                    break;
+                }
             }
             held.add(share);
             List<ManifestEntry> run = entries.subList(start, end);
@@ -342,69 +319,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             for (int i = start; i < end; i++) {
                 locs.add(location(i));
             }
-            // announce the edge chunks this run fetches, so that a neighbouring range's GET waits for them
-            Map<Integer, BoundaryChunks.Slot> produced = new HashMap<>(2);
-            for (int i : new int[] {start, end - 1}) {
-                BoundaryChunks.Slot slot = isPartialEdge(i) ? ctx.boundaryChunks.produce(entries.get(i)) : null;
-                if (slot != null) {
-                    produced.put(i - start, slot);
-                    producing.add(slot);
-                }
-            }
             nextEntry = end;
             int bufferLength = (int) runBytes;
-            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength, produced), ctx.io));
+            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength), ctx.io));
         }
-    }
-
-    /** The read budget for a run of {@code bytes}: the stream's base if free, else what the budget has free, or null. */
-    private BufferBudget.Reservation runShare(long bytes) {
-        if (!baseInUse) {
-            baseInUse = true;
-            return BASE;
-        }
-        return ctx.readBudget.tryReserve(ctx.runBuffers.footprint((int) bytes));
-    }
-
-    private void giveBack(BufferBudget.Reservation share) {
-        if (share == BASE) {
-            baseInUse = false;
-        } else {
-            share.close();
-        }
-    }
-
-    /** Whether entry {@code i} is the first or last chunk covered and the range takes only part of it. */
-    private boolean isPartialEdge(int i) {
-        return (i == headEntry && partialHead) || (i == endEntry - 1 && partialTail);
-    }
-
-    /**
-     * Queues edge chunk {@code i} as a run of its own under {@code share}, from the GET that fetched or is fetching it,
-     * if one announced it; if that GET could not keep it after all, it is fetched here. False if none announced it.
-     */
-    private boolean claim(int i, BufferBudget.Reservation share) throws IOException {
-        CompletableFuture<BoundaryChunks.Kept> claimed = ctx.boundaryChunks.claim(entries.get(i));
-        if (claimed == null) {
-            return false;
-        }
-        // this run's own share covers the copy: the one it came with goes back, whenever it comes (even if this
-        // stream is closed before)
-        claimed.thenAccept(k -> {
-            if (k != null) {
-                k.share().close();
-            }
-        });
-        held.add(share);
-        nextEntry = i + 1;
-        List<ManifestEntry> run = List.of(entries.get(i));
-        List<ChunkLocation> locs = List.of(location(i));
-        int bufferLength = slot(i);
-        // a kept copy has a chunk's length, never a pooled array's size, so giving it back to the pool leaves it alone
-        inFlight.add(claimed.thenCompose(k -> k != null
-                ? CompletableFuture.completedFuture(List.of(new Slice(k.plain(), 0, k.plain().length)))
-                : CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength, Map.of()), ctx.io)));
-        return true;
     }
 
     /**
@@ -453,8 +371,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * as many bytes as its plaintext takes (a compressed chunk's slot is its plaintext, an uncompressed one stores
      * more than its plaintext), so nothing is overwritten before it is read.
      */
-    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength,
-                              Map<Integer, BoundaryChunks.Slot> produced) {
+    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
         ChunkLocation first = locs.get(0);
         ChunkLocation last = locs.get(locs.size() - 1);
         int length = (int) (last.offset() + last.length() - first.offset());
@@ -474,10 +391,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 int to = compact ? plainAt : pos;
                 cipher.open(e.key(), bytes, pos, stored, bytes, to, e.length(), e.hash());
                 out.add(new Slice(bytes, to, e.length()));
-                BoundaryChunks.Slot edge = produced.get(i);
-                if (edge != null) {
-                    ctx.boundaryChunks.finish(edge, bytes, to, e.length());
-                }
                 pos += stored;
                 plainAt += e.length();
             }
@@ -490,7 +403,6 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             throw new UncheckedIOException(e);
         } finally {
             if (!handedOut) {
-                produced.values().forEach(edge -> ctx.boundaryChunks.finish(edge, null, 0, 0));
                 ctx.runBuffers.give(bytes);
             }
         }

@@ -29,8 +29,6 @@ final class RunBuffers {
      */
     private final AtomicLong softBytes;
     private final long softLimit;
-    /** The limit shared with other pools that may make room in them, or null. */
-    private final SoftQuota quota;
 
     RunBuffers(int size, int retained) {
         this(size, retained, 0);
@@ -46,21 +44,10 @@ final class RunBuffers {
      * peak).
      */
     RunBuffers(int size, int retained, AtomicLong softBytes, long softLimit) {
-        this(size, retained, softBytes, softLimit, null);
-    }
-
-    /** A pool whose softly kept arrays count against {@code quota}, where other pools' may give way to them. */
-    RunBuffers(int size, int retained, SoftQuota quota) {
-        this(size, retained, quota.bytes, quota.limit, quota);
-        quota.add(this);
-    }
-
-    private RunBuffers(int size, int retained, AtomicLong softBytes, long softLimit, SoftQuota quota) {
         this.size = size;
         this.free = new ArrayBlockingQueue<>(Math.max(1, retained));
         this.softBytes = softBytes;
         this.softLimit = Math.max(0, softLimit);
-        this.quota = quota;
     }
 
     /**
@@ -111,26 +98,9 @@ final class RunBuffers {
         }
         if (softBytes.addAndGet(size) <= softLimit) {
             softlyFree.offer(new SoftReference<>(b));
-            return;
-        }
-        softBytes.addAndGet(-size);
-        if (quota == null || !quota.makeRoom(size, this)) {
-            return;
-        }
-        if (softBytes.addAndGet(size) <= softLimit) {
-            softlyFree.offer(new SoftReference<>(b));
         } else {
-            softBytes.addAndGet(-size); // another give took the room meanwhile
+            softBytes.addAndGet(-size);
         }
-    }
-
-    /** Drops the oldest softly kept array, for another pool sharing the quota; false if there is none. */
-    boolean dropSoftlyKept() {
-        if (softlyFree.poll() == null) {
-            return false;
-        }
-        softBytes.addAndGet(-size);
-        return true;
     }
 
     /** Arrays waiting in the pool, strongly held (for tests). */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.sdk.ByteRange;
 import io.coffer.sdk.ObjectContent;
 import io.coffer.sdk.PutObjectRequest;
-import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
 import io.coffer.sdk.blob.ForwardingBlobStore;
@@ -23,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A GET reads the back-to-back chunks of a pack with one backend read (runs of up to a whole 8 MiB pack), with the
  * engine's default chunker and pack size: whole objects, ranges at odd offsets and a transfer manager's concurrent
  * ranges return exactly their bytes, and a backend read failing mid-way fails the GET, gives back the read budget and
- * leaves the run arrays serving correct bytes to every later GET. Adjacent ranges read the chunk they share from the
- * backend once (BoundaryChunks), and every byte of the read budget is back or held by such a kept chunk.
+ * leaves the run arrays serving correct bytes to every later GET.
  */
 class PackRunReadsTest {
     private static final int SIZE = 40 * (1 << 20) + 12_345;
@@ -76,7 +73,7 @@ class PackRunReadsTest {
                             .isEqualTo(Arrays.copyOfRange(data, (int) r[0], (int) r[1] + 1));
                 }
             }
-            assertThat(availableBudget() + keptBytes()).isEqualTo(fullBudget);
+            assertThat(availableBudget()).isEqualTo(fullBudget);
         }
     }
 
@@ -107,28 +104,7 @@ class PackRunReadsTest {
             } finally {
                 pool.shutdownNow();
             }
-            assertThat(availableBudget() + keptBytes()).isEqualTo(fullBudget);
-        }
-    }
-
-    @Test
-    void adjacentRangesReadTheChunkTheyShareFromTheBackendOnce() throws Exception {
-        try (TestEngine e = open()) {
-            byte[] data = store(e);
-            long stored = blobs.list(PACK_PREFIX).toList().stream().mapToLong(BlobInfo::size).sum();
-            blobs.packReads.set(0);
-            blobs.packBytes.set(0);
-            int part = 5 << 20; // every range ends and begins inside a chunk
-            for (int from = 0; from < SIZE; from += part) {
-                int to = Math.min(SIZE, from + part);
-                try (ObjectContent c = e.coffer.getObject("bkt", "k", ByteRange.of(from, to - 1L))) {
-                    assertThat(c.stream().readAllBytes()).isEqualTo(Arrays.copyOfRange(data, from, to));
-                }
-            }
-            // each chunk's stored bytes once: a pack holds them and its index, so at most the packs' size
-            assertThat(blobs.packBytes.get()).isLessThanOrEqualTo(stored);
-            assertThat(keptBytes()).isLessThanOrEqualTo(fullBudget / 8);
-            assertThat(availableBudget() + keptBytes()).isEqualTo(fullBudget);
+            assertThat(availableBudget()).isEqualTo(fullBudget);
         }
     }
 
@@ -144,7 +120,7 @@ class PackRunReadsTest {
                     assertThatThrownBy(in::readAllBytes).isInstanceOf(IOException.class);
                 }
                 blobs.failAtPackRead(0);
-                assertThat(availableBudget() + keptBytes()).isEqualTo(fullBudget);
+                assertThat(availableBudget()).isEqualTo(fullBudget);
                 try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
                     assertThat(c.stream().readAllBytes()).isEqualTo(data);
                 }
@@ -173,14 +149,9 @@ class PackRunReadsTest {
         return (long) meters.get("coffer.read.budget.available").gauge().value();
     }
 
-    private long keptBytes() {
-        return (long) meters.get("coffer.read.boundary.kept").gauge().value();
-    }
-
     /** Counts the reads of packs; one of them can be made to fail after writing junk into part of its array. */
     private static final class CountingBlobStore extends ForwardingBlobStore {
         final AtomicInteger packReads = new AtomicInteger();
-        final AtomicLong packBytes = new AtomicLong();
         private volatile int failAt;
 
         CountingBlobStore(BlobStore inner) {
@@ -198,9 +169,6 @@ class PackRunReadsTest {
             if (name.startsWith(PACK_PREFIX) && packReads.incrementAndGet() == failAt) {
                 Arrays.fill(dst, dstOffset, dstOffset + length / 2, (byte) 0x5a);
                 throw new IOException("connection reset by the backend");
-            }
-            if (name.startsWith(PACK_PREFIX)) {
-                packBytes.addAndGet(length);
             }
             super.readInto(name, offset, dst, dstOffset, length);
         }

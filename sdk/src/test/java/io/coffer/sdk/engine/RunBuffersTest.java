@@ -91,28 +91,4 @@ class RunBuffersTest {
         assertThatThrownBy(() -> pool.give(a)).isInstanceOf(IllegalStateException.class);
         assertThat(pool.softlyPooled()).isEqualTo(1);
     }
-
-    @Test
-    void poolsSharingAQuotaMakeRoomInEachOtherForTheirOwnArrays() {
-        SoftQuota quota = new SoftQuota(64);
-        RunBuffers reads = new RunBuffers(16, 1, quota);
-        RunBuffers writes = new RunBuffers(32, 1, quota);
-        for (int i = 0; i < 5; i++) {
-            reads.give(new byte[16]);
-        }
-        assertThat(reads.softlyPooled()).isEqualTo(4); // the quota's 64 bytes
-        writes.give(new byte[32]);
-        writes.give(new byte[32]); // kept softly: two of the reads' soft arrays give way
-        assertThat(writes.pooled()).isEqualTo(1);
-        assertThat(writes.softlyPooled()).isEqualTo(1);
-        assertThat(reads.softlyPooled()).isEqualTo(2);
-        assertThat(quota.bytes.get()).isEqualTo(64);
-        writes.give(new byte[32]);
-        writes.give(new byte[32]); // the reads' last two go; then there is no room left to make
-        assertThat(writes.softlyPooled()).isEqualTo(2);
-        assertThat(reads.softlyPooled()).isZero();
-        assertThat(quota.bytes.get()).isEqualTo(64);
-        // the strongly kept ones never count against the quota or give way
-        assertThat(reads.pooled()).isEqualTo(1);
-    }
 }
