@@ -15,7 +15,12 @@ with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode 
 
 Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
   .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
-      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--out results.md] [--json results.json]
+      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--max-warmup-rounds 8]
+      [--jit-idle-percent 3] [--out results.md] [--json results.json]
+Warm-up: at least --warmup-rounds whole rounds, then more until no server JVM's JIT compiler threads took more than
+--jit-idle-percent of its CPU in the last one, at most --max-warmup-rounds in all (the figure is then a warm gateway's,
+as a long-running one is; --max-warmup-rounds 1 keeps one warm-up round whatever the JIT does). Per phase the report
+also gives the front process's CPU in its JIT compiler threads and its GC threads (/proc/PID/task/*/stat by name).
 Where a gateway's CPU goes, per phase: --profile-lib PATH/libasyncProfiler.so --profile-dir DIR [--profile coffer]
 loads async-profiler into the named endpoints' first process (a JVM) with jcmd around each measured phase and writes
 DIR/<endpoint>-<phase>-r<round>.collapsed (large-put, large-get, small; one object's worth with --objects 1; stacks
@@ -42,13 +47,79 @@ MB = 1_000_000
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _stat_ticks(stat):
+    fields = stat.rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+
+
 def cpu_seconds(pids):
     total = 0
     for pid in pids:
         with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+            total += _stat_ticks(f.read())
     return total / CLOCK_TICKS
+
+
+def thread_class(name):
+    """HotSpot's thread names: the JIT's compiler threads, and the collector's (G1's workers, its concurrent marking,
+    refinement and service threads, and the VM thread, which runs the pauses' safepoint operations)."""
+    if name.startswith(("C1 CompilerThre", "C2 CompilerThre")):
+        return "jit"
+    if name.startswith(("GC Thread", "G1 ", "VM Thread")):
+        return "gc"
+    return None
+
+
+def jvm_cpu(pid):
+    """One JVM's CPU ticks now: the process's, and each JIT compiler and GC thread's by thread id, from
+    /proc/PID/task/*/stat by thread name (none where the process is not a HotSpot JVM)."""
+    with open(f"/proc/{pid}/stat") as f:
+        total = _stat_ticks(f.read())
+    threads = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue  # the thread ended meanwhile
+        kind = thread_class(stat[stat.index("(") + 1:stat.rindex(")")])
+        if kind:
+            threads[tid] = (kind, _stat_ticks(stat))
+    return {"total": total, "threads": threads}
+
+
+def cpu_delta(before, after):
+    """CPU seconds between two jvm_cpu samples: {"total", "jit", "gc"}. A thread started meanwhile counts whole; one
+    that ended meanwhile (HotSpot stops idle compiler threads) drops out, so the JIT and GC parts are lower bounds."""
+    out = {"total": after["total"] - before["total"], "jit": 0, "gc": 0}
+    for tid, (kind, ticks) in after["threads"].items():
+        out[kind] += ticks - before["threads"].get(tid, (kind, 0))[1]
+    return {k: v / CLOCK_TICKS for k, v in out.items()}
+
+
+def front_cpu(ep):
+    return jvm_cpu(ep.pids[0]) if ep.pids else {"total": 0, "threads": {}}
+
+
+class JvmShares:
+    """The JIT's and the collector's share of each server JVM's CPU between two points in time."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.start = {pid: jvm_cpu(pid) for pid in pids}
+
+    def since(self):
+        """{pid: {"total", "jit", "gc"}} CPU seconds since this object was made."""
+        return {pid: cpu_delta(self.start[pid], jvm_cpu(pid)) for pid in self.pids}
+
+    @staticmethod
+    def text(deltas, names):
+        return ", ".join(f"{names[pid]} JIT {100 * d['jit'] / d['total']:.1f} % GC {100 * d['gc'] / d['total']:.1f} %"
+                         if d["total"] > 0 else f"{names[pid]} idle" for pid, d in deltas.items())
+
+    @staticmethod
+    def max_jit(deltas):
+        return max((d["jit"] / d["total"] for d in deltas.values() if d["total"] > 0), default=0)
 
 
 class Profiler:
@@ -113,37 +184,45 @@ def large(ep, args, transfer):
     size = args.size_mib << 20
     put_s = get_s = 0.0
     cpu_put = cpu_get = 0.0
-    front_put = front_get = 0.0  # the endpoint's own process (Coffer's gateway, s3proxy-enc's front) without its backend
+    # the endpoint's own process (Coffer's gateway, s3proxy-enc's front) without its backend, and its JIT and GC threads
+    front_put, front_get = ({"total": 0.0, "jit": 0.0, "gc": 0.0} for _ in range(2))
     client_put = client_get = 0.0  # this driver's own CPU (boto3's threads): it shares the machine's cores
     for _ in range(args.objects):
         data = os.urandom(size)
         key = ep.next_key("large")
-        c0, k0, f0 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
+        c0, k0, f0 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
         t0 = time.perf_counter()
         with PROFILER.phase(ep, "large-put"):
             ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
         t1 = time.perf_counter()
-        c1, k1, f1 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
+        c1, k1, f1 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
         sink = io.BytesIO()
         with PROFILER.phase(ep, "large-get"):
             ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
         t2 = time.perf_counter()
-        c2, k2, f2 = cpu_seconds(ep.pids), time.process_time(), cpu_seconds(ep.pids[:1])
+        c2, k2, f2 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
         if sink.getbuffer().nbytes != size or sink.getvalue() != data:
             raise SystemExit(f"{ep.name}: GET of {key} returned other bytes than its PUT")
         put_s += t1 - t0
         get_s += t2 - t1
         cpu_put += c1 - c0
         cpu_get += c2 - c1
-        front_put += f1 - f0
-        front_get += f2 - f1
+        for kind, seconds in cpu_delta(f0, f1).items():
+            front_put[kind] += seconds
+        for kind, seconds in cpu_delta(f1, f2).items():
+            front_get[kind] += seconds
         client_put += k1 - k0
         client_get += k2 - k1
         ep.client.delete_object(Bucket=ep.bucket, Key=key)  # the backend's disk holds a few objects at a time
     total = args.objects * size / MB
     return {"put_MBps": total / put_s, "get_MBps": total / get_s,
             "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total,
-            "put_front_cpu_ms_per_MB": front_put * 1000 / total, "get_front_cpu_ms_per_MB": front_get * 1000 / total,
+            "put_front_cpu_ms_per_MB": front_put["total"] * 1000 / total,
+            "get_front_cpu_ms_per_MB": front_get["total"] * 1000 / total,
+            "put_front_jit_ms_per_MB": front_put["jit"] * 1000 / total,
+            "get_front_jit_ms_per_MB": front_get["jit"] * 1000 / total,
+            "put_front_gc_ms_per_MB": front_put["gc"] * 1000 / total,
+            "get_front_gc_ms_per_MB": front_get["gc"] * 1000 / total,
             "put_client_cpu_ms_per_MB": client_put * 1000 / total, "get_client_cpu_ms_per_MB": client_get * 1000 / total}
 
 
@@ -204,6 +283,10 @@ FIGURES = [  # key, label, higher is better
     ("small_cpu_ms_per_op", "server CPU, 4 KiB, ms/op", False),
     ("put_front_cpu_ms_per_MB", "front process alone (no backend), large PUT, ms/MB", False),
     ("get_front_cpu_ms_per_MB", "front process alone (no backend), large GET, ms/MB", False),
+    ("put_front_jit_ms_per_MB", "of which its JIT compiler threads, large PUT, ms/MB", False),
+    ("get_front_jit_ms_per_MB", "of which its JIT compiler threads, large GET, ms/MB", False),
+    ("put_front_gc_ms_per_MB", "of which its GC threads (and VM thread), large PUT, ms/MB", False),
+    ("get_front_gc_ms_per_MB", "of which its GC threads (and VM thread), large GET, ms/MB", False),
     ("put_client_cpu_ms_per_MB", "client (boto3) CPU, large PUT, ms/MB", False),
     ("get_client_cpu_ms_per_MB", "client (boto3) CPU, large GET, ms/MB", False),
     ("small_client_cpu_ms_per_op", "client (boto3) CPU, 4 KiB, ms/op", False),
@@ -236,7 +319,11 @@ def report(args, names, rounds, started):
              f"{args.rounds} rounds (order rotating), {args.warmup_rounds} warm-up; {args.threads} threads; "
              f"{args.objects} object(s) of {args.size_mib} MiB per round, {args.part_mib} MiB parts "
              f"(upload_fileobj / download_fileobj); 4 KiB PUT+GET for {args.small_seconds} s. "
-             f"Machine: {os.cpu_count()} CPUs, load average before: {args.load_before}. Cells: median [min–max].", ""]
+             f"Machine: {os.cpu_count()} CPUs, load average before: {args.load_before}. Cells: median [min–max].", "",
+             f"Warm-up: {args.warmups_done} rounds (at least {args.warmup_rounds}, then until every server JVM's JIT "
+             f"compiler threads used at most {args.jit_idle_percent:g} % of its CPU in a round, at most "
+             f"{args.max_warmup_rounds}); JIT and GC shares of each server JVM's CPU in the last warm-up round: "
+             f"{args.warmup_shares}; in the measured rounds: {args.measured_shares}.", ""]
     lines.append("| figure | " + " | ".join(names) + " |")
     lines.append("|---|" + "---:|" * len(names))
     for key, label, _ in FIGURES:
@@ -308,6 +395,9 @@ def main():
     p.add_argument("--objects", type=int, default=1)
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--small-seconds", type=float, default=15)
+    p.add_argument("--max-warmup-rounds", type=int, default=8,
+                   help="more warm-up rounds, up to this many in all, until the JIT share is at most --jit-idle-percent")
+    p.add_argument("--jit-idle-percent", type=float, default=3)
     p.add_argument("--out")
     p.add_argument("--json")
     p.add_argument("--profile-lib", help="libasyncProfiler.so: profile each measured phase (see above)")
@@ -318,6 +408,7 @@ def main():
     args = p.parse_args()
     global PROFILER
     PROFILER = Profiler(args.profile_lib, args.profile_dir, args.profile.split(","), args.profile_event)
+    args.max_warmup_rounds = max(args.max_warmup_rounds, args.warmup_rounds)
     if min(args.rounds, args.size_mib, args.part_mib, args.objects, args.threads) < 1 or args.warmup_rounds < 0 \
             or args.small_seconds <= 0:
         p.error("rounds, size, part, objects and threads must be at least 1, small-seconds above 0")
@@ -329,11 +420,23 @@ def main():
     transfer = TransferConfig(multipart_threshold=part, multipart_chunksize=part, max_concurrency=args.threads,
                               use_threads=True)
     started = time.time()
-    for w in range(args.warmup_rounds):
+    jvms = server_names(endpoints)
+    last, warmups = None, 0
+    # a gateway serves from the steady state: warm up until no server JVM's JIT compilers took more than the idle
+    # share of its CPU in a round (per-request code reaches C2 after thousands of requests; a large GET is 16)
+    while warmups < args.warmup_rounds or (warmups < args.max_warmup_rounds
+                                           and (last is None or JvmShares.max_jit(last) > args.jit_idle_percent / 100)):
+        shares = JvmShares(list(jvms))
         for ep in endpoints:
-            log(f"warm-up {w + 1}/{args.warmup_rounds}: {ep.name}")
+            log(f"warm-up {warmups + 1}/{args.warmup_rounds}+: {ep.name}")
             large(ep, args, transfer)
             small(ep, args, max(2.0, args.small_seconds / 3))
+        last = shares.since()
+        warmups += 1
+        log(f"JIT and GC shares of server CPU in that warm-up round: {JvmShares.text(last, jvms)}")
+    args.warmups_done = warmups
+    args.warmup_shares = JvmShares.text(last, jvms) if last else "-"
+    measured = JvmShares(list(jvms))
     rounds = []
     for r in range(args.rounds):
         PROFILER.round = r + 1
@@ -344,6 +447,7 @@ def main():
             result[ep.name] = {**large(ep, args, transfer), **small(ep, args, args.small_seconds)}
             log(f"  {ep.name}: " + ", ".join(f"{k} {v:.2f}" for k, v in result[ep.name].items()))
         rounds.append(result)
+    args.measured_shares = JvmShares.text(measured.since(), jvms)
     text = report(args, names, rounds, started)
     print(text)
     if args.out:
@@ -353,6 +457,16 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": recorded_args(args), "rounds": rounds}, f, indent=1)
+
+
+def server_names(endpoints):
+    """{pid: name} of every server process once: an endpoint's first process by its name, the rest as its backend
+    (direct's s3proxy is also Coffer's backend)."""
+    names = {}
+    for ep in endpoints:
+        for i, pid in enumerate(ep.pids):
+            names.setdefault(pid, ep.name if i == 0 else f"{ep.name}'s backend")
+    return names
 
 
 def recorded_args(args):
