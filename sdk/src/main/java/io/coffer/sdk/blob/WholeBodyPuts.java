@@ -26,7 +26,7 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * socket in one write (the JDK then passes it on in 128 KiB pieces). The SDK's Apache client copies a body through
  * a 4 KiB buffer into a 4 KiB socket write each (its entity wraps the content in an {@code InputStreamEntity}, and it
  * offers no hook for plain-http sockets): about 2,000 system calls per 8 MiB pack; this way the upload threads spend
- * 28 % less CPU (docs/BENCHMARKS.md, "Issue 23's large PUT, second round"). Its own connection pool, with the store's
+ * 28 % less CPU (docs/BENCHMARKS.md, "Levers tried (issue 23)", put23c). Its own connection pool, with the store's
  * limits and timeouts, the JVM's proxy and TLS settings as the SDK's client takes them; no retries (the caller falls
  * back to the SDK, which retries).
  */

@@ -42,7 +42,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     /**
      * The longest run: a whole pack's chunks at the writer's target size (8 MiB), so that a GET sends its S3 backend
      * about one ranged read per pack; each request costs the backend about as much CPU as a few MB of data
-     * (docs/BENCHMARKS.md, "Fewer, larger backend reads").
+     * (docs/BENCHMARKS.md, "Levers tried (issue 23)", get23).
      */
     static final int MAX_RUN_BYTES = 8 << 20;
     /** Runs up to this long (the largest chunk, so every single-chunk run) take the smaller pooled arrays. */

@@ -4,7 +4,7 @@ package io.coffer.sdk.engine;
  * The read path's run arrays in two sizes: a run that fits {@code small}'s arrays takes one of those, a longer run (up
  * to a whole pack's chunks, {@link ObjectReadStream#MAX_RUN_BYTES}) one of {@code large}'s. A run reads one backend
  * range; on an S3 backend each request costs the backend about as much CPU as a few MB of data (docs/BENCHMARKS.md,
- * "Fewer, larger backend reads"), so a run may take a whole pack; a GET of at most one largest chunk's bytes still
+ * "Levers tried (issue 23)", get23), so a run may take a whole pack; a GET of at most one largest chunk's bytes still
  * reserves and holds only the smaller arrays.
  */
 final class RunArrays {
