@@ -112,8 +112,11 @@ class BackpressureTest {
                         size)));
                 assertThat(queuedWhileSlow).as("the slow reader made the server queue a meaningful amount")
                         .isGreaterThanOrEqualTo(512 << 10);
+                // near the 1 MiB high-water mark, never near the object's 48 MiB: one chunk written past the mark,
+                // and one more seen once in a loaded CI run (1,538,425 bytes; the writer's writability check and
+                // Netty's queued write task are not atomic together)
                 assertThat(g.s3.responseBufferHighWater().get()).as("queued response bytes stay near 1 MiB")
-                        .isLessThanOrEqualTo((1 << 20) + ONE_WRITE + ONE_READ);
+                        .isLessThanOrEqualTo((1 << 20) + 2 * ONE_WRITE + ONE_READ);
             }
         }
     }
