@@ -126,7 +126,9 @@ class Profiler:
     """async-profiler loaded with jcmd into one JVM per profiled endpoint, started and stopped around a phase."""
 
     def __init__(self, lib, out_dir, names, event="cpu"):
-        self.lib, self.out_dir, self.names, self.event = lib, out_dir, set(names), event
+        # absolute: the profiled JVM resolves them against its own working directory
+        self.lib = os.path.abspath(lib) if lib else lib
+        self.out_dir, self.names, self.event = os.path.abspath(out_dir), set(names), event
         self.round = 0
         if lib:
             os.makedirs(out_dir, exist_ok=True)
