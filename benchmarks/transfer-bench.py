@@ -128,7 +128,8 @@ class Profiler:
     def __init__(self, lib, out_dir, names, event="cpu"):
         # absolute: the profiled JVM resolves them against its own working directory
         self.lib = os.path.abspath(lib) if lib else lib
-        self.out_dir, self.names, self.event = os.path.abspath(out_dir), set(names), event
+        self.out_dir = os.path.abspath(out_dir) if out_dir else out_dir
+        self.names, self.event = set(names), event
         self.round = 0
         if lib:
             os.makedirs(out_dir, exist_ok=True)
