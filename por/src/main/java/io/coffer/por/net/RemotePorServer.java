@@ -33,6 +33,8 @@ import java.util.function.Supplier;
 public final class RemotePorServer implements PorServer, AutoCloseable {
     /** Blocks per READ_BLOCKS request of a range: a 1 MiB range of 64 KiB blocks goes as four or five requests. */
     static final int READ_PART = 4;
+    /** Requests sent ahead of the answer being read: enough to keep the server busy, few enough to stay buffered. */
+    static final int IN_FLIGHT = 8;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -256,9 +258,11 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * Requests of {@code type}, all sent before their answers are read, in order (the server answers a connection's
-     * requests one at a time, in order). When one is refused, the answers to the rest are still read, so the
-     * connection stays in step, and the first refusal is thrown.
+     * Requests of {@code type}, up to {@link #IN_FLIGHT} sent ahead of the answer being read, in order (the server
+     * answers a connection's requests one at a time, in order). The window keeps the unread requests small: with all of
+     * a long list written first, a server blocked writing an answer nobody reads would stop reading requests, and this
+     * side would block writing them. When one is refused, the answers to the rest are still read, so the connection
+     * stays in step, and the first refusal is thrown.
      */
     private synchronized List<byte[]> calls(MessageType type, List<byte[]> payloads, MessageType expected) {
         if (broken) {
@@ -266,10 +270,12 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         }
         List<Frames.Frame> responses = new ArrayList<>(payloads.size());
         try {
-            for (byte[] payload : payloads) {
-                Frames.write(out, Frames.body(type, payload, mac.sign(type, payload)));
-            }
+            int sent = 0;
             for (int i = 0; i < payloads.size(); i++) {
+                for (; sent < payloads.size() && sent < i + IN_FLIGHT; sent++) {
+                    byte[] payload = payloads.get(sent);
+                    Frames.write(out, Frames.body(type, payload, mac.sign(type, payload)));
+                }
                 byte[] body = Frames.read(in, codec.parameters().maxFrameBytes());
                 Frames.Frame response = Frames.parse(body, true);
                 try {
