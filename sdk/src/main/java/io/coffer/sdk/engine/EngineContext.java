@@ -81,11 +81,6 @@ final class EngineContext implements AutoCloseable {
 
     /** 8 MiB run arrays kept strongly between GETs; more are kept softly (see below). */
     private static final int LARGE_RUN_ARRAYS_KEPT = 2;
-    /**
-     * How long a softly kept pool array may go unused before the pool drops it: far longer than a busy pool waits
-     * between two uses of its working set, short beside the phases of a mixed load (a large PUT, then GETs).
-     */
-    private static final Duration POOL_IDLE = Duration.ofSeconds(2);
 
     EngineContext(EngineConfig config) {
         this.config = config;
@@ -110,19 +105,15 @@ final class EngineContext implements AutoCloseable {
         int largeArray = ObjectReadStream.MAX_RUN_BYTES + ChunkCipher.TAG_LENGTH;
         AtomicLong softBytes = new AtomicLong();
         long softLimit = Math.min(1024L * smallArray, config.readBudget());
-        // softly kept arrays of every pool go once unused for POOL_IDLE (IdleArrays: after a large PUT its arrays
-        // otherwise held the heap above G1's initiating occupancy through the GETs that followed)
-        IdleArrays idle = new IdleArrays(POOL_IDLE.toNanos());
         this.runBuffers = new RunArrays(
-                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit, idle),
+                new RunBuffers(smallArray, 2 * (config.readAhead() + 1), softBytes, softLimit),
                 smallArray,
-                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit, idle));
+                new RunBuffers(largeArray, LARGE_RUN_ARRAYS_KEPT, softBytes, softLimit));
         // one of each kept for good; beyond that, softly, at most what the write budget lets writes hold at once
         AtomicLong writeSoftBytes = new AtomicLong();
-        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget(),
-                idle);
+        this.packArrays = new RunBuffers(ObjectWriter.packArraySize(config), 1, writeSoftBytes, config.writeBudget());
         this.windowArrays = new RunBuffers(ChunkReader.windowSize(config.chunker()), 1, writeSoftBytes,
-                config.writeBudget(), idle);
+                config.writeBudget());
         Gauge.builder("coffer.write.budget.available", writeBudget,
                         b -> b.availableKib() * 1024.0).baseUnit("bytes")
                 .description("write buffer memory not reserved by writes in flight").register(config.meters());

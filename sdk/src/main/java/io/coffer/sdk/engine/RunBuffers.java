@@ -2,7 +2,7 @@ package io.coffer.sdk.engine;
 
 import java.lang.ref.SoftReference;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,10 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * softlyRetained} more are kept through soft references, which the garbage collector clears when the heap runs short
  * or they go unused: several concurrent GETs (a transfer manager's ranged downloads: eight streams of up to five runs
  * each) need more arrays at once than are worth holding for good, and allocating the rest cost a zeroed humongous
- * array per run (docs/BENCHMARKS.md, "Figures the code cites"). Softly kept arrays are taken most recently given
- * first, and with an {@link IdleArrays} group those unused for its idle time are dropped: soft references alone outlive
- * the work that needed them. For runs longer than one array, arrays are allocated and left to the garbage collector as
- * before.
+ * array per run (docs/BENCHMARKS.md, "Figures the code cites"). For runs longer than one array, arrays are allocated
+ * and left to the garbage collector as before.
  *
  * <p>A returned array still holds the bytes of its last use (decrypted chunks, a body's plaintext, a pack's
  * ciphertext); its next user only reads what it wrote or fetched into it, so nothing of the old content is handed out.
@@ -24,49 +22,32 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RunBuffers {
     private final int size;
     private final ArrayBlockingQueue<byte[]> free;
-    /** Most recently given first; each stamped with when it was given ({@link IdleArrays#now}). */
-    private final ConcurrentLinkedDeque<Kept> softlyFree = new ConcurrentLinkedDeque<>();
+    private final ConcurrentLinkedQueue<SoftReference<byte[]>> softlyFree = new ConcurrentLinkedQueue<>();
     /**
      * Bytes of the arrays in {@link #softlyFree}, cleared ones included (they are dropped when met), added up with
      * those of any pool that shares the counter; at most {@link #softLimit}.
      */
     private final AtomicLong softBytes;
     private final long softLimit;
-    /** Null: softly kept arrays stay until the collector clears them. */
-    private final IdleArrays idle;
 
     RunBuffers(int size, int retained) {
         this(size, retained, 0);
     }
 
     RunBuffers(int size, int retained, int softlyRetained) {
-        this(size, retained, new AtomicLong(), (long) Math.max(0, softlyRetained) * size, null);
+        this(size, retained, new AtomicLong(), (long) Math.max(0, softlyRetained) * size);
     }
 
     /**
      * A pool whose softly kept arrays count against {@code softLimit} bytes together with those of every other pool
      * given the same {@code softBytes} ({@link RunArrays}: two sizes, one limit, so that both do not each keep their
-     * peak); with {@code idle} (may be null), those unused for its idle time are dropped.
+     * peak).
      */
-    RunBuffers(int size, int retained, AtomicLong softBytes, long softLimit, IdleArrays idle) {
+    RunBuffers(int size, int retained, AtomicLong softBytes, long softLimit) {
         this.size = size;
         this.free = new ArrayBlockingQueue<>(Math.max(1, retained));
         this.softBytes = softBytes;
         this.softLimit = Math.max(0, softLimit);
-        this.idle = idle;
-        if (idle != null) {
-            idle.register(this);
-        }
-    }
-
-    /** A softly kept array and when it was given back. */
-    private static final class Kept extends SoftReference<byte[]> {
-        final long keptAt;
-
-        Kept(byte[] array, long keptAt) {
-            super(array);
-            this.keptAt = keptAt;
-        }
     }
 
     /**
@@ -78,10 +59,9 @@ final class RunBuffers {
         if (length > size || isSmall(length)) {
             return new byte[length];
         }
-        sweep();
         byte[] b = free.poll();
         while (b == null) {
-            Kept ref = softlyFree.pollFirst();
+            SoftReference<byte[]> ref = softlyFree.poll();
             if (ref == null) {
                 return new byte[size];
             }
@@ -113,34 +93,13 @@ final class RunBuffers {
         if (free.contains(b) || softlyFree.stream().anyMatch(r -> r.get() == b)) { // identity; a few entries
             throw new IllegalStateException("a run buffer was given back twice");
         }
-        sweep();
         if (free.offer(b)) {
             return;
         }
         if (softBytes.addAndGet(size) <= softLimit) {
-            softlyFree.offerFirst(new Kept(b, idle == null ? 0 : idle.now()));
+            softlyFree.offer(new SoftReference<>(b));
         } else {
             softBytes.addAndGet(-size);
-        }
-    }
-
-    private void sweep() {
-        if (idle != null) {
-            idle.maybeSweep(idle.now());
-        }
-    }
-
-    /**
-     * Drops the softly kept arrays given back before {@code cutoff} (an {@link IdleArrays#now} value): the oldest are
-     * at the tail, and a take racing this one takes each array at most once.
-     */
-    void dropKeptBefore(long cutoff) {
-        Kept k;
-        while ((k = softlyFree.peekLast()) != null && k.keptAt - cutoff < 0) {
-            if (softlyFree.removeLastOccurrence(k)) { // identity: a reference does not override equals
-                softBytes.addAndGet(-size);
-                k.clear(); // the array is unreachable now, even while the dropped reference object lingers
-            }
         }
     }
 

@@ -43,8 +43,8 @@ class RunArraysTest {
     @Test
     void softlyKeptArraysOfBothSizesShareOneLimit() {
         AtomicLong softBytes = new AtomicLong();
-        RunBuffers s16 = new RunBuffers(16, 1, softBytes, 48, null);
-        RunBuffers s32 = new RunBuffers(32, 1, softBytes, 48, null);
+        RunBuffers s16 = new RunBuffers(16, 1, softBytes, 48);
+        RunBuffers s32 = new RunBuffers(32, 1, softBytes, 48);
         RunArrays shared = new RunArrays(s16, 16, s32);
         byte[][] small = {shared.take(16), shared.take(16), shared.take(16)};
         byte[][] large = {shared.take(32), shared.take(32)};
