@@ -233,7 +233,9 @@ def image_config(diff_ids, java_version):
         "config": {
             "User": "%d:%d" % (UID, UID),
             "Env": ["%s=%s" % kv for kv in ENV.items()],
-            "Entrypoint": [JAVA, "-cp", CLASSPATH, MAIN],
+            # G1's marking at a fixed 80 % of the heap, as ./coffer serve starts it (docs/OPERATIONS.md, "Memory")
+            "Entrypoint": [JAVA, "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=80", "-cp", CLASSPATH,
+                           MAIN],
             "Cmd": ["serve"],
             "WorkingDir": "/var/lib/coffer",
             "ExposedPorts": {"9000/tcp": {}, "9001/tcp": {}},

@@ -109,7 +109,8 @@ class ContainerImageIT {
     void imageRunsTheGatewayAsAnUnprivilegedUserWithAHealthCheck() {
         assertThat(config.get("User").asText()).isEqualTo("10001:10001");
         List<String> entrypoint = strings(config.get("Entrypoint"));
-        assertThat(entrypoint).containsExactly("/opt/java/bin/java", "-cp",
+        assertThat(entrypoint).containsExactly("/opt/java/bin/java", "-XX:-G1UseAdaptiveIHOP",
+                "-XX:InitiatingHeapOccupancyPercent=80", "-cp",
                 "/opt/coffer/coffer-gateway.jar:/opt/coffer/lib/*", "io.coffer.gateway.cli.CofferCommand");
         assertThat(strings(config.get("Cmd"))).containsExactly("serve");
         List<String> health = strings(config.get("Healthcheck").get("Test"));

@@ -130,6 +130,12 @@ final class ShippedGateway implements AutoCloseable {
         }
     }
 
+    /** The running JVM's arguments (the launcher execs it, so this process is the JVM), as the OS reports them. */
+    List<String> jvmArguments() {
+        return List.of(process.info().arguments().orElseThrow(
+                () -> new AssertionError("the OS does not report the gateway's arguments")));
+    }
+
     /** SIGKILL to the gateway's JVM (the launcher execs it) and anything it started: a crash, no shutdown hook. */
     void kill() throws InterruptedException {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
