@@ -16,8 +16,14 @@ import java.io.IOException;
  * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
-    /** At most this much memory for the small levels (and about half as much again for the journal they imply). */
-    static final long MAX_BUDGET_BYTES = 32L << 20;
+    /**
+     * At most this much memory for the small levels (and about half as much again for the journal they imply): at
+     * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, which leave about half of a PUT's level-file writes of a
+     * budget of levels 0..2 (each level in memory saves about 1.1 MB of file writes per batch).
+     */
+    static final long MAX_BUDGET_BYTES = 160L << 20;
+    /** Sets the budget in MiB (0: every level in files), overriding the default. */
+    static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
     private final MemoryLevelStore memory;
@@ -45,9 +51,25 @@ final class SmallLevelsInMemory implements VectorStore {
         return m;
     }
 
-    /** The default budget: a sixteenth of the heap, at most {@link #MAX_BUDGET_BYTES}. */
+    /**
+     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
+     * #MAX_BUDGET_BYTES} (with the journal they imply, under a fifth of the heap).
+     */
     static long defaultBudget() {
-        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 16);
+        String mib = System.getProperty(BUDGET_PROPERTY);
+        if (mib != null && !mib.isBlank()) {
+            long value;
+            try {
+                value = Long.parseLong(mib.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(BUDGET_PROPERTY + " must be a number of MiB: " + mib, e);
+            }
+            if (value < 0 || value > (Long.MAX_VALUE >> 20)) {
+                throw new IllegalArgumentException(BUDGET_PROPERTY + " must be a non-negative number of MiB: " + mib);
+            }
+            return value << 20;
+        }
+        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
     }
 
     /** Levels 0..memoryLevels()-1 live in memory. */
