@@ -1,13 +1,12 @@
 package io.coffer.por.store;
 
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import java.io.IOException;
 
 /**
  * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are written
- * to memory and never to {@code files}, which keeps the larger ones. Every batch rebuilds one of the small levels and
+ * to memory (outside the heap: {@link OffHeapLevels}) and never to {@code files}, which keeps the larger ones. Every batch rebuilds one of the small levels and
  * only one batch in 2^memoryLevels reaches a larger one, so most adds write no level file at all.
  *
  * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
@@ -26,7 +25,7 @@ final class SmallLevelsInMemory implements VectorStore {
     static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
-    private final MemoryLevelStore memory;
+    private final OffHeapLevels memory;
     private final int memoryLevels;
 
     SmallLevelsInMemory(VectorStore files, CodeParameters params, int memoryLevels) {
@@ -34,7 +33,7 @@ final class SmallLevelsInMemory implements VectorStore {
             throw new IllegalArgumentException("memory levels must be in [0, " + params.k() + "]: " + memoryLevels);
         }
         this.files = files;
-        this.memory = new MemoryLevelStore(params, files.width());
+        this.memory = new OffHeapLevels(params, files.width(), memoryLevels);
         this.memoryLevels = memoryLevels;
     }
 
