@@ -44,10 +44,7 @@ final class OffHeapLevels implements LevelStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        if (!contains(level, part, index)) {
-            throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
-        }
-        vectors[level][part.ordinal()][index].get(0, into, 0, width);
+        stored(level, part, index).get(0, into, 0, width);
     }
 
     @Override
@@ -68,6 +65,13 @@ final class OffHeapLevels implements LevelStore {
         for (boolean[] flags : present[level]) {
             Arrays.fill(flags, false);
         }
+    }
+
+    private IntBuffer stored(int level, Part part, int index) {
+        if (contains(level, part, index)) {
+            return vectors[level][part.ordinal()][index];
+        }
+        throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level + " in memory");
     }
 
     /** Whether the part holds vector {@code index}. */
