@@ -6,8 +6,9 @@ import java.io.IOException;
 
 /**
  * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are written
- * to memory (outside the heap: {@link OffHeapLevels}) and never to {@code files}, which keeps the larger ones. Every batch rebuilds one of the small levels and
- * only one batch in 2^memoryLevels reaches a larger one, so most adds write no level file at all.
+ * to memory (outside the heap: {@link OffHeapLevels}) and never to {@code files}, which keeps the larger ones. Every
+ * batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most adds
+ * write no level file at all.
  *
  * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
  * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
@@ -17,8 +18,8 @@ import java.io.IOException;
 final class SmallLevelsInMemory implements VectorStore {
     /**
      * At most this much memory for the small levels (and about half as much again for the journal they imply): at
-     * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, which leave about half of a PUT's level-file writes of a
-     * budget of levels 0..2 (each level in memory saves about 1.1 MB of file writes per batch).
+     * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, against 0..2 at the former 32 MiB; each level in memory
+     * saves about 1.1 MB of level-file writes per batch (docs/BENCHMARKS.md, porsrv).
      */
     static final long MAX_BUDGET_BYTES = 160L << 20;
     /** Sets the budget in MiB (0: every level in files), overriding the default. */
@@ -52,7 +53,8 @@ final class SmallLevelsInMemory implements VectorStore {
 
     /**
      * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
-     * #MAX_BUDGET_BYTES} (with the journal they imply, under a fifth of the heap).
+     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; the journal they imply,
+     * about half as much again, is read onto the heap at a restart.
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);
