@@ -23,7 +23,8 @@ final class OffHeapLevels implements LevelStore {
 
     OffHeapLevels(CodeParameters params, int width, int levels) {
         if (width <= 0 || levels < 0 || levels > params.k()) {
-            throw new IllegalArgumentException("width " + width + ", levels " + levels + " of H with k = " + params.k());
+            throw new IllegalArgumentException("width " + width + ", levels " + levels + " of H with k = "
+                    + params.k());
         }
         this.width = width;
         this.vectorBytes = Math.multiplyExact(width, Integer.BYTES);
