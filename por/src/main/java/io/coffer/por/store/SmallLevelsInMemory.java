@@ -1,14 +1,14 @@
 package io.coffer.por.store;
 
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import java.io.IOException;
 
 /**
  * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are written
- * to memory and never to {@code files}, which keeps the larger ones. Every batch rebuilds one of the small levels and
- * only one batch in 2^memoryLevels reaches a larger one, so most adds write no level file at all.
+ * to memory (outside the heap: {@link OffHeapLevels}) and never to {@code files}, which keeps the larger ones. Every
+ * batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most adds
+ * write no level file at all.
  *
  * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
  * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
@@ -16,11 +16,17 @@ import java.io.IOException;
  * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
-    /** At most this much memory for the small levels (and about half as much again for the journal they imply). */
-    static final long MAX_BUDGET_BYTES = 32L << 20;
+    /**
+     * At most this much memory for the small levels (and about half as much again for the journal they imply): at
+     * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, against 0..2 at the former 32 MiB; each level in memory
+     * saves about 1.1 MB of level-file writes per batch (docs/BENCHMARKS.md, porsrv).
+     */
+    static final long MAX_BUDGET_BYTES = 160L << 20;
+    /** Sets the budget in MiB (0: every level in files), overriding the default. */
+    static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
-    private final MemoryLevelStore memory;
+    private final OffHeapLevels memory;
     private final int memoryLevels;
 
     SmallLevelsInMemory(VectorStore files, CodeParameters params, int memoryLevels) {
@@ -28,7 +34,7 @@ final class SmallLevelsInMemory implements VectorStore {
             throw new IllegalArgumentException("memory levels must be in [0, " + params.k() + "]: " + memoryLevels);
         }
         this.files = files;
-        this.memory = new MemoryLevelStore(params, files.width());
+        this.memory = new OffHeapLevels(params, files.width(), memoryLevels);
         this.memoryLevels = memoryLevels;
     }
 
@@ -45,9 +51,26 @@ final class SmallLevelsInMemory implements VectorStore {
         return m;
     }
 
-    /** The default budget: a sixteenth of the heap, at most {@link #MAX_BUDGET_BYTES}. */
+    /**
+     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
+     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; the journal they imply,
+     * about half as much again, is read onto the heap at a restart.
+     */
     static long defaultBudget() {
-        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 16);
+        String mib = System.getProperty(BUDGET_PROPERTY);
+        if (mib != null && !mib.isBlank()) {
+            long value;
+            try {
+                value = Long.parseLong(mib.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(BUDGET_PROPERTY + " must be a number of MiB: " + mib, e);
+            }
+            if (value < 0 || value > (Long.MAX_VALUE >> 20)) {
+                throw new IllegalArgumentException(BUDGET_PROPERTY + " must be a non-negative number of MiB: " + mib);
+            }
+            return value << 20;
+        }
+        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
     }
 
     /** Levels 0..memoryLevels()-1 live in memory. */

@@ -325,6 +325,25 @@ class JournaledPorServerTest {
     }
 
     @Test
+    void theBudgetPropertySetsHowManyLevelsTheServerKeepsInMemory() throws IOException {
+        String before = System.getProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
+        try {
+            System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "0");
+            try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS)) {
+                assertThat(server.storage().memoryLevels()).isZero();
+            }
+            System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
+            try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS)) {
+                assertThat(server.storage().memoryLevels()).as("all of H's tiny levels").isEqualTo(4);
+            }
+        } finally {
+            if (before != null) {
+                System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
     void aRestartBetweenCheckpointsRebuildsTheLevelsInMemoryFromTheJournal() throws IOException {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {

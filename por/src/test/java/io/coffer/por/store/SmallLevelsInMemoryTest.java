@@ -1,9 +1,11 @@
 package io.coffer.por.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.Part;
+import io.coffer.por.field.Segments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +31,39 @@ class SmallLevelsInMemoryTest {
         assertThat(SmallLevelsInMemory.memoryLevels(h, 10, Long.MAX_VALUE / 4)).isEqualTo(4); // never C's level
         assertThat(SmallLevelsInMemory.defaultBudget()).isPositive()
                 .isLessThanOrEqualTo(SmallLevelsInMemory.MAX_BUDGET_BYTES);
+    }
+
+    @Test
+    void theGatewaysStoreKeepsLevelsZeroToFiveInMemoryAtTheLargestBudget() {
+        CodeParameters h = new CodeParameters(16 - 4); // 2^16 blocks of 64 KiB, batches of 2^4
+        int width = (Segments.count(64 << 10) + 1) << 4;
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, SmallLevelsInMemory.MAX_BUDGET_BYTES)).isEqualTo(6);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 128L << 20)).as("a 1 GiB heap").isEqualTo(5);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 32L << 20)).as("the former budget").isEqualTo(3);
+    }
+
+    @Test
+    void theBudgetPropertyOverridesTheShareOfTheHeap() {
+        String before = System.getProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
+        try {
+            System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "48");
+            assertThat(SmallLevelsInMemory.defaultBudget()).isEqualTo(48L << 20);
+            System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "0");
+            assertThat(SmallLevelsInMemory.defaultBudget()).as("every level in files").isZero();
+            System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "many");
+            assertThatThrownBy(SmallLevelsInMemory::defaultBudget).isInstanceOf(IllegalArgumentException.class);
+            System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "-1");
+            assertThatThrownBy(SmallLevelsInMemory::defaultBudget).isInstanceOf(IllegalArgumentException.class);
+            System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
+            assertThat(SmallLevelsInMemory.defaultBudget()).isEqualTo(Math.min(SmallLevelsInMemory.MAX_BUDGET_BYTES,
+                    Runtime.getRuntime().maxMemory() / 8));
+        } finally {
+            if (before == null) {
+                System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
+            } else {
+                System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, before);
+            }
+        }
     }
 
     @Test
