@@ -219,6 +219,7 @@ public final class PorBlobStore implements BlobStore {
 
     private void put(String name, BlobContent content, long length, int count, PackWriter.Prepared prepared)
             throws IOException {
+        long backup;
         lock.lock();
         try {
             if (count < 0 || count > free.available()) {
@@ -237,7 +238,7 @@ public final class PorBlobStore implements BlobStore {
             Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
             free.take(blocks);
-            state.saveBackup();
+            backup = state.stageBackup();
             if (old.isPresent()) {
                 generation++;
                 try {
@@ -251,6 +252,7 @@ public final class PorBlobStore implements BlobStore {
         } finally {
             lock.unlock();
         }
+        state.awaitBackup(backup); // its force outside the lock: the next pack's writes go on meanwhile
     }
 
     @Override
@@ -334,6 +336,7 @@ public final class PorBlobStore implements BlobStore {
             return;
         }
         BlobNames.requireValid(name);
+        long backup;
         lock.lock();
         try {
             Optional<Entry> entry = map.entry(name);
@@ -350,11 +353,12 @@ public final class PorBlobStore implements BlobStore {
             }
             map.remove(name, state.stateBytes());
             free.free(entry.get().blocks());
-            state.saveBackup();
+            backup = state.stageBackup();
             state.clearWriting();
         } finally {
             lock.unlock();
         }
+        state.awaitBackup(backup);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.coffer.por.blob;
 
+import io.coffer.por.client.ClientState;
 import io.coffer.por.client.ClientStateFile;
 import io.coffer.por.client.PorClient;
 import io.coffer.sdk.meta.BlockMapStore;
@@ -15,7 +16,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the PoR client state of a {@link PorBlobStore} is kept besides the metadata store (which commits it with each
  * map change): the backup file (0600) and the marker of block writes whose state is not committed yet. The caller
- * holds the store's lock.
+ * holds the store's lock, except for {@link #awaitBackup}.
+ *
+ * <p>A put's backup is written after the store's lock is released ({@link #stageBackup} under it, then
+ * {@link #awaitBackup}): its force then no longer holds up the next pack's block writes, and puts that finish
+ * together share one write of the newest state. A put still returns only once the backup holds its state or a newer
+ * one, so the backup is as current for every returned put as when it was written under the lock.
  */
 final class StateKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
@@ -25,6 +31,13 @@ final class StateKeeper {
     /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
     private final Path writing;
     private PorClient client;
+    /** Guards the backup file and the fields below; taken inside the store's lock, never the other way round. */
+    private final Object backupLock = new Object();
+    /** The newest staged state and its number (staged states are numbered in commit order). */
+    private ClientState staged;
+    private long stagedSeq;
+    /** The number of the newest state the backup file holds (or failed to take: then it was logged). */
+    private long writtenSeq;
 
     /** {@code stateBackup} may be null: no backup, no marker. */
     StateKeeper(BlockMapStore map, Path stateBackup) {
@@ -75,14 +88,42 @@ final class StateKeeper {
         }
     }
 
+    /** Writes the backup now (the store's lock held). */
     void saveBackup() {
+        awaitBackup(stageBackup());
+    }
+
+    /**
+     * Under the store's lock, after a commit: the state to be written to the backup. Returns its number, for
+     * {@link #awaitBackup}.
+     */
+    long stageBackup() {
+        synchronized (backupLock) {
+            staged = client.state();
+            return ++stagedSeq;
+        }
+    }
+
+    /**
+     * Returns once the backup holds the state numbered {@code seq} or a newer one, writing the newest staged state
+     * if it does not yet. Needs no store lock: a write by one caller serves every caller whose state was staged
+     * before it.
+     */
+    void awaitBackup(long seq) {
         if (backup == null) {
             return;
         }
-        try {
-            backup.save(client.state());
-        } catch (UncheckedIOException e) {
-            LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
+        synchronized (backupLock) {
+            if (writtenSeq >= seq) {
+                return;
+            }
+            long newest = stagedSeq;
+            try {
+                backup.save(staged);
+            } catch (UncheckedIOException e) {
+                LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
+            }
+            writtenSeq = newest;
         }
     }
 }
