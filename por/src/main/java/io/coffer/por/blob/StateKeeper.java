@@ -31,11 +31,16 @@ final class StateKeeper {
     /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
     private final Path writing;
     private PorClient client;
-    /** Guards the backup file and the fields below; taken inside the store's lock, never the other way round. */
-    private final Object backupLock = new Object();
+    /**
+     * Guards {@link #staged} and {@link #stagedSeq}, held only to read or set them: a put staging its state under the
+     * store's lock never waits for a backup write in progress. Taken inside {@link #fileLock}, never around it.
+     */
+    private final Object stageLock = new Object();
     /** The newest staged state and its number (staged states are numbered in commit order). */
     private ClientState staged;
     private long stagedSeq;
+    /** Guards the backup file and {@link #writtenSeq}. */
+    private final Object fileLock = new Object();
     /** The number of the newest state the backup file holds (or failed to take: then it was logged). */
     private long writtenSeq;
 
@@ -98,7 +103,7 @@ final class StateKeeper {
      * {@link #awaitBackup}.
      */
     long stageBackup() {
-        synchronized (backupLock) {
+        synchronized (stageLock) {
             staged = client.state();
             return ++stagedSeq;
         }
@@ -113,13 +118,18 @@ final class StateKeeper {
         if (backup == null) {
             return;
         }
-        synchronized (backupLock) {
+        synchronized (fileLock) {
             if (writtenSeq >= seq) {
                 return;
             }
-            long newest = stagedSeq;
+            ClientState newestState;
+            long newest;
+            synchronized (stageLock) {
+                newestState = staged;
+                newest = stagedSeq;
+            }
             try {
-                backup.save(staged);
+                backup.save(newestState);
             } catch (UncheckedIOException e) {
                 LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
             }
