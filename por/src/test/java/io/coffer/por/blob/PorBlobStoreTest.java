@@ -303,7 +303,7 @@ class PorBlobStoreTest {
      * holds the last committed state, so a lost database comes back from it at the server's log state.
      */
     @Test
-    void concurrentPutsLeaveTheNewestStateInTheBackupAndALostDatabaseComesBackFromIt() throws Exception {
+    void concurrentPutsLeaveTheNewestStateInTheBackupNoWritingMarkerAndALostDatabaseComesBackFromIt() throws Exception {
         f = PorStoreFixture.open(dir, 10, 1, BLOCK);
         int threads = 4;
         int each = 5;
@@ -327,6 +327,8 @@ class PorBlobStoreTest {
             th.join();
         }
         assertThat(failures).isEmpty();
+        // the writing marker, left from pack to pack while a writer waited, is gone once none does
+        assertThat(f.backup().resolveSibling(f.backup().getFileName() + ".writing")).doesNotExist();
         assertThat(backupBytes()).isEqualTo(f.metadata.blockMap().state().orElseThrow());
         assertThat(ClientState.fromBytes(backupBytes()).hLog()).isEqualTo(f.server.logState());
 
