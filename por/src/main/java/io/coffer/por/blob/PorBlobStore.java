@@ -27,6 +27,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -64,6 +65,8 @@ public final class PorBlobStore implements BlobStore {
     private final PorServer server;
     private final StateKeeper state;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Puts and deletes waiting for the lock: the writing marker is left for them ({@link StateKeeper#clearWriting}). */
+    private final AtomicInteger writersWaiting = new AtomicInteger();
     private final int blockBytes;
     private final int capacity;
     private final SecureRandom random;
@@ -219,9 +222,11 @@ public final class PorBlobStore implements BlobStore {
 
     private void put(String name, BlobContent content, long length, int count, PackWriter.Prepared prepared)
             throws IOException {
-        lock.lock();
+        long backup;
+        lockAsWriter();
         try {
             if (count < 0 || count > free.available()) {
+                state.settle(writersWaiting.get() > 0);
                 throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
                         + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
             }
@@ -237,7 +242,7 @@ public final class PorBlobStore implements BlobStore {
             Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
             free.take(blocks);
-            state.saveBackup();
+            backup = state.stageBackup();
             if (old.isPresent()) {
                 generation++;
                 try {
@@ -247,10 +252,18 @@ public final class PorBlobStore implements BlobStore {
                     state.persistState();
                 }
             }
-            state.clearWriting();
+            state.clearWriting(writersWaiting.get() > 0);
         } finally {
             lock.unlock();
         }
+        state.awaitBackup(backup); // its force outside the lock: the next pack's writes go on meanwhile
+    }
+
+    /** Takes the lock for a put or delete, counted while it waits ({@link #writersWaiting}). */
+    private void lockAsWriter() {
+        writersWaiting.incrementAndGet();
+        lock.lock();
+        writersWaiting.decrementAndGet();
     }
 
     @Override
@@ -334,10 +347,12 @@ public final class PorBlobStore implements BlobStore {
             return;
         }
         BlobNames.requireValid(name);
-        lock.lock();
+        long backup;
+        lockAsWriter();
         try {
             Optional<Entry> entry = map.entry(name);
             if (entry.isEmpty()) {
+                state.settle(writersWaiting.get() > 0);
                 return;
             }
             generation++;
@@ -350,11 +365,12 @@ public final class PorBlobStore implements BlobStore {
             }
             map.remove(name, state.stateBytes());
             free.free(entry.get().blocks());
-            state.saveBackup();
-            state.clearWriting();
+            backup = state.stageBackup();
+            state.clearWriting(writersWaiting.get() > 0);
         } finally {
             lock.unlock();
         }
+        state.awaitBackup(backup);
     }
 
     @Override
@@ -384,6 +400,12 @@ public final class PorBlobStore implements BlobStore {
 
     @Override
     public void close() throws IOException {
+        lock.lock();
+        try {
+            state.settle(false); // a marker left for a writer that never came
+        } finally {
+            lock.unlock();
+        }
         checks.close();
         try {
             inner.close();

@@ -1,5 +1,6 @@
 package io.coffer.por.blob;
 
+import io.coffer.por.client.ClientState;
 import io.coffer.por.client.ClientStateFile;
 import io.coffer.por.client.PorClient;
 import io.coffer.sdk.meta.BlockMapStore;
@@ -15,7 +16,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the PoR client state of a {@link PorBlobStore} is kept besides the metadata store (which commits it with each
  * map change): the backup file (0600) and the marker of block writes whose state is not committed yet. The caller
- * holds the store's lock.
+ * holds the store's lock, except for {@link #awaitBackup}.
+ *
+ * <p>A put's backup is written after the store's lock is released ({@link #stageBackup} under it, then
+ * {@link #awaitBackup}): its force then no longer holds up the next pack's block writes, and puts that finish
+ * together share one write of the newest state. A put still returns only once the backup holds its state or a newer
+ * one, so the backup is as current for every returned put as when it was written under the lock.
  */
 final class StateKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);
@@ -25,6 +31,20 @@ final class StateKeeper {
     /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
     private final Path writing;
     private PorClient client;
+    /** The marker was left for a writer waiting for the store's lock: every write before it is committed. */
+    private boolean clearDeferred;
+    /**
+     * Guards {@link #staged} and {@link #stagedSeq}, held only to read or set them: a put staging its state under the
+     * store's lock never waits for a backup write in progress. Taken inside {@link #fileLock}, never around it.
+     */
+    private final Object stageLock = new Object();
+    /** The newest staged state and its number (staged states are numbered in commit order). */
+    private ClientState staged;
+    private long stagedSeq;
+    /** Guards the backup file and {@link #writtenSeq}. */
+    private final Object fileLock = new Object();
+    /** The number of the newest state the backup file holds (or failed to take: then it was logged). */
+    private long writtenSeq;
 
     /** {@code stateBackup} may be null: no backup, no marker. */
     StateKeeper(BlockMapStore map, Path stateBackup) {
@@ -47,6 +67,7 @@ final class StateKeeper {
      * next open, also where the log state does not show it, inside a write batch).
      */
     void markWriting() throws IOException {
+        clearDeferred = false;
         if (writing != null && !Files.exists(writing)) {
             try (FileChannel c = FileChannel.open(writing, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 c.force(true);
@@ -56,8 +77,34 @@ final class StateKeeper {
 
     /** The client state of every write so far is committed: no resynchronisation is needed. */
     void clearWriting() throws IOException {
+        clearDeferred = false;
         if (writing != null) {
             Files.deleteIfExists(writing);
+        }
+    }
+
+    /**
+     * As {@link #clearWriting()}, but with {@code writerWaiting} (another put or delete waits for the store's lock)
+     * the marker is left for it, which would create and force it again at once: one file force per burst of packs
+     * instead of one per pack. The marker then outlives the writes it covered only while writers follow; a crash
+     * meanwhile costs a resynchronisation at the next open, never a missed one.
+     */
+    void clearWriting(boolean writerWaiting) throws IOException {
+        if (writerWaiting) {
+            clearDeferred = true;
+        } else {
+            clearWriting();
+        }
+    }
+
+    /** A writer that leaves the store's lock without writing: removes a marker left for it once no writer waits. */
+    void settle(boolean writerWaiting) {
+        if (clearDeferred && !writerWaiting) {
+            try {
+                clearWriting();
+            } catch (IOException e) {
+                LOG.warn("cannot remove the PoR writing marker (the next open resynchronises)", e);
+            }
         }
     }
 
@@ -75,14 +122,47 @@ final class StateKeeper {
         }
     }
 
+    /** Writes the backup now (the store's lock held). */
     void saveBackup() {
+        awaitBackup(stageBackup());
+    }
+
+    /**
+     * Under the store's lock, after a commit: the state to be written to the backup. Returns its number, for
+     * {@link #awaitBackup}.
+     */
+    long stageBackup() {
+        synchronized (stageLock) {
+            staged = client.state();
+            return ++stagedSeq;
+        }
+    }
+
+    /**
+     * Returns once the backup holds the state numbered {@code seq} or a newer one, writing the newest staged state
+     * if it does not yet. Needs no store lock: a write by one caller serves every caller whose state was staged
+     * before it.
+     */
+    void awaitBackup(long seq) {
         if (backup == null) {
             return;
         }
-        try {
-            backup.save(client.state());
-        } catch (UncheckedIOException e) {
-            LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
+        synchronized (fileLock) {
+            if (writtenSeq >= seq) {
+                return;
+            }
+            ClientState newestState;
+            long newest;
+            synchronized (stageLock) {
+                newestState = staged;
+                newest = stagedSeq;
+            }
+            try {
+                backup.save(newestState);
+            } catch (UncheckedIOException e) {
+                LOG.error("cannot write the PoR client state backup (the metadata store holds the state)", e);
+            }
+            writtenSeq = newest;
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
+import io.coffer.por.client.ClientStateFile;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.code.Part;
 import io.coffer.por.store.ServerStorage;
@@ -279,6 +280,64 @@ class PorBlobStoreTest {
         assertThat(f.metadata.blockMap().list("", null, 100)).isEqualTo(original);
         assertThat(reopened.read("p/big", 0, big.length)).isEqualTo(big);
         assertThat(reopened.blocksUsed()).isEqualTo(original.stream().mapToInt(e -> e.blocks().length).sum());
+        assertThat(reopened.audit().passed()).isTrue();
+    }
+
+    private byte[] backupBytes() {
+        return new ClientStateFile(f.backup()).load().toBytes();
+    }
+
+    @Test
+    void theBackupHoldsTheCommittedStateWhenEachPutAndDeleteReturns() throws IOException {
+        f = PorStoreFixture.open(dir, 8, 1, BLOCK);
+        for (int i = 0; i < 4; i++) {
+            f.store.put("p/" + i, BlobContent.of(random(9_000 + i, 40 + i)));
+            assertThat(backupBytes()).isEqualTo(f.metadata.blockMap().state().orElseThrow());
+        }
+        f.store.delete("p/1");
+        assertThat(backupBytes()).isEqualTo(f.metadata.blockMap().state().orElseThrow());
+    }
+
+    /**
+     * Puts write their backup after the store's lock (several share one write): once they all returned, the backup
+     * holds the last committed state, so a lost database comes back from it at the server's log state.
+     */
+    @Test
+    void concurrentPutsLeaveTheNewestStateInTheBackupNoWritingMarkerAndALostDatabaseComesBackFromIt() throws Exception {
+        f = PorStoreFixture.open(dir, 10, 1, BLOCK);
+        int threads = 4;
+        int each = 5;
+        List<Thread> running = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            Thread th = new Thread(() -> {
+                try {
+                    for (int i = 0; i < each; i++) {
+                        f.store.put("p/" + thread + "-" + i, BlobContent.of(random(6_000, 100 * thread + i)));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            th.start();
+            running.add(th);
+        }
+        for (Thread th : running) {
+            th.join();
+        }
+        assertThat(failures).isEmpty();
+        // the writing marker, left from pack to pack while a writer waited, is gone once none does
+        assertThat(f.backup().resolveSibling(f.backup().getFileName() + ".writing")).doesNotExist();
+        assertThat(backupBytes()).isEqualTo(f.metadata.blockMap().state().orElseThrow());
+        assertThat(ClientState.fromBytes(backupBytes()).hLog()).isEqualTo(f.server.logState());
+
+        PorBlobStore reopened = f.reopen(dir.resolve("lost.db"));
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < each; i++) {
+                assertThat(reopened.read("p/" + t + "-" + i, 0, 6_000)).isEqualTo(random(6_000, 100 * t + i));
+            }
+        }
         assertThat(reopened.audit().passed()).isTrue();
     }
 
