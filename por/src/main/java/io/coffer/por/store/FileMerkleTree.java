@@ -37,7 +37,7 @@ final class FileMerkleTree implements AutoCloseable {
     private static final int TOP_NODES = 1 << 14;
     /** A level's siblings for several paths are read with one read when they lie within this many nodes. */
     private static final int SPAN_NODES = 4096;
-    /** Held node writes beyond this many are written at once (about 5 MiB of memory with the map's overhead). */
+    /** Held node writes beyond this many are written at once (about 7 MiB of memory with the map's overhead). */
     private static final int MAX_HELD = 1 << 16;
 
     private final Path file;
@@ -148,12 +148,14 @@ final class FileMerkleTree implements AutoCloseable {
     /** Node i's children into {@code left} and {@code right}: from memory where held or in the top, else one read. */
     private void children(int i, byte[] left, byte[] right) {
         long at = 2L * i * B;
-        byte[] l = held.get(2 * i);
-        byte[] r = held.get(2 * i + 1);
         if (at + 2 * B <= top.length) {
             System.arraycopy(top, (int) at, left, 0, B);
             System.arraycopy(top, (int) at + B, right, 0, B);
-        } else if (l == null && r == null) {
+            return;
+        }
+        byte[] l = held.get(2 * i);
+        byte[] r = held.get(2 * i + 1);
+        if (l == null && r == null) {
             pair.clear();
             read(pair, at);
             pair.flip();
