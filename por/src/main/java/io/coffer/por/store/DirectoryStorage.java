@@ -237,7 +237,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             }
         }
         PendingU p = pending(index);
-        p.block = block == null ? null : block.clone();
+        p.block = block; // the caller no longer changes it (PorStorage.setU): the server hands over a copy
         p.record[0] = (byte) (block == null ? 0 : 1);
     }
 
