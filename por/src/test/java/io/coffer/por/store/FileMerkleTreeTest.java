@@ -28,7 +28,7 @@ class FileMerkleTreeTest {
     }
 
     private static FileMerkleTree build(Path file, MerkleTree leaves) throws IOException {
-        return FileMerkleTree.build(file, CAPACITY, (from, count, into) -> {
+        return FileMerkleTree.build(file, leaves.capacity(), (from, count, into) -> {
             for (int i = from; i < from + count; i++) {
                 into.put(leaves.leaf(i));
             }
@@ -70,6 +70,23 @@ class FileMerkleTreeTest {
             assertThat(tree.root()).isEqualTo(expected.root());
         }
         assertThat(Files.readAllBytes(file)).isEqualTo(Files.readAllBytes(rebuilt));
+    }
+
+    @Test
+    void moreHeldNodesThanTheLimitReachTheFileBeforeTheFlush() throws IOException {
+        MerkleTree expected = new MerkleTree(1 << 17); // 2^18 nodes: scattered writes hold more than 2^16 of them
+        Path file = dir.resolve("u.merkle");
+        try (FileMerkleTree tree = build(file, expected)) {
+            byte[] before = Files.readAllBytes(file);
+            for (int n = 0; n < 30_000; n++) {
+                int index = random.nextInt(expected.capacity());
+                byte[] leaf = hash();
+                expected.set(index, leaf);
+                tree.set(index, leaf);
+            }
+            assertThat(Files.readAllBytes(file)).isNotEqualTo(before);
+            assertThat(tree.root()).isEqualTo(expected.root());
+        }
     }
 
     private static void assertSameTree(FileMerkleTree tree, MerkleTree expected, int[] indices) {
