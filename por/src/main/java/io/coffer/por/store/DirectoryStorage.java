@@ -34,9 +34,9 @@ import java.util.stream.IntStream;
  * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}).
  * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
  * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
- * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open. Writes reach the disk at
- * {@link #force}. H's smallest levels, vectors and sealed checksums, are kept in memory only ({@link
- * SmallLevelsInMemory}; {@link JournaledPorServer} makes that crash-safe).
+ * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open and written with U's pending
+ * writes. Writes reach the disk at {@link #force}. H's smallest levels, vectors and sealed checksums, are kept in
+ * memory only ({@link SmallLevelsInMemory}; {@link JournaledPorServer} makes that crash-safe).
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
@@ -237,7 +237,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             }
         }
         PendingU p = pending(index);
-        p.block = block == null ? null : block.clone();
+        p.block = block; // the caller no longer changes it (PorStorage.setU): the server hands over a copy
         p.record[0] = (byte) (block == null ? 0 : 1);
     }
 
@@ -461,6 +461,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             dirty = true;
         }
         pendingU.clear();
+        tree.flush(); // a cache: the order against the journal does not matter, and it is never forced
     }
 
     @Override

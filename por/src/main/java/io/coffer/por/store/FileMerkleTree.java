@@ -9,13 +9,17 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * U's Merkle tree in a file, laid out like {@link io.coffer.por.merkle.MerkleTree} (node i at i * 32 bytes, children
  * 2i and 2i + 1, root 1, leaf j at capacity + j), so memory does not grow with the capacity: only the top levels,
  * 512 KiB at most, are kept in memory too, where paths read them. The file is a cache: {@link #build} rewrites it from
  * the leaves at every open (O(capacity) hashing, sequential I/O), so it needs no crash safety of its own. Not
- * thread-safe.
+ * thread-safe. {@link #set}'s node writes are held in memory until {@link #flush} (the storage's, once per batch of
+ * writes): a batch's paths share their upper nodes, so each is written once, in runs of adjacent nodes; reads see
+ * the held nodes first. A crash before the flush leaves a stale file, which the next open rebuilds anyway.
  */
 final class FileMerkleTree implements AutoCloseable {
     /** Supplies leaf hashes in index order, {@code count} at a time, into {@code into} (count * 32 bytes). */
@@ -33,6 +37,8 @@ final class FileMerkleTree implements AutoCloseable {
     private static final int TOP_NODES = 1 << 14;
     /** A level's siblings for several paths are read with one read when they lie within this many nodes. */
     private static final int SPAN_NODES = 4096;
+    /** Held node writes beyond this many are written at once (about 7 MiB of memory with the map's overhead). */
+    private static final int MAX_HELD = 1 << 16;
 
     private final Path file;
     private final int capacity;
@@ -41,6 +47,8 @@ final class FileMerkleTree implements AutoCloseable {
     private final ByteBuffer pair = ByteBuffer.allocate(2 * B);
     /** Node i at i * 32 for i below {@link #TOP_NODES} (and below 2 * capacity): a copy of the file's. */
     private final byte[] top;
+    /** Nodes set since the last {@link #flush}, by index: what the file does not hold yet. */
+    private final Map<Integer, byte[]> held = new HashMap<>();
 
     private FileMerkleTree(Path file, int capacity, FileChannel channel) {
         this.file = file;
@@ -102,23 +110,64 @@ final class FileMerkleTree implements AutoCloseable {
         return node(1);
     }
 
-    /** Sets leaf {@code index} and rehashes its path to the root. */
+    /** Sets leaf {@code index} and rehashes its path to the root; the file gets the new nodes at {@link #flush}. */
     void set(int index, byte[] leafHash) {
         int i = capacity + checkIndex(index);
-        setNode(i, leafHash);
+        setNode(i, leafHash.clone());
         byte[] left = new byte[B];
         byte[] right = new byte[B];
         for (i >>>= 1; i >= 1; i >>>= 1) {
+            children(i, left, right);
+            setNode(i, MerkleHash.node(left, right));
+        }
+        if (held.size() > MAX_HELD) {
+            flush();
+        }
+    }
+
+    /** Writes the nodes set since the last flush to the file, a run of adjacent ones with one write. */
+    void flush() {
+        if (held.isEmpty()) {
+            return;
+        }
+        int[] nodes = held.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+        ByteBuffer run = ByteBuffer.allocate(Math.min(nodes.length, CHUNK_NODES) * B);
+        int first = nodes[0];
+        for (int n = 0; n < nodes.length; n++) {
+            if (run.position() > 0 && (nodes[n] != first + run.position() / B || !run.hasRemaining())) {
+                write(run.flip(), (long) first * B);
+                run.clear();
+                first = nodes[n];
+            }
+            run.put(held.get(nodes[n]));
+        }
+        write(run.flip(), (long) first * B);
+        held.clear();
+    }
+
+    /** Node i's children into {@code left} and {@code right}: from memory where held or in the top, else one read. */
+    private void children(int i, byte[] left, byte[] right) {
+        long at = 2L * i * B;
+        if (at + 2 * B <= top.length) {
+            System.arraycopy(top, (int) at, left, 0, B);
+            System.arraycopy(top, (int) at + B, right, 0, B);
+            return;
+        }
+        byte[] l = held.get(2 * i);
+        byte[] r = held.get(2 * i + 1);
+        if (l == null && r == null) {
             pair.clear();
-            read(pair, 2L * i * B);
+            read(pair, at);
             pair.flip();
             pair.get(left).get(right);
-            setNode(i, MerkleHash.node(left, right));
+        } else {
+            System.arraycopy(l != null ? l : node(2 * i), 0, left, 0, B);
+            System.arraycopy(r != null ? r : node(2 * i + 1), 0, right, 0, B);
         }
     }
 
     private void setNode(int i, byte[] hash) {
-        write(ByteBuffer.wrap(hash), (long) i * B);
+        held.put(i, hash);
         if ((long) i * B < top.length) {
             System.arraycopy(hash, 0, top, i * B, B);
         }
@@ -158,7 +207,8 @@ final class FileMerkleTree implements AutoCloseable {
             }
             for (int p = 0; p < at.length; p++) {
                 int sibling = at[p] ^ 1;
-                siblings[p][level] = span == null ? node(sibling)
+                byte[] h = held.get(sibling);
+                siblings[p][level] = span == null ? node(sibling) : h != null ? h.clone()
                         : Arrays.copyOfRange(span.array(), (sibling - lo) * B, (sibling - lo + 1) * B);
                 at[p] >>>= 1;
             }
@@ -178,6 +228,10 @@ final class FileMerkleTree implements AutoCloseable {
     private byte[] node(int i) {
         if ((long) i * B < top.length) {
             return Arrays.copyOfRange(top, i * B, (i + 1) * B);
+        }
+        byte[] h = held.get(i);
+        if (h != null) {
+            return h.clone();
         }
         ByteBuffer b = ByteBuffer.allocate(B);
         read(b, (long) i * B);

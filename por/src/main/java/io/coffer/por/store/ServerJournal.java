@@ -25,6 +25,7 @@ final class ServerJournal implements AutoCloseable {
     /** The journal of the earlier server that held U, C and H in memory: a format this one does not read. */
     private static final byte[] MAGIC_IN_MEMORY = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '1'};
     private static final int RECORD_HEADER = 4 + 4 + 1;
+    private static final int MAX_REUSED_BYTES = 4 << 20;
 
     /** One record: its type and payload. */
     record Entry(byte type, byte[] payload) {
@@ -32,6 +33,11 @@ final class ServerJournal implements AutoCloseable {
 
     private final Path file;
     private final int maxRecordBytes;
+    /**
+     * Appends build their record here: a heap buffer would be copied again into the JDK's temporary direct buffer
+     * (the server's appends are one at a time, as its calls are). Larger records take a buffer of their own.
+     */
+    private ByteBuffer reused = ByteBuffer.allocateDirect(0);
     private FileChannel channel;
 
     private ServerJournal(Path file, int maxRecordBytes, FileChannel channel) {
@@ -77,7 +83,16 @@ final class ServerJournal implements AutoCloseable {
      * durable at the next forced append or {@link #force}: a group commit.
      */
     void append(byte type, byte[] payload, boolean force) throws IOException {
-        ByteBuffer record = record(type, payload);
+        int size = RECORD_HEADER + payload.length;
+        ByteBuffer record;
+        if (size <= MAX_REUSED_BYTES) {
+            if (reused.capacity() < size) {
+                reused = ByteBuffer.allocateDirect(Math.min(MAX_REUSED_BYTES, Math.max(size, 2 * reused.capacity())));
+            }
+            record = fill(reused.clear(), type, payload);
+        } else {
+            record = record(type, payload);
+        }
         while (record.hasRemaining()) {
             channel.write(record);
         }
@@ -159,9 +174,11 @@ final class ServerJournal implements AutoCloseable {
     }
 
     private static ByteBuffer record(byte type, byte[] payload) {
-        ByteBuffer b = ByteBuffer.allocate(RECORD_HEADER + payload.length);
-        b.putInt(payload.length).putInt(crc(type, payload)).put(type).put(payload).flip();
-        return b;
+        return fill(ByteBuffer.allocate(RECORD_HEADER + payload.length), type, payload);
+    }
+
+    private static ByteBuffer fill(ByteBuffer b, byte type, byte[] payload) {
+        return b.putInt(payload.length).putInt(crc(type, payload)).put(type).put(payload).flip();
     }
 
     private static int crc(byte type, byte[] payload) {

@@ -16,6 +16,7 @@ import io.coffer.por.server.HonestPorServer;
 import io.coffer.por.server.MemoryPorServer;
 import java.io.IOException;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.SplittableRandom;
@@ -113,6 +114,42 @@ class DirectoryStorageTest {
             assertThat(storage.root()).isEqualTo(inMemory.root());
             assertThatThrownBy(() -> storage.uBlocks(new int[] {65_535, 65_536}))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void aMerkleFileLeftStaleByACrashBeforeItsHeldWritesReachedItIsRebuiltAtOpen() throws IOException {
+        int k = 16; // deeper than the Merkle levels kept in memory: the file holds the lower nodes
+        MerkleTree onDisk = new MerkleTree(1 << k);
+        Path merkle = dir.resolve("u.merkle");
+        byte[] stale;
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                0)) {
+            writeSealed(storage, onDisk, new int[] {3, 4, 5, 30_000});
+            storage.force();
+            stale = Files.readAllBytes(merkle);
+            writeSealed(storage, onDisk, new int[] {6, 7, 30_001, 65_535});
+            storage.force(); // u.sealed holds these; the Merkle file is put back as before, as if they never reached it
+            MerkleTree lost = new MerkleTree(1 << k);
+            writeSealed(storage, lost, new int[] {8, 40_000}); // held, never written: a crash before the flush
+            assertThat(storage.root()).isNotEqualTo(onDisk.root());
+        }
+        Files.write(merkle, stale);
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                0)) {
+            assertThat(storage.root()).isEqualTo(onDisk.root());
+            for (int index : new int[] {3, 7, 8, 30_001, 40_000, 65_535}) {
+                assertThat(storage.proof(index).siblings()).isDeepEqualTo(onDisk.proof(index).siblings());
+            }
+            assertThat(storage.uSealed(8)).isNull();
+        }
+    }
+
+    private void writeSealed(DirectoryStorage storage, MerkleTree tree, int[] indices) {
+        for (int index : indices) {
+            byte[] sealed = sealed();
+            storage.setUSealed(index, sealed);
+            tree.set(index, MerkleHash.leaf(sealed));
         }
     }
 
