@@ -168,6 +168,21 @@ class DockerFilesTest {
         }
     }
 
+    /** docs/OPERATIONS.md, "Memory": one set of G1 options, written in the launcher and in both images. */
+    @Test
+    void launcherAndBothImagesStartTheGatewayWithTheSameG1Options() throws IOException {
+        Matcher serve = Pattern.compile("gc_java_opts\\(\\) \\{\\s*case [^\\n]*\\n\\s*serve\\) echo \"([^\"]+)\"")
+                .matcher(Files.readString(DOCKER.resolve("../coffer")));
+        assertThat(serve.find()).as("./coffer's gc_java_opts for serve").isTrue();
+        List<String> options = List.of(serve.group(1).split(" "));
+        assertThat(options).contains("-XX:InitiatingHeapOccupancyPercent=80");
+        assertThat(Files.readString(DOCKER.resolve("coffer"))).as("docker/coffer")
+                .contains("exec java " + String.join(" ", options) + " ${JAVA_OPTS:-}");
+        String imageScript = Files.readString(DOCKER.resolve("build-image.py"));
+        assertThat(imageScript).as("build-image.py's Entrypoint")
+                .contains("[JAVA, " + options.stream().map(o -> "\"" + o + "\"").collect(Collectors.joining(", ")));
+    }
+
     @Test
     void dockerfileRunsTheCommandLineAsNonRootWithAReadinessHealthCheck() throws IOException {
         List<String> lines = joinedLines(DOCKER.resolve("Dockerfile"));
