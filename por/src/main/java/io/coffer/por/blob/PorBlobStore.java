@@ -27,7 +27,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -65,8 +64,6 @@ public final class PorBlobStore implements BlobStore {
     private final PorServer server;
     private final StateKeeper state;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Puts and deletes waiting for the lock: the writing marker is left for them ({@link StateKeeper#clearWriting}). */
-    private final AtomicInteger writersWaiting = new AtomicInteger();
     private final int blockBytes;
     private final int capacity;
     private final SecureRandom random;
@@ -223,10 +220,9 @@ public final class PorBlobStore implements BlobStore {
     private void put(String name, BlobContent content, long length, int count, PackWriter.Prepared prepared)
             throws IOException {
         long backup;
-        lockAsWriter();
+        lock.lock();
         try {
             if (count < 0 || count > free.available()) {
-                state.settle(writersWaiting.get() > 0);
                 throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
                         + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
             }
@@ -252,18 +248,11 @@ public final class PorBlobStore implements BlobStore {
                     state.persistState();
                 }
             }
-            state.clearWriting(writersWaiting.get() > 0);
+            state.clearWriting();
         } finally {
             lock.unlock();
         }
         state.awaitBackup(backup); // its force outside the lock: the next pack's writes go on meanwhile
-    }
-
-    /** Takes the lock for a put or delete, counted while it waits ({@link #writersWaiting}). */
-    private void lockAsWriter() {
-        writersWaiting.incrementAndGet();
-        lock.lock();
-        writersWaiting.decrementAndGet();
     }
 
     @Override
@@ -348,11 +337,10 @@ public final class PorBlobStore implements BlobStore {
         }
         BlobNames.requireValid(name);
         long backup;
-        lockAsWriter();
+        lock.lock();
         try {
             Optional<Entry> entry = map.entry(name);
             if (entry.isEmpty()) {
-                state.settle(writersWaiting.get() > 0);
                 return;
             }
             generation++;
@@ -366,7 +354,7 @@ public final class PorBlobStore implements BlobStore {
             map.remove(name, state.stateBytes());
             free.free(entry.get().blocks());
             backup = state.stageBackup();
-            state.clearWriting(writersWaiting.get() > 0);
+            state.clearWriting();
         } finally {
             lock.unlock();
         }
@@ -400,12 +388,6 @@ public final class PorBlobStore implements BlobStore {
 
     @Override
     public void close() throws IOException {
-        lock.lock();
-        try {
-            state.settle(false); // a marker left for a writer that never came
-        } finally {
-            lock.unlock();
-        }
         checks.close();
         try {
             inner.close();

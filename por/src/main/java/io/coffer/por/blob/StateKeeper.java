@@ -31,8 +31,6 @@ final class StateKeeper {
     /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
     private final Path writing;
     private PorClient client;
-    /** The marker was left for a writer waiting for the store's lock: every write before it is committed. */
-    private boolean clearDeferred;
     /**
      * Guards {@link #staged} and {@link #stagedSeq}, held only to read or set them: a put staging its state under the
      * store's lock never waits for a backup write in progress. Taken inside {@link #fileLock}, never around it.
@@ -67,7 +65,6 @@ final class StateKeeper {
      * next open, also where the log state does not show it, inside a write batch).
      */
     void markWriting() throws IOException {
-        clearDeferred = false;
         if (writing != null && !Files.exists(writing)) {
             try (FileChannel c = FileChannel.open(writing, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 c.force(true);
@@ -77,34 +74,8 @@ final class StateKeeper {
 
     /** The client state of every write so far is committed: no resynchronisation is needed. */
     void clearWriting() throws IOException {
-        clearDeferred = false;
         if (writing != null) {
             Files.deleteIfExists(writing);
-        }
-    }
-
-    /**
-     * As {@link #clearWriting()}, but with {@code writerWaiting} (another put or delete waits for the store's lock)
-     * the marker is left for it, which would create and force it again at once: one file force per burst of packs
-     * instead of one per pack. The marker then outlives the writes it covered only while writers follow; a crash
-     * meanwhile costs a resynchronisation at the next open, never a missed one.
-     */
-    void clearWriting(boolean writerWaiting) throws IOException {
-        if (writerWaiting) {
-            clearDeferred = true;
-        } else {
-            clearWriting();
-        }
-    }
-
-    /** A writer that leaves the store's lock without writing: removes a marker left for it once no writer waits. */
-    void settle(boolean writerWaiting) {
-        if (clearDeferred && !writerWaiting) {
-            try {
-                clearWriting();
-            } catch (IOException e) {
-                LOG.warn("cannot remove the PoR writing marker (the next open resynchronises)", e);
-            }
         }
     }
 

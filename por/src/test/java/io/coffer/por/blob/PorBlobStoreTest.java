@@ -327,7 +327,7 @@ class PorBlobStoreTest {
             th.join();
         }
         assertThat(failures).isEmpty();
-        // the writing marker, left from pack to pack while a writer waited, is gone once none does
+        // every commit removed the writing marker
         assertThat(f.backup().resolveSibling(f.backup().getFileName() + ".writing")).doesNotExist();
         assertThat(backupBytes()).isEqualTo(f.metadata.blockMap().state().orElseThrow());
         assertThat(ClientState.fromBytes(backupBytes()).hLog()).isEqualTo(f.server.logState());
