@@ -8,9 +8,10 @@ and gateway/target/lib/) and a JDK with jmods (for jlink) on JAVA_HOME or PATH. 
 `podman load`) gives the image; docker/Dockerfile is the equivalent for machines that do have a daemon.
 
 Two layers, written byte for byte reproducibly (sorted entries, fixed times and owners):
-  1. runtime: a jlink'd Java runtime (/opt/java, only the modules the gateway needs, found by jdeps), the shared
-     libraries that runtime links against (found by ldd, copied from the build machine), /etc/passwd and /etc/group
-     with the unprivileged user coffer (10001), /tmp (1777), /var/lib/coffer, /var/lib/coffer-keyserver and
+  1. runtime: a jlink'd Java runtime (/opt/java, only the modules the gateway needs, found by jdeps, with the
+     gateway's G1 options built in: a user's JDK_JAVA_OPTIONS come after them and win), the shared libraries that
+     runtime links against (found by ldd, copied from the build machine), /etc/passwd and /etc/group with the
+     unprivileged user coffer (10001), /tmp (1777), /var/lib/coffer, /var/lib/coffer-keyserver and
      /var/lib/coffer-por (0700, owned by coffer).
   2. application: /opt/coffer/coffer-gateway.jar and /opt/coffer/lib/*.jar.
 No shell and no package manager are in the image. It runs as 10001:10001; its HEALTHCHECK is `coffer health`, which
@@ -35,6 +36,10 @@ UID = 10001
 MAIN = "io.coffer.gateway.cli.CofferCommand"
 CLASSPATH = "/opt/coffer/coffer-gateway.jar:/opt/coffer/lib/*"
 JAVA = "/opt/java/bin/java"
+# G1's marking at a fixed 80 % of the heap, as ./coffer serve starts it (docs/OPERATIONS.md, "Memory"). jlink writes
+# them into the runtime, whose VM reads them before its command line: the java launcher puts a user's
+# JDK_JAVA_OPTIONS at the start of that command line, so those come later and win (in the Entrypoint they would not).
+JVM_OPTIONS = ["-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=80"]
 # Modules reached only by reflection or service loading, which jdeps cannot see: EC and PKCS#11-free TLS suites,
 # DNS through JNDI, JMX, charsets, zip file systems.
 EXTRA_MODULES = ["jdk.crypto.ec", "jdk.naming.dns", "jdk.management", "jdk.charsets", "jdk.zipfs",
@@ -98,7 +103,7 @@ def modules(home, app_jar, libs):
 def jlink(home, mods, dest):
     compress = "zip-6" if jdk_feature(home) >= 21 else "2"
     run([os.path.join(home, "bin", "jlink"), "--add-modules", ",".join(mods), "--strip-debug", "--no-header-files",
-         "--no-man-pages", "--compress=" + compress, "--output", dest])
+         "--no-man-pages", "--compress=" + compress, "--add-options=" + " ".join(JVM_OPTIONS), "--output", dest])
     cacerts = os.path.join(dest, "lib", "security", "cacerts")
     source = os.path.realpath(os.path.join(home, "lib", "security", "cacerts"))
     # a distribution JDK may link its trust store to one outside the JDK; the image needs the file itself
@@ -233,9 +238,8 @@ def image_config(diff_ids, java_version):
         "config": {
             "User": "%d:%d" % (UID, UID),
             "Env": ["%s=%s" % kv for kv in ENV.items()],
-            # G1's marking at a fixed 80 % of the heap, as ./coffer serve starts it (docs/OPERATIONS.md, "Memory")
-            "Entrypoint": [JAVA, "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=80", "-cp", CLASSPATH,
-                           MAIN],
+            # no JVM options here: they would follow a user's JDK_JAVA_OPTIONS and override them (JVM_OPTIONS)
+            "Entrypoint": [JAVA, "-cp", CLASSPATH, MAIN],
             "Cmd": ["serve"],
             "WorkingDir": "/var/lib/coffer",
             "ExposedPorts": {"9000/tcp": {}, "9001/tcp": {}},

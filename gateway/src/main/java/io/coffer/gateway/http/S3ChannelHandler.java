@@ -1,16 +1,11 @@
 package io.coffer.gateway.http;
 
-import io.coffer.gateway.auth.AuthResult;
-import io.coffer.gateway.auth.SignedRequest;
-import io.coffer.gateway.auth.VerifyingInputStream;
 import io.coffer.gateway.error.S3ErrorCode;
 import io.coffer.gateway.error.S3Exception;
-import io.coffer.gateway.s3.NameRules;
 import io.coffer.gateway.s3.S3Dispatcher;
 import io.coffer.gateway.s3.S3Operation;
 import io.coffer.gateway.s3.S3Request;
 import io.coffer.gateway.s3.S3Response;
-import io.coffer.gateway.s3.S3Router;
 import io.coffer.gateway.s3.headers.ObjectHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -43,10 +38,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,9 +51,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes.
  * <ul>
- * <li>Event loop: parses the request head, verifies the signature (cheap HMACs), routes, and feeds body chunks into
- *   the exchange's {@link BodyPipe}. {@code Expect: 100-continue} is answered when the action first reads the body,
- *   so after the dispatcher's access check too; an action that answers without reading it closes the connection.
+ * <li>Event loop: parses the request head, verifies the signature (cheap HMACs) and routes
+ *   ({@link RequestPreparation}), then feeds body chunks into the exchange's {@link BodyPipe}.
+ *   {@code Expect: 100-continue} is answered when the action first reads the body, so after the dispatcher's access
+ *   check too; an action that answers without reading it closes the connection.
  *   When the pipe is full, auto-read goes off; the worker turns it back on once it drained half of it.</li>
  * <li>Worker thread: runs the S3 action (engine calls block), then writes the response: small bodies in one
  *   message, streams in 256 KiB chunks, waiting while the channel is not writable so a slow reader bounds memory.</li>
@@ -161,7 +154,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            S3Request s3 = prepare(ex, req);
+            S3Request s3 = RequestPreparation.prepare(server, ex, req, () -> resumeReading(ex));
             if (HttpUtil.is100ContinueExpected(req) && ex.pipe != null && !ex.bodyComplete) {
                 // 100 Continue once the action reads the body, after the bucket's access check: a request refused
                 // there (an anonymous PUT, a missing bucket) gets its error instead, as from S3
@@ -208,9 +201,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         try {
             RequestTarget target = RequestTarget.parse(req.uri(), req.headers().get(HttpHeaderNames.HOST),
                     server.options().baseDomain());
-            ex.bucket = target.bucket();
-            ex.key = target.key();
-            ex.resource = target.decodedPath();
+            ex.addressed(target);
             server.executor().execute(() -> {
                 S3Response resp;
                 try {
@@ -229,58 +220,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
 
     private static boolean hasBody(HttpRequest req) {
         return HttpUtil.isTransferEncodingChunked(req) || HttpUtil.getContentLength(req, 0L) > 0;
-    }
-
-    private S3Request prepare(Exchange ex, HttpRequest req) {
-        Map<String, List<String>> headers = new HashMap<>();
-        for (Map.Entry<String, String> h : req.headers()) {
-            headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(h.getValue());
-        }
-        String host = req.headers().get(HttpHeaderNames.HOST);
-        RequestTarget target = RequestTarget.parse(req.uri(), host, server.options().baseDomain());
-        ex.bucket = target.bucket();
-        ex.key = target.key();
-        ex.resource = target.decodedPath();
-        SignedRequest signed = new SignedRequest(req.method().name(), target.decodedPath(), target.queryList(),
-                headers, SignedRequest.rawPath(req.uri()),
-                RequestTarget.virtualBucket(host, server.options().baseDomain()));
-        AuthResult auth = server.verifier().verify(signed);
-        ex.accessKeyId = auth.accessKeyId();
-        Map<String, String> flat = new LinkedHashMap<>();
-        for (Map.Entry<String, List<String>> h : headers.entrySet()) {
-            flat.put(h.getKey(), String.join(",", h.getValue()));
-        }
-        auth.queryHeaders().forEach(flat::putIfAbsent);
-        RequestBodyStack.stripAwsChunked(flat);
-        Map<String, String> query = target.queryMap();
-        query.keySet().removeAll(auth.authParams());
-        S3Operation op = S3Router.route(req.method().name(), target.bucket(), target.key(), query, flat);
-        ex.operation = op;
-        if (op == S3Operation.NOT_IMPLEMENTED) {
-            throw new S3Exception(S3ErrorCode.NOT_IMPLEMENTED);
-        }
-        if (target.bucket() != null) {
-            NameRules.check(target.bucket());
-        }
-        NameRules.checkKey(target.key());
-        long decodedLength = -1;
-        InputStream body = InputStream.nullInputStream();
-        S3Request.BodyChecks checks = S3Request.BodyChecks.NONE;
-        if (RequestBodyStack.readsBody(op)) {
-            RequestBodyStack stack = new RequestBodyStack(req, op, auth, flat);
-            BodyPipe pipe = new BodyPipe(server.options().bodyBufferBytes(), () -> resumeReading(ex),
-                    server.options().idleTimeout().toMillis(), server.requestBodyBufferHighWater());
-            ex.pipe = pipe;
-            if (ex.bodyComplete) {
-                pipe.finish();
-            }
-            VerifyingInputStream verifying = stack.over(pipe);
-            decodedLength = stack.decodedLength();
-            body = verifying;
-            checks = verifying::checksums;
-        }
-        return new S3Request(ex.requestId, req.method().name(), op, target.bucket(), target.key(), flat, query,
-                auth.owner(), auth.accessKeyId(), body, decodedLength, checks, null);
     }
 
     private void resumeReading(Exchange ex) {
@@ -565,37 +504,6 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
             } catch (IOException e) {
                 LOG.debug("closing response stream", e);
             }
-        }
-    }
-
-    /** The state of one request on this connection. */
-    private static final class Exchange {
-        final HttpRequest request;
-        final String requestId;
-        final long startNanos = System.nanoTime();
-        final Instant startTime = Instant.now();
-        S3Operation operation = S3Operation.UNKNOWN;
-        String bucket;
-        String key;
-        String resource = "/";
-        String accessKeyId;
-        BodyPipe pipe;
-        volatile boolean bodyComplete;
-        volatile boolean responseDone;
-        volatile boolean closeAfter;
-        /** The client sent {@code Expect: 100-continue}; {@link #continued} once the action asked for the body. */
-        boolean awaitsContinue;
-        volatile boolean continued;
-        boolean keepAlive;
-        volatile long bytesIn;
-        volatile long bytesOut;
-        volatile int status;
-        /** The S3 error code answered, null for a success. */
-        volatile String errorCode;
-
-        Exchange(HttpRequest request, String requestId) {
-            this.request = request;
-            this.requestId = requestId;
         }
     }
 }

@@ -168,19 +168,35 @@ class DockerFilesTest {
         }
     }
 
-    /** docs/OPERATIONS.md, "Memory": one set of G1 options, written in the launcher and in both images. */
+    /**
+     * docs/OPERATIONS.md, "Memory": one set of G1 options, written in the launcher and in both images, and in each the
+     * user's options reach the JVM after them, so they win: COFFER_JAVA_OPTS in ./coffer, JAVA_OPTS in docker/coffer.
+     * The java launcher puts JDK_JAVA_OPTIONS (the daemonless image's) at the start of the command line, so that image
+     * has the options built into its runtime (jlink's --add-options, read before the command line) and none in its
+     * Entrypoint; {@link io.coffer.gateway.image.ContainerImageIT} checks the flags its java ends up with.
+     */
     @Test
-    void launcherAndBothImagesStartTheGatewayWithTheSameG1Options() throws IOException {
+    void launcherAndBothImagesStartTheGatewayWithTheSameG1OptionsAndTheUsersAfterThem() throws IOException {
+        String coffer = Files.readString(DOCKER.resolve("../coffer"));
         Matcher serve = Pattern.compile("gc_java_opts\\(\\) \\{\\s*case [^\\n]*\\n\\s*serve\\) echo \"([^\"]+)\"")
-                .matcher(Files.readString(DOCKER.resolve("../coffer")));
+                .matcher(coffer);
         assertThat(serve.find()).as("./coffer's gc_java_opts for serve").isTrue();
         List<String> options = List.of(serve.group(1).split(" "));
         assertThat(options).contains("-XX:InitiatingHeapOccupancyPercent=80");
-        assertThat(Files.readString(DOCKER.resolve("coffer"))).as("docker/coffer")
-                .contains("exec java " + String.join(" ", options) + " ${JAVA_OPTS:-}");
+        assertThat(coffer).as("./coffer: COFFER_JAVA_OPTS after the G1 options")
+                .contains("exec java $(gc_java_opts \"$@\") ${COFFER_JAVA_OPTS:-} ");
+        assertThat(Files.readString(DOCKER.resolve("coffer"))).as("docker/coffer: JAVA_OPTS after the G1 options")
+                .contains("exec java " + String.join(" ", options) + " ${JAVA_OPTS:-} ");
+
         String imageScript = Files.readString(DOCKER.resolve("build-image.py"));
-        assertThat(imageScript).as("build-image.py's Entrypoint")
-                .contains("[JAVA, " + options.stream().map(o -> "\"" + o + "\"").collect(Collectors.joining(", ")));
+        assertThat(imageScript).as("build-image.py's JVM_OPTIONS").contains("\nJVM_OPTIONS = ["
+                + options.stream().map(o -> "\"" + o + "\"").collect(Collectors.joining(", ")) + "]\n");
+        assertThat(imageScript).as("build-image.py's jlink builds them into the runtime")
+                .contains("\"--add-options=\" + \" \".join(JVM_OPTIONS)");
+        Matcher entrypoint = Pattern.compile("\"Entrypoint\": \\[([^\\]]*)]").matcher(imageScript);
+        assertThat(entrypoint.find()).as("build-image.py's Entrypoint").isTrue();
+        assertThat(entrypoint.group(1)).as("no JVM option after the JDK_JAVA_OPTIONS that the java launcher puts first")
+                .isEqualTo("JAVA, \"-cp\", CLASSPATH, MAIN");
     }
 
     @Test

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -45,9 +47,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * runs the gateway as an unprivileged user with a health check, whose layers hold exactly what that config names; and,
  * where this test may {@code chroot} (it runs as root), the image's own root file system runs {@code coffer serve} as
  * user 10001, passes the image's HEALTHCHECK command, fails it once stopped, and stores and returns an object for the
- * AWS SDK; on an S3 backend, serves aws-cli and boto3 (the release stage's smoke test); and runs compose's
- * keyserver-init without a shell. Runs after
- * {@code package} (failsafe), because the image is built from {@code target/lib}.
+ * AWS SDK; on an S3 backend, serves aws-cli and boto3 (the release stage's smoke test); runs compose's
+ * keyserver-init without a shell; and starts its JVM with the gateway's G1 options, which a user's
+ * {@code JDK_JAVA_OPTIONS} override. Runs after {@code package} (failsafe), because the image is built from
+ * {@code target/lib}.
  */
 class ContainerImageIT {
     private static final Path MODULE = Path.of(System.getProperty("user.dir"));
@@ -109,9 +112,9 @@ class ContainerImageIT {
     void imageRunsTheGatewayAsAnUnprivilegedUserWithAHealthCheck() {
         assertThat(config.get("User").asText()).isEqualTo("10001:10001");
         List<String> entrypoint = strings(config.get("Entrypoint"));
-        assertThat(entrypoint).containsExactly("/opt/java/bin/java", "-XX:-G1UseAdaptiveIHOP",
-                "-XX:InitiatingHeapOccupancyPercent=80", "-cp",
-                "/opt/coffer/coffer-gateway.jar:/opt/coffer/lib/*", "io.coffer.gateway.cli.CofferCommand");
+        assertThat(entrypoint).as("no JVM option after the JDK_JAVA_OPTIONS that the java launcher puts first")
+                .containsExactly("/opt/java/bin/java", "-cp", "/opt/coffer/coffer-gateway.jar:/opt/coffer/lib/*",
+                        "io.coffer.gateway.cli.CofferCommand");
         assertThat(strings(config.get("Cmd"))).containsExactly("serve");
         List<String> health = strings(config.get("Healthcheck").get("Test"));
         assertThat(health.get(0)).isEqualTo("CMD");
@@ -220,6 +223,39 @@ class ContainerImageIT {
         } finally {
             stop(gateway);
         }
+    }
+
+    /**
+     * The image's java starts with the gateway's G1 options (built into its runtime, as ./coffer serve passes them),
+     * and a user's {@code JDK_JAVA_OPTIONS} win over them, as {@code COFFER_JAVA_OPTS} do in ./coffer: the image's
+     * entrypoint run with the flags printed at the JVM's start.
+     */
+    @Test
+    void imageJavaStartsWithTheG1OptionsAndJdkJavaOptionsOverrideThem() throws Exception {
+        Path rootfs = mountedRootFileSystem();
+        assertThat(entrypointFlags(rootfs, "")).containsEntry("G1UseAdaptiveIHOP", "false")
+                .containsEntry("InitiatingHeapOccupancyPercent", "80");
+        assertThat(entrypointFlags(rootfs, " -XX:+G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=60"))
+                .containsEntry("G1UseAdaptiveIHOP", "true").containsEntry("InitiatingHeapOccupancyPercent", "60");
+    }
+
+    /** The VM's final flags when the image's entrypoint runs {@code --version} with {@code JDK_JAVA_OPTIONS}. */
+    private static Map<String, String> entrypointFlags(Path rootfs, String moreOptions) throws Exception {
+        List<String> command = new ArrayList<>(chroot(rootfs));
+        command.addAll(strings(config.get("Entrypoint")));
+        command.add("--version");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        imageEnvironment(pb.environment(), freePort());
+        pb.environment().put("JDK_JAVA_OPTIONS", "-XX:+PrintFlagsFinal" + moreOptions);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(command + ": " + out).isZero();
+        Map<String, String> flags = new LinkedHashMap<>();
+        Matcher m = Pattern.compile("(?m)^\\s*\\S+\\s+(\\w+)\\s+:?=\\s+(\\S+)").matcher(out);
+        while (m.find()) {
+            flags.put(m.group(1), m.group(2));
+        }
+        return flags;
     }
 
     /**

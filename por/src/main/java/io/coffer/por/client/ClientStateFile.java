@@ -20,6 +20,12 @@ import java.util.Set;
  */
 public final class ClientStateFile {
     private final Path path;
+    /**
+     * The attributes the temporary file is created with, found at the first save and kept: the directory's file store
+     * (on Linux the JDK reads the mount table to find it) does not change while this file is in use, and a store saves
+     * at every put. Not at construction: a load-only use needs none, and the directory may not exist yet.
+     */
+    private volatile FileAttribute<?>[] createAttributes;
 
     public ClientStateFile(Path path) {
         this.path = path;
@@ -30,7 +36,7 @@ public final class ClientStateFile {
         try {
             Files.deleteIfExists(tmp); // a leftover could carry wider permissions
             try (FileChannel channel = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), ownerOnly(tmp))) {
+                    StandardOpenOption.WRITE), createAttributes(tmp))) {
                 ByteBuffer bytes = ByteBuffer.wrap(state.toBytes());
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
@@ -51,13 +57,17 @@ public final class ClientStateFile {
         }
     }
 
-    private static FileAttribute<?>[] ownerOnly(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        if (!Files.getFileStore(dir).supportsFileAttributeView("posix")) {
-            return new FileAttribute<?>[0];
+    /** Owner-only on a POSIX file system; where the file system has no POSIX permissions, none. */
+    private FileAttribute<?>[] createAttributes(Path file) throws IOException {
+        FileAttribute<?>[] attributes = createAttributes;
+        if (attributes == null) {
+            Path dir = file.toAbsolutePath().getParent();
+            attributes = !Files.getFileStore(dir).supportsFileAttributeView("posix") ? new FileAttribute<?>[0]
+                    : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rw-------"))};
+            createAttributes = attributes;
         }
-        FileAttribute<?> rw = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
-        return new FileAttribute<?>[] {rw};
+        return attributes;
     }
 
     public ClientState load() {

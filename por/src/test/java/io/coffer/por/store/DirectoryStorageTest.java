@@ -34,15 +34,12 @@ class DirectoryStorageTest {
     private final SplittableRandom random = new SplittableRandom(5);
 
     private byte[] sealed() {
-        byte[] s = new byte[ChecksumSealer.SEALED_BYTES];
-        random.nextBytes(s);
-        return s;
+        return RandomBytes.of(random, ChecksumSealer.SEALED_BYTES);
     }
 
     @Test
     void uAndItsSealedChecksumsComeBackAfterAReopenWithTheSameMerkleRoot() throws IOException {
-        byte[] block = new byte[BLOCK];
-        random.nextBytes(block);
+        byte[] block = RandomBytes.of(random, BLOCK);
         byte[] sealed3 = sealed();
         byte[] sealed5 = sealed();
         byte[] root;
@@ -86,8 +83,7 @@ class DirectoryStorageTest {
                 0)) {
             for (int round = 0; round < 2; round++) { // the second's writes stay pending: no force after them
                 for (int index : new int[] {7, 8, 9, 10, 12, 40_000, 65_535, 100 + round}) {
-                    blocks[index] = new byte[BLOCK];
-                    random.nextBytes(blocks[index]);
+                    blocks[index] = RandomBytes.of(random, BLOCK);
                     byte[] sealed = sealed();
                     storage.setU(index, blocks[index]);
                     storage.setUSealed(index, sealed);
@@ -208,8 +204,7 @@ class DirectoryStorageTest {
             SplittableRandom writes = new SplittableRandom(9);
             for (int i = 0; i < 32 + 23; i++) { // a C rebuild, then t = 11 (levels 0, 1, 3) and a pending block
                 int index = writes.nextInt(1 << k);
-                byte[] block = new byte[BLOCK];
-                writes.nextBytes(block);
+                byte[] block = RandomBytes.of(writes, BLOCK);
                 onMemory.write(index, block);
                 onFiles.write(index, block);
             }

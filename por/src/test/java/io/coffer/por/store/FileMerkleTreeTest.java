@@ -22,9 +22,7 @@ class FileMerkleTreeTest {
     private final SplittableRandom random = new SplittableRandom(19);
 
     private byte[] hash() {
-        byte[] h = new byte[MerkleHash.BYTES];
-        random.nextBytes(h);
-        return h;
+        return RandomBytes.of(random, MerkleHash.BYTES);
     }
 
     private static FileMerkleTree build(Path file, MerkleTree leaves) throws IOException {
