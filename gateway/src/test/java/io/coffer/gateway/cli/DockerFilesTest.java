@@ -183,8 +183,8 @@ class DockerFilesTest {
         assertThat(serve.find()).as("./coffer's gc_java_opts for serve").isTrue();
         List<String> options = List.of(serve.group(1).split(" "));
         assertThat(options).contains("-XX:InitiatingHeapOccupancyPercent=80");
-        assertThat(coffer).as("./coffer: COFFER_JAVA_OPTS after the G1 options")
-                .contains("exec java $(gc_java_opts \"$@\") ${COFFER_JAVA_OPTS:-} ");
+        assertThat(coffer).as("./coffer: COFFER_JAVA_OPTS after the G1 and PoR options")
+                .contains("exec java $(gc_java_opts \"$@\") $(por_java_opts \"$@\") ${COFFER_JAVA_OPTS:-} ");
         assertThat(Files.readString(DOCKER.resolve("coffer"))).as("docker/coffer: JAVA_OPTS after the G1 options")
                 .contains("exec java " + String.join(" ", options) + " ${JAVA_OPTS:-} ");
 
