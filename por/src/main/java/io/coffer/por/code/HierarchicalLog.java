@@ -32,8 +32,10 @@ public final class HierarchicalLog implements WriteLog {
     private final Executor executor;
     private final int[][] a; // per part: scratch vectors, so the parts can run on two threads
     private final int[][] b;
-    private final int[] y;
-    /** Per part: the depth-first HRebuild's vectors, one per stage and one for the newest, made when first needed. */
+    /**
+     * Per part: the depth-first HRebuild's vectors, one per stage and one for the newest, made when first needed. A
+     * store of arrays exchanges them for its own ({@link LevelStore#take}, {@link LevelStore#keep}).
+     */
     private final List<List<int[]>> stages = List.of(new ArrayList<>(), new ArrayList<>());
     private final int[] zetas; // zeta(i) of each stage i of HRebuild
     private LogState state;
@@ -64,7 +66,6 @@ public final class HierarchicalLog implements WriteLog {
         this.executor = executor;
         this.a = new int[2][width];
         this.b = new int[2][width];
-        this.y = new int[width];
         this.zetas = new int[params.k() + 1];
         for (int i = 0; i <= params.k(); i++) {
             zetas[i] = params.zeta(i);
@@ -107,9 +108,9 @@ public final class HierarchicalLog implements WriteLog {
             throw new IllegalStateException("all " + params.n() + " writes of the epoch are in: rebuild C first");
         }
         int t = state.t();
-        ZpVectors.scale(vector, params.yMultiplier(t), y);
+        int yMultiplier = params.yMultiplier(t);
         int level = Integer.numberOfTrailingZeros(~t); // levels 0..level-1 are filled, level is empty
-        forBothParts(part -> rebuildPart(level, part, part == Part.X ? vector : y));
+        forBothParts(part -> rebuildPart(level, part, vector, part == Part.X ? 1 : yMultiplier));
         for (int i = 0; i < level; i++) {
             store.clear(i);
         }
@@ -122,24 +123,31 @@ public final class HierarchicalLog implements WriteLog {
      * ({@link #descend}) when its level + 1 vectors fit the group budget: every vector of the level is then written
      * once and nothing is read back. Otherwise pass by pass: X~i lives in the first 2^i slots of level
      * {@code level}, and mix(X_i, X~i) writes A[j] over X~i[j] and A[j + 2^i] into the free slot above, so no
-     * temporary arrays are needed, but the level is written twice over and read once.
+     * temporary arrays are needed, but the level is written twice over and read once. The part's newest vector is
+     * {@code vector} times {@code multiplier} (1 for X), made where it is first needed.
      */
-    private void rebuildPart(int level, Part part, int[] newest) {
+    private void rebuildPart(int level, Part part, int[] vector, int multiplier) {
         if (level == 0) {
-            store.write(0, part, 0, newest);
+            if (multiplier == 1) {
+                store.write(0, part, 0, vector); // the caller's array: a copy
+            } else {
+                int[] newest = stage(part, 0);
+                ZpVectors.scale(vector, multiplier, newest);
+                setStage(part, 0, store.keep(0, part, 0, newest));
+            }
             return;
         }
         if ((long) (level + 1) * width * Integer.BYTES <= groupBytes) {
             int[] root = stage(part, level);
-            System.arraycopy(newest, 0, root, 0, width);
-            descend(level, part, 0, 0, root);
+            newest(vector, multiplier, root);
+            setStage(part, level, descend(level, part, 0, 0, root));
             return;
         }
         int[] a = this.a[part.ordinal()];
         int[] b = this.b[part.ordinal()];
         // i = 0: mix(X_0, B) with nu^0 = 1
         store.read(0, part, 0, a);
-        System.arraycopy(newest, 0, b, 0, width);
+        newest(vector, multiplier, b);
         ZpVectors.butterfly(a, b, 1, a, b);
         store.write(level, part, 0, a);
         store.write(level, part, 1, b);
@@ -158,24 +166,36 @@ public final class HierarchicalLog implements WriteLog {
         }
     }
 
+    /** into := vector * multiplier: a copy for X, Y's scaled vector made in place of a copy. */
+    private static void newest(int[] vector, int multiplier, int[] into) {
+        if (multiplier == 1) {
+            System.arraycopy(vector, 0, into, 0, vector.length);
+        } else {
+            ZpVectors.scale(vector, multiplier, into);
+        }
+    }
+
     /**
      * Butterfly j of stage i of HRebuild(level): mix(X_i[j], X~i[j] = {@code in}) gives X~(i+1)[j] and
      * X~(i+1)[j + 2^i], each the input of one butterfly of stage i + 1 (the same j and j + 2^i), which run before
      * the next butterfly of stage i; the last stage writes level {@code level}. The same butterflies on the same
      * inputs as the passes, in another order, so the result is the same; it holds one vector per stage.
+     *
+     * <p>X_i[j] is taken from the store ({@link LevelStore#take}: a store of arrays hands over its own, since level i
+     * is cleared at the end of the add) and the butterfly runs in place in it; the outputs are handed to the store
+     * ({@link LevelStore#keep}), so a store of arrays copies nothing. Returns the array the caller owns in place of
+     * {@code in}.
      */
-    private void descend(int level, Part part, int i, int j, int[] in) {
-        int[] a = stage(part, i);
-        store.read(i, part, j, a);
+    private int[] descend(int level, Part part, int i, int j, int[] in) {
+        int[] a = store.take(i, part, j, stage(part, i));
         ZpVectors.butterfly(a, in, Zp.pow(zetas[i], j), a, in);
         int half = 1 << i;
         if (i + 1 == level) {
-            store.write(level, part, j, a);
-            store.write(level, part, j + half, in);
-            return;
+            setStage(part, i, store.keep(level, part, j, a));
+            return store.keep(level, part, j + half, in);
         }
-        descend(level, part, i + 1, j, a);
-        descend(level, part, i + 1, j + half, in);
+        setStage(part, i, descend(level, part, i + 1, j, a));
+        return descend(level, part, i + 1, j + half, in);
     }
 
     private int[] stage(Part part, int i) {
@@ -184,6 +204,10 @@ public final class HierarchicalLog implements WriteLog {
             vectors.add(new int[width]);
         }
         return vectors.get(i);
+    }
+
+    private void setStage(Part part, int i, int[] vector) {
+        stages.get(part.ordinal()).set(i, vector);
     }
 
     /**

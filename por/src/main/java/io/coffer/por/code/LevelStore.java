@@ -20,6 +20,27 @@ public interface LevelStore {
     /** Stores a copy of {@code vector} (length {@link #width()}) as vector {@code index} of the part. */
     void write(int level, Part part, int index, int[] vector);
 
+    /**
+     * Hands vector {@code index} of the part over to the caller, who may change it: returns an array that holds it and
+     * that the caller now owns. The store no longer holds the vector. A store of arrays returns its own and keeps
+     * {@code spare} (length {@link #width()}) in its place, for a later write; this default reads a copy into
+     * {@code spare} and returns it. {@link HierarchicalLog}'s HAdd takes only vectors of levels it clears at its end.
+     */
+    default int[] take(int level, Part part, int index, int[] spare) {
+        read(level, part, index, spare);
+        return spare;
+    }
+
+    /**
+     * Stores {@code vector} as vector {@code index} of the part, and returns an array of {@link #width()} elements
+     * that the caller now owns instead. A store of arrays keeps {@code vector} itself (the caller no longer uses it)
+     * and returns the array it held for that index; this default stores a copy and returns {@code vector}.
+     */
+    default int[] keep(int level, Part part, int index, int[] vector) {
+        write(level, part, index, vector);
+        return vector;
+    }
+
     /** Forgets both parts of {@code level}: its vectors are no longer part of the code. */
     void clear(int level);
 

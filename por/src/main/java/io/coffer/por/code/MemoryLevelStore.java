@@ -3,8 +3,10 @@ package io.coffer.por.code;
 import java.util.Arrays;
 
 /**
- * A {@link LevelStore} in memory: what tests and benchmarks use, and a reference for the server's and client's
- * stores. Cleared vectors keep their arrays (marked absent), so rebuilds do not reallocate.
+ * A {@link LevelStore} in memory: what tests and benchmarks use, a reference for the server's and client's stores, and
+ * where the server keeps H's smallest levels (its {@code SmallLevelsInMemory}). Cleared vectors keep their arrays
+ * (marked absent), so rebuilds do not reallocate; {@link #take} and {@link #keep} exchange arrays with the log instead
+ * of copying them.
  */
 public final class MemoryLevelStore implements LevelStore {
     private final CodeParameters params;
@@ -54,6 +56,35 @@ public final class MemoryLevelStore implements LevelStore {
         }
         System.arraycopy(vector, 0, vectors[index], 0, width);
         present[level][part.ordinal()][index] = true;
+    }
+
+    /** Hands over the stored array itself and keeps {@code spare} in its place, absent until written. */
+    @Override
+    public int[] take(int level, Part part, int index, int[] spare) {
+        if (!contains(level, part, index)) {
+            throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
+        }
+        if (spare.length != width) {
+            throw new IllegalArgumentException("spare of " + spare.length + " elements, store width " + width);
+        }
+        int[][] vectors = vectors(level, part);
+        int[] vector = vectors[index];
+        vectors[index] = spare;
+        present[level][part.ordinal()][index] = false;
+        return vector;
+    }
+
+    /** Keeps {@code vector} itself and hands back the array it replaces (a new one the first time). */
+    @Override
+    public int[] keep(int level, Part part, int index, int[] vector) {
+        if (vector.length != width) {
+            throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
+        }
+        int[][] vectors = vectors(level, part);
+        int[] replaced = vectors[index];
+        vectors[index] = vector;
+        present[level][part.ordinal()][index] = true;
+        return replaced != null ? replaced : new int[width];
     }
 
     @Override
