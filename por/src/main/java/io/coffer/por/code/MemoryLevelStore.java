@@ -3,10 +3,9 @@ package io.coffer.por.code;
 import java.util.Arrays;
 
 /**
- * A {@link LevelStore} in memory: what tests and benchmarks use, a reference for the server's and client's stores, and
- * where the server keeps H's smallest levels (its {@code SmallLevelsInMemory}). Cleared vectors keep their arrays
- * (marked absent), so rebuilds do not reallocate; {@link #take} and {@link #keep} exchange arrays with the log instead
- * of copying them.
+ * A {@link LevelStore} in memory: what tests, benchmarks and the in-memory server use, and a reference for the server's
+ * and client's stores. Cleared vectors keep their arrays (marked absent), so rebuilds do not reallocate; {@link #take}
+ * and {@link #keep} exchange arrays with the log instead of copying them.
  */
 public final class MemoryLevelStore implements LevelStore {
     private final CodeParameters params;

@@ -1,16 +1,14 @@
 package io.coffer.por.store;
 
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import java.io.IOException;
 
 /**
- * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are kept in
- * memory (arrays on the heap, a {@link MemoryLevelStore}) and never written to {@code files}, which keeps the larger
- * ones. Every batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most
- * adds write no level file at all. The log's HAdd exchanges its arrays with those of the levels in memory
- * ({@link #take}, {@link #keep}) instead of copying vectors in and out.
+ * H's smallest levels in memory only (section 6.1 of the PoR paper): levels below {@link #memoryLevels()} are written
+ * to memory (outside the heap: {@link OffHeapLevels}) and never to {@code files}, which keeps the larger ones. Every
+ * batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most adds
+ * write no level file at all.
  *
  * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
  * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
@@ -28,7 +26,7 @@ final class SmallLevelsInMemory implements VectorStore {
     static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
-    private final MemoryLevelStore memory;
+    private final OffHeapLevels memory;
     private final int memoryLevels;
 
     SmallLevelsInMemory(VectorStore files, CodeParameters params, int memoryLevels) {
@@ -36,7 +34,7 @@ final class SmallLevelsInMemory implements VectorStore {
             throw new IllegalArgumentException("memory levels must be in [0, " + params.k() + "]: " + memoryLevels);
         }
         this.files = files;
-        this.memory = new MemoryLevelStore(params, files.width());
+        this.memory = new OffHeapLevels(params, files.width(), memoryLevels);
         this.memoryLevels = memoryLevels;
     }
 
@@ -55,7 +53,8 @@ final class SmallLevelsInMemory implements VectorStore {
 
     /**
      * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
-     * #MAX_BUDGET_BYTES}; the journal they imply, about half as much again, is read onto the heap at a restart.
+     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; the journal they imply,
+     * about half as much again, is read onto the heap at a restart.
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);
@@ -124,17 +123,6 @@ final class SmallLevelsInMemory implements VectorStore {
         } else {
             files.write(level, part, index, vector);
         }
-    }
-
-    @Override
-    public int[] take(int level, Part part, int index, int[] spare) {
-        return inMemory(level, part, index) ? memory.take(level, part, index, spare)
-                : files.take(level, part, index, spare);
-    }
-
-    @Override
-    public int[] keep(int level, Part part, int index, int[] vector) {
-        return level < memoryLevels ? memory.keep(level, part, index, vector) : files.keep(level, part, index, vector);
     }
 
     @Override

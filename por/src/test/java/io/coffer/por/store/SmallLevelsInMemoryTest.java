@@ -92,29 +92,4 @@ class SmallLevelsInMemoryTest {
             assertThat(Files.size(dir.resolve("h-1-x.vectors"))).isEqualTo(width * Integer.BYTES);
         }
     }
-
-    @Test
-    void takeAndKeepHandArraysOverForLevelsInMemoryAndCopyForLevelsInFiles() throws IOException {
-        CodeParameters h = new CodeParameters(3);
-        int width = 4;
-        try (FileLevelStore files = new FileLevelStore(dir, "h", h, width)) {
-            SmallLevelsInMemory store = new SmallLevelsInMemory(files, h, 2);
-            int[] inMemory = {1, 2, 3, 4};
-            int[] spare = store.keep(1, Part.Y, 1, inMemory);
-            assertThat(spare).as("an array of the store's").hasSize(width).isNotSameAs(inMemory);
-            assertThat(store.take(1, Part.Y, 1, spare)).as("level 1: the same array back").isSameAs(inMemory);
-            assertThat(Files.exists(dir.resolve("h-1-y.vectors"))).isFalse();
-
-            int[] inFiles = {5, 6, 7, 8};
-            assertThat(store.keep(2, Part.Y, 3, inFiles)).as("level 2: written, the caller keeps its array")
-                    .isSameAs(inFiles);
-            inFiles[0] = 0;
-            int[] into = new int[width];
-            assertThat(store.take(2, Part.Y, 3, into)).as("read into the spare").isSameAs(into)
-                    .containsExactly(5, 6, 7, 8);
-
-            files.write(0, Part.X, 0, inFiles); // a level in memory checkpointed in files: read from them
-            assertThat(store.take(0, Part.X, 0, into)).isSameAs(into).containsExactly(0, 6, 7, 8);
-        }
-    }
 }
