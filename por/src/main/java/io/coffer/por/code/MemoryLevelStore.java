@@ -38,17 +38,13 @@ public final class MemoryLevelStore implements LevelStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        if (!contains(level, part, index)) {
-            throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
-        }
+        requirePresent(level, part, index);
         System.arraycopy(levels[level][part.ordinal()][index], 0, into, 0, width);
     }
 
     @Override
     public void write(int level, Part part, int index, int[] vector) {
-        if (vector.length != width) {
-            throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
-        }
+        requireWidth(vector, "vector");
         int[][] vectors = vectors(level, part);
         if (vectors[index] == null) {
             vectors[index] = new int[width];
@@ -60,12 +56,8 @@ public final class MemoryLevelStore implements LevelStore {
     /** Hands over the stored array itself and keeps {@code spare} in its place, absent until written. */
     @Override
     public int[] take(int level, Part part, int index, int[] spare) {
-        if (!contains(level, part, index)) {
-            throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
-        }
-        if (spare.length != width) {
-            throw new IllegalArgumentException("spare of " + spare.length + " elements, store width " + width);
-        }
+        requirePresent(level, part, index);
+        requireWidth(spare, "spare");
         int[][] vectors = vectors(level, part);
         int[] vector = vectors[index];
         vectors[index] = spare;
@@ -76,9 +68,7 @@ public final class MemoryLevelStore implements LevelStore {
     /** Keeps {@code vector} itself and hands back the array it replaces (a new one the first time). */
     @Override
     public int[] keep(int level, Part part, int index, int[] vector) {
-        if (vector.length != width) {
-            throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
-        }
+        requireWidth(vector, "vector");
         int[][] vectors = vectors(level, part);
         int[] replaced = vectors[index];
         vectors[index] = vector;
@@ -140,6 +130,18 @@ public final class MemoryLevelStore implements LevelStore {
             }
         }
         return true;
+    }
+
+    private void requirePresent(int level, Part part, int index) {
+        if (!contains(level, part, index)) {
+            throw new IllegalStateException("no vector " + index + " in " + part + " of level " + level);
+        }
+    }
+
+    private void requireWidth(int[] vector, String role) {
+        if (vector.length != width) {
+            throw new IllegalArgumentException(role + " of " + vector.length + " elements, store width " + width);
+        }
     }
 
     private int[][] vectors(int level, Part part) {
