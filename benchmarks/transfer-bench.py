@@ -20,7 +20,7 @@ with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode 
 
 Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
   .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
-      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--max-warmup-rounds 8]
+      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--max-warmup-rounds 16]
       [--jit-idle-percent 3] [--settle yes] [--out results.md] [--json results.json]
 Warm-up: at least --warmup-rounds whole rounds, then more until no server JVM's JIT compiler threads took more than
 --jit-idle-percent of its CPU in the last one, at most --max-warmup-rounds in all (the figure is then a warm gateway's,
@@ -441,7 +441,7 @@ def main():
     p.add_argument("--objects", type=int, default=1)
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--small-seconds", type=float, default=15)
-    p.add_argument("--max-warmup-rounds", type=int, default=8,
+    p.add_argument("--max-warmup-rounds", type=int, default=16,
                    help="more warm-up rounds, up to this many in all, until the JIT share is at most --jit-idle-percent")
     p.add_argument("--jit-idle-percent", type=float, default=3)
     p.add_argument("--settle", default="yes", choices=["yes", "no"],
