@@ -21,8 +21,8 @@ import java.util.Map;
  * <li><b>relay</b>: client → a bare TCP relay ({@link TcpRelay}, own JVM) → backend: bytes forwarded unchanged, no
  *   HTTP, no crypto: what one extra hop costs on this machine, since every gateway at least receives each byte on
  *   one socket and sends it on another;</li>
- * <li><b>coffer</b>: client → {@code coffer serve} (own JVM; backend s3 = the backend s3proxy, SQLite metadata) →
- *   backend;</li>
+ * <li><b>coffer</b>: client → {@code coffer serve} (own JVM, started from the checkout's launcher as a user starts
+ *   it; backend s3 = the backend s3proxy, SQLite metadata) → backend;</li>
  * <li><b>s3proxy-enc</b>: client → a second s3proxy (own JVM) with {@code s3proxy.encrypted-blobstore=true}, provider
  *   {@code aws-s3} pointing at the backend → backend.</li>
  * </ol>
@@ -40,9 +40,11 @@ import java.util.Map;
  * objects per round per target, 3),
  * {@code --size-mib N} (64), {@code --threads N} (8), {@code --small-seconds N} (8), {@code --dedup-repeats N} (3),
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
+ * {@code --root DIR} (the checkout whose {@code coffer} launcher starts the gateways; default the working directory),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
  * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
- * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent),
+ * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateways, in {@code COFFER_JAVA_OPTS} after the
+ * launcher's own, e.g. a profiler agent),
  * {@code --targets LIST} (comma-separated subset of {@code direct,relay,coffer,s3proxy-enc} to measure, default all; for
  * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN); naming {@code coffer-por}
  * there adds a fifth path, a second Coffer gateway with proofs of retrievability on (embedded PoR server of
@@ -69,6 +71,7 @@ public final class GatewayBenchmark {
     private final List<String> cofferJvmArgs;
     private final List<String> measured;
     private final int porK;
+    private final Path launcher;
 
     private GatewayBenchmark(Map<String, String> o) throws IOException {
         rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
@@ -89,6 +92,7 @@ public final class GatewayBenchmark {
         cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
         measured = List.of(o.getOrDefault("targets", "direct,relay,coffer,s3proxy-enc").split(","));
         porK = measured.contains("coffer-por") ? Integer.parseInt(o.getOrDefault("por-k", "16")) : 0;
+        launcher = Path.of(o.getOrDefault("root", ".")).toAbsolutePath().normalize().resolve("coffer");
     }
 
     public static void main(String[] args) throws Exception {
@@ -108,7 +112,7 @@ public final class GatewayBenchmark {
         Thread cleanup = new Thread(() -> closeAll(all), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, porK, all);
+            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, porK, launcher, all);
             List<Target> targets = targetSet.all();
             String setup = targetSet.setup();
             Workload workload = new Workload(size, threads);
