@@ -46,11 +46,11 @@ record TargetSet(List<Target> all, String setup) {
      * Starts the servers under {@code work}, each with {@code -Xmx heap}, adding each to {@code all} as it starts
      * so that the caller stops them whatever happens. The Coffer gateways start as a user starts them, {@code launcher
      * serve} ({@code launcher}: the repository's {@code coffer} script, with its G1 options, and its PoR JVM options
-     * where PoR is on), from that checkout's packaged jar and lib/; {@code cofferJvmArgs} go to both gateways' JVMs and
-     * {@code jfr} (null: none) to {@code coffer}'s, through {@code COFFER_JAVA_OPTS}. With {@code porK > 0} a fifth target, {@code coffer-por}: a
-     * second gateway like {@code coffer} (its own data directory and backend bucket) with proofs of retrievability on
-     * ({@code COFFER_POR=embedded}, an embedded PoR server of 2^porK blocks of 64 KiB), so PoR on and off are measured
-     * in the same run.
+     * where PoR is on), from that checkout's packaged jar and lib/; {@code cofferJvmArgs} go to both gateways' JVMs
+     * and {@code jfr} (null: none) to {@code coffer}'s, through {@code COFFER_JAVA_OPTS}. With {@code porK > 0} a fifth
+     * target, {@code coffer-por}: a second gateway like {@code coffer} (its own data directory and backend bucket)
+     * with proofs of retrievability on ({@code COFFER_POR=embedded}, an embedded PoR server of 2^porK blocks of
+     * 64 KiB), so PoR on and off are measured in the same run.
      */
     static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK, Path launcher,
             List<ServerProcess> all) throws Exception {
