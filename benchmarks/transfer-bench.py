@@ -12,7 +12,7 @@ ones with DeleteObjects after the phase), so the backend's store stays the same 
 phase the page cache's dirty data is written back (sync; --settle no leaves it), so that no phase pays for writing back
 the files of the phase before it.
 Server CPU (user + system from /proc) of the processes an endpoint goes through is summed per phase, and its system
-(kernel) part on its own: the backend's file writes and deletes are mostly that.
+(kernel) part on its own, where the backend's file writes, copies and deletes show.
 
 Ratios to the endpoint named "direct" are taken within each round; the report gives their median over the rounds
 with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode writes it):
