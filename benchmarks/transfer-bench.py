@@ -7,7 +7,12 @@ Per round and endpoint (the order rotating each round):
          MB/s (10^6 bytes/s) over all objects; every download compared with what was uploaded, outside the timing.
   small: THREADS threads each PUT a fresh 4 KiB object (fresh random bytes) then GET it, for SMALL seconds;
          ops/s counts PUTs and GETs; p50 of each; every GET compared with its PUT.
-Server CPU (user + system from /proc) of the processes an endpoint goes through is summed per phase.
+Outside the timing, every endpoint alike: each object is deleted once checked (the large one after its GET, the 4 KiB
+ones with DeleteObjects after the phase), so the backend's store stays the same size round after round; and before each
+phase the page cache's dirty data is written back (sync; --settle no leaves it), so that no phase pays for writing back
+the files of the phase before it.
+Server CPU (user + system from /proc) of the processes an endpoint goes through is summed per phase, and its system
+(kernel) part on its own, where the backend's file writes, copies and deletes show.
 
 Ratios to the endpoint named "direct" are taken within each round; the report gives their median over the rounds
 with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode writes it):
@@ -15,8 +20,8 @@ with min-max. Endpoints come from a JSON file (GatewayBenchmark's transfer mode 
 
 Run through `benchmarks/gateway-bench.sh transfer`, which starts the servers; standalone:
   .venv/bin/python benchmarks/transfer-bench.py --targets targets.json [--rounds 3] [--size-mib 256] [--part-mib 16]
-      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--max-warmup-rounds 2]
-      [--jit-idle-percent 3] [--out results.md] [--json results.json]
+      [--objects 1] [--threads 8] [--small-seconds 15] [--warmup-rounds 1] [--max-warmup-rounds 16]
+      [--jit-idle-percent 3] [--settle yes] [--out results.md] [--json results.json]
 Warm-up: at least --warmup-rounds whole rounds, then more until no server JVM's JIT compiler threads took more than
 --jit-idle-percent of its CPU in the last one, at most --max-warmup-rounds in all (the figure is then a warm gateway's,
 as a long-running one is; --max-warmup-rounds 1 keeps one warm-up round whatever the JIT does). Per phase the report
@@ -58,6 +63,22 @@ def cpu_seconds(pids):
         with open(f"/proc/{pid}/stat") as f:
             total += _stat_ticks(f.read())
     return total / CLOCK_TICKS
+
+
+def sys_seconds(pids):
+    """The processes' system (kernel) CPU alone: stime, field 15 of stat."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            total += int(f.read().rsplit(")", 1)[1].split()[12])
+    return total / CLOCK_TICKS
+
+
+def settle(args):
+    """Writes back the page cache's dirty data before a phase, outside its timing, when --settle is on: otherwise the
+    kernel writes back the files of the phase before (a backend's objects and parts) while the next one is timed."""
+    if args.settle == "yes":
+        os.sync()
 
 
 def thread_class(name):
@@ -187,29 +208,33 @@ def large(ep, args, transfer):
     size = args.size_mib << 20
     put_s = get_s = 0.0
     cpu_put = cpu_get = 0.0
+    sys_put = sys_get = 0.0
     # the endpoint's own process (Coffer's gateway, s3proxy-enc's front) without its backend, and its JIT and GC threads
     front_put, front_get = ({"total": 0.0, "jit": 0.0, "gc": 0.0} for _ in range(2))
     client_put = client_get = 0.0  # this driver's own CPU (boto3's threads): it shares the machine's cores
     for _ in range(args.objects):
         data = os.urandom(size)
         key = ep.next_key("large")
-        c0, k0, f0 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
+        settle(args)
+        c0, k0, f0, s0 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep), sys_seconds(ep.pids)
         t0 = time.perf_counter()
         with PROFILER.phase(ep, "large-put"):
             ep.client.upload_fileobj(io.BytesIO(data), ep.bucket, key, Config=transfer)
         t1 = time.perf_counter()
-        c1, k1, f1 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
+        c1, k1, f1, s1 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep), sys_seconds(ep.pids)
         sink = io.BytesIO()
         with PROFILER.phase(ep, "large-get"):
             ep.client.download_fileobj(ep.bucket, key, sink, Config=transfer)
         t2 = time.perf_counter()
-        c2, k2, f2 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep)
+        c2, k2, f2, s2 = cpu_seconds(ep.pids), time.process_time(), front_cpu(ep), sys_seconds(ep.pids)
         if sink.getbuffer().nbytes != size or sink.getvalue() != data:
             raise SystemExit(f"{ep.name}: GET of {key} returned other bytes than its PUT")
         put_s += t1 - t0
         get_s += t2 - t1
         cpu_put += c1 - c0
         cpu_get += c2 - c1
+        sys_put += s1 - s0
+        sys_get += s2 - s1
         for kind, seconds in cpu_delta(f0, f1).items():
             front_put[kind] += seconds
         for kind, seconds in cpu_delta(f1, f2).items():
@@ -220,6 +245,7 @@ def large(ep, args, transfer):
     total = args.objects * size / MB
     return {"put_MBps": total / put_s, "get_MBps": total / get_s,
             "put_cpu_ms_per_MB": cpu_put * 1000 / total, "get_cpu_ms_per_MB": cpu_get * 1000 / total,
+            "put_sys_ms_per_MB": sys_put * 1000 / total, "get_sys_ms_per_MB": sys_get * 1000 / total,
             "put_front_cpu_ms_per_MB": front_put["total"] * 1000 / total,
             "get_front_cpu_ms_per_MB": front_get["total"] * 1000 / total,
             "put_front_jit_ms_per_MB": front_put["jit"] * 1000 / total,
@@ -229,14 +255,24 @@ def large(ep, args, transfer):
             "put_client_cpu_ms_per_MB": client_put * 1000 / total, "get_client_cpu_ms_per_MB": client_get * 1000 / total}
 
 
+def delete_all(ep, keys):
+    """Deletes a phase's objects, outside its timing: DeleteObjects, 1,000 keys a request."""
+    for i in range(0, len(keys), 1000):
+        batch = [{"Key": k} for k in keys[i:i + 1000]]
+        failed = ep.client.delete_objects(Bucket=ep.bucket, Delete={"Objects": batch, "Quiet": True}).get("Errors")
+        if failed:
+            raise SystemExit(f"{ep.name}: DeleteObjects failed for {len(failed)} keys, first {failed[0]}")
+
+
 def small(ep, args, seconds):
+    settle(args)
     stop = time.perf_counter() + seconds
-    puts, gets, errors = [], [], []
+    puts, gets, errors, keys = [], [], [], []
     prefix = ep.next_key("small")
 
     def worker(t):
         i = 0
-        my_puts, my_gets = [], []
+        my_puts, my_gets, my_keys = [], [], []
         try:
             while time.perf_counter() < stop:
                 key = f"{prefix}/{t}/{i}"
@@ -244,6 +280,7 @@ def small(ep, args, seconds):
                 body = os.urandom(4096)
                 t0 = time.perf_counter()
                 ep.client.put_object(Bucket=ep.bucket, Key=key, Body=body)
+                my_keys.append(key)
                 t1 = time.perf_counter()
                 got = ep.client.get_object(Bucket=ep.bucket, Key=key)["Body"].read()
                 t2 = time.perf_counter()
@@ -255,6 +292,7 @@ def small(ep, args, seconds):
             errors.append(f"{ep.name} thread {t}: {e!r}")
         puts.extend(my_puts)
         gets.extend(my_gets)
+        keys.extend(my_keys)
 
     c0, k0 = cpu_seconds(ep.pids), time.process_time()
     t0 = time.perf_counter()
@@ -269,6 +307,7 @@ def small(ep, args, seconds):
     client_cpu = time.process_time() - k0
     if errors:
         raise SystemExit("small objects failed: " + "; ".join(errors))
+    delete_all(ep, keys)
     ops = len(puts) + len(gets)
     return {"small_ops": ops / elapsed, "put_p50_ms": statistics.median(puts) * 1000,
             "get_p50_ms": statistics.median(gets) * 1000, "small_cpu_ms_per_op": cpu * 1000 / ops,
@@ -284,6 +323,8 @@ FIGURES = [  # key, label, higher is better
     ("put_cpu_ms_per_MB", "server CPU, large PUT, ms/MB", False),
     ("get_cpu_ms_per_MB", "server CPU, large GET, ms/MB", False),
     ("small_cpu_ms_per_op", "server CPU, 4 KiB, ms/op", False),
+    ("put_sys_ms_per_MB", "server CPU in system (kernel) time, large PUT, ms/MB", False),
+    ("get_sys_ms_per_MB", "server CPU in system (kernel) time, large GET, ms/MB", False),
     ("put_front_cpu_ms_per_MB", "front process alone (no backend), large PUT, ms/MB", False),
     ("get_front_cpu_ms_per_MB", "front process alone (no backend), large GET, ms/MB", False),
     ("put_front_jit_ms_per_MB", "of which its JIT compiler threads, large PUT, ms/MB", False),
@@ -322,7 +363,9 @@ def report(args, names, rounds, started):
              f"{args.rounds} rounds (order rotating), {args.warmup_rounds} warm-up; {args.threads} threads; "
              f"{args.objects} object(s) of {args.size_mib} MiB per round, {args.part_mib} MiB parts "
              f"(upload_fileobj / download_fileobj); 4 KiB PUT+GET for {args.small_seconds} s. "
-             f"Machine: {os.cpu_count()} CPUs, load average before: {args.load_before}. Cells: median [min–max].", "",
+             f"Machine: {os.cpu_count()} CPUs, load average before: {args.load_before}. Cells: median [min–max]. "
+             f"Each object deleted once checked; dirty page cache written back (sync) before each phase: "
+             f"{args.settle}.", "",
              f"Warm-up: {args.warmups_done} rounds (at least {args.warmup_rounds}, then until every server JVM's JIT "
              f"compiler threads used at most {args.jit_idle_percent:g} % of its CPU in a round, at most "
              f"{args.max_warmup_rounds}); JIT and GC shares of each server JVM's CPU in the last warm-up round: "
@@ -398,9 +441,11 @@ def main():
     p.add_argument("--objects", type=int, default=1)
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--small-seconds", type=float, default=15)
-    p.add_argument("--max-warmup-rounds", type=int, default=2,
+    p.add_argument("--max-warmup-rounds", type=int, default=16,
                    help="more warm-up rounds, up to this many in all, until the JIT share is at most --jit-idle-percent")
     p.add_argument("--jit-idle-percent", type=float, default=3)
+    p.add_argument("--settle", default="yes", choices=["yes", "no"],
+                   help="yes: write back the page cache's dirty data (sync) before each phase, outside the timing")
     p.add_argument("--out")
     p.add_argument("--json")
     p.add_argument("--profile-lib", help="libasyncProfiler.so: profile each measured phase (see above)")

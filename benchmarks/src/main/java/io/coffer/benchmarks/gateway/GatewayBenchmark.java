@@ -21,8 +21,8 @@ import java.util.Map;
  * <li><b>relay</b>: client → a bare TCP relay ({@link TcpRelay}, own JVM) → backend: bytes forwarded unchanged, no
  *   HTTP, no crypto: what one extra hop costs on this machine, since every gateway at least receives each byte on
  *   one socket and sends it on another;</li>
- * <li><b>coffer</b>: client → {@code coffer serve} (own JVM; backend s3 = the backend s3proxy, SQLite metadata) →
- *   backend;</li>
+ * <li><b>coffer</b>: client → {@code coffer serve} (own JVM, started from the checkout's launcher as a user starts
+ *   it; backend s3 = the backend s3proxy, SQLite metadata) → backend;</li>
  * <li><b>s3proxy-enc</b>: client → a second s3proxy (own JVM) with {@code s3proxy.encrypted-blobstore=true}, provider
  *   {@code aws-s3} pointing at the backend → backend.</li>
  * </ol>
@@ -40,9 +40,12 @@ import java.util.Map;
  * objects per round per target, 3),
  * {@code --size-mib N} (64), {@code --threads N} (8), {@code --small-seconds N} (8), {@code --dedup-repeats N} (3),
  * {@code --heap SIZE} (server -Xmx, 1g), {@code --work DIR} (default: a temporary directory, deleted),
+ * {@code --root DIR} (the checkout whose {@code coffer} launcher starts the gateways; default the working directory),
+ * {@code --settle yes|no} (yes: {@code sync} before each phase, outside the timing),
  * {@code --out FILE} (markdown results, default {@code target/gateway-bench/results.md}),
  * {@code --jfr FILE} (record the Coffer gateway with JFR, profile settings),
- * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateway, split at spaces, e.g. a profiler agent),
+ * {@code --coffer-jvm-args "ARGS"} (more JVM arguments for the gateways, in {@code COFFER_JAVA_OPTS} after the
+ * launcher's own, e.g. a profiler agent),
  * {@code --targets LIST} (comma-separated subset of {@code direct,relay,coffer,s3proxy-enc} to measure, default all; for
  * quick A/B runs of one path: the others' cells stay empty and the ratios to them read NaN); naming {@code coffer-por}
  * there adds a fifth path, a second Coffer gateway with proofs of retrievability on (embedded PoR server of
@@ -69,6 +72,8 @@ public final class GatewayBenchmark {
     private final List<String> cofferJvmArgs;
     private final List<String> measured;
     private final int porK;
+    private final Path launcher;
+    private final boolean settle;
 
     private GatewayBenchmark(Map<String, String> o) throws IOException {
         rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
@@ -89,6 +94,8 @@ public final class GatewayBenchmark {
         cofferJvmArgs = extra.isEmpty() ? List.of() : List.of(extra.split(" +"));
         measured = List.of(o.getOrDefault("targets", "direct,relay,coffer,s3proxy-enc").split(","));
         porK = measured.contains("coffer-por") ? Integer.parseInt(o.getOrDefault("por-k", "16")) : 0;
+        launcher = Path.of(o.getOrDefault("root", ".")).toAbsolutePath().normalize().resolve("coffer");
+        settle = !"no".equals(o.getOrDefault("settle", "yes"));
     }
 
     public static void main(String[] args) throws Exception {
@@ -108,7 +115,7 @@ public final class GatewayBenchmark {
         Thread cleanup = new Thread(() -> closeAll(all), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, porK, all);
+            TargetSet targetSet = TargetSet.start(work, heap, cofferJvmArgs, jfr, porK, launcher, all);
             List<Target> targets = targetSet.all();
             String setup = targetSet.setup();
             Workload workload = new Workload(size, threads);
@@ -122,7 +129,9 @@ public final class GatewayBenchmark {
                 JitShare before = JitShare.of(servers);
                 for (Target t : active) {
                     log("warm-up " + (warmups + 1) + "/" + warmupRounds + "+: " + t.name);
+                    settle();
                     workload.large(t, warmups == 0 ? 1 : objects, false, true);
+                    settle();
                     workload.small(t, warmups == 0 ? Math.max(2, smallSeconds / 3) : smallSeconds, false);
                 }
                 lastWarmup = JitShare.of(servers).since(before);
@@ -134,12 +143,15 @@ public final class GatewayBenchmark {
                 for (int i = 0; i < active.size(); i++) {
                     Target t = active.get((i + r) % active.size());
                     log("round " + (r + 1) + "/" + rounds + ": " + t.name);
+                    settle();
                     workload.large(t, objects, true, true);
+                    settle();
                     workload.small(t, smallSeconds, true);
                 }
             }
             for (Target t : dedupRepeats > 0 ? active : List.<Target>of()) {
                 log("dedup row " + t.name);
+                settle();
                 workload.large(t, dedupRepeats, true, false);
             }
             for (ServerProcess p : all) {
@@ -149,9 +161,10 @@ public final class GatewayBenchmark {
             }
             String jit = String.format(Locale.ROOT, "warm-up: %d rounds (at least %d, then until every server JVM's "
                     + "JIT compiler threads used at most %.0f %% of its CPU in a round, at most %d); JIT share of "
-                    + "server CPU in the last warm-up round: %s; in the measured rounds: %s%n", warmups, warmupRounds,
-                    jitIdle * 100, maxWarmupRounds, lastWarmup == null ? "-" : lastWarmup,
-                    JitShare.of(servers).since(beforeRounds));
+                    + "server CPU in the last warm-up round: %s; in the measured rounds: %s; dirty page cache written "
+                    + "back (sync) before each phase: %s%n", warmups, warmupRounds, jitIdle * 100, maxWarmupRounds,
+                    lastWarmup == null ? "-" : lastWarmup, JitShare.of(servers).since(beforeRounds),
+                    settle ? "yes" : "no");
             String report = new GatewayReport(rounds, objects, size, threads, smallSeconds, heap)
                     .render(targets, argLine, setup + jit, (System.nanoTime() - started) / 1e9);
             System.out.println(report);
@@ -167,6 +180,17 @@ public final class GatewayBenchmark {
             if (deleteWork) {
                 EngineBenchmark.deleteTree(work);
             }
+        }
+    }
+
+    /**
+     * Writes back the page cache's dirty data before a phase, outside its timing ({@code --settle no}: not): otherwise
+     * the kernel writes back the previous phase's files (the backend's objects, a PoR gateway's level files) while the
+     * next target is timed.
+     */
+    private void settle() throws IOException, InterruptedException {
+        if (settle && new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
+            throw new IOException("sync failed");
         }
     }
 

@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A server the benchmark drives, in its own JVM on this JVM's classpath: s3proxy's own {@code Main} with a properties
- * file, {@code coffer serve} configured through {@code COFFER_*} variables, or a {@link TcpRelay}. Output goes to a
- * log file.
+ * A server the benchmark drives, in its own JVM: on this JVM's classpath, s3proxy's own {@code Main} with a properties
+ * file, {@code coffer por-server} or a {@link TcpRelay}; from a checkout's launcher, {@code coffer serve} configured
+ * through {@code COFFER_*} variables. Output goes to a log file.
  */
 final class ServerProcess implements AutoCloseable {
     /**
@@ -58,17 +58,6 @@ final class ServerProcess implements AutoCloseable {
         List<String> cmd = java(heap, List.of());
         cmd.addAll(List.of("org.gaul.s3proxy.Main", "--properties", file.toString()));
         return start(name, dir, cmd, Map.of(), port);
-    }
-
-    /** {@code coffer serve} with {@code env} (COFFER_* settings), extra JVM options and a free S3 and admin port. */
-    static ServerProcess coffer(String name, Path dir, String heap, Map<String, String> env, List<String> jvmOptions)
-            throws Exception {
-        int port = freePort();
-        int admin = freePort();
-        List<String> cmd = java(heap, jvmOptions);
-        cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "serve", "--bind", "127.0.0.1",
-                "--port", Integer.toString(port), "--admin-port", Integer.toString(admin)));
-        return start(name, dir, cmd, env, port);
     }
 
     /**

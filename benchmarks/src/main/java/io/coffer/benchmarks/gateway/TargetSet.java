@@ -44,28 +44,13 @@ record TargetSet(List<Target> all, String setup) {
 
     /**
      * Starts the servers under {@code work}, each with {@code -Xmx heap}, adding each to {@code all} as it starts
-     * so that the caller stops them whatever happens; {@code cofferJvmArgs} and {@code jfr} (null: none) go to the
-     * gateway's JVM.
-     */
-    static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, List<ServerProcess> all)
-            throws Exception {
-        return start(work, heap, cofferJvmArgs, jfr, 0, all);
-    }
-
-    /**
-     * As above; with {@code porK > 0} a fifth target, {@code coffer-por}: a second gateway like {@code coffer} (its own
-     * data directory and backend bucket) with proofs of retrievability on ({@code COFFER_POR=embedded}, an embedded
-     * PoR server of 2^porK blocks of 64 KiB), so PoR on and off are measured in the same run.
-     */
-    static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK,
-            List<ServerProcess> all) throws Exception {
-        return start(work, heap, cofferJvmArgs, jfr, porK, null, all);
-    }
-
-    /**
-     * As above; a non-null {@code launcher} (the repository's {@code coffer} script) starts the {@code coffer} gateway
-     * as a user would, {@code coffer serve} with its JVM options in {@code COFFER_JAVA_OPTS}, from that checkout's
-     * packaged jar and lib/ instead of this JVM's classpath.
+     * so that the caller stops them whatever happens. The Coffer gateways start as a user starts them, {@code launcher
+     * serve} ({@code launcher}: the repository's {@code coffer} script, with its G1 options, and its PoR JVM options
+     * where PoR is on), from that checkout's packaged jar and lib/; {@code cofferJvmArgs} go to both gateways' JVMs
+     * and {@code jfr} (null: none) to {@code coffer}'s, through {@code COFFER_JAVA_OPTS}. With {@code porK > 0} a fifth
+     * target, {@code coffer-por}: a second gateway like {@code coffer} (its own data directory and backend bucket)
+     * with proofs of retrievability on ({@code COFFER_POR=embedded}, an embedded PoR server of 2^porK blocks of
+     * 64 KiB), so PoR on and off are measured in the same run.
      */
     static TargetSet start(Path work, String heap, List<String> cofferJvmArgs, String jfr, int porK, Path launcher,
             List<ServerProcess> all) throws Exception {
@@ -107,8 +92,7 @@ record TargetSet(List<Target> all, String setup) {
         if (jfr != null) {
             jvm.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
         }
-        ServerProcess coffer = launcher == null ? ServerProcess.coffer("coffer-gateway", work, heap, env, jvm)
-                : ServerProcess.cofferLauncher("coffer-gateway", work, heap, env, jvm, launcher);
+        ServerProcess coffer = ServerProcess.cofferLauncher("coffer-gateway", work, heap, env, jvm, launcher);
         all.add(coffer);
 
         Properties encProps = new Properties();
@@ -166,7 +150,8 @@ record TargetSet(List<Target> all, String setup) {
                     porEnv.put("COFFER_POR_BATCH", batch);
                 }
             }
-            ServerProcess por = ServerProcess.coffer("coffer-por-gateway", work, heap, porEnv, cofferJvmArgs);
+            ServerProcess por = ServerProcess.cofferLauncher("coffer-por-gateway", work, heap, porEnv, cofferJvmArgs,
+                    launcher);
             all.add(por);
             List<ServerProcess> path = new ArrayList<>(List.of(por, backend));
             path.addAll(porServers);

@@ -22,8 +22,9 @@ import java.util.stream.Collectors;
  * {@code direct,coffer,s3proxy-enc}; {@code relay} may be added), {@code --coffer-jvm-args "ARGS"} (more gateway JVM
  * options), {@code --work DIR} (kept; default a temporary directory, deleted); every other {@code --option value}
  * goes to the Python driver ({@code --rounds}, {@code --size-mib}, {@code --part-mib}, {@code --objects},
- * {@code --threads}, {@code --small-seconds}, {@code --warmup-rounds}, {@code --max-warmup-rounds}, {@code
- * --jit-idle-percent}, {@code --out}, {@code --json}; it warms up as {@link GatewayBenchmark} does).
+ * {@code --threads}, {@code --small-seconds}, {@code --warmup-rounds}, {@code --max-warmup-rounds} (16), {@code
+ * --jit-idle-percent}, {@code --settle}, {@code --out}, {@code --json}; it warms up as {@link GatewayBenchmark} does,
+ * deletes each phase's objects once checked and writes back dirty pages before each phase, outside the timing).
  */
 public final class TransferBenchmark {
     private static final List<String> OWN = List.of("root", "heap", "targets", "coffer-jvm-args", "work");
