@@ -45,6 +45,11 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * (docs/BENCHMARKS.md, "Levers tried (issue 23)", get23).
      */
     static final int MAX_RUN_BYTES = 8 << 20;
+    /**
+     * The first run's limit (at least one chunk): a GET's first bytes wait for the whole first run, so it is a chunk
+     * (1 MiB on average) rather than a pack range, and the runs after it are fetched while the first is sent.
+     */
+    static final int FIRST_RUN_BYTES = Integer.getInteger("coffer.firstRunBytes", 1 << 20);
     /** Runs up to this long (the largest chunk, so every single-chunk run) take the smaller pooled arrays. */
     static final int SMALL_RUN_BYTES = 4 << 20;
     private static final int LOCATE_BATCH = 512;
@@ -118,8 +123,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         if (remaining == 0 || current != null) {
             return;
         }
-        // the first run alone, under the stream's base share: read-ahead takes free memory only once reading starts
-        fill(1);
+        // the first run alone, under the stream's base share: read-ahead takes free memory only once reading starts.
+        // It is one chunk, not a whole pack range: the answer's first bytes wait for it, while later runs are fetched
+        // behind the reader
+        fill(1, FIRST_RUN_BYTES);
         CompletableFuture<List<Slice>> head = inFlight.poll();
         if (head != null) {
             ready.addAll(await(head));
@@ -287,6 +294,11 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * room for another run (the run under the stream's base always starts).
      */
     private void fill(int runs) throws IOException {
+        fill(runs, MAX_RUN_BYTES);
+    }
+
+    /** As {@link #fill(int)}, with runs of at most {@code maxRunBytes} (but at least one chunk). */
+    private void fill(int runs, int maxRunBytes) throws IOException {
         while (inFlight.size() < runs && nextEntry < endEntry) {
             ensureLocated(nextEntry);
             int start = nextEntry;
@@ -297,7 +309,7 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 ChunkLocation next = location(end);
                 ChunkLocation prev = location(end - 1);
                 if (!next.pack().equals(prev.pack()) || next.offset() != prev.offset() + prev.length()
-                        || runBytes + slot(end) > MAX_RUN_BYTES) {
+                        || runBytes + slot(end) > maxRunBytes) {
                     break;
                 }
                 runBytes += slot(end);
