@@ -52,26 +52,30 @@ MB = 1_000_000
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def _stat_fields(stat):
+    return stat.rsplit(")", 1)[1].split()
+
+
 def _stat_ticks(stat):
-    fields = stat.rsplit(")", 1)[1].split()
+    fields = _stat_fields(stat)
     return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
 
 
-def cpu_seconds(pids):
+def _summed(pids, ticks):
     total = 0
     for pid in pids:
         with open(f"/proc/{pid}/stat") as f:
-            total += _stat_ticks(f.read())
+            total += ticks(f.read())
     return total / CLOCK_TICKS
+
+
+def cpu_seconds(pids):
+    return _summed(pids, _stat_ticks)
 
 
 def sys_seconds(pids):
     """The processes' system (kernel) CPU alone: stime, field 15 of stat."""
-    total = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as f:
-            total += int(f.read().rsplit(")", 1)[1].split()[12])
-    return total / CLOCK_TICKS
+    return _summed(pids, lambda stat: int(_stat_fields(stat)[12]))
 
 
 def settle(args):
