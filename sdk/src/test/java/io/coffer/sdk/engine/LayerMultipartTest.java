@@ -134,19 +134,19 @@ class LayerMultipartTest {
         long plainCost;
         try (TestEngine e = open(dir.resolve("a"))) {
             upload(e.coffer, LAYERS, "img/v1.tgz", gz1, null);
-            e.coffer.collectGarbage(); // the parts' chunks of a layer are garbage once it is committed
+            e.collectGarbage(); // the parts' chunks of a layer are garbage once it is committed
             long before = e.backendBytes();
             upload(e.coffer, LAYERS, "img/v2.tgz", gz2, null);
-            e.coffer.collectGarbage();
+            e.collectGarbage();
             layerCost = e.backendBytes() - before;
             assertThat(get(e.coffer, LAYERS, "img/v2.tgz", null)).isEqualTo(gz2);
         }
         try (TestEngine e = open(dir.resolve("b"))) {
             upload(e.coffer, PLAIN, "img/v1.tgz", gz1, null);
-            e.coffer.collectGarbage(); // measured as in the layer bucket
+            e.collectGarbage(); // measured as in the layer bucket
             long before = e.backendBytes();
             upload(e.coffer, PLAIN, "img/v2.tgz", gz2, null);
-            e.coffer.collectGarbage();
+            e.collectGarbage();
             plainCost = e.backendBytes() - before;
         }
         System.out.printf("[layer-multipart] gzip %d bytes; second version adds %d bytes in layer mode, %d ordinary%n",
@@ -161,7 +161,7 @@ class LayerMultipartTest {
         byte[] gz = LayerModeTest.gzip(TestData.text(10, 500_000), 6);
         try (TestEngine e = open(dir)) {
             upload(e.coffer, LAYERS, "first.tgz", gz, null);
-            assertThat(e.coffer.collectGarbage().packsRetired()).isPositive();
+            assertThat(e.collectGarbage().packsRetired()).isPositive();
             ObjectInfo again = upload(e.coffer, PLAIN, "again.tgz", gz, null);
             assertThat(again.etag()).isEqualTo(multipartEtag(gz));
             assertThat(get(e.coffer, PLAIN, "again.tgz", null)).isEqualTo(gz);

@@ -2,6 +2,7 @@ package io.coffer.sdk.engine;
 
 import io.coffer.sdk.Coffer;
 import io.coffer.sdk.CofferBuilder;
+import io.coffer.sdk.GcReport;
 import io.coffer.sdk.blob.BlobInfo;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.DirectoryBlobStore;
@@ -42,6 +43,16 @@ final class TestEngine implements AutoCloseable {
     /** Total bytes of every blob on the backend. */
     long backendBytes() throws IOException {
         return blobs().stream().mapToLong(BlobInfo::size).sum();
+    }
+
+    /**
+     * Collects garbage once the clock has left the millisecond of the last release or retirement: a chunk released
+     * (or a pack retired) in the cutoff's millisecond still counts as live, so with a zero grace period a collection
+     * in the same millisecond as the delete before it finds nothing.
+     */
+    GcReport collectGarbage() throws InterruptedException {
+        Thread.sleep(5);
+        return coffer.collectGarbage();
     }
 
     List<BlobInfo> blobs() throws IOException {
