@@ -55,7 +55,7 @@ final class ServerProcess implements AutoCloseable {
         try (var w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             p.store(w, "s3proxy for GatewayBenchmark: " + name);
         }
-        List<String> cmd = java(heap, List.of());
+        List<String> cmd = java(heap);
         cmd.addAll(List.of("org.gaul.s3proxy.Main", "--properties", file.toString()));
         return start(name, dir, cmd, Map.of(), port);
     }
@@ -68,47 +68,53 @@ final class ServerProcess implements AutoCloseable {
             List<String> jvmOptions, Path launcher) throws Exception {
         int port = freePort();
         int admin = freePort();
+        return launched(name, dir, heap, env, jvmOptions, launcher, port, List.of("serve", "--bind", "127.0.0.1",
+                "--port", Integer.toString(port), "--admin-port", Integer.toString(admin)));
+    }
+
+    /**
+     * {@code launcher por-server} on a free loopback port over {@code data}, 2^k blocks of {@code blockSize} bytes and
+     * write batches of 2^batch (null: the server's default), with the launcher's options for it and then
+     * {@code jvmOptions}; its session key is {@code data/session.key}.
+     */
+    static ServerProcess porServer(String name, Path dir, String heap, Path data, int k, int blockSize, String batch,
+            List<String> jvmOptions, Path launcher) throws Exception {
+        int port = freePort();
+        List<String> args = new ArrayList<>(List.of("por-server", "--data", data.toString(),
+                "--bind", "127.0.0.1", "--port", Integer.toString(port), "--k", Integer.toString(k),
+                "--block-size", Integer.toString(blockSize)));
+        if (batch != null) {
+            args.addAll(List.of("--batch", batch));
+        }
+        return launched(name, dir, heap, Map.of(), jvmOptions, launcher, port, args);
+    }
+
+    /** The launcher with {@code args}, {@code -Xmx heap} and {@code jvmOptions} in {@code COFFER_JAVA_OPTS}. */
+    private static ServerProcess launched(String name, Path dir, String heap, Map<String, String> env,
+            List<String> jvmOptions, Path launcher, int port, List<String> args) throws Exception {
         Map<String, String> withJvm = new LinkedHashMap<>(env);
         List<String> jvm = new ArrayList<>();
         jvm.add("-Xmx" + heap);
         jvm.addAll(jvmOptions);
         withJvm.put("COFFER_JAVA_OPTS", String.join(" ", jvm));
-        List<String> cmd = List.of(launcher.toAbsolutePath().toString(), "serve", "--bind", "127.0.0.1",
-                "--port", Integer.toString(port), "--admin-port", Integer.toString(admin));
+        List<String> cmd = new ArrayList<>();
+        cmd.add(launcher.toAbsolutePath().toString());
+        cmd.addAll(args);
         return start(name, dir, cmd, withJvm, port);
-    }
-
-    /**
-     * {@code coffer por-server} on a free loopback port over {@code data}, 2^k blocks of {@code blockSize} bytes and
-     * write batches of 2^batch (null: the server's default) and {@code jvmOptions}; its session key is
-     * {@code data/session.key}.
-     */
-    static ServerProcess porServer(String name, Path dir, String heap, Path data, int k, int blockSize, String batch,
-            List<String> jvmOptions) throws Exception {
-        int port = freePort();
-        List<String> cmd = java(heap, jvmOptions);
-        cmd.addAll(List.of("io.coffer.gateway.cli.CofferCommand", "por-server", "--data", data.toString(),
-                "--bind", "127.0.0.1", "--port", Integer.toString(port), "--k", Integer.toString(k),
-                "--block-size", Integer.toString(blockSize)));
-        if (batch != null) {
-            cmd.addAll(List.of("--batch", batch));
-        }
-        return start(name, dir, cmd, Map.of(), port);
     }
 
     /** {@link TcpRelay} from a free port to {@code targetPort}. */
     static ServerProcess relay(String name, Path dir, String heap, int targetPort) throws Exception {
         int port = freePort();
-        List<String> cmd = java(heap, List.of());
+        List<String> cmd = java(heap);
         cmd.addAll(List.of(TcpRelay.class.getName(), Integer.toString(port), Integer.toString(targetPort)));
         return start(name, dir, cmd, Map.of(), port);
     }
 
-    private static List<String> java(String heap, List<String> jvmOptions) {
+    private static List<String> java(String heap) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
-        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         return cmd;

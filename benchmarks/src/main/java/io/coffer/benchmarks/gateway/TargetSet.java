@@ -132,12 +132,12 @@ record TargetSet(List<Target> all, String setup) {
             List<ServerProcess> porServers = new ArrayList<>();
             if (REMOTE_POR) {
                 // the PoR server in its own process, as beside the storage: the gateway's own CPU is then apart.
-                // It gets the embedded server's batching (the gateway's por-batch default, not por-server's 0) and
-                // the gateway's JVM options (AVX-512 for its butterflies, as the launcher gives por-server), so the
-                // two columns differ only in where the server runs.
+                // It starts from the launcher (its AVX-512 option for the butterflies) with the embedded server's
+                // batching (the gateway's por-batch default, not por-server's 0) and the gateway's JVM options, so
+                // the two columns differ only in where the server runs.
                 Path porData = work.resolve("por-server-data");
                 ServerProcess porServer = ServerProcess.porServer("por-server", work, heap, porData, porK, 65536,
-                        batch == null ? ConfigKey.POR_BATCH.defaultValue() : batch, cofferJvmArgs);
+                        batch == null ? ConfigKey.POR_BATCH.defaultValue() : batch, cofferJvmArgs, launcher);
                 all.add(porServer);
                 porServers.add(porServer);
                 porEnv.put("COFFER_POR", "127.0.0.1:" + porServer.port());
