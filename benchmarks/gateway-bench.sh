@@ -10,8 +10,8 @@
 #                                                            the launcher (`coffer serve`) vs s3proxy-enc, 8 threads,
 #                                                            256 MiB objects in 16 MiB parts, 4 KiB PUT+GET for 15 s,
 #                                                            3 rounds (options: see TransferBenchmark's javadoc)
-#   benchmarks/gateway-bench.sh load [SECONDS]               GatewayLoadTest for SECONDS (default 60): 64 clients,
-#                                                            mixed PUT/GET 4 KiB-8 MiB against `coffer serve` -Xmx512m
+#   benchmarks/gateway-bench.sh load [SECONDS]               GatewayLoadIT for SECONDS (default 60): 64 clients,
+#                                                            mixed PUT/GET 4 KiB-8 MiB against `./coffer serve` -Xmx512m
 #   benchmarks/gateway-bench.sh soak [SECONDS]               issue 22's soak: 3 launcher gateways (-Xmx512m) on one
 #                                                            PostgreSQL, one s3proxy and one key server, 3 x 32 clients
 #                                                            for SECONDS (default 600); 0 errors, every object read back
@@ -29,7 +29,9 @@ cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" == "load" ]]; then
   seconds="${2:-60}"
-  mvn -B -q -pl gateway -am test -Dtest=GatewayLoadTest -Dsurefire.failIfNoSpecifiedTests=false \
+  # the gateway runs from the launcher: it needs this tree's jar and lib/ (GatewayLoadIT, a failsafe test in the suite)
+  mvn -B -q -pl gateway -am package -DskipTests
+  mvn -B -q -pl gateway -am test -Dtest=GatewayLoadIT -Dsurefire.failIfNoSpecifiedTests=false \
       -Dcoffer.load.seconds="$seconds"
   cat gateway/target/load/gateway-load-summary.txt
   exit 0

@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -37,8 +38,10 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 /**
- * The gateway as an operator runs it: {@code coffer serve} in a child JVM with a bounded heap (the test classpath),
- * credentials from {@code COFFER_ACCESS_KEY}/{@code COFFER_SECRET_KEY}, a data directory (directory backend, SQLite).
+ * The gateway as an operator runs it: {@code ./coffer serve} from the repository root (the launcher runs the jar and
+ * lib/ that {@code mvn package} made, with its own JVM options; a failsafe test, so after the package phase) with a
+ * bounded heap and the options below in {@code COFFER_JAVA_OPTS}, credentials from
+ * {@code COFFER_ACCESS_KEY}/{@code COFFER_SECRET_KEY}, a data directory (directory backend, SQLite).
  *
  * <p>Heap use is sampled over JMX (the child starts the JMX agent on a loopback port): the gateway's Prometheus
  * registry binds no JVM meters, so {@code jvm_memory_used_bytes} is not on its /metrics page. Three figures come
@@ -51,6 +54,10 @@ import javax.management.remote.JMXServiceURL;
 final class GatewayProcess implements AutoCloseable {
     private static final Pattern ENDPOINT = Pattern.compile("endpoint:\\s+http://[^:]+:(\\d+)");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** The checkout's root, where the launcher is (tests run in the gateway module's directory). */
+    private static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
+    /** What the launcher prints when it would rebuild: the jar under test must be the one the build just made. */
+    private static final String REBUILDING = "coffer: building";
 
     private final Process process;
     private final Path log;
@@ -112,31 +119,31 @@ final class GatewayProcess implements AutoCloseable {
                 </configuration>
                 """);
         Path log = dataDir.resolveSibling("gateway.log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"));
+        List<String> jvm = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError"));
         String extra = System.getProperty("coffer.load.gatewayJvmArgs", "").strip();
         if (!extra.isEmpty()) {
-            cmd.addAll(List.of(extra.split("\\s+")));
+            jvm.addAll(List.of(extra.split("\\s+")));
         }
-        cmd.addAll(List.of(
+        jvm.addAll(List.of(
                 "-Dlogback.configurationFile=" + logConfig,
                 "-Dcom.sun.management.jmxremote.port=" + jmxPort,
                 "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
                 "-Dcom.sun.management.jmxremote.authenticate=false",
                 "-Dcom.sun.management.jmxremote.ssl=false",
-                "-Djava.rmi.server.hostname=127.0.0.1",
-                "-cp", cp, "io.coffer.gateway.cli.CofferCommand", "serve",
+                "-Djava.rmi.server.hostname=127.0.0.1"));
+        List<String> cmd = List.of(REPOSITORY.resolve("coffer").toString(), "serve",
                 "--data", dataDir.toString(), "--bind", "127.0.0.1", "--port", "0",
-                "--admin-port", Integer.toString(adminPort)));
+                "--admin-port", Integer.toString(adminPort));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> k.startsWith("COFFER_"));
+        env.put("COFFER_JAVA_OPTS", String.join(" ", jvm)); // the launcher splits it at spaces
         env.put("COFFER_ACCESS_KEY", accessKey);
         env.put("COFFER_SECRET_KEY", secretKey);
         Process p = pb.start();
         CountDownLatch announced = new CountDownLatch(1);
         AtomicLong s3Port = new AtomicLong(-1);
+        AtomicBoolean rebuilt = new AtomicBoolean();
         Thread pump = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
                     StandardCharsets.UTF_8)); var w = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
@@ -144,6 +151,7 @@ final class GatewayProcess implements AutoCloseable {
                     w.write(line);
                     w.newLine();
                     w.flush();
+                    rebuilt.compareAndSet(false, line.contains(REBUILDING));
                     Matcher m = ENDPOINT.matcher(line);
                     if (m.find()) {
                         s3Port.set(Long.parseLong(m.group(1)));
@@ -161,6 +169,11 @@ final class GatewayProcess implements AutoCloseable {
         if (!announced.await(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || s3Port.get() < 0) {
             p.destroyForcibly();
             throw new IllegalStateException("gateway did not start; its output:\n" + readQuietly(log));
+        }
+        if (rebuilt.get()) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the launcher rebuilt the gateway instead of running the jar the build"
+                    + " made (run after mvn package; a source newer than the jar?)");
         }
         HttpClient probe = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();

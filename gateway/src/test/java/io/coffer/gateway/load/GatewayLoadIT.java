@@ -40,8 +40,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
- * Load on the real gateway: {@code coffer serve} in a child JVM with a bounded heap (directory backend and SQLite in a
- * temporary directory), driven by {@value #DEFAULT_CLIENTS} concurrent clients (one AWS SDK v2 sync client over one
+ * Load on the gateway as it ships: {@code ./coffer serve} (the launcher, with the jar and lib/ the build made, its JVM
+ * options) with a bounded heap (directory backend and SQLite in a temporary directory), driven by {@value #DEFAULT_CLIENTS} concurrent clients (one AWS SDK v2 sync client over one
  * Apache connection pool, one thread per client) doing a random mix of PUTs of fresh random objects from 4 KiB to
  * 8 MiB and GETs of objects stored earlier, every GET checked against the MD5 recorded when it was stored.
  *
@@ -53,7 +53,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
  * {@code coffer.load.clients} (default {@value #DEFAULT_CLIENTS}), {@code coffer.load.heap} (the gateway's -Xmx,
  * default {@value #DEFAULT_HEAP}). The summary also goes to {@code target/load/gateway-load-summary.txt}.
  */
-class GatewayLoadTest {
+class GatewayLoadIT {
     static final int DEFAULT_SECONDS = 12;
     static final int DEFAULT_CLIENTS = 64;
     static final String DEFAULT_HEAP = "512m";
@@ -276,7 +276,7 @@ class GatewayLoadTest {
         long puts = samples.stream().filter(s -> s.op() == Op.PUT).count();
         long gets = samples.size() - puts;
         long bytes = samples.stream().mapToLong(Sample::bytes).sum();
-        sb.append(String.format(Locale.ROOT, "GatewayLoadTest: %d clients, %d s (%.1f s measured), gateway -Xmx%s,"
+        sb.append(String.format(Locale.ROOT, "GatewayLoadIT: %d clients, %d s (%.1f s measured), gateway -Xmx%s,"
                         + " directory backend + SQLite%n", clients, seconds, elapsed, heap));
         sb.append(String.format(Locale.ROOT, "%-4s %-11s %8s %9s %9s %9s %9s%n", "op", "size", "count", "p50 ms",
                 "p99 ms", "max ms", "MB/s"));
