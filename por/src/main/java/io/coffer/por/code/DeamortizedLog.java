@@ -2,7 +2,6 @@ package io.coffer.por.code;
 
 import io.coffer.por.field.Zp;
 import io.coffer.por.field.ZpVectors;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -103,29 +102,13 @@ public final class DeamortizedLog implements WriteLog {
         return run % SLOTS;
     }
 
-    /** Whether the level-{@code level} run of writes start .. start + 2^level - 1 is complete after {@code count}. */
-    private static boolean complete(int level, int start, int count) {
-        return start + (1 << level) + DeamortizedSchedule.delay(level) <= count;
-    }
-
     /**
-     * The complete runs that hold every write of the epoch, each write in exactly one, oldest first: for each write
-     * not yet covered, the largest complete run that starts with it (kept: its parent is not complete yet).
+     * The complete runs that hold every write of the epoch, each write in exactly one, oldest first
+     * ({@link DeamortizedSchedule#runs}).
      */
     @Override
     public List<LogRun> runs() {
-        List<LogRun> runs = new ArrayList<>();
-        int count = state.t();
-        int start = 0;
-        while (start < count) {
-            int level = 0;
-            while (level + 1 < params.k() && start % (2 << level) == 0 && complete(level + 1, start, count)) {
-                level++;
-            }
-            runs.add(new LogRun(level, slot(start >> level) << level, start));
-            start += 1 << level;
-        }
-        return runs;
+        return DeamortizedSchedule.runs(params.k(), state.t());
     }
 
     @Override

@@ -137,6 +137,33 @@ public final class DeamortizedSchedule {
         return (2 * run + 2) * half + delay(level - 1) + index % half;
     }
 
+    /**
+     * The complete runs of a log of capacity exponent {@code k} after {@code count} adds, holding every write of the
+     * epoch, each in exactly one, oldest first: for each write not yet covered, the largest complete run that starts
+     * with it (kept: its parent is not complete yet).
+     */
+    public static List<LogRun> runs(int k, int count) {
+        if (count < 0 || count > 1 << k) {
+            throw new IllegalArgumentException("add count " + count + " outside [0, 2^" + k + "]");
+        }
+        List<LogRun> runs = new ArrayList<>();
+        int start = 0;
+        while (start < count) {
+            int level = 0;
+            while (level + 1 < k && start % (2 << level) == 0 && complete(level + 1, start, count)) {
+                level++;
+            }
+            runs.add(new LogRun(level, (start >> level) % DeamortizedLog.SLOTS << level, start));
+            start += 1 << level;
+        }
+        return runs;
+    }
+
+    /** Whether the level-{@code level} run of writes start .. start + 2^level - 1 is complete after {@code count}. */
+    private static boolean complete(int level, int start, int count) {
+        return start + (1 << level) + delay(level) <= count;
+    }
+
     private static void checkCount(int k, int count) {
         if (k < 0 || k > CodeParameters.MAX_K || count < 1 || count > 1 << k) {
             throw new IllegalArgumentException("add " + count + " outside [1, 2^" + k + "]");
