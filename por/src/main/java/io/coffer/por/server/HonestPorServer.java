@@ -139,6 +139,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     @Override
     public SealedVectors sealedInputs(int count) {
+        checkLayout();
         LogState state = log.h().state();
         if (state.epoch() == 0 || state.cRebuildDue() || count != state.t() + 1) {
             throw new IllegalArgumentException("the next add of H is " + (state.t() + 1) + " of epoch "
@@ -190,6 +191,9 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("C must be rebuilt before the next write");
         }
         boolean completesBatch = log.pending() + 1 == 1 << batchExponent();
+        if (completesBatch) {
+            checkLayout();
+        }
         checkWritten(written, completesBatch);
         return completesBatch;
     }
@@ -207,6 +211,9 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** Checks a {@link #flush} without making it; returns whether blocks are pending (H gets an add). */
     public final boolean checkFlush(SealedVectors written) {
         boolean pending = log.pending() > 0;
+        if (pending) {
+            checkLayout();
+        }
         if (pending && log.h().state().cRebuildDue()) {
             throw new IllegalArgumentException("C must be rebuilt before the next add");
         }
@@ -236,9 +243,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         keepC(c);
     }
 
+    /**
+     * The log state; while H is in the amortised layout of an older store, that of an H emptied one epoch on: no
+     * client's state equals it, so a client comparing states resynchronises, which is what the store needs.
+     */
     @Override
     public LogState logState() {
-        return state();
+        LogState state = state();
+        return storage.hInAmortizedLayout() ? new LogState(state.k(), 0, state.epoch() + 1) : state;
     }
 
     /** Discards H and the pending batch, then encodes U into C at {@code epoch}: see {@link PorServer#resync}. */
@@ -299,6 +311,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (challenge.size() == 0) {
             throw new IllegalArgumentException("an audit samples at least one block");
         }
+        checkLayout();
         BlockAddress.Buffer buffer = challenge.addresses().get(0).buffer();
         List<LogRun> runs = log.h().runs();
         for (BlockAddress address : challenge.addresses()) {
@@ -392,6 +405,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     private void checkDecodable() {
+        checkLayout();
         if (log.h().state().epoch() == 0) {
             throw new IllegalStateException("nothing to decode before C is built");
         }
@@ -438,6 +452,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         for (int i = 0; i < outputs.size(); i++) {
             DeamortizedSchedule.Vector v = outputs.get(i);
             storage.setSealedH(v.level(), v.position(), written.get(Part.X, i), written.get(Part.Y, i));
+        }
+    }
+
+    /** Refuses what uses H while it is in the amortised layout of an older store. */
+    private void checkLayout() {
+        if (storage.hInAmortizedLayout()) {
+            throw new IllegalStateException("H is in the amortised layout of an earlier version: the client must"
+                    + " resynchronise (PorClient.resync) before it is used");
         }
     }
 

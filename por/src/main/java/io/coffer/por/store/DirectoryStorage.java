@@ -57,6 +57,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final SmallLevelsInMemory hVectors;
     private final VectorStore cVectors;
     private final SealedHFiles hSealed;
+    /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
+    private Path layoutToMark;
     private boolean cSealed;
     private boolean dirty;
     /**
@@ -170,6 +172,19 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     public void spillMemoryLevels() {
         hVectors.spill();
         hSealed.spill();
+    }
+
+    /**
+     * H is in the amortised layout of an older store ({@code parameters} has no layout mark): nothing uses it until
+     * a resynchronisation empties it, which then marks {@code parameters} ({@link ParametersFile#markDeamortized}).
+     */
+    public void awaitDeamortizedLayout(Path parameters) {
+        layoutToMark = parameters;
+    }
+
+    @Override
+    public boolean hInAmortizedLayout() {
+        return layoutToMark != null;
     }
 
     /** Whether C holds checksums, as the log state says. */
@@ -349,9 +364,18 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         hSealed.set(level, position, x, y);
     }
 
+    /** Also records the deamortised layout of an older store whose H this empties (the journal redoes it). */
     @Override
     public void clearSealedH() {
         hSealed.clear();
+        if (layoutToMark != null) {
+            try {
+                ParametersFile.markDeamortized(layoutToMark);
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot mark the layout of H in " + layoutToMark, e);
+            }
+            layoutToMark = null;
+        }
     }
 
     @Override

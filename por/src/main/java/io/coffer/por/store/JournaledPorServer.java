@@ -111,7 +111,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
         try {
             ParametersFile.Stored stored = ParametersFile.fix(dir.resolve("parameters"), requested);
-            return open(dir, stored.parameters(), stored.vectorOrder(), objects, memoryBudget, lockFile, lock);
+            return open(dir, stored, objects, memoryBudget, lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -119,8 +119,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, ByteOrder vectorOrder, BlobStore objects,
+    private static JournaledPorServer open(Path dir, ParametersFile.Stored stored, BlobStore objects,
             long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
+        ServerParameters params = stored.parameters();
+        ByteOrder vectorOrder = stored.vectorOrder();
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -135,6 +137,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             }
             LogState state = checkpoint(entries.get(0), params, dir);
             storage.resetSealedPresence(state.epoch() > 0);
+            if (!stored.hDeamortized()) {
+                AmortizedLayout.checkJournal(entries, params, dir);
+                storage.awaitDeamortizedLayout(dir.resolve("parameters"));
+            }
             JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state),
                     new PorCodec(params), journal, lockFile, lock);
             server.replay(entries, dir);
@@ -234,7 +240,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
 
     @Override
     public LogState logState() {
-        return inner.state();
+        return inner.logState(); // apart from any client's while H is in an older store's layout
     }
 
     /** Journaled like a C rebuild: recorded, then U encoded into C at {@code epoch}, then the checkpoint moves. */

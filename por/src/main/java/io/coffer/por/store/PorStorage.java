@@ -133,6 +133,14 @@ public interface PorStorage {
     /** Forgets H's sealed checksums (a C rebuild empties H); storage that cannot may keep them. */
     void clearSealedH();
 
+    /**
+     * Whether H is still in the amortised layout of a store created before H was deamortised: not valid as the
+     * deamortised log's runs, so nothing may use H until a resynchronisation empties it ({@link #clearSealedH}).
+     */
+    default boolean hInAmortizedLayout() {
+        return false;
+    }
+
     boolean hasSealedC();
 
     /** C's sealed checksums of one part, or null before C is first built. */
