@@ -473,15 +473,8 @@ public final class PorCodec {
     private SealedVectors vectors(WireReader r) {
         int count = addCount(r);
         int size = r.bounded(0, params.maxAddVectors(), "vectors of an add");
-        r.expect(2L * size, ChecksumSealer.SEALED_BYTES, "sealed checksums");
-        byte[][] x = new byte[size][];
-        byte[][] y = new byte[size][];
-        for (byte[][] part : new byte[][][] {x, y}) {
-            for (int i = 0; i < size; i++) {
-                part[i] = r.bytes(ChecksumSealer.SEALED_BYTES);
-            }
-        }
-        return new SealedVectors(count, x, y);
+        byte[][][] parts = sealedParts(r, size);
+        return new SealedVectors(count, parts[0], parts[1]);
     }
 
     private int addCount(WireReader r) {
@@ -499,15 +492,20 @@ public final class PorCodec {
 
     private static SealedLevel levelBody(WireReader r, int level, int partSize) {
         r.bounded(partSize, partSize, "checksums per part of level " + level);
-        r.expect(2L * partSize, ChecksumSealer.SEALED_BYTES, "sealed checksums");
-        byte[][] x = new byte[partSize][];
-        byte[][] y = new byte[partSize][];
-        for (byte[][] part : new byte[][][] {x, y}) {
-            for (int i = 0; i < partSize; i++) {
+        byte[][][] parts = sealedParts(r, partSize);
+        return new SealedLevel(level, parts[0], parts[1]);
+    }
+
+    /** {@code size} sealed checksums of part X, then of part Y, once the payload is known to hold them. */
+    private static byte[][][] sealedParts(WireReader r, int size) {
+        r.expect(2L * size, ChecksumSealer.SEALED_BYTES, "sealed checksums");
+        byte[][][] parts = new byte[2][size][];
+        for (byte[][] part : parts) {
+            for (int i = 0; i < size; i++) {
                 part[i] = r.bytes(ChecksumSealer.SEALED_BYTES);
             }
         }
-        return new SealedLevel(level, x, y);
+        return parts;
     }
 
     private void provenBlock(WireWriter w, ProvenBlock block) {

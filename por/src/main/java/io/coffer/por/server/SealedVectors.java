@@ -2,7 +2,6 @@ package io.coffer.por.server;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.Part;
-import java.util.Arrays;
 
 /**
  * The sealed checksums of the vectors of H that one deamortised add reads (the inputs of its merge steps, which the
@@ -18,8 +17,8 @@ public record SealedVectors(int count, byte[][] x, byte[][] y) {
         if (count < 1) {
             throw new IllegalArgumentException("adds are counted from 1: " + count);
         }
-        x = copy(x);
-        y = copy(y);
+        x = SealedLevel.copy(x);
+        y = SealedLevel.copy(y);
     }
 
     public int size() {
@@ -34,24 +33,16 @@ public record SealedVectors(int count, byte[][] x, byte[][] y) {
 
     @Override
     public byte[][] x() {
-        return copy(x);
+        return SealedLevel.copy(x);
     }
 
     @Override
     public byte[][] y() {
-        return copy(y);
+        return SealedLevel.copy(y);
     }
 
     /** Bytes on the wire: the count, the number of vectors and every sealed checksum. */
     public long wireBytes() {
         return 8 + 2L * x.length * ChecksumSealer.SEALED_BYTES;
-    }
-
-    private static byte[][] copy(byte[][] sealed) {
-        byte[][] out = new byte[sealed.length][];
-        for (int i = 0; i < sealed.length; i++) {
-            out[i] = sealed[i] == null ? null : Arrays.copyOf(sealed[i], sealed[i].length);
-        }
-        return out;
     }
 }

@@ -81,15 +81,14 @@ class DeamortizedScheduleTest {
     }
 
     /** Records, per add, the (level, position) vectors written and those read before this add wrote them. */
-    private static final class RecordingStore implements LevelStore {
-        private final LevelStore inner;
+    private static final class RecordingStore extends ForwardingLevelStore {
         final Set<List<Integer>> written = new LinkedHashSet<>();
         final Set<List<Integer>> readBeforeWritten = new LinkedHashSet<>();
         final Map<List<Integer>, Integer> lastWrite = new HashMap<>();
         int count;
 
         RecordingStore(LevelStore inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         void startAdd() {
@@ -98,34 +97,19 @@ class DeamortizedScheduleTest {
         }
 
         @Override
-        public int width() {
-            return inner.width();
-        }
-
-        @Override
         public void read(int level, Part part, int index, int[] into) {
             List<Integer> at = List.of(level, index);
             if (!written.contains(at)) {
                 readBeforeWritten.add(at);
             }
-            inner.read(level, part, index, into);
+            super.read(level, part, index, into);
         }
 
         @Override
         public void write(int level, Part part, int index, int[] vector) {
             written.add(List.of(level, index));
             lastWrite.put(List.of(level, index), count);
-            inner.write(level, part, index, vector);
-        }
-
-        @Override
-        public void clear(int level) {
-            inner.clear(level);
-        }
-
-        @Override
-        public void clear(int level, int from, int count) {
-            inner.clear(level, from, count);
+            super.write(level, part, index, vector);
         }
     }
 }

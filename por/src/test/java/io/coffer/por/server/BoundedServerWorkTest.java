@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.ForwardingLevelStore;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
@@ -75,38 +76,17 @@ class BoundedServerWorkTest {
     }
 
     /** H's vectors, counting the writes. */
-    private static final class CountingVectors implements LevelStore {
-        private final LevelStore inner;
+    private static final class CountingVectors extends ForwardingLevelStore {
         long writes;
 
         CountingVectors(LevelStore inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public int width() {
-            return inner.width();
-        }
-
-        @Override
-        public void read(int level, Part part, int index, int[] into) {
-            inner.read(level, part, index, into);
+            super(inner);
         }
 
         @Override
         public void write(int level, Part part, int index, int[] vector) {
             writes++;
-            inner.write(level, part, index, vector);
-        }
-
-        @Override
-        public void clear(int level) {
-            inner.clear(level);
-        }
-
-        @Override
-        public void clear(int level, int from, int count) {
-            inner.clear(level, from, count);
+            super.write(level, part, index, vector);
         }
     }
 }

@@ -29,13 +29,8 @@ class MemoryPorServerTest {
 
     /** Well-formed sealed checksums for the {@code size} vectors add {@code count} writes (opaque to the server). */
     private static SealedVectors written(int count, int size) {
-        byte[][] x = new byte[size][];
-        byte[][] y = new byte[size][];
-        for (int i = 0; i < size; i++) {
-            x[i] = SEALED;
-            y[i] = SEALED;
-        }
-        return new SealedVectors(count, x, y);
+        SealedLevel parts = level(0, size);
+        return new SealedVectors(count, parts.x(), parts.y());
     }
 
     /** What add {@code count} of H (k - b = 3 here) writes, as the client sends it. */

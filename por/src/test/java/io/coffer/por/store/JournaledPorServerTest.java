@@ -12,6 +12,7 @@ import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -442,5 +443,53 @@ class JournaledPorServerTest {
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.blockBytes()).isEqualTo(BLOCK);
         }
+    }
+
+    /** The parameters file as a version before the layout mark of H wrote it. */
+    private void unmarkLayout() throws IOException {
+        Path file = dir.resolve("parameters");
+        String text = Files.readString(file, StandardCharsets.US_ASCII);
+        assertThat(text).contains("hLayout=deamortized");
+        Files.writeString(file, text.replace("hLayout=deamortized\n", ""), StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void aStoreFromBeforeHWasDeamortisedRefusesHUntilTheClientResynchronisesThenIsMarked() throws IOException {
+        byte[][] expected = new byte[32][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 32 + 13); // a C rebuild, then t = 6 and a block pending
+        }
+        unmarkLayout();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            PorClient client = resume(server);
+            assertThat(server.logState()).as("apart from every client's state").isEqualTo(new LogState(4, 0, 3));
+            assertThat(client.read(3)).isEqualTo(expected[3] == null ? new byte[BLOCK] : expected[3]); // U serves
+            assertThatThrownBy(() -> writeRandom(client, expected, 1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("resynchronise");
+            assertThat(client.audit().passed()).isFalse();
+            client.resync();
+            assertThat(Files.readString(dir.resolve("parameters"))).contains("hLayout=deamortized");
+            assertContent(client, expected);
+            writeRandom(client, expected, 20);
+            assertContent(client, expected);
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            PorClient client = resume(server);
+            assertThat(server.logState()).isEqualTo(client.state().hLog());
+            assertContent(client, expected);
+        }
+    }
+
+    @Test
+    void aStoreFromBeforeHWasDeamortisedWhoseJournalHoldsAnAddIsRefusedWithWhatToRun() throws IOException {
+        byte[][] expected = new byte[32][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
+            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, 3); // an add, then a block pending: the close leaves them in the journal
+        }
+        unmarkLayout();
+        assertThatThrownBy(() -> JournaledPorServer.open(dir, null)).isInstanceOf(IOException.class)
+                .hasMessageContaining("start the earlier version on it, have the client flush, stop it");
     }
 }
