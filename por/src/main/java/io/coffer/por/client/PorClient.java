@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  * repaired blocks, and runs aggregated audits. With write batching (section 6.1, batch exponent b) a block's write
  * only adds its checksum to the pending batch's, and every 2^b-th write sends the batch to H: one deamortised add
  * ({@link DeamortizedLog}), whose O(k - b) checksums the client downloads, simulates and uploads once per batch.
- * Anything the server returns that fails a check throws {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
- * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
+ * Anything the server returns that fails a check throws {@link PorVerificationException} (a
+ * {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that does not open) and leaves the client
+ * state as it was; only the C rebuild that ends an epoch comes after its write
  * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
  * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe, but for
  * {@link #check}: a caller serialises every other call, and may verify fetched blocks on several threads at once.
@@ -548,8 +549,12 @@ public final class PorClient {
             DeamortizedSchedule.Vector v = inputs.get(i);
             for (Part part : Part.values()) {
                 BlockAddress address = BlockAddress.h(v.level(), part, v.position());
-                store.put(v.level(), part, v.position(),
-                        sealer.open(address, epochTime + v.writtenAt(), sealed.get(part, i)));
+                byte[] s = sealed.get(part, i);
+                if (s == null) {
+                    throw new PorVerificationException("no sealed checksum for " + address + " among add " + count
+                            + "'s inputs");
+                }
+                store.put(v.level(), part, v.position(), sealer.open(address, epochTime + v.writtenAt(), s));
             }
         }
         DeamortizedLog simulation = new DeamortizedLog(hParams, store, before);

@@ -30,9 +30,9 @@ import java.util.List;
  * ({@link DeamortizedLog}, per batch of 2^b blocks: a bounded number of butterflies per add) and CRebuild over the
  * blocks, tagged with their index ({@link BlockTag}), with the same code the client runs over checksums
  * ({@link BatchedLog}), keeps the client's sealed checksum of every vector of H it writes, answers audits and decodes
- * lost blocks of U from C and H. Every argument
- * is checked: a bad call gets an {@link IllegalArgumentException} and changes nothing. Not thread-safe. Open for
- * extension only so that {@link MemoryPorServer} can name its storage's type.
+ * lost blocks of U from C and H. Every argument is checked: a bad call gets an {@link IllegalArgumentException} and
+ * changes nothing. Not thread-safe. Open for extension only so that {@link MemoryPorServer} can name its storage's
+ * type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** The system property that sets the decode budget in MiB (docs/POR.md, "Repair"). */

@@ -36,10 +36,10 @@ import java.util.stream.IntStream;
  * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}).
  * Files grow as they are written (sparse where never written). Which of H's vectors are current is not stored here:
  * it follows from the log state (its runs); whether C has checksums the owner restores with
- * {@link #resetSealedPresence}. The Merkle tree is
- * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open and written with U's pending
- * writes. Writes reach the disk at {@link #force}. H's smallest levels, vectors and sealed checksums, are kept in
- * memory only ({@link SmallLevelsInMemory}; {@link JournaledPorServer} makes that crash-safe).
+ * {@link #resetSealedPresence}. The Merkle tree is {@code u.merkle} ({@link FileMerkleTree}), rebuilt from
+ * {@code u.sealed} at every open and written with U's pending writes. Writes reach the disk at {@link #force}. Within a
+ * memory budget (none by default: {@link SmallLevelsInMemory#defaultBudget}) H's smallest levels, vectors and sealed
+ * checksums, are kept in memory only.
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
