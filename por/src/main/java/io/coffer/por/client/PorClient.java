@@ -59,6 +59,7 @@ public final class PorClient {
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
+    private final HAddSimulation hAdd;
     private final byte[] zeroBlock;
     /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
     private final ThreadLocal<int[]> tagged;
@@ -88,6 +89,7 @@ public final class PorClient {
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
         this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
+        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
         this.persist = persist;
         this.state = state;
     }
@@ -211,7 +213,7 @@ public final class PorClient {
             written(index, sealedU, path, newRoot);
             return;
         }
-        HAdd add = simulateHAdd(batchSum);
+        HAddSimulation.HAdd add = hAdd.simulate(state.hLog(), batchSum);
         send(index, block, sealedU, add.written());
         traffic.up(Integer.BYTES + sealedU.length + add.written().wireBytes());
         update(state.with(add.after(), 0, Checksum.zero(), newRoot));
@@ -281,7 +283,7 @@ public final class PorClient {
             server.flush(null); // nothing to add, but the writes so far must be on disk when this returns
             return;
         }
-        HAdd add = simulateHAdd(state.pendingChecksum());
+        HAddSimulation.HAdd add = hAdd.simulate(state.hLog(), state.pendingChecksum());
         server.flush(add.written());
         traffic.up(add.written().wireBytes());
         update(state.with(add.after(), 0, Checksum.zero(), state.root()));
@@ -526,54 +528,6 @@ public final class PorClient {
     private Checksum neverWritten(int index) {
         return blockKey.column(blockWidth - 1).times(index + 1);
     }
-
-    /**
-     * One add of H over checksums ({@link DeamortizedLog}): the sealed checksums of the vectors its merge steps read
-     * are fetched with one request and each opened under its address and the time it was written, the add is
-     * simulated over them and the batch's checksum, and every vector it writes is sealed under this add's time.
-     */
-    private HAdd simulateHAdd(Checksum batch) {
-        LogState before = state.hLog();
-        int hK = hParams.k();
-        int count = before.t() + 1;
-        List<DeamortizedSchedule.Vector> inputs = DeamortizedSchedule.inputs(hK, count);
-        SealedVectors sealed = server.sealedInputs(count);
-        traffic.down(sealed.wireBytes());
-        if (sealed.count() != count || sealed.size() != inputs.size()) {
-            throw new PorVerificationException("asked for the " + inputs.size() + " inputs of add " + count
-                    + ", got " + sealed.size() + " for add " + sealed.count());
-        }
-        SparseChecksumStore store = new SparseChecksumStore();
-        long epochTime = SealClock.hEpochTime(before.epoch(), hK);
-        for (int i = 0; i < inputs.size(); i++) {
-            DeamortizedSchedule.Vector v = inputs.get(i);
-            for (Part part : Part.values()) {
-                BlockAddress address = BlockAddress.h(v.level(), part, v.position());
-                byte[] s = sealed.get(part, i);
-                if (s == null) {
-                    throw new PorVerificationException("no sealed checksum for " + address + " among add " + count
-                            + "'s inputs");
-                }
-                store.put(v.level(), part, v.position(), sealer.open(address, epochTime + v.writtenAt(), s));
-            }
-        }
-        DeamortizedLog simulation = new DeamortizedLog(hParams, store, before);
-        simulation.add(batch.rows());
-        List<DeamortizedSchedule.Vector> outputs = DeamortizedSchedule.outputs(hK, count);
-        long time = SealClock.hTime(before.epoch(), hK, count);
-        byte[][][] parts = new byte[2][outputs.size()][];
-        for (int i = 0; i < outputs.size(); i++) {
-            DeamortizedSchedule.Vector v = outputs.get(i);
-            for (Part part : Part.values()) {
-                parts[part.ordinal()][i] = sealer.seal(BlockAddress.h(v.level(), part, v.position()), time,
-                        store.get(v.level(), part, v.position()));
-            }
-        }
-        return new HAdd(simulation.state(), new SealedVectors(count, parts[0], parts[1]));
-    }
-
-    /** The state after an H add and the sealed checksums of the vectors it wrote. */
-    private record HAdd(LogState after, SealedVectors written) {}
 
     /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
     private SealedLevel sealC(ChecksumLevelStore store, long epoch) {
