@@ -14,6 +14,8 @@ import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.client.PorKeys;
 import io.coffer.por.client.SealClock;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
@@ -107,8 +109,8 @@ public final class AuditCost {
         SplittableRandom random = new SplittableRandom(8);
         Pool blocks = Pool.of(POOL, width, blockKey, random);
         Pool batches = b == 0 ? null : Pool.of(POOL >> b, width << b, batchKey, random);
-        System.out.println("Audit, 4 KiB blocks, " + (1 << b) + " block(s) per H vector, lambda = 128, every level"
-                + " filled; median of " + rounds + " audits; thread CPU time, in memory");
+        System.out.println("Audit, 4 KiB blocks, " + (1 << b) + " block(s) per H vector, lambda = 128, every run of"
+                + " the epoch's last add; median of " + rounds + " audits; thread CPU time, in memory");
         System.out.println("| n | code vectors sampled | server ms | client ms | client->server KiB |"
                 + " server->client KiB | total KiB |");
         System.out.println("|---|---:|---:|---:|---:|---:|---:|");
@@ -117,8 +119,9 @@ public final class AuditCost {
             LogState h = new LogState(k - b, (1 << (k - b)) - 1, 1);
             List<AuditedRegion> cRegion = List.of(AuditedRegion.c(2L << k, SealClock.cTime(h.epoch(), k)));
             List<AuditedRegion> hRegions = new ArrayList<>();
-            for (int level = 0; level < k - b; level++) {
-                hRegions.add(AuditedRegion.level(level, SealClock.levelTime(h, level)));
+            long epochTime = SealClock.hEpochTime(h.epoch(), h.k());
+            for (LogRun run : DeamortizedSchedule.runs(h.k(), h.t())) {
+                hRegions.add(AuditedRegion.run(run.level(), run.start() >> run.level(), epochTime));
             }
             double[] server = new double[rounds];
             double[] client = new double[rounds];

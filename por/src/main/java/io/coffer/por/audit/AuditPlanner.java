@@ -33,7 +33,7 @@ public final class AuditPlanner {
         for (AuditedRegion region : regions) {
             for (long j : sample(region.size())) {
                 addresses.add(region.address(j));
-                times.add(region.writeTime());
+                times.add(region.writeTime(j));
             }
         }
         int[] coefficients = new int[addresses.size()];

@@ -6,10 +6,9 @@ import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 
 /**
- * The client's {@link LevelStore} while it simulates a rebuild (section 5.4): vectors are checksums (width
- * {@link Checksum#ROWS}) held in flat arrays. The levels a rebuild reads are {@link #load}ed, opened from the
- * server's sealed checksums; what the rebuild writes stays here until the client seals it. Lives for one operation:
- * memory is O(2^l) checksums for a rebuild of level l (O(n) for C), none between operations.
+ * The client's {@link LevelStore} while it simulates a C rebuild (section 5.4): vectors are checksums (width
+ * {@link Checksum#ROWS}) held in flat arrays; what the rebuild writes stays here until the client seals it. Lives for
+ * one operation: O(n) checksums, none between operations. (H's adds run over a {@link SparseChecksumStore}.)
  */
 final class ChecksumLevelStore implements LevelStore {
     private final CodeParameters params;
@@ -23,16 +22,6 @@ final class ChecksumLevelStore implements LevelStore {
     @Override
     public int width() {
         return Checksum.ROWS;
-    }
-
-    void load(int level, Checksum[] x, Checksum[] y) {
-        int[][] parts = parts(level);
-        for (Part part : Part.values()) {
-            Checksum[] from = part == Part.X ? x : y;
-            for (int i = 0; i < from.length; i++) {
-                System.arraycopy(from[i].rows(), 0, parts[part.ordinal()], i * Checksum.ROWS, Checksum.ROWS);
-            }
-        }
     }
 
     Checksum get(int level, Part part, int index) {

@@ -12,7 +12,10 @@ import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedLog;
+import io.coffer.por.code.DeamortizedSchedule;
 import io.coffer.por.code.HierarchicalLog;
+import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
@@ -23,6 +26,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,10 +37,11 @@ import java.util.function.Consumer;
  * The PoR client (section 5): writes blocks with a Merkle update of U and a sealed checksum, simulates every rebuild
  * the server performs over the checksums it downloads and uploads the new sealed checksums, verifies reads and
  * repaired blocks, and runs aggregated audits. With write batching (section 6.1, batch exponent b) a block's write
- * only adds its checksum to the pending batch's, and every 2^b-th write sends the batch to H: the level rebuild and
- * its checksum traffic happen once per batch. Anything the server returns that fails a check throws
- * {@link PorVerificationException} (a {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that
- * does not open) and leaves the client state as it was; only the C rebuild that ends an epoch comes after its write
+ * only adds its checksum to the pending batch's, and every 2^b-th write sends the batch to H: one deamortised add
+ * ({@link DeamortizedLog}), whose O(k - b) checksums the client downloads, simulates and uploads once per batch.
+ * Anything the server returns that fails a check throws {@link PorVerificationException} (a
+ * {@link io.coffer.por.checksum.SealBrokenException} for a sealed checksum that does not open) and leaves the client
+ * state as it was; only the C rebuild that ends an epoch comes after its write
  * is complete, so when that fails the write stands and the next write or flush runs the C rebuild first. Its state
  * ({@link ClientState}) is O(1) in n and handed to {@code persist} after every change. Not thread-safe, but for
  * {@link #check}: a caller serialises every other call, and may verify fetched blocks on several threads at once.
@@ -54,6 +59,7 @@ public final class PorClient {
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
+    private final HAddSimulation hAdd;
     private final byte[] zeroBlock;
     /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
     private final ThreadLocal<int[]> tagged;
@@ -83,6 +89,7 @@ public final class PorClient {
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
         this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
+        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
         this.persist = persist;
         this.state = state;
     }
@@ -206,9 +213,9 @@ public final class PorClient {
             written(index, sealedU, path, newRoot);
             return;
         }
-        HAdd add = simulateHAdd(batchSum);
-        send(index, block, sealedU, add.newLevel());
-        traffic.up(Integer.BYTES + sealedU.length + add.newLevel().wireBytes());
+        HAddSimulation.HAdd add = hAdd.simulate(state.hLog(), batchSum);
+        send(index, block, sealedU, add.written());
+        traffic.up(Integer.BYTES + sealedU.length + add.written().wireBytes());
         update(state.with(add.after(), 0, Checksum.zero(), newRoot));
         written(index, sealedU, path, newRoot);
         if (add.after().cRebuildDue()) {
@@ -248,9 +255,9 @@ public final class PorClient {
     }
 
     /** Sends a write; one that fails may have been applied or not, so the run's paths are no longer trusted. */
-    private void send(int index, byte[] block, byte[] sealedU, SealedLevel newLevel) {
+    private void send(int index, byte[] block, byte[] sealedU, SealedVectors written) {
         try {
-            server.write(index, block, sealedU, newLevel);
+            server.write(index, block, sealedU, written);
         } catch (RuntimeException e) {
             paths = null;
             throw e;
@@ -276,9 +283,9 @@ public final class PorClient {
             server.flush(null); // nothing to add, but the writes so far must be on disk when this returns
             return;
         }
-        HAdd add = simulateHAdd(state.pendingChecksum());
-        server.flush(add.newLevel());
-        traffic.up(add.newLevel().wireBytes());
+        HAddSimulation.HAdd add = hAdd.simulate(state.hLog(), state.pendingChecksum());
+        server.flush(add.written());
+        traffic.up(add.written().wireBytes());
         update(state.with(add.after(), 0, Checksum.zero(), state.root()));
         if (add.after().cRebuildDue()) {
             rebuildC();
@@ -339,18 +346,18 @@ public final class PorClient {
     public record Fetched(int index, ProvenBlock proven, byte[] root) {}
 
     /**
-     * One audit: lambda random code blocks of C, and lambda of each filled level of H, each set checked through its
-     * aggregate (two challenges: C's vectors are blocks, H's are batches, under different checksum matrices).
+     * One audit: lambda random code blocks of C, and lambda of each current run of H (the runs that hold every write
+     * of the epoch, {@link DeamortizedSchedule#runs}), each set checked through its aggregate (two challenges: C's
+     * vectors are blocks, H's are batches, under different checksum matrices).
      */
     public AuditVerdict audit() {
         LogState log = state.hLog();
         AuditVerdict c = audit(List.of(AuditedRegion.c(2L * cParams.n(), SealClock.cTime(log.epoch(), cParams.k()))),
                 blockKey);
         List<AuditedRegion> levels = new ArrayList<>();
-        for (int level = 0; level <= hParams.k(); level++) {
-            if (log.filled(level)) {
-                levels.add(AuditedRegion.level(level, SealClock.levelTime(log, level)));
-            }
+        long epochTime = SealClock.hEpochTime(log.epoch(), hParams.k());
+        for (LogRun run : DeamortizedSchedule.runs(hParams.k(), log.t())) {
+            levels.add(AuditedRegion.run(run.level(), run.start() >> run.level(), epochTime));
         }
         if (levels.isEmpty() || !c.passed()) {
             return c;
@@ -521,52 +528,6 @@ public final class PorClient {
     private Checksum neverWritten(int index) {
         return blockKey.column(blockWidth - 1).times(index + 1);
     }
-
-    private void load(ChecksumLevelStore store, SealedLevel sealed, int level, long time) {
-        int size = hParams.partSize(level);
-        if (sealed.level() != level || sealed.partSize() != size) {
-            throw new PorVerificationException("asked for level " + level + ", got level " + sealed.level()
-                    + " with " + sealed.partSize() + " checksums per part");
-        }
-        Checksum[][] parts = new Checksum[2][size];
-        for (Part part : Part.values()) {
-            byte[][] bytes = sealed.part(part);
-            for (int j = 0; j < size; j++) {
-                BlockAddress address = BlockAddress.h(level, part, j);
-                byte[] s = bytes[j];
-                parts[part.ordinal()][j] = sealer.open(address, time, s);
-            }
-        }
-        store.load(level, parts[0], parts[1]);
-    }
-
-    /** HAdd over checksums: the batch's checksum merged with the filled levels below the first empty one. */
-    private HAdd simulateHAdd(Checksum batch) {
-        LogState before = state.hLog();
-        int level = Integer.numberOfTrailingZeros(~before.t());
-        ChecksumLevelStore store = new ChecksumLevelStore(hParams);
-        for (int i = 0; i < level; i++) {
-            SealedLevel sealed = server.sealedLevel(i);
-            traffic.down(sealed.wireBytes());
-            load(store, sealed, i, SealClock.levelTime(before, i));
-        }
-        HierarchicalLog simulation = new HierarchicalLog(hParams, store, before);
-        simulation.add(batch.rows());
-        LogState after = simulation.state();
-        long time = SealClock.levelTime(after, level);
-        int size = hParams.partSize(level);
-        byte[][][] parts = new byte[2][size][];
-        for (Part part : Part.values()) {
-            for (int j = 0; j < size; j++) {
-                parts[part.ordinal()][j] = sealer.seal(BlockAddress.h(level, part, j), time,
-                        store.get(level, part, j));
-            }
-        }
-        return new HAdd(after, new SealedLevel(level, parts[0], parts[1]));
-    }
-
-    /** The state after an H add and the sealed checksums of the level it filled. */
-    private record HAdd(LogState after, SealedLevel newLevel) {}
 
     /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
     private SealedLevel sealC(ChecksumLevelStore store, long epoch) {

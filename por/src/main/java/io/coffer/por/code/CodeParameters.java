@@ -69,4 +69,15 @@ public final class CodeParameters {
         }
         return level == k + 1 ? 1 << k : 1 << level;
     }
+
+    /**
+     * The number of vectors in each part of {@code level} of a store with {@code slots} run slots per level of H
+     * ({@link DeamortizedLog#SLOTS}; 1 for {@link HierarchicalLog}): slots * 2^level, C's level n.
+     */
+    public int partSize(int level, int slots) {
+        if (slots < 1 || slots > DeamortizedLog.SLOTS) {
+            throw new IllegalArgumentException("slots must be in [1, " + DeamortizedLog.SLOTS + "]: " + slots);
+        }
+        return level == k + 1 ? partSize(level) : partSize(level) * slots;
+    }
 }

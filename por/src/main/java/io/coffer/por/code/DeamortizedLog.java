@@ -2,7 +2,6 @@ package io.coffer.por.code;
 
 import io.coffer.por.field.Zp;
 import io.coffer.por.field.ZpVectors;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,8 +17,8 @@ import java.util.List;
  * needs three run slots (a run lives about 2.5 periods of 2^l writes), so H takes three times the space of HAdd's.
  * Merges into level k are not started: at the n-th write C is due and CRebuild empties H anyway.
  *
- * <p>The state is still {@link LogState} (k, t, epoch): the schedule is a function of t. CRebuild is not
- * deamortised: it is the same O(n log n) pass as {@link HierarchicalLog#rebuildC}.
+ * <p>The state is still {@link LogState} (k, t, epoch): the schedule is a function of t ({@link DeamortizedSchedule}).
+ * CRebuild is not deamortised: it is the same O(n log n) pass as {@link HierarchicalLog#rebuildC}.
  */
 public final class DeamortizedLog implements WriteLog {
     /** Run slots per level the store must provide (as {@code MemoryLevelStore}'s {@code slots}). */
@@ -80,61 +79,36 @@ public final class DeamortizedLog implements WriteLog {
 
     /** The share of the level-l merge that runs at write {@code count} (1-based), if one does. */
     private void mergeStep(int level, int count) {
-        int half = 1 << level;
-        int delay = delay(level);
-        int end = Math.floorDiv(count - delay, 2 * half) * 2 * half; // the pair that ends at write `end`
-        int j = count - delay - end;
-        if (end < 2 * half || j >= half) {
+        DeamortizedSchedule.Merge merge = DeamortizedSchedule.merge(level, count);
+        if (merge == null) {
             return;
         }
-        int olderRun = end / half - 2;
-        int outputRun = olderRun / 2;
-        int twiddle = Zp.pow(params.zeta(level), j);
+        int twiddle = Zp.pow(params.zeta(level), merge.j());
         for (Part part : Part.values()) {
-            store.read(level, part, slot(olderRun) * half + j, a);
-            store.read(level, part, slot(olderRun + 1) * half + j, b);
+            store.read(level, part, merge.olderInput().position(), a);
+            store.read(level, part, merge.newerInput().position(), b);
             ZpVectors.butterfly(a, b, twiddle, a, b);
-            store.write(level + 1, part, slot(outputRun) * 2 * half + j, a);
-            store.write(level + 1, part, slot(outputRun) * 2 * half + j + half, b);
+            store.write(level + 1, part, merge.lowOutput().position(), a);
+            store.write(level + 1, part, merge.highOutput().position(), b);
         }
-        if (j == half - 1) {
-            store.clear(level, slot(olderRun) * half, half);
-            store.clear(level, slot(olderRun + 1) * half, half);
+        if (merge.last()) {
+            int half = 1 << level;
+            store.clear(level, merge.olderInput().position() - merge.j(), half);
+            store.clear(level, merge.newerInput().position() - merge.j(), half);
         }
-    }
-
-    /** d_l: how many writes after its last write a level-l run is complete. */
-    static int delay(int level) {
-        return (1 << level) - level - 1;
     }
 
     private static int slot(int run) {
         return run % SLOTS;
     }
 
-    /** Whether the level-{@code level} run of writes start .. start + 2^level - 1 is complete after {@code count}. */
-    private static boolean complete(int level, int start, int count) {
-        return start + (1 << level) + delay(level) <= count;
-    }
-
     /**
-     * The complete runs that hold every write of the epoch, each write in exactly one, oldest first: for each write
-     * not yet covered, the largest complete run that starts with it (kept: its parent is not complete yet).
+     * The complete runs that hold every write of the epoch, each write in exactly one, oldest first
+     * ({@link DeamortizedSchedule#runs}).
      */
     @Override
     public List<LogRun> runs() {
-        List<LogRun> runs = new ArrayList<>();
-        int count = state.t();
-        int start = 0;
-        while (start < count) {
-            int level = 0;
-            while (level + 1 < params.k() && start % (2 << level) == 0 && complete(level + 1, start, count)) {
-                level++;
-            }
-            runs.add(new LogRun(level, slot(start >> level) << level, start));
-            start += 1 << level;
-        }
-        return runs;
+        return DeamortizedSchedule.runs(params.k(), state.t());
     }
 
     @Override

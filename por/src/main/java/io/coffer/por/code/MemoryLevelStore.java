@@ -113,7 +113,7 @@ public final class MemoryLevelStore implements LevelStore {
     }
 
     private int[][] vectors(int level, Part part) {
-        int size = level == params.cLevel() ? params.partSize(level) : params.partSize(level) * slots;
+        int size = params.partSize(level, slots);
         int p = part.ordinal();
         if (levels[level][p] == null) {
             levels[level][p] = new int[size][];

@@ -19,21 +19,26 @@ import java.util.List;
  * lost nothing the other part is not read at all (the decoder needs one whole part, or any half).
  */
 public final class SlicedRecovery {
-    /** Reads elements {@code positions} (ascending) of every code vector of a part: out[i][j], null where lost. */
+    /**
+     * Reads elements {@code positions} (ascending) of code vectors from .. from + count - 1 of a part (one run: a
+     * level of a {@link DeamortizedLog} has three run slots, some never written): out[i][j] for vector from + i, null
+     * where lost.
+     */
     @FunctionalInterface
     public interface SliceReader {
-        int[][] read(int level, Part part, int[] positions);
+        int[][] read(int level, Part part, int from, int count, int[] positions);
 
         /** A slice reader over a reader of whole parts (memory as the whole part: for stores in memory). */
         static SliceReader of(Recovery.PartReader whole) {
-            return (level, part, positions) -> {
+            return (level, part, from, count, positions) -> {
                 int[][] vectors = whole.read(level, part);
-                int[][] out = new int[vectors.length][];
-                for (int i = 0; i < vectors.length; i++) {
-                    if (vectors[i] != null) {
+                int[][] out = new int[count][];
+                for (int i = 0; i < count; i++) {
+                    int[] v = vectors[from + i];
+                    if (v != null) {
                         out[i] = new int[positions.length];
                         for (int j = 0; j < positions.length; j++) {
-                            out[i][j] = vectors[i][positions[j]];
+                            out[i][j] = v[positions[j]];
                         }
                     }
                 }
@@ -232,17 +237,15 @@ public final class SlicedRecovery {
 
     private int[][] decodeCSlice(SliceReader c, int[] positions) {
         int level = cParams.cLevel();
-        int[][] x = c.read(level, Part.X, positions);
-        int[][] y = whole(x) ? new int[x.length][] : c.read(level, Part.Y, positions);
+        int n = cParams.n();
+        int[][] x = c.read(level, Part.X, 0, n, positions);
+        int[][] y = whole(x) ? new int[x.length][] : c.read(level, Part.Y, 0, n, positions);
         return new LevelDecoder(cParams).decodeC(x, y);
     }
 
     private int[][] decodeRunSlice(LogRun run, SliceReader h, int[] positions) {
-        int from = run.offset();
-        int to = from + run.size();
-        int[][] x = Arrays.copyOfRange(h.read(run.level(), Part.X, positions), from, to);
-        int[][] y = whole(x) ? new int[x.length][] : Arrays.copyOfRange(h.read(run.level(), Part.Y, positions),
-                from, to);
+        int[][] x = h.read(run.level(), Part.X, run.offset(), run.size(), positions);
+        int[][] y = whole(x) ? new int[x.length][] : h.read(run.level(), Part.Y, run.offset(), run.size(), positions);
         return new LevelDecoder(hParams).decode(run.level(), run.start(), x, y);
     }
 

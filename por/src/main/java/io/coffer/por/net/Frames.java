@@ -11,7 +11,8 @@ import java.io.OutputStream;
  * body is read.
  */
 final class Frames {
-    static final byte VERSION = 1;
+    /** 2 since H is deamortised: an add's sealed checksums per vector (SEALED_INPUTS) instead of whole levels. */
+    static final byte VERSION = 2;
     /** A frame before the session is open: HELLO, CHALLENGE, AUTH, or an error. */
     static final int HANDSHAKE_LIMIT = 1200;
 

@@ -12,6 +12,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class PorCodec {
     }
 
     /** The arguments of {@code write}. */
-    public record WriteRequest(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    public record WriteRequest(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
     }
 
     /** The arguments of {@code restore}. */
@@ -67,17 +68,22 @@ public final class PorCodec {
         return index;
     }
 
-    public int readLevelNumber(byte[] payload) {
-        WireReader r = new WireReader(payload);
-        int level = r.bounded(0, params.hK(), "level");
-        r.end();
-        return level;
+    /** The number of an add of H (1..2^(k-b)): a request for the sealed checksums of its inputs. */
+    public byte[] addCount(int count) {
+        return new WireWriter(4).i32(count).toBytes();
     }
 
-    public byte[] write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    public int readAddCount(byte[] payload) {
+        WireReader r = new WireReader(payload);
+        int count = addCount(r);
+        r.end();
+        return count;
+    }
+
+    public byte[] write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
         WireWriter w = new WireWriter(4 + block.length + ChecksumSealer.SEALED_BYTES + 1);
         w.i32(index).bytes(fixed(block, params.blockBytes(), "block")).bytes(sealed(sealedChecksum));
-        optionalLevel(w, newLevel);
+        optionalVectors(w, written);
         return w.toBytes();
     }
 
@@ -86,22 +92,22 @@ public final class PorCodec {
         int index = index(r);
         byte[] block = r.bytes(params.blockBytes());
         byte[] sealed = r.bytes(ChecksumSealer.SEALED_BYTES);
-        SealedLevel level = r.flag() ? hLevel(r) : null;
+        SealedVectors written = r.flag() ? vectors(r) : null;
         r.end();
-        return new WriteRequest(index, block, sealed, level);
+        return new WriteRequest(index, block, sealed, written);
     }
 
-    public byte[] flush(SealedLevel newLevel) {
+    public byte[] flush(SealedVectors written) {
         WireWriter w = new WireWriter(1);
-        optionalLevel(w, newLevel);
+        optionalVectors(w, written);
         return w.toBytes();
     }
 
-    public SealedLevel readFlush(byte[] payload) {
+    public SealedVectors readFlush(byte[] payload) {
         WireReader r = new WireReader(payload);
-        SealedLevel level = r.flag() ? hLevel(r) : null;
+        SealedVectors written = r.flag() ? vectors(r) : null;
         r.end();
-        return level;
+        return written;
     }
 
     public byte[] rebuildC(SealedLevel c) {
@@ -305,17 +311,17 @@ public final class PorCodec {
         return new LeafProof(index, sealed, proof);
     }
 
-    public byte[] sealedLevel(SealedLevel level) {
-        WireWriter w = new WireWriter((int) ServerParameters.sealedLevelBytes(level.partSize()));
-        level(w, level);
+    public byte[] sealedVectors(SealedVectors vectors) {
+        WireWriter w = new WireWriter((int) vectors.wireBytes());
+        vectors(w, vectors);
         return w.toBytes();
     }
 
-    public SealedLevel readSealedLevel(byte[] payload) {
+    public SealedVectors readSealedVectors(byte[] payload) {
         WireReader r = new WireReader(payload);
-        SealedLevel level = hLevel(r);
+        SealedVectors vectors = vectors(r);
         r.end();
-        return level;
+        return vectors;
     }
 
     public byte[] sealedList(List<byte[]> sealed) {
@@ -447,11 +453,32 @@ public final class PorCodec {
         return r.flag() ? r.bytes(ChecksumSealer.SEALED_BYTES) : null;
     }
 
-    private static void optionalLevel(WireWriter w, SealedLevel level) {
-        w.flag(level != null);
-        if (level != null) {
-            level(w, level);
+    private static void optionalVectors(WireWriter w, SealedVectors vectors) {
+        w.flag(vectors != null);
+        if (vectors != null) {
+            vectors(w, vectors);
         }
+    }
+
+    private static void vectors(WireWriter w, SealedVectors vectors) {
+        w.i32(vectors.count()).i32(vectors.size());
+        for (Part part : Part.values()) {
+            for (int i = 0; i < vectors.size(); i++) {
+                w.bytes(sealed(vectors.get(part, i)));
+            }
+        }
+    }
+
+    /** An add's sealed checksums: its count in [1, 2^(k-b)], at most {@link ServerParameters#maxAddVectors} vectors. */
+    private SealedVectors vectors(WireReader r) {
+        int count = addCount(r);
+        int size = r.bounded(0, params.maxAddVectors(), "vectors of an add");
+        byte[][][] parts = sealedParts(r, size);
+        return new SealedVectors(count, parts[0], parts[1]);
+    }
+
+    private int addCount(WireReader r) {
+        return r.bounded(1, 1 << params.hK(), "add count");
     }
 
     private static void level(WireWriter w, SealedLevel level) {
@@ -463,23 +490,22 @@ public final class PorCodec {
         }
     }
 
-    /** A level of H: number in [0, k-b], 2^level sealed checksums per part. */
-    private SealedLevel hLevel(WireReader r) {
-        int level = r.bounded(0, params.hK(), "level");
-        return levelBody(r, level, 1 << level);
-    }
-
     private static SealedLevel levelBody(WireReader r, int level, int partSize) {
         r.bounded(partSize, partSize, "checksums per part of level " + level);
-        r.expect(2L * partSize, ChecksumSealer.SEALED_BYTES, "sealed checksums");
-        byte[][] x = new byte[partSize][];
-        byte[][] y = new byte[partSize][];
-        for (byte[][] part : new byte[][][] {x, y}) {
-            for (int i = 0; i < partSize; i++) {
+        byte[][][] parts = sealedParts(r, partSize);
+        return new SealedLevel(level, parts[0], parts[1]);
+    }
+
+    /** {@code size} sealed checksums of part X, then of part Y, once the payload is known to hold them. */
+    private static byte[][][] sealedParts(WireReader r, int size) {
+        r.expect(2L * size, ChecksumSealer.SEALED_BYTES, "sealed checksums");
+        byte[][][] parts = new byte[2][size][];
+        for (byte[][] part : parts) {
+            for (int i = 0; i < size; i++) {
                 part[i] = r.bytes(ChecksumSealer.SEALED_BYTES);
             }
         }
-        return new SealedLevel(level, x, y);
+        return parts;
     }
 
     private void provenBlock(WireWriter w, ProvenBlock block) {

@@ -7,6 +7,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -80,22 +81,22 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
-    public SealedLevel sealedLevel(int level) {
-        return retried(s -> s.sealedLevel(level));
+    public SealedVectors sealedInputs(int count) {
+        return retried(s -> s.sealedInputs(count));
     }
 
     @Override
-    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
         once(s -> {
-            s.write(index, block, sealedChecksum, newLevel);
+            s.write(index, block, sealedChecksum, written);
             return null;
         });
     }
 
     @Override
-    public void flush(SealedLevel newLevel) {
+    public void flush(SealedVectors written) {
         once(s -> {
-            s.flush(newLevel);
+            s.flush(written);
             return null;
         });
     }

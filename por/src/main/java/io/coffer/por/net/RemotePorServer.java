@@ -7,6 +7,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -153,19 +154,19 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     }
 
     @Override
-    public SealedLevel sealedLevel(int level) {
-        byte[] payload = call(MessageType.SEALED_LEVEL, codec.index(level), MessageType.LEVEL);
-        return parse(() -> codec.readSealedLevel(payload));
+    public SealedVectors sealedInputs(int count) {
+        byte[] payload = call(MessageType.SEALED_INPUTS, codec.addCount(count), MessageType.SEALED_VECTORS);
+        return parse(() -> codec.readSealedVectors(payload));
     }
 
     @Override
-    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
-        ok(call(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), MessageType.OK));
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
+        ok(call(MessageType.WRITE, codec.write(index, block, sealedChecksum, written), MessageType.OK));
     }
 
     @Override
-    public void flush(SealedLevel newLevel) {
-        ok(call(MessageType.FLUSH, codec.flush(newLevel), MessageType.OK));
+    public void flush(SealedVectors written) {
+        ok(call(MessageType.FLUSH, codec.flush(written), MessageType.OK));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.coffer.por.net;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.util.List;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -48,17 +49,17 @@ public final class RequestDispatcher {
                 int index = codec.readIndex(payload);
                 return answer(MessageType.LEAF_PROOF, () -> codec.leafProof(server.leaf(index)));
             }
-            case SEALED_LEVEL -> {
-                int level = codec.readLevelNumber(payload);
-                return answer(MessageType.LEVEL, () -> codec.sealedLevel(server.sealedLevel(level)));
+            case SEALED_INPUTS -> {
+                int count = codec.readAddCount(payload);
+                return answer(MessageType.SEALED_VECTORS, () -> codec.sealedVectors(server.sealedInputs(count)));
             }
             case WRITE -> {
                 PorCodec.WriteRequest w = codec.readWrite(payload);
-                return done(() -> server.write(w.index(), w.block(), w.sealedChecksum(), w.newLevel()));
+                return done(() -> server.write(w.index(), w.block(), w.sealedChecksum(), w.written()));
             }
             case FLUSH -> {
-                SealedLevel level = codec.readFlush(payload);
-                return done(() -> server.flush(level));
+                SealedVectors written = codec.readFlush(payload);
+                return done(() -> server.flush(written));
             }
             case SEALED_U -> {
                 PorCodec.readEmpty(payload);

@@ -60,9 +60,17 @@ public record ServerParameters(int k, int batchExponent, int blockBytes) {
         return 8 + 2 * partSize * ChecksumSealer.SEALED_BYTES;
     }
 
+    /**
+     * The most vectors of H one deamortised add reads or writes: the new level-0 run and two per level merged
+     * ({@link io.coffer.por.code.DeamortizedSchedule}), 1 + 2 (k - b - 1), at least 1.
+     */
+    public int maxAddVectors() {
+        return Math.max(1, 1 + 2 * (hK() - 1));
+    }
+
     /** The longest frame body (version, type, payload, MAC) either side may send. */
     public int maxFrameBytes() {
-        long write = 4 + blockBytes + ChecksumSealer.SEALED_BYTES + 1 + sealedLevelBytes(1L << hK());
+        long write = 4 + blockBytes + ChecksumSealer.SEALED_BYTES + 1 + sealedLevelBytes(maxAddVectors());
         long rebuildC = 8 + sealedLevelBytes(n()); // a resynchronisation: the epoch and C's checksums
         long sealedU = 4 + (long) n() * (1 + ChecksumSealer.SEALED_BYTES);
         long auditRequest = 4 + (long) MAX_AUDIT_SAMPLES * (BlockAddress.BYTES + 4);

@@ -8,8 +8,12 @@ import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BatchedLog;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.LogState;
+import io.coffer.por.code.DeamortizedLog;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.HierarchicalLog;
 import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.LogRun;
+import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
@@ -22,11 +26,13 @@ import java.util.List;
 
 /**
  * The honest PoR server over a {@link PorStorage} (in memory: {@link MemoryPorServer}; in a directory:
- * {@link io.coffer.por.store.JournaledPorServer}): stores what the client writes, runs HAdd (per batch of 2^b
- * blocks) and CRebuild over the blocks, tagged with their index ({@link BlockTag}), with the same code the client
- * runs over checksums ({@link BatchedLog}), answers audits and decodes lost blocks of U from C and H. Every argument
- * is checked: a bad call gets an {@link IllegalArgumentException} and changes nothing. Not thread-safe. Open for
- * extension only so that {@link MemoryPorServer} can name its storage's type.
+ * {@link io.coffer.por.store.JournaledPorServer}): stores what the client writes, runs the deamortised log's adds
+ * ({@link DeamortizedLog}, per batch of 2^b blocks: a bounded number of butterflies per add) and CRebuild over the
+ * blocks, tagged with their index ({@link BlockTag}), with the same code the client runs over checksums
+ * ({@link BatchedLog}), keeps the client's sealed checksum of every vector of H it writes, answers audits and decodes
+ * lost blocks of U from C and H. Every argument is checked: a bad call gets an {@link IllegalArgumentException} and
+ * changes nothing. Not thread-safe. Open for extension only so that {@link MemoryPorServer} can name its storage's
+ * type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** The system property that sets the decode budget in MiB (docs/POR.md, "Repair"). */
@@ -59,8 +65,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (hState.k() != hParams.k()) {
             throw new IllegalArgumentException("a log state for k = " + hState.k() + ", H has k = " + hParams.k());
         }
-        this.log = new BatchedLog(cParams.k(), storage.batchExponent(), storage.hVectors(), hState,
-                storage.cVectors(), new LogState(cParams.k(), 0, hState.epoch()));
+        this.log = log(hState);
+    }
+
+    /** H deamortised over the storage's three run slots per level, C's log in the same epoch; no batch pending. */
+    private BatchedLog log(LogState hState) {
+        return new BatchedLog(storage.batchExponent(), new DeamortizedLog(hParams, storage.hVectors(), hState),
+                storage.hVectors().width(), new HierarchicalLog(cParams, storage.cVectors(),
+                        new LogState(cParams.k(), 0, hState.epoch())), storage.cVectors().width());
     }
 
     /** The log state of H: which levels are filled, t and the epoch. */
@@ -126,27 +138,39 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     @Override
-    public SealedLevel sealedLevel(int level) {
-        if (level < 0 || level > hParams.k()) {
-            throw new IllegalArgumentException("H's levels are 0.." + hParams.k() + ": " + level);
+    public SealedVectors sealedInputs(int count) {
+        checkLayout();
+        LogState state = log.h().state();
+        if (state.epoch() == 0 || state.cRebuildDue() || count != state.t() + 1) {
+            throw new IllegalArgumentException("the next add of H is " + (state.t() + 1) + " of epoch "
+                    + state.epoch() + (state.cRebuildDue() || state.epoch() == 0 ? ", after a C rebuild" : "")
+                    + ", not " + count);
         }
-        if (!storage.hasSealedH(level)) {
-            throw new IllegalArgumentException("level " + level + " is empty");
+        List<DeamortizedSchedule.Vector> inputs = DeamortizedSchedule.inputs(hParams.k(), count);
+        byte[][] x = new byte[inputs.size()][];
+        byte[][] y = new byte[inputs.size()][];
+        for (int i = 0; i < x.length; i++) {
+            DeamortizedSchedule.Vector v = inputs.get(i);
+            x[i] = storage.sealedH(v.level(), Part.X, v.position());
+            y[i] = storage.sealedH(v.level(), Part.Y, v.position());
+            if (x[i] == null || y[i] == null) {
+                throw new IllegalStateException("the sealed checksum of vector " + v.position() + " of level "
+                        + v.level() + " of H is lost");
+            }
         }
-        return new SealedLevel(level, storage.sealedH(level, Part.X), storage.sealedH(level, Part.Y));
+        return new SealedVectors(count, x, y);
     }
 
     @Override
-    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
-        boolean completesBatch = checkWrite(index, block, sealedChecksum, newLevel);
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
+        boolean completesBatch = checkWrite(index, block, sealedChecksum, written);
         dropPrepared();
-        int level = Integer.numberOfTrailingZeros(~log.h().state().t());
         int[] tagged = BlockTag.ofBlock(block, index);
         storage.setU(index, block.clone());
         storage.setUSealed(index, sealedChecksum.clone());
         log.add(tagged);
         if (completesBatch) {
-            keepNewLevel(level, newLevel);
+            keepWritten(written);
         }
     }
 
@@ -154,7 +178,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
      * Checks a {@link #write} without making it (a durable server records the call first): throws as the write
      * would; returns whether the write completes a batch, so that a level of H is rebuilt.
      */
-    public final boolean checkWrite(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    public final boolean checkWrite(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
         checkIndex(index);
         if (block.length != blockBytes()) {
             throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes());
@@ -167,25 +191,33 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("C must be rebuilt before the next write");
         }
         boolean completesBatch = log.pending() + 1 == 1 << batchExponent();
-        checkNewLevel(newLevel, completesBatch, Integer.numberOfTrailingZeros(~state.t()));
+        if (completesBatch) {
+            checkLayout();
+        }
+        checkWritten(written, completesBatch);
         return completesBatch;
     }
 
     @Override
-    public void flush(SealedLevel newLevel) {
-        boolean pending = checkFlush(newLevel);
+    public void flush(SealedVectors written) {
+        boolean pending = checkFlush(written);
         dropPrepared();
         if (pending) {
-            int level = Integer.numberOfTrailingZeros(~log.h().state().t());
             log.flush();
-            keepNewLevel(level, newLevel);
+            keepWritten(written);
         }
     }
 
-    /** Checks a {@link #flush} without making it; returns whether blocks are pending (a level is rebuilt). */
-    public final boolean checkFlush(SealedLevel newLevel) {
+    /** Checks a {@link #flush} without making it; returns whether blocks are pending (H gets an add). */
+    public final boolean checkFlush(SealedVectors written) {
         boolean pending = log.pending() > 0;
-        checkNewLevel(newLevel, pending, Integer.numberOfTrailingZeros(~log.h().state().t()));
+        if (pending) {
+            checkLayout();
+        }
+        if (pending && log.h().state().cRebuildDue()) {
+            throw new IllegalArgumentException("C must be rebuilt before the next add");
+        }
+        checkWritten(written, pending);
         return pending;
     }
 
@@ -211,9 +243,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         keepC(c);
     }
 
+    /**
+     * The log state; while H is in the amortised layout of an older store, that of an H emptied one epoch on: no
+     * client's state equals it, so a client comparing states resynchronises, which is what the store needs.
+     */
     @Override
     public LogState logState() {
-        return state();
+        LogState state = state();
+        return storage.hInAmortizedLayout() ? new LogState(state.k(), 0, state.epoch() + 1) : state;
     }
 
     /** Discards H and the pending batch, then encodes U into C at {@code epoch}: see {@link PorServer#resync}. */
@@ -221,8 +258,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     public void resync(long epoch, SealedLevel c) {
         checkResync(epoch, c);
         dropPrepared();
-        log = new BatchedLog(cParams.k(), batchExponent(), storage.hVectors(), new LogState(hParams.k(), 0,
-                epoch - 1), storage.cVectors(), new LogState(cParams.k(), 0, epoch - 1));
+        log = log(new LogState(hParams.k(), 0, epoch - 1));
         rebuildCFromU();
         keepC(c);
     }
@@ -238,9 +274,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     private void keepC(SealedLevel c) {
-        for (int level = 0; level <= hParams.k(); level++) {
-            storage.clearSealedH(level);
-        }
+        storage.clearSealedH();
         storage.setSealedC(c.x(), c.y());
     }
 
@@ -277,9 +311,11 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (challenge.size() == 0) {
             throw new IllegalArgumentException("an audit samples at least one block");
         }
+        checkLayout();
         BlockAddress.Buffer buffer = challenge.addresses().get(0).buffer();
+        List<LogRun> runs = log.h().runs();
         for (BlockAddress address : challenge.addresses()) {
-            checkAudited(address, buffer);
+            checkAudited(address, buffer, runs);
         }
         LevelStore vectors = buffer == BlockAddress.Buffer.C ? storage.cVectors() : storage.hVectors();
         return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
@@ -293,8 +329,12 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             @Override
             public byte[] sealedChecksum(BlockAddress address) {
                 int index = (int) address.index();
-                return address.buffer() == BlockAddress.Buffer.C ? storage.sealedC(address.part(), index)
+                byte[] sealed = address.buffer() == BlockAddress.Buffer.C ? storage.sealedC(address.part(), index)
                         : storage.sealedH(address.level(), address.part(), index);
+                if (sealed == null) {
+                    throw new IllegalStateException("the sealed checksum of " + address + " is lost");
+                }
+                return sealed;
             }
         });
     }
@@ -365,6 +405,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     private void checkDecodable() {
+        checkLayout();
         if (log.h().state().epoch() == 0) {
             throw new IllegalStateException("nothing to decode before C is built");
         }
@@ -405,49 +446,79 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         storage.setU(index, Arrays.copyOf(block, block.length));
     }
 
-    private void keepNewLevel(int level, SealedLevel newLevel) {
-        for (int i = 0; i < level; i++) {
-            storage.clearSealedH(i);
+    /** Keeps the client's sealed checksum of every vector the add just made wrote, at its position. */
+    private void keepWritten(SealedVectors written) {
+        List<DeamortizedSchedule.Vector> outputs = DeamortizedSchedule.outputs(hParams.k(), written.count());
+        for (int i = 0; i < outputs.size(); i++) {
+            DeamortizedSchedule.Vector v = outputs.get(i);
+            storage.setSealedH(v.level(), v.position(), written.get(Part.X, i), written.get(Part.Y, i));
         }
-        storage.setSealedH(level, newLevel.x(), newLevel.y());
+    }
+
+    /** Refuses what uses H while it is in the amortised layout of an older store. */
+    private void checkLayout() {
+        if (storage.hInAmortizedLayout()) {
+            throw new IllegalStateException("H is in the amortised layout of an earlier version: the client must"
+                    + " resynchronise (PorClient.resync) before it is used");
+        }
     }
 
     private int levelOf(BlockAddress address) {
         return address.buffer() == BlockAddress.Buffer.C ? cParams.cLevel() : address.level();
     }
 
-    private boolean hasSealed(BlockAddress address) {
-        return address.buffer() == BlockAddress.Buffer.C ? storage.hasSealedC() : storage.hasSealedH(address.level());
-    }
-
-    private void checkAudited(BlockAddress address, BlockAddress.Buffer buffer) {
+    /** An audit samples C, or the current runs of H: exactly the positions {@code runs} cover. */
+    private void checkAudited(BlockAddress address, BlockAddress.Buffer buffer, List<LogRun> runs) {
         if (address.buffer() != buffer || buffer == BlockAddress.Buffer.U) {
             throw new IllegalArgumentException("an audit samples C or H, one of them per challenge: " + address);
         }
-        if (buffer == BlockAddress.Buffer.H && (address.level() > hParams.k()
-                || !log.h().state().filled(address.level()))) {
-            throw new IllegalArgumentException("audit of an empty or missing level: " + address);
-        }
-        int size = buffer == BlockAddress.Buffer.C ? cParams.n() : hParams.partSize(address.level());
-        if (address.index() >= size) {
-            throw new IllegalArgumentException("audit address out of range: " + address);
-        }
-        if (!hasSealed(address)) {
-            throw new IllegalArgumentException("audit of a region with no checksums: " + address);
-        }
-    }
-
-    private void checkNewLevel(SealedLevel newLevel, boolean expected, int level) {
-        if (!expected) {
-            if (newLevel != null) {
-                throw new IllegalArgumentException("no level is rebuilt by this call, but checksums were sent");
+        if (buffer == BlockAddress.Buffer.C) {
+            if (address.index() >= cParams.n()) {
+                throw new IllegalArgumentException("audit address out of range: " + address);
+            }
+            if (!storage.hasSealedC()) {
+                throw new IllegalArgumentException("audit of a region with no checksums: " + address);
             }
             return;
         }
-        if (newLevel == null) {
-            throw new IllegalArgumentException("level " + level + " is rebuilt: its sealed checksums are required");
+        for (LogRun run : runs) {
+            if (run.level() == address.level() && address.index() >= run.offset()
+                    && address.index() < run.offset() + run.size()) {
+                return;
+            }
         }
-        checkSealed(newLevel, level, hParams.partSize(level));
+        throw new IllegalArgumentException("audit of a vector in no current run of H: " + address);
+    }
+
+    /**
+     * The sealed checksums sent with an add: exactly one per vector the add writes ({@code expected}), for the next
+     * add; none when the call makes no add.
+     */
+    private void checkWritten(SealedVectors written, boolean expected) {
+        if (!expected) {
+            if (written != null) {
+                throw new IllegalArgumentException("this call makes no add to H, but checksums were sent");
+            }
+            return;
+        }
+        int count = log.h().state().t() + 1;
+        if (written == null) {
+            throw new IllegalArgumentException("add " + count + " of H writes vectors: their sealed checksums are "
+                    + "required");
+        }
+        int size = DeamortizedSchedule.outputs(hParams.k(), count).size();
+        if (written.count() != count || written.size() != size) {
+            throw new IllegalArgumentException("expected the sealed checksums of the " + size + " vectors add "
+                    + count + " writes, got " + written.size() + " for add " + written.count());
+        }
+        for (int i = 0; i < size; i++) {
+            for (Part part : Part.values()) {
+                byte[] s = written.get(part, i);
+                if (s == null || s.length != ChecksumSealer.SEALED_BYTES) {
+                    throw new IllegalArgumentException("a sealed checksum of add " + count + " is malformed");
+                }
+            }
+        }
     }
 
     private static void checkSealed(SealedLevel sealed, int level, int size) {

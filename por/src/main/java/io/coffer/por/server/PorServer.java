@@ -13,8 +13,10 @@ import java.util.List;
  * server").
  *
  * <p>A write is two calls: {@link #leaf} (the old leaf and its path, for the client's Merkle update) and
- * {@link #write}; before the write the client fetches with {@link #sealedLevel} the filled levels the write merges,
- * simulates the merge over their checksums and hands the sealed checksums of the new level to {@link #write}.
+ * {@link #write}. H is a deamortised log ({@link io.coffer.por.code.DeamortizedLog}): before the write that completes
+ * a batch the client fetches with {@link #sealedInputs} the sealed checksums of the few vectors that add's merge steps
+ * read, simulates the add over their checksums and hands the sealed checksums of the vectors it writes to
+ * {@link #write} (or {@link #flush}).
  */
 public interface PorServer {
     /** The largest epoch a resynchronisation may go to: far beyond use, and C's seal time e * 2^(k+1) fits a long. */
@@ -59,23 +61,28 @@ public interface PorServer {
         return leaves;
     }
 
-    /** The sealed checksums of level {@code level} of H (0..k-b). */
-    SealedLevel sealedLevel(int level);
+    /**
+     * The sealed checksums of the vectors of H that add number {@code count} of the epoch reads and earlier adds wrote
+     * ({@link io.coffer.por.code.DeamortizedSchedule#inputs}), for the client to simulate that add: {@code count} must
+     * be the next add's (H's t + 1).
+     */
+    SealedVectors sealedInputs(int count);
 
     /**
      * Stores {@code block} at U[index] with its sealed checksum and adds it to the pending batch. When the block
-     * completes its batch, the batch enters H (HAdd: the server rebuilds a level over blocks) and {@code newLevel}
-     * holds the client's sealed checksums of the level the add filled; otherwise {@code newLevel} is null. A durable
-     * server need not have it on disk before the next {@link #flush}.
+     * completes its batch, the batch enters H (a deamortised add: a few butterflies per level) and {@code written}
+     * holds the client's sealed checksums of the vectors that add writes
+     * ({@link io.coffer.por.code.DeamortizedSchedule#outputs}); otherwise {@code written} is null. A durable server
+     * need not have it on disk before the next {@link #flush}.
      */
-    void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel);
+    void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written);
 
     /**
-     * Sends a partial batch to H now, padded with zero vectors, with the client's sealed checksums of the level that
-     * fills ({@code newLevel}); nothing (and {@code newLevel} null) when no block is pending. When it returns, every
-     * call so far is durable.
+     * Sends a partial batch to H now, padded with zero vectors, with the client's sealed checksums of the vectors
+     * that add writes ({@code written}); nothing (and {@code written} null) when no block is pending. When it
+     * returns, every call so far is durable.
      */
-    void flush(SealedLevel newLevel);
+    void flush(SealedVectors written);
 
     /** The sealed checksums of all of U (null where never written), for the client to simulate a C rebuild. */
     List<byte[]> sealedU();

@@ -40,7 +40,8 @@ public record SealedLevel(int level, byte[][] x, byte[][] y) {
         return 2L * x.length * ChecksumSealer.SEALED_BYTES;
     }
 
-    private static byte[][] copy(byte[][] sealed) {
+    /** Deep copies of sealed checksums (null stays null): what a record of them hands out and keeps. */
+    static byte[][] copy(byte[][] sealed) {
         byte[][] out = new byte[sealed.length][];
         for (int i = 0; i < sealed.length; i++) {
             out[i] = sealed[i] == null ? null : Arrays.copyOf(sealed[i], sealed[i].length);

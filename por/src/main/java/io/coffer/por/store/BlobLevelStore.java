@@ -21,16 +21,24 @@ final class BlobLevelStore implements VectorStore {
     private final BlobStore objects;
     private final String prefix;
     private final CodeParameters params;
+    private final int slots;
     private final int width;
     private final ByteOrder order;
 
     BlobLevelStore(BlobStore objects, String prefix, CodeParameters params, int width, ByteOrder order) {
+        this(objects, prefix, params, width, order, 1);
+    }
+
+    /** A store of {@code slots} run slots per level of H (C: n vectors). */
+    BlobLevelStore(BlobStore objects, String prefix, CodeParameters params, int width, ByteOrder order, int slots) {
+        params.partSize(0, slots); // validates
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
         }
         this.objects = objects;
         this.prefix = prefix;
         this.params = params;
+        this.slots = slots;
         this.width = width;
         this.order = order;
     }
@@ -62,28 +70,28 @@ final class BlobLevelStore implements VectorStore {
 
     @Override
     public void clear(int level) {
-        params.partSize(level); // validates; the objects stay, see the class comment
+        params.partSize(level, slots); // validates; the objects stay, see the class comment
     }
 
     @Override
     public int partSize(int level) {
-        return params.partSize(level);
+        return params.partSize(level, slots);
     }
 
     /** Per vector, one ranged GET per range of nearby positions ({@link PositionRanges}). */
     @Override
-    public int[][] readSlice(int level, Part part, int[] positions) {
+    public int[][] readSlice(int level, Part part, int from, int count, int[] positions) {
         PositionRanges ranges = PositionRanges.of(positions, width);
-        int size = params.partSize(level);
-        int[][] out = new int[size][positions.length];
-        for (int i = 0; i < size; i++) {
+        int[][] out = new int[count][positions.length];
+        for (int v = 0; v < count; v++) {
+            int i = from + v;
             int j = 0;
             for (int r = 0; r < ranges.count(); r++) {
                 int first = ranges.firsts()[r];
                 ByteBuffer bytes = ByteBuffer.wrap(get(level, part, i, first, ranges.lengths()[r])).order(order);
                 int end = r + 1 < ranges.count() ? ranges.offsets()[r + 1] : positions.length;
                 for (; j < end; j++) {
-                    out[i][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);
+                    out[v][j] = bytes.getInt((positions[j] - first) * Integer.BYTES);
                 }
             }
         }
@@ -110,7 +118,7 @@ final class BlobLevelStore implements VectorStore {
     }
 
     private String name(int level, Part part, int index) {
-        int size = params.partSize(level);
+        int size = params.partSize(level, slots);
         if (index < 0 || index >= size) {
             throw new IllegalArgumentException("vector " + index + " outside [0, " + size + ") of level " + level);
         }

@@ -2,6 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
@@ -20,7 +21,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 /**
@@ -28,15 +28,18 @@ import java.util.stream.IntStream;
  * <ul>
  *   <li>{@code u.blocks}: U, block i at i * blockBytes;</li>
  *   <li>{@code u.sealed}: per block a record of (block present, checksum present, sealed checksum);</li>
- *   <li>{@code h-<level>-<x|y>.vectors}, {@code c-<k+1>-<x|y>.vectors}: the code vectors ({@link FileLevelStore});</li>
- *   <li>{@code h-<level>.sealed}, {@code c.sealed}: the sealed checksums of a level's X part, then its Y part.</li>
+ *   <li>{@code h-<level>-<x|y>.vectors}, {@code c-<k+1>-<x|y>.vectors}: the code vectors ({@link FileLevelStore});
+ *   H's levels have {@link DeamortizedLog#SLOTS} run slots;</li>
+ *   <li>{@code h-<level>.sealed}: the sealed checksum of each vector of H's level, written in place
+ *   ({@link SealedHFiles}); {@code c.sealed}: C's, part X, then part Y.</li>
  * </ul>
  * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}).
- * Files grow as they are written (sparse where never written). Which levels of H have checksums is not stored here:
- * it follows from the log state, which the owner restores with {@link #resetSealedPresence}. The Merkle tree is
- * {@code u.merkle} ({@link FileMerkleTree}), rebuilt from {@code u.sealed} at every open and written with U's pending
- * writes. Writes reach the disk at {@link #force}. H's smallest levels, vectors and sealed checksums, are kept in
- * memory only ({@link SmallLevelsInMemory}; {@link JournaledPorServer} makes that crash-safe).
+ * Files grow as they are written (sparse where never written). Which of H's vectors are current is not stored here:
+ * it follows from the log state (its runs); whether C has checksums the owner restores with
+ * {@link #resetSealedPresence}. The Merkle tree is {@code u.merkle} ({@link FileMerkleTree}), rebuilt from
+ * {@code u.sealed} at every open and written with U's pending writes. Writes reach the disk at {@link #force}. Within a
+ * memory budget (none by default: {@link SmallLevelsInMemory#defaultBudget}) H's smallest levels, vectors and sealed
+ * checksums, are kept in memory only.
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
@@ -53,9 +56,9 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private FileMerkleTree tree;
     private final SmallLevelsInMemory hVectors;
     private final VectorStore cVectors;
-    private final boolean[] hSealed;
-    /** The sealed checksums {X, Y} of H's levels below {@link #memoryLevels()}; null: in the level's file. */
-    private final byte[][][][] hSealedInMemory;
+    private final SealedHFiles hSealed;
+    /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
+    private Path layoutToMark;
     private boolean cSealed;
     private boolean dirty;
     /**
@@ -88,8 +91,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         this.uSealed = uSealed;
         this.hVectors = hVectors;
         this.cVectors = cVectors;
-        this.hSealed = new boolean[hParams.k() + 1];
-        this.hSealedInMemory = new byte[hVectors.memoryLevels()][][][];
+        this.hSealed = new SealedHFiles(dir, hParams, hVectors.memoryLevels());
     }
 
     /**
@@ -141,10 +143,11 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             throw e;
         }
         int hWidth = blockWidth << batchExponent;
-        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder)
-                : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder);
+        int slots = DeamortizedLog.SLOTS;
+        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder, slots)
+                : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder, slots);
         SmallLevelsInMemory h = new SmallLevelsInMemory(hFiles, hParams,
-                SmallLevelsInMemory.memoryLevels(hParams, hWidth, memoryBudget));
+                SmallLevelsInMemory.memoryLevels(hParams, hWidth, slots, memoryBudget));
         VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder)
                 : new BlobLevelStore(objects, "c", cParams, blockWidth, vectorOrder);
         DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
@@ -168,20 +171,24 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      */
     public void spillMemoryLevels() {
         hVectors.spill();
-        for (int level = 0; level < hSealedInMemory.length; level++) {
-            if (hSealedInMemory[level] != null) {
-                writeSealed(sealedFile(level), hParams.partSize(level), hSealedInMemory[level][0],
-                        hSealedInMemory[level][1]);
-                hSealedInMemory[level] = null;
-            }
-        }
+        hSealed.spill();
     }
 
-    /** Which levels of H hold checksums ({@code filled}) and whether C does, as the log state says. */
-    public void resetSealedPresence(IntPredicate filled, boolean cBuilt) {
-        for (int level = 0; level < hSealed.length; level++) {
-            hSealed[level] = filled.test(level);
-        }
+    /**
+     * H is in the amortised layout of an older store ({@code parameters} has no layout mark): nothing uses it until
+     * a resynchronisation empties it, which then marks {@code parameters} ({@link ParametersFile#markDeamortized}).
+     */
+    public void awaitDeamortizedLayout(Path parameters) {
+        layoutToMark = parameters;
+    }
+
+    @Override
+    public boolean hInAmortizedLayout() {
+        return layoutToMark != null;
+    }
+
+    /** Whether C holds checksums, as the log state says. */
+    public void resetSealedPresence(boolean cBuilt) {
         cSealed = cBuilt;
     }
 
@@ -348,66 +355,27 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     @Override
-    public boolean hasSealedH(int level) {
-        return hSealed[level];
+    public byte[] sealedH(int level, Part part, int position) {
+        return hSealed.get(level, part, position);
     }
 
     @Override
-    public byte[][] sealedH(int level, Part part) {
-        if (!hSealed[level]) {
-            return null;
-        }
-        byte[][][] inMemory = level < hSealedInMemory.length ? hSealedInMemory[level] : null;
-        if (inMemory != null) {
-            return copies(inMemory[part.ordinal()]);
-        }
-        return readSealed(sealedFile(level), part, hParams.partSize(level));
+    public void setSealedH(int level, int position, byte[] x, byte[] y) {
+        hSealed.set(level, position, x, y);
     }
 
+    /** Also records the deamortised layout of an older store whose H this empties (the journal redoes it). */
     @Override
-    public byte[] sealedH(int level, Part part, int index) {
-        byte[][][] inMemory = level < hSealedInMemory.length ? hSealedInMemory[level] : null;
-        if (inMemory != null) {
-            if (index < 0 || index >= inMemory[part.ordinal()].length) {
-                throw new IllegalArgumentException("checksum " + index + " outside [0, "
-                        + inMemory[part.ordinal()].length + ")");
+    public void clearSealedH() {
+        hSealed.clear();
+        if (layoutToMark != null) {
+            try {
+                ParametersFile.markDeamortized(layoutToMark);
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot mark the layout of H in " + layoutToMark, e);
             }
-            return inMemory[part.ordinal()][index].clone();
+            layoutToMark = null;
         }
-        return readSealed(sealedFile(level), part, hParams.partSize(level), index);
-    }
-
-    @Override
-    public void setSealedH(int level, byte[][] x, byte[][] y) {
-        if (level < hSealedInMemory.length) {
-            int size = hParams.partSize(level);
-            if (x.length != size || y.length != size) {
-                throw new IllegalArgumentException("expected " + size + " sealed checksums per part");
-            }
-            hSealedInMemory[level] = new byte[][][] {copies(x), copies(y)};
-        } else {
-            writeSealed(sealedFile(level), hParams.partSize(level), x, y);
-        }
-        hSealed[level] = true;
-    }
-
-    @Override
-    public void clearSealedH(int level) {
-        hSealed[level] = false;
-        if (level < hSealedInMemory.length) {
-            hSealedInMemory[level] = null;
-        }
-    }
-
-    private static byte[][] copies(byte[][] sealed) {
-        byte[][] out = new byte[sealed.length][];
-        for (int i = 0; i < sealed.length; i++) {
-            if (sealed[i].length != SEALED) {
-                throw new IllegalArgumentException("a sealed checksum is " + SEALED + " bytes");
-            }
-            out[i] = sealed[i].clone();
-        }
-        return out;
     }
 
     @Override
@@ -438,6 +406,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     public void force() throws IOException {
         writePendingU();
         hVectors.force();
+        hSealed.force();
         cVectors.force();
         if (dirty) {
             uBlocks.force();
@@ -466,8 +435,8 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (UBlocks u = uBlocks; uSealed; VectorStore h = hVectors; VectorStore c = cVectors;
-                FileMerkleTree t = tree) {
+        try (UBlocks u = uBlocks; uSealed; VectorStore h = hVectors; SealedHFiles hs = hSealed;
+                VectorStore c = cVectors; FileMerkleTree t = tree) {
             // closes them all (the tree is null when the storage failed to open)
         }
     }
@@ -502,10 +471,6 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             }
         });
         return out;
-    }
-
-    private Path sealedFile(int level) {
-        return dir.resolve("h-" + level + ".sealed");
     }
 
     private static byte[][] readSealed(Path file, Part part, int size) {

@@ -26,6 +26,7 @@ final class FileLevelStore implements VectorStore {
     private final Path dir;
     private final String prefix;
     private final CodeParameters params;
+    private final int slots;
     private final int width;
     private final int recordBytes;
     private final ByteOrder order;
@@ -39,14 +40,21 @@ final class FileLevelStore implements VectorStore {
         this(dir, prefix, params, width, ByteOrder.nativeOrder());
     }
 
-    /** A store whose records are ints in {@code order}. */
+    /** A store whose records are ints in {@code order}, one run slot per level. */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order) {
+        this(dir, prefix, params, width, order, 1);
+    }
+
+    /** A store whose records are ints in {@code order}, {@code slots} run slots per level of H (C: n vectors). */
+    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots) {
+        params.partSize(0, slots); // validates
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
         }
         this.dir = dir;
         this.prefix = prefix;
         this.params = params;
+        this.slots = slots;
         this.width = width;
         this.recordBytes = Math.multiplyExact(width, 4);
         this.order = order;
@@ -114,7 +122,7 @@ final class FileLevelStore implements VectorStore {
      */
     @Override
     public void writeOneElement(int level, int position, int[] x, int[] y) {
-        int size = params.partSize(level);
+        int size = params.partSize(level, slots);
         if (position < 0 || position >= width || x.length != size || y.length != size) {
             throw new IllegalArgumentException("element " + position + " of " + x.length + " and " + y.length
                     + " vectors, level " + level + " has " + size + " of width " + width);
@@ -151,28 +159,29 @@ final class FileLevelStore implements VectorStore {
 
     @Override
     public void clear(int level) {
-        params.partSize(level); // validates; the files stay, see the class comment
+        params.partSize(level, slots); // validates; the files stay, see the class comment
     }
 
     @Override
     public int partSize(int level) {
-        return params.partSize(level);
+        return params.partSize(level, slots);
     }
 
     /**
-     * Elements {@code positions} (ascending) of every vector of one part, for decoding in slices: per vector, one
-     * positional read per range of nearby positions ({@link PositionRanges}), so memory is the slice and the longest
-     * range, and the bytes read are about the slice's.
+     * Elements {@code positions} (ascending) of vectors from .. from + count - 1 of one part, for decoding in slices:
+     * per vector, one positional read per range of nearby positions ({@link PositionRanges}), so memory is the slice
+     * and the longest range, and the bytes read are about the slice's.
      */
     @Override
-    public int[][] readSlice(int level, Part part, int[] positions) {
-        int size = params.partSize(level);
+    public int[][] readSlice(int level, Part part, int from, int count, int[] positions) {
         PositionRanges ranges = PositionRanges.of(positions, width);
-        FileChannel channel = channel(level, part, 0);
+        FileChannel channel = channel(level, part, from);
+        channel(level, part, from + count - 1); // validates the range
         ByteBuffer span = ByteBuffer.allocate(ranges.longest() * Integer.BYTES).order(order);
-        int[][] out = new int[size][positions.length];
+        int[][] out = new int[count][positions.length];
         try {
-            for (int i = 0; i < size; i++) {
+            for (int v = 0; v < count; v++) {
+                int i = from + v;
                 int j = 0;
                 for (int r = 0; r < ranges.count(); r++) {
                     int first = ranges.firsts()[r];
@@ -185,7 +194,7 @@ final class FileLevelStore implements VectorStore {
                     }
                     int end = r + 1 < ranges.count() ? ranges.offsets()[r + 1] : positions.length;
                     for (; j < end; j++) {
-                        out[i][j] = span.getInt((positions[j] - first) * Integer.BYTES);
+                        out[v][j] = span.getInt((positions[j] - first) * Integer.BYTES);
                     }
                 }
             }
@@ -228,7 +237,7 @@ final class FileLevelStore implements VectorStore {
     }
 
     private FileChannel channel(int level, Part part, int index) {
-        int size = params.partSize(level);
+        int size = params.partSize(level, slots);
         if (index < 0 || index >= size) {
             throw new IllegalArgumentException("vector " + index + " outside [0, " + size + ") of level " + level);
         }

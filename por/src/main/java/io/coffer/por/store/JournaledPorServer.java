@@ -12,6 +12,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -110,7 +111,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
         try {
             ParametersFile.Stored stored = ParametersFile.fix(dir.resolve("parameters"), requested);
-            return open(dir, stored.parameters(), stored.vectorOrder(), objects, memoryBudget, lockFile, lock);
+            return open(dir, stored, objects, memoryBudget, lockFile, lock);
         } catch (IOException | RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -118,8 +119,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    private static JournaledPorServer open(Path dir, ServerParameters params, ByteOrder vectorOrder, BlobStore objects,
+    private static JournaledPorServer open(Path dir, ParametersFile.Stored stored, BlobStore objects,
             long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
+        ServerParameters params = stored.parameters();
+        ByteOrder vectorOrder = stored.vectorOrder();
         List<ServerJournal.Entry> entries = new ArrayList<>();
         LogState empty = LogState.empty(params.k() - params.batchExponent());
         ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
@@ -133,7 +136,11 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                         + " directory is damaged");
             }
             LogState state = checkpoint(entries.get(0), params, dir);
-            storage.resetSealedPresence(state::filled, state.epoch() > 0);
+            storage.resetSealedPresence(state.epoch() > 0);
+            if (!stored.hDeamortized()) {
+                AmortizedLayout.checkJournal(entries, params, dir);
+                storage.awaitDeamortizedLayout(dir.resolve("parameters"));
+            }
             JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state),
                     new PorCodec(params), journal, lockFile, lock);
             server.replay(entries, dir);
@@ -186,27 +193,27 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
-    public SealedLevel sealedLevel(int level) {
-        return inner.sealedLevel(level);
+    public SealedVectors sealedInputs(int count) {
+        return inner.sealedInputs(count);
     }
 
     @Override
-    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
         usable();
-        boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, newLevel);
+        boolean completesBatch = inner.checkWrite(index, block, sealedChecksum, written);
         // Not forced on its own: the record reaches the disk with the next flush or checkpoint (group commit), and
         // U's files change only after that (DirectoryStorage holds the write until then).
-        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, newLevel), false);
-        applied(() -> inner.write(index, block, sealedChecksum, newLevel), completesBatch, false);
+        append(MessageType.WRITE, codec.write(index, block, sealedChecksum, written), false);
+        applied(() -> inner.write(index, block, sealedChecksum, written), completesBatch, false);
     }
 
     /** Adds the pending blocks as a batch, if any; either way every call so far is on disk when it returns. */
     @Override
-    public void flush(SealedLevel newLevel) {
+    public void flush(SealedVectors written) {
         usable();
-        if (inner.checkFlush(newLevel)) {
-            append(MessageType.FLUSH, codec.flush(newLevel));
-            applied(() -> inner.flush(newLevel), true, true);
+        if (inner.checkFlush(written)) {
+            append(MessageType.FLUSH, codec.flush(written));
+            applied(() -> inner.flush(written), true, true);
         } else {
             try {
                 writePendingUAfterTheirRecords();
@@ -233,7 +240,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
 
     @Override
     public LogState logState() {
-        return inner.state();
+        return inner.logState(); // apart from any client's while H is in an older store's layout
     }
 
     /** Journaled like a C rebuild: recorded, then U encoded into C at {@code epoch}, then the checkpoint moves. */
@@ -377,7 +384,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 switch (type) {
                     case WRITE -> {
                         PorCodec.WriteRequest w = codec.readWrite(e.payload());
-                        inner.write(w.index(), w.block(), w.sealedChecksum(), w.newLevel());
+                        inner.write(w.index(), w.block(), w.sealedChecksum(), w.written());
                     }
                     case FLUSH -> inner.flush(codec.readFlush(e.payload()));
                     case REBUILD_C -> inner.rebuildC(codec.readRebuildC(e.payload()));

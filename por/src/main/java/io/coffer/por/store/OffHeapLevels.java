@@ -21,7 +21,13 @@ final class OffHeapLevels implements LevelStore {
     private final IntBuffer[][][] vectors; // [level][part][index], allocated on first write
     private final boolean[][][] present; // [level][part][index]: whether the vector is part of the code
 
+    /** Levels 0..levels-1 of one run slot each. */
     OffHeapLevels(CodeParameters params, int width, int levels) {
+        this(params, width, levels, 1);
+    }
+
+    /** Levels 0..levels-1 of {@code slots} run slots each ({@link io.coffer.por.code.DeamortizedLog#SLOTS}). */
+    OffHeapLevels(CodeParameters params, int width, int levels, int slots) {
         if (width <= 0 || levels < 0 || levels > params.k()) {
             throw new IllegalArgumentException("width " + width + ", levels " + levels + " of H with k = "
                     + params.k());
@@ -32,8 +38,8 @@ final class OffHeapLevels implements LevelStore {
         this.present = new boolean[levels][2][];
         for (int level = 0; level < levels; level++) {
             for (int p = 0; p < 2; p++) {
-                vectors[level][p] = new IntBuffer[params.partSize(level)];
-                present[level][p] = new boolean[params.partSize(level)];
+                vectors[level][p] = new IntBuffer[params.partSize(level, slots)];
+                present[level][p] = new boolean[params.partSize(level, slots)];
             }
         }
     }
@@ -65,6 +71,13 @@ final class OffHeapLevels implements LevelStore {
     public void clear(int level) {
         for (boolean[] flags : present[level]) {
             Arrays.fill(flags, false);
+        }
+    }
+
+    @Override
+    public void clear(int level, int from, int count) {
+        for (boolean[] flags : present[level]) {
+            Arrays.fill(flags, from, from + count, false);
         }
     }
 

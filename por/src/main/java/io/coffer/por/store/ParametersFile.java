@@ -3,11 +3,13 @@ package io.coffer.por.store;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 
 /**
@@ -15,16 +17,21 @@ import java.util.Properties;
  * properties): a later start may omit them, and one that asks for others is refused, since the stored code depends
  * on them. With them the byte order of the code vectors' ints ({@code vectorOrder}: {@code little} or {@code big}):
  * a new store takes the platform's, so its level files are read and written without swapping bytes; a store created
- * before the order was recorded has none and is big-endian. Any other value is refused.
+ * before the order was recorded has none and is big-endian. Any other value is refused. And the layout of H
+ * ({@code hLayout=deamortized}: three run slots per level, a sealed checksum per vector written by its add); a store
+ * created before H was deamortised has none: its H is not valid in this layout, and the client resynchronises it once
+ * ({@link #markDeamortized} then records the new layout).
  */
 final class ParametersFile {
     private static final String ORDER = "vectorOrder";
+    private static final String LAYOUT = "hLayout";
+    private static final String DEAMORTIZED = "deamortized";
 
     private ParametersFile() {
     }
 
-    /** What the file holds: the parameters and the byte order of the code vectors. */
-    record Stored(ServerParameters parameters, ByteOrder vectorOrder) {
+    /** What the file holds: the parameters, the byte order of the code vectors, and whether H is deamortised. */
+    record Stored(ServerParameters parameters, ByteOrder vectorOrder, boolean hDeamortized) {
     }
 
     /**
@@ -39,11 +46,10 @@ final class ParametersFile {
             }
             ByteOrder order = ByteOrder.nativeOrder();
             String text = "k=" + requested.k() + "\nbatch=" + requested.batchExponent() + "\nblockBytes="
-                    + requested.blockBytes() + "\n" + ORDER + "=" + name(order) + "\n";
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.US_ASCII);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            return new Stored(requested, order);
+                    + requested.blockBytes() + "\n" + ORDER + "=" + name(order) + "\n" + LAYOUT + "=" + DEAMORTIZED
+                    + "\n";
+            replace(file, text);
+            return new Stored(requested, order, true);
         }
         Properties p = new Properties();
         p.load(new StringReader(Files.readString(file, StandardCharsets.US_ASCII)));
@@ -58,13 +64,43 @@ final class ParametersFile {
             throw new IOException("the PoR server in " + file.getParent() + " was created with " + stored
                     + "; asked for " + requested);
         }
+        String layout = p.getProperty(LAYOUT);
+        if (layout != null && !layout.equals(DEAMORTIZED)) {
+            throw new IOException("PoR parameters file " + file + " names an unknown layout of H: " + layout);
+        }
         String order = p.getProperty(ORDER, "big"); // written before the order was recorded
         return switch (order) {
-            case "big" -> new Stored(stored, ByteOrder.BIG_ENDIAN);
-            case "little" -> new Stored(stored, ByteOrder.LITTLE_ENDIAN);
+            case "big" -> new Stored(stored, ByteOrder.BIG_ENDIAN, layout != null);
+            case "little" -> new Stored(stored, ByteOrder.LITTLE_ENDIAN, layout != null);
             default -> throw new IOException("PoR parameters file " + file + " names an unknown vector byte order: "
                     + order);
         };
+    }
+
+    /**
+     * Records that H is deamortised in a store created before it was (an older store's H emptied by a C rebuild or
+     * a resynchronisation): the file is rewritten with the mark, the rest as it was.
+     */
+    static void markDeamortized(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.US_ASCII);
+        if (!text.isEmpty() && !text.endsWith("\n")) {
+            text += "\n";
+        }
+        replace(file, text + LAYOUT + "=" + DEAMORTIZED + "\n");
+    }
+
+    /** Writes a temporary sibling, forced, and moves it over {@code file}. */
+    private static void replace(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
+            out.force(true);
+        }
+        Durable.replace(tmp, file);
     }
 
     private static String name(ByteOrder order) {

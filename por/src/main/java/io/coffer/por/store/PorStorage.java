@@ -10,8 +10,8 @@ import java.util.function.IntFunction;
 
 /**
  * What a PoR server keeps: U (block bytes and sealed checksums), the Merkle tree over U's sealed checksums, the code
- * vectors of H (levels 0..k-b, each vector a batch of 2^b tagged blocks) and of C (level k + 1 of a log over single
- * blocks), and their sealed checksums. Plain storage with no protocol logic: {@link ServerStorage} keeps it in memory
+ * vectors of H (levels 0..k-b with three run slots each, each vector a batch of 2^b tagged blocks) and of C (level
+ * k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no protocol logic: {@link ServerStorage} keeps it in memory
  * (tests damage it there), {@link DirectoryStorage} in files.
  */
 public interface PorStorage {
@@ -120,18 +120,26 @@ public interface PorStorage {
         return DecodeSpool.inMemory(rows, width);
     }
 
-    /** Whether {@code level} of H has sealed checksums. */
-    boolean hasSealedH(int level);
+    /**
+     * The sealed checksum of vector {@code position} of one part of H's level {@code level} (positions 0 ..
+     * 3 * 2^level - 1: the level's {@link io.coffer.por.code.DeamortizedLog#SLOTS} run slots), null where none is
+     * stored. Which positions are current follows from the log's runs, not from this storage.
+     */
+    byte[] sealedH(int level, Part part, int position);
 
-    /** The sealed checksums of one part of a level of H, or null where the level has none. */
-    byte[][] sealedH(int level, Part part);
+    /** Stores the sealed checksums of both parts of H's vector {@code position} of {@code level}. */
+    void setSealedH(int level, int position, byte[] x, byte[] y);
 
-    /** One sealed checksum of a level of H (which must have them). */
-    byte[] sealedH(int level, Part part, int index);
+    /** Forgets H's sealed checksums (a C rebuild empties H); storage that cannot may keep them. */
+    void clearSealedH();
 
-    void setSealedH(int level, byte[][] x, byte[][] y);
-
-    void clearSealedH(int level);
+    /**
+     * Whether H is still in the amortised layout of a store created before H was deamortised: not valid as the
+     * deamortised log's runs, so nothing may use H until a resynchronisation empties it ({@link #clearSealedH}).
+     */
+    default boolean hInAmortizedLayout() {
+        return false;
+    }
 
     boolean hasSealedC();
 

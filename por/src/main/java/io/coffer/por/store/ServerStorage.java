@@ -2,12 +2,14 @@ package io.coffer.por.store;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.merkle.MerkleTree;
+import java.util.Arrays;
 
 /**
  * The {@link PorStorage} of a PoR server in memory: U (block bytes and sealed checksums, null where never written),
@@ -25,7 +27,7 @@ public final class ServerStorage implements PorStorage {
     private final MerkleTree tree;
     private final MemoryLevelStore hVectors;
     private final MemoryLevelStore cVectors;
-    private final byte[][][][] sealedH; // [level][part][index]
+    private final byte[][][][] sealedH; // [level][part][position], allocated on first write
     private byte[][][] sealedC; // [part][index]
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
@@ -43,7 +45,7 @@ public final class ServerStorage implements PorStorage {
         this.u = new byte[cParams.n()][];
         this.uSealed = new byte[cParams.n()][];
         this.tree = new MerkleTree(cParams.n());
-        this.hVectors = new MemoryLevelStore(hParams, blockWidth << batchExponent);
+        this.hVectors = new MemoryLevelStore(hParams, blockWidth << batchExponent, DeamortizedLog.SLOTS);
         this.cVectors = new MemoryLevelStore(cParams, blockWidth);
         this.sealedH = new byte[hParams.k() + 1][][][];
     }
@@ -129,19 +131,32 @@ public final class ServerStorage implements PorStorage {
     }
 
     @Override
-    public byte[][] sealedH(int level, Part part) {
+    public byte[] sealedH(int level, Part part, int position) {
+        int size = hParams.partSize(level, DeamortizedLog.SLOTS);
+        if (position < 0 || position >= size) {
+            throw new IllegalArgumentException("no sealed checksum " + position + " in level " + level + " of H");
+        }
         byte[][][] parts = sealedH[level];
-        return parts == null ? null : parts[part.ordinal()];
+        return parts == null ? null : parts[part.ordinal()][position];
+    }
+
+    /** Keeps the arrays themselves (no copy), so a test can replace or damage one in place. */
+    @Override
+    public void setSealedH(int level, int position, byte[] x, byte[] y) {
+        int size = hParams.partSize(level, DeamortizedLog.SLOTS);
+        if (position < 0 || position >= size) {
+            throw new IllegalArgumentException("no sealed checksum " + position + " in level " + level + " of H");
+        }
+        if (sealedH[level] == null) {
+            sealedH[level] = new byte[2][size][];
+        }
+        sealedH[level][0][position] = x;
+        sealedH[level][1][position] = y;
     }
 
     @Override
-    public void setSealedH(int level, byte[][] x, byte[][] y) {
-        sealedH[level] = new byte[][][] {x, y};
-    }
-
-    @Override
-    public void clearSealedH(int level) {
-        sealedH[level] = null;
+    public void clearSealedH() {
+        Arrays.fill(sealedH, null);
     }
 
     @Override
@@ -162,16 +177,6 @@ public final class ServerStorage implements PorStorage {
     @Override
     public Recovery.PartReader cParts() {
         return cVectors::copy;
-    }
-
-    @Override
-    public boolean hasSealedH(int level) {
-        return sealedH[level] != null;
-    }
-
-    @Override
-    public byte[] sealedH(int level, Part part, int index) {
-        return sealedH[level][part.ordinal()][index];
     }
 
     @Override

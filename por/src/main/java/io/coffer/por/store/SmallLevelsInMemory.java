@@ -16,34 +16,30 @@ import java.io.IOException;
  * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
-    /**
-     * At most this much memory for the small levels (and about half as much again for the journal they imply): at
-     * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, against 0..2 at the former 32 MiB; each level in memory
-     * saves about 1.1 MB of level-file writes per batch (docs/BENCHMARKS.md, porsrv).
-     */
-    static final long MAX_BUDGET_BYTES = 160L << 20;
-    /** Sets the budget in MiB (0: every level in files), overriding the default. */
+    /** Sets the budget in MiB (0, the default: every level in files). */
     static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
     private final OffHeapLevels memory;
     private final int memoryLevels;
 
+    /** Levels below {@code memoryLevels} in memory, with as many run slots as {@code files} has. */
     SmallLevelsInMemory(VectorStore files, CodeParameters params, int memoryLevels) {
         if (memoryLevels < 0 || memoryLevels > params.k()) {
             throw new IllegalArgumentException("memory levels must be in [0, " + params.k() + "]: " + memoryLevels);
         }
         this.files = files;
-        this.memory = new OffHeapLevels(params, files.width(), memoryLevels);
+        this.memory = new OffHeapLevels(params, files.width(), memoryLevels, files.partSize(0));
         this.memoryLevels = memoryLevels;
     }
 
     /**
-     * How many of H's levels (0, 1, ...) fit {@code budgetBytes}: level l holds 2 * 2^l vectors of {@code width}
-     * ints, so levels 0..m-1 take (2^(m+1) - 2) vectors. At most k, C's level never.
+     * How many of H's levels (0, 1, ...) fit {@code budgetBytes} with {@code slots} run slots per level: level l
+     * holds 2 * slots * 2^l vectors of {@code width} ints, so levels 0..m-1 take slots * (2^(m+1) - 2) vectors. At
+     * most k, C's level never.
      */
-    static int memoryLevels(CodeParameters params, int width, long budgetBytes) {
-        long vectorBytes = (long) width * Integer.BYTES;
+    static int memoryLevels(CodeParameters params, int width, int slots, long budgetBytes) {
+        long vectorBytes = (long) width * Integer.BYTES * slots;
         int m = 0;
         while (m < params.k() && ((2L << (m + 1)) - 2) * vectorBytes <= budgetBytes) {
             m++;
@@ -52,9 +48,12 @@ final class SmallLevelsInMemory implements VectorStore {
     }
 
     /**
-     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
-     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; the journal they imply,
-     * about half as much again, is read onto the heap at a restart.
+     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set (direct memory, which the JVM caps at the
+     * heap's size by default), else none. None by default since H is deamortised: {@link JournaledPorServer} moves its
+     * checkpoint when the levels in memory are empty, which deamortised runs never all are, so a restart would find
+     * runs of them neither in memory nor in the files; a budget is safe only for a server never restarted until the
+     * journal keeps the adds those levels depend on (docs/POR.md, "Not built yet"). Before, an eighth of the heap up
+     * to 160 MiB kept levels 0..5 in memory at 64 KiB blocks and b = 4 (docs/BENCHMARKS.md, porsrv).
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);
@@ -70,7 +69,7 @@ final class SmallLevelsInMemory implements VectorStore {
             }
             return value << 20;
         }
-        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
+        return 0;
     }
 
     /** Levels 0..memoryLevels()-1 live in memory. */
@@ -134,6 +133,14 @@ final class SmallLevelsInMemory implements VectorStore {
     }
 
     @Override
+    public void clear(int level, int from, int count) {
+        if (level < memoryLevels) {
+            memory.clear(level, from, count);
+        }
+        files.clear(level, from, count);
+    }
+
+    @Override
     public void writeOneElement(int level, int position, int[] x, int[] y) {
         if (level < memoryLevels) {
             memory.writeOneElement(level, position, x, y);
@@ -143,17 +150,22 @@ final class SmallLevelsInMemory implements VectorStore {
     }
 
     @Override
-    public int[][] readSlice(int level, Part part, int[] positions) {
-        if (!inMemory(level, part, 0)) {
-            return files.readSlice(level, part, positions);
+    public int[][] readSlice(int level, Part part, int from, int count, int[] positions) {
+        if (level >= memoryLevels) {
+            return files.readSlice(level, part, from, count, positions);
         }
-        int size = partSize(level);
-        int[][] out = new int[size][positions.length];
+        // a run written across a spill has vectors in both places
+        int[][] out = new int[count][];
         int[] vector = new int[width()];
-        for (int i = 0; i < size; i++) {
-            read(level, part, i, vector);
-            for (int j = 0; j < positions.length; j++) {
-                out[i][j] = vector[positions[j]];
+        for (int i = 0; i < count; i++) {
+            if (inMemory(level, part, from + i)) {
+                memory.read(level, part, from + i, vector);
+                out[i] = new int[positions.length];
+                for (int j = 0; j < positions.length; j++) {
+                    out[i][j] = vector[positions[j]];
+                }
+            } else {
+                out[i] = files.readSlice(level, part, from + i, 1, positions)[0];
             }
         }
         return out;

@@ -23,8 +23,8 @@ interface VectorStore extends LevelStore, AutoCloseable {
         return out;
     }
 
-    /** Elements {@code positions} (ascending) of every vector of one part, for decoding in slices. */
-    int[][] readSlice(int level, Part part, int[] positions);
+    /** Elements {@code positions} (ascending) of vectors from .. from + count - 1 of one part, for decoding. */
+    int[][] readSlice(int level, Part part, int from, int count, int[] positions);
 
     /** Makes every write so far durable. */
     void force() throws IOException;

@@ -24,8 +24,8 @@ class AuditVerifierTest {
     private final AuditPlanner planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, new SecureRandom());
     private final Map<BlockAddress, int[]> blocks = new HashMap<>();
     private final Map<BlockAddress, byte[]> sealed = new HashMap<>();
-    private final List<AuditedRegion> regions = List.of(AuditedRegion.c(512, C_TIME), AuditedRegion.level(2, 1030),
-            AuditedRegion.level(7, 1152));
+    private final List<AuditedRegion> regions = List.of(AuditedRegion.c(512, C_TIME), AuditedRegion.run(2, 4, 1024),
+            AuditedRegion.run(7, 0, 1024));
 
     AuditVerifierTest() {
         SplittableRandom random = new SplittableRandom(2);
@@ -37,7 +37,7 @@ class AuditVerifierTest {
                 }
                 BlockAddress at = region.address(j);
                 blocks.put(at, block);
-                sealed.put(at, sealer.seal(at, region.writeTime(), key.checksum(block)));
+                sealed.put(at, sealer.seal(at, region.writeTime(j), key.checksum(block)));
             }
         }
     }

@@ -9,13 +9,15 @@ import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The pack store over the PoR server that keeps U, C and H in files, across a restart of both. */
+/** The pack store over the PoR server that keeps U, C and H in files, across a restart of both and an upgrade. */
 class PorBlobStoreOnDiskTest {
     @TempDir
     Path dir;
@@ -41,6 +43,35 @@ class PorBlobStoreOnDiskTest {
                 assertThat(store.read("p/one", 0, pack.length)).isEqualTo(pack);
                 assertThat(store.head("p/two")).isEmpty();
                 assertThat(store.audit().passed()).isTrue();
+                assertThat(store.repair().blocksDamaged()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void aServerFromBeforeHWasDeamortisedIsResynchronisedWhenTheStoreOpens() throws IOException {
+        MasterKey key = MasterKey.random();
+        MemoryBlobStore inner = new MemoryBlobStore("inner");
+        byte[] pack = new byte[300_000];
+        new Random(2).nextBytes(pack);
+        Path por = dir.resolve("por");
+        try (JdbcMetadataStore meta = JdbcMetadataStore.sqlite(dir.resolve("meta.db"))) {
+            JournaledPorServer server = JournaledPorServer.open(por, new ServerParameters(8, 2, 4096));
+            try (PorBlobStore store = PorBlobStore.open(inner, meta.blockMap(), server, key,
+                    dir.resolve("por.state"), new SecureRandom())) {
+                store.put("p/one", BlobContent.of(pack));
+            }
+            // the parameters file as a version before H was deamortised wrote it
+            Path parameters = por.resolve("parameters");
+            Files.writeString(parameters, Files.readString(parameters).replace("hLayout=deamortized\n", ""));
+            JournaledPorServer old = JournaledPorServer.open(por, null);
+            try (PorBlobStore store = PorBlobStore.open(inner, meta.blockMap(), old, key,
+                    dir.resolve("por.state"), new SecureRandom())) {
+                assertThat(Files.readString(parameters)).contains("hLayout=deamortized");
+                assertThat(store.read("p/one", 0, pack.length)).isEqualTo(pack);
+                assertThat(store.audit().passed()).isTrue();
+                store.put("p/two", BlobContent.of(pack, 0, 70_000));
+                assertThat(store.read("p/two", 0, 70_000)).isEqualTo(Arrays.copyOf(pack, 70_000));
                 assertThat(store.repair().blocksDamaged()).isZero();
             }
         }

@@ -11,6 +11,9 @@ import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.SealBrokenException;
 import io.coffer.por.code.BlockTag;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.LogRun;
+import io.coffer.por.code.LogState;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
@@ -20,6 +23,7 @@ import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import io.coffer.por.store.ServerStorage;
 import java.security.SecureRandom;
 import java.util.HashMap;
@@ -87,26 +91,35 @@ class AdversarialServerTest {
 
                 @Override
                 public byte[] sealedChecksum(BlockAddress a) {
-                    byte[][] sealed = isC ? storage.sealedC(a.part()) : storage.sealedH(a.level(), a.part());
-                    return sealed[(int) a.index()];
+                    return isC ? storage.sealedC(a.part())[(int) a.index()]
+                            : storage.sealedH(a.level(), a.part(), (int) a.index());
                 }
             });
         }
     }
 
+    /** The oldest current run of H's {@code level} in the client's view. */
+    private static LogRun run(PorClient client, int level) {
+        LogState h = client.state().hLog();
+        return DeamortizedSchedule.runs(h.k(), h.t()).stream().filter(r -> r.level() == level).findFirst()
+                .orElseThrow();
+    }
+
     @Test
-    void deletingHalfOfALevelPlusOneBlockFailsTheAudit() {
+    void deletingHalfOfARunPlusOneBlockFailsTheAudit() {
         MemoryPorServer honest = new MemoryPorServer(10, BLOCK);
         AnswersDespiteLoss server = new AnswersDespiteLoss(honest);
         PorClient client = client(honest, server);
-        writeMany(client, 256); // t = 256: level 8 holds 512 code blocks, more than lambda
-        assertThat(client.state().hLog().filled(8)).isTrue();
+        // the level-8 run of adds 0..255 is complete 2^8 - 9 adds after its last (DeamortizedSchedule.delay):
+        // 512 code blocks, more than lambda
+        writeMany(client, 256 + DeamortizedSchedule.delay(8));
+        LogRun run = run(client, 8);
         assertThat(client.audit().passed()).isTrue();
         MemoryLevelStore vectors = honest.storage().hVectors();
         for (int i = 0; i < 256; i++) {
-            vectors.erase(8, Part.Y, i);
+            vectors.erase(8, Part.Y, run.offset() + i);
         }
-        vectors.erase(8, Part.X, 17);
+        vectors.erase(8, Part.X, run.offset() + 17);
         // the level is now beyond repair: the server has lost data, and must not pass
         assertThatThrownBy(() -> honest.decode(List.of(0))).isInstanceOf(IllegalArgumentException.class);
         for (int trial = 0; trial < 5; trial++) {
@@ -132,12 +145,12 @@ class AdversarialServerTest {
     }
 
     @Test
-    void corruptingOneBlockOfALevelFailsTheAudit() {
+    void corruptingOneBlockOfARunFailsTheAudit() {
         MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
         PorClient client = client(honest, null);
-        writeMany(client, 32 + 6); // levels 5, 2 and 1 filled
+        writeMany(client, 32 + DeamortizedSchedule.delay(5) + 3); // a complete level-5 run: 64 code blocks, all sampled
         assertThat(client.audit().passed()).isTrue();
-        corrupt(honest.storage().hVectors(), 5, Part.X, 7);
+        corrupt(honest.storage().hVectors(), 5, Part.X, run(client, 5).offset() + 7);
         assertThat(client.audit().passed()).isFalse();
     }
 
@@ -256,52 +269,53 @@ class AdversarialServerTest {
         assertThat(client.audit().passed()).isFalse();
     }
 
-    @Test
-    void skippingAnHRebuildFailsTheAudit() {
-        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+    /**
+     * A server that takes the client's checksums for add {@code add} but replaces every vector that add's merge steps
+     * wrote (levels 1 and up) by {@code replacement} of the block written: a merge step skipped or faked.
+     */
+    private static ForwardingPorServer cheatsAtAdd(MemoryPorServer honest, int add,
+            java.util.function.BiFunction<Integer, byte[], int[]> replacement) {
         int[] writes = {0};
-        // takes the block and the client's checksums but computes nothing: the level it should rebuild stays empty
-        ForwardingPorServer lazy = new ForwardingPorServer(new AnswersDespiteLoss(honest)) {
+        return new ForwardingPorServer(honest) {
             @Override
-            public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
-                super.write(index, block, sealedChecksum, newLevel);
-                if (++writes[0] == 16) {
-                    for (Part part : Part.values()) {
-                        for (int i = 0; i < 16; i++) {
-                            honest.storage().hVectors().erase(4, part, i);
+            public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
+                super.write(index, block, sealedChecksum, written);
+                if (++writes[0] == add) {
+                    int hK = honest.storage().hParameters().k();
+                    for (DeamortizedSchedule.Vector v : DeamortizedSchedule.outputs(hK, add)) {
+                        for (Part part : Part.values()) {
+                            if (v.level() > 0) {
+                                honest.storage().hVectors().write(v.level(), part, v.position(),
+                                        replacement.apply(index, block));
+                            }
                         }
                     }
                 }
             }
         };
-        PorClient client = client(honest, lazy);
-        writeMany(client, 16);
-        assertThat(client.state().hLog().filled(4)).isTrue();
+    }
+
+    @Test
+    void skippingAMergeStepFailsTheAudit() {
+        MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
+        int width = honest.storage().hVectors().width();
+        // add 27 is the last step of the merge into the level-4 run of adds 0..15: left undone (zero vectors)
+        int add = 16 + DeamortizedSchedule.delay(4);
+        PorClient client = client(honest, cheatsAtAdd(honest, add, (index, block) -> new int[width]));
+        writeMany(client, add);
+        assertThat(run(client, 4).start()).isZero();
         assertThat(client.audit().passed()).isFalse();
     }
 
     @Test
-    void fakingAnHRebuildFailsTheAudit() {
+    void fakingAMergeStepFailsTheAudit() {
         MemoryPorServer honest = new MemoryPorServer(8, BLOCK);
-        int[] writes = {0};
-        // fills the rebuilt level with copies of the newest block instead of mixing the levels below into it
-        ForwardingPorServer faker = new ForwardingPorServer(honest) {
-            @Override
-            public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
-                super.write(index, block, sealedChecksum, newLevel);
-                if (++writes[0] == 8) {
-                    int[] tagged = BlockTag.tag(Segments.fromBytes(block, 0, block.length), index);
-                    for (Part part : Part.values()) {
-                        for (int i = 0; i < 8; i++) {
-                            honest.storage().hVectors().write(3, part, i, tagged);
-                        }
-                    }
-                }
-            }
-        };
-        PorClient client = client(honest, faker);
-        writeMany(client, 8);
-        assertThat(client.state().hLog().filled(3)).isTrue();
+        // add 12 ends the merge into the level-3 run of adds 0..7: the newest block copied where it writes instead
+        int add = 8 + DeamortizedSchedule.delay(3);
+        PorClient client = client(honest, cheatsAtAdd(honest, add,
+                (index, block) -> BlockTag.tag(Segments.fromBytes(block, 0, block.length), index)));
+        writeMany(client, add);
+        assertThat(run(client, 3).start()).isZero();
         assertThat(client.audit().passed()).isFalse();
     }
 
@@ -331,21 +345,35 @@ class AdversarialServerTest {
     }
 
     @Test
-    void replayingAnOldLevelChecksumIsRejectedOnWrite() {
+    void aStaleChecksumReplayedAtAReusedSlotIsRejectedOnWrite() {
         MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
-        Map<Integer, SealedLevel> first = new HashMap<>();
+        int hK = honest.storage().hParameters().k();
+        Map<List<Integer>, byte[][]> first = new HashMap<>();
         ForwardingPorServer replay = new ForwardingPorServer(honest) {
             @Override
-            public SealedLevel sealedLevel(int level) {
-                return first.computeIfAbsent(level, inner::sealedLevel); // the first checksums of each level
+            public SealedVectors sealedInputs(int count) {
+                SealedVectors right = inner.sealedInputs(count);
+                List<DeamortizedSchedule.Vector> inputs = DeamortizedSchedule.inputs(hK, count);
+                byte[][] x = right.x();
+                byte[][] y = right.y();
+                for (int i = 0; i < inputs.size(); i++) { // the first checksums ever served at each position
+                    int served = i;
+                    byte[][] kept = first.computeIfAbsent(List.of(inputs.get(i).level(), inputs.get(i).position()),
+                            key -> new byte[][] {right.get(Part.X, served), right.get(Part.Y, served)});
+                    x[i] = kept[0];
+                    y[i] = kept[1];
+                }
+                return new SealedVectors(count, x, y);
             }
         };
         PorClient client = client(honest, replay);
-        client.write(0, randomBlock()); // t = 1: level 0 filled
-        client.write(1, randomBlock()); // merges level 0 (first fetch, fresh) into level 1
-        client.write(2, randomBlock()); // t = 3: level 0 filled again, with new checksums
+        // add 2 reads the level-0 run of write 0 (slot 0), adds 4 and 6 those of writes 2 and 4 (slots 2 and 1)
+        for (int i = 0; i < 7; i++) {
+            client.write(i, randomBlock());
+        }
         ClientState before = client.state();
-        assertThatThrownBy(() -> client.write(3, randomBlock())).isInstanceOf(SealBrokenException.class)
+        // add 8 reads the level-0 run of write 6, in slot 0 again: the replayed checksum is add 1's
+        assertThatThrownBy(() -> client.write(7, randomBlock())).isInstanceOf(SealBrokenException.class)
                 .hasMessageContaining("level=0");
         assertThat(client.state()).isEqualTo(before);
     }

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditVerdict;
-import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
@@ -160,41 +161,31 @@ class BatchedWritesTest {
             client.write(random.nextInt(1 << k), block);
         }
         LogState h = client.state().hLog();
-        assertThat(h.t()).isEqualTo((1 << (k - b)) - 1); // H's levels 0..6 filled, 7 blocks pending
+        assertThat(h.t()).isEqualTo((1 << (k - b)) - 1); // 127 batches in H's runs, 7 blocks pending
         assertThat(client.state().pending()).isEqualTo(7);
-        MemoryLevelStore vectors = server.storage().hVectors();
-        int[] v = new int[vectors.width()];
-        for (int level = 0; level < k - b; level++) {
-            long time = SealClock.levelTime(h, level);
-            for (Part part : Part.values()) {
-                byte[][] sealed = server.storage().sealedH(level, part);
-                for (int j = 0; j < 1 << level; j++) {
-                    vectors.read(level, part, j, v);
-                    assertThat(batchKey.checksum(v))
-                            .isEqualTo(sealer.open(BlockAddress.h(level, part, j), time, sealed[j]));
-                }
-            }
-        }
+        RebuildOverChecksumsTest.assertRunsMatch(server.storage(), batchKey, sealer, h);
     }
 
     @Test
     void blocksSwappedWithinABatchVectorFailTheAudit() {
-        MemoryPorServer server = new MemoryPorServer(6, 2, BLOCK); // H over 16 batches of 4: level 3 is 16 vectors
+        MemoryPorServer server = new MemoryPorServer(6, 2, BLOCK); // H over 16 batches of 4
         PorClient client = client(server);
         for (int i = 0; i < 32; i++) {
             client.write(i, randomBlock());
         }
-        assertThat(client.state().hLog().filled(3)).isTrue();
+        LogState h = client.state().hLog();
+        LogRun run = DeamortizedSchedule.runs(h.k(), h.t()).get(0);
+        assertThat(run.level()).isEqualTo(2); // batches 1..4: 8 code vectors, all sampled
         assertThat(client.audit().passed()).isTrue();
         // the same elements, blocks 0 and 1 of one batch vector swapped: a sum over one matrix would not notice
         MemoryLevelStore vectors = server.storage().hVectors();
         int width = Segments.count(BLOCK) + 1;
         int[] v = new int[vectors.width()];
-        vectors.read(3, Part.X, 5, v);
+        vectors.read(2, Part.X, run.offset() + 1, v);
         int[] swapped = v.clone();
         System.arraycopy(v, 0, swapped, width, width);
         System.arraycopy(v, width, swapped, 0, width);
-        vectors.write(3, Part.X, 5, swapped);
+        vectors.write(2, Part.X, run.offset() + 1, swapped);
         AuditVerdict verdict = client.audit();
         assertThat(verdict.passed()).isFalse();
     }

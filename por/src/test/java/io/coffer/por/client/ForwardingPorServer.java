@@ -7,6 +7,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.util.List;
 
 /** A server that passes every call to another: each attack overrides the calls it cheats on. */
@@ -48,18 +49,18 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
-    public SealedLevel sealedLevel(int level) {
-        return inner.sealedLevel(level);
+    public SealedVectors sealedInputs(int count) {
+        return inner.sealedInputs(count);
     }
 
     @Override
-    public void write(int index, byte[] block, byte[] sealedChecksum, SealedLevel newLevel) {
-        inner.write(index, block, sealedChecksum, newLevel);
+    public void write(int index, byte[] block, byte[] sealedChecksum, SealedVectors written) {
+        inner.write(index, block, sealedChecksum, written);
     }
 
     @Override
-    public void flush(SealedLevel newLevel) {
-        inner.flush(newLevel);
+    public void flush(SealedVectors written) {
+        inner.flush(written);
     }
 
     @Override

@@ -6,6 +6,8 @@ import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
@@ -17,13 +19,14 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Section 5.4's premise, end to end: the checksums the client computes by simulating each rebuild (and seals) equal
- * the checksums of the code blocks the server computes over the data, for every level up to n = 2^16 and for C.
+ * Section 5.4's premise, end to end: the checksums the client computes by simulating each deamortised add (and seals)
+ * equal the checksums of the code blocks the server computes over the data, for every run of H up to n = 2^16 and
+ * for C.
  * Blocks are 8 bytes (3 elements and the tag) so 2^16 writes run in seconds.
  */
 class RebuildOverChecksumsTest {
     @Test
-    void everyLevelUpToTwoToTheSixteenthAndCMatchTheirSimulatedChecksums() {
+    void everyRunUpToTwoToTheSixteenthAndCMatchTheirSimulatedChecksums() {
         int k = 16;
         int blockBytes = 8;
         MemoryPorServer server = new MemoryPorServer(k, blockBytes);
@@ -37,15 +40,16 @@ class RebuildOverChecksumsTest {
         for (int i = 0; i < (1 << k) - 1; i++) {
             random.nextBytes(block);
             client.write(random.nextInt(1 << k), block);
+            if (i == (1 << (k - 1)) + DeamortizedSchedule.delay(k - 1)) { // a level-15 run just complete
+                assertThat(DeamortizedSchedule.runs(k, i + 1).get(0).level()).isEqualTo(k - 1);
+                assertRunsMatch(server.storage(), batchKey, sealer, client.state().hLog());
+            }
         }
         LogState log = client.state().hLog();
-        assertThat(log.t()).isEqualTo((1 << k) - 1); // levels 0..15 all filled
-        for (int level = 0; level < k; level++) {
-            assertThat(log.filled(level)).isTrue();
-            assertLevelMatches(server.storage(), batchKey, sealer, level, SealClock.levelTime(log, level));
-        }
+        assertThat(log.t()).isEqualTo((1 << k) - 1);
+        assertRunsMatch(server.storage(), batchKey, sealer, log);
         random.nextBytes(block);
-        client.write(0, block); // the 2^16-th write fills level 16, then C is rebuilt over all of U
+        client.write(0, block); // the 2^16-th write, then C is rebuilt over all of U
         LogState after = client.state().hLog();
         assertThat(after.t()).isZero();
         assertLevelMatches(server.storage(), blockKey, sealer, new CodeParameters(k).cLevel(),
@@ -54,21 +58,47 @@ class RebuildOverChecksumsTest {
 
     private static void assertLevelMatches(ServerStorage storage, ChecksumKey key, ChecksumSealer sealer, int level,
             long time) {
-        boolean isC = level == storage.cParameters().cLevel();
-        MemoryLevelStore vectors = isC ? storage.cVectors() : storage.hVectors();
-        int size = isC ? storage.n() : storage.hParameters().partSize(level);
+        MemoryLevelStore vectors = storage.cVectors();
         int[] v = new int[vectors.width()];
         int mismatches = 0;
         for (Part part : Part.values()) {
-            byte[][] sealed = isC ? storage.sealedC(part) : storage.sealedH(level, part);
-            for (int j = 0; j < size; j++) {
+            byte[][] sealed = storage.sealedC(part);
+            for (int j = 0; j < storage.n(); j++) {
                 vectors.read(level, part, j, v);
-                BlockAddress address = isC ? BlockAddress.c(part, j) : BlockAddress.h(level, part, j);
-                if (!key.checksum(v).equals(sealer.open(address, time, sealed[j]))) {
+                if (!key.checksum(v).equals(sealer.open(BlockAddress.c(part, j), time, sealed[j]))) {
                     mismatches++;
                 }
             }
         }
-        assertThat(mismatches).as("level %d", level).isZero();
+        assertThat(mismatches).as("C").isZero();
+    }
+
+    /**
+     * Every vector of every current run of H (each write of the epoch in one) matches the client's sealed checksum
+     * of its position, opened under the time of the add that wrote it.
+     */
+    static void assertRunsMatch(ServerStorage storage, ChecksumKey key, ChecksumSealer sealer, LogState h) {
+        MemoryLevelStore vectors = storage.hVectors();
+        int[] v = new int[vectors.width()];
+        long epochTime = SealClock.hEpochTime(h.epoch(), h.k());
+        int checked = 0;
+        int mismatches = 0;
+        for (LogRun run : DeamortizedSchedule.runs(h.k(), h.t())) {
+            for (int i = 0; i < run.size(); i++) {
+                DeamortizedSchedule.Vector at =
+                        new DeamortizedSchedule.Vector(run.level(), run.start() >> run.level(), i);
+                for (Part part : Part.values()) {
+                    vectors.read(run.level(), part, at.position(), v);
+                    BlockAddress address = BlockAddress.h(run.level(), part, at.position());
+                    byte[] sealed = storage.sealedH(run.level(), part, at.position());
+                    if (!key.checksum(v).equals(sealer.open(address, epochTime + at.writtenAt(), sealed))) {
+                        mismatches++;
+                    }
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(2 * h.t());
+        assertThat(mismatches).as("vectors of H's runs").isZero();
     }
 }

@@ -100,13 +100,12 @@ class DeamortizedLogTest {
     }
 
     /** Counts the vector reads and writes a log makes. */
-    private static final class CountingStore implements LevelStore {
-        private final LevelStore inner;
+    private static final class CountingStore extends ForwardingLevelStore {
         long reads;
         long writes;
 
         CountingStore(LevelStore inner) {
-            this.inner = inner;
+            super(inner);
         }
 
         void reset() {
@@ -115,30 +114,15 @@ class DeamortizedLogTest {
         }
 
         @Override
-        public int width() {
-            return inner.width();
-        }
-
-        @Override
         public void read(int level, Part part, int index, int[] into) {
             reads++;
-            inner.read(level, part, index, into);
+            super.read(level, part, index, into);
         }
 
         @Override
         public void write(int level, Part part, int index, int[] vector) {
             writes++;
-            inner.write(level, part, index, vector);
-        }
-
-        @Override
-        public void clear(int level) {
-            inner.clear(level);
-        }
-
-        @Override
-        public void clear(int level, int from, int count) {
-            inner.clear(level, from, count);
+            super.write(level, part, index, vector);
         }
     }
 }

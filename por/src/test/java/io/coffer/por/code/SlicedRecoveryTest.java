@@ -124,9 +124,9 @@ class SlicedRecoveryTest {
 
     private static SlicedRecovery.SliceReader counting(MemoryLevelStore store, Map<String, Integer> reads) {
         SlicedRecovery.SliceReader inner = SlicedRecovery.SliceReader.of(store::copy);
-        return (level, part, positions) -> {
+        return (level, part, from, count, positions) -> {
             reads.merge(level + part.name(), 1, Integer::sum);
-            return inner.read(level, part, positions);
+            return inner.read(level, part, from, count, positions);
         };
     }
 }

@@ -148,13 +148,16 @@ class HostileClientTest {
 
     @Test
     void countsBeyondTheParametersAreRefusedBeforeAllocation() throws IOException {
-        // a level claiming 2^30 checksums per part, a decode of 2^31 - 1 blocks, an audit of 2^31 - 1 samples
-        byte[] flush = new WireWriter(16).flag(true).i32(K + 1).i32(1 << 30).toBytes();
-        assertThat(refusedInTheSession(MessageType.FLUSH, flush).message()).contains("level 6 outside [0, 5]")
+        // an add beyond the epoch, an add claiming 2^30 vectors, a decode of 2^31 - 1 blocks, an audit of 2^31 - 1
+        // samples
+        byte[] flush = new WireWriter(16).flag(true).i32((1 << K) + 1).i32(1).toBytes();
+        assertThat(refusedInTheSession(MessageType.FLUSH, flush).message()).contains("add count 33 outside [1, 32]")
                 .doesNotContain("truncated");
         byte[] flush2 = new WireWriter(16).flag(true).i32(3).i32(1 << 30).toBytes();
         assertThat(refusedInTheSession(MessageType.FLUSH, flush2).message())
-                .contains("checksums per part of level 3 1073741824 outside [8, 8]");
+                .contains("vectors of an add 1073741824 outside [0, 9]");
+        byte[] inputs = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
+        assertThat(refusedInTheSession(MessageType.SEALED_INPUTS, inputs).message()).contains("add count");
         byte[] decode = new WireWriter(4).i32(Integer.MAX_VALUE).toBytes();
         assertThat(refusedInTheSession(MessageType.DECODE, decode).message()).contains("blocks to decode");
         assertThat(refusedInTheSession(MessageType.READ_BLOCKS, decode).message()).contains("blocks to read");

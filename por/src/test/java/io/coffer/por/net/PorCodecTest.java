@@ -15,6 +15,7 @@ import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +42,17 @@ class PorCodecTest {
             y[i] = bytes(ChecksumSealer.SEALED_BYTES);
         }
         return new SealedLevel(level, x, y);
+    }
+
+    private SealedVectors vectors(int count, int size) {
+        SealedLevel parts = level(0, size);
+        return new SealedVectors(count, parts.x(), parts.y());
+    }
+
+    private static void assertSameVectors(SealedVectors actual, SealedVectors expected) {
+        assertThat(actual.count()).isEqualTo(expected.count());
+        assertThat(actual.x()).isDeepEqualTo(expected.x());
+        assertThat(actual.y()).isDeepEqualTo(expected.y());
     }
 
     private MerkleProof proof(int index) {
@@ -79,14 +91,18 @@ class PorCodecTest {
     void requestsRoundTrip() {
         byte[] block = bytes(40);
         byte[] sealed = bytes(ChecksumSealer.SEALED_BYTES);
-        SealedLevel l3 = level(3, 8);
-        PorCodec.WriteRequest w = codec.readWrite(codec.write(63, block, sealed, l3));
+        SealedVectors add = vectors(16, params.maxAddVectors()); // H of 2^4 batches: at most 7 vectors an add
+        PorCodec.WriteRequest w = codec.readWrite(codec.write(63, block, sealed, add));
         assertThat(w.index()).isEqualTo(63);
         assertThat(w.block()).isEqualTo(block);
         assertThat(w.sealedChecksum()).isEqualTo(sealed);
-        assertSameLevel(w.newLevel(), l3);
-        assertThat(codec.readWrite(codec.write(0, block, sealed, null)).newLevel()).isNull();
+        assertSameVectors(w.written(), add);
+        assertThat(codec.readWrite(codec.write(0, block, sealed, null)).written()).isNull();
         assertThat(codec.readFlush(codec.flush(null))).isNull();
+        assertSameVectors(codec.readFlush(codec.flush(add)), add);
+        assertThat(codec.readAddCount(codec.addCount(16))).isEqualTo(16);
+        assertThat(params.maxFrameBytes()).isGreaterThanOrEqualTo(2 + codec.write(63, block, sealed, add).length
+                + SessionMac.BYTES);
         SealedLevel c = level(7, 64);
         assertSameLevel(codec.readRebuildC(codec.rebuildC(c)), c);
         AuditChallenge challenge = new AuditChallenge(List.of(BlockAddress.h(2, Part.Y, 3), BlockAddress.c(Part.X, 60)),
@@ -122,6 +138,9 @@ class PorCodecTest {
         for (int i = 0; i < 64; i++) {
             sealedU.add(i % 3 == 0 ? null : bytes(ChecksumSealer.SEALED_BYTES));
         }
+        SealedVectors inputs = vectors(3, 2);
+        assertSameVectors(codec.readSealedVectors(codec.sealedVectors(inputs)), inputs);
+        assertThat(codec.readSealedVectors(codec.sealedVectors(vectors(1, 0))).size()).isZero();
         List<byte[]> u = codec.readSealedList(codec.sealedList(sealedU));
         for (int i = 0; i < 64; i++) {
             assertThat(u.get(i)).isEqualTo(sealedU.get(i));
@@ -140,8 +159,15 @@ class PorCodecTest {
     @Test
     void fieldsOutOfBoundsAreRefused() {
         assertThatThrownBy(() -> codec.readIndex(new byte[] {0, 0, 0, 64})).isInstanceOf(MalformedFrameException.class);
-        assertThatThrownBy(() -> codec.readLevelNumber(new byte[] {0, 0, 0, 5})) // H's levels: 0..k-b = 4
-                .isInstanceOf(MalformedFrameException.class).hasMessageContaining("level 5 outside [0, 4]");
+        assertThatThrownBy(() -> codec.readAddCount(new byte[] {0, 0, 0, 17})) // H's adds: 1..2^(k-b) = 16
+                .isInstanceOf(MalformedFrameException.class).hasMessageContaining("add count 17 outside [1, 16]");
+        assertThatThrownBy(() -> codec.readAddCount(new byte[] {0, 0, 0, 0}))
+                .isInstanceOf(MalformedFrameException.class);
+        byte[] manyVectors = new WireWriter(8).i32(3).i32(params.maxAddVectors() + 1).toBytes();
+        assertThatThrownBy(() -> codec.readSealedVectors(manyVectors)).isInstanceOf(MalformedFrameException.class)
+                .hasMessageContaining("vectors of an add");
+        byte[] promisedVectors = new WireWriter(8).i32(3).i32(2).toBytes(); // two vectors promised, none sent
+        assertThatThrownBy(() -> codec.readSealedVectors(promisedVectors)).hasMessageContaining("cannot fit");
         byte[] wide = new WireWriter(8).i32(params.maxAggregateWidth() + 1).toBytes();
         assertThatThrownBy(() -> codec.readAuditResponse(wide)).hasMessageContaining("aggregate width");
         byte[] promised = new WireWriter(8).i32(40).toBytes(); // 40 elements promised, none sent

@@ -159,8 +159,8 @@ class RemotePorServerTest {
         MemoryPorServer server = new MemoryPorServer(5, 32);
         RemotePorServer remote = serve(server);
         PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
-        assertThatThrownBy(() -> remote.sealedLevel(3)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("level 3 is empty");
+        assertThatThrownBy(() -> remote.sealedInputs(3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the next add of H is 1");
         assertThatThrownBy(() -> remote.write(1, new byte[31], new byte[48], null))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(remote.read(0).block()).isEqualTo(new byte[32]);

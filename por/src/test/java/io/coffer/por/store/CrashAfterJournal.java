@@ -5,6 +5,7 @@ import io.coffer.por.net.PorCodec;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.server.SealedVectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
@@ -54,7 +55,7 @@ final class CrashAfterJournal {
 
     private byte[] recordOf(String method, Object[] args) {
         if (type == MessageType.WRITE && method.equals("write") && args[3] != null) {
-            return codec.write((int) args[0], (byte[]) args[1], (byte[]) args[2], (SealedLevel) args[3]);
+            return codec.write((int) args[0], (byte[]) args[1], (byte[]) args[2], (SealedVectors) args[3]);
         }
         if (type == MessageType.REBUILD_C && method.equals("rebuildC")) {
             return codec.rebuildC((SealedLevel) args[0]);

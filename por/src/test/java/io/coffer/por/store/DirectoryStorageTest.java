@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedSchedule;
 import io.coffer.por.code.LevelStore;
+import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
@@ -19,6 +21,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -163,31 +166,42 @@ class DirectoryStorageTest {
             h.read(3, Part.Y, 2, into);
             assertThat(into).isEqualTo(w);
             assertThatThrownBy(() -> h.read(3, Part.X, 5, into)).isInstanceOf(IllegalStateException.class);
-            assertThatThrownBy(() -> h.read(3, Part.Y, 8, into)).isInstanceOf(IllegalArgumentException.class);
+            h.write(3, Part.Y, 23, v); // level 3's three run slots: 24 vectors a part
+            h.read(3, Part.Y, 23, into);
+            assertThat(into).isEqualTo(v);
+            assertThatThrownBy(() -> h.read(3, Part.Y, 24, into)).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> h.write(3, Part.Y, 0, new int[WIDTH + 1]))
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }
 
     @Test
-    void sealedChecksumsOfALevelAreKeptWholeAndTheirPresenceFollowsTheLogState() throws IOException {
-        byte[][] x = {sealed(), sealed(), sealed(), sealed()};
-        byte[][] y = {sealed(), sealed(), sealed(), sealed()};
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
-            storage.setSealedH(2, x, y);
-            assertThat(storage.hasSealedH(2)).isTrue();
-            assertThat(storage.sealedH(2, Part.Y)).isDeepEqualTo(y);
-            assertThat(storage.sealedH(2, Part.X, 3)).isEqualTo(x[3]);
-            assertThatThrownBy(() -> storage.setSealedH(1, x, y)).isInstanceOf(IllegalArgumentException.class);
-            storage.clearSealedH(2);
-            assertThat(storage.sealedH(2, Part.X)).isNull();
+    void sealedChecksumsOfHAreKeptPerVectorInFilesAndInMemoryAcrossASpill() throws IOException {
+        byte[] x = sealed();
+        byte[] y = sealed();
+        byte[] x0 = sealed();
+        byte[] y0 = sealed();
+        long budget = 2L * 3 * WIDTH * Integer.BYTES; // level 0's three run slots in memory
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                budget)) {
+            assertThat(storage.memoryLevels()).isEqualTo(1);
+            storage.setSealedH(2, 11, x, y); // level 2: 3 * 4 positions a part
+            storage.setSealedH(0, 2, x0, y0);
+            assertThat(storage.sealedH(2, Part.Y, 11)).isEqualTo(y);
+            assertThat(storage.sealedH(2, Part.X, 11)).isEqualTo(x);
+            assertThat(storage.sealedH(2, Part.X, 10)).as("never written").isNull();
+            assertThat(storage.sealedH(0, Part.Y, 2)).isEqualTo(y0);
+            assertThatThrownBy(() -> storage.setSealedH(2, 12, x, y)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> storage.sealedH(1, Part.X, 6)).isInstanceOf(IllegalArgumentException.class);
+            storage.spillMemoryLevels();
+            storage.force();
         }
-        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(), 0)) {
-            LogState t4 = new LogState(4, 4, 1); // level 2 filled
-            storage.resetSealedPresence(t4::filled, true);
-            assertThat(storage.hasSealedH(2)).isTrue();
-            assertThat(storage.hasSealedH(1)).isFalse();
-            assertThat(storage.sealedH(2, Part.X)).isDeepEqualTo(x);
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, 4, 0, BLOCK, WIDTH, null, ByteOrder.nativeOrder(),
+                budget)) {
+            assertThat(storage.sealedH(2, Part.X, 11)).isEqualTo(x);
+            assertThat(storage.sealedH(0, Part.X, 2)).as("spilled to its file").isEqualTo(x0);
+            storage.clearSealedH();
+            assertThat(storage.sealedH(2, Part.Y, 11)).as("a file keeps what a new epoch never reads").isEqualTo(y);
         }
     }
 
@@ -202,7 +216,7 @@ class DirectoryStorageTest {
             PorClient onMemory = PorClient.initialize(memory, key, new SecureRandom(), s -> { });
             PorClient onFiles = PorClient.initialize(files, key, new SecureRandom(), s -> { });
             SplittableRandom writes = new SplittableRandom(9);
-            for (int i = 0; i < 32 + 23; i++) { // a C rebuild, then t = 11 (levels 0, 1, 3) and a pending block
+            for (int i = 0; i < 32 + 23; i++) { // a C rebuild, then t = 11 and a pending block
                 int index = writes.nextInt(1 << k);
                 byte[] block = RandomBytes.of(writes, BLOCK);
                 onMemory.write(index, block);
@@ -210,13 +224,14 @@ class DirectoryStorageTest {
             }
             assertThat(files.state()).isEqualTo(memory.state());
             CodeParameters h = storage.hParameters();
-            for (int level = 0; level <= h.k(); level++) {
-                if (files.state().filled(level)) {
-                    assertSameVectors(memory.storage().hVectors(), storage.hVectors(), level, h.partSize(level));
-                }
+            List<LogRun> runs = DeamortizedSchedule.runs(h.k(), files.state().t());
+            assertThat(runs).extracting(LogRun::level).containsExactly(2, 2, 1, 0); // adds 1..4, 5..8, 9 and 10, 11
+            for (LogRun run : runs) {
+                assertSameVectors(memory.storage().hVectors(), storage.hVectors(), run.level(), run.offset(),
+                        run.size());
             }
             int cLevel = storage.cParameters().cLevel();
-            assertSameVectors(memory.storage().cVectors(), storage.cVectors(), cLevel, 1 << k);
+            assertSameVectors(memory.storage().cVectors(), storage.cVectors(), cLevel, 0, 1 << k);
             for (int i = 0; i < 1 << k; i++) {
                 assertThat(files.read(i).block()).isEqualTo(memory.read(i).block());
             }
@@ -224,11 +239,11 @@ class DirectoryStorageTest {
         }
     }
 
-    private static void assertSameVectors(LevelStore expected, LevelStore actual, int level, int size) {
+    private static void assertSameVectors(LevelStore expected, LevelStore actual, int level, int from, int size) {
         int[] a = new int[expected.width()];
         int[] b = new int[actual.width()];
         for (Part part : Part.values()) {
-            for (int i = 0; i < size; i++) {
+            for (int i = from; i < from + size; i++) {
                 expected.read(level, part, i, a);
                 actual.read(level, part, i, b);
                 assertThat(b).as("level %d %s %d", level, part, i).isEqualTo(a);

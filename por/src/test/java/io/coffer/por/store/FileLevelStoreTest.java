@@ -87,7 +87,7 @@ class FileLevelStoreTest {
                 store.read(2, Part.X, i, into);
                 assertThat(into).isEqualTo(vectors[i]);
             }
-            int[][] slice = store.readSlice(2, Part.X, new int[] {0, 5, 11});
+            int[][] slice = store.readSlice(2, Part.X, 0, 4, new int[] {0, 5, 11});
             for (int i = 0; i < 4; i++) {
                 assertThat(slice[i]).containsExactly(vectors[i][0], vectors[i][5], vectors[i][11]);
             }

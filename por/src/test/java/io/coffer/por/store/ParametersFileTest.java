@@ -23,9 +23,9 @@ class ParametersFileTest {
     void aNewStoreRecordsThePlatformsByteOrderAndKeepsIt() throws IOException {
         Path file = dir.resolve("parameters");
         ParametersFile.Stored created = ParametersFile.fix(file, PARAMS);
-        assertThat(created).isEqualTo(new ParametersFile.Stored(PARAMS, ByteOrder.nativeOrder()));
+        assertThat(created).isEqualTo(new ParametersFile.Stored(PARAMS, ByteOrder.nativeOrder(), true));
         String name = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? "little" : "big";
-        assertThat(Files.readString(file)).contains("vectorOrder=" + name);
+        assertThat(Files.readString(file)).contains("vectorOrder=" + name).contains("hLayout=deamortized");
         assertThat(ParametersFile.fix(file, null)).isEqualTo(created);
         assertThat(ParametersFile.fix(file, PARAMS)).isEqualTo(created);
     }
@@ -35,17 +35,23 @@ class ParametersFileTest {
         Path file = dir.resolve("parameters");
         Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\n", StandardCharsets.US_ASCII);
         assertThat(ParametersFile.fix(file, PARAMS)).isEqualTo(new ParametersFile.Stored(PARAMS,
-                ByteOrder.BIG_ENDIAN));
+                ByteOrder.BIG_ENDIAN, false));
         assertThat(Files.readString(file)).doesNotContain("vectorOrder"); // the file is left as it was
+        ParametersFile.markDeamortized(file);
+        assertThat(ParametersFile.fix(file, PARAMS)).as("an older store once H is emptied")
+                .isEqualTo(new ParametersFile.Stored(PARAMS, ByteOrder.BIG_ENDIAN, true));
         Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nvectorOrder=little\n", StandardCharsets.US_ASCII);
         assertThat(ParametersFile.fix(file, null).vectorOrder()).isEqualTo(ByteOrder.LITTLE_ENDIAN);
     }
 
     @Test
-    void anUnknownByteOrderIsRefused() throws IOException {
+    void anUnknownByteOrderOrLayoutIsRefused() throws IOException {
         Path file = dir.resolve("parameters");
         Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nvectorOrder=middle\n", StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> ParametersFile.fix(file, PARAMS)).isInstanceOf(IOException.class)
                 .hasMessageContaining("unknown vector byte order: middle");
+        Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nhLayout=spiral\n", StandardCharsets.US_ASCII);
+        assertThatThrownBy(() -> ParametersFile.fix(file, PARAMS)).isInstanceOf(IOException.class)
+                .hasMessageContaining("unknown layout of H: spiral");
     }
 }

@@ -54,7 +54,7 @@ class SliceReadsTest {
             int[] pieces = IntStream.range(0, 4).flatMap(b -> IntStream.range(b * 500 + 7, b * 500 + 12)).toArray();
             for (int[] positions : new int[][] {pieces, IntStream.range(0, WIDTH).toArray(), {0}, {WIDTH - 1}}) {
                 for (VectorStore store : new VectorStore[] {files, objects}) {
-                    int[][] slice = store.readSlice(2, Part.Y, positions);
+                    int[][] slice = store.readSlice(2, Part.Y, 0, 4, positions);
                     for (int i = 0; i < 4; i++) {
                         int[] expected = new int[positions.length];
                         for (int j = 0; j < positions.length; j++) {

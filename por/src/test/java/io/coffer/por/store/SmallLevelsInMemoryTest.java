@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
 import java.io.IOException;
@@ -23,23 +24,26 @@ class SmallLevelsInMemoryTest {
     @Test
     void theBudgetSaysHowManyLevelsFromLevelZero() {
         CodeParameters h = new CodeParameters(4);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 0)).isZero();
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 2 * 40 - 1)).isZero();
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 2 * 40)).isEqualTo(1);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 6 * 40)).isEqualTo(2);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 14 * 40 - 1)).isEqualTo(2);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, Long.MAX_VALUE / 4)).isEqualTo(4); // never C's level
-        assertThat(SmallLevelsInMemory.defaultBudget()).isPositive()
-                .isLessThanOrEqualTo(SmallLevelsInMemory.MAX_BUDGET_BYTES);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, 0)).isZero();
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, 2 * 40 - 1)).isZero();
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, 2 * 40)).isEqualTo(1);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, 6 * 40)).isEqualTo(2);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, 14 * 40 - 1)).isEqualTo(2);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, Long.MAX_VALUE / 4)).isEqualTo(4); // never C's level
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 3, 6 * 40 * 3)).as("three run slots a level").isEqualTo(2);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 3, 6 * 40 * 3 - 1)).isEqualTo(1);
+        assertThat(SmallLevelsInMemory.defaultBudget()).as("none unless asked for").isZero();
     }
 
     @Test
-    void theGatewaysStoreKeepsLevelsZeroToFiveInMemoryAtTheLargestBudget() {
+    void theFormerDefaultBudgetHoldsLevelsZeroToThreeOfTheGatewaysStoreWithThreeRunSlots() {
         CodeParameters h = new CodeParameters(16 - 4); // 2^16 blocks of 64 KiB, batches of 2^4
         int width = (Segments.count(64 << 10) + 1) << 4;
-        assertThat(SmallLevelsInMemory.memoryLevels(h, width, SmallLevelsInMemory.MAX_BUDGET_BYTES)).isEqualTo(6);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 128L << 20)).as("a 1 GiB heap").isEqualTo(5);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 32L << 20)).as("the former budget").isEqualTo(3);
+        int slots = DeamortizedLog.SLOTS; // each level three times the vectors of an amortised one
+        long formerDefault = 160L << 20;
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, slots, formerDefault)).isEqualTo(4);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, slots, 64L << 20)).isEqualTo(3);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 1, formerDefault)).as("one slot a level").isEqualTo(6);
     }
 
     @Test
@@ -55,8 +59,7 @@ class SmallLevelsInMemoryTest {
             System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "-1");
             assertThatThrownBy(SmallLevelsInMemory::defaultBudget).isInstanceOf(IllegalArgumentException.class);
             System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
-            assertThat(SmallLevelsInMemory.defaultBudget()).isEqualTo(Math.min(SmallLevelsInMemory.MAX_BUDGET_BYTES,
-                    Runtime.getRuntime().maxMemory() / 8));
+            assertThat(SmallLevelsInMemory.defaultBudget()).isZero();
         } finally {
             if (before == null) {
                 System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
@@ -88,7 +91,7 @@ class SmallLevelsInMemoryTest {
             assertThat(into).as("level 1 in memory only").isEqualTo(old);
             files.read(2, Part.X, 0, into);
             assertThat(into).as("level 2 in files").isEqualTo(fresh);
-            assertThat(store.readSlice(1, Part.X, new int[] {1, 4})).isEqualTo(new int[][] {{20, 50}, {20, 50}});
+            assertThat(store.readSlice(1, Part.X, 0, 2, new int[] {1, 4})).isEqualTo(new int[][] {{20, 50}, {20, 50}});
             assertThat(Files.size(dir.resolve("h-1-x.vectors"))).isEqualTo(width * Integer.BYTES);
         }
     }
