@@ -95,6 +95,23 @@ public final class HierarchicalLog implements WriteLog {
     }
 
     /**
+     * 2^levels: a filled level l below {@code levels} holds the adds since t was last a multiple of 2^(l+1), so within
+     * the last 2^levels, and HAdd reads only filled levels.
+     */
+    @Override
+    public int addsHeldBelow(int levels) {
+        return heldBelow(levels, levels);
+    }
+
+    /** 2^exponent adds (at most 2^30) for one level or more, none for none. */
+    static int heldBelow(int levels, int exponent) {
+        if (levels < 0) {
+            throw new IllegalArgumentException("a number of levels: " + levels);
+        }
+        return levels == 0 ? 0 : 1 << Math.min(exponent, Integer.SIZE - 2);
+    }
+
+    /**
      * HAdd(B): adds the next write's vector to the log. Returns {@code true} when this was the epoch's n-th write,
      * after which {@link #rebuildC} must run before the next add.
      */

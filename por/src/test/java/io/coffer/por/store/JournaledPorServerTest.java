@@ -18,6 +18,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,12 +129,12 @@ class JournaledPorServerTest {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
             writeRandom(client, expected, 7); // three pending
         }
-        long whole = Files.size(dir.resolve("journal"));
+        long whole = Files.size(newestSegment());
         // a crash in the middle of an append: a header promising 500 bytes, and 3 of them
-        Files.write(dir.resolve("journal"), new byte[] {0, 0, 1, (byte) 0xf4, 1, 2, 3, 4, 13, 9, 9, 9},
+        Files.write(newestSegment(), new byte[] {0, 0, 1, (byte) 0xf4, 1, 2, 3, 4, 13, 9, 9, 9},
                 StandardOpenOption.APPEND);
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            assertThat(Files.size(dir.resolve("journal"))).isEqualTo(whole);
+            assertThat(Files.size(newestSegment())).isEqualTo(whole);
             PorClient client = resume(server);
             assertContent(client, expected);
             writeRandom(client, expected, 1); // completes the batch the journal held
@@ -157,7 +158,7 @@ class JournaledPorServerTest {
             client.flush(); // nothing pending: the batch is forced, and only now in U's files
             assertThat(Files.readAllBytes(blocks)).isNotEqualTo(blocksBeforeFlush);
             afterBatch = client.state();
-            journalAfterBatch = Files.size(dir.resolve("journal"));
+            journalAfterBatch = Files.size(newestSegment());
             contentAfterBatch = expected.clone();
             byte[] blocksBefore = Files.readAllBytes(blocks);
             byte[] sealedBefore = Files.readAllBytes(sealed);
@@ -169,11 +170,11 @@ class JournaledPorServerTest {
             }
             assertThat(Files.readAllBytes(blocks)).isEqualTo(blocksBefore);
             assertThat(Files.readAllBytes(sealed)).isEqualTo(sealedBefore);
-            assertThat(Files.size(dir.resolve("journal"))).isGreaterThan(journalAfterBatch);
+            assertThat(Files.size(newestSegment())).isGreaterThan(journalAfterBatch);
             assertContent(client, expected);
         }
         // a power loss before the batch completed: the unforced records never reached the disk
-        try (FileChannel journal = FileChannel.open(dir.resolve("journal"), StandardOpenOption.WRITE)) {
+        try (FileChannel journal = FileChannel.open(newestSegment(), StandardOpenOption.WRITE)) {
             journal.truncate(journalAfterBatch);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
@@ -191,12 +192,12 @@ class JournaledPorServerTest {
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
             writeRandom(client, expected, 3); // pending, each in the journal
         }
-        long whole = Files.size(dir.resolve("journal"));
-        byte[] bytes = Files.readAllBytes(dir.resolve("journal"));
+        long whole = Files.size(newestSegment());
+        byte[] bytes = Files.readAllBytes(newestSegment());
         bytes[bytes.length - 5] ^= 1; // inside the last record (the third write)
-        Files.write(dir.resolve("journal"), bytes);
+        Files.write(newestSegment(), bytes);
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            assertThat(Files.size(dir.resolve("journal"))).isLessThan(whole);
+            assertThat(Files.size(newestSegment())).isLessThan(whole);
             // the third write is gone from the log: the client's batch holds it, and the next audit says so
             PorClient client = resume(server);
             client.flush();
@@ -283,6 +284,19 @@ class JournaledPorServerTest {
         }
     }
 
+    /** The journal's segment that calls are appended to. */
+    private Path newestSegment() throws IOException {
+        List<Path> all = segments();
+        return all.get(all.size() - 1);
+    }
+
+    private List<Path> segments() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
+                    .toList();
+        }
+    }
+
     /** Overwrites the first half of {@code file} with random bytes, as an interrupted rewrite of it may leave it. */
     private void garble(Path file) throws IOException {
         garble(file, 0, (int) (Files.size(file) / 2));
@@ -297,20 +311,25 @@ class JournaledPorServerTest {
     }
 
     @Test
-    void levelsInMemoryNeverReachTheFilesAndTheCheckpointMovesOnlyWhenTheyAreEmpty() throws IOException {
+    void levelsInMemoryNeverReachTheFilesAndTheCheckpointMovesEveryHalfWindowKeepingTheWindow() throws IOException {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
-            assertThat(server.storage().memoryLevels()).isEqualTo(2);
+            assertThat(server.storage().memoryLevels()).isEqualTo(2); // a window of 4 adds, a checkpoint every 2
             PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            long checkpointOnly = server.journalBytes();
+            long checkpointOnly = Files.size(newestSegment());
             for (int write = 1; write <= 32 + 20; write++) { // an epoch, a C rebuild, and on
                 writeRandom(client, expected, 1);
                 int t = server.state().t();
                 boolean batchEnded = write % 2 == 0;
-                if (batchEnded && t % 4 == 0) {
-                    assertThat(server.journalBytes()).as("write %d, t = %d", write, t).isEqualTo(checkpointOnly);
+                String at = "write " + write + ", t = " + t;
+                if (t == 0) { // the C rebuild: a new epoch needs no window
+                    assertThat(segments()).as(at).hasSize(1);
+                } else if (batchEnded && t % 2 == 0) {
+                    assertThat(Files.size(newestSegment())).as(at).isEqualTo(checkpointOnly);
+                    // the window: the segments of the latest 4 adds (2 each), or back to the epoch's start
+                    assertThat(segments()).as(at).hasSize(Math.min(t, 4) / 2 + 1);
                 } else {
-                    assertThat(server.journalBytes()).as("write %d, t = %d", write, t).isGreaterThan(checkpointOnly);
+                    assertThat(Files.size(newestSegment())).as(at).isGreaterThan(checkpointOnly);
                 }
                 if (t >= 4) {
                     assertThat(dir.resolve("h-2-x.vectors")).exists();
@@ -374,7 +393,7 @@ class JournaledPorServerTest {
             assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
             assertThat(dir.resolve("h-0-x.vectors")).doesNotExist();
         }
-        assertThat(Files.size(dir.resolve("journal"))).isEqualTo(checkpointOnly);
+        assertThat(Files.size(newestSegment())).isEqualTo(checkpointOnly);
         assertThat(dir.resolve("h-0-x.vectors")).exists();
         assertThat(dir.resolve("h-0.sealed")).exists();
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
