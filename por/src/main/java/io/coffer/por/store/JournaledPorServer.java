@@ -371,6 +371,19 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
+    /**
+     * Stops as kill -9 stops the process (tests): nothing more is forced, spilled or checkpointed, and what was
+     * written stays in the page cache; the files and the directory's lock are let go so this process may open it
+     * again.
+     */
+    void haltAsKilled() throws IOException {
+        failed = true;
+        inner.discardPreparedDecode();
+        try (journal; storage; lockFile) {
+            lock.release();
+        }
+    }
+
     private void usable() {
         if (failed) {
             throw new IllegalStateException("the PoR server could not save an earlier change: restart it");

@@ -1,0 +1,262 @@
+package io.coffer.por.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.coffer.por.client.ClientState;
+import io.coffer.por.client.PorClient;
+import io.coffer.por.code.LogState;
+import io.coffer.por.field.Segments;
+import io.coffer.por.net.MessageType;
+import io.coffer.por.net.ServerParameters;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The journal's window: a server stopped as kill -9 stops it (abandoned, never closed: its levels in memory never
+ * reach their files) at counts where H's levels in memory are filled comes back from the window and the calls after
+ * the checkpoint; a damaged, cut or incomplete window is refused; a former single-file journal opens.
+ */
+class JournalWindowTest {
+    private static final byte[] MASTER_KEY = new byte[32];
+    private static final int BLOCK = 24;
+    /** k = 5, b = 1: H holds 2^4 batches of 2 blocks. */
+    private static final ServerParameters PARAMS = new ServerParameters(5, 1, BLOCK);
+    /** H's levels 0 and 1 in memory: a window of 4 adds, a checkpoint every 2. */
+    private static final long TWO_LEVELS = 6L * (Segments.count(BLOCK) + 1) * 2 * Integer.BYTES;
+    private static final long FILES_ONLY = 0;
+
+    static {
+        new SplittableRandom(42).nextBytes(MASTER_KEY);
+    }
+
+    @TempDir
+    Path root;
+
+    private final List<ClientState> persisted = new ArrayList<>();
+    private final SplittableRandom random = new SplittableRandom(19);
+
+    @Test
+    void aServerKilledAtAnyCountComesBackWithItsLevelsInMemoryFromTheWindow() throws IOException {
+        int withLevelsInMemoryAtTheCheckpoint = 0;
+        for (int writes = 33; writes <= 32 + 31; writes++) { // the second epoch, every t and with a block pending
+            Path dir = root.resolve("w" + writes);
+            persisted.clear();
+            byte[][] expected = new byte[32][];
+            JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
+            PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
+            writeRandom(client, expected, writes);
+            LogState acknowledged = killed.state();
+            int checkpoint = acknowledged.t() - acknowledged.t() % 2;
+            if (checkpoint % 4 != 0) {
+                withLevelsInMemoryAtTheCheckpoint++; // level 1 filled in memory: only the window rebuilds it
+            }
+            for (String file : List.of("h-0-x.vectors", "h-1-x.vectors", "h-0.sealed", "h-1.sealed")) {
+                assertThat(dir.resolve(file)).as("never written to files").doesNotExist();
+            }
+            killed.haltAsKilled(); // never closed: nothing spilled or checkpointed beyond what the calls did
+            try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+                assertThat(server.state()).as("%d writes", writes).isEqualTo(acknowledged);
+                PorClient resumed = resume(server);
+                assertContent(resumed, expected);
+                writeRandom(resumed, expected, 9); // across the next checkpoints
+                assertContent(resumed, expected);
+            }
+        }
+        assertThat(withLevelsInMemoryAtTheCheckpoint).isGreaterThan(10);
+    }
+
+    @Test
+    void aCrashRightAfterTheRecordOfABatchThatMovesTheCheckpointIsRedoneOverTheWindow() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
+        PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+        writeRandom(client, expected, 32 + 11); // t = 5, one pending
+        CrashAfterJournal crash = new CrashAfterJournal(server, dir, PARAMS, MessageType.WRITE);
+        writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
+                persisted::add), expected, 1); // t = 6: level 1 filled in memory, a checkpoint
+        assertThat(server.state().t()).isEqualTo(6);
+        server.haltAsKilled();
+        crash.rewindJournal(); // killed right after the record: the checkpoint at 4, its window, the calls since
+        garble(dir.resolve("u.blocks"), (long) crash.index() * BLOCK, BLOCK / 2); // a torn write of the block
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(reopened.state()).isEqualTo(new LogState(4, 6, 2));
+            PorClient resumed = resume(reopened);
+            assertContent(resumed, expected);
+            writeRandom(resumed, expected, 7);
+            assertContent(resumed, expected);
+        }
+    }
+
+    @Test
+    void segmentsBeforeTheWindowThatACrashLeftAreDeletedAtOpen() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
+        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
+        writeRandom(client, expected, 32 + 8); // t = 4: segments from t = 0, 2 and 4
+        List<Path> before = segments(dir);
+        List<byte[]> bytes = new ArrayList<>();
+        for (Path p : before) {
+            bytes.add(Files.readAllBytes(p));
+        }
+        writeRandom(client, expected, 4); // t = 6: the segment from t = 0 is outside the window and deleted
+        assertThat(segments(dir)).doesNotContain(before.get(0));
+        killed.haltAsKilled();
+        Files.write(before.get(0), bytes.get(0)); // as a crash between the new segment and the deletes leaves it
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(segments(dir)).doesNotContain(before.get(0)).hasSize(3);
+            assertContent(resume(server), expected);
+        }
+    }
+
+    private void garble(Path file, long from, int length) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        byte[] noise = new byte[length];
+        random.nextBytes(noise);
+        System.arraycopy(noise, 0, bytes, (int) from, length);
+        Files.write(file, bytes);
+    }
+
+    @Test
+    void aDamagedCutOrIncompleteWindowIsRefusedAndNeverReplayed() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
+        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
+        writeRandom(client, expected, 32 + 14); // t = 7: a checkpoint at 6 (level 1 filled), its window 2..6
+        killed.haltAsKilled();
+        List<Path> segments = segments(dir);
+        assertThat(segments).hasSize(3); // the window's two segments and the newest
+        Path window = segments.get(1);
+        byte[] whole = Files.readAllBytes(window);
+
+        byte[] flipped = whole.clone();
+        flipped[flipped.length - 3] ^= 1; // inside the last write of the window
+        Files.write(window, flipped);
+        assertRefused(dir, "damaged");
+
+        Files.write(window, Arrays.copyOf(whole, whole.length - 10)); // cut short
+        assertRefused(dir, "damaged");
+
+        Files.delete(window);
+        assertRefused(dir, "missing");
+
+        Files.write(window, Arrays.copyOf(whole, 8 + 9 + 26)); // its checkpoint alone: adds lost
+        assertRefused(dir, "ends at");
+
+        Files.write(window, whole); // put back whole: the refusals changed nothing on disk
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertContent(resume(server), expected);
+        }
+    }
+
+    @Test
+    void aFormerSingleFileJournalBecomesTheFirstSegmentAndItsCallsAreRedone() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, FILES_ONLY);
+        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
+        writeRandom(client, expected, 32 + 7); // t = 3, one pending: after a checkpoint at t = 3 (every batch)
+        killed.haltAsKilled();
+        List<Path> segments = segments(dir);
+        assertThat(segments).hasSize(1);
+        List<ServerJournal.Entry> entries = new ArrayList<>();
+        ServerJournal.readWhole(segments.get(0), ServerJournal.MAGIC, Integer.MAX_VALUE, entries);
+        assertThat(entries).hasSize(2); // the checkpoint and the pending write
+        // the former form: "CPORJNL2", a checkpoint of type 101 (epoch, t), the calls since
+        ByteBuffer former = ByteBuffer.allocate(1 << 16).put(ServerJournal.FORMER_MAGIC);
+        frame(former, (byte) 101, ByteBuffer.allocate(12).putLong(2).putInt(3).array());
+        frame(former, entries.get(1).type(), entries.get(1).payload());
+        Files.delete(segments.get(0));
+        Files.write(dir.resolve(SegmentedJournal.FORMER), Arrays.copyOf(former.array(), former.position()));
+
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(dir.resolve(SegmentedJournal.FORMER)).doesNotExist();
+            assertThat(segments(dir)).hasSize(1);
+            assertThat(server.state()).isEqualTo(new LogState(4, 3, 2));
+            PorClient resumed = resume(server);
+            assertContent(resumed, expected); // levels 0 and 1 from their files, the pending write redone
+            writeRandom(resumed, expected, 40); // over the next C rebuild
+            assertContent(resumed, expected);
+        }
+    }
+
+    @Test
+    void aChangedMemoryBudgetRebuildsTheLevelsTheWindowWasKeptForThenSpillsThem() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
+        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
+        writeRandom(client, expected, 32 + 15); // t = 7, one pending: levels 0..2 filled, 0 and 1 in memory
+        killed.haltAsKilled();
+        JournaledPorServer fewer = JournaledPorServer.open(dir, null, null, FILES_ONLY);
+        assertThat(fewer.storage().memoryLevels()).isZero();
+        PorClient resumed = resume(fewer);
+        assertContent(resumed, expected); // levels 0 and 1 rebuilt from the window into their files
+        writeRandom(resumed, expected, 5); // t = 10
+        fewer.haltAsKilled();
+        try (JournaledPorServer more = JournaledPorServer.open(dir, null, null, 1L << 20)) {
+            assertThat(more.storage().memoryLevels()).isEqualTo(4);
+            resumed = resume(more);
+            assertContent(resumed, expected);
+            writeRandom(resumed, expected, 9);
+            assertContent(resumed, expected);
+        }
+    }
+
+    private void assertRefused(Path dir, String why) {
+        assertThatThrownBy(() -> JournaledPorServer.open(dir, null, null, TWO_LEVELS).close())
+                .isInstanceOf(IOException.class).hasMessageContaining("window").hasMessageContaining(why);
+    }
+
+    /** A record as the journal frames it: length, CRC32C of type and payload, type, payload (docs/FORMAT.md). */
+    private static void frame(ByteBuffer into, byte type, byte[] payload) {
+        CRC32C crc = new CRC32C();
+        crc.update(type);
+        crc.update(payload);
+        into.putInt(payload.length).putInt((int) crc.getValue()).put(type).put(payload);
+    }
+
+    private static List<Path> segments(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
+                    .toList();
+        }
+    }
+
+    private void writeRandom(PorClient client, byte[][] expected, int count) {
+        for (int i = 0; i < count; i++) {
+            int index = random.nextInt(expected.length);
+            byte[] block = new byte[BLOCK];
+            random.nextBytes(block);
+            client.write(index, block);
+            expected[index] = block;
+        }
+    }
+
+    private void assertContent(PorClient client, byte[][] expected) {
+        for (int audit = 0; audit < 3; audit++) {
+            assertThat(client.audit().passed()).isTrue();
+        }
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[BLOCK] : expected[i]);
+        }
+    }
+
+    private PorClient resume(JournaledPorServer server) {
+        return new PorClient(server, persisted.get(persisted.size() - 1), new SecureRandom(), persisted::add);
+    }
+}
