@@ -38,15 +38,15 @@ import java.util.TreeMap;
  * the records of the latest adds (its window: whole segments, at least {@link HonestPorServer#addsHeldBelow}(m) = W
  * adds), and a restart first replays the window's adds into those levels alone ({@link MemoryLevelsOnly}: U, the
  * larger levels, C and the checksums in files were on disk at the checkpoint), then redoes the calls after the
- * checkpoint. The checkpoint moves after a batch once W / 2 adds (at least one) have gone by since the last, and after
- * a C rebuild or a resynchronisation (t = 0: no window); older segments are deleted once outside the window, so no
+ * checkpoint. The checkpoint moves after a batch once 2^m adds have gone by since the last (as often as when it waited
+ * for empty levels), and after a C rebuild or a resynchronisation (t = 0: no window); older segments are deleted once outside the window, so no
  * record is written twice. Each call is checked, then appended to the journal, then applied. Writes are not forced on
  * their own (group commit): a flush (the client's end of a pack, with or without blocks pending), a C rebuild and a
  * resync force their record and every one before it, and only then do U's pending writes go to its files (unforced);
  * a checkpoint forces the journal and the files, then begins the next segment. What a crash of the machine (not of
  * the process) can lose is the writes since the last flush. Redoing the calls after a checkpoint is safe however far
  * the crash got, because it is idempotent: writes only overwrite U, an add that reaches the files rewrites its one
- * level that was empty at the checkpoint from the levels below it (which it leaves alone; W / 2 adds hold at most one
+ * level that was empty at the checkpoint from the levels below it (which it leaves alone; 2^m adds hold at most one
  * that reaches the files), and a C rebuild rewrites all of C from U. So an acknowledged call survives kill -9, and a
  * half-rebuilt level is never served: it is rebuilt before the server answers. A window that is damaged, cut short
  * or missing a segment is refused, never replayed into wrong levels. {@link #restore} rewrites one block of U in
@@ -425,13 +425,14 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * With no batch pending: in a new epoch (a C rebuild or a resync), and once half a window's adds (at least one)
-     * have gone by since the checkpoint, so the journal holds at most the window and half as much again.
+     * With no batch pending: in a new epoch (a C rebuild or a resync), and once 2^m adds have gone by since the
+     * checkpoint, as often as when it waited for the levels in memory to be empty (so as many forces of the files),
+     * each segment at most 2^m batches (what a restart holds at a time); the journal holds the window and one more.
      */
     private boolean checkpointDue() {
         LogState state = inner.state();
-        int interval = Math.max(1, inner.addsHeldBelow(storage.memoryLevels()) / 2);
-        return inner.pending() == 0 && (state.epoch() != checkpoint.epoch() || state.t() - checkpoint.t() >= interval);
+        return inner.pending() == 0 && (state.epoch() != checkpoint.epoch()
+                || state.t() - checkpoint.t() >= 1 << storage.memoryLevels());
     }
 
     /** U's pending writes to its files once every record is on disk: no file change may reach the disk first. */

@@ -35,7 +35,6 @@ final class ServerJournal implements AutoCloseable {
     record Entry(byte type, byte[] payload) {
     }
 
-    private final Path file;
     private final int maxRecordBytes;
     /**
      * Appends build their record here: a heap buffer would be copied again into the JDK's temporary direct buffer
@@ -44,8 +43,7 @@ final class ServerJournal implements AutoCloseable {
     private ByteBuffer reused = ByteBuffer.allocateDirect(0);
     private FileChannel channel;
 
-    private ServerJournal(Path file, int maxRecordBytes, FileChannel channel) {
-        this.file = file;
+    private ServerJournal(int maxRecordBytes, FileChannel channel) {
         this.maxRecordBytes = maxRecordBytes;
         this.channel = channel;
     }
@@ -76,7 +74,7 @@ final class ServerJournal implements AutoCloseable {
                 channel.force(true);
             }
             channel.position(end);
-            return new ServerJournal(file, maxRecordBytes, channel);
+            return new ServerJournal(maxRecordBytes, channel);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

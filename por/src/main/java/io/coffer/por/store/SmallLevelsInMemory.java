@@ -10,14 +10,16 @@ import java.io.IOException;
  * batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most adds
  * write no level file at all.
  *
- * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
- * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
- * small level that a store checkpointed with it filled (by a version that kept every level in files, or with a larger
- * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
+ * <p>Crash safety comes from {@link JournaledPorServer}: its journal keeps, before each checkpoint, the records of the
+ * latest adds these levels depend on (its window, {@code WriteLog.addsHeldBelow}), and every call since, so a restart
+ * rebuilds them by replaying. A small level that a store checkpointed in its files (by a version that kept every level
+ * in files, or with a larger memory budget than now, or closed cleanly: {@link #spill}) is read from its files until
+ * it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
     /**
-     * At most this much memory for the small levels (and about half as much again for the journal they imply): at
+     * At most this much memory for the small levels (and, on disk, a journal of about three quarters as much: the
+     * 2^m batches they depend on and up to half as many since the checkpoint): at
      * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, against 0..2 at the former 32 MiB; each level in memory
      * saves about 1.1 MB of level-file writes per batch (docs/BENCHMARKS.md, porsrv).
      */
@@ -53,8 +55,8 @@ final class SmallLevelsInMemory implements VectorStore {
 
     /**
      * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
-     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; the journal they imply,
-     * about half as much again, is read onto the heap at a restart.
+     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; a restart reads the journal
+     * they imply onto the heap a segment at a time, at most a quarter as much.
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);

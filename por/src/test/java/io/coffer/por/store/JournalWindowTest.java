@@ -33,7 +33,7 @@ class JournalWindowTest {
     private static final int BLOCK = 24;
     /** k = 5, b = 1: H holds 2^4 batches of 2 blocks. */
     private static final ServerParameters PARAMS = new ServerParameters(5, 1, BLOCK);
-    /** H's levels 0 and 1 in memory: a window of 4 adds, a checkpoint every 2. */
+    /** H's levels 0 and 1 in memory: a window of 4 adds, a checkpoint every 4. */
     private static final long TWO_LEVELS = 6L * (Segments.count(BLOCK) + 1) * 2 * Integer.BYTES;
     private static final long FILES_ONLY = 0;
 
@@ -47,23 +47,34 @@ class JournalWindowTest {
     private final List<ClientState> persisted = new ArrayList<>();
     private final SplittableRandom random = new SplittableRandom(19);
 
+    /**
+     * A clean close at t = 3 makes the checkpoints that follow come at t = 7, 11 and 15 (every 4 adds), each with
+     * levels 0 and 1 filled in memory.
+     */
     @Test
     void aServerKilledAtAnyCountComesBackWithItsLevelsInMemoryFromTheWindow() throws IOException {
         int withLevelsInMemoryAtTheCheckpoint = 0;
-        for (int writes = 33; writes <= 32 + 31; writes++) { // the second epoch, every t and with a block pending
+        for (int writes = 1; writes <= 25; writes++) { // every t from 3 to 15, with and without a block pending
             Path dir = root.resolve("w" + writes);
             persisted.clear();
             byte[][] expected = new byte[32][];
-            JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
-            PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, writes);
-            LogState acknowledged = killed.state();
-            int checkpoint = acknowledged.t() - acknowledged.t() % 2;
-            if (checkpoint % 4 != 0) {
-                withLevelsInMemoryAtTheCheckpoint++; // level 1 filled in memory: only the window rebuilds it
+            try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS)) {
+                writeRandom(PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add), expected,
+                        32 + 6);
             }
-            for (String file : List.of("h-0-x.vectors", "h-1-x.vectors", "h-0.sealed", "h-1.sealed")) {
-                assertThat(dir.resolve(file)).as("never written to files").doesNotExist();
+            List<String> smallLevels = List.of("h-0-x.vectors", "h-1-x.vectors", "h-0.sealed", "h-1.sealed");
+            List<byte[]> spilled = new ArrayList<>();
+            for (String file : smallLevels) {
+                spilled.add(Files.readAllBytes(dir.resolve(file)));
+            }
+            JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+            writeRandom(resume(killed), expected, writes);
+            LogState acknowledged = killed.state();
+            if (acknowledged.t() >= 7) {
+                withLevelsInMemoryAtTheCheckpoint++; // only the window rebuilds levels 0 and 1
+            }
+            for (int i = 0; i < smallLevels.size(); i++) { // as the clean close left them: stale since
+                assertThat(Files.readAllBytes(dir.resolve(smallLevels.get(i)))).isEqualTo(spilled.get(i));
             }
             killed.haltAsKilled(); // never closed: nothing spilled or checkpointed beyond what the calls did
             try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
@@ -74,7 +85,7 @@ class JournalWindowTest {
                 assertContent(resumed, expected);
             }
         }
-        assertThat(withLevelsInMemoryAtTheCheckpoint).isGreaterThan(10);
+        assertThat(withLevelsInMemoryAtTheCheckpoint).isEqualTo(18);
     }
 
     @Test
@@ -83,13 +94,16 @@ class JournalWindowTest {
         byte[][] expected = new byte[32][];
         JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
         PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 11); // t = 5, one pending
+        writeRandom(client, expected, 32 + 4); // t = 2
+        server.close(); // the checkpoints that follow: t = 6, 10, ...
+        server = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+        writeRandom(resume(server), expected, 7); // t = 5, one pending
         CrashAfterJournal crash = new CrashAfterJournal(server, dir, PARAMS, MessageType.WRITE);
         writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
                 persisted::add), expected, 1); // t = 6: level 1 filled in memory, a checkpoint
         assertThat(server.state().t()).isEqualTo(6);
         server.haltAsKilled();
-        crash.rewindJournal(); // killed right after the record: the checkpoint at 4, its window, the calls since
+        crash.rewindJournal(); // killed right after the record: the checkpoint at 2, its window, the calls since
         garble(dir.resolve("u.blocks"), (long) crash.index() * BLOCK, BLOCK / 2); // a torn write of the block
         try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
             assertThat(reopened.state()).isEqualTo(new LogState(4, 6, 2));
@@ -106,18 +120,18 @@ class JournalWindowTest {
         byte[][] expected = new byte[32][];
         JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
         PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 8); // t = 4: segments from t = 0, 2 and 4
+        writeRandom(client, expected, 32 + 8); // t = 4: segments from t = 0 and 4
         List<Path> before = segments(dir);
         List<byte[]> bytes = new ArrayList<>();
         for (Path p : before) {
             bytes.add(Files.readAllBytes(p));
         }
-        writeRandom(client, expected, 4); // t = 6: the segment from t = 0 is outside the window and deleted
+        writeRandom(client, expected, 8); // t = 8: the segment from t = 0 is outside the window and deleted
         assertThat(segments(dir)).doesNotContain(before.get(0));
         killed.haltAsKilled();
         Files.write(before.get(0), bytes.get(0)); // as a crash between the new segment and the deletes leaves it
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
-            assertThat(segments(dir)).doesNotContain(before.get(0)).hasSize(3);
+            assertThat(segments(dir)).doesNotContain(before.get(0)).hasSize(2);
             assertContent(resume(server), expected);
         }
     }
@@ -134,13 +148,16 @@ class JournalWindowTest {
     void aDamagedCutOrIncompleteWindowIsRefusedAndNeverReplayed() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
-        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 14); // t = 7: a checkpoint at 6 (level 1 filled), its window 2..6
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS)) {
+            writeRandom(PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add), expected,
+                    32 + 4); // t = 2, then a clean close
+        }
+        JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+        writeRandom(resume(killed), expected, 10); // t = 7: a checkpoint at 6 (level 1 filled), its window 2..6
         killed.haltAsKilled();
         List<Path> segments = segments(dir);
-        assertThat(segments).hasSize(3); // the window's two segments and the newest
-        Path window = segments.get(1);
+        assertThat(segments).hasSize(2); // the window's segment and the newest
+        Path window = segments.get(0);
         byte[] whole = Files.readAllBytes(window);
 
         byte[] flipped = whole.clone();
