@@ -39,18 +39,19 @@ import java.util.TreeMap;
  * adds), and a restart first replays the window's adds into those levels alone ({@link MemoryLevelsOnly}: U, the
  * larger levels, C and the checksums in files were on disk at the checkpoint), then redoes the calls after the
  * checkpoint. The checkpoint moves after a batch once 2^m adds have gone by since the last (as often as when it waited
- * for empty levels), and after a C rebuild or a resynchronisation (t = 0: no window); older segments are deleted once outside the window, so no
- * record is written twice. Each call is checked, then appended to the journal, then applied. Writes are not forced on
- * their own (group commit): a flush (the client's end of a pack, with or without blocks pending), a C rebuild and a
- * resync force their record and every one before it, and only then do U's pending writes go to its files (unforced);
- * a checkpoint forces the journal and the files, then begins the next segment. What a crash of the machine (not of
- * the process) can lose is the writes since the last flush. Redoing the calls after a checkpoint is safe however far
- * the crash got, because it is idempotent: writes only overwrite U, an add that reaches the files rewrites its one
- * level that was empty at the checkpoint from the levels below it (which it leaves alone; 2^m adds hold at most one
- * that reaches the files), and a C rebuild rewrites all of C from U. So an acknowledged call survives kill -9, and a
- * half-rebuilt level is never served: it is rebuilt before the server answers. A window that is damaged, cut short
- * or missing a segment is refused, never replayed into wrong levels. {@link #restore} rewrites one block of U in
- * place and forces it before it returns. A call that the server refuses changes nothing and is not journaled.
+ * for empty levels), and after a C rebuild or a resynchronisation (t = 0: no window); older segments are deleted once
+ * outside the window, so no record is written twice. Each call is checked, then appended to the journal, then applied.
+ * Writes are not forced on their own (group commit): a flush (the client's end of a pack, with or without blocks
+ * pending), a C rebuild and a resync force their record and every one before it, and only then do U's pending writes
+ * go to its files (unforced); a checkpoint forces the journal and the files, then begins the next segment. What a
+ * crash of the machine (not of the process) can lose is the writes since the last flush. Redoing the calls after a
+ * checkpoint is safe however far the crash got, because it is idempotent: writes only overwrite U, an add that reaches
+ * the files rewrites its one level that was empty at the checkpoint from the levels below it (which it leaves alone;
+ * 2^m adds hold one HAdd that reaches the files), and a C rebuild rewrites all of C from U. So an acknowledged call
+ * survives kill -9, and a half-rebuilt level is never served: it is rebuilt before the server answers. A window that
+ * is damaged, cut short or missing a segment is refused, never replayed into wrong levels. {@link #restore} rewrites
+ * one block of U in place and forces it before it returns. A call that the server refuses changes nothing and is not
+ * journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
     private final HonestPorServer<DirectoryStorage> inner;
@@ -132,7 +133,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw e;
         }
     }
-
 
     private static JournaledPorServer open(Path dir, ServerParameters params, ByteOrder vectorOrder, BlobStore objects,
             long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
@@ -440,7 +440,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         journal.force();
         storage.writePendingU();
     }
-
 
     /**
      * Forces the journal and the files, then begins the next segment with a checkpoint at now. Its window: from the
