@@ -3,7 +3,6 @@ package io.coffer.por.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
@@ -13,12 +12,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the checkpoint; a damaged, cut or incomplete window is refused; a former single-file journal opens.
  */
 class JournalWindowTest {
-    private static final byte[] MASTER_KEY = new byte[32];
     private static final int BLOCK = 24;
     /** k = 5, b = 1: H holds 2^4 batches of 2 blocks. */
     private static final ServerParameters PARAMS = new ServerParameters(5, 1, BLOCK);
@@ -37,15 +32,10 @@ class JournalWindowTest {
     private static final long TWO_LEVELS = 6L * (Segments.count(BLOCK) + 1) * 2 * Integer.BYTES;
     private static final long FILES_ONLY = 0;
 
-    static {
-        new SplittableRandom(42).nextBytes(MASTER_KEY);
-    }
-
     @TempDir
     Path root;
 
-    private final List<ClientState> persisted = new ArrayList<>();
-    private final SplittableRandom random = new SplittableRandom(19);
+    private final JournaledClients clients = new JournaledClients(19, BLOCK, 3);
 
     /**
      * A clean close at t = 3 makes the checkpoints that follow come at t = 7, 11 and 15 (every 4 adds), each with
@@ -56,19 +46,16 @@ class JournalWindowTest {
         int withLevelsInMemoryAtTheCheckpoint = 0;
         for (int writes = 1; writes <= 25; writes++) { // every t from 3 to 15, with and without a block pending
             Path dir = root.resolve("w" + writes);
-            persisted.clear();
+            clients.persisted.clear();
             byte[][] expected = new byte[32][];
-            try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS)) {
-                writeRandom(PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add), expected,
-                        32 + 6);
-            }
+            written(dir, TWO_LEVELS, expected, 32 + 6).close();
             List<String> smallLevels = List.of("h-0-x.vectors", "h-1-x.vectors", "h-0.sealed", "h-1.sealed");
             List<byte[]> spilled = new ArrayList<>();
             for (String file : smallLevels) {
                 spilled.add(Files.readAllBytes(dir.resolve(file)));
             }
             JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
-            writeRandom(resume(killed), expected, writes);
+            clients.writeRandom(clients.resume(killed), expected, writes);
             LogState acknowledged = killed.state();
             if (acknowledged.t() >= 7) {
                 withLevelsInMemoryAtTheCheckpoint++; // only the window rebuilds levels 0 and 1
@@ -79,10 +66,7 @@ class JournalWindowTest {
             killed.haltAsKilled(); // never closed: nothing spilled or checkpointed beyond what the calls did
             try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
                 assertThat(server.state()).as("%d writes", writes).isEqualTo(acknowledged);
-                PorClient resumed = resume(server);
-                assertContent(resumed, expected);
-                writeRandom(resumed, expected, 9); // across the next checkpoints
-                assertContent(resumed, expected);
+                clients.assertResumes(server, expected, 9); // across the next checkpoints
             }
         }
         assertThat(withLevelsInMemoryAtTheCheckpoint).isEqualTo(18);
@@ -92,25 +76,19 @@ class JournalWindowTest {
     void aCrashRightAfterTheRecordOfABatchThatMovesTheCheckpointIsRedoneOverTheWindow() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
-        PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 4); // t = 2
-        server.close(); // the checkpoints that follow: t = 6, 10, ...
-        server = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
-        writeRandom(resume(server), expected, 7); // t = 5, one pending
+        written(dir, TWO_LEVELS, expected, 32 + 4).close(); // t = 2: the checkpoints that follow at 6, 10, ...
+        JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+        clients.writeRandom(clients.resume(server), expected, 7); // t = 5, one pending
         CrashAfterJournal crash = new CrashAfterJournal(server, dir, PARAMS, MessageType.WRITE);
-        writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
-                persisted::add), expected, 1); // t = 6: level 1 filled in memory, a checkpoint
+        // t = 6: level 1 filled in memory, a checkpoint
+        clients.writeRandom(clients.resume(crash.proxy()), expected, 1);
         assertThat(server.state().t()).isEqualTo(6);
         server.haltAsKilled();
         crash.rewindJournal(); // killed right after the record: the checkpoint at 2, its window, the calls since
-        garble(dir.resolve("u.blocks"), (long) crash.index() * BLOCK, BLOCK / 2); // a torn write of the block
+        clients.garble(dir.resolve("u.blocks"), (long) crash.index() * BLOCK, BLOCK / 2); // a torn write of the block
         try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
             assertThat(reopened.state()).isEqualTo(new LogState(4, 6, 2));
-            PorClient resumed = resume(reopened);
-            assertContent(resumed, expected);
-            writeRandom(resumed, expected, 7);
-            assertContent(resumed, expected);
+            clients.assertResumes(reopened, expected, 7);
         }
     }
 
@@ -118,44 +96,33 @@ class JournalWindowTest {
     void segmentsBeforeTheWindowThatACrashLeftAreDeletedAtOpen() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
-        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 8); // t = 4: segments from t = 0 and 4
-        List<Path> before = segments(dir);
+        JournaledPorServer killed = written(dir, TWO_LEVELS, expected, 32 + 8); // t = 4: segments from 0 and 4
+        List<Path> before = JournaledClients.segments(dir);
         List<byte[]> bytes = new ArrayList<>();
         for (Path p : before) {
             bytes.add(Files.readAllBytes(p));
         }
-        writeRandom(client, expected, 8); // t = 8: the segment from t = 0 is outside the window and deleted
-        assertThat(segments(dir)).doesNotContain(before.get(0));
+        // t = 8: the segment from t = 0 is outside the window and deleted
+        clients.writeRandom(clients.resume(killed), expected, 8);
+        assertThat(JournaledClients.segments(dir)).doesNotContain(before.get(0));
         killed.haltAsKilled();
         Files.write(before.get(0), bytes.get(0)); // as a crash between the new segment and the deletes leaves it
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
-            assertThat(segments(dir)).doesNotContain(before.get(0)).hasSize(2);
-            assertContent(resume(server), expected);
+            assertThat(JournaledClients.segments(dir)).doesNotContain(before.get(0)).hasSize(2);
+            clients.assertContent(clients.resume(server), expected);
         }
-    }
-
-    private void garble(Path file, long from, int length) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        byte[] noise = new byte[length];
-        random.nextBytes(noise);
-        System.arraycopy(noise, 0, bytes, (int) from, length);
-        Files.write(file, bytes);
     }
 
     @Test
     void aDamagedCutOrIncompleteWindowIsRefusedAndNeverReplayed() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS)) {
-            writeRandom(PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add), expected,
-                    32 + 4); // t = 2, then a clean close
-        }
+        written(dir, TWO_LEVELS, expected, 32 + 4).close(); // t = 2, then a clean close
         JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
-        writeRandom(resume(killed), expected, 10); // t = 7: a checkpoint at 6 (level 1 filled), its window 2..6
+        // t = 7: a checkpoint at 6 (level 1 filled), its window 2..6
+        clients.writeRandom(clients.resume(killed), expected, 10);
         killed.haltAsKilled();
-        List<Path> segments = segments(dir);
+        List<Path> segments = JournaledClients.segments(dir);
         assertThat(segments).hasSize(2); // the window's segment and the newest
         Path window = segments.get(0);
         byte[] whole = Files.readAllBytes(window);
@@ -176,7 +143,7 @@ class JournalWindowTest {
 
         Files.write(window, whole); // put back whole: the refusals changed nothing on disk
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
-            assertContent(resume(server), expected);
+            clients.assertContent(clients.resume(server), expected);
         }
     }
 
@@ -184,11 +151,8 @@ class JournalWindowTest {
     void aFormerSingleFileJournalBecomesTheFirstSegmentAndItsCallsAreRedone() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, FILES_ONLY);
-        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 7); // t = 3, one pending: after a checkpoint at t = 3 (every batch)
-        killed.haltAsKilled();
-        List<Path> segments = segments(dir);
+        written(dir, FILES_ONLY, expected, 32 + 7).haltAsKilled(); // t = 3, one pending, a checkpoint every batch
+        List<Path> segments = JournaledClients.segments(dir);
         assertThat(segments).hasSize(1);
         List<ServerJournal.Entry> entries = new ArrayList<>();
         ServerJournal.readWhole(segments.get(0), ServerJournal.MAGIC, Integer.MAX_VALUE, entries);
@@ -202,12 +166,10 @@ class JournalWindowTest {
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
             assertThat(dir.resolve(SegmentedJournal.FORMER)).doesNotExist();
-            assertThat(segments(dir)).hasSize(1);
+            assertThat(JournaledClients.segments(dir)).hasSize(1);
             assertThat(server.state()).isEqualTo(new LogState(4, 3, 2));
-            PorClient resumed = resume(server);
-            assertContent(resumed, expected); // levels 0 and 1 from their files, the pending write redone
-            writeRandom(resumed, expected, 40); // over the next C rebuild
-            assertContent(resumed, expected);
+            // levels 0 and 1 from their files, the pending write redone; then over the next C rebuild
+            clients.assertResumes(server, expected, 40);
         }
     }
 
@@ -215,23 +177,27 @@ class JournalWindowTest {
     void aChangedMemoryBudgetRebuildsTheLevelsTheWindowWasKeptForThenSpillsThem() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer killed = JournaledPorServer.open(dir, PARAMS, null, TWO_LEVELS);
-        PorClient client = PorClient.initialize(killed, MASTER_KEY, new SecureRandom(), persisted::add);
-        writeRandom(client, expected, 32 + 15); // t = 7, one pending: levels 0..2 filled, 0 and 1 in memory
-        killed.haltAsKilled();
+        written(dir, TWO_LEVELS, expected, 32 + 15).haltAsKilled(); // t = 7, one pending: levels 0 and 1 in memory
         JournaledPorServer fewer = JournaledPorServer.open(dir, null, null, FILES_ONLY);
         assertThat(fewer.storage().memoryLevels()).isZero();
-        PorClient resumed = resume(fewer);
-        assertContent(resumed, expected); // levels 0 and 1 rebuilt from the window into their files
-        writeRandom(resumed, expected, 5); // t = 10
+        PorClient resumed = clients.resume(fewer);
+        clients.assertContent(resumed, expected); // levels 0 and 1 rebuilt from the window into their files
+        clients.writeRandom(resumed, expected, 5); // t = 10
         fewer.haltAsKilled();
         try (JournaledPorServer more = JournaledPorServer.open(dir, null, null, 1L << 20)) {
             assertThat(more.storage().memoryLevels()).isEqualTo(4);
-            resumed = resume(more);
-            assertContent(resumed, expected);
-            writeRandom(resumed, expected, 9);
-            assertContent(resumed, expected);
+            resumed = clients.resume(more);
+            clients.assertContent(resumed, expected);
+            clients.writeRandom(resumed, expected, 9);
+            clients.assertContent(resumed, expected);
         }
+    }
+
+    /** A new server in {@code dir} with a memory budget of {@code budget}, initialised and written to. */
+    private JournaledPorServer written(Path dir, long budget, byte[][] expected, int writes) throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, null, budget);
+        clients.writeRandom(clients.initialize(server), expected, writes);
+        return server;
     }
 
     private void assertRefused(Path dir, String why) {
@@ -245,35 +211,5 @@ class JournalWindowTest {
         crc.update(type);
         crc.update(payload);
         into.putInt(payload.length).putInt((int) crc.getValue()).put(type).put(payload);
-    }
-
-    private static List<Path> segments(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
-                    .toList();
-        }
-    }
-
-    private void writeRandom(PorClient client, byte[][] expected, int count) {
-        for (int i = 0; i < count; i++) {
-            int index = random.nextInt(expected.length);
-            byte[] block = new byte[BLOCK];
-            random.nextBytes(block);
-            client.write(index, block);
-            expected[index] = block;
-        }
-    }
-
-    private void assertContent(PorClient client, byte[][] expected) {
-        for (int audit = 0; audit < 3; audit++) {
-            assertThat(client.audit().passed()).isTrue();
-        }
-        for (int i = 0; i < expected.length; i++) {
-            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[BLOCK] : expected[i]);
-        }
-    }
-
-    private PorClient resume(JournaledPorServer server) {
-        return new PorClient(server, persisted.get(persisted.size() - 1), new SecureRandom(), persisted::add);
     }
 }

@@ -14,17 +14,12 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The journaled server survives restarts: the same content, audits pass, writes go on. */
 class JournaledPorServerTest {
-    private static final byte[] MASTER_KEY = new byte[32];
     private static final int BLOCK = 24;
     /** A memory budget of 0: every level of H in files, a checkpoint after every batch. */
     private static final long FILES_ONLY = 0;
@@ -33,56 +28,30 @@ class JournaledPorServerTest {
     /** A memory budget of exactly H's levels 0 and 1 (2 + 4 vectors of 2 blocks) for SMALL_LEVELS_PARAMS. */
     private static final long TWO_LEVELS = 6L * (Segments.count(BLOCK) + 1) * 2 * Integer.BYTES;
 
-    static {
-        new SplittableRandom(42).nextBytes(MASTER_KEY);
-    }
-
     @TempDir
     Path dir;
 
-    private final List<ClientState> persisted = new ArrayList<>();
-    private final SplittableRandom random = new SplittableRandom(11);
-
-    private void writeRandom(PorClient client, byte[][] expected, int count) {
-        for (int i = 0; i < count; i++) {
-            int index = random.nextInt(expected.length);
-            byte[] block = new byte[BLOCK];
-            random.nextBytes(block);
-            client.write(index, block);
-            expected[index] = block;
-        }
-    }
-
-    private void assertContent(PorClient client, byte[][] expected) {
-        assertThat(client.audit().passed()).isTrue();
-        for (int i = 0; i < expected.length; i++) {
-            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[BLOCK] : expected[i]);
-        }
-    }
-
-    private PorClient resume(JournaledPorServer server) {
-        return new PorClient(server, persisted.get(persisted.size() - 1), new SecureRandom(), persisted::add);
-    }
+    private final JournaledClients clients = new JournaledClients(11, BLOCK, 1);
 
     @Test
     void restartsBetweenWritesAndAuditsKeepTheContentAcrossCRebuilds() throws IOException {
         ServerParameters params = new ServerParameters(5, 1, BLOCK);
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 21); // one block pending in a batch of 2
-            assertContent(client, expected);
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 21); // one block pending in a batch of 2
+            clients.assertContent(client, expected);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            PorClient client = resume(server);
-            assertContent(client, expected);
-            writeRandom(client, expected, 80); // over two C rebuilds, each compacting the journal
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 80); // over two C rebuilds, each compacting the journal
             client.flush();
-            assertContent(client, expected);
+            clients.assertContent(client, expected);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
-            PorClient client = resume(server);
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
         }
     }
 
@@ -90,11 +59,11 @@ class JournaledPorServerTest {
     void withEveryLevelInFilesTheJournalHoldsACheckpointAndThePendingBatchOnly() throws IOException {
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK), null,
                 FILES_ONLY)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            PorClient client = clients.initialize(server);
             long checkpointOnly = server.journalBytes();
             byte[][] expected = new byte[16][];
             for (int write = 1; write <= 40; write++) { // over two C rebuilds
-                writeRandom(client, expected, 1);
+                clients.writeRandom(client, expected, 1);
                 int pending = write % 4;
                 long bound = checkpointOnly + pending * (4 + 4 + 1 + 4 + BLOCK + 1 + 64L);
                 assertThat(server.journalBytes()).isLessThanOrEqualTo(bound);
@@ -104,7 +73,7 @@ class JournaledPorServerTest {
                     assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
                 }
             }
-            assertContent(client, expected);
+            clients.assertContent(client, expected);
         }
     }
 
@@ -112,8 +81,8 @@ class JournaledPorServerTest {
     void theLogStateComesBackExactly() throws IOException {
         LogState before;
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(5, 1, BLOCK))) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, new byte[32][], 32 + 13); // the second epoch: t = 6, one block pending
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, new byte[32][], 32 + 13); // the second epoch: t = 6, one block pending
             before = server.state();
             assertThat(before).isEqualTo(new LogState(4, 6, 2));
         }
@@ -126,8 +95,8 @@ class JournaledPorServerTest {
     void aTornRecordAtTheEndIsDroppedAndTheRestReplays() throws IOException {
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 7); // three pending
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 7); // three pending
         }
         long whole = Files.size(newestSegment());
         // a crash in the middle of an append: a header promising 500 bytes, and 3 of them
@@ -135,10 +104,10 @@ class JournaledPorServerTest {
                 StandardOpenOption.APPEND);
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(Files.size(newestSegment())).isEqualTo(whole);
-            PorClient client = resume(server);
-            assertContent(client, expected);
-            writeRandom(client, expected, 1); // completes the batch the journal held
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 1); // completes the batch the journal held
+            clients.assertContent(client, expected);
         }
     }
 
@@ -152,8 +121,8 @@ class JournaledPorServerTest {
         long journalAfterBatch;
         byte[][] contentAfterBatch;
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 4); // one whole batch
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 4); // one whole batch
             byte[] blocksBeforeFlush = Files.readAllBytes(blocks);
             client.flush(); // nothing pending: the batch is forced, and only now in U's files
             assertThat(Files.readAllBytes(blocks)).isNotEqualTo(blocksBeforeFlush);
@@ -164,24 +133,24 @@ class JournaledPorServerTest {
             byte[] sealedBefore = Files.readAllBytes(sealed);
             for (int i = 0; i < 3; i++) { // pending: journaled, served, not in U's files
                 byte[] block = new byte[BLOCK];
-                random.nextBytes(block);
+                clients.nextBytes(block);
                 client.write(i, block);
                 expected[i] = block;
             }
             assertThat(Files.readAllBytes(blocks)).isEqualTo(blocksBefore);
             assertThat(Files.readAllBytes(sealed)).isEqualTo(sealedBefore);
             assertThat(Files.size(newestSegment())).isGreaterThan(journalAfterBatch);
-            assertContent(client, expected);
+            clients.assertContent(client, expected);
         }
         // a power loss before the batch completed: the unforced records never reached the disk
         try (FileChannel journal = FileChannel.open(newestSegment(), StandardOpenOption.WRITE)) {
             journal.truncate(journalAfterBatch);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            PorClient client = new PorClient(server, afterBatch, new SecureRandom(), persisted::add);
-            assertContent(client, contentAfterBatch); // U as the last batch left it, proofs and all
-            writeRandom(client, contentAfterBatch, 9);
-            assertContent(client, contentAfterBatch);
+            PorClient client = clients.resume(server, afterBatch);
+            clients.assertContent(client, contentAfterBatch); // U as the last batch left it, proofs and all
+            clients.writeRandom(client, contentAfterBatch, 9);
+            clients.assertContent(client, contentAfterBatch);
         }
     }
 
@@ -189,8 +158,8 @@ class JournaledPorServerTest {
     void aRecordThatFailsItsChecksumEndsTheReplayThere() throws IOException {
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 2, BLOCK))) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 3); // pending, each in the journal
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 3); // pending, each in the journal
         }
         long whole = Files.size(newestSegment());
         byte[] bytes = Files.readAllBytes(newestSegment());
@@ -199,7 +168,7 @@ class JournaledPorServerTest {
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(Files.size(newestSegment())).isLessThan(whole);
             // the third write is gone from the log: the client's batch holds it, and the next audit says so
-            PorClient client = resume(server);
+            PorClient client = clients.resume(server);
             client.flush();
             assertThat(client.audit().passed()).isFalse();
         }
@@ -212,25 +181,24 @@ class JournaledPorServerTest {
         LogState acknowledged;
         int writtenIndex;
         try (JournaledPorServer server = JournaledPorServer.open(dir, params, null, FILES_ONLY)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 15); // t = 7, one pending: the next write adds a batch at level 3
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 15); // t = 7, one pending: the next write adds a batch at level 3
             CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.WRITE);
-            writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
-                    persisted::add), expected, 1);
+            clients.writeRandom(clients.resume(crash.proxy()), expected, 1);
             acknowledged = server.state();
             assertThat(acknowledged.t()).isEqualTo(8);
             writtenIndex = crash.index();
             crash.rewindJournal();
         }
-        garble(dir.resolve("h-3-x.vectors"));
-        garble(dir.resolve("h-3.sealed")); // written in place too, forced at the checkpoint
-        garble(dir.resolve("u.blocks"), (long) writtenIndex * BLOCK, BLOCK / 2); // a torn write of the block
+        clients.garble(dir.resolve("h-3-x.vectors"));
+        clients.garble(dir.resolve("h-3.sealed")); // written in place too, forced at the checkpoint
+        clients.garble(dir.resolve("u.blocks"), (long) writtenIndex * BLOCK, BLOCK / 2); // a torn write of the block
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, FILES_ONLY)) {
             assertThat(server.state()).isEqualTo(acknowledged);
-            PorClient client = resume(server);
-            assertContent(client, expected);
-            writeRandom(client, expected, 40);
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 40);
+            clients.assertContent(client, expected);
         }
     }
 
@@ -239,22 +207,21 @@ class JournaledPorServerTest {
         ServerParameters params = new ServerParameters(4, 0, BLOCK);
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 15);
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 15);
             CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.REBUILD_C);
-            writeRandom(new PorClient(crash.proxy(), persisted.get(persisted.size() - 1), new SecureRandom(),
-                    persisted::add), expected, 1); // the 16th write: the client rebuilds C
+            clients.writeRandom(clients.resume(crash.proxy()), expected, 1); // the 16th write: the client rebuilds C
             assertThat(server.state().epoch()).isEqualTo(2);
             crash.rewindJournal();
         }
-        garble(dir.resolve("c-5-x.vectors"));
-        garble(dir.resolve("c-5-y.vectors"));
-        garble(dir.resolve("c.sealed"));
+        clients.garble(dir.resolve("c-5-x.vectors"));
+        clients.garble(dir.resolve("c-5-y.vectors"));
+        clients.garble(dir.resolve("c.sealed"));
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.state()).isEqualTo(new LogState(4, 0, 2));
-            PorClient client = resume(server);
+            PorClient client = clients.resume(server);
             for (int i = 0; i < 5; i++) {
-                assertContent(client, expected); // audits of C among them
+                clients.assertContent(client, expected); // audits of C among them
             }
         }
     }
@@ -264,50 +231,30 @@ class JournaledPorServerTest {
         ServerParameters params = new ServerParameters(4, 1, BLOCK);
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 5);
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 5);
             ClientState beforeCrash = client.state();
-            writeRandom(client, expected, 2); // acknowledged by the server, never persisted by the client
-            PorClient restarted = new PorClient(server, beforeCrash, new SecureRandom(), persisted::add);
+            clients.writeRandom(client, expected, 2); // acknowledged by the server, never persisted by the client
+            PorClient restarted = clients.resume(server, beforeCrash);
             CrashAfterJournal crash = new CrashAfterJournal(server, dir, params, MessageType.RESYNC);
-            new PorClient(crash.proxy(), restarted.state(), new SecureRandom(), persisted::add).resync();
+            clients.resume(crash.proxy(), restarted.state()).resync();
             assertThat(server.state().epoch()).isEqualTo(3);
             crash.rewindJournal();
         }
-        garble(dir.resolve("c-5-x.vectors"));
+        clients.garble(dir.resolve("c-5-x.vectors"));
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.state()).isEqualTo(new LogState(3, 0, 3));
-            PorClient client = resume(server);
-            assertContent(client, expected);
-            writeRandom(client, expected, 20);
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 20);
+            clients.assertContent(client, expected);
         }
     }
 
     /** The journal's segment that calls are appended to. */
     private Path newestSegment() throws IOException {
-        List<Path> all = segments();
+        List<Path> all = JournaledClients.segments(dir);
         return all.get(all.size() - 1);
-    }
-
-    private List<Path> segments() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
-                    .toList();
-        }
-    }
-
-    /** Overwrites the first half of {@code file} with random bytes, as an interrupted rewrite of it may leave it. */
-    private void garble(Path file) throws IOException {
-        garble(file, 0, (int) (Files.size(file) / 2));
-    }
-
-    private void garble(Path file, long from, int length) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        byte[] noise = new byte[length];
-        random.nextBytes(noise);
-        System.arraycopy(noise, 0, bytes, (int) from, length);
-        Files.write(file, bytes);
     }
 
     @Test
@@ -315,18 +262,19 @@ class JournaledPorServerTest {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
             assertThat(server.storage().memoryLevels()).isEqualTo(2); // a window of 4 adds, a checkpoint every 4
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            PorClient client = clients.initialize(server);
             long checkpointOnly = Files.size(newestSegment());
             for (int write = 1; write <= 32 + 20; write++) { // an epoch, a C rebuild, and on
-                writeRandom(client, expected, 1);
+                clients.writeRandom(client, expected, 1);
                 int t = server.state().t();
                 boolean batchEnded = write % 2 == 0;
                 String at = "write " + write + ", t = " + t;
                 if (t == 0) { // the C rebuild: a new epoch needs no window
-                    assertThat(segments()).as(at).hasSize(1);
+                    assertThat(JournaledClients.segments(dir)).as(at).hasSize(1);
                 } else if (batchEnded && t % 4 == 0) {
                     assertThat(Files.size(newestSegment())).as(at).isEqualTo(checkpointOnly);
-                    assertThat(segments()).as(at + ": the window's segment and the newest").hasSize(2);
+                    assertThat(JournaledClients.segments(dir)).as(at + ": the window's segment and the newest")
+                            .hasSize(2);
                 } else {
                     assertThat(Files.size(newestSegment())).as(at).isGreaterThan(checkpointOnly);
                 }
@@ -338,7 +286,7 @@ class JournaledPorServerTest {
                     "h-1.sealed")) {
                 assertThat(dir.resolve(file)).doesNotExist();
             }
-            assertContent(client, expected);
+            clients.assertContent(client, expected);
         }
     }
 
@@ -365,17 +313,17 @@ class JournaledPorServerTest {
     void aRestartBetweenCheckpointsRebuildsTheLevelsInMemoryFromTheJournal() throws IOException {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 32 + 11); // the second epoch: t = 5 (levels 0 and 2), one pending
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 32 + 11); // the second epoch: t = 5 (levels 0 and 2), one pending
             assertThat(server.state().t()).isEqualTo(5);
         }
         for (int restart = 0; restart < 3; restart++) {
             try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
                 assertThat(server.state().t()).isEqualTo(5 + 3 * restart);
-                PorClient client = resume(server);
-                assertContent(client, expected);
-                writeRandom(client, expected, 6); // three batches more: across a checkpoint every other time
-                assertContent(client, expected);
+                PorClient client = clients.resume(server);
+                clients.assertContent(client, expected);
+                clients.writeRandom(client, expected, 6); // three batches more: across a checkpoint every other time
+                clients.assertContent(client, expected);
             }
         }
     }
@@ -385,9 +333,9 @@ class JournaledPorServerTest {
         byte[][] expected = new byte[32][];
         long checkpointOnly;
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, TWO_LEVELS)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+            PorClient client = clients.initialize(server);
             checkpointOnly = server.journalBytes();
-            writeRandom(client, expected, 32 + 10); // the second epoch: t = 5, levels 0 and 2 filled
+            clients.writeRandom(client, expected, 32 + 10); // the second epoch: t = 5, levels 0 and 2 filled
             client.flush();
             assertThat(server.journalBytes()).isGreaterThan(checkpointOnly);
             assertThat(dir.resolve("h-0-x.vectors")).doesNotExist();
@@ -397,14 +345,14 @@ class JournaledPorServerTest {
         assertThat(dir.resolve("h-0.sealed")).exists();
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
             assertThat(server.state().t()).isEqualTo(5);
-            PorClient client = resume(server);
-            assertContent(client, expected); // level 0 read from its file
-            writeRandom(client, expected, 12); // t = 11: level 0 rewritten in memory, a checkpoint at t = 8
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected); // level 0 read from its file
+            clients.writeRandom(client, expected, 12); // t = 11: level 0 rewritten in memory, a checkpoint at t = 8
+            clients.assertContent(client, expected);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
             assertThat(server.state().t()).isEqualTo(11);
-            assertContent(resume(server), expected);
+            clients.assertContent(clients.resume(server), expected);
         }
     }
 
@@ -412,22 +360,22 @@ class JournaledPorServerTest {
     void aStoreCheckpointedWithSmallLevelsInFilesOpensWithThemInMemoryAndBack() throws IOException {
         byte[][] expected = new byte[32][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, SMALL_LEVELS_PARAMS, null, 0)) {
-            PorClient client = PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
-            writeRandom(client, expected, 32 + 6); // t = 3: levels 0 and 1 filled, in files, at the checkpoint
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, 32 + 6); // t = 3: levels 0 and 1 filled, in files, at the checkpoint
             assertThat(server.state().t()).isEqualTo(3);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
-            PorClient client = resume(server);
-            assertContent(client, expected); // levels 0 and 1 read from their files
-            writeRandom(client, expected, 7); // t = 6 and one pending: in memory now, no checkpoint since t = 4
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected); // levels 0 and 1 read from their files
+            clients.writeRandom(client, expected, 7); // t = 6 and one pending: in memory now, no checkpoint since t = 4
+            clients.assertContent(client, expected);
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 0)) { // all in files again
             assertThat(server.state().t()).isEqualTo(6);
-            PorClient client = resume(server);
-            assertContent(client, expected);
-            writeRandom(client, expected, 30); // over the next C rebuild
-            assertContent(client, expected);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 30); // over the next C rebuild
+            clients.assertContent(client, expected);
         }
     }
 
