@@ -2,6 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
@@ -26,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A durable PoR server in a directory: the honest server over {@link DirectoryStorage} (U, its Merkle tree, C and H in
@@ -54,6 +57,7 @@ import java.util.TreeMap;
  * journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JournaledPorServer.class);
     private final HonestPorServer<DirectoryStorage> inner;
     private final DirectoryStorage storage;
     private final PorCodec codec;
@@ -72,8 +76,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * all in their files (a new epoch, a clean close, a former journal), or the newest window's first segment.
      */
     private long baseSegment;
-    /** The levels in memory are not those the window was kept for (the memory budget changed): spill them first. */
-    private boolean spillAtNextCheckpoint;
 
     private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, SegmentedJournal journal,
             FileChannel lockFile, FileLock lock, JournalCheckpoint checkpoint) {
@@ -142,8 +144,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 List.of(JournalCheckpoint.inFiles(LogState.empty(k), 1).entry()), JournalCheckpoint::fromFormer);
         DirectoryStorage storage = null;
         try {
-            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1, objects, vectorOrder, memoryBudget);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
@@ -151,6 +151,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             long segment = journal.currentSegment();
             JournalCheckpoint checkpoint = JournalCheckpoint.of(entries.get(0), k, segment, dir);
             journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
+            int blockWidth = Segments.count(params.blockBytes()) + 1;
+            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
+                    objects, vectorOrder, budget(checkpoint, segment, entries.size() > 1, new CodeParameters(k),
+                            blockWidth << params.batchExponent(), memoryBudget, dir));
             PorCodec codec = new PorCodec(params);
             Map<Long, Integer> starts = replayWindow(storage, journal, checkpoint, codec, dir);
             LogState state = checkpoint.state(k);
@@ -159,8 +163,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                     lockFile, lock, checkpoint);
             server.segmentStarts.putAll(starts);
             server.segmentStarts.put(segment, checkpoint.t());
-            server.spillAtNextCheckpoint = !checkpoint.windowEmpty(segment)
-                    && checkpoint.windowLevels() != storage.memoryLevels();
             server.replay(entries, dir);
             return server;
         } catch (IOException | RuntimeException e) {
@@ -168,6 +170,33 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The memory budget to open with: {@code memoryBudget}, unless the levels it holds (m) differ from those the
+     * checkpoint's window was kept for (L) where that is not safe, and then exactly L levels' worth (the budget's m
+     * takes effect at a later start). Safe: a window from the epoch's start (it reads nothing it did not write); L = 0
+     * (nothing was in memory: the files hold every level); a window of at least addsHeldBelow(L) adds with m < L (it
+     * rebuilds levels m..L-1 into their files, the same at every replay); a window from the files with m > L (levels
+     * L..m-1 are then written to memory only, so the files it reads stay as they were), or with m < L and nothing to
+     * replay or redo. Not safe: m > L with a window that needs no files (later windows would need addsHeldBelow(m)
+     * adds, which the journal no longer has), m < L with a window from the files and calls to redo (the redo writes
+     * levels m..L-1 into files it may read again after a second crash).
+     */
+    private static long budget(JournalCheckpoint checkpoint, long segment, boolean calls, CodeParameters h, int width,
+            long memoryBudget, Path dir) {
+        int wanted = SmallLevelsInMemory.memoryLevels(h, width, memoryBudget);
+        int kept = checkpoint.windowLevels();
+        boolean safe = wanted == kept || checkpoint.windowStart() == 0 || kept == 0
+                || (checkpoint.fromFiles() ? wanted > kept || checkpoint.windowEmpty(segment) && !calls
+                        : wanted < kept);
+        if (safe) {
+            return memoryBudget;
+        }
+        LOG.warn("PoR server in {}: H's levels 0..{} stay in memory, as the journal's window was kept for them, not"
+                + " the {} levels of the memory budget; those take effect at a later start (after a clean close)", dir,
+                kept - 1, wanted);
+        return SmallLevelsInMemory.budgetFor(kept, width);
     }
 
     /**
@@ -357,8 +386,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * Closes the server. With no batch pending, H's levels in memory go to their files first and the checkpoint moves
-     * to now with no window, so the next start replays nothing and the journal holds only the checkpoint.
+     * Closes the server. With no batch pending the checkpoint moves to now: where the checkpoint does not read the
+     * level files (its window is long enough, or from the epoch's start) H's levels in memory go to their files first
+     * and it has no window, so the next start replays nothing and the journal holds only the checkpoint; otherwise it
+     * keeps its window (the files it reads stay as they are).
      */
     @Override
     public void close() throws IOException {
@@ -444,12 +475,15 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     /**
      * Forces the journal and the files, then begins the next segment with a checkpoint at now. Its window: from the
      * newest kept segment that began at least addsHeldBelow(m) adds ago, if one began at or after the base; else from
-     * the base (where the levels in memory were in their files); none in a new epoch or with {@code spill} (the
-     * levels in memory written to their files first: a clean close). The segments before the window are deleted.
+     * the base (where the levels in memory were in their files); none in a new epoch or with {@code spill} where the
+     * checkpoint now does not read the level files (the levels in memory written to them first: a clean close). The
+     * segments before the window are deleted.
      */
     private void checkpoint(boolean spill) throws IOException {
         journal.force(); // the records first: U's pending writes reach its files in storage.force()
-        boolean spilled = spill || spillAtNextCheckpoint;
+        // the level files below m may be overwritten only while the checkpoint does not read them: a crash between
+        // the spill and the next segment replays the window over them
+        boolean spilled = spill && (!checkpoint.fromFiles() || checkpoint.windowStart() == 0);
         if (spilled) {
             storage.spillMemoryLevels();
         }
@@ -478,7 +512,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         baseSegment = window;
         checkpoint = moved;
         callsSinceCheckpoint = false;
-        spillAtNextCheckpoint = false;
     }
 
     /** Redoes the calls recorded after the checkpoint, then moves the checkpoint past them if it is due. */

@@ -53,6 +53,11 @@ final class SmallLevelsInMemory implements VectorStore {
         return m;
     }
 
+    /** The budget that holds exactly {@code levels} levels of vectors of {@code width} ints. */
+    static long budgetFor(int levels, int width) {
+        return ((2L << levels) - 2) * width * Integer.BYTES;
+    }
+
     /**
      * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
      * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; a restart reads the journal

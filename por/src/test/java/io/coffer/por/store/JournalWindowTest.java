@@ -174,22 +174,61 @@ class JournalWindowTest {
     }
 
     @Test
-    void aChangedMemoryBudgetRebuildsTheLevelsTheWindowWasKeptForThenSpillsThem() throws IOException {
+    void aSmallerMemoryBudgetRebuildsTheLevelsTheWindowWasKeptForIntoTheirFiles() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        written(dir, TWO_LEVELS, expected, 32 + 15).haltAsKilled(); // t = 7, one pending: levels 0 and 1 in memory
+        // t = 9, one pending: a checkpoint at 8 whose window (adds 4..8) rebuilds levels 0 and 1
+        written(dir, TWO_LEVELS, expected, 32 + 19).haltAsKilled();
         JournaledPorServer fewer = JournaledPorServer.open(dir, null, null, FILES_ONLY);
         assertThat(fewer.storage().memoryLevels()).isZero();
         PorClient resumed = clients.resume(fewer);
         clients.assertContent(resumed, expected); // levels 0 and 1 rebuilt from the window into their files
-        clients.writeRandom(resumed, expected, 5); // t = 10
+        clients.writeRandom(resumed, expected, 5); // t = 12
         fewer.haltAsKilled();
         try (JournaledPorServer more = JournaledPorServer.open(dir, null, null, 1L << 20)) {
-            assertThat(more.storage().memoryLevels()).isEqualTo(4);
-            resumed = clients.resume(more);
-            clients.assertContent(resumed, expected);
-            clients.writeRandom(resumed, expected, 9);
-            clients.assertContent(resumed, expected);
+            assertThat(more.storage().memoryLevels()).as("nothing was in memory: any budget").isEqualTo(4);
+            clients.assertResumes(more, expected, 9);
+        }
+    }
+
+    @Test
+    void aLargerMemoryBudgetWaitsForACleanCloseWhileTheWindowIsKeptForFewerLevels() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        written(dir, TWO_LEVELS, expected, 32 + 19).haltAsKilled(); // t = 9: the window 4..8 holds 4 adds, not 16
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 1L << 20)) {
+            assertThat(server.storage().memoryLevels()).as("as the window was kept for").isEqualTo(2);
+            clients.assertResumes(server, expected, 3); // t = 11
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 1L << 20)) {
+            assertThat(server.storage().memoryLevels()).as("after a clean close").isEqualTo(4);
+            clients.assertResumes(server, expected, 30); // over the next C rebuild
+        }
+    }
+
+    @Test
+    void aCleanCloseWhileTheCheckpointReadsTheLevelFilesKeepsThemAndItsWindow() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        written(dir, TWO_LEVELS, expected, 32 + 6).close(); // t = 3: levels 0 and 1 written to their files
+        List<String> smallLevels = List.of("h-0-x.vectors", "h-1-y.vectors", "h-0.sealed", "h-1.sealed");
+        List<byte[]> spilled = new ArrayList<>();
+        for (String file : smallLevels) {
+            spilled.add(Files.readAllBytes(dir.resolve(file)));
+        }
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            clients.writeRandom(clients.resume(server), expected, 5); // t = 5, one pending: levels 0 and 2
+            clients.writeRandom(clients.resume(server), expected, 1);
+        }
+        // the checkpoint at 3 read levels 0 and 1 from their files: a crash between a spill and the next segment
+        // would have replayed from 3 over files holding t = 5, so the close kept them and moved with its window
+        for (int i = 0; i < smallLevels.size(); i++) {
+            assertThat(Files.readAllBytes(dir.resolve(smallLevels.get(i)))).isEqualTo(spilled.get(i));
+        }
+        assertThat(JournaledClients.segments(dir)).hasSize(2);
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(server.state().t()).isEqualTo(6);
+            clients.assertResumes(server, expected, 12);
         }
     }
 
