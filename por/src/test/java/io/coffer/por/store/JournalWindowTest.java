@@ -10,6 +10,7 @@ import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,6 +172,26 @@ class JournalWindowTest {
             // levels 0 and 1 from their files, the pending write redone; then over the next C rebuild
             clients.assertResumes(server, expected, 40);
         }
+    }
+
+    @Test
+    void aFormerJournalLeftBesideItsSegmentByACrashIsDeletedAndTheInMemoryServersIsRefused() throws IOException {
+        Path dir = root.resolve("d");
+        byte[][] expected = new byte[32][];
+        written(dir, TWO_LEVELS, expected, 32 + 3).haltAsKilled();
+        Files.write(dir.resolve(SegmentedJournal.FORMER), ServerJournal.FORMER_MAGIC); // converted, not yet deleted
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, TWO_LEVELS)) {
+            assertThat(dir.resolve(SegmentedJournal.FORMER)).doesNotExist();
+            clients.assertResumes(server, expected, 3);
+        }
+        Path old = root.resolve("old");
+        JournaledPorServer.open(old, PARAMS).close();
+        for (Path segment : JournaledClients.segments(old)) {
+            Files.delete(segment);
+        }
+        Files.write(old.resolve(SegmentedJournal.FORMER), "CPORJNL1".getBytes(StandardCharsets.US_ASCII));
+        assertThatThrownBy(() -> JournaledPorServer.open(old, null)).isInstanceOf(IOException.class)
+                .hasMessageContaining("earlier in-memory server");
     }
 
     @Test
