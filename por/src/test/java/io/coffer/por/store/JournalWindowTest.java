@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The journal's window: a server stopped as kill -9 stops it (abandoned, never closed: its levels in memory never
- * reach their files) at counts where H's levels in memory are filled comes back from the window and the calls after
- * the checkpoint; a damaged, cut or incomplete window is refused; a former single-file journal opens.
+ * The journal's window: a server stopped as kill -9 stops it ({@link JournaledPorServer#haltAsKilled}: its levels in
+ * memory never reach their files) after checkpoints where H's levels in memory are filled comes back from the window
+ * and the calls after the checkpoint; a damaged, cut or incomplete window is refused; a former single-file journal
+ * opens; a changed memory budget and a clean close keep what the window needs.
  */
 class JournalWindowTest {
     private static final int BLOCK = 24;
