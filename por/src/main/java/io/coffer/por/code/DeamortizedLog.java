@@ -112,7 +112,10 @@ public final class DeamortizedLog implements WriteLog {
      */
     @Override
     public int addsHeldBelow(int levels) {
-        return HierarchicalLog.heldBelow(levels, levels + 1);
+        if (levels < 0) {
+            throw new IllegalArgumentException("a number of levels: " + levels);
+        }
+        return levels == 0 ? 0 : 1 << Math.min(levels + 1, Integer.SIZE - 2);
     }
 
     /** d_l: how many writes after its last write a level-l run is complete. */

@@ -95,20 +95,15 @@ public final class HierarchicalLog implements WriteLog {
     }
 
     /**
-     * 2^levels: a filled level l below {@code levels} holds the adds since t was last a multiple of 2^(l+1), so within
-     * the last 2^levels, and HAdd reads only filled levels.
+     * t mod 2^levels: the filled levels below {@code levels} hold exactly the adds since t was last a multiple of
+     * 2^levels (fewer than 2^levels; none there, where those levels are all empty), and HAdd reads only filled levels.
      */
     @Override
     public int addsHeldBelow(int levels) {
-        return heldBelow(levels, levels);
-    }
-
-    /** 2^exponent adds (at most 2^30) for one level or more, none for none. */
-    static int heldBelow(int levels, int exponent) {
         if (levels < 0) {
             throw new IllegalArgumentException("a number of levels: " + levels);
         }
-        return levels == 0 ? 0 : 1 << Math.min(exponent, Integer.SIZE - 2);
+        return levels >= Integer.SIZE - 1 ? state.t() : state.t() & ((1 << levels) - 1);
     }
 
     /**

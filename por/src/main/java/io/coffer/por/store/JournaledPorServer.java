@@ -176,12 +176,13 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * The memory budget to open with: {@code memoryBudget}, unless the levels it holds (m) differ from those the
      * checkpoint's window was kept for (L) where that is not safe, and then exactly L levels' worth (the budget's m
      * takes effect at a later start). Safe: a window from the epoch's start (it reads nothing it did not write); L = 0
-     * (nothing was in memory: the files hold every level); a window of at least addsHeldBelow(L) adds with m < L (it
-     * rebuilds levels m..L-1 into their files, the same at every replay); a window from the files with m > L (levels
-     * L..m-1 are then written to memory only, so the files it reads stay as they were), or with m < L and nothing to
-     * replay or redo. Not safe: m > L with a window that needs no files (later windows would need addsHeldBelow(m)
-     * adds, which the journal no longer has), m < L with a window from the files and calls to redo (the redo writes
-     * levels m..L-1 into files it may read again after a second crash).
+     * or an empty window of addsHeldBelow(L) = 0 adds (nothing in memory was part of the code: the files hold it all);
+     * a window of at least addsHeldBelow(L) adds with m < L (it rebuilds levels m..L-1 into their files, the same at
+     * every replay); a window from the files with m > L (levels L..m-1 are then written to memory only, so the files
+     * it reads stay as they were), or with m < L and nothing to replay or redo. Not safe: m > L with a non-empty
+     * window that needs no files (later windows would need addsHeldBelow(m) adds, which the journal no longer has),
+     * m < L with a window from the files and calls to redo (the redo writes levels m..L-1 into files it may read
+     * again after a second crash).
      */
     private static long budget(JournalCheckpoint checkpoint, long segment, boolean calls, CodeParameters h, int width,
             long memoryBudget, Path dir) {
@@ -189,7 +190,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         int kept = checkpoint.windowLevels();
         boolean safe = wanted == kept || checkpoint.windowStart() == 0 || kept == 0
                 || (checkpoint.fromFiles() ? wanted > kept || checkpoint.windowEmpty(segment) && !calls
-                        : wanted < kept);
+                        : wanted < kept || checkpoint.windowEmpty(segment));
         if (safe) {
             return memoryBudget;
         }

@@ -35,15 +35,19 @@ class AddsHeldBelowTest {
     private static final Kind DEAMORTIZED = new Kind("deamortized", DeamortizedLog.SLOTS, DeamortizedLog::new);
 
     @Test
-    void theCountsAreTwoToTheLevelsForHAddAndTwiceThatForTheDeamortisedLog() {
+    void hAddHoldsTheAddsSinceTheLastMultipleOfTwoToTheLevelsAndTheDeamortisedLogTwiceTwoToTheLevels() {
         CodeParameters params = new CodeParameters(10);
         WriteLog hierarchical = new HierarchicalLog(params, new MemoryLevelStore(params, WIDTH), LogState.empty(10));
         WriteLog deamortized = new DeamortizedLog(params, new MemoryLevelStore(params, WIDTH, 3), LogState.empty(10));
-        assertThat(hierarchical.addsHeldBelow(0)).isZero();
-        assertThat(deamortized.addsHeldBelow(0)).isZero();
-        for (int m = 1; m <= 10; m++) {
-            assertThat(hierarchical.addsHeldBelow(m)).isEqualTo(1 << m);
-            assertThat(deamortized.addsHeldBelow(m)).isEqualTo(2 << m);
+        SplittableRandom random = new SplittableRandom(3);
+        for (int t = 0; t < 40; t++) {
+            for (int m = 0; m <= 10; m++) {
+                assertThat(hierarchical.addsHeldBelow(m)).as("t = %d, m = %d", t, m).isEqualTo(t % (1 << m));
+                assertThat(deamortized.addsHeldBelow(m)).isEqualTo(m == 0 ? 0 : 2 << m);
+            }
+            int[] v = CodeVectors.random(random, WIDTH);
+            hierarchical.add(v);
+            deamortized.add(v);
         }
     }
 
@@ -60,8 +64,9 @@ class AddsHeldBelowTest {
     }
 
     /**
-     * The deamortised log needs 2^(m+1) - m - 2 adds at the least (a level m-1 run is read until 3 * 2^(m-1) + d_(m-1)
-     * - 1 adds after its start): more than half its count from m = 3.
+     * HAdd needs every add it counts (t mod 2^m: those in its filled levels below m); the deamortised log needs
+     * 2^(m+1) - m - 2 adds at the least (a level m-1 run is read until 3 * 2^(m-1) + d_(m-1) - 1 adds after its
+     * start): more than half its count from m = 3.
      */
     @Test
     void aWindowHalfAsLongMissesALiveVectorSoTheCountsAreNeeded() {

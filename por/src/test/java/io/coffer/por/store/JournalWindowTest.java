@@ -98,13 +98,16 @@ class JournalWindowTest {
     void segmentsBeforeTheWindowThatACrashLeftAreDeletedAtOpen() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        JournaledPorServer killed = written(dir, TWO_LEVELS, expected, 32 + 8); // t = 4: segments from 0 and 4
+        written(dir, TWO_LEVELS, expected, 32 + 4).close(); // t = 2: the checkpoints that follow at 6, 10, ...
+        JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+        clients.writeRandom(clients.resume(killed), expected, 8); // t = 6: segments from 2 (the window) and 6
         List<Path> before = JournaledClients.segments(dir);
+        assertThat(before).hasSize(2);
         List<byte[]> bytes = new ArrayList<>();
         for (Path p : before) {
             bytes.add(Files.readAllBytes(p));
         }
-        // t = 8: the segment from t = 0 is outside the window and deleted
+        // t = 10: the window is the segment from 6, the one from 2 is deleted
         clients.writeRandom(clients.resume(killed), expected, 8);
         assertThat(JournaledClients.segments(dir)).doesNotContain(before.get(0));
         killed.haltAsKilled();
@@ -199,13 +202,12 @@ class JournalWindowTest {
     void aSmallerMemoryBudgetRebuildsTheLevelsTheWindowWasKeptForIntoTheirFiles() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        // t = 9, one pending: a checkpoint at 8 whose window (adds 4..8) rebuilds levels 0 and 1
-        written(dir, TWO_LEVELS, expected, 32 + 19).haltAsKilled();
+        killedAfterACheckpointWithLevelOneFilled(dir, expected);
         JournaledPorServer fewer = JournaledPorServer.open(dir, null, null, FILES_ONLY);
         assertThat(fewer.storage().memoryLevels()).isZero();
         PorClient resumed = clients.resume(fewer);
         clients.assertContent(resumed, expected); // levels 0 and 1 rebuilt from the window into their files
-        clients.writeRandom(resumed, expected, 5); // t = 12
+        clients.writeRandom(resumed, expected, 5); // t = 9
         fewer.haltAsKilled();
         try (JournaledPorServer more = JournaledPorServer.open(dir, null, null, 1L << 20)) {
             assertThat(more.storage().memoryLevels()).as("nothing was in memory: any budget").isEqualTo(4);
@@ -217,10 +219,10 @@ class JournalWindowTest {
     void aLargerMemoryBudgetWaitsForACleanCloseWhileTheWindowIsKeptForFewerLevels() throws IOException {
         Path dir = root.resolve("d");
         byte[][] expected = new byte[32][];
-        written(dir, TWO_LEVELS, expected, 32 + 19).haltAsKilled(); // t = 9: the window 4..8 holds 4 adds, not 16
+        killedAfterACheckpointWithLevelOneFilled(dir, expected); // its window holds 4 adds, 4 levels need 16
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 1L << 20)) {
             assertThat(server.storage().memoryLevels()).as("as the window was kept for").isEqualTo(2);
-            clients.assertResumes(server, expected, 3); // t = 11
+            clients.assertResumes(server, expected, 3); // t = 8
         }
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, null, 1L << 20)) {
             assertThat(server.storage().memoryLevels()).as("after a clean close").isEqualTo(4);
@@ -252,6 +254,19 @@ class JournalWindowTest {
             assertThat(server.state().t()).isEqualTo(6);
             clients.assertResumes(server, expected, 12);
         }
+    }
+
+    /**
+     * A server at t = 7 with a block pending, killed: a clean close at t = 2 made its checkpoint come at t = 6, with
+     * level 1 filled in memory and the window 2..6 kept for levels 0 and 1.
+     */
+    private void killedAfterACheckpointWithLevelOneFilled(Path dir, byte[][] expected) throws IOException {
+        written(dir, TWO_LEVELS, expected, 32 + 4).close();
+        JournaledPorServer killed = JournaledPorServer.open(dir, null, null, TWO_LEVELS);
+        clients.writeRandom(clients.resume(killed), expected, 11);
+        assertThat(killed.state().t()).isEqualTo(7);
+        assertThat(JournaledClients.segments(dir)).hasSize(2);
+        killed.haltAsKilled();
     }
 
     /** A new server in {@code dir} with a memory budget of {@code budget}, initialised and written to. */
