@@ -18,8 +18,8 @@ import java.io.IOException;
  */
 final class SmallLevelsInMemory implements VectorStore {
     /**
-     * At most this much memory for the small levels (and, on disk, a journal of about three quarters as much: the
-     * 2^m batches they depend on and up to half as many since the checkpoint): at
+     * At most this much memory for the small levels (and, on disk, a journal of at most 2^m batches under HAdd, about
+     * half as much, or of the 2^(m+1) batches they depend on and 2^m more under the deamortised log): at
      * 64 KiB blocks and b = 4 (1.1 MB vectors) levels 0..5, against 0..2 at the former 32 MiB; each level in memory
      * saves about 1.1 MB of level-file writes per batch (docs/BENCHMARKS.md, porsrv).
      */
@@ -61,7 +61,7 @@ final class SmallLevelsInMemory implements VectorStore {
     /**
      * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
      * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; a restart reads the journal
-     * they imply onto the heap a segment at a time, at most a quarter as much.
+     * they imply onto the heap a segment (at most 2^m batches, about half as much) at a time.
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);
