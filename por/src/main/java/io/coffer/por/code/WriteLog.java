@@ -23,8 +23,8 @@ public interface WriteLog {
     /**
      * How many of the latest adds (now, at {@link #state()}) the vectors of levels 0..levels-1 depend on, counting the
      * runs a pending merge has still to read (0 for no levels): replaying only that many latest adds, over those
-     * levels in any state, rebuilds every vector of them that is part of the code or will be read again. A durable server keeps that many adds'
-     * records to rebuild the levels it holds in memory only ({@code JournaledPorServer}).
+     * levels in any state, rebuilds every vector of them that is part of the code or will be read again. A durable
+     * server keeps that many adds' records to rebuild the levels it holds in memory only ({@code JournaledPorServer}).
      */
     int addsHeldBelow(int levels);
 }
