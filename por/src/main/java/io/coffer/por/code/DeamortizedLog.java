@@ -98,6 +98,21 @@ public final class DeamortizedLog implements WriteLog {
         }
     }
 
+    /**
+     * 2^(levels+1): a level-l run depends on the 2^l adds from its start s, and the merge that consumes it last reads
+     * it at add s + 3 * 2^l + d_l - 1 at the latest (as the older of its pair: the pair ends at s + 2^(l+1), the merge
+     * runs 2^l adds from d_l after that), so fewer than 4 * 2^l adds span its first input and its last read; for
+     * l < levels that is at most 2^(levels+1). Level k - 1's runs are never merged and live to the end of the epoch,
+     * which is within 2^k adds of its start.
+     */
+    @Override
+    public int addsHeldBelow(int levels) {
+        if (levels < 0) {
+            throw new IllegalArgumentException("a number of levels: " + levels);
+        }
+        return levels == 0 ? 0 : 1 << Math.min(levels + 1, Integer.SIZE - 2);
+    }
+
     private static int slot(int run) {
         return run % SLOTS;
     }

@@ -95,6 +95,18 @@ public final class HierarchicalLog implements WriteLog {
     }
 
     /**
+     * t mod 2^levels: the filled levels below {@code levels} hold exactly the adds since t was last a multiple of
+     * 2^levels (fewer than 2^levels; none there, where those levels are all empty), and HAdd reads only filled levels.
+     */
+    @Override
+    public int addsHeldBelow(int levels) {
+        if (levels < 0) {
+            throw new IllegalArgumentException("a number of levels: " + levels);
+        }
+        return levels >= Integer.SIZE - 1 ? state.t() : state.t() & ((1 << levels) - 1);
+    }
+
+    /**
      * HAdd(B): adds the next write's vector to the log. Returns {@code true} when this was the epoch's n-th write,
      * after which {@link #rebuildC} must run before the next add.
      */

@@ -19,4 +19,12 @@ public interface WriteLog {
 
     /** Empties H and starts the next epoch (C is rebuilt elsewhere). */
     void newEpoch();
+
+    /**
+     * How many of the latest adds (now, at {@link #state()}) the vectors of levels 0..levels-1 depend on, counting the
+     * runs a pending merge has still to read (0 for no levels): replaying only that many latest adds, over those
+     * levels in any state, rebuilds every vector of them that is part of the code or will be read again. A durable
+     * server keeps that many adds' records to rebuild the levels it holds in memory only ({@code JournaledPorServer}).
+     */
+    int addsHeldBelow(int levels);
 }

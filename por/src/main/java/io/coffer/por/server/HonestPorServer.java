@@ -85,6 +85,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         return log.pending();
     }
 
+    /**
+     * How many of the latest adds H's levels below {@code levels} depend on ({@link io.coffer.por.code.WriteLog
+     * #addsHeldBelow}): what a durable server replays to rebuild those levels when it keeps them in memory only.
+     */
+    public final int addsHeldBelow(int levels) {
+        return log.h().addsHeldBelow(levels);
+    }
+
     /** The storage, for tests that damage it as a failing disk or a dishonest server would. */
     public final S storage() {
         return storage;

@@ -66,7 +66,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      * They reach u.blocks and u.sealed only in {@link #force}, which the journaled server calls once their journal
      * records are on disk (write-behind: a write that does not end a batch is not forced on its own, and its file
      * changes must not reach the disk before its record). The writes since the journal was last forced: at most
-     * 2^m batches of blocks (H's levels in memory, {@link #memoryLevels()}) and the pending one.
+     * the batches between two checkpoints and the pending one.
      */
     private final Map<Integer, PendingU> pendingU = new HashMap<>();
 

@@ -2,6 +2,8 @@ package io.coffer.por.store;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
@@ -16,7 +18,6 @@ import io.coffer.por.server.SealedVectors;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -26,50 +27,68 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A durable PoR server in a directory: the honest server over {@link DirectoryStorage} (U, its Merkle tree, C and H in
  * files: memory independent of n, but for one element position of C in a repair's decode), with a redo journal for
  * crash safety.
  *
- * <p>The journal holds a checkpoint (the log state: t and the epoch) and the calls made since. H's smallest levels
- * live in memory only ({@link DirectoryStorage#memoryLevels()}, m of them), so the checkpoint moves only when they are
- * all empty: after a batch that makes t a multiple of 2^m, and after a C rebuild or a resynchronisation (t = 0).
- * In between, the journal holds the calls since the checkpoint: at most 2^m - 1 batches' writes and adds, and those of
- * the batch now pending. Each call is checked, then appended to the journal, then applied. Writes are not forced on
- * their own (group commit): a flush (the client's end of a pack, with or without blocks pending), a C rebuild and a
- * resync force their record and every one before it, and only then do U's pending writes go to its files (unforced);
- * a call that brings the checkpoint forces the journal and the files and replaces the journal, atomically, with the
- * new checkpoint. What a crash of the machine (not of the process) can lose is the writes since the last flush. A
- * restart replays the journal over the files from the checkpoint, where the small levels were empty, so it rebuilds
- * them in memory as they were. That is safe however far the crash got, because replaying is idempotent: writes only
- * overwrite U, an add that reaches the files rewrites its one level that was empty at the checkpoint from the levels
- * below it (which it leaves alone), and a C rebuild rewrites all of C from U. So an acknowledged call survives kill
- * -9, and a half-rebuilt level is never served: it is rebuilt before the server answers. {@link #restore} rewrites one
- * block of U in place and forces it before it returns. A call that the server refuses changes nothing and is not
+ * <p>The journal ({@link SegmentedJournal}) is a series of segments, each begun by a checkpoint (the log state: t and
+ * the epoch) and holding the calls made since. H's smallest levels live in memory only ({@link
+ * DirectoryStorage#memoryLevels()}, m of them) and need not be empty at a checkpoint: the journal keeps, before it,
+ * the records of the latest adds (its window: whole segments, at least {@link HonestPorServer#addsHeldBelow}(m) = W
+ * adds), and a restart first replays the window's adds into those levels alone ({@link MemoryLevelsOnly}: U, the
+ * larger levels, C and the checksums in files were on disk at the checkpoint), then redoes the calls after the
+ * checkpoint. The checkpoint moves after a batch once 2^m adds have gone by since the last (as often as when it waited
+ * for empty levels), and after a C rebuild or a resynchronisation (t = 0: no window); older segments are deleted once
+ * outside the window, so no record is written twice. Each call is checked, then appended to the journal, then applied.
+ * Writes are not forced on their own (group commit): a flush (the client's end of a pack, with or without blocks
+ * pending), a C rebuild and a resync force their record and every one before it, and only then do U's pending writes
+ * go to its files (unforced); a checkpoint forces the journal and the files, then begins the next segment. What a
+ * crash of the machine (not of the process) can lose is the writes since the last flush. Redoing the calls after a
+ * checkpoint is safe however far the crash got, because it is idempotent: writes only overwrite U, an add that reaches
+ * the files rewrites its one level that was empty at the checkpoint from the levels below it (which it leaves alone;
+ * 2^m adds hold one HAdd that reaches the files), and a C rebuild rewrites all of C from U. So an acknowledged call
+ * survives kill -9, and a half-rebuilt level is never served: it is rebuilt before the server answers. A window that
+ * is damaged, cut short or missing a segment is refused, never replayed into wrong levels. {@link #restore} rewrites
+ * one block of U in place and forces it before it returns. A call that the server refuses changes nothing and is not
  * journaled.
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
-    private static final byte CHECKPOINT = 101;
-
+    private static final Logger LOG = LoggerFactory.getLogger(JournaledPorServer.class);
     private final HonestPorServer<DirectoryStorage> inner;
     private final DirectoryStorage storage;
     private final PorCodec codec;
-    private final ServerJournal journal;
+    private final SegmentedJournal journal;
     private final FileChannel lockFile;
     private final FileLock lock;
     private boolean failed;
     /** Whether the journal holds calls after its checkpoint. */
     private boolean callsSinceCheckpoint;
+    /** The newest checkpoint: the one that begins the segment appended to. */
+    private JournalCheckpoint checkpoint;
+    /** The add count at which each segment of this epoch still kept began. */
+    private final TreeMap<Long, Integer> segmentStarts = new TreeMap<>();
+    /**
+     * The first segment a window may start from: where H's levels in memory were last empty with the smaller levels
+     * all in their files (a new epoch, a clean close, a former journal), or the newest window's first segment.
+     */
+    private long baseSegment;
 
-    private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, ServerJournal journal,
-            FileChannel lockFile, FileLock lock) {
+    private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, SegmentedJournal journal,
+            FileChannel lockFile, FileLock lock, JournalCheckpoint checkpoint) {
         this.inner = inner;
         this.storage = inner.storage();
         this.codec = codec;
         this.journal = journal;
         this.lockFile = lockFile;
         this.lock = lock;
+        this.checkpoint = checkpoint;
+        this.baseSegment = checkpoint.windowSegment();
     }
 
     /**
@@ -123,26 +142,35 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
         ServerParameters params = stored.parameters();
         ByteOrder vectorOrder = stored.vectorOrder();
+        int k = params.k() - params.batchExponent();
         List<ServerJournal.Entry> entries = new ArrayList<>();
-        LogState empty = LogState.empty(params.k() - params.batchExponent());
-        ServerJournal journal = ServerJournal.open(dir.resolve("journal"), params.maxFrameBytes(), entries,
-                List.of(checkpointEntry(empty)));
+        SegmentedJournal journal = SegmentedJournal.open(dir, params.maxFrameBytes(), entries,
+                List.of(JournalCheckpoint.inFiles(LogState.empty(k), 1).entry()), JournalCheckpoint::fromFormer);
         DirectoryStorage storage = null;
         try {
-            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(),
-                    Segments.count(params.blockBytes()) + 1, objects, vectorOrder, memoryBudget);
             if (entries.isEmpty()) {
                 throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
                         + " directory is damaged");
             }
-            LogState state = checkpoint(entries.get(0), params, dir);
-            storage.resetSealedPresence(state.epoch() > 0);
+            long segment = journal.currentSegment();
+            JournalCheckpoint checkpoint = JournalCheckpoint.of(entries.get(0), k, segment, dir);
+            journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
+            int blockWidth = Segments.count(params.blockBytes()) + 1;
+            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
+                    objects, vectorOrder, budget(checkpoint, segment, entries.size() > 1, new CodeParameters(k),
+                            blockWidth << params.batchExponent(), memoryBudget, dir));
             if (!stored.hDeamortized()) {
                 AmortizedLayout.checkJournal(entries, params, dir);
                 storage.awaitDeamortizedLayout(dir.resolve("parameters"));
             }
-            JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state),
-                    new PorCodec(params), journal, lockFile, lock);
+            PorCodec codec = new PorCodec(params);
+            Map<Long, Integer> starts = replayWindow(storage, journal, checkpoint, codec, dir);
+            LogState state = checkpoint.state(k);
+            storage.resetSealedPresence(state.epoch() > 0);
+            JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state), codec, journal,
+                    lockFile, lock, checkpoint);
+            server.segmentStarts.putAll(starts);
+            server.segmentStarts.put(segment, checkpoint.t());
             server.replay(entries, dir);
             return server;
         } catch (IOException | RuntimeException e) {
@@ -150,6 +178,92 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The memory budget to open with: {@code memoryBudget}, unless the levels it holds (m) differ from those the
+     * checkpoint's window was kept for (L) where that is not safe, and then exactly L levels' worth (the budget's m
+     * takes effect at a later start). Safe: a window from the epoch's start (it reads nothing it did not write); L = 0
+     * or an empty window of addsHeldBelow(L) = 0 adds (nothing in memory was part of the code: the files hold it all);
+     * a window of at least addsHeldBelow(L) adds with m < L (it rebuilds levels m..L-1 into their files, the same at
+     * every replay); a window from the files with m > L (levels L..m-1 are then written to memory only, so the files
+     * it reads stay as they were), or with m < L and nothing to replay or redo. Not safe: m > L with a non-empty
+     * window that needs no files (later windows would need addsHeldBelow(m) adds, which the journal no longer has),
+     * m < L with a window from the files and calls to redo (the redo writes levels m..L-1 into files it may read
+     * again after a second crash).
+     */
+    private static long budget(JournalCheckpoint checkpoint, long segment, boolean calls, CodeParameters h, int width,
+            long memoryBudget, Path dir) {
+        int wanted = SmallLevelsInMemory.memoryLevels(h, width, DeamortizedLog.SLOTS, memoryBudget);
+        int kept = checkpoint.windowLevels();
+        boolean safe = wanted == kept || checkpoint.windowStart() == 0 || kept == 0
+                || (checkpoint.fromFiles() ? wanted > kept || checkpoint.windowEmpty(segment) && !calls
+                        : wanted < kept || checkpoint.windowEmpty(segment));
+        if (safe) {
+            return memoryBudget;
+        }
+        LOG.warn("PoR server in {}: H's levels 0..{} stay in memory, as the journal's window was kept for them, not"
+                + " the {} levels of the memory budget; those take effect at a later start (after a clean close)", dir,
+                kept - 1, wanted);
+        return SmallLevelsInMemory.budgetFor(kept, width, DeamortizedLog.SLOTS);
+    }
+
+    /**
+     * Rebuilds H's levels below the checkpoint's window levels from the window's adds, one older segment at a time,
+     * each read and checked whole (its checkpoint must be where the segments before it ended); returns where each
+     * began.
+     */
+    private static Map<Long, Integer> replayWindow(DirectoryStorage storage, SegmentedJournal journal,
+            JournalCheckpoint checkpoint, PorCodec codec, Path dir) throws IOException {
+        Map<Long, Integer> starts = new TreeMap<>();
+        long current = journal.currentSegment();
+        if (checkpoint.windowEmpty(current)) {
+            return starts;
+        }
+        int k = storage.hParameters().k();
+        HonestPorServer<MemoryLevelsOnly> window = new HonestPorServer<>(new MemoryLevelsOnly(storage,
+                checkpoint.windowLevels(), !checkpoint.fromFiles()), new LogState(k, checkpoint.windowStart(),
+                checkpoint.epoch()));
+        for (long seq = checkpoint.windowSegment(); seq < current; seq++) {
+            if (!journal.has(seq)) {
+                throw badWindow(dir, checkpoint, current, "segment " + seq + " is missing", null);
+            }
+            List<ServerJournal.Entry> entries;
+            JournalCheckpoint start;
+            try {
+                entries = journal.read(seq);
+                if (entries.isEmpty()) {
+                    throw new IOException("segment " + seq + " holds no checkpoint");
+                }
+                start = JournalCheckpoint.of(entries.get(0), k, seq, dir);
+            } catch (IOException e) {
+                throw badWindow(dir, checkpoint, current, e.getMessage(), e);
+            }
+            if (!start.state(k).equals(window.state()) || window.pending() != 0) {
+                throw badWindow(dir, checkpoint, current, "segment " + seq + " begins at t = " + start.t()
+                        + " (epoch " + start.epoch() + "), the segments before it end at " + window.state(), null);
+            }
+            starts.put(seq, start.t());
+            try {
+                redo(window, codec, entries, true);
+            } catch (IllegalStateException e) {
+                throw badWindow(dir, checkpoint, current, "segment " + seq + ", " + e.getMessage(), e);
+            }
+        }
+        if (!checkpoint.state(k).equals(window.state()) || window.pending() != 0) {
+            throw badWindow(dir, checkpoint, current, "it ends at " + window.state() + " with " + window.pending()
+                    + " blocks pending, the checkpoint is at t = " + checkpoint.t(), null);
+        }
+        return starts;
+    }
+
+    private static IOException badWindow(Path dir, JournalCheckpoint checkpoint, long current, String why,
+            Exception cause) {
+        return new IOException("PoR journal in " + dir + ": the window of segment " + current + " (segments "
+                + checkpoint.windowSegment() + ".." + (current - 1) + ", adds " + checkpoint.windowStart() + ".."
+                + checkpoint.t() + "), from which H's levels in memory are rebuilt, is damaged or incomplete: " + why
+                + "; not replayed (restore the journal's segments, or start a new server directory and re-initialise"
+                + " the client)", cause);
     }
 
     /** The storage in the directory, for tests that damage it. */
@@ -281,17 +395,31 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * Closes the server. With no batch pending, H's levels in memory go to their files first and the checkpoint moves
-     * to now, so the next start replays nothing and the journal holds only the checkpoint.
+     * Closes the server. With no batch pending the checkpoint moves to now: where the checkpoint does not read the
+     * level files (its window is long enough, or from the epoch's start) H's levels in memory go to their files first
+     * and it has no window, so the next start replays nothing and the journal holds only the checkpoint; otherwise it
+     * keeps its window (the files it reads stay as they are).
      */
     @Override
     public void close() throws IOException {
         inner.discardPreparedDecode(); // its spool file is scratch
         try (journal; storage; lockFile) {
             if (!failed && inner.pending() == 0 && callsSinceCheckpoint) {
-                storage.spillMemoryLevels();
-                checkpoint();
+                checkpoint(true);
             }
+            lock.release();
+        }
+    }
+
+    /**
+     * Stops as kill -9 stops the process (tests): nothing more is forced, spilled or checkpointed, and what was
+     * written stays in the page cache; the files and the directory's lock are let go so this process may open it
+     * again.
+     */
+    void haltAsKilled() throws IOException {
+        failed = true;
+        inner.discardPreparedDecode();
+        try (journal; storage; lockFile) {
             lock.release();
         }
     }
@@ -318,14 +446,14 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /**
-     * Makes a recorded change. One that ends a batch or an epoch moves the checkpoint if H's levels in memory are then
-     * empty; otherwise a change whose record was {@code forced} lets U's pending writes go to its files.
+     * Makes a recorded change. One that ends a batch or an epoch moves the checkpoint when it is due; otherwise a
+     * change whose record was {@code forced} lets U's pending writes go to its files.
      */
     private void applied(Runnable change, boolean endsBatch, boolean forced) {
         try {
             change.run();
             if (endsBatch && checkpointDue()) {
-                checkpoint();
+                checkpoint(false);
             } else if (forced) {
                 storage.writePendingU();
             }
@@ -336,9 +464,15 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** Whether H's levels in memory are all empty, so that a checkpoint needs nothing the files do not hold. */
+    /**
+     * With no batch pending: in a new epoch (a C rebuild or a resync), and once 2^m adds have gone by since the
+     * checkpoint, as often as when it waited for the levels in memory to be empty (so as many forces of the files),
+     * each segment at most 2^m batches (what a restart holds at a time); the journal holds the window and one more.
+     */
     private boolean checkpointDue() {
-        return inner.pending() == 0 && (inner.state().t() & ((1 << storage.memoryLevels()) - 1)) == 0;
+        LogState state = inner.state();
+        return inner.pending() == 0 && (state.epoch() != checkpoint.epoch()
+                || state.t() - checkpoint.t() >= 1 << storage.memoryLevels());
     }
 
     /** U's pending writes to its files once every record is on disk: no file change may reach the disk first. */
@@ -347,33 +481,69 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         storage.writePendingU();
     }
 
-    private void checkpoint() throws IOException {
+    /**
+     * Forces the journal and the files, then begins the next segment with a checkpoint at now. Its window: from the
+     * newest kept segment that began at least addsHeldBelow(m) adds ago, if one began at or after the base; else from
+     * the base (where the levels in memory were in their files); none in a new epoch or with {@code spill} where the
+     * checkpoint now does not read the level files (the levels in memory written to them first: a clean close). The
+     * segments before the window are deleted.
+     */
+    private void checkpoint(boolean spill) throws IOException {
         journal.force(); // the records first: U's pending writes reach its files in storage.force()
+        // the level files below m may be overwritten only while the checkpoint does not read them: a crash between
+        // the spill and the next segment replays the window over them
+        boolean spilled = spill && (!checkpoint.fromFiles() || checkpoint.windowStart() == 0);
+        if (spilled) {
+            storage.spillMemoryLevels();
+        }
         storage.force();
-        journal.replaceWith(List.of(checkpointEntry(inner.state())));
+        LogState state = inner.state();
+        long next = journal.currentSegment() + 1;
+        int levels = storage.memoryLevels();
+        if (spilled || state.epoch() != checkpoint.epoch()) {
+            segmentStarts.clear();
+            baseSegment = next;
+        }
+        segmentStarts.put(next, state.t());
+        long window = baseSegment;
+        boolean fromFiles = true;
+        int target = state.t() - inner.addsHeldBelow(levels);
+        for (Map.Entry<Long, Integer> e : segmentStarts.tailMap(baseSegment, true).entrySet()) {
+            if (e.getValue() <= target) {
+                window = e.getKey();
+                fromFiles = false;
+            }
+        }
+        JournalCheckpoint moved = new JournalCheckpoint(state.epoch(), state.t(), segmentStarts.get(window), levels,
+                fromFiles, window);
+        journal.startSegment(moved.entry(), window);
+        segmentStarts.headMap(window).clear();
+        baseSegment = window;
+        checkpoint = moved;
         callsSinceCheckpoint = false;
     }
 
-    private static ServerJournal.Entry checkpointEntry(LogState state) {
-        return new ServerJournal.Entry(CHECKPOINT, ByteBuffer.allocate(12).putLong(state.epoch()).putInt(state.t())
-                .array());
-    }
-
-    private static LogState checkpoint(ServerJournal.Entry entry, ServerParameters params, Path dir)
-            throws IOException {
-        if (entry.type() != CHECKPOINT || entry.payload().length != 12) {
-            throw new IOException("PoR journal in " + dir + " does not start with a checkpoint");
-        }
-        ByteBuffer b = ByteBuffer.wrap(entry.payload());
-        try {
-            return new LogState(params.k() - params.batchExponent(), b.getInt(8), b.getLong(0));
-        } catch (IllegalArgumentException e) {
-            throw new IOException("PoR journal in " + dir + ": a damaged checkpoint: " + e.getMessage(), e);
-        }
-    }
-
-    /** Redoes the calls recorded after the checkpoint, then moves the checkpoint past them if they ended a batch. */
+    /** Redoes the calls recorded after the checkpoint, then moves the checkpoint past them if it is due. */
     private void replay(List<ServerJournal.Entry> entries, Path dir) throws IOException {
+        try {
+            redo(inner, codec, entries, false);
+        } catch (IllegalStateException e) {
+            throw new IOException("PoR journal in " + dir + ", segment " + journal.currentSegment()
+                    + ": cannot replay " + e.getMessage(), e);
+        }
+        if (entries.size() > 1) {
+            callsSinceCheckpoint = true;
+            if (checkpointDue()) {
+                checkpoint(false);
+            } else {
+                writePendingUAfterTheirRecords(); // replayed from the file, perhaps not yet on disk
+            }
+        }
+    }
+
+    /** Redoes a segment's calls (its records after the checkpoint); a window holds writes and flushes only. */
+    private static void redo(HonestPorServer<?> server, PorCodec codec, List<ServerJournal.Entry> entries,
+            boolean window) {
         for (int i = 1; i < entries.size(); i++) {
             ServerJournal.Entry e = entries.get(i);
             try {
@@ -384,28 +554,27 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 switch (type) {
                     case WRITE -> {
                         PorCodec.WriteRequest w = codec.readWrite(e.payload());
-                        inner.write(w.index(), w.block(), w.sealedChecksum(), w.written());
+                        server.write(w.index(), w.block(), w.sealedChecksum(), w.written());
                     }
-                    case FLUSH -> inner.flush(codec.readFlush(e.payload()));
-                    case REBUILD_C -> inner.rebuildC(codec.readRebuildC(e.payload()));
+                    case FLUSH -> server.flush(codec.readFlush(e.payload()));
+                    case REBUILD_C -> server.rebuildC(codec.readRebuildC(notInWindow(type, window, e)));
                     case RESYNC -> {
-                        PorCodec.ResyncRequest r = codec.readResync(e.payload());
-                        inner.resync(r.epoch(), r.c());
+                        PorCodec.ResyncRequest r = codec.readResync(notInWindow(type, window, e));
+                        server.resync(r.epoch(), r.c());
                     }
                     default -> throw new IllegalArgumentException("unexpected record " + type);
                 }
             } catch (RuntimeException ex) {
-                throw new IOException("PoR journal in " + dir + ", record " + i + ": cannot replay: " + ex.getMessage(),
-                        ex);
+                throw new IllegalStateException("record " + i + ": " + ex.getMessage(), ex);
             }
         }
-        if (entries.size() > 1) {
-            callsSinceCheckpoint = true;
-            if (checkpointDue()) {
-                checkpoint();
-            } else {
-                writePendingUAfterTheirRecords(); // replayed from the file, perhaps not yet on disk
-            }
+    }
+
+    /** A window's adds begin after a C rebuild or a resync (a new epoch needs no window), never before one. */
+    private static byte[] notInWindow(MessageType type, boolean window, ServerJournal.Entry e) {
+        if (window) {
+            throw new IllegalArgumentException("a " + type + " in a window");
         }
+        return e.payload();
     }
 }

@@ -14,14 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An append-only file of records (type byte and payload), each framed by its length and a CRC32C and forced to disk
- * before {@link #append} returns. Reading stops at the first record that is truncated or fails its CRC, the torn tail
- * a crash during an append leaves, and cuts the file there. {@link #replaceWith} writes a new journal to a temporary
- * file, forces it, and renames it over the old one, so a crash leaves either the old journal or the new one.
+ * One segment of the server's journal ({@link SegmentedJournal}): an append-only file of records (type byte and
+ * payload), each framed by its length and a CRC32C and forced to disk before {@link #append} returns. Reading the
+ * segment being appended to stops at the first record that is truncated or fails its CRC, the torn tail a crash during
+ * an append leaves, and cuts the file there; an older segment was whole when the next one began, so there such a tail
+ * is damage ({@link #readWhole}). {@link #create} writes a segment to a temporary file, forces it and renames it into
+ * place, so a crash leaves it whole or absent.
  */
 final class ServerJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerJournal.class);
-    private static final byte[] MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '2'};
+    static final byte[] MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '3'};
+    /** The former single-file journal ({@code journal}), whose checkpoint waited for empty levels in memory. */
+    static final byte[] FORMER_MAGIC = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '2'};
     /** The journal of the earlier server that held U, C and H in memory: a format this one does not read. */
     private static final byte[] MAGIC_IN_MEMORY = {'C', 'P', 'O', 'R', 'J', 'N', 'L', '1'};
     private static final int RECORD_HEADER = 4 + 4 + 1;
@@ -31,7 +35,6 @@ final class ServerJournal implements AutoCloseable {
     record Entry(byte type, byte[] payload) {
     }
 
-    private final Path file;
     private final int maxRecordBytes;
     /**
      * Appends build their record here: a heap buffer would be copied again into the JDK's temporary direct buffer
@@ -40,8 +43,7 @@ final class ServerJournal implements AutoCloseable {
     private ByteBuffer reused = ByteBuffer.allocateDirect(0);
     private FileChannel channel;
 
-    private ServerJournal(Path file, int maxRecordBytes, FileChannel channel) {
-        this.file = file;
+    private ServerJournal(int maxRecordBytes, FileChannel channel) {
         this.maxRecordBytes = maxRecordBytes;
         this.channel = channel;
     }
@@ -53,12 +55,18 @@ final class ServerJournal implements AutoCloseable {
      */
     static ServerJournal open(Path file, int maxRecordBytes, List<Entry> into, List<Entry> initial)
             throws IOException {
+        return open(file, maxRecordBytes, into, initial, MAGIC);
+    }
+
+    /** As above, for a file that starts with {@code magic} (the former journal's, to convert it). */
+    static ServerJournal open(Path file, int maxRecordBytes, List<Entry> into, List<Entry> initial, byte[] magic)
+            throws IOException {
         if (!Files.exists(file)) {
-            writeNew(file, initial);
+            create(file, initial);
         }
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            long end = read(channel, file, maxRecordBytes, into);
+            long end = read(channel, file, magic, maxRecordBytes, into);
             if (end < channel.size()) {
                 LOG.warn("PoR journal {}: {} bytes after the last whole record (an interrupted write) dropped", file,
                         channel.size() - end);
@@ -66,7 +74,7 @@ final class ServerJournal implements AutoCloseable {
                 channel.force(true);
             }
             channel.position(end);
-            return new ServerJournal(file, maxRecordBytes, channel);
+            return new ServerJournal(maxRecordBytes, channel);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -106,12 +114,18 @@ final class ServerJournal implements AutoCloseable {
         channel.force(false);
     }
 
-    /** Atomically replaces the whole journal with {@code entries}, each made when it is written. */
-    void replaceWith(Iterable<Entry> entries) throws IOException {
-        channel.close();
-        writeNew(file, entries);
-        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        channel.position(channel.size());
+    /**
+     * The records of a whole segment (magic {@code magic}) into {@code into}: one that is cut short or damaged is
+     * refused, as an older segment was whole and forced before the next one began.
+     */
+    static void readWhole(Path file, byte[] magic, int maxRecordBytes, List<Entry> into) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long end = read(channel, file, magic, maxRecordBytes, into);
+            if (end < channel.size()) {
+                throw new IOException("PoR journal segment " + file + " is damaged: its record at byte " + end
+                        + " is cut short or fails its CRC");
+            }
+        }
     }
 
     long size() throws IOException {
@@ -123,7 +137,8 @@ final class ServerJournal implements AutoCloseable {
         channel.close();
     }
 
-    private static void writeNew(Path file, Iterable<Entry> entries) throws IOException {
+    /** Writes a segment of {@code entries} atomically: a temporary file, forced, renamed into place. */
+    static void create(Path file, Iterable<Entry> entries) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -136,7 +151,7 @@ final class ServerJournal implements AutoCloseable {
         Durable.replace(tmp, file);
     }
 
-    private static long read(FileChannel channel, Path file, int maxRecordBytes, List<Entry> into)
+    private static long read(FileChannel channel, Path file, byte[] expected, int maxRecordBytes, List<Entry> into)
             throws IOException {
         ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
         readFully(channel, magic, 0);
@@ -144,7 +159,7 @@ final class ServerJournal implements AutoCloseable {
             throw new IOException("PoR journal " + file + " is of the earlier in-memory server, which this version"
                     + " does not read: start a new server directory and re-initialise the client");
         }
-        if (magic.hasRemaining() || !Arrays.equals(magic.array(), MAGIC)) {
+        if (magic.hasRemaining() || !Arrays.equals(magic.array(), expected)) {
             throw new IOException("PoR journal " + file + " does not start with the journal header");
         }
         long pos = MAGIC.length;

@@ -10,13 +10,20 @@ import java.io.IOException;
  * batch rebuilds one of the small levels and only one batch in 2^memoryLevels reaches a larger one, so most adds
  * write no level file at all.
  *
- * <p>Crash safety comes from {@link JournaledPorServer}: its checkpoint moves only when these levels are all empty (t
- * a multiple of 2^memoryLevels), and its journal keeps every call since, so a restart rebuilds them by replaying. A
- * small level that a store checkpointed with it filled (by a version that kept every level in files, or with a larger
- * memory budget than now, or closed cleanly: {@link #spill}) is read from its files until it is rewritten.
+ * <p>Crash safety comes from {@link JournaledPorServer}: its journal keeps, before each checkpoint, the records of the
+ * latest adds these levels depend on (its window, {@code WriteLog.addsHeldBelow}), and every call since, so a restart
+ * rebuilds them by replaying. A small level that a store checkpointed in its files (by a version that kept every level
+ * in files, or with a larger memory budget than now, or closed cleanly: {@link #spill}) is read from its files until
+ * it is rewritten.
  */
 final class SmallLevelsInMemory implements VectorStore {
-    /** Sets the budget in MiB (0, the default: every level in files). */
+    /**
+     * At most this much memory for the small levels (and, on disk, a journal of the 2^(m+1) batches they depend on and
+     * up to 2^m more since the checkpoint, about as much again): at 64 KiB blocks and b = 4 (1.1 MB vectors) and three
+     * run slots per level, levels 0..3; each level in memory saves the level-file reads and writes of its merges.
+     */
+    static final long MAX_BUDGET_BYTES = 160L << 20;
+    /** Sets the budget in MiB (0: every level in files), overriding the default. */
     static final String BUDGET_PROPERTY = "coffer.por.levels-memory-mib";
 
     private final VectorStore files;
@@ -47,13 +54,15 @@ final class SmallLevelsInMemory implements VectorStore {
         return m;
     }
 
+    /** The budget that holds exactly {@code levels} levels of {@code slots} run slots of vectors of {@code width} ints. */
+    static long budgetFor(int levels, int width, int slots) {
+        return ((2L << levels) - 2) * slots * width * Integer.BYTES;
+    }
+
     /**
-     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set (direct memory, which the JVM caps at the
-     * heap's size by default), else none. None by default since H is deamortised: {@link JournaledPorServer} moves its
-     * checkpoint when the levels in memory are empty, which deamortised runs never all are, so a restart would find
-     * runs of them neither in memory nor in the files; a budget is safe only for a server never restarted until the
-     * journal keeps the adds those levels depend on (docs/POR.md, "Not built yet"). Before, an eighth of the heap up
-     * to 160 MiB kept levels 0..5 in memory at 64 KiB blocks and b = 4 (docs/BENCHMARKS.md, porsrv).
+     * The default budget: {@code -Dcoffer.por.levels-memory-mib=M} if set, else an eighth of the heap, at most {@link
+     * #MAX_BUDGET_BYTES}: direct memory, which the JVM caps at the heap's size by default; a restart reads the journal
+     * they imply onto the heap a segment (at most 2^m batches) at a time.
      */
     static long defaultBudget() {
         String mib = System.getProperty(BUDGET_PROPERTY);
@@ -69,7 +78,7 @@ final class SmallLevelsInMemory implements VectorStore {
             }
             return value << 20;
         }
-        return 0;
+        return Math.min(MAX_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
     }
 
     /** Levels 0..memoryLevels()-1 live in memory. */

@@ -10,29 +10,33 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Makes the journal of a {@link JournaledPorServer} look as a crash right after one call was journaled leaves it:
- * the proxy passes every call through, keeps the journal as it was before the first call of {@code type}, and
- * {@link #rewindJournal} (with the server closed) puts back that journal plus the call's record. The files then
- * hold the call's changes, whole or (after a test garbles them) in part: what the replay must cope with.
+ * the proxy passes every call through, keeps the journal's segments as they were before the first call of
+ * {@code type}, and {@link #rewindJournal} (with the server closed) puts back those segments, the newest with the
+ * call's record appended. The files then hold the call's changes, whole or (after a test garbles them) in part: what
+ * the replay must cope with.
  */
 final class CrashAfterJournal {
     private final PorServer server;
-    private final Path journal;
+    private final Path dir;
     private final PorCodec codec;
     private final MessageType type;
-    private byte[] before;
+    private Map<Path, byte[]> before;
     private byte[] record;
     private int index = -1;
 
     CrashAfterJournal(PorServer server, Path dir, ServerParameters params, MessageType type) {
         this.server = server;
-        this.journal = dir.resolve("journal");
+        this.dir = dir;
         this.codec = new PorCodec(params);
         this.type = type;
     }
@@ -41,7 +45,7 @@ final class CrashAfterJournal {
         return (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(), new Class<?>[] {PorServer.class},
                 (p, method, args) -> {
                     if (before == null && recordOf(method.getName(), args) != null) {
-                        before = Files.readAllBytes(journal);
+                        before = segments();
                         record = recordOf(method.getName(), args);
                         index = type == MessageType.WRITE ? (int) args[0] : -1;
                     }
@@ -66,6 +70,17 @@ final class CrashAfterJournal {
         return null;
     }
 
+    /** The journal's segment files and their bytes, oldest first. */
+    private Map<Path, byte[]> segments() throws IOException {
+        Map<Path, byte[]> out = new TreeMap<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, SegmentedJournal.PREFIX + "*")) {
+            for (Path file : files) {
+                out.put(file, Files.readAllBytes(file));
+            }
+        }
+        return out;
+    }
+
     /** The block index of the journaled write (-1 for a C rebuild or a resynchronisation). */
     int index() {
         return index;
@@ -77,9 +92,16 @@ final class CrashAfterJournal {
             throw new IllegalStateException("no " + type + " went through");
         }
         try {
-            Files.write(journal, before);
+            for (Path segment : segments().keySet()) {
+                Files.delete(segment);
+            }
+            Path newest = null;
+            for (Map.Entry<Path, byte[]> e : before.entrySet()) {
+                Files.write(e.getKey(), e.getValue());
+                newest = e.getKey();
+            }
             List<ServerJournal.Entry> entries = new ArrayList<>();
-            try (ServerJournal j = ServerJournal.open(journal, Integer.MAX_VALUE, entries, List.of())) {
+            try (ServerJournal j = ServerJournal.open(newest, Integer.MAX_VALUE, entries, List.of())) {
                 j.append(type.code(), record);
             }
         } catch (IOException e) {

@@ -32,18 +32,19 @@ class SmallLevelsInMemoryTest {
         assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 1, Long.MAX_VALUE / 4)).isEqualTo(4); // never C's level
         assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 3, 6 * 40 * 3)).as("three run slots a level").isEqualTo(2);
         assertThat(SmallLevelsInMemory.memoryLevels(h, 10, 3, 6 * 40 * 3 - 1)).isEqualTo(1);
-        assertThat(SmallLevelsInMemory.defaultBudget()).as("none unless asked for").isZero();
+        assertThat(SmallLevelsInMemory.defaultBudget()).isPositive()
+                .isLessThanOrEqualTo(SmallLevelsInMemory.MAX_BUDGET_BYTES);
     }
 
     @Test
-    void theFormerDefaultBudgetHoldsLevelsZeroToThreeOfTheGatewaysStoreWithThreeRunSlots() {
+    void theLargestBudgetHoldsLevelsZeroToThreeOfTheGatewaysStoreWithThreeRunSlots() {
         CodeParameters h = new CodeParameters(16 - 4); // 2^16 blocks of 64 KiB, batches of 2^4
         int width = (Segments.count(64 << 10) + 1) << 4;
         int slots = DeamortizedLog.SLOTS; // each level three times the vectors of an amortised one
-        long formerDefault = 160L << 20;
-        assertThat(SmallLevelsInMemory.memoryLevels(h, width, slots, formerDefault)).isEqualTo(4);
+        long largest = SmallLevelsInMemory.MAX_BUDGET_BYTES;
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, slots, largest)).isEqualTo(4);
         assertThat(SmallLevelsInMemory.memoryLevels(h, width, slots, 64L << 20)).isEqualTo(3);
-        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 1, formerDefault)).as("one slot a level").isEqualTo(6);
+        assertThat(SmallLevelsInMemory.memoryLevels(h, width, 1, largest)).as("one slot a level").isEqualTo(6);
     }
 
     @Test
@@ -59,7 +60,8 @@ class SmallLevelsInMemoryTest {
             System.setProperty(SmallLevelsInMemory.BUDGET_PROPERTY, "-1");
             assertThatThrownBy(SmallLevelsInMemory::defaultBudget).isInstanceOf(IllegalArgumentException.class);
             System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);
-            assertThat(SmallLevelsInMemory.defaultBudget()).isZero();
+            assertThat(SmallLevelsInMemory.defaultBudget()).isEqualTo(Math.min(SmallLevelsInMemory.MAX_BUDGET_BYTES,
+                    Runtime.getRuntime().maxMemory() / 8));
         } finally {
             if (before == null) {
                 System.clearProperty(SmallLevelsInMemory.BUDGET_PROPERTY);

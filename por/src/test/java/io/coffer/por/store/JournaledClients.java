@@ -1,0 +1,106 @@
+package io.coffer.por.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coffer.por.client.ClientState;
+import io.coffer.por.client.PorClient;
+import io.coffer.por.server.PorServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+/**
+ * What the journaled server's tests share: a client whose every state is kept (as the gateway persists it), random
+ * writes, the check that every block reads back and audits pass, damage to a file, and the journal's segments.
+ */
+final class JournaledClients {
+    static final byte[] MASTER_KEY = new byte[32];
+
+    static {
+        new SplittableRandom(42).nextBytes(MASTER_KEY);
+    }
+
+    /** Every client state, as the client hands them over. */
+    final List<ClientState> persisted = new ArrayList<>();
+    private final SplittableRandom random;
+    private final int blockBytes;
+    private final int audits;
+
+    JournaledClients(long seed, int blockBytes, int audits) {
+        this.random = new SplittableRandom(seed);
+        this.blockBytes = blockBytes;
+        this.audits = audits;
+    }
+
+    PorClient initialize(PorServer server) {
+        return PorClient.initialize(server, MASTER_KEY, new SecureRandom(), persisted::add);
+    }
+
+    /** A client from the latest state kept. */
+    PorClient resume(PorServer server) {
+        return resume(server, persisted.get(persisted.size() - 1));
+    }
+
+    PorClient resume(PorServer server, ClientState state) {
+        return new PorClient(server, state, new SecureRandom(), persisted::add);
+    }
+
+    void writeRandom(PorClient client, byte[][] expected, int count) {
+        for (int i = 0; i < count; i++) {
+            int index = random.nextInt(expected.length);
+            byte[] block = new byte[blockBytes];
+            random.nextBytes(block);
+            client.write(index, block);
+            expected[index] = block;
+        }
+    }
+
+    /** The audits pass, and every block reads back as {@code expected} (null: never written). */
+    void assertContent(PorClient client, byte[][] expected) {
+        for (int audit = 0; audit < audits; audit++) {
+            assertThat(client.audit().passed()).isTrue();
+        }
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[blockBytes] : expected[i]);
+        }
+    }
+
+    /** A client resumed on {@code server}: the content is there, {@code more} writes go on, and it is there again. */
+    PorClient assertResumes(PorServer server, byte[][] expected, int more) {
+        PorClient client = resume(server);
+        assertContent(client, expected);
+        writeRandom(client, expected, more);
+        assertContent(client, expected);
+        return client;
+    }
+
+    /** Overwrites the first half of {@code file} with random bytes, as an interrupted rewrite of it may leave it. */
+    void garble(Path file) throws IOException {
+        garble(file, 0, (int) (Files.size(file) / 2));
+    }
+
+    void garble(Path file, long from, int length) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        byte[] noise = new byte[length];
+        random.nextBytes(noise);
+        System.arraycopy(noise, 0, bytes, (int) from, length);
+        Files.write(file, bytes);
+    }
+
+    void nextBytes(byte[] into) {
+        random.nextBytes(into);
+    }
+
+    /** The journal's segment files in {@code dir}, oldest first. */
+    static List<Path> segments(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
+                    .toList();
+        }
+    }
+}
