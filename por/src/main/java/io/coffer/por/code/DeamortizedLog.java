@@ -66,7 +66,7 @@ public final class DeamortizedLog implements WriteLog {
         }
         int t = state.t();
         int count = t + 1;
-        int offset = slot(t); // the level-0 run of write t
+        int offset = new DeamortizedSchedule.Vector(0, t, 0).position(); // the level-0 run of write t
         store.write(0, Part.X, offset, vector);
         ZpVectors.scale(vector, params.yMultiplier(t), y);
         store.write(0, Part.Y, offset, y);
@@ -111,10 +111,6 @@ public final class DeamortizedLog implements WriteLog {
             throw new IllegalArgumentException("a number of levels: " + levels);
         }
         return levels == 0 ? 0 : 1 << Math.min(levels + 1, Integer.SIZE - 2);
-    }
-
-    private static int slot(int run) {
-        return run % SLOTS;
     }
 
     /**

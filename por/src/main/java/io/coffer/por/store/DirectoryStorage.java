@@ -426,7 +426,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             if (e.getValue().block != null) {
                 uBlocks.write(e.getKey(), e.getValue().block);
             }
-            writeFully(uSealed, ByteBuffer.wrap(e.getValue().record), at, "u.sealed");
+            PositionalIo.writeFully(uSealed, ByteBuffer.wrap(e.getValue().record), at, "u.sealed");
             dirty = true;
         }
         pendingU.clear();
@@ -463,7 +463,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
                         : indices[start + count - 1]) + " outside [0, " + cParams.n() + ")");
             }
             ByteBuffer b = ByteBuffer.allocate(count * U_RECORD);
-            readFully(uSealed, b, (long) indices[start] * U_RECORD, "u.sealed"); // zeros past the end: never written
+            PositionalIo.readFully(uSealed, b, (long) indices[start] * U_RECORD, "u.sealed"); // zeros past the end: never written
             for (int i = start; i < start + count; i++) {
                 PendingU p = pendingU.get(indices[i]);
                 int at = (i - start) * U_RECORD;
@@ -477,7 +477,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         byte[][] out = new byte[size][];
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer all = ByteBuffer.allocate(Math.multiplyExact(size, SEALED));
-            readFully(channel, all, (long) part.ordinal() * size * SEALED, file.toString());
+            PositionalIo.readFully(channel, all, (long) part.ordinal() * size * SEALED, file.toString());
             all.flip();
             for (int i = 0; i < size; i++) {
                 out[i] = new byte[SEALED];
@@ -495,7 +495,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer b = ByteBuffer.allocate(SEALED);
-            readFully(channel, b, ((long) part.ordinal() * size + index) * SEALED, file.toString());
+            PositionalIo.readFully(channel, b, ((long) part.ordinal() * size + index) * SEALED, file.toString());
             return b.array();
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot read " + file, e);
@@ -516,14 +516,14 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
                 for (byte[] s : part) {
                     if (chunk.remaining() < SEALED) {
                         chunk.flip();
-                        position += writeFully(out, chunk, position, tmp.toString());
+                        position += PositionalIo.writeFully(out, chunk, position, tmp.toString());
                         chunk.clear();
                     }
                     chunk.put(s);
                 }
             }
             chunk.flip();
-            writeFully(out, chunk, position, tmp.toString());
+            PositionalIo.writeFully(out, chunk, position, tmp.toString());
             out.force(true);
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot write " + tmp, e);
@@ -533,29 +533,5 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot replace " + file, e);
         }
-    }
-
-    private static void readFully(FileChannel channel, ByteBuffer into, long position, String name) {
-        try {
-            while (into.hasRemaining()) {
-                if (channel.read(into, position + into.position()) < 0) {
-                    return;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read " + name, e);
-        }
-    }
-
-    private static int writeFully(FileChannel channel, ByteBuffer from, long position, String name) {
-        int start = from.position();
-        try {
-            while (from.hasRemaining()) {
-                channel.write(from, position + from.position() - start);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot write " + name, e);
-        }
-        return from.position() - start;
     }
 }

@@ -46,18 +46,8 @@ final class SealedHFiles implements AutoCloseable {
         if (level < memory.length && memory[level] != null && memory[level][part.ordinal()][position] != null) {
             return memory[level][part.ordinal()][position].clone();
         }
-        ByteBuffer b = ByteBuffer.allocate(SEALED);
-        FileChannel channel = channel(level);
-        try {
-            long at = record(level, part, position);
-            while (b.hasRemaining()) {
-                if (channel.read(b, at + b.position()) < 0) {
-                    return null;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read " + file(level), e);
-        }
+        ByteBuffer b = ByteBuffer.allocate(SEALED); // zeros past the file's end: never written
+        PositionalIo.readFully(channel(level), b, record(level, part, position), file(level).toString());
         byte[] sealed = b.array();
         return Arrays.equals(sealed, new byte[SEALED]) ? null : sealed;
     }
@@ -128,16 +118,8 @@ final class SealedHFiles implements AutoCloseable {
     }
 
     private void write(int level, Part part, int position, byte[] sealed) {
-        ByteBuffer b = ByteBuffer.wrap(sealed);
-        FileChannel channel = channel(level);
-        try {
-            long at = record(level, part, position);
-            while (b.hasRemaining()) {
-                channel.write(b, at + b.position());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot write " + file(level), e);
-        }
+        PositionalIo.writeFully(channel(level), ByteBuffer.wrap(sealed), record(level, part, position),
+                file(level).toString());
         dirty[level] = true;
     }
 
