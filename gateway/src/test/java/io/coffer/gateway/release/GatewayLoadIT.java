@@ -1,4 +1,4 @@
-package io.coffer.gateway.load;
+package io.coffer.gateway.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.coffer.gateway.load;
+package io.coffer.gateway.release;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -54,10 +54,6 @@ import javax.management.remote.JMXServiceURL;
 final class GatewayProcess implements AutoCloseable {
     private static final Pattern ENDPOINT = Pattern.compile("endpoint:\\s+http://[^:]+:(\\d+)");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-    /** The checkout's root, where the launcher is (tests run in the gateway module's directory). */
-    private static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-    /** What the launcher prints when it would rebuild: the jar under test must be the one the build just made. */
-    private static final String REBUILDING = "coffer: building";
 
     private final Process process;
     private final Path log;
@@ -131,7 +127,7 @@ final class GatewayProcess implements AutoCloseable {
                 "-Dcom.sun.management.jmxremote.authenticate=false",
                 "-Dcom.sun.management.jmxremote.ssl=false",
                 "-Djava.rmi.server.hostname=127.0.0.1"));
-        List<String> cmd = List.of(REPOSITORY.resolve("coffer").toString(), "serve",
+        List<String> cmd = List.of(ShippedGateway.REPOSITORY.resolve("coffer").toString(), "serve",
                 "--data", dataDir.toString(), "--bind", "127.0.0.1", "--port", "0",
                 "--admin-port", Integer.toString(adminPort));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -151,7 +147,7 @@ final class GatewayProcess implements AutoCloseable {
                     w.write(line);
                     w.newLine();
                     w.flush();
-                    rebuilt.compareAndSet(false, line.contains(REBUILDING));
+                    rebuilt.compareAndSet(false, line.contains(ShippedGateway.REBUILDING));
                     Matcher m = ENDPOINT.matcher(line);
                     if (m.find()) {
                         s3Port.set(Long.parseLong(m.group(1)));

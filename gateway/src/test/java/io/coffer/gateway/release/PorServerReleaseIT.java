@@ -35,9 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rewrites C from U.
  */
 class PorServerReleaseIT {
-    private static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
     private static final Pattern LISTENING = Pattern.compile("listening: +127\\.0\\.0\\.1:(\\d+)");
-    private static final String REBUILDING = "coffer: building";
     private static final int K = 7;
     private static final int N = 1 << K;
     private static final int BLOCK = 4096;
@@ -49,8 +47,8 @@ class PorServerReleaseIT {
     void corruptedBlocksFailReadsCorruptedCodeFailsTheAuditAndRepairAndRebuildRestoreThem() throws Exception {
         Path log = work.resolve("por-server.log");
         // unbatched: every write reaches U's file at once and the epoch is exactly N writes, as the scenario counts
-        ProcessBuilder pb = new ProcessBuilder(REPOSITORY.resolve("coffer").toString(), "por-server", "--data", "por",
-                "--port", "0", "--k", Integer.toString(K), "--block-size", Integer.toString(BLOCK), "--batch", "0")
+        ProcessBuilder pb = new ProcessBuilder(ShippedGateway.REPOSITORY.resolve("coffer").toString(), "por-server",
+                "--data", "por", "--port", "0", "--k", Integer.toString(K), "--block-size", Integer.toString(BLOCK), "--batch", "0")
                 .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
         Process process = pb.start();
@@ -140,7 +138,7 @@ class PorServerReleaseIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             String out = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            if (out.contains(REBUILDING)) {
+            if (out.contains(ShippedGateway.REBUILDING)) {
                 throw new AssertionError("the launcher rebuilt the gateway instead of running the jar the build"
                         + " made; its output:\n" + out);
             }

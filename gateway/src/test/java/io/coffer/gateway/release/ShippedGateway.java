@@ -24,7 +24,7 @@ final class ShippedGateway implements AutoCloseable {
     static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     /** What the launcher prints when it would rebuild: the jar under test must be the one the build just made. */
-    private static final String REBUILDING = "coffer: building";
+    static final String REBUILDING = "coffer: building";
 
     private final Process process;
     private final Path log;
