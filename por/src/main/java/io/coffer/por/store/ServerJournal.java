@@ -35,16 +35,14 @@ final class ServerJournal implements AutoCloseable {
     record Entry(byte type, byte[] payload) {
     }
 
-    private final int maxRecordBytes;
     /**
      * Appends build their record here: a heap buffer would be copied again into the JDK's temporary direct buffer
      * (the server's appends are one at a time, as its calls are). Larger records take a buffer of their own.
      */
     private ByteBuffer reused = ByteBuffer.allocateDirect(0);
-    private FileChannel channel;
+    private final FileChannel channel;
 
-    private ServerJournal(int maxRecordBytes, FileChannel channel) {
-        this.maxRecordBytes = maxRecordBytes;
+    private ServerJournal(FileChannel channel) {
         this.channel = channel;
     }
 
@@ -74,7 +72,7 @@ final class ServerJournal implements AutoCloseable {
                 channel.force(true);
             }
             channel.position(end);
-            return new ServerJournal(maxRecordBytes, channel);
+            return new ServerJournal(channel);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
