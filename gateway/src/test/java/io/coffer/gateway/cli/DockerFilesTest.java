@@ -169,24 +169,28 @@ class DockerFilesTest {
     }
 
     /**
-     * docs/OPERATIONS.md, "Memory": one set of G1 options, written in the launcher and in both images, and in each the
-     * user's options reach the JVM after them, so they win: COFFER_JAVA_OPTS in ./coffer, JAVA_OPTS in docker/coffer.
-     * The java launcher puts JDK_JAVA_OPTIONS (the daemonless image's) at the start of the command line, so that image
-     * has the options built into its runtime (jlink's --add-options, read before the command line) and none in its
-     * Entrypoint; {@link io.coffer.gateway.image.ContainerImageIT} checks the flags its java ends up with.
+     * docs/OPERATIONS.md, "Memory": one set of G1 options, written once (docker/java-options.sh, which ./coffer and the
+     * Dockerfile's docker/coffer both source) and in the daemonless image, and in each the user's options reach the
+     * JVM after them, so they win: COFFER_JAVA_OPTS in ./coffer, JAVA_OPTS in docker/coffer. The java launcher puts
+     * JDK_JAVA_OPTIONS (the daemonless image's) at the start of the command line, so that image has the options built
+     * into its runtime (jlink's --add-options, read before the command line) and none in its Entrypoint;
+     * {@link io.coffer.gateway.image.ContainerImageIT} checks the flags its java ends up with.
      */
     @Test
-    void launcherAndBothImagesStartTheGatewayWithTheSameG1OptionsAndTheUsersAfterThem() throws IOException {
-        String coffer = Files.readString(DOCKER.resolve("../coffer"));
-        Matcher serve = Pattern.compile("gc_java_opts\\(\\) \\{\\s*case [^\\n]*\\n\\s*serve\\) echo \"([^\"]+)\"")
-                .matcher(coffer);
-        assertThat(serve.find()).as("./coffer's gc_java_opts for serve").isTrue();
-        List<String> options = List.of(serve.group(1).split(" "));
+    void launcherAndBothImagesStartTheGatewayWithTheSameG1OptionsAndTheUsersAfterThem() throws Exception {
+        List<String> options = List.of(javaOptions("gc_java_opts serve").split(" "));
         assertThat(options).contains("-XX:InitiatingHeapOccupancyPercent=80");
+        String coffer = Files.readString(DOCKER.resolve("../coffer"));
+        assertThat(coffer).as("./coffer sources the shared options").contains(". \"$ROOT/docker/java-options.sh\"\n");
         assertThat(coffer).as("./coffer: COFFER_JAVA_OPTS after the G1 and PoR options")
                 .contains("exec java $(gc_java_opts \"$@\") $(por_java_opts \"$@\") ${COFFER_JAVA_OPTS:-} ");
-        assertThat(Files.readString(DOCKER.resolve("coffer"))).as("docker/coffer: JAVA_OPTS after the G1 options")
-                .contains("exec java " + String.join(" ", options) + " ${JAVA_OPTS:-} ");
+        String image = Files.readString(DOCKER.resolve("coffer"));
+        assertThat(image).as("docker/coffer sources the shared options where the Dockerfile copies them")
+                .contains(". /opt/coffer/java-options.sh\n");
+        assertThat(joinedLines(DOCKER.resolve("Dockerfile")))
+                .contains("COPY docker/java-options.sh /opt/coffer/java-options.sh");
+        assertThat(image).as("docker/coffer: JAVA_OPTS after the G1 and PoR options")
+                .contains("exec java $(gc_java_opts \"$@\") $(por_java_opts \"$@\") ${JAVA_OPTS:-} ");
 
         String imageScript = Files.readString(DOCKER.resolve("build-image.py"));
         assertThat(imageScript).as("build-image.py's JVM_OPTIONS").contains("\nJVM_OPTIONS = ["
@@ -230,6 +234,36 @@ class DockerFilesTest {
         assertThat(launcher).contains(CofferCommand.class.getName()).contains("/opt/coffer/coffer-gateway.jar")
                 .contains("/opt/coffer/lib/*");
         assertThat(Files.isExecutable(DOCKER.resolve("coffer"))).isTrue();
+    }
+
+    /**
+     * The shared options under POSIX sh (docker/coffer's shell): the Vector API module for the verbs whose PoR client
+     * computes checksums, none for a gateway without PoR or for other verbs, G1's options only for serve.
+     */
+    @Test
+    void sharedJavaOptionsGiveThePorModuleOnlyToTheVerbsThatRunPorUnderPosixSh() throws Exception {
+        String vector = "--add-modules jdk.incubator.vector";
+        assertThat(javaOptions("por_java_opts serve --por embedded")).startsWith(vector);
+        assertThat(javaOptions("COFFER_POR=remote:9443 por_java_opts serve")).startsWith(vector);
+        assertThat(javaOptions("por_java_opts audit --data d")).startsWith(vector);
+        assertThat(javaOptions("por_java_opts serve --por off")).isEmpty();
+        assertThat(javaOptions("por_java_opts serve")).isEmpty();
+        assertThat(javaOptions("por_java_opts por-server --data d")).doesNotContain(vector);
+        assertThat(javaOptions("por_java_opts keyserver")).isEmpty();
+        assertThat(javaOptions("gc_java_opts keyserver")).isEmpty();
+    }
+
+    /** What {@code call} prints after sourcing docker/java-options.sh in {@code sh}, COFFER_POR unset. */
+    private static String javaOptions(String call) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", ". ./java-options.sh && " + call).directory(DOCKER.toFile())
+                .redirectErrorStream(true);
+        pb.environment().remove("COFFER_POR");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
     }
 
     private static String interpolate(String value) {
