@@ -49,8 +49,8 @@ import java.util.function.Consumer;
 public final class PorClient {
 
     private final PorServer server;
-    private final CodeParameters cParams;
-    private final CodeParameters hParams;
+    private CodeParameters cParams;
+    private CodeParameters hParams;
     private final int blockWidth;
     private final int blockBytes;
     private final ChecksumKey blockKey;
@@ -59,7 +59,7 @@ public final class PorClient {
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
-    private final HAddSimulation hAdd;
+    private HAddSimulation hAdd;
     private final byte[] zeroBlock;
     /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
     private final ThreadLocal<int[]> tagged;
@@ -70,7 +70,8 @@ public final class PorClient {
     private PathCache paths;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
-        if (server.blockBytes() != state.blockBytes() || server.k() != state.k()
+        // A server larger than the state: it grew and the client crashed before it recorded so; resync() follows.
+        if (server.blockBytes() != state.blockBytes() || server.k() < state.k() || server.k() > server.maxK()
                 || server.batchExponent() != state.batchExponent()) {
             throw new IllegalArgumentException("server holds 2^" + server.k() + " blocks of " + server.blockBytes()
                     + " bytes in batches of 2^" + server.batchExponent() + ", the client state 2^" + state.k()
@@ -78,8 +79,6 @@ public final class PorClient {
         }
         PorKeys keys = PorKeys.derive(state.masterKey());
         this.server = server;
-        this.cParams = new CodeParameters(state.k());
-        this.hParams = new CodeParameters(state.hLog().k());
         this.blockWidth = Segments.count(state.blockBytes()) + 1;
         this.blockBytes = state.blockBytes();
         this.zeroBlock = new byte[blockBytes];
@@ -89,9 +88,16 @@ public final class PorClient {
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
         this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
-        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
         this.persist = persist;
         this.state = state;
+        atCapacity(state.k());
+    }
+
+    /** The parameters of a store of 2^k blocks: C's log over blocks and H's over batches. */
+    private void atCapacity(int k) {
+        this.cParams = new CodeParameters(k);
+        this.hParams = new CodeParameters(k - state.batchExponent());
+        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
     }
 
     /** Sets up an empty store of 2^k blocks on {@code server}: C is built over the all-zero U. */
@@ -409,8 +415,11 @@ public final class PorClient {
         paths = null; // U's root is recomputed from the server's checksums
         LogState theirs = server.logState();
         traffic.down(12);
-        if (theirs.k() != hParams.k() || theirs.epoch() >= PorServer.MAX_EPOCH) {
-            throw new PorVerificationException("the server reports an impossible log state: " + theirs);
+        int k = server.k(); // above the state's after a grow this client never recorded
+        if (k < cParams.k() || k > Math.min(server.maxK(), CodeParameters.MAX_K)
+                || theirs.k() != k - state.batchExponent() || theirs.epoch() >= PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("the server reports an impossible log state: " + theirs + " at k = "
+                    + k);
         }
         // The client may have sealed C for its epoch + 1 before it crashed: go beyond that and the server's epoch.
         long epoch = Math.max(state.hLog().epoch() + 2, theirs.epoch() + 1);
@@ -419,12 +428,59 @@ public final class PorClient {
         }
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
         update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
+        atCapacity(k);
+        try {
+            List<byte[]> sealedU = downloadSealedU();
+            MerkleTree tree = treeOf(sealedU);
+            SealedLevel c = encodeC(sealedU, epoch - 1); // opens each checksum: throws unless this client sealed it
+            server.resync(epoch, c);
+            traffic.up(8 + c.wireBytes());
+            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+        } finally {
+            atCapacity(state.k()); // the state's: the server's when the resync passed, else the reserved one's
+        }
+    }
+
+    /**
+     * Resizing (appendix A.3): the store grows from 2^k to 2^{@code k} blocks, k at most {@link PorServer#maxK}. U's
+     * sealed checksums are downloaded and checked against the root (as for a C rebuild), C's checksums for 2^k
+     * blocks are simulated over them (the new indices never written), sealed under a fresh epoch and sent with
+     * {@link PorServer#grow}; the new root is computed here, the old root beside an all-empty subtree, so the
+     * server's tree is never trusted: a read or write against another tree fails its path check. H and a pending
+     * batch are dropped (their blocks are in U, which the new C encodes). One C rebuild at the new capacity: the
+     * cost of an epoch's. Throws {@link PorVerificationException} when U's checksums do not match the root; a grow
+     * the server may have applied or not (its answer lost) leaves the client state at the old capacity, and the
+     * next {@link #resync} follows the server to the new one.
+     */
+    public void grow(int k) {
+        int from = cParams.k();
+        if (k <= from || k > server.maxK() || k > CodeParameters.MAX_K) {
+            throw new IllegalArgumentException("a store of 2^" + from + " blocks grows to 2^k with k in (" + from
+                    + ", " + Math.min(server.maxK(), CodeParameters.MAX_K) + "], not k = " + k);
+        }
+        paths = null;
         List<byte[]> sealedU = downloadSealedU();
-        MerkleTree tree = treeOf(sealedU);
-        SealedLevel c = encodeC(sealedU, epoch - 1); // opens each checksum: throws unless this client sealed it there
-        server.resync(epoch, c);
-        traffic.up(8 + c.wireBytes());
-        update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+        if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
+            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
+        }
+        // As a resync: an epoch after any this client may have sealed C for (it seals C for epoch + 1 at k).
+        long epoch = state.hLog().epoch() + 2;
+        if (epoch > PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("no epoch is left to grow to");
+        }
+        byte[] root = state.root();
+        for (int size = cParams.n(); size < 1 << k; size <<= 1) {
+            root = MerkleHash.node(root, MerkleTree.emptyRoot(size));
+        }
+        List<byte[]> grownU = new ArrayList<>(sealedU);
+        grownU.addAll(java.util.Collections.nCopies((1 << k) - sealedU.size(), null));
+        CodeParameters grown = new CodeParameters(k);
+        SealedLevel c = encodeC(grownU, epoch - 1, grown);
+        server.grow(k, epoch, c);
+        traffic.up(12 + c.wireBytes());
+        ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root);
+        atCapacity(k);
+        update(next);
     }
 
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
@@ -474,14 +530,19 @@ public final class PorClient {
 
     /** C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed. */
     private SealedLevel encodeC(List<byte[]> sealedU, long epoch) {
-        ChecksumLevelStore store = new ChecksumLevelStore(cParams);
-        HierarchicalLog simulation = new HierarchicalLog(cParams, store, new LogState(cParams.k(), 0, epoch));
+        return encodeC(sealedU, epoch, cParams);
+    }
+
+    /** As {@link #encodeC(List, long)}, for a store of {@code params}' capacity (a grow's). */
+    private SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
+        ChecksumLevelStore store = new ChecksumLevelStore(params);
+        HierarchicalLog simulation = new HierarchicalLog(params, store, new LogState(params.k(), 0, epoch));
         simulation.rebuildC((i, into) -> {
             byte[] sealed = sealedU.get(i);
             Checksum sigma = sealed == null ? neverWritten(i) : sealer.openU(i, sealed);
             System.arraycopy(sigma.rows(), 0, into, 0, Checksum.ROWS);
         });
-        return sealC(store, epoch + 1);
+        return sealC(store, epoch + 1, params);
     }
 
     /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */
@@ -530,17 +591,17 @@ public final class PorClient {
     }
 
     /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
-    private SealedLevel sealC(ChecksumLevelStore store, long epoch) {
-        long time = SealClock.cTime(epoch, cParams.k());
-        int size = cParams.n();
+    private SealedLevel sealC(ChecksumLevelStore store, long epoch, CodeParameters params) {
+        long time = SealClock.cTime(epoch, params.k());
+        int size = params.n();
         byte[][][] parts = new byte[2][size][];
         for (Part part : Part.values()) {
             for (int j = 0; j < size; j++) {
                 parts[part.ordinal()][j] = sealer.seal(BlockAddress.c(part, j), time,
-                        store.get(cParams.cLevel(), part, j));
+                        store.get(params.cLevel(), part, j));
             }
         }
-        return new SealedLevel(cParams.cLevel(), parts[0], parts[1]);
+        return new SealedLevel(params.cLevel(), parts[0], parts[1]);
     }
 
     private void update(ClientState next) {
