@@ -2,6 +2,7 @@ package io.coffer.gateway.error;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.blob.StorageFullException;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Collections;
@@ -86,6 +87,11 @@ public class S3Exception extends RuntimeException {
                         || ce.code() == ErrorCode.INTEGRITY_ERROR
                         || ce.code() == ErrorCode.CONFLICT_RETRY
                         ? S3ErrorCode.INTERNAL_ERROR.defaultMessage() : ce.getMessage(), ce);
+            }
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof StorageFullException full) { // not retried by clients: 507, with the store's words
+                return new S3Exception(S3ErrorCode.STORAGE_FULL, full.getMessage(), t);
             }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
