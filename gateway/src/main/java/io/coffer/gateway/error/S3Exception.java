@@ -73,7 +73,8 @@ public class S3Exception extends RuntimeException {
 
     /**
      * The S3 error a failure is answered with. A verdict of the gateway's own body checks wins wherever it sits in
-     * the cause chain (the engine may have wrapped it); then engine codes; then client disconnects; else InternalError.
+     * the cause chain (the engine may have wrapped it); then a full store (507, whatever wraps it); then engine codes;
+     * then client disconnects; else InternalError.
      */
     public static S3Exception from(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -82,16 +83,16 @@ public class S3Exception extends RuntimeException {
             }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof StorageFullException full) { // not retried by clients: 507, with the store's words
+                return new S3Exception(S3ErrorCode.STORAGE_FULL, full.getMessage(), t);
+            }
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof CofferException ce) {
                 return new S3Exception(S3ErrorCode.of(ce.code()), ce.code() == ErrorCode.INTERNAL_ERROR
                         || ce.code() == ErrorCode.INTEGRITY_ERROR
                         || ce.code() == ErrorCode.CONFLICT_RETRY
                         ? S3ErrorCode.INTERNAL_ERROR.defaultMessage() : ce.getMessage(), ce);
-            }
-        }
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof StorageFullException full) { // not retried by clients: 507, with the store's words
-                return new S3Exception(S3ErrorCode.STORAGE_FULL, full.getMessage(), t);
             }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
