@@ -16,7 +16,8 @@ import java.time.Duration;
 /**
  * Opens the PoR server a store's settings name: the embedded one ({@link JournaledPorServer} in
  * {@code DATA/por/server}, created with {@code por-k} and {@code por-block-size} at its first start and opened with
- * its stored parameters afterwards, growing up to {@code por-max-k}) or a remote {@code coffer por-server} over its MAC'd session, connected again
+ * its stored parameters afterwards, growing up to {@code por-max-k}) or a remote {@code coffer por-server} over its
+ * MAC'd session, connected again
  * when the connection is lost ({@link ReconnectingPorServer}).
  */
 final class PorServers {

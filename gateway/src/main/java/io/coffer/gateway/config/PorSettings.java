@@ -6,8 +6,9 @@ import java.time.Duration;
 
 /**
  * The proof-of-retrievability settings ({@code por}, {@code por-key-file}, {@code por-audit-interval}, {@code por-k},
- * {@code por-max-k}, {@code por-block-size}, {@code por-batch}), checked: {@code por} is {@code off}, {@code embedded} or HOST:PORT; a remote server needs
- * its key file; the embedded server's first-start parameters are in the PoR server's bounds.
+ * {@code por-max-k}, {@code por-block-size}, {@code por-batch}), checked: {@code por} is {@code off},
+ * {@code embedded} or HOST:PORT; a remote server needs its key file; the embedded server's first-start parameters
+ * and its largest k are in the PoR server's bounds.
  *
  * @param mode          off, embedded or remote
  * @param host          the remote server's host (remote only)

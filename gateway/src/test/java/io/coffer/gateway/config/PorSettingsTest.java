@@ -93,7 +93,8 @@ class PorSettingsTest {
         Files.writeString(file, "por = embedded\npor-audit-interval = 0\n");
         String described = GatewayConfig.load(file, Map.of(), Map.of()).describe();
         assertThat(described).contains("por = embedded  # file", "por-audit-interval = 0  # file",
-                "por-k = 20  # default", "por-max-k = 20  # default", "por-block-size = 65536  # default", "por-batch = 4  # default",
+                "por-k = 20  # default", "por-max-k = 20  # default", "por-block-size = 65536  # default",
+                "por-batch = 4  # default",
                 "por-key-file = \n");
     }
 }

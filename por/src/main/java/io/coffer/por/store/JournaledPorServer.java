@@ -3,7 +3,6 @@ package io.coffer.por.store;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
@@ -167,8 +166,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
             int blockWidth = Segments.count(params.blockBytes()) + 1;
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
-                    objects, vectorOrder, JournalReplay.budget(checkpoint, segment, entries.size() > 1, new CodeParameters(k),
-                            blockWidth << params.batchExponent(), memoryBudget, dir));
+                    objects, vectorOrder, JournalReplay.budget(checkpoint, segment, entries.size() > 1,
+                            new CodeParameters(k), blockWidth << params.batchExponent(), memoryBudget, dir));
             if (!stored.hDeamortized()) {
                 AmortizedLayout.checkJournal(entries, params, dir);
                 storage.awaitDeamortizedLayout(dir.resolve("parameters"));

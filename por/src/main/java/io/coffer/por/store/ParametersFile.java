@@ -14,14 +14,14 @@ import java.util.Properties;
 
 /**
  * A server's parameters, fixed when its directory is created ({@code k}, {@code batch}, {@code blockBytes} as
- * properties): a later start may omit them, and one that asks for others is refused, since the stored code depends
- * on them; but for k, which a grow raises ({@link #grow}): a start may ask for the k the store was created with or
- * any below the current one. With them the byte order of the code vectors' ints ({@code vectorOrder}: {@code little} or {@code big}):
- * a new store takes the platform's, so its level files are read and written without swapping bytes; a store created
- * before the order was recorded has none and is big-endian. Any other value is refused. And the layout of H
- * ({@code hLayout=deamortized}: three run slots per level, a sealed checksum per vector written by its add); a store
- * created before H was deamortised has none: its H is not valid in this layout, and the client resynchronises it once
- * ({@link #markDeamortized} then records the new layout).
+ * properties): a later start may omit them, and one that asks for others is refused, since the stored code depends on
+ * them; but for k, which a grow raises ({@link #grow}): a start may ask for the k the store was created with or any
+ * below the current one. With them the byte order of the code vectors' ints ({@code vectorOrder}: {@code little} or
+ * {@code big}): a new store takes the platform's, so its level files are read and written without swapping bytes; a
+ * store created before the order was recorded has none and is big-endian. Any other value is refused. And the layout
+ * of H ({@code hLayout=deamortized}: three run slots per level, a sealed checksum per vector written by its add); a
+ * store created before H was deamortised has none: its H is not valid in this layout, and the client resynchronises it
+ * once ({@link #markDeamortized} then records the new layout).
  */
 final class ParametersFile {
     private static final String ORDER = "vectorOrder";

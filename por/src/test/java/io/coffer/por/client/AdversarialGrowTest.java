@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.code.Part;
+import io.coffer.por.field.Zp;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.ProvenBlock;
 import io.coffer.por.server.SealedLevel;
@@ -38,27 +39,19 @@ class AdversarialGrowTest {
         return client;
     }
 
-    @Test
-    void aServerThatKeepsTheOldCodeAfterAGrowFailsTheAudit() {
+    /** How a server cheats on a grow: around or after the honest grow it is handed. */
+    private interface GrowCheat {
+        void grow(MemoryPorServer honest, int k, Runnable honestGrow);
+    }
+
+    private void assertTheAuditFailsAfterAGrowThat(GrowCheat cheat) {
         MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
-        ForwardingPorServer keepsOldC = new ForwardingPorServer(honest) {
+        PorClient client = filled(new ForwardingPorServer(honest) {
             @Override
             public void grow(int k, long epoch, SealedLevel c) {
-                int oldLevel = honest.storage().cParameters().cLevel();
-                int[][][] old = {honest.storage().cVectors().copy(oldLevel, Part.X),
-                        honest.storage().cVectors().copy(oldLevel, Part.Y)};
-                super.grow(k, epoch, c);
-                int level = honest.storage().cParameters().cLevel();
-                for (Part part : Part.values()) { // the old code where the new one belongs, the rest left as zero
-                    int[] zero = new int[honest.storage().cVectors().width()];
-                    for (int i = 0; i < 1 << k; i++) {
-                        int[][] from = old[part.ordinal()];
-                        honest.storage().cVectors().write(level, part, i, i < from.length ? from[i] : zero);
-                    }
-                }
+                cheat.grow(honest, k, () -> super.grow(k, epoch, c));
             }
-        };
-        PorClient client = filled(keepsOldC);
+        });
 
         client.grow(K + 1);
 
@@ -66,26 +59,35 @@ class AdversarialGrowTest {
     }
 
     @Test
-    void aServerThatComputesAWrongCodeOnAGrowFailsTheAudit() {
-        MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
-        ForwardingPorServer wrongC = new ForwardingPorServer(honest) {
-            @Override
-            public void grow(int k, long epoch, SealedLevel c) {
-                super.grow(k, epoch, c);
-                int level = honest.storage().cParameters().cLevel();
-                for (int i = 0; i < 1 << k; i += 2) { // half of X plus one: more than any half may lose
-                    int[] v = new int[honest.storage().cVectors().width()];
-                    honest.storage().cVectors().read(level, Part.X, i, v);
-                    v[0] = (v[0] + 1) % 2013265921;
-                    honest.storage().cVectors().write(level, Part.X, i, v);
+    void aServerThatKeepsTheOldCodeAfterAGrowFailsTheAudit() {
+        assertTheAuditFailsAfterAGrowThat((honest, k, honestGrow) -> {
+            int oldLevel = honest.storage().cParameters().cLevel();
+            int[][][] old = {honest.storage().cVectors().copy(oldLevel, Part.X),
+                    honest.storage().cVectors().copy(oldLevel, Part.Y)};
+            honestGrow.run();
+            int level = honest.storage().cParameters().cLevel();
+            int[] zero = new int[honest.storage().cVectors().width()];
+            for (Part part : Part.values()) { // the old code where the new one belongs, the rest left as zero
+                int[][] from = old[part.ordinal()];
+                for (int i = 0; i < 1 << k; i++) {
+                    honest.storage().cVectors().write(level, part, i, i < from.length ? from[i] : zero);
                 }
             }
-        };
-        PorClient client = filled(wrongC);
+        });
+    }
 
-        client.grow(K + 1);
-
-        assertThat(client.audit().passed()).isFalse();
+    @Test
+    void aServerThatComputesAWrongCodeOnAGrowFailsTheAudit() {
+        assertTheAuditFailsAfterAGrowThat((honest, k, honestGrow) -> {
+            honestGrow.run();
+            int level = honest.storage().cParameters().cLevel();
+            int[] v = new int[honest.storage().cVectors().width()];
+            for (int i = 0; i < 1 << k; i += 2) { // every other vector of X altered
+                honest.storage().cVectors().read(level, Part.X, i, v);
+                v[0] = (v[0] + 1) % Zp.P;
+                honest.storage().cVectors().write(level, Part.X, i, v);
+            }
+        });
     }
 
     @Test
