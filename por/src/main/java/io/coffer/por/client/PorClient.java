@@ -6,7 +6,6 @@ import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.audit.AuditVerifier;
 import io.coffer.por.audit.AuditedRegion;
-import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
@@ -14,10 +13,8 @@ import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.DeamortizedSchedule;
-import io.coffer.por.code.HierarchicalLog;
 import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
-import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
@@ -432,7 +429,7 @@ public final class PorClient {
         try {
             List<byte[]> sealedU = downloadSealedU();
             MerkleTree tree = treeOf(sealedU);
-            SealedLevel c = encodeC(sealedU, epoch - 1); // opens each checksum: throws unless this client sealed it
+            SealedLevel c = encodeC(sealedU, epoch - 1, cParams); // opens each checksum: throws unless this client sealed it
             server.resync(epoch, c);
             traffic.up(8 + c.wireBytes());
             update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
@@ -497,7 +494,7 @@ public final class PorClient {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
         long epoch = state.hLog().epoch();
-        SealedLevel c = encodeC(sealedU, epoch);
+        SealedLevel c = encodeC(sealedU, epoch, cParams);
         server.rebuildC(c);
         traffic.up(c.wireBytes());
         update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
@@ -529,20 +526,8 @@ public final class PorClient {
     }
 
     /** C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed. */
-    private SealedLevel encodeC(List<byte[]> sealedU, long epoch) {
-        return encodeC(sealedU, epoch, cParams);
-    }
-
-    /** As {@link #encodeC(List, long)}, for a store of {@code params}' capacity (a grow's). */
     private SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
-        ChecksumLevelStore store = new ChecksumLevelStore(params);
-        HierarchicalLog simulation = new HierarchicalLog(params, store, new LogState(params.k(), 0, epoch));
-        simulation.rebuildC((i, into) -> {
-            byte[] sealed = sealedU.get(i);
-            Checksum sigma = sealed == null ? neverWritten(i) : sealer.openU(i, sealed);
-            System.arraycopy(sigma.rows(), 0, into, 0, Checksum.ROWS);
-        });
-        return sealC(store, epoch + 1, params);
+        return CRebuildSimulation.encode(sealedU, epoch, params, sealer, this::neverWritten);
     }
 
     /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */
@@ -588,20 +573,6 @@ public final class PorClient {
     /** sigma of a block never written: zero but for its tag index + 1 (the last element). */
     private Checksum neverWritten(int index) {
         return blockKey.column(blockWidth - 1).times(index + 1);
-    }
-
-    /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
-    private SealedLevel sealC(ChecksumLevelStore store, long epoch, CodeParameters params) {
-        long time = SealClock.cTime(epoch, params.k());
-        int size = params.n();
-        byte[][][] parts = new byte[2][size][];
-        for (Part part : Part.values()) {
-            for (int j = 0; j < size; j++) {
-                parts[part.ordinal()][j] = sealer.seal(BlockAddress.c(part, j), time,
-                        store.get(params.cLevel(), part, j));
-            }
-        }
-        return new SealedLevel(params.cLevel(), parts[0], parts[1]);
     }
 
     private void update(ClientState next) {
