@@ -1,6 +1,7 @@
 package io.coffer.por.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The pack store grows (appendix A.3) when a pack needs more blocks than are free, instead of failing: every pack
  * reads back at the new capacity, audits pass, the store reopens from its database and from the state backup alone
- * (the map rebuilt from U at the new capacity), and a crash between the server's grow and the commit of the state is
- * resynchronised at the next open.
+ * (the map rebuilt from U at the new capacity), a crash between the server's grow and the commit of the state is
+ * resynchronised at the next open, and a grow the server refuses fails the put and changes nothing.
  */
 class PorBlobStoreGrowTest {
     private static final int BLOCK = 4096;
@@ -107,5 +108,29 @@ class PorBlobStoreGrowTest {
         put(reopened, "p/d", 12 * BLOCK, 4); // grows again
         assertThat(reopened.capacity()).isEqualTo(64);
         assertEveryPackReadsBack(reopened);
+    }
+
+    @Test
+    void aGrowTheServerRefusesFailsThePutWithNothingChangedAndSucceedsOnceTheStoreIsRepaired() throws IOException {
+        f = PorStoreFixture.open(dir, 4, 0, BLOCK);
+        put(f.store, "p/a", 10 * BLOCK, 11);
+        int used = f.store.blocksUsed();
+        byte[] state = f.metadata.blockMap().state().orElseThrow();
+        f.server.storage().setU(blocksOf("p/a")[3], null); // a lost block: the server rebuilds no C before repair
+
+        assertThatThrownBy(() -> put(f.store, "p/b", 10 * BLOCK, 12)).isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot grow the PoR store to 32 blocks").hasMessageContaining("lost");
+
+        assertThat(f.store.capacity()).isEqualTo(16);
+        assertThat(f.store.blocksUsed()).isEqualTo(used);
+        assertThat(f.metadata.blockMap().state()).hasValueSatisfying(s -> assertThat(s).isEqualTo(state));
+        assertThat(f.store.repair().unrepairable()).isEmpty();
+        put(f.store, "p/b", 10 * BLOCK, 12);
+        assertThat(f.store.capacity()).isEqualTo(32);
+        assertEveryPackReadsBack(f.store);
+    }
+
+    private int[] blocksOf(String name) {
+        return f.metadata.blockMap().entry(name).orElseThrow().blocks();
     }
 }
