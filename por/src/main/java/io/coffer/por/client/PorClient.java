@@ -27,6 +27,7 @@ import io.coffer.por.server.SealedVectors;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -429,7 +430,8 @@ public final class PorClient {
         try {
             List<byte[]> sealedU = downloadSealedU();
             MerkleTree tree = treeOf(sealedU);
-            SealedLevel c = encodeC(sealedU, epoch - 1, cParams); // opens each checksum: throws unless this client sealed it
+            // opens each checksum: throws unless this client sealed it there
+            SealedLevel c = encodeC(sealedU, epoch - 1, cParams);
             server.resync(epoch, c);
             traffic.up(8 + c.wireBytes());
             update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
@@ -470,7 +472,7 @@ public final class PorClient {
             root = MerkleHash.node(root, MerkleTree.emptyRoot(size));
         }
         List<byte[]> grownU = new ArrayList<>(sealedU);
-        grownU.addAll(java.util.Collections.nCopies((1 << k) - sealedU.size(), null));
+        grownU.addAll(Collections.nCopies((1 << k) - sealedU.size(), null)); // never written
         CodeParameters grown = new CodeParameters(k);
         SealedLevel c = encodeC(grownU, epoch - 1, grown);
         server.grow(k, epoch, c);
