@@ -66,6 +66,8 @@ public final class PorClient {
     private ClientState state;
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
+    /** The epoch of this client's last grow attempt (0: none), so a retry never seals C under its time again. */
+    private long lastGrowEpoch;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
         // A server larger than the state: it grew and the client crashed before it recorded so; resync() follows.
@@ -442,14 +444,14 @@ public final class PorClient {
 
     /**
      * Resizing (appendix A.3): the store grows from 2^k to 2^{@code k} blocks, k at most {@link PorServer#maxK}. U's
-     * sealed checksums are downloaded and checked against the root (as for a C rebuild), C's checksums for 2^k
-     * blocks are simulated over them (the new indices never written), sealed under a fresh epoch and sent with
-     * {@link PorServer#grow}; the new root is computed here, the old root beside an all-empty subtree, so the
-     * server's tree is never trusted: a read or write against another tree fails its path check. H and a pending
-     * batch are dropped (their blocks are in U, which the new C encodes). One C rebuild at the new capacity: the
-     * cost of an epoch's. Throws {@link PorVerificationException} when U's checksums do not match the root; a grow
-     * the server may have applied or not (its answer lost) leaves the client state at the old capacity, and the
-     * next {@link #resync} follows the server to the new one.
+     * sealed checksums are downloaded and checked against the root (as for a C rebuild), C's checksums for 2^k blocks
+     * are simulated over them (the new indices never written), sealed under a fresh epoch ({@link #growEpoch}) and
+     * sent with {@link PorServer#grow}; the new root is computed here, the old root beside an all-empty subtree, so
+     * the server's tree is never trusted: a read or write against another tree fails its path check. H and a pending
+     * batch are dropped (their blocks are in U, which the new C encodes). One C rebuild at the new capacity: the cost
+     * of an epoch's. Throws {@link PorVerificationException} when U's checksums do not match the root; a grow the
+     * server may have applied or not (its answer lost) leaves the client state at the old capacity, and the next
+     * {@link #resync} follows the server to the new one.
      */
     public void grow(int k) {
         int from = cParams.k();
@@ -462,8 +464,8 @@ public final class PorClient {
         if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
-        // As a resync: an epoch after any this client may have sealed C for (it seals C for epoch + 1 at k).
-        long epoch = state.hLog().epoch() + 2;
+        long epoch = growEpoch(state.hLog().epoch(), lastGrowEpoch);
+        lastGrowEpoch = epoch; // a later attempt (this one refused or its answer lost) seals beyond it
         if (epoch > PorServer.MAX_EPOCH) {
             throw new PorVerificationException("no epoch is left to grow to");
         }
@@ -480,6 +482,17 @@ public final class PorClient {
         ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root);
         atCapacity(k);
         update(next);
+    }
+
+    /**
+     * The epoch a grow seals C for: after any this client may have sealed C for (epoch + 2, as a resync), after an
+     * earlier attempt's, and above {@link PorServer#MAX_EPOCH} / 2. C's seal time is e * 2^(k+1) at capacity 2^k, so
+     * the grown store's E * 2^(k'+1) is the time of epoch E * 2^(k'-k) at the old k, beyond the largest epoch: a C
+     * sealed for a grow (one the server refused and kept) can never pass for a C of a smaller capacity.
+     */
+    static long growEpoch(long epoch, long lastAttempt) {
+        long beyond = epoch > PorServer.MAX_EPOCH / 2 ? epoch : PorServer.MAX_EPOCH / 2 + epoch;
+        return Math.max(beyond, lastAttempt) + 2;
     }
 
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */

@@ -62,7 +62,8 @@ class GrowTest {
 
         assertThat(client.state().k()).isEqualTo(K + 1);
         assertThat(server.k()).isEqualTo(K + 1);
-        assertThat(client.state().hLog()).isEqualTo(new LogState(K + 1 - batchExponent, 0, epoch + 2));
+        assertThat(client.state().hLog()).isEqualTo(new LogState(K + 1 - batchExponent, 0,
+                PorServer.MAX_EPOCH / 2 + epoch + 2));
         assertThat(client.state().root()).isEqualTo(server.storage().root()); // computed by the client alone
         assertThat(persisted.get(persisted.size() - 1)).isEqualTo(client.state());
         assertThat(client.audit().passed()).isTrue();
@@ -152,5 +153,40 @@ class GrowTest {
         restarted.flush();
         assertThat(restarted.audit().passed()).isTrue();
         assertEveryBlockReadsBack(restarted);
+    }
+
+    /**
+     * C's seal time at 2^k blocks is e * 2^(k+1): a grow seals its C beyond half the largest epoch, so no C of the
+     * smaller capacity (epochs up to the largest) is ever sealed under its time, and a retried grow seals under a
+     * new time, so the C of an attempt the server refused and kept cannot pass for the next attempt's.
+     */
+    @Test
+    void aGrowSealsCBeyondEveryEpochOfTheSmallerCapacityAndARetryUnderANewTime() {
+        MemoryPorServer server = new MemoryPorServer(K, 0, BLOCK, K + 1);
+        List<Long> epochs = new ArrayList<>();
+        PorServer refusesOnce = new ForwardingPorServer(server) {
+            @Override
+            public void grow(int k, long epoch, SealedLevel c) {
+                epochs.add(epoch);
+                if (epochs.size() == 1) {
+                    throw new IllegalStateException("refused");
+                }
+                super.grow(k, epoch, c);
+            }
+        };
+        PorClient client = PorClient.initialize(refusesOnce, HonestServerTest.MASTER_KEY, new SecureRandom(),
+                s -> { });
+        write(client, 2);
+        assertThatThrownBy(() -> client.grow(K + 1)).hasMessageContaining("refused");
+        write(client, 3);
+
+        client.grow(K + 1);
+
+        assertThat(epochs).hasSize(2);
+        assertThat(2 * epochs.get(0)).isGreaterThan(PorServer.MAX_EPOCH);
+        assertThat(epochs.get(1)).isGreaterThan(epochs.get(0));
+        assertThat(client.audit().passed()).isTrue();
+        assertEveryBlockReadsBack(client);
+        assertThat(PorClient.growEpoch(PorServer.MAX_EPOCH / 2 + 9, 0)).isEqualTo(PorServer.MAX_EPOCH / 2 + 11);
     }
 }
