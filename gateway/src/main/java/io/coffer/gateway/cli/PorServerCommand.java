@@ -44,8 +44,14 @@ final class PorServerCommand implements Callable<Integer> {
     String bind;
 
     @Option(names = "--k", paramLabel = "K",
-            description = "Capacity: 2^K blocks (1.." + ServerParameters.MAX_K + "); needed at the first start only.")
+            description = "Initial capacity: 2^K blocks (1.." + ServerParameters.MAX_K + "); needed at the first start"
+                    + " only: the client grows the store when it is full, up to --max-k.")
     Integer k;
+
+    @Option(names = "--max-k", paramLabel = "K", defaultValue = "" + ServerParameters.MAX_K,
+            description = "The largest capacity the client may grow the store to: 2^K blocks (default and at most "
+                    + ServerParameters.MAX_K + ").")
+    int maxK;
 
     @Option(names = "--block-size", paramLabel = "BYTES", description = "Bytes per block; first start only.")
     Integer blockSize;
@@ -102,6 +108,11 @@ final class PorServerCommand implements Callable<Integer> {
         Path key = keyFile != null ? keyFile : data.resolve(KEY_FILE);
         try (BlobStore objects = objects(); JournaledPorServer server = JournaledPorServer.open(data, requested,
                 objects)) {
+            if (maxK < 1 || maxK > ServerParameters.MAX_K) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--max-k must be in [1, "
+                        + ServerParameters.MAX_K + "]: " + maxK);
+            }
+            server.limitGrowth(Math.max(server.k(), maxK)); // a grown store keeps its k
             boolean created = !Files.exists(key);
             byte[] sessionKey = created ? PorKeyFile.create(key, new SecureRandom()) : PorKeyFile.load(key);
             PorNetServer net = PorNetServer.start(server, sessionKey, new InetSocketAddress(bind, port),

@@ -114,8 +114,14 @@ final class ServeCommand implements Callable<Integer> {
     String porAuditInterval;
 
     @Option(names = "--por-k", paramLabel = "K",
-            description = "The embedded PoR server's capacity, 2^K blocks (default 20); its first start only.")
+            description = "The embedded PoR server's initial capacity, 2^K blocks (default 20); its first start only:"
+                    + " the store doubles when full, up to --por-max-k.")
     Integer porK;
+
+    @Option(names = "--por-max-k", paramLabel = "K",
+            description = "The largest capacity the embedded PoR server grows to, 2^K blocks (default and at most 20);"
+                    + " a PUT beyond it fails with 507 XCofferStorageFull.")
+    Integer porMaxK;
 
     @Option(names = "--por-block-size", paramLabel = "BYTES",
             description = "The embedded PoR server's block size (default 65536); its first start only.")
@@ -169,6 +175,7 @@ final class ServeCommand implements Callable<Integer> {
         ConfigOptions.put(flags, ConfigKey.LAYER_MODE, layerMode);
         ConfigOptions.put(flags, ConfigKey.POR_AUDIT_INTERVAL, porAuditInterval);
         ConfigOptions.put(flags, ConfigKey.POR_K, porK);
+        ConfigOptions.put(flags, ConfigKey.POR_MAX_K, porMaxK);
         ConfigOptions.put(flags, ConfigKey.POR_BLOCK_SIZE, porBlockSize);
         ConfigOptions.put(flags, ConfigKey.POR_BATCH, porBatch);
         ConfigOptions.put(flags, ConfigKey.MULTIPART_EXPIRY, multipartExpiry);

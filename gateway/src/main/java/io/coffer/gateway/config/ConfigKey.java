@@ -121,8 +121,10 @@ public enum ConfigKey {
     POR_KEY_FILE("por-key-file", null, false),
     /** How often {@code serve} audits the PoR server: {@code 6h}, {@code 30m}, {@code 90s}, {@code 1d}; 0: never. */
     POR_AUDIT_INTERVAL("por-audit-interval", "6h", false),
-    /** The embedded PoR server's capacity, 2^k blocks; read at its first start only. */
+    /** The embedded PoR server's initial capacity, 2^k blocks; read at its first start only (the store grows). */
     POR_K("por-k", "20", false),
+    /** The largest capacity, 2^k blocks, the embedded PoR server grows to (at most 20); then a PUT fails 507. */
+    POR_MAX_K("por-max-k", "20", false),
     /** The embedded PoR server's block size in bytes; read at its first start only. */
     POR_BLOCK_SIZE("por-block-size", "65536", false),
     /** The embedded PoR server's write batching, 2^b blocks per H add; read at its first start only. */

@@ -16,7 +16,8 @@ import java.time.Duration;
 /**
  * Opens the PoR server a store's settings name: the embedded one ({@link JournaledPorServer} in
  * {@code DATA/por/server}, created with {@code por-k} and {@code por-block-size} at its first start and opened with
- * its stored parameters afterwards) or a remote {@code coffer por-server} over its MAC'd session, connected again
+ * its stored parameters afterwards, growing up to {@code por-max-k}) or a remote {@code coffer por-server} over its
+ * MAC'd session, connected again
  * when the connection is lost ({@link ReconnectingPorServer}).
  */
 final class PorServers {
@@ -37,7 +38,9 @@ final class PorServers {
                     Path dir = PorSettings.serverDirectory(dataDir);
                     ServerParameters requested = Files.exists(dir.resolve("parameters")) ? null
                             : new ServerParameters(s.k(), s.batch(), s.blockBytes());
-                    yield JournaledPorServer.open(dir, requested);
+                    // a grown store keeps its k: the largest applies from now (a smaller one stops further growth)
+                    JournaledPorServer server = JournaledPorServer.open(dir, requested);
+                    yield server.limitGrowth(Math.max(server.k(), s.maxK()));
                 }
                 case REMOTE -> {
                     byte[] key = PorKeyFile.load(s.keyFile());

@@ -6,20 +6,22 @@ import java.time.Duration;
 
 /**
  * The proof-of-retrievability settings ({@code por}, {@code por-key-file}, {@code por-audit-interval}, {@code por-k},
- * {@code por-block-size}, {@code por-batch}), checked: {@code por} is {@code off}, {@code embedded} or HOST:PORT; a remote server needs
- * its key file; the embedded server's first-start parameters are in the PoR server's bounds.
+ * {@code por-max-k}, {@code por-block-size}, {@code por-batch}), checked: {@code por} is {@code off},
+ * {@code embedded} or HOST:PORT; a remote server needs its key file; the embedded server's first-start parameters
+ * and its largest k are in the PoR server's bounds.
  *
  * @param mode          off, embedded or remote
  * @param host          the remote server's host (remote only)
  * @param port          the remote server's port (remote only)
  * @param keyFile       the remote server's session key file (remote only)
  * @param auditInterval the time between scheduled audits; {@link Duration#ZERO}: none
- * @param k             the embedded server's capacity exponent (first start)
+ * @param k             the embedded server's initial capacity exponent (first start)
+ * @param maxK          the largest capacity exponent the embedded server grows to
  * @param blockBytes    the embedded server's block size (first start)
  * @param batch         the embedded server's write batching exponent b, 2^b blocks per H add (first start)
  */
 public record PorSettings(Mode mode, String host, int port, Path keyFile, Duration auditInterval, int k,
-                          int blockBytes, int batch) {
+                          int maxK, int blockBytes, int batch) {
     /** Where the PoR server runs, if anywhere. */
     public enum Mode { OFF, EMBEDDED, REMOTE }
 
@@ -38,11 +40,15 @@ public record PorSettings(Mode mode, String host, int port, Path keyFile, Durati
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("por-k, por-block-size and por-batch: " + e.getMessage(), e);
         }
+        int maxK = c.intValue(ConfigKey.POR_MAX_K);
+        if (maxK < 1 || maxK > ServerParameters.MAX_K) {
+            throw new IllegalArgumentException("por-max-k must be in [1, " + ServerParameters.MAX_K + "]: " + maxK);
+        }
         if (por.equals("off")) {
-            return new PorSettings(Mode.OFF, null, 0, null, interval, k, blockBytes, batch);
+            return new PorSettings(Mode.OFF, null, 0, null, interval, k, maxK, blockBytes, batch);
         }
         if (por.equals("embedded")) {
-            return new PorSettings(Mode.EMBEDDED, null, 0, null, interval, k, blockBytes, batch);
+            return new PorSettings(Mode.EMBEDDED, null, 0, null, interval, k, maxK, blockBytes, batch);
         }
         int colon = por.lastIndexOf(':');
         int port = -1;
@@ -62,7 +68,7 @@ public record PorSettings(Mode mode, String host, int port, Path keyFile, Durati
                     + " DIR/session.key of coffer por-server)");
         }
         return new PorSettings(Mode.REMOTE, por.substring(0, colon), port, Path.of(keyFile), interval, k,
-                blockBytes, batch);
+                maxK, blockBytes, batch);
     }
 
     /** An audit interval: 0 (no scheduled audits) or a duration, as {@link DurationSetting} reads it. */

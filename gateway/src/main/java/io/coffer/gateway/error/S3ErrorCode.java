@@ -98,6 +98,8 @@ public enum S3ErrorCode {
     REQUEST_TIMEOUT("RequestTimeout", 400,
             "Your socket connection to the server was not read from or written to within the timeout period."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
+    /** Not an AWS code (S3 never fills up): the status of RFC 4918 that MinIO also answers a full store with. */
+    STORAGE_FULL("XCofferStorageFull", 507, "The store is full: free space or raise its limit."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403,
             "The request signature we calculated does not match the signature you provided. Check your key and"
             + " signing method."),

@@ -2,6 +2,7 @@ package io.coffer.gateway.error;
 
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
+import io.coffer.sdk.blob.StorageFullException;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Collections;
@@ -72,12 +73,18 @@ public class S3Exception extends RuntimeException {
 
     /**
      * The S3 error a failure is answered with. A verdict of the gateway's own body checks wins wherever it sits in
-     * the cause chain (the engine may have wrapped it); then engine codes; then client disconnects; else InternalError.
+     * the cause chain (the engine may have wrapped it); then a full store (507, whatever wraps it); then engine codes;
+     * then client disconnects; else InternalError.
      */
     public static S3Exception from(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof S3Exception s) {
                 return s;
+            }
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof StorageFullException full) { // not retried by clients: 507, with the store's words
+                return new S3Exception(S3ErrorCode.STORAGE_FULL, full.getMessage(), t);
             }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {

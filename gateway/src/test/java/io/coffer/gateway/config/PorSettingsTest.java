@@ -32,9 +32,11 @@ class PorSettingsTest {
     @Test
     void embeddedAndRemoteAreReadFromTheEnvironmentAndFlagsTheWayOtherKeysAre() {
         PorSettings embedded = settings(Map.of("COFFER_POR", "embedded", "COFFER_POR_K", "12",
-                "COFFER_POR_BLOCK_SIZE", "4096", "COFFER_POR_AUDIT_INTERVAL", "30m"), Map.of());
+                "COFFER_POR_MAX_K", "14", "COFFER_POR_BLOCK_SIZE", "4096", "COFFER_POR_AUDIT_INTERVAL", "30m"),
+                Map.of());
         assertThat(embedded.mode()).isEqualTo(PorSettings.Mode.EMBEDDED);
         assertThat(embedded.k()).isEqualTo(12);
+        assertThat(embedded.maxK()).isEqualTo(14);
         assertThat(embedded.blockBytes()).isEqualTo(4096);
         assertThat(embedded.auditInterval()).isEqualTo(Duration.ofMinutes(30));
         assertThat(PorSettings.serverDirectory(dir)).isEqualTo(dir.resolve("por/server"));
@@ -75,6 +77,8 @@ class PorSettingsTest {
 
     @Test
     void embeddedSizesOutsideThePorServersBoundsAreRefused() {
+        assertThatThrownBy(() -> settings(Map.of("COFFER_POR_MAX_K", "21"), Map.of()))
+                .hasMessageContaining("por-max-k must be in [1, 20]");
         assertThatThrownBy(() -> settings(Map.of("COFFER_POR_K", "21"), Map.of()))
                 .hasMessageContaining("por-k, por-block-size and por-batch");
         assertThatThrownBy(() -> settings(Map.of("COFFER_POR_BLOCK_SIZE", "0"), Map.of()))
@@ -89,7 +93,8 @@ class PorSettingsTest {
         Files.writeString(file, "por = embedded\npor-audit-interval = 0\n");
         String described = GatewayConfig.load(file, Map.of(), Map.of()).describe();
         assertThat(described).contains("por = embedded  # file", "por-audit-interval = 0  # file",
-                "por-k = 20  # default", "por-block-size = 65536  # default", "por-batch = 4  # default",
+                "por-k = 20  # default", "por-max-k = 20  # default", "por-block-size = 65536  # default",
+                "por-batch = 4  # default",
                 "por-key-file = \n");
     }
 }

@@ -70,6 +70,7 @@ class S3ErrorCodeTest {
             Map.entry(S3ErrorCode.REQUEST_TIME_TOO_SKEWED, "RequestTimeTooSkewed"),
             Map.entry(S3ErrorCode.REQUEST_TIMEOUT, "RequestTimeout"),
             Map.entry(S3ErrorCode.SERVICE_UNAVAILABLE, "ServiceUnavailable"),
+            Map.entry(S3ErrorCode.STORAGE_FULL, "XCofferStorageFull"),
             Map.entry(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH, "SignatureDoesNotMatch"),
             Map.entry(S3ErrorCode.SLOW_DOWN, "SlowDown"),
             Map.entry(S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH, "XAmzContentSHA256Mismatch"),

@@ -114,7 +114,7 @@ class PorRepairReleaseIT {
     }
 
     /** The arguments of {@code ./coffer VERB --data data} with the store options of serve, then {@code more}. */
-    private static String[] verb(String verb, List<String> serve, String... more) {
+    static String[] verb(String verb, List<String> serve, String... more) {
         List<String> args = new ArrayList<>(List.of(verb, "--data", "data"));
         args.addAll(serve);
         args.addAll(List.of(more));

@@ -134,7 +134,8 @@ class PorServerReleaseIT {
         expected[index] = block;
     }
 
-    private static int awaitListening(Process process, Path log) throws Exception {
+    /** The port ./coffer por-server listens on, from its log, once it says so. */
+    static int awaitListening(Process process, Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             String out = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";

@@ -8,7 +8,7 @@ import java.util.TreeSet;
  * {@code nextUnused} on. Not thread-safe: the store's lock guards it.
  */
 final class FreeIndices {
-    private final int capacity;
+    private int capacity;
     private final TreeSet<Integer> freed = new TreeSet<>();
     private int nextUnused;
 
@@ -18,6 +18,14 @@ final class FreeIndices {
         for (int i : stored.freed()) {
             freed.add(i);
         }
+    }
+
+    /** The store grew to {@code capacity} blocks: the indices from the old capacity on are unused. */
+    void grow(int capacity) {
+        if (capacity < this.capacity) {
+            throw new IllegalArgumentException("the store cannot shrink from " + this.capacity + " to " + capacity);
+        }
+        this.capacity = capacity;
     }
 
     int used() {

@@ -11,6 +11,7 @@ import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobNames;
 import io.coffer.sdk.blob.BlobNotFoundException;
 import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.StorageFullException;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
@@ -65,7 +66,8 @@ public final class PorBlobStore implements BlobStore {
     private final StateKeeper state;
     private final ReentrantLock lock = new ReentrantLock();
     private final int blockBytes;
-    private final int capacity;
+    /** 2^k of the client's state: it grows (under the lock) when a pack needs more blocks than are free. */
+    private volatile int capacity;
     private final SecureRandom random;
     /** Blocks of prepared packs that may be held now ({@link #PREPARED_BUDGET_BYTES}). */
     private final Semaphore preparedBlocks;
@@ -89,7 +91,6 @@ public final class PorBlobStore implements BlobStore {
         this.server = server;
         this.state = new StateKeeper(map, stateBackup);
         this.blockBytes = server.blockBytes();
-        this.capacity = 1 << server.k();
         this.preparedBlocks = new Semaphore((int) Math.min(Integer.MAX_VALUE, preparedBudget / blockBytes));
     }
 
@@ -178,6 +179,52 @@ public final class PorBlobStore implements BlobStore {
         map.saveState(state.stateBytes());
         state.saveBackup();
         state.clearWriting();
+        grown();
+    }
+
+    /** The capacity of the client's state, after a grow or a resync that followed the server's. */
+    private void grown() {
+        capacity = 1 << client.state().k();
+        if (free != null) {
+            free.grow(capacity);
+        }
+    }
+
+    /**
+     * Grows the store (appendix A.3: {@link PorClient#grow}, one C rebuild at the new capacity) to the smallest
+     * capacity with {@code count} blocks free, if the server's largest allows; the state is committed and backed up
+     * before the pack's writes begin. The writing marker covers the grow: a crash before the commit makes the next
+     * open resynchronise (to the new capacity where the server grew). Returns whether the pack fits now.
+     */
+    private boolean growFor(int count) throws IOException {
+        int k = client.state().k();
+        int maxK = server.maxK();
+        while (k < maxK && (1L << k) - free.used() < count) {
+            k++;
+        }
+        if ((1L << k) - free.used() < count) {
+            return false;
+        }
+        LOG.info("PoR store growing from {} to {} blocks ({} used, a pack needs {})", capacity, 1 << k, free.used(),
+                count);
+        state.markWriting();
+        try {
+            client.grow(k);
+        } catch (RuntimeException e) {
+            if (server.k() != client.state().k()) { // the server grew, its answer was lost: follow it now
+                try {
+                    resyncIfApart();
+                } catch (IOException | RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw new IOException("cannot grow the PoR store to " + (1 << k) + " blocks: " + e.getMessage(), e);
+        }
+        map.saveState(state.stateBytes());
+        state.saveBackup();
+        state.clearWriting();
+        grown();
+        return true;
     }
 
     private void start(PorClient c, FreeBlocks stored) {
@@ -186,7 +233,8 @@ public final class PorBlobStore implements BlobStore {
         VerifiedBlocks blocks = new VerifiedBlocks(c, repairedOnRead);
         this.writer = new PackWriter(c, state, blockBytes);
         this.reader = new PackReader(c, blocks, lock, blockBytes, checks);
-        this.maintenance = new PorMaintenance(c, blocks, map, lock, random, capacity);
+        this.maintenance = new PorMaintenance(c, blocks, map, lock, random);
+        this.capacity = 1 << c.state().k();
         this.free = new FreeIndices(capacity, stored);
     }
 
@@ -204,7 +252,7 @@ public final class PorBlobStore implements BlobStore {
         }
         BlobNames.requireValid(name);
         long length = content.length();
-        int count = PackHeader.blockCount(name, length, blockBytes, capacity);
+        int count = PackHeader.blockCount(name, length, blockBytes, 1 << server.maxK()); // the store grows
         boolean reserved = count > 0 && preparedBlocks.tryAcquire(count);
         try {
             // The content's blocks and most of their checksums before the lock: another put's write holds it now.
@@ -222,9 +270,10 @@ public final class PorBlobStore implements BlobStore {
         long backup;
         lock.lock();
         try {
-            if (count < 0 || count > free.available()) {
-                throw new IOException("PoR store full: " + free.used() + " of " + capacity + " blocks used, "
-                        + name + " (" + length + " bytes) needs " + (count < 0 ? "more than " + capacity : count));
+            if (count < 0 || count > free.available() && !growFor(count)) {
+                throw new StorageFullException("PoR store full: " + free.used() + " of " + capacity + " blocks used,"
+                        + " the server's largest store holds " + (1L << server.maxK()) + " blocks; " + name + " ("
+                        + length + " bytes) needs " + (count < 0 ? "more than that" : count));
             }
             int[] blocks = free.peek(count);
             Instant created = Instant.ofEpochMilli(System.currentTimeMillis());

@@ -31,16 +31,14 @@ final class PorMaintenance {
     private final BlockMapStore map;
     private final ReentrantLock lock;
     private final SecureRandom random;
-    private final int capacity;
 
     PorMaintenance(PorClient client, VerifiedBlocks blocks, BlockMapStore map, ReentrantLock lock,
-            SecureRandom random, int capacity) {
+            SecureRandom random) {
         this.client = client;
         this.blocks = blocks;
         this.map = map;
         this.lock = lock;
         this.random = random;
-        this.capacity = capacity;
     }
 
     /** One audit (section 5.5); a server that cannot answer is a failed audit. */
@@ -147,6 +145,7 @@ final class PorMaintenance {
      */
     List<Entry> rebuildMap() throws IOException {
         List<PackHeader> found = new ArrayList<>();
+        int capacity = 1 << client.state().k(); // the store grows only under the lock, which rebuilds take first
         for (int index = 0; index < capacity; index++) {
             lock.lock();
             try {

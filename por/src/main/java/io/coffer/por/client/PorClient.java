@@ -6,7 +6,6 @@ import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.audit.AuditVerifier;
 import io.coffer.por.audit.AuditedRegion;
-import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
@@ -14,10 +13,8 @@ import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.DeamortizedSchedule;
-import io.coffer.por.code.HierarchicalLog;
 import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
-import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
@@ -30,6 +27,7 @@ import io.coffer.por.server.SealedVectors;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -49,8 +47,8 @@ import java.util.function.Consumer;
 public final class PorClient {
 
     private final PorServer server;
-    private final CodeParameters cParams;
-    private final CodeParameters hParams;
+    private CodeParameters cParams;
+    private CodeParameters hParams;
     private final int blockWidth;
     private final int blockBytes;
     private final ChecksumKey blockKey;
@@ -59,7 +57,7 @@ public final class PorClient {
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
-    private final HAddSimulation hAdd;
+    private HAddSimulation hAdd;
     private final byte[] zeroBlock;
     /** Each verifying thread's tagged vector, reused: a GET allocated one of 70 KB per block. */
     private final ThreadLocal<int[]> tagged;
@@ -68,9 +66,12 @@ public final class PorClient {
     private ClientState state;
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
+    /** The epoch of this client's last grow attempt (0: none), so a retry never seals C under its time again. */
+    private long lastGrowEpoch;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
-        if (server.blockBytes() != state.blockBytes() || server.k() != state.k()
+        // A server larger than the state: it grew and the client crashed before it recorded so; resync() follows.
+        if (server.blockBytes() != state.blockBytes() || server.k() < state.k() || server.k() > server.maxK()
                 || server.batchExponent() != state.batchExponent()) {
             throw new IllegalArgumentException("server holds 2^" + server.k() + " blocks of " + server.blockBytes()
                     + " bytes in batches of 2^" + server.batchExponent() + ", the client state 2^" + state.k()
@@ -78,8 +79,6 @@ public final class PorClient {
         }
         PorKeys keys = PorKeys.derive(state.masterKey());
         this.server = server;
-        this.cParams = new CodeParameters(state.k());
-        this.hParams = new CodeParameters(state.hLog().k());
         this.blockWidth = Segments.count(state.blockBytes()) + 1;
         this.blockBytes = state.blockBytes();
         this.zeroBlock = new byte[blockBytes];
@@ -89,9 +88,16 @@ public final class PorClient {
         this.batchKey = ChecksumKey.derive(keys.batchChecksumKey(), blockWidth << state.batchExponent());
         this.sealer = new ChecksumSealer(keys.sealingKey(), random);
         this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
-        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
         this.persist = persist;
         this.state = state;
+        atCapacity(state.k());
+    }
+
+    /** The parameters of a store of 2^k blocks: C's log over blocks and H's over batches. */
+    private void atCapacity(int k) {
+        this.cParams = new CodeParameters(k);
+        this.hParams = new CodeParameters(k - state.batchExponent());
+        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
     }
 
     /** Sets up an empty store of 2^k blocks on {@code server}: C is built over the all-zero U. */
@@ -409,8 +415,11 @@ public final class PorClient {
         paths = null; // U's root is recomputed from the server's checksums
         LogState theirs = server.logState();
         traffic.down(12);
-        if (theirs.k() != hParams.k() || theirs.epoch() >= PorServer.MAX_EPOCH) {
-            throw new PorVerificationException("the server reports an impossible log state: " + theirs);
+        int k = server.k(); // above the state's after a grow this client never recorded
+        if (k < cParams.k() || k > Math.min(server.maxK(), CodeParameters.MAX_K)
+                || theirs.k() != k - state.batchExponent() || theirs.epoch() >= PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("the server reports an impossible log state: " + theirs + " at k = "
+                    + k);
         }
         // The client may have sealed C for its epoch + 1 before it crashed: go beyond that and the server's epoch.
         long epoch = Math.max(state.hLog().epoch() + 2, theirs.epoch() + 1);
@@ -419,12 +428,71 @@ public final class PorClient {
         }
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
         update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
+        atCapacity(k);
+        try {
+            List<byte[]> sealedU = downloadSealedU();
+            MerkleTree tree = treeOf(sealedU);
+            // opens each checksum: throws unless this client sealed it there
+            SealedLevel c = encodeC(sealedU, epoch - 1, cParams);
+            server.resync(epoch, c);
+            traffic.up(8 + c.wireBytes());
+            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+        } finally {
+            atCapacity(state.k()); // the state's: the server's when the resync passed, else the reserved one's
+        }
+    }
+
+    /**
+     * Resizing (appendix A.3): the store grows from 2^k to 2^{@code k} blocks, k at most {@link PorServer#maxK}. U's
+     * sealed checksums are downloaded and checked against the root (as for a C rebuild), C's checksums for 2^k blocks
+     * are simulated over them (the new indices never written), sealed under a fresh epoch ({@link #growEpoch}) and
+     * sent with {@link PorServer#grow}; the new root is computed here, the old root beside an all-empty subtree, so
+     * the server's tree is never trusted: a read or write against another tree fails its path check. H and a pending
+     * batch are dropped (their blocks are in U, which the new C encodes). One C rebuild at the new capacity: the cost
+     * of an epoch's. Throws {@link PorVerificationException} when U's checksums do not match the root; a grow the
+     * server may have applied or not (its answer lost) leaves the client state at the old capacity, and the next
+     * {@link #resync} follows the server to the new one.
+     */
+    public void grow(int k) {
+        int from = cParams.k();
+        if (k <= from || k > server.maxK() || k > CodeParameters.MAX_K) {
+            throw new IllegalArgumentException("a store of 2^" + from + " blocks grows to 2^k with k in (" + from
+                    + ", " + Math.min(server.maxK(), CodeParameters.MAX_K) + "], not k = " + k);
+        }
+        paths = null;
         List<byte[]> sealedU = downloadSealedU();
-        MerkleTree tree = treeOf(sealedU);
-        SealedLevel c = encodeC(sealedU, epoch - 1); // opens each checksum: throws unless this client sealed it there
-        server.resync(epoch, c);
-        traffic.up(8 + c.wireBytes());
-        update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+        if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
+            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
+        }
+        long epoch = growEpoch(state.hLog().epoch(), lastGrowEpoch);
+        lastGrowEpoch = epoch; // a later attempt (this one refused or its answer lost) seals beyond it
+        if (epoch > PorServer.MAX_EPOCH) {
+            throw new PorVerificationException("no epoch is left to grow to");
+        }
+        byte[] root = state.root();
+        for (int size = cParams.n(); size < 1 << k; size <<= 1) {
+            root = MerkleHash.node(root, MerkleTree.emptyRoot(size));
+        }
+        List<byte[]> grownU = new ArrayList<>(sealedU);
+        grownU.addAll(Collections.nCopies((1 << k) - sealedU.size(), null)); // never written
+        CodeParameters grown = new CodeParameters(k);
+        SealedLevel c = encodeC(grownU, epoch - 1, grown);
+        server.grow(k, epoch, c);
+        traffic.up(12 + c.wireBytes());
+        ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root);
+        atCapacity(k);
+        update(next);
+    }
+
+    /**
+     * The epoch a grow seals C for: after any this client may have sealed C for (epoch + 2, as a resync), after an
+     * earlier attempt's, and above {@link PorServer#MAX_EPOCH} / 2. C's seal time is e * 2^(k+1) at capacity 2^k, so
+     * the grown store's E * 2^(k'+1) is the time of epoch E * 2^(k'-k) at the old k, beyond the largest epoch: a C
+     * sealed for a grow (one the server refused and kept) can never pass for a C of a smaller capacity.
+     */
+    static long growEpoch(long epoch, long lastAttempt) {
+        long beyond = epoch > PorServer.MAX_EPOCH / 2 ? epoch : PorServer.MAX_EPOCH / 2 + epoch;
+        return Math.max(beyond, lastAttempt) + 2;
     }
 
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
@@ -441,7 +509,7 @@ public final class PorClient {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
         long epoch = state.hLog().epoch();
-        SealedLevel c = encodeC(sealedU, epoch);
+        SealedLevel c = encodeC(sealedU, epoch, cParams);
         server.rebuildC(c);
         traffic.up(c.wireBytes());
         update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
@@ -473,15 +541,8 @@ public final class PorClient {
     }
 
     /** C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed. */
-    private SealedLevel encodeC(List<byte[]> sealedU, long epoch) {
-        ChecksumLevelStore store = new ChecksumLevelStore(cParams);
-        HierarchicalLog simulation = new HierarchicalLog(cParams, store, new LogState(cParams.k(), 0, epoch));
-        simulation.rebuildC((i, into) -> {
-            byte[] sealed = sealedU.get(i);
-            Checksum sigma = sealed == null ? neverWritten(i) : sealer.openU(i, sealed);
-            System.arraycopy(sigma.rows(), 0, into, 0, Checksum.ROWS);
-        });
-        return sealC(store, epoch + 1);
+    private SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
+        return CRebuildSimulation.encode(sealedU, epoch, params, sealer, this::neverWritten);
     }
 
     /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */
@@ -527,20 +588,6 @@ public final class PorClient {
     /** sigma of a block never written: zero but for its tag index + 1 (the last element). */
     private Checksum neverWritten(int index) {
         return blockKey.column(blockWidth - 1).times(index + 1);
-    }
-
-    /** Seals C (level k + 1 of the simulation) under the time of the epoch it starts. */
-    private SealedLevel sealC(ChecksumLevelStore store, long epoch) {
-        long time = SealClock.cTime(epoch, cParams.k());
-        int size = cParams.n();
-        byte[][][] parts = new byte[2][size][];
-        for (Part part : Part.values()) {
-            for (int j = 0; j < size; j++) {
-                parts[part.ordinal()][j] = sealer.seal(BlockAddress.c(part, j), time,
-                        store.get(cParams.cLevel(), part, j));
-            }
-        }
-        return new SealedLevel(cParams.cLevel(), parts[0], parts[1]);
     }
 
     private void update(ClientState next) {

@@ -131,6 +131,37 @@ public final class PorCodec {
         return w.toBytes();
     }
 
+    /** A grow (PorServer.grow): the new capacity exponent, then a RESYNC payload at that k. */
+    public record GrowRequest(int k, long epoch, SealedLevel c) {
+    }
+
+    /** u8 k, then {@link #resync} as the codec of 2^k blocks encodes it. */
+    public byte[] grow(int k, long epoch, SealedLevel c) {
+        byte[] resync = at(k).resync(epoch, c);
+        byte[] out = new byte[1 + resync.length];
+        out[0] = (byte) k;
+        System.arraycopy(resync, 0, out, 1, resync.length);
+        return out;
+    }
+
+    /** A grow to a k above these parameters' and at most {@code maxK}, checked against the parameters at that k. */
+    public GrowRequest readGrow(byte[] payload, int maxK) {
+        if (payload.length < 1) {
+            throw new MalformedFrameException("an empty grow");
+        }
+        int k = payload[0] & 0xff;
+        if (k <= params.k() || k > Math.min(maxK, ServerParameters.MAX_K)) {
+            throw new MalformedFrameException("a grow from k = " + params.k() + " to k = " + k + ", beyond " + maxK);
+        }
+        ResyncRequest r = at(k).readResync(java.util.Arrays.copyOfRange(payload, 1, payload.length));
+        return new GrowRequest(k, r.epoch(), r.c());
+    }
+
+    /** The codec of these parameters at capacity 2^k. */
+    public PorCodec at(int k) {
+        return new PorCodec(new ServerParameters(k, params.batchExponent(), params.blockBytes()));
+    }
+
     public ResyncRequest readResync(byte[] payload) {
         WireReader r = new WireReader(payload);
         long epoch = r.i64();

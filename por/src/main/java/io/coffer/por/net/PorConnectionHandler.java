@@ -98,8 +98,8 @@ final class PorConnectionHandler extends ChannelInboundHandlerAdapter {
         random.nextBytes(serverNonce);
         mac = SessionMac.server(sharedKey, frame.payload(), serverNonce);
         ServerParameters p = dispatcher.codec().parameters();
-        byte[] challenge = new WireWriter(SessionMac.NONCE_BYTES + 6).bytes(serverNonce).u8(p.k())
-                .u8(p.batchExponent()).i32(p.blockBytes()).toBytes();
+        byte[] challenge = new WireWriter(SessionMac.NONCE_BYTES + 7).bytes(serverNonce).u8(p.k())
+                .u8(p.batchExponent()).i32(p.blockBytes()).u8(dispatcher.maxK()).toBytes();
         state = State.AWAIT_AUTH;
         send(ctx, new Message(MessageType.CHALLENGE, challenge), true);
     }
@@ -111,7 +111,7 @@ final class PorConnectionHandler extends ChannelInboundHandlerAdapter {
         mac.verify(frame.type(), frame.payload(), frame.mac());
         state = State.OPEN;
         handshakeTimeout.cancel(false);
-        decoder.limit(dispatcher.codec().parameters().maxFrameBytes());
+        decoder.limits(() -> dispatcher.codec().parameters().maxFrameBytes(), dispatcher::frameLimit);
     }
 
     /** Starts the next queued request on the worker when none is running; reads again once the queue is empty. */

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  */
 public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     private final Supplier<RemotePorServer> connector;
-    private final ServerParameters parameters;
+    /** The server's, as its last handshake or grow stated them: k grows. */
+    private volatile ServerParameters parameters;
     private RemotePorServer connection;
     private int reconnects;
 
@@ -154,6 +155,20 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public int maxK() {
+        return retried(RemotePorServer::maxK);
+    }
+
+    @Override
+    public void grow(int k, long epoch, SealedLevel c) {
+        once(s -> {
+            s.grow(k, epoch, c);
+            parameters = s.parameters();
+            return null;
+        });
+    }
+
+    @Override
     public synchronized void close() {
         if (connection != null) {
             connection.close();
@@ -190,11 +205,15 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     private RemotePorServer connected() {
         if (connection == null) {
             RemotePorServer fresh = connector.get();
-            if (!fresh.parameters().equals(parameters)) {
+            ServerParameters p = fresh.parameters();
+            // a larger k: the server grew (a grow whose answer was lost); the client resynchronises to it
+            if (p.k() < parameters.k() || p.batchExponent() != parameters.batchExponent()
+                    || p.blockBytes() != parameters.blockBytes()) {
                 fresh.close();
                 throw new PorTransportException("the PoR server came back with other parameters: " + fresh.parameters()
                         + ", not " + parameters);
             }
+            parameters = p;
             connection = fresh;
             reconnects++;
         }

@@ -40,11 +40,15 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private final SessionMac mac;
-    private final PorCodec codec;
+    /** The codec of the server's k: replaced after a grow. */
+    private PorCodec codec;
+    private final int maxK;
     private final String peer;
     private boolean broken;
 
-    private RemotePorServer(Socket socket, InputStream in, OutputStream out, SessionMac mac, ServerParameters params) {
+    private RemotePorServer(Socket socket, InputStream in, OutputStream out, SessionMac mac, ServerParameters params,
+            int maxK) {
+        this.maxK = maxK;
         this.socket = socket;
         this.in = in;
         this.out = out;
@@ -83,12 +87,16 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
             int k = r.u8();
             int b = r.u8();
             int blockBytes = r.i32();
+            int maxK = r.u8();
             r.end();
             SessionMac mac = SessionMac.client(sharedKey, clientNonce, serverNonce);
             mac.verify(challenge.type(), challenge.payload(), challenge.mac());
             ServerParameters params = parameters(k, b, blockBytes);
+            if (maxK < k || maxK > ServerParameters.MAX_K) {
+                throw new MalformedFrameException("the server grows to k = " + maxK + ", its k is " + k);
+            }
             Frames.write(out, Frames.body(MessageType.AUTH, Message.EMPTY, mac.sign(MessageType.AUTH, Message.EMPTY)));
-            return new RemotePorServer(socket, in, out, mac, params);
+            return new RemotePorServer(socket, in, out, mac, params, maxK);
         } catch (IOException | RuntimeException e) {
             closeQuietly(socket);
             if (e instanceof PorTransportException t) {
@@ -116,6 +124,21 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     @Override
     public int batchExponent() {
         return codec.parameters().batchExponent();
+    }
+
+    @Override
+    public int maxK() {
+        return maxK;
+    }
+
+    /** The server grows; then this side's bounds are those of the new k (as a new handshake would state them). */
+    @Override
+    public void grow(int k, long epoch, SealedLevel c) {
+        if (k <= k() || k > maxK) {
+            throw new IllegalArgumentException("the server grows from k = " + k() + " up to " + maxK + ", not to " + k);
+        }
+        ok(call(MessageType.GROW, codec.grow(k, epoch, c), MessageType.OK));
+        codec = codec.at(k);
     }
 
     @Override

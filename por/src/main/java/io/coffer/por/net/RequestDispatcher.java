@@ -19,7 +19,8 @@ public final class RequestDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
 
     private final PorServer server;
-    private final PorCodec codec;
+    /** The codec of the server's k: replaced after a grow (one request at a time, so read and set on that thread). */
+    private volatile PorCodec codec;
 
     public RequestDispatcher(PorServer server) {
         this.server = server;
@@ -28,6 +29,20 @@ public final class RequestDispatcher {
 
     public PorCodec codec() {
         return codec;
+    }
+
+    /** The largest k the server grows to, as the handshake states it. */
+    public int maxK() {
+        return server.maxK();
+    }
+
+    /**
+     * The longest GROW an open session may send: a frame of the server's largest k (it carries C's checksums for the
+     * new capacity; the session is authenticated before this limit applies).
+     */
+    public int frameLimit() {
+        return codec.at(Math.max(codec.parameters().k(), Math.min(server.maxK(), ServerParameters.MAX_K)))
+                .parameters().maxFrameBytes() + 1; // a RESYNC's payload at that k, and the k
     }
 
     /** Calls the server for a request of type {@code type}; a malformed payload throws before the server is called. */
@@ -92,6 +107,13 @@ public final class RequestDispatcher {
             case RESYNC -> {
                 PorCodec.ResyncRequest r = codec.readResync(payload);
                 return done(() -> server.resync(r.epoch(), r.c()));
+            }
+            case GROW -> {
+                PorCodec.GrowRequest g = codec.readGrow(payload, server.maxK());
+                return done(() -> {
+                    server.grow(g.k(), g.epoch(), g.c());
+                    codec = codec.at(server.k());
+                });
             }
             default -> throw new MalformedFrameException(type + " is not a request");
         }

@@ -48,9 +48,9 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         }
     }
 
-    private final S storage;
-    private final CodeParameters cParams;
-    private final CodeParameters hParams;
+    private S storage;
+    private CodeParameters cParams;
+    private CodeParameters hParams;
     private BatchedLog log;
     private Prepared prepared;
 
@@ -271,13 +271,43 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         keepC(c);
     }
 
+    /**
+     * A grow ({@link PorServer#grow}) once the caller has made {@code grown}, its storage at the new capacity holding
+     * this one's U: the server continues over it, H discarded and C rebuilt from U at {@code epoch}, as a resync
+     * does. The caller checked the call with {@link #checkGrow} before making the storage.
+     */
+    protected final void grown(S grown, long epoch, SealedLevel c) {
+        dropPrepared();
+        storage = grown;
+        cParams = grown.cParameters();
+        hParams = grown.hParameters();
+        log = log(new LogState(hParams.k(), 0, epoch - 1));
+        rebuildCFromU();
+        keepC(c);
+    }
+
+    /** Checks a {@link PorServer#grow} to 2^{@code k} blocks, at most 2^{@code maxK}, without making it. */
+    public final void checkGrow(int k, int maxK, long epoch, SealedLevel c) {
+        if (k <= cParams.k() || k > maxK) {
+            throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks grows to 2^k blocks with k in ("
+                    + cParams.k() + ", " + maxK + "], not k = " + k);
+        }
+        checkSealed(c, new CodeParameters(k).cLevel(), 1 << k);
+        checkEpoch(epoch);
+        checkNothingLost();
+    }
+
+    private void checkEpoch(long epoch) {
+        if (epoch <= log.h().state().epoch() || epoch > MAX_EPOCH) {
+            throw new IllegalArgumentException("a resynchronisation or a grow goes to an epoch after "
+                    + log.h().state().epoch() + " and up to " + MAX_EPOCH + ", not to " + epoch);
+        }
+    }
+
     /** Checks a {@link #resync} without making it: throws as the resync would. */
     public final void checkResync(long epoch, SealedLevel c) {
         checkSealed(c, cParams.cLevel(), cParams.n());
-        if (epoch <= log.h().state().epoch() || epoch > MAX_EPOCH) {
-            throw new IllegalArgumentException("a resynchronisation goes to an epoch after " + log.h().state().epoch()
-                    + " and up to " + MAX_EPOCH + ", not to " + epoch);
-        }
+        checkEpoch(epoch);
         checkNothingLost();
     }
 

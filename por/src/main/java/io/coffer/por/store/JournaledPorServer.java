@@ -3,7 +3,6 @@ package io.coffer.por.store;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.code.CodeParameters;
-import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
@@ -60,10 +59,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class JournaledPorServer implements PorServer, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(JournaledPorServer.class);
-    private final HonestPorServer<DirectoryStorage> inner;
-    private final DirectoryStorage storage;
-    private final PorCodec codec;
-    private final SegmentedJournal journal;
+    private HonestPorServer<DirectoryStorage> inner;
+    private DirectoryStorage storage;
+    private PorCodec codec;
+    private SegmentedJournal journal;
+    /** Where the server is, for a grow, which reopens it at the new capacity ({@link StoreGrowth}). */
+    private final Path dir;
+    private final BlobStore objects;
+    private final long memoryBudget;
+    private int maxK = ServerParameters.MAX_K;
     private final FileChannel lockFile;
     private final FileLock lock;
     private boolean failed;
@@ -80,7 +84,11 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     private long baseSegment;
 
     private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, SegmentedJournal journal,
-            FileChannel lockFile, FileLock lock, JournalCheckpoint checkpoint) {
+            FileChannel lockFile, FileLock lock, JournalCheckpoint checkpoint, Path dir, BlobStore objects,
+            long memoryBudget) {
+        this.dir = dir;
+        this.objects = objects;
+        this.memoryBudget = memoryBudget;
         this.inner = inner;
         this.storage = inner.storage();
         this.codec = codec;
@@ -129,6 +137,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             throw new IOException("the PoR server directory " + dir + " is in use by another process");
         }
         try {
+            StoreGrowth.complete(dir, objects, memoryBudget); // a grow a crash interrupted
             ParametersFile.Stored stored = ParametersFile.fix(dir.resolve("parameters"), requested);
             return open(dir, stored, objects, memoryBudget, lockFile, lock);
         } catch (IOException | RuntimeException e) {
@@ -157,18 +166,18 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
             int blockWidth = Segments.count(params.blockBytes()) + 1;
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
-                    objects, vectorOrder, budget(checkpoint, segment, entries.size() > 1, new CodeParameters(k),
-                            blockWidth << params.batchExponent(), memoryBudget, dir));
+                    objects, vectorOrder, JournalReplay.budget(checkpoint, segment, entries.size() > 1,
+                            new CodeParameters(k), blockWidth << params.batchExponent(), memoryBudget, dir));
             if (!stored.hDeamortized()) {
                 AmortizedLayout.checkJournal(entries, params, dir);
                 storage.awaitDeamortizedLayout(dir.resolve("parameters"));
             }
             PorCodec codec = new PorCodec(params);
-            Map<Long, Integer> starts = replayWindow(storage, journal, checkpoint, codec, dir);
+            Map<Long, Integer> starts = JournalReplay.replayWindow(storage, journal, checkpoint, codec, dir);
             LogState state = checkpoint.state(k);
             storage.resetSealedPresence(state.epoch() > 0);
             JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state), codec, journal,
-                    lockFile, lock, checkpoint);
+                    lockFile, lock, checkpoint, dir, objects, memoryBudget);
             server.segmentStarts.putAll(starts);
             server.segmentStarts.put(segment, checkpoint.t());
             server.replay(entries, dir);
@@ -178,92 +187,6 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw e;
             }
         }
-    }
-
-    /**
-     * The memory budget to open with: {@code memoryBudget}, unless the levels it holds (m) differ from those the
-     * checkpoint's window was kept for (L) where that is not safe, and then exactly L levels' worth (the budget's m
-     * takes effect at a later start). Safe: a window from the epoch's start (it reads nothing it did not write); L = 0
-     * or an empty window of addsHeldBelow(L) = 0 adds (nothing in memory was part of the code: the files hold it all);
-     * a window of at least addsHeldBelow(L) adds with m < L (it rebuilds levels m..L-1 into their files, the same at
-     * every replay); a window from the files with m > L (levels L..m-1 are then written to memory only, so the files
-     * it reads stay as they were), or with m < L and nothing to replay or redo. Not safe: m > L with a non-empty
-     * window that needs no files (later windows would need addsHeldBelow(m) adds, which the journal no longer has),
-     * m < L with a window from the files and calls to redo (the redo writes levels m..L-1 into files it may read
-     * again after a second crash).
-     */
-    private static long budget(JournalCheckpoint checkpoint, long segment, boolean calls, CodeParameters h, int width,
-            long memoryBudget, Path dir) {
-        int wanted = SmallLevelsInMemory.memoryLevels(h, width, DeamortizedLog.SLOTS, memoryBudget);
-        int kept = checkpoint.windowLevels();
-        boolean safe = wanted == kept || checkpoint.windowStart() == 0 || kept == 0
-                || (checkpoint.fromFiles() ? wanted > kept || checkpoint.windowEmpty(segment) && !calls
-                        : wanted < kept || checkpoint.windowEmpty(segment));
-        if (safe) {
-            return memoryBudget;
-        }
-        LOG.warn("PoR server in {}: H's levels 0..{} stay in memory, as the journal's window was kept for them, not"
-                + " the {} levels of the memory budget; those take effect at a later start (after a clean close)", dir,
-                kept - 1, wanted);
-        return SmallLevelsInMemory.budgetFor(kept, width, DeamortizedLog.SLOTS);
-    }
-
-    /**
-     * Rebuilds H's levels below the checkpoint's window levels from the window's adds, one older segment at a time,
-     * each read and checked whole (its checkpoint must be where the segments before it ended); returns where each
-     * began.
-     */
-    private static Map<Long, Integer> replayWindow(DirectoryStorage storage, SegmentedJournal journal,
-            JournalCheckpoint checkpoint, PorCodec codec, Path dir) throws IOException {
-        Map<Long, Integer> starts = new TreeMap<>();
-        long current = journal.currentSegment();
-        if (checkpoint.windowEmpty(current)) {
-            return starts;
-        }
-        int k = storage.hParameters().k();
-        HonestPorServer<MemoryLevelsOnly> window = new HonestPorServer<>(new MemoryLevelsOnly(storage,
-                checkpoint.windowLevels(), !checkpoint.fromFiles()), new LogState(k, checkpoint.windowStart(),
-                checkpoint.epoch()));
-        for (long seq = checkpoint.windowSegment(); seq < current; seq++) {
-            if (!journal.has(seq)) {
-                throw badWindow(dir, checkpoint, current, "segment " + seq + " is missing", null);
-            }
-            List<ServerJournal.Entry> entries;
-            JournalCheckpoint start;
-            try {
-                entries = journal.read(seq);
-                if (entries.isEmpty()) {
-                    throw new IOException("segment " + seq + " holds no checkpoint");
-                }
-                start = JournalCheckpoint.of(entries.get(0), k, seq, dir);
-            } catch (IOException e) {
-                throw badWindow(dir, checkpoint, current, e.getMessage(), e);
-            }
-            if (!start.state(k).equals(window.state()) || window.pending() != 0) {
-                throw badWindow(dir, checkpoint, current, "segment " + seq + " begins at t = " + start.t()
-                        + " (epoch " + start.epoch() + "), the segments before it end at " + window.state(), null);
-            }
-            starts.put(seq, start.t());
-            try {
-                redo(window, codec, entries, true);
-            } catch (IllegalStateException e) {
-                throw badWindow(dir, checkpoint, current, "segment " + seq + ", " + e.getMessage(), e);
-            }
-        }
-        if (!checkpoint.state(k).equals(window.state()) || window.pending() != 0) {
-            throw badWindow(dir, checkpoint, current, "it ends at " + window.state() + " with " + window.pending()
-                    + " blocks pending, the checkpoint is at t = " + checkpoint.t(), null);
-        }
-        return starts;
-    }
-
-    private static IOException badWindow(Path dir, JournalCheckpoint checkpoint, long current, String why,
-            Exception cause) {
-        return new IOException("PoR journal in " + dir + ": the window of segment " + current + " (segments "
-                + checkpoint.windowSegment() + ".." + (current - 1) + ", adds " + checkpoint.windowStart() + ".."
-                + checkpoint.t() + "), from which H's levels in memory are rebuilt, is damaged or incomplete: " + why
-                + "; not replayed (restore the journal's segments, or start a new server directory and re-initialise"
-                + " the client)", cause);
     }
 
     /** The storage in the directory, for tests that damage it. */
@@ -366,6 +289,72 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         applied(() -> inner.resync(epoch, c), true, true);
     }
 
+    /** Grows up to 2^maxK blocks (at most {@link ServerParameters#MAX_K}, the default): an operator's bound. */
+    public JournaledPorServer limitGrowth(int maxK) {
+        if (maxK < k() || maxK > ServerParameters.MAX_K) {
+            throw new IllegalArgumentException("the largest k must be in [" + k() + ", " + ServerParameters.MAX_K
+                    + "]: " + maxK);
+        }
+        this.maxK = maxK;
+        return this;
+    }
+
+    @Override
+    public int maxK() {
+        return maxK;
+    }
+
+    /**
+     * Recorded in the directory (the {@code grow} file, forced) once every call before it and U's writes are on disk,
+     * then made as an open makes a recorded grow ({@link StoreGrowth#complete}) and the server reopened at the new
+     * capacity: a kill -9 at any instant leaves the old store (no record) or one that the next open grows.
+     */
+    @Override
+    public void grow(int k, long epoch, SealedLevel c) {
+        recordGrow(k, epoch, c);
+        completeGrow();
+    }
+
+    /** The first half of {@link #grow}: checked and recorded; a server killed now grows when it is next opened. */
+    void recordGrow(int k, long epoch, SealedLevel c) {
+        usable();
+        inner.checkGrow(k, maxK, epoch, c);
+        try {
+            journal.force();
+            storage.force();
+            StoreGrowth.record(dir, k, new PorCodec(new ServerParameters(k, batchExponent(), blockBytes()))
+                    .resync(epoch, c));
+        } catch (IOException e) {
+            failed = true;
+            throw new UncheckedIOException("PoR server: a grow could not be recorded; restart the server", e);
+        }
+    }
+
+    /** The second half of {@link #grow}: the recorded grow made, and the server reopened at the new capacity. */
+    private void completeGrow() {
+        try {
+            inner.discardPreparedDecode();
+            failed = true; // until reopened: the journal and the storage are closed
+            journal.close();
+            storage.close();
+            StoreGrowth.complete(dir, objects, memoryBudget);
+            JournaledPorServer grown = open(dir, ParametersFile.fix(dir.resolve("parameters"), null), objects,
+                    memoryBudget, lockFile, lock);
+            inner = grown.inner;
+            storage = grown.storage;
+            codec = grown.codec;
+            journal = grown.journal;
+            checkpoint = grown.checkpoint;
+            segmentStarts.clear();
+            segmentStarts.putAll(grown.segmentStarts);
+            baseSegment = grown.baseSegment;
+            callsSinceCheckpoint = grown.callsSinceCheckpoint;
+            failed = false;
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("PoR server: a recorded grow could not be made; restart the server", e);
+        }
+    }
+
     @Override
     public AuditResponse audit(AuditChallenge challenge) {
         return inner.audit(challenge);
@@ -403,7 +392,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     @Override
     public void close() throws IOException {
         inner.discardPreparedDecode(); // its spool file is scratch
-        try (journal; storage; lockFile) {
+        try (SegmentedJournal j = journal; DirectoryStorage s = storage; lockFile) {
             if (!failed && inner.pending() == 0 && callsSinceCheckpoint) {
                 checkpoint(true);
             }
@@ -419,7 +408,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     void haltAsKilled() throws IOException {
         failed = true;
         inner.discardPreparedDecode();
-        try (journal; storage; lockFile) {
+        try (SegmentedJournal j = journal; DirectoryStorage s = storage; lockFile) {
             lock.release();
         }
     }
@@ -526,7 +515,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     /** Redoes the calls recorded after the checkpoint, then moves the checkpoint past them if it is due. */
     private void replay(List<ServerJournal.Entry> entries, Path dir) throws IOException {
         try {
-            redo(inner, codec, entries, false);
+            JournalReplay.redo(inner, codec, entries, false);
         } catch (IllegalStateException e) {
             throw new IOException("PoR journal in " + dir + ", segment " + journal.currentSegment()
                     + ": cannot replay " + e.getMessage(), e);
@@ -541,40 +530,4 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** Redoes a segment's calls (its records after the checkpoint); a window holds writes and flushes only. */
-    private static void redo(HonestPorServer<?> server, PorCodec codec, List<ServerJournal.Entry> entries,
-            boolean window) {
-        for (int i = 1; i < entries.size(); i++) {
-            ServerJournal.Entry e = entries.get(i);
-            try {
-                MessageType type = MessageType.of(e.type());
-                if (type == null) {
-                    throw new IllegalArgumentException("unknown record type " + e.type());
-                }
-                switch (type) {
-                    case WRITE -> {
-                        PorCodec.WriteRequest w = codec.readWrite(e.payload());
-                        server.write(w.index(), w.block(), w.sealedChecksum(), w.written());
-                    }
-                    case FLUSH -> server.flush(codec.readFlush(e.payload()));
-                    case REBUILD_C -> server.rebuildC(codec.readRebuildC(notInWindow(type, window, e)));
-                    case RESYNC -> {
-                        PorCodec.ResyncRequest r = codec.readResync(notInWindow(type, window, e));
-                        server.resync(r.epoch(), r.c());
-                    }
-                    default -> throw new IllegalArgumentException("unexpected record " + type);
-                }
-            } catch (RuntimeException ex) {
-                throw new IllegalStateException("record " + i + ": " + ex.getMessage(), ex);
-            }
-        }
-    }
-
-    /** A window's adds begin after a C rebuild or a resync (a new epoch needs no window), never before one. */
-    private static byte[] notInWindow(MessageType type, boolean window, ServerJournal.Entry e) {
-        if (window) {
-            throw new IllegalArgumentException("a " + type + " in a window");
-        }
-        return e.payload();
-    }
 }

@@ -14,13 +14,14 @@ import java.util.Properties;
 
 /**
  * A server's parameters, fixed when its directory is created ({@code k}, {@code batch}, {@code blockBytes} as
- * properties): a later start may omit them, and one that asks for others is refused, since the stored code depends
- * on them. With them the byte order of the code vectors' ints ({@code vectorOrder}: {@code little} or {@code big}):
- * a new store takes the platform's, so its level files are read and written without swapping bytes; a store created
- * before the order was recorded has none and is big-endian. Any other value is refused. And the layout of H
- * ({@code hLayout=deamortized}: three run slots per level, a sealed checksum per vector written by its add); a store
- * created before H was deamortised has none: its H is not valid in this layout, and the client resynchronises it once
- * ({@link #markDeamortized} then records the new layout).
+ * properties): a later start may omit them, and one that asks for others is refused, since the stored code depends on
+ * them; but for k, which a grow raises ({@link #grow}): a start may ask for the k the store was created with or any
+ * below the current one. With them the byte order of the code vectors' ints ({@code vectorOrder}: {@code little} or
+ * {@code big}): a new store takes the platform's, so its level files are read and written without swapping bytes; a
+ * store created before the order was recorded has none and is big-endian. Any other value is refused. And the layout
+ * of H ({@code hLayout=deamortized}: three run slots per level, a sealed checksum per vector written by its add); a
+ * store created before H was deamortised has none: its H is not valid in this layout, and the client resynchronises it
+ * once ({@link #markDeamortized} then records the new layout).
  */
 final class ParametersFile {
     private static final String ORDER = "vectorOrder";
@@ -60,7 +61,9 @@ final class ParametersFile {
         } catch (IllegalArgumentException e) {
             throw new IOException("PoR parameters file " + file + " is damaged: " + e.getMessage());
         }
-        if (requested != null && !requested.equals(stored)) {
+        // k is the initial capacity: a store that grew since (PorServer.grow) opens with the k it was created with
+        if (requested != null && (requested.k() > stored.k() || requested.batchExponent() != stored.batchExponent()
+                || requested.blockBytes() != stored.blockBytes())) {
             throw new IOException("the PoR server in " + file.getParent() + " was created with " + stored
                     + "; asked for " + requested);
         }
@@ -87,6 +90,17 @@ final class ParametersFile {
             text += "\n";
         }
         replace(file, text + LAYOUT + "=" + DEAMORTIZED + "\n");
+    }
+
+    /** Records that the store grew to 2^k blocks: the file is rewritten with the new k, the rest as it was. */
+    static void grow(Path file, int k) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (String line : Files.readString(file, StandardCharsets.US_ASCII).split("\n")) {
+            if (!line.isEmpty()) {
+                text.append(line.startsWith("k=") ? "k=" + k : line).append('\n');
+            }
+        }
+        replace(file, text.toString());
     }
 
     /** Writes a temporary sibling, forced, and moves it over {@code file}. */

@@ -50,6 +50,24 @@ public final class ServerStorage implements PorStorage {
         this.sealedH = new byte[hParams.k() + 1][][][];
     }
 
+    /**
+     * Storage for 2^{@code k} blocks (k at least this one's) holding this one's U, blocks and sealed checksums at the
+     * same indices (the arrays themselves), the rest never written; no code vectors: the grown store's C is rebuilt.
+     */
+    public ServerStorage grownTo(int k) {
+        if (k < cParams.k()) {
+            throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks cannot shrink to 2^" + k);
+        }
+        ServerStorage grown = new ServerStorage(k, batchExponent, blockBytes, cVectors.width());
+        for (int i = 0; i < u.length; i++) {
+            grown.u[i] = u[i];
+            if (uSealed[i] != null) {
+                grown.setUSealed(i, uSealed[i]);
+            }
+        }
+        return grown;
+    }
+
     @Override
     public int blockBytes() {
         return blockBytes;

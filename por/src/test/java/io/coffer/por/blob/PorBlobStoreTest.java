@@ -9,6 +9,7 @@ import io.coffer.por.client.PorClient;
 import io.coffer.por.code.Part;
 import io.coffer.por.store.ServerStorage;
 import io.coffer.sdk.blob.BlobContent;
+import io.coffer.sdk.blob.StorageFullException;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +22,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The PoR pack store: packs in U, damage found and repaired, audits, the map rebuilt from U, a full store. */
+/**
+ * The PoR pack store: packs in U, damage found and repaired, audits, the map rebuilt from U, a full store (one that
+ * grows: {@link PorBlobStoreGrowTest}).
+ */
 class PorBlobStoreTest {
     private static final int BLOCK = 4096;
 
@@ -358,16 +362,17 @@ class PorBlobStoreTest {
     }
 
     @Test
-    void aFullStoreRefusesAPackWithAClearMessageAndChangesNothing() throws IOException {
-        f = PorStoreFixture.open(dir, 4, 0, BLOCK); // 16 blocks
+    void aStoreAtItsServersLargestCapacityRefusesAPackWithAClearMessageAndChangesNothing() throws IOException {
+        f = PorStoreFixture.open(dir, 4, 0, BLOCK, PorBlobStore.PREPARED_BUDGET_BYTES, 4); // 16 blocks, no growth
         byte[] kept = random(9 * BLOCK, 40);
         f.store.put("p/kept", BlobContent.of(kept));
         int used = f.store.blocksUsed();
         byte[] state = f.metadata.blockMap().state().orElseThrow();
 
         assertThatThrownBy(() -> f.store.put("p/big", BlobContent.of(random(8 * BLOCK, 41))))
-                .isInstanceOf(IOException.class)
-                .hasMessageContaining("PoR store full: " + used + " of 16 blocks used");
+                .isInstanceOf(StorageFullException.class)
+                .hasMessageContaining("PoR store full: " + used + " of 16 blocks used, the server's largest store"
+                        + " holds 16 blocks");
 
         assertThat(f.store.blocksUsed()).isEqualTo(used);
         assertThat(f.store.head("p/big")).isEmpty();

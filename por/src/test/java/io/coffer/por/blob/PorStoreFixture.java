@@ -1,5 +1,6 @@
 package io.coffer.por.blob;
 
+import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
@@ -34,7 +35,13 @@ public final class PorStoreFixture implements AutoCloseable {
 
     /** As above, with at most {@code preparedBudget} bytes of packs read before the store's lock (0: none). */
     static PorStoreFixture open(Path dir, int k, int b, int blockBytes, long preparedBudget) throws IOException {
-        PorStoreFixture f = new PorStoreFixture(dir, new MemoryPorServer(k, b, blockBytes), MasterKey.random());
+        return open(dir, k, b, blockBytes, preparedBudget, Math.max(k, ServerParameters.MAX_K));
+    }
+
+    /** As above, over a server that grows up to 2^maxK blocks. */
+    static PorStoreFixture open(Path dir, int k, int b, int blockBytes, long preparedBudget, int maxK)
+            throws IOException {
+        PorStoreFixture f = new PorStoreFixture(dir, new MemoryPorServer(k, b, blockBytes, maxK), MasterKey.random());
         f.metadata = JdbcMetadataStore.sqlite(dir.resolve("meta.db"));
         f.store = PorBlobStore.open(f.inner, f.metadata.blockMap(), f.server, f.key, f.backup(), new SecureRandom(),
                 preparedBudget);

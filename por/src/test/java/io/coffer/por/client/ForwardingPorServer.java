@@ -84,6 +84,16 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
+    public int maxK() {
+        return inner.maxK();
+    }
+
+    @Override
+    public void grow(int k, long epoch, SealedLevel c) {
+        inner.grow(k, epoch, c);
+    }
+
+    @Override
     public AuditResponse audit(AuditChallenge challenge) {
         return inner.audit(challenge);
     }

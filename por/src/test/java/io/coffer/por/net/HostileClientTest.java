@@ -186,6 +186,23 @@ class HostileClientTest {
     }
 
     @Test
+    void aGrowBeyondTheServersLargestKIsRefusedAndOnlyAGrowMayExceedTheSessionLimit() throws IOException {
+        assertThat(refusedInTheSession(MessageType.GROW, new byte[] {21}).message()).contains("to k = 21");
+        int limit = new ServerParameters(K, 0, BLOCK).maxFrameBytes();
+        int growLimit = new ServerParameters(ServerParameters.MAX_K, 0, BLOCK).maxFrameBytes() + 1;
+        try (RawConnection c = new RawConnection(net.port()).handshake(KEY)) {
+            c.sendBytes(framed(growLimit + 1, Frames.VERSION, MessageType.GROW.code()));
+            assertThat(c.receiveError(true).message()).contains("frame length " + (growLimit + 1) + " outside [2, "
+                    + growLimit + "]");
+        }
+        try (RawConnection c = new RawConnection(net.port()).handshake(KEY)) {
+            c.sendBytes(framed(limit + 1, Frames.VERSION, MessageType.RESYNC.code()));
+            assertThat(c.receiveError(true).message()).contains("outside [2, " + limit + "]");
+        }
+        anHonestClientIsStillServed();
+    }
+
+    @Test
     void pipelinedRequestsAreAnsweredInOrder() throws IOException {
         try (RawConnection c = new RawConnection(net.port()).handshake(KEY)) {
             for (int i = 0; i < 20; i++) {

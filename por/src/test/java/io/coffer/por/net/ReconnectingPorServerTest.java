@@ -3,6 +3,7 @@ package io.coffer.por.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.por.PorVerificationException;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.server.MemoryPorServer;
 import java.net.InetSocketAddress;
@@ -68,7 +69,7 @@ class ReconnectingPorServerTest {
     }
 
     @Test
-    void aRestartedServerIsReachedAgainAndOneWithOtherParametersIsRefused() throws Exception {
+    void aRestartedServerIsReachedAgainOneWithOtherParametersIsRefusedAndALargerOneFollowed() throws Exception {
         MemoryPorServer server = new MemoryPorServer(5, 32);
         PorNetServer first = start(server, 600);
         AtomicReference<InetSocketAddress> address = new AtomicReference<>(
@@ -84,8 +85,16 @@ class ReconnectingPorServerTest {
         assertThat(remote.reconnects()).isEqualTo(1);
 
         second.close();
-        address.set(new InetSocketAddress("127.0.0.1", start(new MemoryPorServer(6, 32), 600).port()));
+        PorNetServer smaller = start(new MemoryPorServer(4, 32), 600);
+        address.set(new InetSocketAddress("127.0.0.1", smaller.port()));
         assertThatThrownBy(() -> client.read(4)).isInstanceOf(PorTransportException.class)
                 .hasMessageContaining("other parameters");
+
+        // a larger k is a server that grew (a grow whose answer was lost): reached, and the client's checks fail
+        // until it resynchronises to it
+        smaller.close();
+        address.set(new InetSocketAddress("127.0.0.1", start(new MemoryPorServer(6, 32), 600).port()));
+        assertThatThrownBy(() -> client.read(4)).isInstanceOf(PorVerificationException.class);
+        assertThat(remote.k()).isEqualTo(6);
     }
 }

@@ -255,4 +255,58 @@ class RemotePorServerTest {
         }
         return indices;
     }
+
+    /**
+     * A grow over the socket (protocol version 3's GROW): from 2^3 to 2^14 blocks, whose C's checksums (1.5 MiB) are
+     * a frame longer than any other the session at k = 3 accepts; then both sides use the bounds of k = 14, and a new
+     * connection's handshake states it.
+     */
+    @Test
+    void aClientGrowsTheServerOverASocketBeyondTheOldFrameLimit() throws Exception {
+        int blockBytes = 24;
+        MemoryPorServer server = new MemoryPorServer(3, 1, blockBytes, 14);
+        PorNetServer net = PorNetServer.start(server, SESSION_KEY, new InetSocketAddress("127.0.0.1", 0),
+                PorNetServer.Limits.DEFAULT);
+        open.add(net);
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", net.port());
+        ReconnectingPorServer remote = new ReconnectingPorServer(() -> RemotePorServer.connect(address, SESSION_KEY,
+                Duration.ofSeconds(30)));
+        open.add(remote);
+        assertThat(remote.maxK()).isEqualTo(14);
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        SplittableRandom random = new SplittableRandom(11);
+        byte[][] expected = new byte[1 << 14][];
+        for (int i = 0; i < 8; i++) {
+            expected[i] = new byte[blockBytes];
+            random.nextBytes(expected[i]);
+            client.write(i, expected[i]);
+        }
+        assertThat(new ServerParameters(3, 1, blockBytes).maxFrameBytes())
+                .isLessThan(new PorCodec(new ServerParameters(3, 1, blockBytes)).grow(14, 3, sealedC(14)).length);
+
+        client.grow(14);
+
+        assertThat(server.k()).isEqualTo(14);
+        assertThat(remote.k()).isEqualTo(14);
+        expected[10_000] = new byte[blockBytes];
+        random.nextBytes(expected[10_000]);
+        client.write(10_000, expected[10_000]);
+        client.flush();
+        assertThat(client.audit().passed()).isTrue();
+        for (int i : new int[] {0, 3, 7, 8, 9_999, 10_000, (1 << 14) - 1}) {
+            assertThat(client.read(i)).isEqualTo(expected[i] == null ? new byte[blockBytes] : expected[i]);
+        }
+        try (RemotePorServer again = RemotePorServer.connect(address, SESSION_KEY, Duration.ofSeconds(30))) {
+            assertThat(again.parameters()).isEqualTo(new ServerParameters(14, 1, blockBytes));
+        }
+    }
+
+    /** Sealed checksums of C's size at 2^k blocks (their contents do not matter for a frame's length). */
+    private static io.coffer.por.server.SealedLevel sealedC(int k) {
+        byte[][] x = new byte[1 << k][];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = new byte[io.coffer.por.checksum.ChecksumSealer.SEALED_BYTES];
+        }
+        return new io.coffer.por.server.SealedLevel(k + 1, x, x);
+    }
 }

@@ -79,8 +79,9 @@ public final class RetryingBlobStore extends ForwardingBlobStore {
     /**
      * Whether a failure may pass if the call is tried again. Not transient: the blob is missing or shorter than asked
      * ({@link BlobNotFoundException}, {@link EOFException} and the file system's own not-found exceptions), the store
-     * refuses writes ({@link ReadOnlyBlobStoreException}), a permission is denied or a path has the wrong kind of
-     * file, the thread was interrupted or the store closed. A socket timeout is transient.
+     * refuses writes ({@link ReadOnlyBlobStoreException}) or is full ({@link StorageFullException}), a permission is
+     * denied or a path has the wrong kind of file, the thread was interrupted or the store closed. A socket timeout is
+     * transient.
      */
     public static boolean isTransient(IOException e) {
         if (e instanceof SocketTimeoutException) {
@@ -88,7 +89,8 @@ public final class RetryingBlobStore extends ForwardingBlobStore {
         }
         return !(e instanceof BlobNotFoundException || e instanceof FileNotFoundException
                 || e instanceof NoSuchFileException || e instanceof EOFException
-                || e instanceof ReadOnlyBlobStoreException || e instanceof AccessDeniedException
+                || e instanceof ReadOnlyBlobStoreException || e instanceof StorageFullException
+                || e instanceof AccessDeniedException
                 || e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException
                 || e instanceof InterruptedIOException || e instanceof ClosedChannelException);
     }

@@ -1,0 +1,77 @@
+package io.coffer.benchmarks.por;
+
+import io.coffer.por.client.PorClient;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.store.JournaledPorServer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Comparator;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/**
+ * What a grow of the PoR store costs (appendix A.3, docs/POR.md "Resizing") against the writes it makes room for: the
+ * embedded server in files ({@link JournaledPorServer}, 4 KiB blocks, batches of 2^4) and its client in this thread,
+ * every one of the 2^k blocks written and flushed, then {@code grow(k + 1)}; prints the writes' and the grow's wall and
+ * thread CPU milliseconds (client and server both run in this thread) and the grow's CPU per block of new capacity,
+ * beside the writes' CPU per block.
+ *
+ * <p>Usage: {@code PorGrowCost [k...]} (10 12 13).
+ */
+public final class PorGrowCost {
+    private static final int BLOCK = 4096;
+    private static final int BATCH = 4;
+
+    private PorGrowCost() {}
+
+    public static void main(String[] args) throws Exception {
+        String[] ks = args.length == 0 ? new String[] {"10", "12", "13"} : args;
+        for (String k : ks) {
+            measure(Integer.parseInt(k));
+        }
+    }
+
+    private static void measure(int k) throws Exception {
+        Path dir = Files.createTempDirectory("por-grow").toAbsolutePath();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(k, BATCH, BLOCK))) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            PorClient client = PorClient.initialize(server, key, new SecureRandom(), s -> { });
+            Random random = new Random(k);
+            byte[] block = new byte[BLOCK];
+            long cpu = threads.getCurrentThreadCpuTime();
+            long wall = System.nanoTime();
+            for (int i = 0; i < 1 << k; i++) {
+                random.nextBytes(block);
+                client.write(i, block);
+            }
+            client.flush();
+            double writeWallMs = (System.nanoTime() - wall) / 1e6;
+            double writeCpuMs = (threads.getCurrentThreadCpuTime() - cpu) / 1e6;
+
+            cpu = threads.getCurrentThreadCpuTime();
+            wall = System.nanoTime();
+            client.grow(k + 1);
+            double growWallMs = (System.nanoTime() - wall) / 1e6;
+            double growCpuMs = (threads.getCurrentThreadCpuTime() - cpu) / 1e6;
+            int added = 1 << k;
+            System.out.printf("k %d -> %d, %d-byte blocks, batches of 2^%d: %d writes %.0f ms wall, %.0f ms thread CPU"
+                    + " (%.3f ms CPU per block); grow %.0f ms wall, %.0f ms thread CPU (%.3f ms CPU per block of new"
+                    + " capacity, %.2f of a write's); load %.1f%n", k, k + 1, BLOCK, BATCH, added, writeWallMs,
+                    writeCpuMs, writeCpuMs / added, growWallMs, growCpuMs, growCpuMs / added,
+                    (growCpuMs / added) / (writeCpuMs / added), loadAverage());
+        } finally {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+}

@@ -1,0 +1,121 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.LogState;
+import io.coffer.por.field.Segments;
+import io.coffer.por.net.PorCodec;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.server.HonestPorServer;
+import io.coffer.sdk.blob.BlobStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A grow of a {@link JournaledPorServer} to 2^k blocks (appendix A.3), crash-safe through one file, {@code grow} in
+ * the server's directory: once it is in place (written whole, forced, renamed) the grow is decided, and a server
+ * that opens the directory completes it before anything else; before that the directory is the old store. The server
+ * records it only after every journal record and U's writes are on disk, so completing it reads U from its files alone:
+ * the parameters file gets the new k, U's files (positional: indices past their end were never written) and
+ * {@code u.sealed} stay, the Merkle file is rebuilt at the new n as at every open, C is rebuilt from U at the new k
+ * with the client's sealed checksums, H and its sealed checksums are cleared, and the journal starts a segment whose
+ * checkpoint is the new epoch with an empty window (the segments before it, whose records the grow made moot, are
+ * deleted). Every step may be redone after a crash. Then the file is deleted.
+ */
+final class StoreGrowth {
+    private static final Logger LOG = LoggerFactory.getLogger(JournaledPorServer.class);
+    static final String FILE = "grow";
+    private static final byte[] MAGIC = "CPORGRW1".getBytes(StandardCharsets.US_ASCII);
+
+    private StoreGrowth() {
+    }
+
+    /**
+     * Records the decided grow to 2^{@code k} blocks: magic (8), k (4), the length (4) of {@code resync} (the epoch
+     * and C's sealed checksums as the protocol's RESYNC at the new k encodes them) and its bytes, CRC-32C of the rest
+     * (4); forced and renamed into place.
+     */
+    static void record(Path dir, int k, byte[] resync) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(MAGIC.length + 8 + resync.length + 4);
+        b.put(MAGIC).putInt(k).putInt(resync.length).put(resync);
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, b.position());
+        b.putInt((int) crc.getValue()).flip();
+        Path tmp = dir.resolve(FILE + ".tmp");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+            out.force(true);
+        }
+        Durable.replace(tmp, dir.resolve(FILE));
+    }
+
+    /** Completes the grow recorded in {@code dir}, if one is; the directory's lock is held. */
+    static void complete(Path dir, BlobStore objects, long memoryBudget) throws IOException {
+        Files.deleteIfExists(dir.resolve(FILE + ".tmp")); // a record a crash cut short: the grow was not decided
+        Path file = dir.resolve(FILE);
+        if (!Files.exists(file)) {
+            return;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, Math.max(0, bytes.length - 4));
+        if (bytes.length < MAGIC.length + 12 || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)
+                || b.getInt(bytes.length - 4) != (int) crc.getValue()
+                || b.getInt(MAGIC.length + 4) != bytes.length - MAGIC.length - 12) {
+            throw new IOException("PoR server in " + dir + ": the record of a grow (" + FILE + ") is damaged");
+        }
+        int k = b.getInt(MAGIC.length);
+        byte[] resync = Arrays.copyOfRange(bytes, MAGIC.length + 8, bytes.length - 4);
+        Path parametersFile = dir.resolve("parameters");
+        ParametersFile.Stored stored = ParametersFile.fix(parametersFile, null);
+        ServerParameters old = stored.parameters();
+        if (k < old.k()) {
+            throw new IOException("PoR server in " + dir + ": a grow to 2^" + k + " blocks recorded in a store of 2^"
+                    + old.k());
+        }
+        ServerParameters grown = new ServerParameters(k, old.batchExponent(), old.blockBytes());
+        PorCodec.ResyncRequest request = new PorCodec(grown).readResync(resync);
+        LOG.info("PoR server in {}: growing from 2^{} to 2^{} blocks (C rebuilt at epoch {})", dir, old.k(), k,
+                request.epoch());
+        if (old.k() != k) {
+            ParametersFile.grow(parametersFile, k);
+            if (objects == null) { // the old C's files; in a bucket its objects stay (not listed here)
+                for (String part : List.of("x", "y")) {
+                    Files.deleteIfExists(dir.resolve("c-" + (old.k() + 1) + "-" + part + ".vectors"));
+                }
+            }
+        }
+        int b0 = grown.batchExponent();
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, b0, grown.blockBytes(),
+                Segments.count(grown.blockBytes()) + 1, objects, stored.vectorOrder(), memoryBudget)) {
+            if (!stored.hDeamortized()) {
+                storage.awaitDeamortizedLayout(parametersFile); // emptied now: marked deamortised
+            }
+            new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1)).resync(request.epoch(),
+                    request.c());
+            storage.force();
+        }
+        List<ServerJournal.Entry> entries = new ArrayList<>();
+        try (SegmentedJournal journal = SegmentedJournal.open(dir, grown.maxFrameBytes(), entries,
+                List.of(JournalCheckpoint.inFiles(LogState.empty(k - b0), 1).entry()), JournalCheckpoint::fromFormer)) {
+            long next = journal.currentSegment() + 1;
+            journal.startSegment(JournalCheckpoint.inFiles(new LogState(k - b0, 0, request.epoch()), next).entry(),
+                    next);
+        }
+        Files.delete(file);
+        Durable.forceDirectory(dir);
+    }
+}
