@@ -114,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
     String porAuditInterval;
 
     @Option(names = "--por-k", paramLabel = "K",
-            description = "The embedded PoR server's initial capacity, 2^K blocks (default 20); its first start only:"
+            description = "The embedded PoR server's initial capacity, 2^K blocks (default 10); its first start only:"
                     + " the store doubles when full, up to --por-max-k.")
     Integer porK;
 

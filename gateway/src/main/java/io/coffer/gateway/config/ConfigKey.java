@@ -122,7 +122,7 @@ public enum ConfigKey {
     /** How often {@code serve} audits the PoR server: {@code 6h}, {@code 30m}, {@code 90s}, {@code 1d}; 0: never. */
     POR_AUDIT_INTERVAL("por-audit-interval", "6h", false),
     /** The embedded PoR server's initial capacity, 2^k blocks; read at its first start only (the store grows). */
-    POR_K("por-k", "20", false),
+    POR_K("por-k", "10", false),
     /** The largest capacity, 2^k blocks, the embedded PoR server grows to (at most 20); then a PUT fails 507. */
     POR_MAX_K("por-max-k", "20", false),
     /** The embedded PoR server's block size in bytes; read at its first start only. */

@@ -20,13 +20,14 @@ class PorSettingsTest {
     }
 
     @Test
-    void porIsOffByDefaultWithSixHourAuditsAndTheEmbeddedServersSizes() {
+    void porIsOffByDefaultWithSixHourAuditsAndASmallEmbeddedStoreThatGrows() {
         PorSettings s = settings(Map.of(), Map.of());
         assertThat(s.mode()).isEqualTo(PorSettings.Mode.OFF);
         assertThat(s.enabled()).isFalse();
         assertThat(s.auditInterval()).isEqualTo(Duration.ofHours(6));
-        assertThat(s.k()).isEqualTo(20);
+        assertThat(s.k()).isEqualTo(10);
         assertThat(s.blockBytes()).isEqualTo(65536);
+        assertThat(s.maxK()).isEqualTo(20);
     }
 
     @Test
@@ -93,7 +94,7 @@ class PorSettingsTest {
         Files.writeString(file, "por = embedded\npor-audit-interval = 0\n");
         String described = GatewayConfig.load(file, Map.of(), Map.of()).describe();
         assertThat(described).contains("por = embedded  # file", "por-audit-interval = 0  # file",
-                "por-k = 20  # default", "por-max-k = 20  # default", "por-block-size = 65536  # default",
+                "por-k = 10  # default", "por-max-k = 20  # default", "por-block-size = 65536  # default",
                 "por-batch = 4  # default",
                 "por-key-file = \n");
     }
