@@ -89,6 +89,20 @@ public final class MeteredBlobStore extends ForwardingBlobStore {
     }
 
     @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        long start = System.nanoTime();
+        try {
+            delegateReadInto(name, offset, dst, dstOffset, length, progress);
+        } catch (IOException | RuntimeException | Error e) {
+            record(Operation.READ, e, start);
+            throw e;
+        }
+        record(Operation.READ, null, start);
+        bytesRead.increment(length);
+    }
+
+    @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         long start = System.nanoTime();
         try {
