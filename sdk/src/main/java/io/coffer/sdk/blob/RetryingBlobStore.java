@@ -35,9 +35,9 @@ import org.slf4j.LoggerFactory;
  * per {@code open()}, and a put replaces atomically, so a try after a lost response is harmless); a put whose content
  * itself fails (its stream throws, or ends before or after its declared length) is not retried, since that is the
  * caller's fault and would fail again. {@link #readInto} (and so {@link #read}) is retried whole, or with a {@code
- * Progress} from where the failed try left off. {@link #get} and {@link #list} retry only the call that opens the stream or the listing: a failure while the caller reads a stream or
- * pages a listing surfaces, because a re-opened stream could belong to a blob replaced meanwhile, and a reader must
- * never see a mix of two blobs.
+ * Progress} from where the failed try left off. {@link #get} and {@link #list} retry only the call that opens the
+ * stream or the listing: a failure while the caller reads a stream or pages a listing surfaces, because a re-opened
+ * stream could belong to a blob replaced meanwhile, and a reader must never see a mix of two blobs.
  *
  * <p>Layers: {@link S3BlobStore} is not wrapped in this decorator where Coffer builds its engine, because the AWS SDK
  * already retries each HTTP request (per part of a multipart upload, honouring throttling); wrapping it would multiply

@@ -216,7 +216,10 @@ public final class S3BlobStore implements BlobStore {
         readInto(name, offset, dst, dstOffset, length, n -> { });
     }
 
-    /** Through {@link DirectRequests} as the bytes arrive; what it could not read, through the SDK (told at the end). */
+    /**
+     * Through {@link DirectRequests}, telling {@code progress} as the bytes arrive; what that could not read, through
+     * the SDK (told at the end).
+     */
     @Override
     public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
             throws IOException {
@@ -226,7 +229,7 @@ public final class S3BlobStore implements BlobStore {
         if (direct != null && length > 0 && DirectRequests.handles(key(name))) {
             got = direct.readInto(key(name), offset, dst, dstOffset, length, progress);
         }
-        if (got < length) {
+        if (got < length || length == 0) {
             BlobStore.super.readInto(name, offset + got, dst, dstOffset + got, length - got);
             progress.arrived(length);
         }

@@ -29,12 +29,13 @@ import java.util.concurrent.ExecutionException;
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
  * parallel, each decrypted, checked (its GCM tag, or for a format-1 chunk its manifest hash) and, if compressed,
  * decompressed before a byte of it is returned. Consecutive chunks that lie back to back in one pack are fetched with
- * one ranged read. Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link
- * RunArrays} that go back once the reader has passed their run. All reads together hold at most the engine's read
- * budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if the budget is
- * spent) and every further run of its read-ahead only if the budget has it free, so it always makes progress and reads
- * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream
- * out.
+ * one ranged read, each handed to the reader as soon as its bytes have arrived and it is verified ({@link RunFetch}).
+ * Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunArrays} that go back
+ * once the reader has passed their run (or, if it closes first, once their read ends). All reads together hold at most
+ * the engine's read budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if
+ * the budget is spent) and every further run of its read-ahead only if the budget has it free, so it always makes
+ * progress and reads ahead when memory allows. The engine starts the first run and verifies its first chunk ({@link
+ * #start}) before it hands the stream out.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
