@@ -31,9 +31,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * What a client sees over a real socket when a backend blob holding an object's chunk is damaged: damage in the first
- * run of chunks (up to 4 MiB) is found before the response starts (500 InternalError with an S3 error body); later
- * damage can only end the response early (200, a verified prefix, then the connection closes short of
- * Content-Length).
+ * chunk is found before the response starts (500 InternalError with an S3 error body); later damage can only end the
+ * response early (200, a verified prefix, then the connection closes short of Content-Length).
  */
 class DamagedChunkResponseTest {
     private static final int SIZE = 12 << 20;
@@ -42,7 +41,7 @@ class DamagedChunkResponseTest {
     Path dir;
 
     @Test
-    void damageInTheFirstRunIsAnInternalErrorBeforeAnyHeaderIsSent() throws Exception {
+    void damageInTheFirstChunkIsAnInternalErrorBeforeAnyHeaderIsSent() throws Exception {
         try (RunningGateway g = RunningGateway.start(dir, o -> o)) {
             List<ChunkLocation> chunks = store(g);
             flipByte(chunks.get(0));
@@ -56,7 +55,7 @@ class DamagedChunkResponseTest {
     }
 
     @Test
-    void damageAfterTheFirstRunEndsTheResponseAfterAVerifiedPrefix() throws Exception {
+    void damageAfterTheFirstChunkEndsTheResponseAfterAVerifiedPrefix() throws Exception {
         try (RunningGateway g = RunningGateway.start(dir, o -> o)) {
             List<ChunkLocation> chunks = store(g);
             flipByte(chunks.get(chunks.size() - 1));

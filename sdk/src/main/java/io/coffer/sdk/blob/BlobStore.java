@@ -53,6 +53,26 @@ public interface BlobStore extends AutoCloseable {
         }
     }
 
+    /**
+     * As {@link #readInto(String, long, byte[], int, int)}, telling {@code progress} how many bytes from {@code
+     * dstOffset} have arrived as they arrive, so that a caller can use the first bytes of a long range while the rest
+     * is still on its way (the read path opens a run's chunks one by one). The counts it is given never fall and end
+     * with {@code length} on success; the bytes a count covers are final: this call does not write them again.
+     * Stores that read in one piece tell it once, at the end.
+     */
+    default void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        readInto(name, offset, dst, dstOffset, length);
+        progress.arrived(length);
+    }
+
+    /** Told by {@link #readInto(String, long, byte[], int, int, Progress)} how far its bytes have arrived. */
+    @FunctionalInterface
+    interface Progress {
+        /** {@code bytes} bytes from the read's start are in place; a failure thrown here ends the read. */
+        void arrived(int bytes) throws IOException;
+    }
+
     /** Size and modification time of a blob, or empty if there is none. */
     Optional<BlobInfo> head(String name) throws IOException;
 

@@ -106,20 +106,23 @@ final class DirectRequests {
     }
 
     /**
-     * Reads {@code length} (at least 1) bytes at {@code offset} of {@code key} into {@code dst}; true once a 206
-     * answer for exactly that range delivered them all, false when the caller should read through the SDK (then
-     * {@code dst} may hold part of this answer, which the caller's read overwrites).
+     * Reads {@code length} (at least 1) bytes at {@code offset} of {@code key} into {@code dst}, telling {@code
+     * progress} how far they have arrived as they do; returns how many arrived ({@code length} once a 206 answer for
+     * exactly that range delivered them all): the caller reads the rest through the SDK. A failure {@code progress}
+     * throws ends the read and is thrown from here.
      */
-    boolean readInto(String key, long offset, byte[] dst, int dstOffset, int length) {
+    int readInto(String key, long offset, byte[] dst, int dstOffset, int length, BlobStore.Progress progress)
+            throws IOException {
         long last = offset + length - 1;
         SdkHttpFullRequest request = request(SdkHttpMethod.GET, key)
                 .putHeader("Range", "bytes=" + offset + "-" + last)
                 .build();
+        int got = 0;
         try {
             HttpExecuteResponse response = execute(request, null);
             AbortableInputStream body = response.responseBody().orElse(null);
             if (body == null) {
-                return false;
+                return 0;
             }
             try (body) {
                 SdkHttpResponse head = response.httpResponse();
@@ -129,16 +132,49 @@ final class DirectRequests {
                                 "bytes " + offset + "-" + last + "/")).isPresent()) {
                     // not this range (an error, or a server that ignored Range): drop the connection, not the body
                     body.abort();
-                    return false;
+                    return 0;
                 }
-                if (body.readNBytes(dst, dstOffset, length) != length) {
-                    return false;
+                try {
+                    while (got < length) {
+                        int n = body.read(dst, dstOffset + got, length - got);
+                        if (n < 0) {
+                            break;
+                        }
+                        got += n;
+                        told(progress, got);
+                    }
+                } finally {
+                    if (got < length) {
+                        body.abort(); // not drained: the connection goes
+                    }
                 }
             }
-            reads.incrementAndGet();
-            return true;
+            if (got == length) {
+                reads.incrementAndGet();
+            }
+            return got;
+        } catch (ProgressFailure e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw (RuntimeException) e.getCause();
         } catch (IOException | RuntimeException e) {
-            return false;
+            return got;
+        }
+    }
+
+    private static void told(BlobStore.Progress progress, int bytes) {
+        try {
+            progress.arrived(bytes);
+        } catch (IOException | RuntimeException e) {
+            throw new ProgressFailure(e);
+        }
+    }
+
+    /** The caller's progress failed: the read ends with that, not with a fall-back to the SDK. */
+    private static final class ProgressFailure extends RuntimeException {
+        ProgressFailure(Exception cause) {
+            super(cause);
         }
     }
 

@@ -243,6 +243,13 @@ public final class DirectoryBlobStore implements BlobStore {
      */
     @Override
     public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
+        readInto(name, offset, dst, dstOffset, length, n -> { });
+    }
+
+    /** Tells {@code progress} after each positional read ({@code READ_SLICE} at most). */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
         BlobNames.checkGet(name, offset);
         Path path = pathOf(name);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
@@ -256,6 +263,9 @@ public final class DirectoryBlobStore implements BlobStore {
                             + " bytes at offset " + offset);
                 }
                 pos += n;
+                if (n > 0) {
+                    progress.arrived(buf.position());
+                }
             }
         } catch (NoSuchFileException e) {
             throw new BlobNotFoundException(name);

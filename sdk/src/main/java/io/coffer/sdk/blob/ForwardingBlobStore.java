@@ -40,6 +40,23 @@ public abstract class ForwardingBlobStore implements BlobStore {
         delegate.readInto(name, offset, dst, dstOffset, length);
     }
 
+    /**
+     * Forwards a read that tells its progress only to this class's own {@link #readInto(String, long, byte[], int,
+     * int)} (the interface's default), so that a decorator which overrides that one sees every read; a decorator that
+     * keeps the store's progress forwards this one itself.
+     */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        BlobStore.super.readInto(name, offset, dst, dstOffset, length, progress);
+    }
+
+    /** For decorators that keep the store's progress: the delegate's read that tells it. */
+    protected final void delegateReadInto(String name, long offset, byte[] dst, int dstOffset, int length,
+            Progress progress) throws IOException {
+        delegate.readInto(name, offset, dst, dstOffset, length, progress);
+    }
+
     @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         return delegate.head(name);

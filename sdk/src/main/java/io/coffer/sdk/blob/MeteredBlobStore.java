@@ -88,6 +88,37 @@ public final class MeteredBlobStore extends ForwardingBlobStore {
         bytesRead.increment(length);
     }
 
+    /**
+     * A failure the caller's {@code progress} throws (a chunk that fails its check, a reader that has gone) stops the
+     * read but is not the store's: the call counts as a success of the bytes that had arrived.
+     */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        long start = System.nanoTime();
+        int[] arrived = {0};
+        boolean[] callerFailed = {false};
+        try {
+            delegateReadInto(name, offset, dst, dstOffset, length, n -> {
+                arrived[0] = n;
+                try {
+                    progress.arrived(n);
+                } catch (IOException | RuntimeException e) {
+                    callerFailed[0] = true;
+                    throw e;
+                }
+            });
+        } catch (IOException | RuntimeException | Error e) {
+            record(Operation.READ, callerFailed[0] ? null : e, start);
+            if (callerFailed[0]) {
+                bytesRead.increment(arrived[0]);
+            }
+            throw e;
+        }
+        record(Operation.READ, null, start);
+        bytesRead.increment(length);
+    }
+
     @Override
     public Optional<BlobInfo> head(String name) throws IOException {
         long start = System.nanoTime();

@@ -25,6 +25,12 @@ public final class ReadOnlyBlobStore extends ForwardingBlobStore {
     }
 
     @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        delegateReadInto(name, offset, dst, dstOffset, length, progress);
+    }
+
+    @Override
     public void prepareFolders(Collection<String> prefixes) {
         // a hint, not a request: a read-only view creates nothing
     }

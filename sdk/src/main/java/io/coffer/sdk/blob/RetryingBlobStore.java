@@ -34,10 +34,10 @@ import org.slf4j.LoggerFactory;
  * <p>What is replayed: {@link #put} re-opens its {@link BlobContent} for each try (the content promises a fresh stream
  * per {@code open()}, and a put replaces atomically, so a try after a lost response is harmless); a put whose content
  * itself fails (its stream throws, or ends before or after its declared length) is not retried, since that is the
- * caller's fault and would fail again. {@link #readInto} (and so {@link #read}) is retried whole. {@link #get} and
- * {@link #list} retry only the call that opens the stream or the listing: a failure while the caller reads a stream or
- * pages a listing surfaces, because a re-opened stream could belong to a blob replaced meanwhile, and a reader must
- * never see a mix of two blobs.
+ * caller's fault and would fail again. {@link #readInto} (and so {@link #read}) is retried whole, or with a {@code
+ * Progress} from where the failed try left off. {@link #get} and {@link #list} retry only the call that opens the
+ * stream or the listing: a failure while the caller reads a stream or pages a listing surfaces, because a re-opened
+ * stream could belong to a blob replaced meanwhile, and a reader must never see a mix of two blobs.
  *
  * <p>Layers: {@link S3BlobStore} is not wrapped in this decorator where Coffer builds its engine, because the AWS SDK
  * already retries each HTTP request (per part of a multipart upload, honouring throttling); wrapping it would multiply
@@ -113,6 +113,26 @@ public final class RetryingBlobStore extends ForwardingBlobStore {
     public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
         call("read", name, null, () -> {
             delegate().readInto(name, offset, dst, dstOffset, length);
+            return null;
+        });
+    }
+
+    /**
+     * Retried from where the failed try left off: the bytes already told to {@code progress} are final (the caller may
+     * have used them), and a pack's bytes do not change, so a try reads only the rest.
+     */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
+        int[] arrived = {0};
+        call("read", name, null, () -> {
+            int from = arrived[0];
+            if (from < length) {
+                delegateReadInto(name, offset + from, dst, dstOffset + from, length - from, n -> {
+                    arrived[0] = from + n;
+                    progress.arrived(from + n);
+                });
+            }
             return null;
         });
     }

@@ -213,13 +213,26 @@ public final class S3BlobStore implements BlobStore {
 
     @Override
     public void readInto(String name, long offset, byte[] dst, int dstOffset, int length) throws IOException {
+        readInto(name, offset, dst, dstOffset, length, n -> { });
+    }
+
+    /**
+     * Through {@link DirectRequests}, telling {@code progress} as the bytes arrive; what that could not read, through
+     * the SDK (told at the end).
+     */
+    @Override
+    public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+            throws IOException {
         BlobNames.checkGet(name, offset);
         Objects.checkFromIndexSize(dstOffset, length, dst.length);
-        if (direct != null && length > 0 && DirectRequests.handles(key(name))
-                && direct.readInto(key(name), offset, dst, dstOffset, length)) {
-            return;
+        int got = 0;
+        if (direct != null && length > 0 && DirectRequests.handles(key(name))) {
+            got = direct.readInto(key(name), offset, dst, dstOffset, length, progress);
         }
-        BlobStore.super.readInto(name, offset, dst, dstOffset, length);
+        if (got < length || length == 0) {
+            BlobStore.super.readInto(name, offset + got, dst, dstOffset + got, length - got);
+            progress.arrived(length);
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.coffer.sdk.engine;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.blob.BlobNotFoundException;
+import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkIntegrityException;
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -27,12 +29,13 @@ import java.util.concurrent.ExecutionException;
  * The read path: streams a byte range of an object by fetching the chunks it covers, a few ahead of the reader and in
  * parallel, each decrypted, checked (its GCM tag, or for a format-1 chunk its manifest hash) and, if compressed,
  * decompressed before a byte of it is returned. Consecutive chunks that lie back to back in one pack are fetched with
- * one ranged read. Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link
- * RunArrays} that go back once the reader has passed their run. All reads together hold at most the engine's read
- * budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if the budget is
- * spent) and every further run of its read-ahead only if the budget has it free, so it always makes progress and reads
- * ahead when memory allows. The engine fetches and verifies the first run ({@link #start}) before it hands the stream
- * out.
+ * one ranged read, each handed to the reader as soon as its bytes have arrived and it is verified ({@link RunFetch}).
+ * Memory: {@code readAhead} runs of at most {@link #MAX_RUN_BYTES} each, in arrays from {@link RunArrays} that go back
+ * once the reader has passed their run (or, if it closes first, once their read ends). All reads together hold at most
+ * the engine's read budget ({@link BufferBudget}): a stream reserves one run when it opens (waiting, then SlowDown, if
+ * the budget is spent) and every further run of its read-ahead only if the budget has it free, so it always makes
+ * progress and reads ahead when memory allows. The engine starts the first run and verifies its first chunk ({@link
+ * #start}) before it hands the stream out.
  *
  * <p>Besides an InputStream it is a {@link ReadableByteChannel}, so that a caller writing to a direct buffer copies
  * each byte once. Both {@code read}s and {@code close} are synchronized so that a close from another thread cannot
@@ -55,8 +58,11 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     private final int endEntry;
     private long skipInFirst;
     private long remaining;
-    private final ArrayDeque<CompletableFuture<List<Slice>>> inFlight = new ArrayDeque<>();
-    private final ArrayDeque<Slice> ready = new ArrayDeque<>();
+    /** Runs started and not yet reached, oldest first. */
+    private final ArrayDeque<RunFetch> inFlight = new ArrayDeque<>();
+    /** The run being read, and the index of its next chunk to read. */
+    private RunFetch head;
+    private int headNext;
     private byte[] current;
     private int currentPos;
     private int currentEnd;
@@ -111,8 +117,10 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     }
 
     /**
-     * Fetches and verifies the first run now, so that damage there fails the GET before the caller has begun an answer
-     * (a gateway then still sends an error status); later runs are verified when the reader reaches them.
+     * Starts the first run and waits for its first chunk, verified, so that a missing pack or damage there fails the
+     * GET before the caller has begun an answer (a gateway then still sends an error status); the rest is verified
+     * chunk by chunk as the reader reaches it, so the answer's first bytes leave while the rest of the first run is
+     * still arriving.
      */
     synchronized void start() throws IOException {
         if (remaining == 0 || current != null) {
@@ -120,9 +128,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         }
         // the first run alone, under the stream's base share: read-ahead takes free memory only once reading starts
         fill(1);
-        CompletableFuture<List<Slice>> head = inFlight.poll();
+        head = inFlight.poll();
+        headNext = 0;
         if (head != null) {
-            ready.addAll(await(head));
             nextChunk();
             readAheadDue = true;
         }
@@ -213,34 +221,29 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     }
 
     /**
-     * Gives back every array and the whole read budget share. A fetch still running keeps its array until it ends (at
-     * most one per I/O thread); it goes to the garbage collector, not back to the pool.
+     * Gives back every array and the whole read budget share. A fetch still running stops at its next chunk and gives
+     * its array back itself when it ends (at most one per I/O thread).
      */
     private void releaseAll() {
-        for (CompletableFuture<List<Slice>> f : inFlight) {
-            f.cancel(true);
+        for (RunFetch f : inFlight) {
+            f.abandon(ctx.runBuffers);
         }
         inFlight.clear();
-        // each array once: the current slice and the next ones of its run share one
-        byte[] last = current;
-        ctx.runBuffers.give(current);
-        current = null;
-        for (Slice s : ready) {
-            if (s.array() != last) {
-                ctx.runBuffers.give(s.array());
-                last = s.array();
-            }
+        if (head != null) {
+            head.abandon(ctx.runBuffers);
+            head = null;
         }
-        ready.clear();
+        current = null;
         while (!held.isEmpty()) {
             releaseOldestRun();
         }
         base.close();
     }
 
-    /** The reader is done with the current run: its array and its share of the read budget go back. */
-    private void passCurrentRun() {
-        ctx.runBuffers.give(current);
+    /** The reader is done with the run it was reading: its array and its share of the read budget go back. */
+    private void passHead() {
+        head.letGo(ctx.runBuffers);
+        head = null;
         current = null;
         releaseOldestRun();
     }
@@ -256,25 +259,21 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
     }
 
     private boolean nextChunk() throws IOException {
-        if (ready.isEmpty()) {
-            if (current != null) {
+        if (head == null || headNext == head.chunks) {
+            if (head != null) {
                 // before the next runs start, so that a stream whose budget share is only its base can fetch its next
                 // run under it
-                passCurrentRun();
+                passHead();
             }
             fill(ctx.config.readAhead());
-            CompletableFuture<List<Slice>> head = inFlight.poll();
+            head = inFlight.poll();
+            headNext = 0;
             if (head == null) {
                 return false;
             }
-            ready.addAll(await(head));
             fill(ctx.config.readAhead());
         }
-        Slice next = ready.poll();
-        if (current != null && current != next.array()) {
-            // a run's slices are consecutive in the queue: moving to another array means its run is done
-            passCurrentRun();
-        }
+        RunFetch.Slice next = await(head, headNext++);
         current = next.array();
         currentPos = next.offset() + (int) skipInFirst;
         skipInFirst = 0;
@@ -321,7 +320,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
             }
             nextEntry = end;
             int bufferLength = (int) runBytes;
-            inFlight.add(CompletableFuture.supplyAsync(() -> fetch(run, locs, bufferLength), ctx.io));
+            RunFetch f = new RunFetch(run.size());
+            f.task = CompletableFuture.runAsync(() -> fetch(f, run, locs, bufferLength), ctx.io);
+            inFlight.add(f);
         }
     }
 
@@ -356,12 +357,9 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
         locatedUpTo = to;
     }
 
-    /** A decrypted, verified chunk: {@code length} bytes at {@code offset} of a run's buffer. */
-    private record Slice(byte[] array, int offset, int length) {
-    }
-
     /**
-     * Reads a run of chunks with one ranged read, then decrypts and verifies each. Runs on the I/O executor.
+     * Reads a run of chunks with one ranged read and decrypts and verifies each as soon as its stored bytes have
+     * arrived, handing it to the reader through {@code out}. Runs on the I/O executor.
      *
      * <p>A run of uncompressed chunks is read to the start of its buffer and opened in place. A run with compressed
      * chunks takes a buffer of {@code bufferLength} (the sum of its {@link #slot}s): its stored bytes are read to the
@@ -369,62 +367,102 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
      * cipher's own frame buffer, an uncompressed one decrypted in place and moved down. Where chunk {@code i}'s
      * plaintext ends, chunk {@code i + 1}'s stored bytes have not yet begun: each chunk before it gave back at least
      * as many bytes as its plaintext takes (a compressed chunk's slot is its plaintext, an uncompressed one stores
-     * more than its plaintext), so nothing is overwritten before it is read.
+     * more than its plaintext), so nothing is overwritten before it is read, nor is a byte still arriving.
      */
-    private List<Slice> fetch(List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
-        ChunkLocation first = locs.get(0);
-        ChunkLocation last = locs.get(locs.size() - 1);
-        int length = (int) (last.offset() + last.length() - first.offset());
-        byte[] bytes = ctx.runBuffers.take(bufferLength);
-        int readAt = bufferLength - length;
-        boolean compact = readAt > 0;
-        boolean handedOut = false;
+    private void fetch(RunFetch out, List<ManifestEntry> run, List<ChunkLocation> locs, int bufferLength) {
         try {
-            readRun(locs, bytes, readAt, length);
-            List<Slice> out = new ArrayList<>(run.size());
-            int pos = readAt;
-            int plainAt = 0;
-            var cipher = ctx.cipher();
-            for (int i = 0; i < run.size(); i++) {
-                ManifestEntry e = run.get(i);
-                int stored = locs.get(i).length();
+            if (out.abandoned) {
+                return;
+            }
+            ChunkLocation first = locs.get(0);
+            ChunkLocation last = locs.get(locs.size() - 1);
+            int length = (int) (last.offset() + last.length() - first.offset());
+            byte[] bytes = ctx.runBuffers.take(bufferLength);
+            out.took(bytes);
+            Opener opener = new Opener(out, run, locs, bytes, bufferLength - length);
+            readRun(locs, bytes, bufferLength - length, length, opener);
+            if (opener.next < run.size()) {
+                throw new IOException("the backend read of a run ended before its chunk " + opener.next);
+            }
+        } catch (IOException e) {
+            out.failed(new UncheckedIOException(e));
+        } catch (RuntimeException | Error e) {
+            out.failed(e);
+        } finally {
+            out.letGo(ctx.runBuffers);
+        }
+    }
+
+    /** Opens each chunk of a run whose stored bytes have all arrived, in order, and hands it to the reader. */
+    private final class Opener implements BlobStore.Progress {
+        private final RunFetch out;
+        private final List<ManifestEntry> run;
+        private final List<ChunkLocation> locs;
+        private final byte[] bytes;
+        private final int readAt;
+        private final boolean compact;
+        /** The next chunk to open, where its stored bytes begin, and where its plaintext goes in a compact run. */
+        int next;
+        int pos;
+        private int plainAt;
+
+        Opener(RunFetch out, List<ManifestEntry> run, List<ChunkLocation> locs, byte[] bytes, int readAt) {
+            this.out = out;
+            this.run = run;
+            this.locs = locs;
+            this.bytes = bytes;
+            this.readAt = readAt;
+            this.compact = readAt > 0;
+            this.pos = readAt;
+        }
+
+        @Override
+        public void arrived(int count) {
+            while (next < run.size() && pos - readAt + locs.get(next).length() <= count) {
+                if (out.abandoned) {
+                    // the reader has gone: end the backend read here
+                    throw new CancellationException("the reader closed the stream");
+                }
+                ManifestEntry e = run.get(next);
+                int stored = locs.get(next).length();
                 int to = compact ? plainAt : pos;
-                cipher.open(e.key(), bytes, pos, stored, bytes, to, e.length(), e.hash());
-                out.add(new Slice(bytes, to, e.length()));
+                try {
+                    ctx.cipher().open(e.key(), bytes, pos, stored, bytes, to, e.length(), e.hash());
+                } catch (ChunkIntegrityException x) {
+                    throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its "
+                            + "integrity check.", x);
+                }
+                out.opened(new RunFetch.Slice(bytes, to, e.length()));
                 pos += stored;
                 plainAt += e.length();
-            }
-            handedOut = true;
-            return out;
-        } catch (ChunkIntegrityException e) {
-            throw CofferException.of(ErrorCode.INTEGRITY_ERROR, "Stored data of this object failed its integrity "
-                    + "check.", e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            if (!handedOut) {
-                ctx.runBuffers.give(bytes);
+                next++;
             }
         }
     }
 
-    /** Reads the run's {@code length} stored bytes into {@code buffer} from {@code at}. */
-    private void readRun(List<ChunkLocation> locs, byte[] buffer, int at, int length) throws IOException {
+    /**
+     * Reads the run's {@code length} stored bytes into {@code buffer} from {@code at}, telling {@code opener} as they
+     * arrive.
+     */
+    private void readRun(List<ChunkLocation> locs, byte[] buffer, int at, int length, Opener opener)
+            throws IOException {
         ChunkLocation first = locs.get(0);
         try {
-            ctx.config.blobs().readInto(first.pack(), first.offset(), buffer, at, length);
+            ctx.config.blobs().readInto(first.pack(), first.offset(), buffer, at, length, opener);
         } catch (BlobNotFoundException e) {
-            // a cached location may be stale (another gateway moved the chunk): ask the store once more
-            for (ChunkLocation l : locs) {
+            // a cached location may be stale (another gateway moved the chunk): ask the store once more, and read
+            // the chunks not yet opened from where they are now
+            List<ChunkLocation> rest = locs.subList(opener.next, locs.size());
+            for (ChunkLocation l : rest) {
                 ctx.locations.invalidate(l.id());
             }
-            Map<ChunkId, ChunkLocation> fresh = ctx.config.metadata().locate(locs.stream().map(ChunkLocation::id)
+            Map<ChunkId, ChunkLocation> fresh = ctx.config.metadata().locate(rest.stream().map(ChunkLocation::id)
                     .toList());
             if (fresh.values().stream().noneMatch(l -> !l.pack().equals(first.pack()))) {
                 throw integrityFailure("pack " + first.pack() + " is missing from the backend", e);
             }
-            int pos = at;
-            for (ChunkLocation l : locs) {
+            int pos = opener.pos;
+            for (ChunkLocation l : rest) {
                 ChunkLocation now = fresh.get(l.id());
                 if (now == null) {
                     throw integrityFailure("chunk " + l.id() + " is not in the chunk index", e);
@@ -434,13 +472,14 @@ final class ObjectReadStream extends InputStream implements ReadableByteChannel 
                 }
                 ctx.config.blobs().readInto(now.pack(), now.offset(), buffer, pos, now.length());
                 pos += now.length();
+                opener.arrived(pos - at);
             }
         }
     }
 
-    private List<Slice> await(CompletableFuture<List<Slice>> f) throws IOException {
+    private RunFetch.Slice await(RunFetch run, int chunk) throws IOException {
         try {
-            return f.get();
+            return run.await(chunk);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted reading a chunk");

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,6 +62,22 @@ abstract class BlobStoreContractTest {
 
         assertThat(readAll("p/empty")).isEmpty();
         assertThat(store.head("p/empty")).map(BlobInfo::size).contains(0L);
+    }
+
+    @Test
+    void aReadThatTellsItsProgressFillsTheRangeAndCountsUpToItsLength() throws IOException {
+        byte[] data = new byte[(3 << 20) + 5];
+        new Random(7).nextBytes(data);
+        writer().put("p/progress", BlobContent.of(data));
+        byte[] into = new byte[(2 << 20) + 20];
+        List<Integer> counts = new ArrayList<>();
+
+        store.readInto("p/progress", 1_000_003, into, 9, 2 << 20, counts::add);
+
+        assertThat(Arrays.copyOfRange(into, 9, 9 + (2 << 20)))
+                .isEqualTo(Arrays.copyOfRange(data, 1_000_003, 1_000_003 + (2 << 20)));
+        assertThat(counts).isNotEmpty().isSorted().last().isEqualTo(2 << 20);
+        assertThat(counts.get(0)).isPositive();
     }
 
     @Test

@@ -76,6 +76,19 @@ class MeteredBlobStoreTest extends BlobStoreContractTest {
         assertThat(metered.describe()).isEqualTo("faulty(memory:test)");
     }
 
+    @Test
+    void aReadItsCallerStopsIsTheStoresSuccessOfTheBytesThatArrived() throws IOException {
+        store.put("p/a", BlobContent.of(new byte[3 << 20]));
+
+        assertThatThrownBy(() -> store.readInto("p/a", 0, new byte[3 << 20], 0, 3 << 20, n -> {
+            throw new IOException("the reader has gone after " + n + " bytes");
+        })).isInstanceOf(IOException.class).hasMessageContaining("the reader has gone");
+
+        assertThat(calls("read", "success")).isEqualTo(1);
+        assertThat(calls("read", "error")).isZero();
+        assertThat(registry.get(MeteredBlobStore.BYTES_READ).counter().count()).isPositive().isLessThan(3 << 20);
+    }
+
     private long calls(String operation, String outcome) {
         Timer timer = registry.find(MeteredBlobStore.DURATION).tag("operation", operation).tag("outcome", outcome)
                 .timer();

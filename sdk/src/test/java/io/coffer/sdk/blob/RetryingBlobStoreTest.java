@@ -14,7 +14,10 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +83,34 @@ class RetryingBlobStoreTest extends BlobStoreContractTest {
 
         assertThat(faulty.calls()).isEqualTo(12);
         assertThat(memory.size()).isZero();
+    }
+
+    @Test
+    void aReadThatTellsItsProgressIsTriedAgainFromWhereItBrokeOff() throws IOException {
+        byte[] data = new byte[1000];
+        new Random(3).nextBytes(data);
+        memory.put("p/a", BlobContent.of(data));
+        List<long[]> tries = new ArrayList<>();
+        BlobStore breaksOnce = new ForwardingBlobStore(memory) {
+            @Override
+            public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+                    throws IOException {
+                tries.add(new long[] {offset, dstOffset, length});
+                delegate().readInto(name, offset, dst, dstOffset, tries.size() == 1 ? 300 : length);
+                progress.arrived(tries.size() == 1 ? 300 : length);
+                if (tries.size() == 1) {
+                    throw new SocketTimeoutException("read timed out after 300 bytes");
+                }
+            }
+        };
+        byte[] into = new byte[910];
+        List<Integer> counts = new ArrayList<>();
+
+        retrying(breaksOnce).readInto("p/a", 100, into, 10, 900, counts::add);
+
+        assertThat(tries).containsExactly(new long[] {100, 10, 900}, new long[] {400, 310, 600});
+        assertThat(counts).containsExactly(300, 900);
+        assertThat(Arrays.copyOfRange(into, 10, 910)).isEqualTo(Arrays.copyOfRange(data, 100, 1000));
     }
 
     @Test

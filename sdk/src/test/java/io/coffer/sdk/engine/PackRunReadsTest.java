@@ -13,14 +13,17 @@ import io.coffer.sdk.testing.TestData;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A GET reads the back-to-back chunks of a pack with one backend read (runs of up to a whole 8 MiB pack), with the
  * engine's default chunker and pack size: whole objects, ranges at odd offsets and a transfer manager's concurrent
  * ranges return exactly their bytes, and a backend read failing mid-way fails the GET, gives back the read budget and
- * leaves the run arrays serving correct bytes to every later GET.
+ * leaves the run arrays serving correct bytes to every later GET. Each chunk of a run goes to the reader as soon as its
+ * bytes have arrived and it is verified, while the rest of the run's read is still on its way; a reader that closes
+ * meanwhile gives the read budget back at once, and the run's array goes back when its read ends.
  */
 class PackRunReadsTest {
     private static final int SIZE = 40 * (1 << 20) + 12_345;
@@ -132,6 +137,37 @@ class PackRunReadsTest {
         }
     }
 
+    @Test
+    void aGetAnswersFromARunsFirstChunksWhileItsReadIsHeldAndAReaderClosingMeanwhileGivesTheBudgetBack()
+            throws Exception {
+        try (TestEngine e = open()) {
+            byte[] data = store(e);
+            blobs.holdNextPackReadBeforeItsEnd();
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
+                InputStream in = c.stream();
+                assertThat(in.readNBytes(64 << 10)).isEqualTo(Arrays.copyOf(data, 64 << 10));
+                assertThat(blobs.ended.getCount()).as("the run's backend read is still held").isEqualTo(1);
+                blobs.release();
+                assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(data, 64 << 10, SIZE));
+            }
+            assertThat(availableBudget()).isEqualTo(fullBudget);
+
+            blobs.holdNextPackReadBeforeItsEnd();
+            try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
+                assertThat(c.stream().readNBytes(10)).isEqualTo(Arrays.copyOf(data, 10));
+            }
+            assertThat(availableBudget()).as("given back while the run's read is held").isEqualTo(fullBudget);
+            blobs.release();
+            assertThat(blobs.ended.await(10, TimeUnit.SECONDS)).as("the held read ends").isTrue();
+            for (int i = 0; i < 2; i++) {
+                try (ObjectContent c = e.coffer.getObject("bkt", "k")) {
+                    assertThat(c.stream().readAllBytes()).as("the run arrays serve correct bytes").isEqualTo(data);
+                }
+            }
+            assertThat(availableBudget()).isEqualTo(fullBudget);
+        }
+    }
+
     private TestEngine open() throws IOException {
         blobs = new CountingBlobStore(new DirectoryBlobStore(dir.resolve("counted")));
         TestEngine e = TestEngine.open(dir, b -> b.blobStore(blobs).meterRegistry(meters));
@@ -149,10 +185,16 @@ class PackRunReadsTest {
         return (long) meters.get("coffer.read.budget.available").gauge().value();
     }
 
-    /** Counts the reads of packs; one of them can be made to fail after writing junk into part of its array. */
+    /**
+     * Counts the reads of packs; one of them can be made to fail after writing junk into part of its array, or to
+     * stop before its last bytes arrive until released (keeping the directory store's progress).
+     */
     private static final class CountingBlobStore extends ForwardingBlobStore {
         final AtomicInteger packReads = new AtomicInteger();
         private volatile int failAt;
+        private final AtomicInteger holdArmed = new AtomicInteger();
+        private volatile CountDownLatch release = new CountDownLatch(0);
+        volatile CountDownLatch ended = new CountDownLatch(0);
 
         CountingBlobStore(BlobStore inner) {
             super(inner);
@@ -162,6 +204,46 @@ class PackRunReadsTest {
         void failAtPackRead(int n) {
             packReads.set(0);
             failAt = n;
+        }
+
+        void holdNextPackReadBeforeItsEnd() {
+            release = new CountDownLatch(1);
+            ended = new CountDownLatch(1);
+            holdArmed.set(1);
+        }
+
+        void release() {
+            release.countDown();
+        }
+
+        @Override
+        public void readInto(String name, long offset, byte[] dst, int dstOffset, int length, Progress progress)
+                throws IOException {
+            if (!name.startsWith(PACK_PREFIX) || !holdArmed.compareAndSet(1, 0)) {
+                super.readInto(name, offset, dst, dstOffset, length, progress); // through the counting read below
+                return;
+            }
+            try {
+                delegateReadInto(name, offset, dst, dstOffset, length, n -> {
+                    if (n == length) {
+                        awaitRelease();
+                    }
+                    progress.arrived(n);
+                });
+            } finally {
+                ended.countDown();
+            }
+        }
+
+        private void awaitRelease() throws InterruptedIOException {
+            try {
+                if (!release.await(10, TimeUnit.SECONDS)) {
+                    throw new InterruptedIOException("never released");
+                }
+            } catch (InterruptedException x) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while held");
+            }
         }
 
         @Override
