@@ -5,6 +5,8 @@ import io.coffer.por.field.Segments;
 import io.coffer.por.net.PorCodec;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.HonestPorServer;
+import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -92,7 +94,7 @@ final class StoreGrowth {
                 request.epoch());
         if (old.k() != k) {
             ParametersFile.grow(parametersFile, k);
-            if (objects == null) { // the old C's files; in a bucket its objects stay (not listed here)
+            if (objects == null) { // the old C's files; in a bucket, deleteFormerC at the open after this
                 for (String part : List.of("x", "y")) {
                     Files.deleteIfExists(dir.resolve("c-" + (old.k() + 1) + "-" + part + ".vectors"));
                 }
@@ -117,5 +119,30 @@ final class StoreGrowth {
         }
         Files.delete(file);
         Durable.forceDirectory(dir);
+    }
+
+    /**
+     * Deletes from the bucket the C objects of every capacity below 2^{@code k} ({@code c-<level>-x|y/<i>} for the
+     * levels 1..k; C at 2^k is level k + 1, H's and U's names are not touched), left by grows: the grown C is rebuilt
+     * from U, so none of them is read again. Run at every open, once a recorded grow is complete, so that a crash
+     * between a grow and these deletes (or during them) leaves them to the next open. One LIST per former level.
+     */
+    static void deleteFormerC(BlobStore objects, int k) throws IOException {
+        long deleted = 0;
+        for (int level = 1; level <= k; level++) {
+            List<String> names = new ArrayList<>();
+            try (BlobListing listing = objects.list("c-" + level + "-")) {
+                for (BlobInfo info : listing.toList()) {
+                    names.add(info.name());
+                }
+            }
+            for (String name : names) {
+                objects.delete(name);
+            }
+            deleted += names.size();
+        }
+        if (deleted > 0) {
+            LOG.info("PoR server: deleted {} C objects of former capacities from {}", deleted, objects.describe());
+        }
     }
 }
