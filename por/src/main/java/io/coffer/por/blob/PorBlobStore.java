@@ -224,6 +224,7 @@ public final class PorBlobStore implements BlobStore {
         state.saveBackup();
         state.clearWriting();
         grown();
+        LOG.info("PoR store grown to {} blocks", capacity);
         return true;
     }
 

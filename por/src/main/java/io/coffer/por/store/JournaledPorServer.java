@@ -353,6 +353,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             baseSegment = grown.baseSegment;
             callsSinceCheckpoint = grown.callsSinceCheckpoint;
             failed = false;
+            LOG.info("PoR server in {}: grown to 2^{} blocks", dir, k());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("PoR server: a recorded grow could not be made; restart the server", e);
         }
