@@ -130,6 +130,26 @@ class PorBlobStoreGrowTest {
         assertEveryPackReadsBack(f.store);
     }
 
+    @Test
+    void aPutAfterAGrowWhoseAnswerWasLostFollowsTheServersGrowInsteadOfFailingToo() throws IOException {
+        f = PorStoreFixture.open(dir, 4, 1, BLOCK);
+        put(f.store, "p/a", 6 * BLOCK, 1);
+        KilledServer killed = new KilledServer(f.server, "grow"); // the server dies after it grew
+        PorBlobStore store = f.reopen(killed.proxy());
+
+        assertThatThrownBy(() -> put(store, "p/b", 12 * BLOCK, 2)).isInstanceOf(IOException.class)
+                .hasMessageContaining("the connection was lost");
+        assertThat(f.server.k()).isEqualTo(5);
+        killed.restart();
+
+        put(store, "p/b", 12 * BLOCK, 2); // the client retries: the store follows the server to 32 blocks
+        assertThat(store.capacity()).isEqualTo(32);
+        assertThat(ClientState.fromBytes(f.metadata.blockMap().state().orElseThrow()).k()).isEqualTo(5);
+        put(store, "p/c", 12 * BLOCK, 3); // grows again, answered this time
+        assertThat(store.capacity()).isEqualTo(64);
+        assertEveryPackReadsBack(store);
+    }
+
     private int[] blocksOf(String name) {
         return f.metadata.blockMap().entry(name).orElseThrow().blocks();
     }

@@ -2,6 +2,7 @@ package io.coffer.por.blob;
 
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.MemoryPorServer;
+import io.coffer.por.server.PorServer;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
@@ -57,6 +58,12 @@ public final class PorStoreFixture implements AutoCloseable {
         metadata.close();
         metadata = JdbcMetadataStore.sqlite(file);
         store = PorBlobStore.open(inner, metadata.blockMap(), server, key, backup(), new SecureRandom());
+        return store;
+    }
+
+    /** Opens the store again over {@code over} (a wrapper of {@link #server}) with the same metadata database. */
+    PorBlobStore reopen(PorServer over) throws IOException {
+        store = PorBlobStore.open(inner, metadata.blockMap(), over, key, backup(), new SecureRandom());
         return store;
     }
 
