@@ -6,6 +6,8 @@ import io.coffer.por.client.PorClient;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.ForwardingBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A grow of the journaled server whose U, C and H are objects of a bucket ({@link MemoryBlobStore} as the bucket):
  * the C objects of the former capacities are deleted once the grow is made, or at the next open when a crash came
- * between the grow and the deletes; C's objects at the current capacity, U's and H's stay.
+ * between the grow and the deletes or the bucket failed them; C's objects at the current capacity, U's and H's stay.
  */
 class ObjectStorageGrowTest {
     private static final int K = 3;
@@ -53,7 +55,7 @@ class ObjectStorageGrowTest {
     }
 
     @Test
-    void formerCObjectsThatACrashLeftAreDeletedAtTheNextOpenAndTheStoreStaysWhole() throws IOException {
+    void formerCObjectsACrashLeftAreDeletedAtTheNextOpenWhoseBucketAllowsItAndTheStoreStaysWhole() throws IOException {
         byte[][] expected = new byte[1 << K][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, INITIAL, bucket, 0)) {
             PorClient client = clients.initialize(server);
@@ -62,9 +64,23 @@ class ObjectStorageGrowTest {
             client.flush();
         }
         List<String> current = names("c-" + (K + 2) + "-");
-        // as a kill -9 between the grow and its deletes leaves them (and one of an older grow, level 2)
-        for (String name : List.of("c-" + (K + 1) + "-x/0", "c-" + (K + 1) + "-y/7", "c-2-x/1")) {
+        // as a kill -9 between the grow and its deletes leaves them (and 2,500 of an older grow, level 2: deleted
+        // 1,000 at a time)
+        for (String name : List.of("c-" + (K + 1) + "-x/0", "c-" + (K + 1) + "-y/7")) {
             bucket.put(name, BlobContent.of(new byte[16]));
+        }
+        for (int i = 0; i < 2500; i++) {
+            bucket.put("c-2-x/" + i, BlobContent.of(new byte[16]));
+        }
+        BlobStore failingDeletes = new ForwardingBlobStore(bucket) {
+            @Override
+            public void delete(String name) throws IOException {
+                throw new IOException("the bucket is unavailable");
+            }
+        };
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null, failingDeletes, 0)) {
+            assertThat(names("c-2-")).hasSize(2500); // left to the next open; this one goes on
+            clients.assertResumes(server, Arrays.copyOf(expected, 1 << (K + 1)), 0);
         }
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket, 0)) {
