@@ -63,7 +63,7 @@ final class GrowKills {
 
     static long seed() {
         long seed = Long.getLong("coffer.kill.seed", System.nanoTime());
-        System.out.println("GrowKills: seed " + seed + " (-Dcoffer.kill.seed=" + seed + " replays the kill moments)");
+        System.out.println("GrowKills: seed " + seed + " (-Dcoffer.kill.seed=" + seed + " replays the delays)");
         return seed;
     }
 
