@@ -20,8 +20,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Puts objects one at a time through a shipped gateway whose PoR store grows, and kills a process with SIGKILL while
  * a put is in flight: during grows (the gateway's log says when one starts and ends; the delay after the start is
  * sampled over the last uncut grow's duration, the next one being at least as long), and once during a plain put
- * (the delay sampled over the last put's duration). After a kill the target is restarted and the put is
- * tried again, as an S3 client retries: only the put a kill cut may fail. Seeded: the seed is printed, and
+ * (the delay sampled over the first half of the last put's duration). After a kill the target is restarted and the
+ * put is tried again, as an S3 client retries: only the put a kill cut may fail. Seeded: the seed is printed, and
  * {@code -Dcoffer.kill.seed} replays the delays (the moments they start from depend on the machine).
  */
 final class GrowKills {
@@ -92,7 +92,8 @@ final class GrowKills {
                     boolean growMeasured = false;
                     boolean killed = false;
                     long killAt = i == plainKill && attempt == 1 && lastPut > 0
-                            ? started + sample(lastPut) : Long.MAX_VALUE;
+                            ? started + sample(lastPut / 2) : Long.MAX_VALUE;
+                    long delay = 0;
                     String moment = "a put";
                     while (!put.isDone() && !killed) {
                         long now = System.nanoTime();
@@ -119,7 +120,7 @@ final class GrowKills {
                             target.kill();
                             killed = true;
                             moment += growStart > 0 && grown ? ", after it ended" : "";
-                            killAt -= growStart > 0 ? growStart : started;
+                            delay = killAt - (growStart > 0 ? growStart : started);
                         }
                         Thread.sleep(2);
                     }
@@ -128,7 +129,7 @@ final class GrowKills {
                         growingBefore += count(GROWING);
                         grownBefore += count(GROWN);
                         target.restart();
-                        kills.add(new Kill(i, moment, TimeUnit.NANOSECONDS.toMillis(killAt), found()));
+                        kills.add(new Kill(i, moment, TimeUnit.NANOSECONDS.toMillis(delay), found()));
                         System.out.println("GrowKills: SIGKILL " + kills.get(kills.size() - 1));
                         growingBefore -= count(GROWING); // a restarted gateway's log starts empty; the same log stays
                         grownBefore -= count(GROWN);
