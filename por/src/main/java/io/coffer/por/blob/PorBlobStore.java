@@ -186,8 +186,8 @@ public final class PorBlobStore implements BlobStore {
     /**
      * A put, delete or grow of this process that failed after its writes began (a PoR server killed and restarted
      * behind {@code ReconnectingPorServer}: a write or grow it applied, its answer lost) may have left the server
-     * ahead of the client state, where the next write's path check would fail, and every one after it until a
-     * restart: so the next change resynchronises first, as an open does after a crash (the store's lock held).
+     * ahead of the client state, where every later write's and read's path check would fail until a restart: so
+     * the next put, delete or read resynchronises first, as an open does after a crash (the store's lock held).
      */
     private void resyncIfAChangeFailed() throws IOException {
         if (state.changeFailed()) {
@@ -332,6 +332,7 @@ public final class PorBlobStore implements BlobStore {
         lock.lock();
         try {
             Entry entry = map.entry(name).orElseThrow(() -> new BlobNotFoundException(name));
+            resyncIfAChangeFailed(); // else every block's path check fails against a server gone ahead
             long start = Math.min(offset, entry.length());
             long end = length < 0 || length > entry.length() - start ? entry.length() : start + length;
             PackStream stream = new PackStream(this, entry, start, end, generation);
@@ -360,6 +361,7 @@ public final class PorBlobStore implements BlobStore {
                 throw new EOFException("blob " + name + " has " + Math.max(0, entry.length() - offset) + " of "
                         + length + " bytes at offset " + offset);
             }
+            resyncIfAChangeFailed();
             fetch = reader.fetch(entry, offset, length);
         } finally {
             lock.unlock();

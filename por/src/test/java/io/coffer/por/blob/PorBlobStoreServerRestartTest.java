@@ -13,9 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A remote PoR server killed after it applied a write or a grow whose answer was lost, and restarted while the
- * gateway's store stays open ({@link KilledServer}): the put it cut fails, and the next put resynchronises the store
- * with the server first (a change failed part-way: writes may have gone ahead of the client state) instead of
- * failing too, or, for a write, every put until the gateway restarts.
+ * gateway's store stays open ({@link KilledServer}): the put it cut fails, and the next read or put resynchronises
+ * the store with the server first (a change failed part-way: writes may have gone ahead of the client state) instead
+ * of failing too, or, for a write, every read and put until the gateway restarts.
  */
 class PorBlobStoreServerRestartTest {
     private static final int BLOCK = 4096;
@@ -26,7 +26,7 @@ class PorBlobStoreServerRestartTest {
     /** b = 0: the lost write moved the server's log state; b = 2: inside a batch, U changed but not the log state. */
     @ParameterizedTest
     @ValueSource(ints = {0, 2})
-    void aPutAfterAWriteWhoseAnswerWasLostResynchronisesAndEveryPackReadsBack(int batchExponent) throws IOException {
+    void aReadOrPutAfterAWriteWhoseAnswerWasLostResynchronisesAndEveryPackReadsBack(int batchExponent) throws IOException {
         try (PorStoreFixture f = PorStoreFixture.open(dir, 6, batchExponent, BLOCK)) {
             f.put(f.store, "p/a", 5 * BLOCK, 1);
             KilledServer killed = new KilledServer(f.server, "write");
@@ -37,6 +37,7 @@ class PorBlobStoreServerRestartTest {
             assertThat(killed.killed()).isTrue();
             killed.restart();
 
+            assertThat(store.read("p/a", 0, 5 * BLOCK)).isEqualTo(f.packs.get("p/a")); // a read first: resynchronised
             f.put(store, "p/b", 6 * BLOCK, 2); // as the S3 client retries
             f.put(store, "p/c", 3 * BLOCK, 3);
             f.assertEveryPackReadsBack(store);
