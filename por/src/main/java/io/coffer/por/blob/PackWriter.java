@@ -111,7 +111,8 @@ final class PackWriter {
 
     /**
      * Writes every block (with its prepared checksums where {@code sums} has them) and flushes them into H; on failure
-     * zeroes the blocks whose write was started.
+     * zeroes the blocks whose write was started; where that fails too, the store resynchronises before its next
+     * change ({@link StateKeeper#changeFailed}).
      */
     private void write(String name, int[] blocks, BlockSource source, PorClient.Prepared[] sums, EndCheck end)
             throws IOException {
@@ -132,8 +133,9 @@ final class PackWriter {
         } catch (IOException | RuntimeException e) {
             try {
                 zero(Arrays.copyOf(blocks, started));
+                state.changeUndone(); // e.g. the content's stream broke: no resync before the next change
             } catch (IOException | RuntimeException again) {
-                e.addSuppressed(again);
+                e.addSuppressed(again); // the server may be ahead (a write whose answer was lost)
             }
             state.persistState();
             if (e instanceof IOException io) {

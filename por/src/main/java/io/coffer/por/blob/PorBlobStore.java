@@ -158,7 +158,8 @@ public final class PorBlobStore implements BlobStore {
      * its metadata commit): its log state is ahead. Then the client resynchronises ({@link PorClient#resync}: U's
      * sealed checksums, each opened under the client's key, give the new root, and C is rebuilt at a fresh epoch).
      * The uncommitted pack's blocks are not in the map, so they are free space. With write batching a crash inside a
-     * batch changes U but not the log state; the next write's path check fails then (not resynchronised here).
+     * batch changes U but not the log state: the writing marker (or, in this process, a change that failed part-way)
+     * makes the resync happen then.
      */
     private void resyncIfApart() throws IOException {
         LogState ours = client.state().hLog();
@@ -182,6 +183,18 @@ public final class PorBlobStore implements BlobStore {
         grown();
     }
 
+    /**
+     * A put, delete or grow of this process that failed after its writes began (a PoR server killed and restarted
+     * behind {@code ReconnectingPorServer}: a write or grow it applied, its answer lost) may have left the server
+     * ahead of the client state, where every later write's and read's path check would fail until a restart: so
+     * the next put, delete or read resynchronises first, as an open does after a crash (the store's lock held).
+     */
+    private void resyncIfAChangeFailed() throws IOException {
+        if (state.changeFailed()) {
+            resyncIfApart();
+        }
+    }
+
     /** The capacity of the client's state, after a grow or a resync that followed the server's. */
     private void grown() {
         capacity = 1 << client.state().k();
@@ -194,7 +207,8 @@ public final class PorBlobStore implements BlobStore {
      * Grows the store (appendix A.3: {@link PorClient#grow}, one C rebuild at the new capacity) to the smallest
      * capacity with {@code count} blocks free, if the server's largest allows; the state is committed and backed up
      * before the pack's writes begin. The writing marker covers the grow: a crash before the commit makes the next
-     * open resynchronise (to the new capacity where the server grew). Returns whether the pack fits now.
+     * open resynchronise (to the new capacity where the server grew), and the next put in this process too
+     * ({@link #resyncIfAChangeFailed}). Returns whether the pack fits now.
      */
     private boolean growFor(int count) throws IOException {
         int k = client.state().k();
@@ -224,6 +238,7 @@ public final class PorBlobStore implements BlobStore {
         state.saveBackup();
         state.clearWriting();
         grown();
+        LOG.info("PoR store grown to {} blocks", capacity);
         return true;
     }
 
@@ -270,6 +285,7 @@ public final class PorBlobStore implements BlobStore {
         long backup;
         lock.lock();
         try {
+            resyncIfAChangeFailed();
             if (count < 0 || count > free.available() && !growFor(count)) {
                 throw new StorageFullException("PoR store full: " + free.used() + " of " + capacity + " blocks used,"
                         + " the server's largest store holds " + (1L << server.maxK()) + " blocks; " + name + " ("
@@ -316,6 +332,7 @@ public final class PorBlobStore implements BlobStore {
         lock.lock();
         try {
             Entry entry = map.entry(name).orElseThrow(() -> new BlobNotFoundException(name));
+            resyncIfAChangeFailed(); // else every block's path check fails against a server gone ahead
             long start = Math.min(offset, entry.length());
             long end = length < 0 || length > entry.length() - start ? entry.length() : start + length;
             PackStream stream = new PackStream(this, entry, start, end, generation);
@@ -344,6 +361,7 @@ public final class PorBlobStore implements BlobStore {
                 throw new EOFException("blob " + name + " has " + Math.max(0, entry.length() - offset) + " of "
                         + length + " bytes at offset " + offset);
             }
+            resyncIfAChangeFailed();
             fetch = reader.fetch(entry, offset, length);
         } finally {
             lock.unlock();
@@ -392,6 +410,7 @@ public final class PorBlobStore implements BlobStore {
             if (entry.isEmpty()) {
                 return;
             }
+            resyncIfAChangeFailed();
             generation++;
             state.markWriting();
             try {

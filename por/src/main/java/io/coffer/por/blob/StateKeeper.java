@@ -30,6 +30,8 @@ final class StateKeeper {
     private final ClientStateFile backup;
     /** Present (beside the state backup) while blocks are written whose state is not committed yet. */
     private final Path writing;
+    /** Between markWriting and clearWriting in this process: still set after a change that failed part-way. */
+    private boolean changing;
     private PorClient client;
     /**
      * Guards {@link #staged} and {@link #stagedSeq}, held only to read or set them: a put staging its state under the
@@ -55,9 +57,22 @@ final class StateKeeper {
         this.client = c;
     }
 
-    /** Whether block writes were interrupted before their state was committed (seen at open). */
+    /**
+     * Whether block writes were interrupted before their state was committed: seen at open (the marker), or in this
+     * process, where a change failed part-way (a write the server applied and whose answer was lost).
+     */
     boolean interrupted() {
-        return writing != null && Files.exists(writing);
+        return changing || writing != null && Files.exists(writing);
+    }
+
+    /** Whether a change of this process failed after its block writes began (the store's lock held). */
+    boolean changeFailed() {
+        return changing;
+    }
+
+    /** A failed change's writes were undone (zeroed, every write answered): the client state is the server's. */
+    void changeUndone() {
+        changing = false;
     }
 
     /**
@@ -65,6 +80,7 @@ final class StateKeeper {
      * next open, also where the log state does not show it, inside a write batch).
      */
     void markWriting() throws IOException {
+        changing = true;
         if (writing != null && !Files.exists(writing)) {
             try (FileChannel c = FileChannel.open(writing, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
                 c.force(true);
@@ -74,6 +90,7 @@ final class StateKeeper {
 
     /** The client state of every write so far is committed: no resynchronisation is needed. */
     void clearWriting() throws IOException {
+        changing = false;
         if (writing != null) {
             Files.deleteIfExists(writing);
         }

@@ -152,6 +152,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         ServerParameters params = stored.parameters();
         ByteOrder vectorOrder = stored.vectorOrder();
         int k = params.k() - params.batchExponent();
+        if (objects != null) {
+            StoreGrowth.deleteFormerC(objects, params.k()); // left by a grow, also one a crash cut short
+        }
         List<ServerJournal.Entry> entries = new ArrayList<>();
         SegmentedJournal journal = SegmentedJournal.open(dir, params.maxFrameBytes(), entries,
                 List.of(JournalCheckpoint.inFiles(LogState.empty(k), 1).entry()), JournalCheckpoint::fromFormer);
@@ -350,6 +353,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             baseSegment = grown.baseSegment;
             callsSinceCheckpoint = grown.callsSinceCheckpoint;
             failed = false;
+            LOG.info("PoR server in {}: grown to 2^{} blocks", dir, k());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("PoR server: a recorded grow could not be made; restart the server", e);
         }

@@ -5,8 +5,11 @@ import io.coffer.por.field.Segments;
 import io.coffer.por.net.PorCodec;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.HonestPorServer;
+import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
@@ -92,7 +96,7 @@ final class StoreGrowth {
                 request.epoch());
         if (old.k() != k) {
             ParametersFile.grow(parametersFile, k);
-            if (objects == null) { // the old C's files; in a bucket its objects stay (not listed here)
+            if (objects == null) { // the old C's files; in a bucket, deleteFormerC at the open after this
                 for (String part : List.of("x", "y")) {
                     Files.deleteIfExists(dir.resolve("c-" + (old.k() + 1) + "-" + part + ".vectors"));
                 }
@@ -117,5 +121,47 @@ final class StoreGrowth {
         }
         Files.delete(file);
         Durable.forceDirectory(dir);
+    }
+
+    /**
+     * Deletes from the bucket the C objects of every capacity below 2^{@code k} ({@code c-<level>-x|y/<i>} for the
+     * levels 1..k; C at 2^k is level k + 1, H's and U's names are not touched), left by grows: the grown C is rebuilt
+     * from U, so none of them is read again. Run at every open, once a recorded grow is complete, so that a crash
+     * between a grow and these deletes (or during them) leaves them to the next open; a bucket that fails now leaves
+     * them likewise (logged, the open goes on). One LIST per former level, and one per 1,000 objects deleted.
+     */
+    static void deleteFormerC(BlobStore objects, int k) {
+        long deleted = 0;
+        try {
+            for (int level = 1; level <= k; level++) {
+                for (List<String> names = firstNames(objects, "c-" + level + "-"); !names.isEmpty();
+                        names = firstNames(objects, "c-" + level + "-")) {
+                    for (String name : names) {
+                        objects.delete(name);
+                    }
+                    deleted += names.size();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("PoR server: C objects of former capacities left in {} (deleted at the next open): {}",
+                    objects.describe(), e.toString());
+        }
+        if (deleted > 0) {
+            LOG.info("PoR server: deleted {} C objects of former capacities from {}", deleted, objects.describe());
+        }
+    }
+
+    /** Up to 1,000 names under {@code prefix}: a listing is not read while its objects are deleted. */
+    private static List<String> firstNames(BlobStore objects, String prefix) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (BlobListing listing = objects.list(prefix)) {
+            Iterator<BlobInfo> it = listing.iterator();
+            while (names.size() < 1000 && it.hasNext()) {
+                names.add(it.next().name());
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return names;
     }
 }

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
-import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +28,6 @@ class PorBlobStoreGrowTest {
     Path dir;
 
     private PorStoreFixture f;
-    private final Map<String, byte[]> packs = new LinkedHashMap<>();
 
     @AfterEach
     void close() throws IOException {
@@ -41,56 +36,41 @@ class PorBlobStoreGrowTest {
         }
     }
 
-    private void put(PorBlobStore store, String name, int length, long seed) throws IOException {
-        byte[] content = new byte[length];
-        new Random(seed).nextBytes(content);
-        store.put(name, BlobContent.of(content));
-        packs.put(name, content);
-    }
-
-    private void assertEveryPackReadsBack(PorBlobStore store) throws IOException {
-        for (Map.Entry<String, byte[]> e : packs.entrySet()) {
-            assertThat(store.read(e.getKey(), 0, e.getValue().length)).as(e.getKey()).isEqualTo(e.getValue());
-        }
-        PorAuditReport audit = store.audit();
-        assertThat(audit.passed()).as(audit.detail()).isTrue();
-    }
-
     @Test
     void aStoreOutOfBlocksGrowsAndEveryPackReadsBackAlsoAfterReopeningAndFromTheBackupAlone() throws IOException {
         f = PorStoreFixture.open(dir, 4, 2, BLOCK); // 16 blocks to start with
         for (int i = 0; i < 6; i++) {
-            put(f.store, "p/pack" + i, 3 * BLOCK + 100 * i, i); // 4 blocks each, header included
+            f.put(f.store, "p/pack" + i, 3 * BLOCK + 100 * i, i); // 4 blocks each, header included
         }
-        put(f.store, "p/large", 40 * BLOCK, 99); // more than a doubling at once: 16 -> 128
+        f.put(f.store, "p/large", 40 * BLOCK, 99); // more than a doubling at once: 16 -> 128
 
         assertThat(f.store.capacity()).isEqualTo(128);
         assertThat(f.server.k()).isEqualTo(7);
         assertThat(f.store.blocksUsed()).isEqualTo(6 * 4 + 41);
-        assertEveryPackReadsBack(f.store);
+        f.assertEveryPackReadsBack(f.store);
         f.store.delete("p/pack2");
-        packs.remove("p/pack2");
-        put(f.store, "p/reuses", 2 * BLOCK, 7);
+        f.packs.remove("p/pack2");
+        f.put(f.store, "p/reuses", 2 * BLOCK, 7);
         List<Entry> map = f.metadata.blockMap().list("", null, 100);
         assertThat(f.store.rebuildMap()).isEqualTo(map);
 
         PorBlobStore reopened = f.reopen(dir.resolve("meta.db"));
         assertThat(reopened.capacity()).isEqualTo(128);
-        assertEveryPackReadsBack(reopened);
+        f.assertEveryPackReadsBack(reopened);
 
         PorBlobStore fromBackup = f.reopen(dir.resolve("fresh.db")); // the database lost: the map comes from U
         assertThat(f.metadata.blockMap().list("", null, 100)).isEqualTo(map);
         assertThat(fromBackup.capacity()).isEqualTo(128);
-        assertEveryPackReadsBack(fromBackup);
-        put(fromBackup, "p/after", 5 * BLOCK, 8);
-        assertEveryPackReadsBack(fromBackup);
+        f.assertEveryPackReadsBack(fromBackup);
+        f.put(fromBackup, "p/after", 5 * BLOCK, 8);
+        f.assertEveryPackReadsBack(fromBackup);
     }
 
     @Test
     void aCrashBetweenTheServersGrowAndTheStateCommitIsResynchronisedAtTheNextOpen() throws IOException {
         f = PorStoreFixture.open(dir, 4, 1, BLOCK);
-        put(f.store, "p/a", 6 * BLOCK, 1);
-        put(f.store, "p/b", 5 * BLOCK, 2);
+        f.put(f.store, "p/a", 6 * BLOCK, 1);
+        f.put(f.store, "p/b", 5 * BLOCK, 2);
         byte[] committed = f.metadata.blockMap().state().orElseThrow();
         // the crash: the put that grew the store marked its writes and the server grew; nothing was committed
         Files.createFile(f.backup().resolveSibling(f.backup().getFileName() + ".writing"));
@@ -102,32 +82,32 @@ class PorBlobStoreGrowTest {
         assertThat(reopened.capacity()).isEqualTo(32);
         assertThat(ClientState.fromBytes(f.metadata.blockMap().state().orElseThrow()).k()).isEqualTo(5);
         assertThat(f.backup().resolveSibling(f.backup().getFileName() + ".writing")).doesNotExist();
-        assertEveryPackReadsBack(reopened);
-        put(reopened, "p/c", 12 * BLOCK, 3); // fits the grown store
+        f.assertEveryPackReadsBack(reopened);
+        f.put(reopened, "p/c", 12 * BLOCK, 3); // fits the grown store
         assertThat(reopened.capacity()).isEqualTo(32);
-        put(reopened, "p/d", 12 * BLOCK, 4); // grows again
+        f.put(reopened, "p/d", 12 * BLOCK, 4); // grows again
         assertThat(reopened.capacity()).isEqualTo(64);
-        assertEveryPackReadsBack(reopened);
+        f.assertEveryPackReadsBack(reopened);
     }
 
     @Test
     void aGrowTheServerRefusesFailsThePutWithNothingChangedAndSucceedsOnceTheStoreIsRepaired() throws IOException {
         f = PorStoreFixture.open(dir, 4, 0, BLOCK);
-        put(f.store, "p/a", 10 * BLOCK, 11);
+        f.put(f.store, "p/a", 10 * BLOCK, 11);
         int used = f.store.blocksUsed();
         byte[] state = f.metadata.blockMap().state().orElseThrow();
         f.server.storage().setU(blocksOf("p/a")[3], null); // a lost block: the server rebuilds no C before repair
 
-        assertThatThrownBy(() -> put(f.store, "p/b", 10 * BLOCK, 12)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> f.put(f.store, "p/b", 10 * BLOCK, 12)).isInstanceOf(IOException.class)
                 .hasMessageContaining("cannot grow the PoR store to 32 blocks").hasMessageContaining("lost");
 
         assertThat(f.store.capacity()).isEqualTo(16);
         assertThat(f.store.blocksUsed()).isEqualTo(used);
         assertThat(f.metadata.blockMap().state()).hasValueSatisfying(s -> assertThat(s).isEqualTo(state));
         assertThat(f.store.repair().unrepairable()).isEmpty();
-        put(f.store, "p/b", 10 * BLOCK, 12);
+        f.put(f.store, "p/b", 10 * BLOCK, 12);
         assertThat(f.store.capacity()).isEqualTo(32);
-        assertEveryPackReadsBack(f.store);
+        f.assertEveryPackReadsBack(f.store);
     }
 
     private int[] blocksOf(String name) {

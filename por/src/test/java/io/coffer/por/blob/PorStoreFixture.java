@@ -1,13 +1,20 @@
 package io.coffer.por.blob;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.coffer.por.net.ServerParameters;
 import io.coffer.por.server.MemoryPorServer;
+import io.coffer.por.server.PorServer;
+import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import io.coffer.sdk.crypto.MasterKey;
 import io.coffer.sdk.meta.jdbc.JdbcMetadataStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
 
 /**
  * A PoR pack store as the gateway builds it, with every part real: {@link PorBlobStore} over a
@@ -21,6 +28,8 @@ public final class PorStoreFixture implements AutoCloseable {
     public final Path dir;
     public JdbcMetadataStore metadata;
     public PorBlobStore store;
+    /** The packs {@link #put} wrote, by name. */
+    final Map<String, byte[]> packs = new LinkedHashMap<>();
 
     private PorStoreFixture(Path dir, MemoryPorServer server, MasterKey key) {
         this.dir = dir;
@@ -48,6 +57,23 @@ public final class PorStoreFixture implements AutoCloseable {
         return f;
     }
 
+    /** Puts {@code length} random bytes (from {@code seed}) as pack {@code name}, kept in {@link #packs}. */
+    void put(PorBlobStore into, String name, int length, long seed) throws IOException {
+        byte[] content = new byte[length];
+        new Random(seed).nextBytes(content);
+        into.put(name, BlobContent.of(content));
+        packs.put(name, content);
+    }
+
+    /** Every pack put through {@link #put} reads back, and an audit passes. */
+    void assertEveryPackReadsBack(PorBlobStore from) throws IOException {
+        for (Map.Entry<String, byte[]> e : packs.entrySet()) {
+            assertThat(from.read(e.getKey(), 0, e.getValue().length)).as(e.getKey()).isEqualTo(e.getValue());
+        }
+        PorAuditReport audit = from.audit();
+        assertThat(audit.passed()).as(audit.detail()).isTrue();
+    }
+
     public Path backup() {
         return dir.resolve("por-client.state");
     }
@@ -57,6 +83,12 @@ public final class PorStoreFixture implements AutoCloseable {
         metadata.close();
         metadata = JdbcMetadataStore.sqlite(file);
         store = PorBlobStore.open(inner, metadata.blockMap(), server, key, backup(), new SecureRandom());
+        return store;
+    }
+
+    /** Opens the store again over {@code over} (a wrapper of {@link #server}) with the same metadata database. */
+    PorBlobStore reopen(PorServer over) throws IOException {
+        store = PorBlobStore.open(inner, metadata.blockMap(), over, key, backup(), new SecureRandom());
         return store;
     }
 
