@@ -1,0 +1,226 @@
+package io.coffer.por.code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class PacedCRebuildTest {
+
+    @Test
+    void stepByStepTheRebuildGivesTheOneShotCBitForBitWhateverTheGroupSize() {
+        SplittableRandom random = new SplittableRandom(41);
+        for (int k = 0; k <= 9; k++) {
+            CodeParameters params = new CodeParameters(k);
+            int[][] u = randomU(random, params.n(), 3);
+            MemoryLevelStore oneShot = new MemoryLevelStore(params, 3);
+            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(source(u));
+            for (int groupBytes : new int[] {4 * 3, 2 * 4 * 3, 16 * 4 * 3, PacedCRebuild.GROUP_BYTES}) {
+                MemoryLevelStore paced = new MemoryLevelStore(params, 3);
+                PacedCRebuild rebuild = new PacedCRebuild(params, source(u), paced, params.cLevel(), groupBytes);
+                long steps = 0;
+                while (!rebuild.complete()) {
+                    rebuild.advanceTo(++steps);
+                }
+                assertThat(steps).isEqualTo(PacedCRebuild.stepsToComplete(k));
+                assertThat(paced.copy(params.cLevel(), Part.X)).isEqualTo(oneShot.copy(params.cLevel(), Part.X));
+                assertThat(paced.copy(params.cLevel(), Part.Y)).isEqualTo(oneShot.copy(params.cLevel(), Part.Y));
+            }
+        }
+    }
+
+    @Test
+    void theSwitchPointIsAPureFunctionOfKWithinHalfAnEpoch() {
+        for (int k = 0; k <= CodeParameters.MAX_K; k++) {
+            long steps = PacedCRebuild.stepsToComplete(k);
+            assertThat(steps).isLessThanOrEqualTo(PacedCRebuild.window(k));
+            assertThat(PacedCRebuild.target(k, steps)).isEqualTo(PacedCRebuild.totalUnits(k));
+            assertThat(PacedCRebuild.target(k, steps - 1)).isLessThan(PacedCRebuild.totalUnits(k));
+            assertThat(PacedCRebuild.unitsPerStep(k)).isLessThanOrEqualTo(2L * (k + 2) + 1);
+        }
+    }
+
+    @Test
+    void everyWriteOfTheWindowDoesABoundedShareWhereTheOneShotRebuildTouchesAllOfC() {
+        SplittableRandom random = new SplittableRandom(42);
+        for (int k = 8; k <= 12; k++) {
+            CodeParameters params = new CodeParameters(k);
+            int n = params.n();
+            int[][] u = randomU(random, n, 2);
+            int[] sourceReads = new int[1];
+            VectorSource counted = (i, into) -> {
+                sourceReads[0]++;
+                source(u).read(i, into);
+            };
+            CountingStore store = new CountingStore(new MemoryLevelStore(params, 2));
+            // small groups, so most passes go through the store: the worst case for store traffic per step
+            PacedCRebuild rebuild = new PacedCRebuild(params, counted, store, params.cLevel(), 4 * 4 * 2);
+            long share = PacedCRebuild.unitsPerStep(k);
+            long worst = 0;
+            for (long step = 1; !rebuild.complete(); step++) {
+                store.reset();
+                sourceReads[0] = 0;
+                rebuild.advanceTo(step);
+                // a unit is at most one vector of U read, or 2 reads and 2 writes of C (a butterfly through the store)
+                assertThat(sourceReads[0]).isLessThanOrEqualTo((int) share);
+                assertThat(store.reads).isLessThanOrEqualTo(2 * share);
+                assertThat(store.writes).isLessThanOrEqualTo(2 * share);
+                worst = Math.max(worst, store.reads + store.writes);
+            }
+            CountingStore oneShot = new CountingStore(new MemoryLevelStore(params, 2));
+            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(source(u));
+            assertThat(oneShot.writes).isGreaterThanOrEqualTo(2L * n); // the whole of C in one write today
+            assertThat(worst).isGreaterThan(share); // the bound is reached, not vacuous
+            assertThat(worst).isLessThanOrEqualTo(4L * (2 * (k + 2) + 1)); // O(k), not O(n)
+        }
+    }
+
+    @Test
+    void overwritesDuringTheWindowLeaveTheNewCThatOfTheSnapshotAndItDecodesBackToIt() {
+        SplittableRandom random = new SplittableRandom(43);
+        int k = 9;
+        CodeParameters params = new CodeParameters(k);
+        int n = params.n();
+        int[][] u = randomU(random, n, 3);
+        int[][] atSnapshot = copyOf(u);
+        CopyOnWriteSnapshot snapshot = new CopyOnWriteSnapshot(source(u), 3);
+        MemoryLevelStore store = new MemoryLevelStore(params, 3);
+        PacedCRebuild rebuild = new PacedCRebuild(params, snapshot, store, params.cLevel(), 8 * 4 * 3);
+        int overwritten = 0;
+        for (long step = 1; !rebuild.complete(); step++) {
+            // writes before, behind and ahead of the rebuild's read position, some twice
+            int index = random.nextInt(3) == 0 ? random.nextInt(16) : random.nextInt(n);
+            snapshot.beforeOverwrite(index);
+            u[index] = BlockTag.tag(CodeVectors.random(random, 2), index);
+            overwritten++;
+            rebuild.advanceTo(step);
+        }
+        assertThat(snapshot.asideCount()).isBetween(1, overwritten);
+        assertThat(snapshot.asideCount()).isLessThanOrEqualTo(PacedCRebuild.window(k));
+        MemoryLevelStore expected = new MemoryLevelStore(params, 3);
+        new HierarchicalLog(params, expected, LogState.empty(k)).rebuildC(source(atSnapshot));
+        assertThat(store.copy(params.cLevel(), Part.X)).isEqualTo(expected.copy(params.cLevel(), Part.X));
+        assertThat(store.copy(params.cLevel(), Part.Y)).isEqualTo(expected.copy(params.cLevel(), Part.Y));
+        int[][] decoded = new Recovery(params).recover(LogState.empty(k), CodeVectors.halfOfCLost(store, params,
+                random));
+        assertThat(decoded).isEqualTo(atSnapshot);
+    }
+
+    @Test
+    void aRebuildRestartedFromItsBeginningAfterACrashStillEncodesTheSnapshot() {
+        SplittableRandom random = new SplittableRandom(44);
+        int k = 8;
+        CodeParameters params = new CodeParameters(k);
+        int n = params.n();
+        int[][] u = randomU(random, n, 3);
+        int[][] atSnapshot = copyOf(u);
+        CopyOnWriteSnapshot snapshot = new CopyOnWriteSnapshot(source(u), 3);
+        MemoryLevelStore store = new MemoryLevelStore(params, 3);
+        PacedCRebuild first = new PacedCRebuild(params, snapshot, store, params.cLevel(), 4 * 4 * 3);
+        long crashAt = PacedCRebuild.stepsToComplete(k) * 2 / 3;
+        for (long step = 1; step <= crashAt; step++) {
+            first.advanceTo(step);
+        }
+        int consumed = first.readThrough();
+        assertThat(consumed).isPositive();
+        // indices the first attempt had read are overwritten after it read them: the restart must not see the change
+        for (int index = 0; index < consumed; index += 3) {
+            snapshot.beforeOverwrite(index);
+            u[index] = BlockTag.tag(CodeVectors.random(random, 2), index);
+        }
+        PacedCRebuild again = new PacedCRebuild(params, snapshot, store, params.cLevel(), 4 * 4 * 3);
+        again.finish();
+        MemoryLevelStore expected = new MemoryLevelStore(params, 3);
+        new HierarchicalLog(params, expected, LogState.empty(k)).rebuildC(source(atSnapshot));
+        assertThat(store.copy(params.cLevel(), Part.X)).isEqualTo(expected.copy(params.cLevel(), Part.X));
+        assertThat(store.copy(params.cLevel(), Part.Y)).isEqualTo(expected.copy(params.cLevel(), Part.Y));
+    }
+
+    @Test
+    void aRebuildFedThePostSnapshotBytesEncodesAnotherU() {
+        SplittableRandom random = new SplittableRandom(45);
+        int k = 7;
+        CodeParameters params = new CodeParameters(k);
+        int n = params.n();
+        int[][] u = randomU(random, n, 3);
+        int[][] atSnapshot = copyOf(u);
+        MemoryLevelStore store = new MemoryLevelStore(params, 3);
+        // no copy-on-write: the rebuild reads U as it is when it gets there
+        PacedCRebuild rebuild = new PacedCRebuild(params, source(u), store, params.cLevel());
+        rebuild.advanceTo(1);
+        int ahead = n - 1;
+        assertThat(rebuild.readThrough()).isLessThanOrEqualTo(ahead);
+        u[ahead] = BlockTag.tag(CodeVectors.random(random, 2), ahead);
+        rebuild.finish();
+        int[][] decoded = new Recovery(params).recover(LogState.empty(k), CodeVectors.halfOfCLost(store, params,
+                random));
+        assertThat(decoded[ahead]).isNotEqualTo(atSnapshot[ahead]);
+        assertThat(decoded).isEqualTo(u);
+    }
+
+    @Test
+    void readThroughCountsTheIndicesLoadedSoFarInOrder() {
+        CodeParameters params = new CodeParameters(6);
+        int[][] u = randomU(new SplittableRandom(46), params.n(), 2);
+        int[] next = new int[1];
+        VectorSource inOrder = (i, into) -> {
+            assertThat(i).isEqualTo(next[0]);
+            next[0]++;
+            source(u).read(i, into);
+        };
+        PacedCRebuild rebuild = new PacedCRebuild(params, inOrder, new MemoryLevelStore(params, 2), params.cLevel(),
+                4 * 4 * 2);
+        for (long step = 1; !rebuild.complete(); step++) {
+            rebuild.advanceTo(step);
+            assertThat(rebuild.readThrough()).isEqualTo(next[0]);
+        }
+        assertThat(rebuild.readThrough()).isEqualTo(params.n());
+    }
+
+    private static int[][] randomU(SplittableRandom random, int n, int width) {
+        int[][] u = new int[n][];
+        for (int i = 0; i < n; i++) {
+            u[i] = BlockTag.tag(CodeVectors.random(random, width - 1), i);
+        }
+        return u;
+    }
+
+    private static int[][] copyOf(int[][] u) {
+        int[][] copy = new int[u.length][];
+        for (int i = 0; i < u.length; i++) {
+            copy[i] = u[i].clone();
+        }
+        return copy;
+    }
+
+    private static VectorSource source(int[][] u) {
+        return (i, into) -> System.arraycopy(u[i], 0, into, 0, into.length);
+    }
+
+    /** Counts the vector reads and writes of C. */
+    private static final class CountingStore extends ForwardingLevelStore {
+        long reads;
+        long writes;
+
+        CountingStore(LevelStore inner) {
+            super(inner);
+        }
+
+        void reset() {
+            reads = 0;
+            writes = 0;
+        }
+
+        @Override
+        public void read(int level, Part part, int index, int[] into) {
+            reads++;
+            super.read(level, part, index, into);
+        }
+
+        @Override
+        public void write(int level, Part part, int index, int[] vector) {
+            writes++;
+            super.write(level, part, index, vector);
+        }
+    }
+}
