@@ -22,8 +22,8 @@ import io.coffer.por.field.ZpVectors;
  * vector aside for {@code source} to serve. Not thread-safe.
  */
 public final class PacedCRebuild {
-    /** Memory for the in-memory group, per part (a step that enters a group holds it until the group is stored). */
-    public static final int GROUP_BYTES = 1 << 20;
+    /** Memory for the in-memory group, per part, as the one-shot rebuild's: held for the whole window. */
+    public static final int GROUP_BYTES = HierarchicalLog.GROUP_BYTES;
 
     private final CodeParameters params;
     private final VectorSource source;
