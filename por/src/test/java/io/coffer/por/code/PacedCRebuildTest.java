@@ -12,12 +12,12 @@ class PacedCRebuildTest {
         SplittableRandom random = new SplittableRandom(41);
         for (int k = 0; k <= 9; k++) {
             CodeParameters params = new CodeParameters(k);
-            int[][] u = randomU(random, params.n(), 3);
+            int[][] u = CodeVectors.taggedU(random, params.n(), 3);
             MemoryLevelStore oneShot = new MemoryLevelStore(params, 3);
-            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(source(u));
+            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(CodeVectors.source(u));
             for (int groupBytes : new int[] {4 * 3, 2 * 4 * 3, 16 * 4 * 3, PacedCRebuild.GROUP_BYTES}) {
                 MemoryLevelStore paced = new MemoryLevelStore(params, 3);
-                PacedCRebuild rebuild = new PacedCRebuild(params, source(u), paced, params.cLevel(), groupBytes);
+                PacedCRebuild rebuild = new PacedCRebuild(params, CodeVectors.source(u), paced, params.cLevel(), groupBytes);
                 long steps = 0;
                 while (!rebuild.complete()) {
                     rebuild.advanceTo(++steps);
@@ -46,13 +46,13 @@ class PacedCRebuildTest {
         for (int k = 8; k <= 12; k++) {
             CodeParameters params = new CodeParameters(k);
             int n = params.n();
-            int[][] u = randomU(random, n, 2);
+            int[][] u = CodeVectors.taggedU(random, n, 2);
             int[] sourceReads = new int[1];
             VectorSource counted = (i, into) -> {
                 sourceReads[0]++;
-                source(u).read(i, into);
+                CodeVectors.source(u).read(i, into);
             };
-            CountingStore store = new CountingStore(new MemoryLevelStore(params, 2));
+            CountingLevelStore store = new CountingLevelStore(new MemoryLevelStore(params, 2));
             // small groups, so most passes go through the store: the worst case for store traffic per step
             PacedCRebuild rebuild = new PacedCRebuild(params, counted, store, params.cLevel(), 4 * 4 * 2);
             long share = PacedCRebuild.unitsPerStep(k);
@@ -67,8 +67,8 @@ class PacedCRebuildTest {
                 assertThat(store.writes).isLessThanOrEqualTo(2 * share);
                 worst = Math.max(worst, store.reads + store.writes);
             }
-            CountingStore oneShot = new CountingStore(new MemoryLevelStore(params, 2));
-            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(source(u));
+            CountingLevelStore oneShot = new CountingLevelStore(new MemoryLevelStore(params, 2));
+            new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(CodeVectors.source(u));
             assertThat(oneShot.writes).isGreaterThanOrEqualTo(2L * n); // the whole of C in one write today
             assertThat(worst).isGreaterThan(share); // the bound is reached, not vacuous
             assertThat(worst).isLessThanOrEqualTo(4L * (2 * (k + 2) + 1)); // O(k), not O(n)
@@ -79,17 +79,16 @@ class PacedCRebuildTest {
     void overwritesDuringTheWindowLeaveTheNewCThatOfTheSnapshotAndItDecodesBackToIt() {
         SplittableRandom random = new SplittableRandom(43);
         int k = 9;
-        CodeParameters params = new CodeParameters(k);
-        int n = params.n();
-        int[][] u = randomU(random, n, 3);
-        int[][] atSnapshot = copyOf(u);
-        CopyOnWriteSnapshot snapshot = new CopyOnWriteSnapshot(source(u), 3);
-        MemoryLevelStore store = new MemoryLevelStore(params, 3);
+        Window window = Window.open(random, k);
+        CodeParameters params = window.params();
+        int[][] u = window.u();
+        CopyOnWriteSnapshot snapshot = window.snapshot();
+        MemoryLevelStore store = window.store();
         PacedCRebuild rebuild = new PacedCRebuild(params, snapshot, store, params.cLevel(), 8 * 4 * 3);
         int overwritten = 0;
         for (long step = 1; !rebuild.complete(); step++) {
             // writes before, behind and ahead of the rebuild's read position, some twice
-            int index = random.nextInt(3) == 0 ? random.nextInt(16) : random.nextInt(n);
+            int index = random.nextInt(3) == 0 ? random.nextInt(16) : random.nextInt(params.n());
             snapshot.beforeOverwrite(index);
             u[index] = BlockTag.tag(CodeVectors.random(random, 2), index);
             overwritten++;
@@ -97,25 +96,21 @@ class PacedCRebuildTest {
         }
         assertThat(snapshot.asideCount()).isBetween(1, overwritten);
         assertThat(snapshot.asideCount()).isLessThanOrEqualTo(PacedCRebuild.window(k));
-        MemoryLevelStore expected = new MemoryLevelStore(params, 3);
-        new HierarchicalLog(params, expected, LogState.empty(k)).rebuildC(source(atSnapshot));
-        assertThat(store.copy(params.cLevel(), Part.X)).isEqualTo(expected.copy(params.cLevel(), Part.X));
-        assertThat(store.copy(params.cLevel(), Part.Y)).isEqualTo(expected.copy(params.cLevel(), Part.Y));
+        assertThat(CodeVectors.cIsTheCodeOf(params, store, window.atSnapshot())).isTrue();
         int[][] decoded = new Recovery(params).recover(LogState.empty(k), CodeVectors.halfOfCLost(store, params,
                 random));
-        assertThat(decoded).isEqualTo(atSnapshot);
+        assertThat(decoded).isEqualTo(window.atSnapshot());
     }
 
     @Test
     void aRebuildRestartedFromItsBeginningAfterACrashStillEncodesTheSnapshot() {
         SplittableRandom random = new SplittableRandom(44);
         int k = 8;
-        CodeParameters params = new CodeParameters(k);
-        int n = params.n();
-        int[][] u = randomU(random, n, 3);
-        int[][] atSnapshot = copyOf(u);
-        CopyOnWriteSnapshot snapshot = new CopyOnWriteSnapshot(source(u), 3);
-        MemoryLevelStore store = new MemoryLevelStore(params, 3);
+        Window window = Window.open(random, k);
+        CodeParameters params = window.params();
+        int[][] u = window.u();
+        CopyOnWriteSnapshot snapshot = window.snapshot();
+        MemoryLevelStore store = window.store();
         PacedCRebuild first = new PacedCRebuild(params, snapshot, store, params.cLevel(), 4 * 4 * 3);
         long crashAt = PacedCRebuild.stepsToComplete(k) * 2 / 3;
         for (long step = 1; step <= crashAt; step++) {
@@ -130,10 +125,7 @@ class PacedCRebuildTest {
         }
         PacedCRebuild again = new PacedCRebuild(params, snapshot, store, params.cLevel(), 4 * 4 * 3);
         again.finish();
-        MemoryLevelStore expected = new MemoryLevelStore(params, 3);
-        new HierarchicalLog(params, expected, LogState.empty(k)).rebuildC(source(atSnapshot));
-        assertThat(store.copy(params.cLevel(), Part.X)).isEqualTo(expected.copy(params.cLevel(), Part.X));
-        assertThat(store.copy(params.cLevel(), Part.Y)).isEqualTo(expected.copy(params.cLevel(), Part.Y));
+        assertThat(CodeVectors.cIsTheCodeOf(params, store, window.atSnapshot())).isTrue();
     }
 
     @Test
@@ -142,11 +134,11 @@ class PacedCRebuildTest {
         int k = 7;
         CodeParameters params = new CodeParameters(k);
         int n = params.n();
-        int[][] u = randomU(random, n, 3);
-        int[][] atSnapshot = copyOf(u);
+        int[][] u = CodeVectors.taggedU(random, n, 3);
+        int[][] atSnapshot = CodeVectors.copyOf(u);
         MemoryLevelStore store = new MemoryLevelStore(params, 3);
         // no copy-on-write: the rebuild reads U as it is when it gets there
-        PacedCRebuild rebuild = new PacedCRebuild(params, source(u), store, params.cLevel());
+        PacedCRebuild rebuild = new PacedCRebuild(params, CodeVectors.source(u), store, params.cLevel());
         rebuild.advanceTo(1);
         int ahead = n - 1;
         assertThat(rebuild.readThrough()).isLessThanOrEqualTo(ahead);
@@ -161,12 +153,12 @@ class PacedCRebuildTest {
     @Test
     void readThroughCountsTheIndicesLoadedSoFarInOrder() {
         CodeParameters params = new CodeParameters(6);
-        int[][] u = randomU(new SplittableRandom(46), params.n(), 2);
+        int[][] u = CodeVectors.taggedU(new SplittableRandom(46), params.n(), 2);
         int[] next = new int[1];
         VectorSource inOrder = (i, into) -> {
             assertThat(i).isEqualTo(next[0]);
             next[0]++;
-            source(u).read(i, into);
+            CodeVectors.source(u).read(i, into);
         };
         PacedCRebuild rebuild = new PacedCRebuild(params, inOrder, new MemoryLevelStore(params, 2), params.cLevel(),
                 4 * 4 * 2);
@@ -177,50 +169,14 @@ class PacedCRebuildTest {
         assertThat(rebuild.readThrough()).isEqualTo(params.n());
     }
 
-    private static int[][] randomU(SplittableRandom random, int n, int width) {
-        int[][] u = new int[n][];
-        for (int i = 0; i < n; i++) {
-            u[i] = BlockTag.tag(CodeVectors.random(random, width - 1), i);
-        }
-        return u;
-    }
-
-    private static int[][] copyOf(int[][] u) {
-        int[][] copy = new int[u.length][];
-        for (int i = 0; i < u.length; i++) {
-            copy[i] = u[i].clone();
-        }
-        return copy;
-    }
-
-    private static VectorSource source(int[][] u) {
-        return (i, into) -> System.arraycopy(u[i], 0, into, 0, into.length);
-    }
-
-    /** Counts the vector reads and writes of C. */
-    private static final class CountingStore extends ForwardingLevelStore {
-        long reads;
-        long writes;
-
-        CountingStore(LevelStore inner) {
-            super(inner);
-        }
-
-        void reset() {
-            reads = 0;
-            writes = 0;
-        }
-
-        @Override
-        public void read(int level, Part part, int index, int[] into) {
-            reads++;
-            super.read(level, part, index, into);
-        }
-
-        @Override
-        public void write(int level, Part part, int index, int[] vector) {
-            writes++;
-            super.write(level, part, index, vector);
+    /** U (changed by the test), U at the snapshot, its copy-on-write snapshot and the store the new C goes to. */
+    private record Window(CodeParameters params, int[][] u, int[][] atSnapshot, CopyOnWriteSnapshot snapshot,
+            MemoryLevelStore store) {
+        static Window open(SplittableRandom random, int k) {
+            CodeParameters params = new CodeParameters(k);
+            int[][] u = CodeVectors.taggedU(random, params.n(), 3);
+            return new Window(params, u, CodeVectors.copyOf(u), new CopyOnWriteSnapshot(CodeVectors.source(u), 3),
+                    new MemoryLevelStore(params, 3));
         }
     }
 }
