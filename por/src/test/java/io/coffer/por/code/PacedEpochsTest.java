@@ -2,6 +2,7 @@ package io.coffer.por.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -71,18 +72,26 @@ class PacedEpochsTest {
                 List<LogRun> runs = log.runs();
                 Recovery.Layer current = new Recovery.Layer(runs,
                         CodeVectors.halfOfEachRunLost(stores[live], runs, random));
-                int[][] decoded;
+                List<Recovery.Layer> layers = new ArrayList<>();
+                MemoryLevelStore c = stores[live];
                 if (frozen != null) {
-                    Recovery.Layer ended = new Recovery.Layer(frozenRuns,
-                            CodeVectors.halfOfEachRunLost(frozen, frozenRuns, random));
-                    decoded = recovery.recover(CodeVectors.halfOfCLost(frozen, params, random),
-                            List.of(ended, current));
+                    layers.add(new Recovery.Layer(frozenRuns, CodeVectors.halfOfEachRunLost(frozen, frozenRuns,
+                            random)));
+                    c = frozen;
                     checksInWindow++;
-                } else {
-                    decoded = recovery.recover(CodeVectors.halfOfCLost(stores[live], params, random),
-                            List.of(current));
                 }
-                assertThat(decoded).isEqualTo(u);
+                layers.add(current);
+                Recovery.PartReader cReader = CodeVectors.halfOfCLost(c, params, random);
+                assertThat(recovery.recover(cReader, layers)).isEqualTo(u);
+                // the servers' path: in slices of a few element positions, a few blocks asked for
+                List<SlicedRecovery.Layer> sliced = layers.stream()
+                        .map(l -> new SlicedRecovery.Layer(l.runs(), SlicedRecovery.SliceReader.of(l.h()))).toList();
+                int[] asked = {index, 0, n - 1, random.nextInt(n)};
+                int[][] blocks = new SlicedRecovery(params, 0, WIDTH, 64)
+                        .recover(SlicedRecovery.SliceReader.of(cReader), sliced, asked);
+                for (int i = 0; i < asked.length; i++) {
+                    assertThat(blocks[i]).isEqualTo(u[asked[i]]);
+                }
             }
         }
         assertThat(switches).isEqualTo(4);
