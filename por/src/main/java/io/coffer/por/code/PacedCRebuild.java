@@ -17,9 +17,10 @@ import io.coffer.por.field.ZpVectors;
  * rebuild is complete after {@link #stepsToComplete} writes, at most half an epoch. The group's vectors are held in
  * memory between steps; a restart begins again from unit 0 (the target's contents are then rewritten).
  *
- * <p>U is read in index order, one load unit per index: {@link #readThrough} tells the caller which indices the
- * rebuild has consumed, so that an overwrite below it needs no copy-on-write and one at or above it keeps the old
- * vector aside for {@code source} to serve. Not thread-safe.
+ * <p>U is read in index order, one load unit per index ({@link #readThrough}). {@code source} must serve U as it was
+ * at the epoch's end whatever the writes since ({@link CopyOnWriteSnapshot}); a caller that made its progress durable
+ * could skip the copies of indices below {@link #readThrough}, one that restarts from unit 0 may not. Not
+ * thread-safe.
  */
 public final class PacedCRebuild {
     /** Memory for the in-memory group, per part, as the one-shot rebuild's: held for the whole window. */
@@ -97,10 +98,7 @@ public final class PacedCRebuild {
         return done == totalUnits(params.k());
     }
 
-    /**
-     * The number of U's indices the rebuild has read: indices below it are consumed (their side copies may go), the
-     * others are still to be read from the snapshot.
-     */
+    /** The number of U's indices the rebuild has read (in index order): the others are still to be read. */
     public int readThrough() {
         if (done >= groupPhaseUnits) {
             return params.n();

@@ -44,7 +44,8 @@ class DeamortizedLogTest {
         int k = 12;
         CodeParameters params = new CodeParameters(k);
         SplittableRandom random = new SplittableRandom(22);
-        CountingLevelStore deamortizedStore = new CountingLevelStore(new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS));
+        CountingLevelStore deamortizedStore =
+                new CountingLevelStore(new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS));
         CountingLevelStore amortizedStore = new CountingLevelStore(new MemoryLevelStore(params, 2));
         DeamortizedLog deamortized = new DeamortizedLog(params, deamortizedStore, LogState.empty(k));
         HierarchicalLog amortized = new HierarchicalLog(params, amortizedStore, LogState.empty(k));

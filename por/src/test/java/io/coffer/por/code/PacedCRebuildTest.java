@@ -17,7 +17,8 @@ class PacedCRebuildTest {
             new HierarchicalLog(params, oneShot, LogState.empty(k)).rebuildC(CodeVectors.source(u));
             for (int groupBytes : new int[] {4 * 3, 2 * 4 * 3, 16 * 4 * 3, PacedCRebuild.GROUP_BYTES}) {
                 MemoryLevelStore paced = new MemoryLevelStore(params, 3);
-                PacedCRebuild rebuild = new PacedCRebuild(params, CodeVectors.source(u), paced, params.cLevel(), groupBytes);
+                PacedCRebuild rebuild =
+                        new PacedCRebuild(params, CodeVectors.source(u), paced, params.cLevel(), groupBytes);
                 long steps = 0;
                 while (!rebuild.complete()) {
                     rebuild.advanceTo(++steps);
