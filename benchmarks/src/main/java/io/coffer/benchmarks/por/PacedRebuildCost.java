@@ -5,6 +5,7 @@ import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.HierarchicalLog;
+import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.LogState;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.PacedCRebuild;
@@ -13,12 +14,18 @@ import io.coffer.por.code.VectorSource;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleRootStream;
 import io.coffer.por.merkle.MerkleTree;
+import io.coffer.por.store.DirectoryStorage;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
  * What a C rebuild costs the write that waits for it, one-shot (today's epoch end) against paced
@@ -32,14 +39,16 @@ import java.util.SplittableRandom;
  * down, 2n up).
  *
  * <p>Usage: {@code java -Xmx3g -cp "benchmarks/target/classes:benchmarks/target/lib/*"
- * io.coffer.benchmarks.por.PacedRebuildCost SERVER_K ROUNDS CLIENT_K_FROM CLIENT_K_TO} (e.g. {@code 14 3 16 20}).
+ * io.coffer.benchmarks.por.PacedRebuildCost SERVER_K ROUNDS CLIENT_K_FROM CLIENT_K_TO} (e.g. {@code 14 3 16 20});
+ * {@code -Dcoffer.por.files=true} puts C in the embedded server's files ({@link DirectoryStorage} in a temporary
+ * directory) instead of memory.
  */
 public final class PacedRebuildCost {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private PacedRebuildCost() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws IOException {
         int serverK = Integer.parseInt(args[0]);
         int rounds = Integer.parseInt(args[1]);
         int clientFrom = Integer.parseInt(args[2]);
@@ -50,15 +59,30 @@ public final class PacedRebuildCost {
         }
     }
 
-    private static void server(int k, int rounds) {
+    private static void server(int k, int rounds) throws IOException {
+        if (!Boolean.getBoolean("coffer.por.files")) {
+            server(k, rounds, new MemoryLevelStore(new CodeParameters(k), PorMixBenchmark.WIDTH), "in memory");
+            return;
+        }
+        Path dir = Files.createTempDirectory("paced-rebuild");
+        try (DirectoryStorage storage = DirectoryStorage.open(dir, k, 0, PorMixBenchmark.BLOCK_BYTES,
+                PorMixBenchmark.WIDTH)) {
+            server(k, rounds, storage.cVectors(), "C in the server's files (page cache, no force)");
+        } finally {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void server(int k, int rounds, LevelStore store, String where) {
         CodeParameters params = new CodeParameters(k);
         int[][] u = PorMixBenchmark.randomVectors(new SplittableRandom(7), params.n());
         VectorSource source = (i, into) -> System.arraycopy(u[i], 0, into, 0, into.length);
-        MemoryLevelStore store = new MemoryLevelStore(params, PorMixBenchmark.WIDTH);
         double mib = (double) PorMixBenchmark.BLOCK_BYTES * params.n() / (1 << 20);
-        System.out.printf(Locale.ROOT, "server: k = %d, %d blocks of %d bytes (%.0f MiB of U), %d units, %d per write"
-                + " over %d writes%n", k, params.n(), PorMixBenchmark.BLOCK_BYTES, mib, PacedCRebuild.totalUnits(k),
-                PacedCRebuild.unitsPerStep(k), PacedCRebuild.stepsToComplete(k));
+        System.out.printf(Locale.ROOT, "server: k = %d, %d blocks of %d bytes (%.0f MiB of U), %s, %d units, %d per"
+                + " write over %d writes%n", k, params.n(), PorMixBenchmark.BLOCK_BYTES, mib, where,
+                PacedCRebuild.totalUnits(k), PacedCRebuild.unitsPerStep(k), PacedCRebuild.stepsToComplete(k));
         for (int round = -1; round < rounds; round++) {
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             long wall0 = System.nanoTime();
