@@ -2,6 +2,7 @@ package io.coffer.por.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -149,6 +150,56 @@ class PacedCRebuildTest {
                 random));
         assertThat(decoded[ahead]).isNotEqualTo(atSnapshot[ahead]);
         assertThat(decoded).isEqualTo(u);
+    }
+
+    @Test
+    void theClientsPacedSimulationOverChecksumsMatchesTheServersCUnlessACopyOnWriteCopyWasLost() {
+        // sigma = M * B commutes with the rebuild (section 5.4), paced or not: a client may pace its simulation too,
+        // and a server that lost a copy (or read a block's post-snapshot bytes) holds a C its checksums do not match
+        SplittableRandom random = new SplittableRandom(47);
+        int k = 7;
+        CodeParameters params = new CodeParameters(k);
+        int width = 12;
+        int rho = 5;
+        int[][] m = new int[rho][];
+        for (int r = 0; r < rho; r++) {
+            m[r] = CodeVectors.random(random, width);
+        }
+        int[][] u = CodeVectors.taggedU(random, params.n(), width);
+        int[][] sums = new int[u.length][];
+        for (int i = 0; i < u.length; i++) {
+            sums[i] = HierarchicalLogTest.checksum(m, u[i]);
+        }
+        CopyOnWriteSnapshot snapshot = new CopyOnWriteSnapshot(CodeVectors.source(u), width);
+        VectorSource losesCopies = CodeVectors.source(u); // U as it is: every overwritten block's copy lost
+        MemoryLevelStore honest = new MemoryLevelStore(params, width);
+        MemoryLevelStore careless = new MemoryLevelStore(params, width);
+        MemoryLevelStore simulated = new MemoryLevelStore(params, rho);
+        PacedCRebuild server = new PacedCRebuild(params, snapshot, honest, params.cLevel());
+        PacedCRebuild lossy = new PacedCRebuild(params, losesCopies, careless, params.cLevel());
+        PacedCRebuild client = new PacedCRebuild(params, CodeVectors.source(sums), simulated, params.cLevel());
+        for (long step = 1; !server.complete(); step++) {
+            int index = random.nextInt(params.n());
+            snapshot.beforeOverwrite(index);
+            u[index] = BlockTag.tag(CodeVectors.random(random, width - 1), index);
+            server.advanceTo(step);
+            lossy.advanceTo(step);
+            client.advanceTo(step);
+        }
+        int mismatches = 0;
+        for (Part part : Part.values()) {
+            int[][] coded = honest.copy(params.cLevel(), part);
+            int[][] codedCarelessly = careless.copy(params.cLevel(), part);
+            int[][] expected = simulated.copy(params.cLevel(), part);
+            for (int j = 0; j < params.n(); j++) {
+                assertThat(HierarchicalLogTest.checksum(m, coded[j])).isEqualTo(expected[j]);
+                if (!Arrays.equals(HierarchicalLogTest.checksum(m, codedCarelessly[j]), expected[j])) {
+                    mismatches++;
+                }
+            }
+        }
+        // a block overwritten ahead of the rebuild changes every vector of C it is mixed into: all of them
+        assertThat(mismatches).isEqualTo(2 * params.n());
     }
 
     @Test
