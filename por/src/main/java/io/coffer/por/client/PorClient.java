@@ -18,6 +18,7 @@ import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
+import io.coffer.por.merkle.MerkleRootStream;
 import io.coffer.por.merkle.MerkleTree;
 import io.coffer.por.server.LeafProof;
 import io.coffer.por.server.PorServer;
@@ -431,12 +432,12 @@ public final class PorClient {
         atCapacity(k);
         try {
             List<byte[]> sealedU = downloadSealedU();
-            MerkleTree tree = treeOf(sealedU);
+            byte[] root = MerkleRootStream.of(sealedU);
             // opens each checksum: throws unless this client sealed it there
             SealedLevel c = encodeC(sealedU, epoch - 1, cParams);
             server.resync(epoch, c);
             traffic.up(8 + c.wireBytes());
-            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), tree.root()));
+            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), root));
         } finally {
             atCapacity(state.k()); // the state's: the server's when the resync passed, else the reserved one's
         }
@@ -505,7 +506,7 @@ public final class PorClient {
     /** CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied. */
     private void rebuildC() {
         List<byte[]> sealedU = downloadSealedU();
-        if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
+        if (!Arrays.equals(MerkleRootStream.of(sealedU), state.root())) {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
         long epoch = state.hLog().epoch();

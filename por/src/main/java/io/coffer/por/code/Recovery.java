@@ -60,6 +60,18 @@ public final class Recovery {
      *     block of U (the code vectors were damaged, not merely lost)
      */
     public int[][] recover(List<LogRun> runs, PartReader h, PartReader c) {
+        return recover(c, List.of(new Layer(runs, h)));
+    }
+
+    /** Runs of one H and their reader: a paced C rebuild's window has two, the frozen epoch's and the current. */
+    public record Layer(List<LogRun> runs, PartReader h) {}
+
+    /**
+     * The n tagged vectors of the current U from C and the layers of H oldest first, each layer's runs oldest first: in
+     * a paced C rebuild's window, the old C, the ended epoch's frozen runs, then the current runs. The same decoding
+     * as for one H, replayed layer after layer.
+     */
+    public int[][] recover(PartReader c, List<Layer> layers) {
         int cLevel = cParams.cLevel();
         int[][] u = new LevelDecoder(cParams).decodeC(c.read(cLevel, Part.X), c.read(cLevel, Part.Y));
         for (int i = 0; i < u.length; i++) {
@@ -70,7 +82,15 @@ public final class Recovery {
         }
         int blockWidth = u[0].length;
         LevelDecoder decoder = new LevelDecoder(hParams);
-        for (LogRun run : runs) {
+        for (Layer layer : layers) {
+            replay(layer, decoder, u, blockWidth);
+        }
+        return u;
+    }
+
+    private void replay(Layer layer, LevelDecoder decoder, int[][] u, int blockWidth) {
+        PartReader h = layer.h();
+        for (LogRun run : layer.runs()) {
             int from = run.offset();
             int to = from + run.size();
             int[][] writes = decoder.decode(run.level(), run.start(),
@@ -90,6 +110,5 @@ public final class Recovery {
                 }
             }
         }
-        return u;
     }
 }

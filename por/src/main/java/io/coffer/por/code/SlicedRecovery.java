@@ -100,9 +100,23 @@ public final class SlicedRecovery {
      *     block of U (the code vectors were damaged, not merely lost)
      */
     public int[][] recover(List<LogRun> runs, SliceReader h, SliceReader c, int[] indices) {
+        return recover(c, List.of(new Layer(runs, h)), indices);
+    }
+
+    /** Runs of one H and their reader, as {@link Recovery.Layer}: a paced C rebuild's window has two. */
+    public record Layer(List<LogRun> runs, SliceReader h) {}
+
+    /** A run and the reader of the H it belongs to. */
+    private record Run(LogRun run, SliceReader h) {}
+
+    /**
+     * The tagged vectors of U[indices], in the order asked, from C and the layers of H oldest first ({@link
+     * Recovery#recover(Recovery.PartReader, List)}).
+     */
+    public int[][] recover(SliceReader c, List<Layer> layers, int[] indices) {
         int[] rows = distinct(indices);
         int[][] blocks = new int[rows.length][blockWidth];
-        recover(runs, h, c, rows, (row, from, elements, offset, length) ->
+        recover(c, layers, rows, (row, from, elements, offset, length) ->
                 System.arraycopy(elements, offset, blocks[row], from, length));
         int[][] out = new int[indices.length][];
         for (int i = 0; i < indices.length; i++) {
@@ -120,6 +134,17 @@ public final class SlicedRecovery {
      *     are not distinct and ascending
      */
     public void recover(List<LogRun> runs, SliceReader h, SliceReader c, int[] rows, Sink sink) {
+        recover(c, List.of(new Layer(runs, h)), rows, sink);
+    }
+
+    /** As {@link #recover(List, SliceReader, SliceReader, int[], Sink)}, from C and the layers of H oldest first. */
+    public void recover(SliceReader c, List<Layer> layers, int[] rows, Sink sink) {
+        List<Run> runs = new ArrayList<>();
+        for (Layer layer : layers) {
+            for (LogRun run : layer.runs()) {
+                runs.add(new Run(run, layer.h()));
+            }
+        }
         for (int i = 0; i < rows.length; i++) {
             if (rows[i] < 0 || rows[i] >= cParams.n()) {
                 throw new IllegalArgumentException("block index " + rows[i] + " outside [0, " + cParams.n() + ")");
@@ -132,11 +157,11 @@ public final class SlicedRecovery {
         Arrays.fill(sources, Source.C);
         checkCTags(c);
         for (int r = 0; r < runs.size(); r++) {
-            findWrites(r, runs.get(r), h, rows, sources);
+            findWrites(r, runs.get(r).run(), runs.get(r).h(), rows, sources);
         }
         decodeC(c, rows, sources, sink);
         for (int r = 0; r < runs.size(); r++) {
-            decodeRun(r, runs.get(r), h, sources, sink);
+            decodeRun(r, runs.get(r).run(), runs.get(r).h(), sources, sink);
         }
     }
 

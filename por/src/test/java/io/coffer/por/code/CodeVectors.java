@@ -1,6 +1,7 @@
 package io.coffer.por.code;
 
 import io.coffer.por.field.Zp;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -40,6 +41,37 @@ final class CodeVectors {
             }
         }
         return new int[][][] {x, y};
+    }
+
+    /** n vectors of {@code width} elements, the last of each its tag (index + 1): a U. */
+    static int[][] taggedU(SplittableRandom random, int n, int width) {
+        int[][] u = new int[n][];
+        for (int i = 0; i < n; i++) {
+            u[i] = BlockTag.tag(random(random, width - 1), i);
+        }
+        return u;
+    }
+
+    static int[][] copyOf(int[][] vectors) {
+        int[][] copy = new int[vectors.length][];
+        for (int i = 0; i < vectors.length; i++) {
+            copy[i] = vectors[i].clone();
+        }
+        return copy;
+    }
+
+    /** {@code vectors} as they are when read (not a copy). */
+    static VectorSource source(int[][] vectors) {
+        return (i, into) -> System.arraycopy(vectors[i], 0, into, 0, into.length);
+    }
+
+    /** C (level k + 1 of {@code store}) equals the one-shot CRebuild of {@code u}. */
+    static boolean cIsTheCodeOf(CodeParameters params, MemoryLevelStore store, int[][] u) {
+        MemoryLevelStore expected = new MemoryLevelStore(params, u[0].length);
+        new HierarchicalLog(params, expected, LogState.empty(params.k())).rebuildC(source(u));
+        int c = params.cLevel();
+        return Arrays.deepEquals(store.copy(c, Part.X), expected.copy(c, Part.X))
+                && Arrays.deepEquals(store.copy(c, Part.Y), expected.copy(c, Part.Y));
     }
 
     /** A reader of H that has lost, at random, half of the code vectors of every run in {@code runs}. */

@@ -44,8 +44,9 @@ class DeamortizedLogTest {
         int k = 12;
         CodeParameters params = new CodeParameters(k);
         SplittableRandom random = new SplittableRandom(22);
-        CountingStore deamortizedStore = new CountingStore(new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS));
-        CountingStore amortizedStore = new CountingStore(new MemoryLevelStore(params, 2));
+        CountingLevelStore deamortizedStore =
+                new CountingLevelStore(new MemoryLevelStore(params, 2, DeamortizedLog.SLOTS));
+        CountingLevelStore amortizedStore = new CountingLevelStore(new MemoryLevelStore(params, 2));
         DeamortizedLog deamortized = new DeamortizedLog(params, deamortizedStore, LogState.empty(k));
         HierarchicalLog amortized = new HierarchicalLog(params, amortizedStore, LogState.empty(k));
         int bound = 2 + 4 * (k - 1); // the level-0 run, then per merged level 2 parts * (2 reads, 2 writes)
@@ -97,32 +98,5 @@ class DeamortizedLogTest {
             }
         }
         assertThat(log.state().epoch()).isEqualTo(4);
-    }
-
-    /** Counts the vector reads and writes a log makes. */
-    private static final class CountingStore extends ForwardingLevelStore {
-        long reads;
-        long writes;
-
-        CountingStore(LevelStore inner) {
-            super(inner);
-        }
-
-        void reset() {
-            reads = 0;
-            writes = 0;
-        }
-
-        @Override
-        public void read(int level, Part part, int index, int[] into) {
-            reads++;
-            super.read(level, part, index, into);
-        }
-
-        @Override
-        public void write(int level, Part part, int index, int[] vector) {
-            writes++;
-            super.write(level, part, index, vector);
-        }
     }
 }
