@@ -11,18 +11,23 @@ import java.util.zip.CRC32C;
  * Everything the PoR client keeps between operations, O(1) in n: the block size; the batch exponent b; H's log state
  * (capacity exponent k - b, the batches t of this epoch, whose bits say which levels are filled, and the epoch, which
  * is also C's); the blocks written into the pending batch and the checksum of that partial batch (so the batch's
- * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums.
+ * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums; whether
+ * the current epoch has a paced C rebuild's window ({@code window}: its epoch ended on a server that paces, not on an
+ * initialisation, a resync or a grow), which with t gives the switch point.
  *
- * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 2, block size (4), b (1), H's log state (16: k - b,
- * t, epoch), pending blocks (4), the pending batch's checksum (20), master key (32), root (32), CRC-32C of what
- * precedes (4), so a torn or altered file is refused, not misread.
+ * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 3, block size (4), b (1), H's log state (16: k - b,
+ * t, epoch), pending blocks (4), the pending batch's checksum (20), master key (32), root (32), flags (1: bit 0 the
+ * window), CRC-32C of what precedes (4), so a torn or altered file is refused, not misread. Version 2 (no flags
+ * byte, {@link #BYTES_V2} bytes) is read as an epoch without a window.
  */
 public record ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
-        byte[] masterKey, byte[] root) {
+        byte[] masterKey, byte[] root, boolean window) {
     public static final int BYTES = 4 + 1 + 4 + 1 + LogState.SERIALIZED_BYTES + 4 + Checksum.BYTES + 32
-            + MerkleHash.BYTES + 4;
+            + MerkleHash.BYTES + 1 + 4;
+    /** The size of a version-2 state, written before the window's flag. */
+    public static final int BYTES_V2 = BYTES - 1;
     private static final byte[] MAGIC = {'C', 'P', 'O', 'R'};
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
 
     public ClientState {
         if (blockBytes <= 0) {
@@ -39,6 +44,12 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         }
         masterKey = masterKey.clone();
         root = root.clone();
+    }
+
+    /** A state whose epoch has no window. */
+    public ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
+            byte[] masterKey, byte[] root) {
+        this(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, false);
     }
 
     /** A fresh state for 2^k blocks, before C is first built. */
@@ -63,13 +74,19 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     }
 
     public ClientState with(LogState newHLog, int newPending, Checksum newPendingChecksum, byte[] newRoot) {
-        return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot);
+        return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot,
+                window);
+    }
+
+    /** This state with the window's flag set to {@code hasWindow} (a new epoch's). */
+    public ClientState withWindow(boolean hasWindow) {
+        return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, hasWindow);
     }
 
     public byte[] toBytes() {
         ByteBuffer out = ByteBuffer.allocate(BYTES);
         out.put(MAGIC).put(VERSION).putInt(blockBytes).put((byte) batchExponent).put(hLog.toBytes()).putInt(pending)
-                .put(pendingChecksum.toBytes()).put(masterKey).put(root);
+                .put(pendingChecksum.toBytes()).put(masterKey).put(root).put((byte) (window ? 1 : 0));
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, BYTES - 4);
         out.putInt((int) crc.getValue());
@@ -77,7 +94,7 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     }
 
     public static ClientState fromBytes(byte[] bytes) {
-        if (bytes.length != BYTES) {
+        if (bytes.length != BYTES && bytes.length != BYTES_V2) {
             throw new IllegalArgumentException("PoR client state must be " + BYTES + " bytes, got " + bytes.length);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
@@ -87,12 +104,14 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
             throw new IllegalArgumentException("not a PoR client state (bad magic)");
         }
         byte version = in.get();
-        if (version != VERSION) {
-            throw new IllegalArgumentException("unsupported PoR client state version " + version);
+        int size = version == VERSION ? BYTES : BYTES_V2;
+        if ((version != VERSION && version != 2) || bytes.length != size) {
+            throw new IllegalArgumentException("unsupported PoR client state version " + version + " of "
+                    + bytes.length + " bytes");
         }
         CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, BYTES - 4);
-        if (ByteBuffer.wrap(bytes, BYTES - 4, 4).getInt() != (int) crc.getValue()) {
+        crc.update(bytes, 0, size - 4);
+        if (ByteBuffer.wrap(bytes, size - 4, 4).getInt() != (int) crc.getValue()) {
             throw new IllegalArgumentException("PoR client state fails its CRC-32C: torn or altered");
         }
         int blockBytes = in.getInt();
@@ -106,15 +125,19 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         in.get(key);
         byte[] root = new byte[MerkleHash.BYTES];
         in.get(root);
+        int flags = version == VERSION ? in.get() : 0;
+        if ((flags & ~1) != 0) {
+            throw new IllegalArgumentException("PoR client state has unknown flags " + flags);
+        }
         return new ClientState(blockBytes, batchExponent, LogState.fromBytes(log), pending, Checksum.fromBytes(sum),
-                key, root);
+                key, root, flags == 1);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ClientState s && blockBytes == s.blockBytes && batchExponent == s.batchExponent
                 && hLog.equals(s.hLog) && pending == s.pending && pendingChecksum.equals(s.pendingChecksum)
-                && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root);
+                && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root) && window == s.window;
     }
 
     @Override
@@ -125,6 +148,6 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     @Override
     public String toString() {
         return "ClientState[blockBytes=" + blockBytes + ", b=" + batchExponent + ", hLog=" + hLog + ", pending="
-                + pending + "]"; // never the key
+                + pending + ", window=" + window + "]"; // never the key
     }
 }

@@ -15,6 +15,7 @@ import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.DeamortizedSchedule;
 import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
@@ -353,39 +354,13 @@ public final class PorClient {
     public record Fetched(int index, ProvenBlock proven, byte[] root) {}
 
     /**
-     * One audit: lambda random code blocks of C, and lambda of each current run of H (the runs that hold every write
-     * of the epoch, {@link DeamortizedSchedule#runs}), each set checked through its aggregate (two challenges: C's
-     * vectors are blocks, H's are batches, under different checksum matrices).
+     * One audit ({@link ClientAudit}): C and the current runs of H, in a paced C rebuild's window before its switch
+     * point the old C and the ended epoch's frozen runs as well.
      */
     public AuditVerdict audit() {
-        LogState log = state.hLog();
-        AuditVerdict c = audit(List.of(AuditedRegion.c(2L * cParams.n(), SealClock.cTime(log.epoch(), cParams.k()))),
-                blockKey);
-        List<AuditedRegion> levels = new ArrayList<>();
-        long epochTime = SealClock.hEpochTime(log.epoch(), hParams.k());
-        for (LogRun run : DeamortizedSchedule.runs(hParams.k(), log.t())) {
-            levels.add(AuditedRegion.run(run.level(), run.start() >> run.level(), epochTime));
-        }
-        if (levels.isEmpty() || !c.passed()) {
-            return c;
-        }
-        AuditVerdict h = audit(levels, batchKey);
-        return h.passed() ? AuditVerdict.pass(c.blocksSampled() + h.blocksSampled())
-                : AuditVerdict.fail(c.blocksSampled() + h.blocksSampled(), h.reason());
+        return new ClientAudit(server, planner, sealer, traffic, blockKey, batchKey).audit(state);
     }
 
-    private AuditVerdict audit(List<AuditedRegion> regions, ChecksumKey key) {
-        AuditPlanner.Plan plan = planner.plan(regions);
-        traffic.up(plan.challenge().wireBytes());
-        AuditResponse response;
-        try {
-            response = server.audit(plan.challenge());
-        } catch (RuntimeException e) {
-            return AuditVerdict.fail(plan.challenge().size(), "the server could not answer: " + e.getMessage());
-        }
-        traffic.down(response.wireBytes());
-        return new AuditVerifier(key, sealer).verify(plan, response);
-    }
     /**
      * Repairs blocks of U: the server decodes them from C and H, the client checks each against its Merkle-verified
      * checksum, and only then lets the server store it back. Throws if any decoded block fails its check.
@@ -428,7 +403,8 @@ public final class PorClient {
             throw new PorVerificationException("no epoch is left to resynchronise to");
         }
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
-        update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
+        update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root())
+                .withWindow(false));
         atCapacity(k);
         try {
             List<byte[]> sealedU = downloadSealedU();
@@ -437,7 +413,7 @@ public final class PorClient {
             SealedLevel c = encodeC(sealedU, epoch - 1, cParams);
             server.resync(epoch, c);
             traffic.up(8 + c.wireBytes());
-            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), root));
+            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), root).withWindow(false));
         } finally {
             atCapacity(state.k()); // the state's: the server's when the resync passed, else the reserved one's
         }
@@ -480,7 +456,8 @@ public final class PorClient {
         SealedLevel c = encodeC(grownU, epoch - 1, grown);
         server.grow(k, epoch, c);
         traffic.up(12 + c.wireBytes());
-        ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root);
+        ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root)
+                .withWindow(false);
         atCapacity(k);
         update(next);
     }
@@ -513,7 +490,10 @@ public final class PorClient {
         SealedLevel c = encodeC(sealedU, epoch, cParams);
         server.rebuildC(c);
         traffic.up(c.wireBytes());
-        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
+        // asked after the rebuild, so its answer is the one that applied; a new store's first C has no window
+        boolean window = epoch != 0 && server.pacesCRebuild();
+        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root())
+                .withWindow(window));
     }
 
     private List<byte[]> downloadSealedU() {

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.code.LogState;
 import io.coffer.por.merkle.MerkleTree;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +22,10 @@ class ClientStateTest {
     @Test
     void theEncodingRoundTripsAndIsSmallAndIndependentOfN() {
         byte[] bytes = state.toBytes();
-        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(118);
+        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(119);
         assertThat(ClientState.fromBytes(bytes)).isEqualTo(state);
+        ClientState windowed = state.withWindow(true);
+        assertThat(ClientState.fromBytes(windowed.toBytes())).isEqualTo(windowed).isNotEqualTo(state);
         ClientState small = ClientState.empty(4096, 3, 0, HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(8));
         assertThat(small.toBytes()).hasSize(ClientState.BYTES);
     }
@@ -34,6 +39,21 @@ class ClientStateTest {
             assertThatThrownBy(() -> ClientState.fromBytes(altered)).isInstanceOf(IllegalArgumentException.class);
         }
         assertThatThrownBy(() -> ClientState.fromBytes(new byte[117])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aVersionTwoStateWithoutTheFlagsByteReadsAsAnEpochWithoutAWindow() {
+        byte[] v3 = state.toBytes();
+        byte[] v2 = Arrays.copyOf(v3, ClientState.BYTES_V2);
+        v2[4] = 2;
+        CRC32C crc = new CRC32C();
+        crc.update(v2, 0, v2.length - 4);
+        ByteBuffer.wrap(v2, v2.length - 4, 4).putInt((int) crc.getValue());
+        ClientState read = ClientState.fromBytes(v2);
+        assertThat(read).isEqualTo(state);
+        assertThat(read.window()).isFalse();
+        v2[4] = 3; // a version-3 state of the version-2 length
+        assertThatThrownBy(() -> ClientState.fromBytes(v2)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
