@@ -488,10 +488,10 @@ public final class PorClient {
         }
         long epoch = state.hLog().epoch();
         SealedLevel c = encodeC(sealedU, epoch, cParams);
+        // asked first, so a lost answer leaves the client before the rebuild; a new store's first C has no window
+        boolean window = epoch != 0 && server.pacesCRebuild();
         server.rebuildC(c);
         traffic.up(c.wireBytes());
-        // asked after the rebuild, so its answer is the one that applied; a new store's first C has no window
-        boolean window = epoch != 0 && server.pacesCRebuild();
         update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root())
                 .withWindow(window));
     }
