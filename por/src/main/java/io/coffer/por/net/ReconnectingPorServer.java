@@ -160,9 +160,9 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
+    public void resize(int k, long epoch, SealedLevel c) {
         once(s -> {
-            s.grow(k, epoch, c);
+            s.resize(k, epoch, c);
             parameters = s.parameters();
             return null;
         });

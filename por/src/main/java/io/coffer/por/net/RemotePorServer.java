@@ -133,8 +133,8 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
 
     /** The server grows; then this side's bounds are those of the new k (as a new handshake would state them). */
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
-        if (k <= k() || k > maxK) {
+    public void resize(int k, long epoch, SealedLevel c) {
+        if (k <= k() || k > maxK) { // GROW only: shrinking over the protocol is not built
             throw new IllegalArgumentException("the server grows from k = " + k() + " up to " + maxK + ", not to " + k);
         }
         ok(call(MessageType.GROW, codec.grow(k, epoch, c), MessageType.OK));

@@ -313,15 +313,18 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * capacity: a kill -9 at any instant leaves the old store (no record) or one that the next open grows.
      */
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
+    public void resize(int k, long epoch, SealedLevel c) {
         recordGrow(k, epoch, c);
         completeGrow();
     }
 
-    /** The first half of {@link #grow}: checked and recorded; a server killed now grows when it is next opened. */
+    /** The first half of {@link #resize}: checked and recorded; a server killed now grows when it is next opened. */
     void recordGrow(int k, long epoch, SealedLevel c) {
         usable();
-        inner.checkGrow(k, maxK, epoch, c);
+        if (k < k()) {
+            throw new UnsupportedOperationException("PoR server in " + dir + ": shrinking a store in files is not built");
+        }
+        inner.checkResize(k, maxK, epoch, c);
         try {
             journal.force();
             storage.force();
@@ -333,7 +336,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** The second half of {@link #grow}: the recorded grow made, and the server reopened at the new capacity. */
+    /** The second half of {@link #resize}: the recorded grow made, and the server reopened at the new capacity. */
     private void completeGrow() {
         try {
             inner.discardPreparedDecode();

@@ -158,7 +158,7 @@ class JournaledGrowTest {
     private static void killedOnceRecorded(JournaledPorServer server, PorClient client, int k) {
         PorServer killedOnGrow = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
                 new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("grow")) {
+                    if (method.getName().equals("resize")) {
                         server.recordGrow((int) args[0], (long) args[1], (SealedLevel) args[2]);
                         server.haltAsKilled();
                         throw new IllegalStateException("killed");
