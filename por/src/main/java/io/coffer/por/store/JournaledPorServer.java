@@ -314,16 +314,14 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      */
     @Override
     public void resize(int k, long epoch, SealedLevel c) {
+        int from = k();
         recordGrow(k, epoch, c);
-        completeGrow();
+        completeGrow(from);
     }
 
     /** The first half of {@link #resize}: checked and recorded; a server killed now grows when it is next opened. */
     void recordGrow(int k, long epoch, SealedLevel c) {
         usable();
-        if (k < k()) {
-            throw new UnsupportedOperationException("PoR server in " + dir + ": shrinking a store in files is not built");
-        }
         inner.checkResize(k, maxK, epoch, c);
         try {
             journal.force();
@@ -337,7 +335,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     }
 
     /** The second half of {@link #resize}: the recorded grow made, and the server reopened at the new capacity. */
-    private void completeGrow() {
+    private void completeGrow(int from) {
         try {
             inner.discardPreparedDecode();
             failed = true; // until reopened: the journal and the storage are closed
@@ -356,7 +354,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             baseSegment = grown.baseSegment;
             callsSinceCheckpoint = grown.callsSinceCheckpoint;
             failed = false;
-            LOG.info("PoR server in {}: grown to 2^{} blocks", dir, k());
+            LOG.info("PoR server in {}: {} to 2^{} blocks", dir, k() < from ? "shrunk" : "grown", k());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("PoR server: a recorded grow could not be made; restart the server", e);
         }

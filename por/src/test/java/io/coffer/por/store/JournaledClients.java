@@ -1,17 +1,22 @@
 package io.coffer.por.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.server.PorServer;
+import io.coffer.por.server.SealedLevel;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -102,5 +107,27 @@ final class JournaledClients {
             return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
                     .toList();
         }
+    }
+
+    /**
+     * {@code resize} (a grow or shrink of {@code client}) reaches the server, which records it and is killed before it
+     * makes it.
+     */
+    static void killedOnceRecorded(JournaledPorServer server, PorClient client, Consumer<PorClient> resize) {
+        PorServer killedOnResize = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
+                new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("resize")) {
+                        server.recordGrow((int) args[0], (long) args[1], (SealedLevel) args[2]);
+                        server.haltAsKilled();
+                        throw new IllegalStateException("killed");
+                    }
+                    try {
+                        return method.invoke(server, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        PorClient resizing = new PorClient(killedOnResize, client.state(), new SecureRandom(), s -> { });
+        assertThatThrownBy(() -> resize.accept(resizing)).hasMessageContaining("killed");
     }
 }
