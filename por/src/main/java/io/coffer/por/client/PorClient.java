@@ -467,8 +467,8 @@ public final class PorClient {
 
     /**
      * Consolidation (appendix A.3): the store shrinks to 2^{@code k} blocks, every index from 2^k on holding the empty
-     * block (never written or deleted); {@link StoreResize}. Throws {@link IllegalStateException}, changing nothing,
-     * when one does not.
+     * block (never written or deleted); {@link StoreResize}. Throws {@link BlocksInUseException}, changing nothing,
+     * when some do not.
      */
     public void shrink(int k) {
         resize.shrink(k);

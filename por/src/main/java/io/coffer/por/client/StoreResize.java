@@ -77,12 +77,15 @@ final class StoreResize {
                 root = MerkleHash.node(root, MerkleTree.emptyRoot(size));
             }
         } else {
+            List<Integer> inUse = new ArrayList<>();
             for (int i = n; i < sealedU.size(); i++) {
                 byte[] sealed = sealedU.get(i);
                 if (sealed != null && !sealer.openU(i, sealed).equals(client.neverWritten(i))) {
-                    throw new IllegalStateException("block " + i + " is in use: a store shrinks to 2^" + k
-                            + " blocks only when every index from " + n + " on holds the empty block");
+                    inUse.add(i);
                 }
+            }
+            if (!inUse.isEmpty()) {
+                throw new BlocksInUseException(k, inUse);
             }
             resized = new ArrayList<>(sealedU.subList(0, n));
             root = client.treeOf(resized).root();
