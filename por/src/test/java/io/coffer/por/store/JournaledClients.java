@@ -130,4 +130,18 @@ final class JournaledClients {
         PorClient resizing = new PorClient(killedOnResize, client.state(), new SecureRandom(), s -> { });
         assertThatThrownBy(() -> resize.accept(resizing)).hasMessageContaining("killed");
     }
+
+    /**
+     * {@code resize} recorded and the server killed ({@link #killedOnceRecorded}), the next open making it, then killed
+     * before the record's delete: the record is put back, as such a kill leaves it. The resized store's k is checked.
+     */
+    static void resizedWithItsRecordPutBack(Path dir, JournaledPorServer killed, PorClient client,
+            Consumer<PorClient> resize, int k) throws IOException {
+        killedOnceRecorded(killed, client, resize);
+        byte[] record = Files.readAllBytes(dir.resolve(StoreGrowth.FILE));
+        JournaledPorServer resized = JournaledPorServer.open(dir, null);
+        assertThat(resized.k()).isEqualTo(k);
+        resized.haltAsKilled();
+        Files.write(dir.resolve(StoreGrowth.FILE), record);
+    }
 }

@@ -101,12 +101,8 @@ class JournaledGrowTest {
     void aGrowCompletedAgainAfterAKillBeforeItsRecordWasDeletedChangesNothing() throws IOException {
         JournaledPorServer killed = JournaledPorServer.open(dir, INITIAL);
         byte[][] expected = filled(killed);
-        JournaledClients.killedOnceRecorded(killed, clients.resume(killed), c -> c.grow(K + 1));
-        byte[] record = Files.readAllBytes(dir.resolve(StoreGrowth.FILE));
-        JournaledPorServer grown = JournaledPorServer.open(dir, null);
-        assertThat(grown.k()).isEqualTo(K + 1);
-        grown.haltAsKilled();
-        Files.write(dir.resolve(StoreGrowth.FILE), record); // as if killed before the record's delete
+        // as if killed before the record's delete
+        JournaledClients.resizedWithItsRecordPutBack(dir, killed, clients.resume(killed), c -> c.grow(K + 1), K + 1);
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             PorClient client = clients.resume(server);

@@ -121,12 +121,8 @@ class JournaledShrinkTest {
     void aShrinkCompletedAgainAfterAKillBeforeItsRecordWasDeletedChangesNothing() throws IOException {
         JournaledPorServer killed = JournaledPorServer.open(dir, INITIAL);
         byte[][] expected = grownAndEmptiedAbove(killed);
-        JournaledClients.killedOnceRecorded(killed, clients.resume(killed), c -> c.shrink(K + 1));
-        byte[] record = Files.readAllBytes(dir.resolve(StoreGrowth.FILE));
-        JournaledPorServer shrunk = JournaledPorServer.open(dir, null);
-        assertThat(shrunk.k()).isEqualTo(K + 1);
-        shrunk.haltAsKilled();
-        Files.write(dir.resolve(StoreGrowth.FILE), record); // as if killed before the record's delete
+        // as if killed before the record's delete
+        JournaledClients.resizedWithItsRecordPutBack(dir, killed, clients.resume(killed), c -> c.shrink(K + 1), K + 1);
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.k()).isEqualTo(K + 1);
