@@ -70,40 +70,37 @@ class AdversarialShrinkTest {
         assertThat(client.audit().passed()).isFalse();
     }
 
-    @Test
-    void aBlockServedAsItWasBeforeTheShrinkIsRejected() {
+    /**
+     * A server that answers reads of block {@code index} after the shrink with what it served before it (taken once
+     * {@code before} has run on the filled client) is rejected with {@code message}.
+     */
+    private void assertAStaleReadIsRejected(int index, java.util.function.Consumer<PorClient> before,
+            String message) {
         MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
-        ProvenBlock[] before = new ProvenBlock[1];
+        ProvenBlock[] stale = new ProvenBlock[1];
         PorClient client = upperHalfDeleted(new ForwardingPorServer(honest) {
             @Override
-            public ProvenBlock read(int index) {
-                return index == 3 && before[0] != null ? before[0] : inner.read(index);
+            public ProvenBlock read(int i) {
+                return i == index && stale[0] != null ? stale[0] : inner.read(i);
             }
         });
-        before[0] = honest.read(3); // the larger tree's path, the block as it is now
-        client.write(3, randomBlock()); // the version the shrink must keep
+        stale[0] = honest.read(index); // the larger tree's path, the block as it is now
+        before.accept(client);
 
         client.shrink(K - 1);
 
-        assertThatThrownBy(() -> client.read(3)).isInstanceOf(PorVerificationException.class);
+        assertThatThrownBy(() -> client.read(index)).isInstanceOf(PorVerificationException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void aBlockServedAsItWasBeforeTheShrinkIsRejected() {
+        assertAStaleReadIsRejected(3, c -> c.write(3, randomBlock()), ""); // the version the shrink must keep
     }
 
     @Test
     void aBlockServedWithTheLargerTreesPathIsRejected() {
-        MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
-        ProvenBlock[] larger = new ProvenBlock[1];
-        PorClient client = upperHalfDeleted(new ForwardingPorServer(honest) {
-            @Override
-            public ProvenBlock read(int index) {
-                return index == 2 && larger[0] != null ? larger[0] : inner.read(index);
-            }
-        });
-        larger[0] = honest.read(2); // the same block, its path in the tree of 2^K leaves
-
-        client.shrink(K - 1);
-
-        assertThatThrownBy(() -> client.read(2)).isInstanceOf(PorVerificationException.class)
-                .hasMessageContaining("depth");
+        assertAStaleReadIsRejected(2, c -> { }, "depth"); // the same block, its path of 2^K leaves
     }
 
     @Test

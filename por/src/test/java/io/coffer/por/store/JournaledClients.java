@@ -75,6 +75,14 @@ final class JournaledClients {
         }
     }
 
+    /** The content is there, {@code more} writes and a flush go on, and it is there again. */
+    void assertGoesOn(PorClient client, byte[][] expected, int more) {
+        assertContent(client, expected);
+        writeRandom(client, expected, more);
+        client.flush();
+        assertContent(client, expected);
+    }
+
     /** A client resumed on {@code server}: the content is there, {@code more} writes go on, and it is there again. */
     PorClient assertResumes(PorServer server, byte[][] expected, int more) {
         PorClient client = resume(server);
