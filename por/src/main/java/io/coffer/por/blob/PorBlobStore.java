@@ -176,8 +176,9 @@ public final class PorBlobStore implements BlobStore {
         LOG.warn("the PoR server's log is at t={} of epoch {}, the client state's at t={} of epoch {}{}: resynchronising"
                 + " (U's sealed checksums checked, C rebuilt)", theirs.t(), theirs.epoch(), ours.t(), ours.epoch(),
                 interrupted ? ", and block writes were interrupted" : "");
-        // a server at a smaller k: a shrink whose answer was lost, followed only where no mapped block is cut
-        client.resync(free == null ? client.state().k() : free.smallestK());
+        // a server at a smaller k: a shrink whose answer was lost, followed only where no mapped block is cut (with no
+        // map yet, the database lost, not at all)
+        client.resync(map.state().isPresent() ? free.smallestK() : client.state().k());
         map.saveState(state.stateBytes());
         state.saveBackup();
         state.clearWriting();

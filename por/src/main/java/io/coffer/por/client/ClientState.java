@@ -20,7 +20,7 @@ import java.util.zip.CRC32C;
  *
  * <p>{@code capacityBound}: C and H are sealed with k in their associated data
  * ({@link io.coffer.por.checksum.ChecksumSealer#boundTo}); false only for a version 2 state read from an older store,
- * until its next C rebuild (an epoch's end, a resize or a resync), which seals C bound and empties H.
+ * until its next resize or resynchronisation, which reseals C bound and empties H.
  */
 public record ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
         byte[] masterKey, byte[] root, boolean capacityBound) {
@@ -79,7 +79,7 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
                 capacityBound);
     }
 
-    /** This state once C is resealed with the capacity bound and H emptied (a C rebuild, resize or resync). */
+    /** This state once C is resealed with the capacity bound and H emptied (a resize or a resync). */
     public ClientState bound() {
         return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true);
     }

@@ -440,7 +440,7 @@ public final class PorClient {
         }
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
         update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
-        atCapacity(k, state.capacityBound());
+        atCapacity(k, true); // C resealed with k bound, H emptied: a version 2 state becomes version 3
         try {
             List<byte[]> sealedU = downloadSealedU();
             MerkleTree tree = treeOf(sealedU);
@@ -498,11 +498,7 @@ public final class PorClient {
         SealedLevel c = encodeC(sealedU, epoch, cParams);
         server.rebuildC(c);
         traffic.up(c.wireBytes());
-        boolean wasBound = state.capacityBound();
-        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()).bound());
-        if (!wasBound) { // a version 2 state: its H is empty now, and C sealed bound
-            atCapacity(cParams.k(), true);
-        }
+        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
     }
 
     List<byte[]> downloadSealedU() {
@@ -532,12 +528,12 @@ public final class PorClient {
     }
 
     /**
-     * C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed with the
-     * capacity of {@code params} bound.
+     * C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed as the
+     * current capacity's C and H are, or for another capacity (a resize) with its k bound.
      */
     SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
-        ChecksumSealer bound = levelSealer.capacity() == params.k() ? levelSealer : sealer.boundTo(params.k());
-        return CRebuildSimulation.encode(sealedU, epoch, params, bound, this::neverWritten);
+        ChecksumSealer s = params.k() == cParams.k() ? levelSealer : sealer.boundTo(params.k());
+        return CRebuildSimulation.encode(sealedU, epoch, params, s, this::neverWritten);
     }
 
     /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */

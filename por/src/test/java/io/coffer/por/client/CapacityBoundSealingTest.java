@@ -16,15 +16,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A store made before C's and H's sealed checksums named the capacity (client state version 2: unbound) audits and
- * writes as before, and its next C rebuild reseals C with k bound and empties H: the state becomes version 3 with no
- * step of its own.
+ * writes as before, over its epochs' C rebuilds, and its next resynchronisation or resize reseals C with k bound and
+ * empties H: the state becomes version 3 with no step of its own.
  */
 class CapacityBoundSealingTest {
     private static final int K = 3;
     private static final int BLOCK = 32;
 
     @Test
-    void aVersion2StoreAuditsAndWritesAsBeforeAndIsBoundAtItsNextCRebuild() {
+    void aVersion2StoreAuditsAndWritesAsBeforeAndIsBoundAtItsNextResync() {
         MemoryPorServer server = new MemoryPorServer(K, 0, BLOCK);
         List<ClientState> persisted = new ArrayList<>();
         ClientState empty = new ClientState(BLOCK, 0, new LogState(K, 0, 0), 0,
@@ -50,7 +50,13 @@ class CapacityBoundSealingTest {
         assertThat(client.audit().passed()).isTrue();
 
         random.nextBytes(blocks[(1 << K) - 1]);
-        client.write((1 << K) - 1, blocks[(1 << K) - 1]); // the epoch's last add: C rebuilt
+        client.write((1 << K) - 1, blocks[(1 << K) - 1]); // the epoch's last add: C rebuilt, still unbound
+        assertThat(client.state().hLog().epoch()).isEqualTo(2);
+        assertThat(client.state().capacityBound()).isFalse();
+        assertThat(client.state().toBytes()[4]).isEqualTo((byte) 2);
+        assertThat(client.audit().passed()).isTrue();
+
+        client.resync();
 
         assertThat(client.state().capacityBound()).isTrue();
         assertThat(client.state().toBytes()[4]).isEqualTo((byte) 3);
