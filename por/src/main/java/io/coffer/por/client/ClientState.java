@@ -13,16 +13,22 @@ import java.util.zip.CRC32C;
  * is also C's); the blocks written into the pending batch and the checksum of that partial batch (so the batch's
  * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums.
  *
- * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 2, block size (4), b (1), H's log state (16: k - b,
- * t, epoch), pending blocks (4), the pending batch's checksum (20), master key (32), root (32), CRC-32C of what
- * precedes (4), so a torn or altered file is refused, not misread.
+ * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 3 (2: C's and H's sealed checksums name no
+ * capacity, {@link #capacityBound}), block size (4), b (1), H's log state (16: k - b, t, epoch), pending blocks (4),
+ * the pending batch's checksum (20), master key (32), root (32), CRC-32C of what precedes (4), so a torn or altered
+ * file is refused, not misread.
+ *
+ * <p>{@code capacityBound}: C and H are sealed with k in their associated data
+ * ({@link io.coffer.por.checksum.ChecksumSealer#boundTo}); false only for a version 2 state read from an older store,
+ * until its next resize or resynchronisation, which reseals C bound and empties H.
  */
 public record ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
-        byte[] masterKey, byte[] root) {
+        byte[] masterKey, byte[] root, boolean capacityBound) {
     public static final int BYTES = 4 + 1 + 4 + 1 + LogState.SERIALIZED_BYTES + 4 + Checksum.BYTES + 32
             + MerkleHash.BYTES + 4;
     private static final byte[] MAGIC = {'C', 'P', 'O', 'R'};
-    private static final byte VERSION = 2;
+    private static final byte VERSION = 3;
+    private static final byte UNBOUND_VERSION = 2;
 
     public ClientState {
         if (blockBytes <= 0) {
@@ -39,6 +45,12 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         }
         masterKey = masterKey.clone();
         root = root.clone();
+    }
+
+    /** A state of the current version: C and H sealed with the capacity bound. */
+    public ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
+            byte[] masterKey, byte[] root) {
+        this(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true);
     }
 
     /** A fresh state for 2^k blocks, before C is first built. */
@@ -63,12 +75,18 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     }
 
     public ClientState with(LogState newHLog, int newPending, Checksum newPendingChecksum, byte[] newRoot) {
-        return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot);
+        return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot,
+                capacityBound);
+    }
+
+    /** This state once C is resealed with the capacity bound and H emptied (a resize or a resync). */
+    public ClientState bound() {
+        return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true);
     }
 
     public byte[] toBytes() {
         ByteBuffer out = ByteBuffer.allocate(BYTES);
-        out.put(MAGIC).put(VERSION).putInt(blockBytes).put((byte) batchExponent).put(hLog.toBytes()).putInt(pending)
+        out.put(MAGIC).put(capacityBound ? VERSION : UNBOUND_VERSION).putInt(blockBytes).put((byte) batchExponent).put(hLog.toBytes()).putInt(pending)
                 .put(pendingChecksum.toBytes()).put(masterKey).put(root);
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, BYTES - 4);
@@ -87,7 +105,7 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
             throw new IllegalArgumentException("not a PoR client state (bad magic)");
         }
         byte version = in.get();
-        if (version != VERSION) {
+        if (version != VERSION && version != UNBOUND_VERSION) {
             throw new IllegalArgumentException("unsupported PoR client state version " + version);
         }
         CRC32C crc = new CRC32C();
@@ -107,14 +125,15 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         byte[] root = new byte[MerkleHash.BYTES];
         in.get(root);
         return new ClientState(blockBytes, batchExponent, LogState.fromBytes(log), pending, Checksum.fromBytes(sum),
-                key, root);
+                key, root, version == VERSION);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ClientState s && blockBytes == s.blockBytes && batchExponent == s.batchExponent
                 && hLog.equals(s.hLog) && pending == s.pending && pendingChecksum.equals(s.pendingChecksum)
-                && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root);
+                && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root)
+                && capacityBound == s.capacityBound;
     }
 
     @Override
@@ -125,6 +144,6 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     @Override
     public String toString() {
         return "ClientState[blockBytes=" + blockBytes + ", b=" + batchExponent + ", hLog=" + hLog + ", pending="
-                + pending + "]"; // never the key
+                + pending + (capacityBound ? "" : ", unbound") + "]"; // never the key
     }
 }

@@ -56,4 +56,19 @@ class ClientStateTest {
     void toStringNeverShowsTheKey() {
         assertThat(state.toString()).doesNotContain("masterKey").contains("4096");
     }
+
+    @Test
+    void aVersion2StateReadsAsUnboundAndIsWrittenBackAsVersion2UntilBound() {
+        ClientState unbound = new ClientState(4096, 4, new LogState(16, 12345, 7), 3,
+                Checksum.of(new int[] {1, 2, 3, 4, 5}), HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(1 << 20),
+                false);
+        byte[] bytes = unbound.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 2);
+        assertThat(ClientState.fromBytes(bytes)).isEqualTo(unbound).isNotEqualTo(state);
+        assertThat(ClientState.fromBytes(bytes).capacityBound()).isFalse();
+        assertThat(state.toBytes()[4]).isEqualTo((byte) 3);
+        assertThat(unbound.bound()).isEqualTo(state);
+        assertThat(unbound.with(unbound.hLog(), 0, Checksum.zero(), unbound.root()).capacityBound()).isFalse();
+    }
 }
