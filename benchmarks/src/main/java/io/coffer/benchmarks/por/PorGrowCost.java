@@ -17,9 +17,11 @@ import java.util.stream.Stream;
  * embedded server in files ({@link JournaledPorServer}, 4 KiB blocks, batches of 2^4) and its client in this thread,
  * every one of the 2^k blocks written and flushed, then {@code grow(k + 1)}; prints the writes' and the grow's wall and
  * thread CPU milliseconds (client and server both run in this thread) and the grow's CPU per block of new capacity,
- * beside the writes' CPU per block.
+ * beside the writes' CPU per block. With {@code shrink} first, a shrink (consolidation) instead: a store of 2^(k+1)
+ * blocks, a quarter of them written below 2^k and a quarter above it deleted again (written as zero), then
+ * {@code shrink(k)}: U's 2^(k+1) checksums checked, C rebuilt at k on both sides, U cut.
  *
- * <p>Usage: {@code PorGrowCost [k...]} (10 12 13).
+ * <p>Usage: {@code PorGrowCost [shrink] [k...]} (10 12 13).
  */
 public final class PorGrowCost {
     private static final int BLOCK = 4096;
@@ -28,9 +30,54 @@ public final class PorGrowCost {
     private PorGrowCost() {}
 
     public static void main(String[] args) throws Exception {
-        String[] ks = args.length == 0 ? new String[] {"10", "12", "13"} : args;
+        boolean shrink = args.length > 0 && args[0].equals("shrink");
+        String[] ks = args.length == (shrink ? 1 : 0) ? new String[] {"10", "12", "13"}
+                : java.util.Arrays.copyOfRange(args, shrink ? 1 : 0, args.length);
         for (String k : ks) {
-            measure(Integer.parseInt(k));
+            if (shrink) {
+                measureShrink(Integer.parseInt(k));
+            } else {
+                measure(Integer.parseInt(k));
+            }
+        }
+    }
+
+    private static void measureShrink(int k) throws Exception {
+        Path dir = Files.createTempDirectory("por-shrink").toAbsolutePath();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(k + 1, BATCH, BLOCK))) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            PorClient client = PorClient.initialize(server, key, new SecureRandom(), s -> { });
+            Random random = new Random(k);
+            byte[] block = new byte[BLOCK];
+            int quarter = 1 << (k - 1);
+            long cpu = threads.getCurrentThreadCpuTime();
+            for (int i = 0; i < quarter; i++) {
+                random.nextBytes(block);
+                client.write(i, block);
+                client.write((1 << k) + i, block);
+            }
+            for (int i = 0; i < quarter; i++) {
+                client.write((1 << k) + i, new byte[BLOCK]);
+            }
+            client.flush();
+            double writeCpuMs = (threads.getCurrentThreadCpuTime() - cpu) / 1e6 / (3 * quarter);
+
+            cpu = threads.getCurrentThreadCpuTime();
+            long wall = System.nanoTime();
+            client.shrink(k);
+            double wallMs = (System.nanoTime() - wall) / 1e6;
+            double cpuMs = (threads.getCurrentThreadCpuTime() - cpu) / 1e6;
+            int removed = 1 << k;
+            System.out.printf("k %d -> %d, %d-byte blocks, batches of 2^%d: writes %.3f ms CPU per block; shrink %.0f"
+                    + " ms wall, %.0f ms thread CPU (%.3f ms CPU per block of capacity removed, %.2f of a write's);"
+                    + " load %.1f%n", k + 1, k, BLOCK, BATCH, writeCpuMs, wallMs, cpuMs, cpuMs / removed,
+                    (cpuMs / removed) / writeCpuMs, loadAverage());
+        } finally {
+            try (Stream<Path> walk = Files.walk(dir)) {
+                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         description = "S3-compatible gateway that chunks, encrypts and deduplicates objects.",
         subcommands = {ServeCommand.class, ConfigCommand.class, FsckCommand.class, GcCommand.class,
             LifecycleCommand.class,
-            ReindexCommand.class, StatsCommand.class, AuditCommand.class, RepairCommand.class, KeyServerVerb.class,
+            ReindexCommand.class, StatsCommand.class, AuditCommand.class, RepairCommand.class, ConsolidateCommand.class,
+            KeyServerVerb.class,
             HealthCommand.class, PorServerCommand.class, RotateMasterKeyCommand.class, BucketVerb.class,
             CommandLine.HelpCommand.class})
 public final class CofferCommand implements Runnable {

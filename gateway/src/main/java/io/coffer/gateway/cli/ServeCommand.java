@@ -231,7 +231,8 @@ final class ServeCommand implements Callable<Integer> {
         MultipartExpiry expiries = expiry.isZero() ? null
                 : new MultipartExpiry(coffer, expiry, prometheus, Clock.systemUTC()).start();
         Duration gcInterval = c.gcInterval();
-        GcSchedule collections = gcInterval.isZero() ? null : new GcSchedule(coffer, gcInterval).start();
+        GcSchedule collections = gcInterval.isZero() ? null : new GcSchedule(coffer, gcInterval,
+                por == null ? () -> { } : por::consolidateAfterGc).start();
         Duration lifecycleInterval = c.lifecycleInterval();
         LifecycleSweep lifecycle = lifecycleInterval.isZero() ? null : new LifecycleSweep(coffer, lifecycleInterval,
                 c.lifecycleRate(), prometheus, Clock.systemUTC()).start();

@@ -3,6 +3,7 @@ package io.coffer.gateway.config;
 import io.coffer.gateway.por.PorControl;
 import io.coffer.por.blob.PorAuditReport;
 import io.coffer.por.blob.PorBlobStore;
+import io.coffer.por.blob.PorConsolidationReport;
 import io.coffer.por.blob.PorRepairReport;
 import io.coffer.por.server.PorServer;
 import io.coffer.sdk.BackendDecorator;
@@ -106,6 +107,15 @@ final class PorAttachment implements BackendDecorator {
                     return s.repair();
                 } catch (IOException e) {
                     throw new UncheckedIOException("PoR repair failed: " + e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public PorConsolidationReport consolidate() {
+                try {
+                    return s.consolidate(settings.k()); // never below the initial capacity, --por-k
+                } catch (IOException e) {
+                    throw new UncheckedIOException("PoR consolidation failed: " + e.getMessage(), e);
                 }
             }
 

@@ -39,7 +39,8 @@ import java.util.function.BooleanSupplier;
 /**
  * The admin endpoint, separate from S3: {@code /health/live} (the process runs), {@code /health/ready} (backend and
  * metadata reachable and not draining; 503 otherwise) and {@code /metrics} (Prometheus text format). With PoR on,
- * also {@code POST /admin/por/audit} and {@code POST /admin/por/repair}: one audit or repair now, answered with its
+ * also {@code POST /admin/por/audit}, {@code /admin/por/repair} and {@code /admin/por/consolidate}: one audit, repair
+ * or consolidation now, answered with its
  * report (JSON; text with {@code ?format=text}) and the verdict in the {@value #VERDICT_HEADER} header. They run on a
  * thread of their own, one at a time, so that health checks are answered meanwhile; with PoR off they are 404.
  * With {@link #withGc} also {@code POST /admin/gc}: one garbage-collection pass now, under the store's gc lease,
@@ -233,7 +234,7 @@ public final class AdminServer implements AutoCloseable {
         private void por(ChannelHandlerContext ctx, FullHttpRequest req, String operation, boolean text) {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             String plain = "text/plain; charset=utf-8";
-            if (!operation.equals("audit") && !operation.equals("repair")) {
+            if (!operation.equals("audit") && !operation.equals("repair") && !operation.equals("consolidate")) {
                 respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, plain, "not found\n", null);
                 return;
             }
@@ -257,6 +258,10 @@ public final class AdminServer implements AutoCloseable {
                             respond(ctx, keepAlive, HttpResponseStatus.OK, type, text
                                     ? PorReports.text(a, used, capacity) : PorReports.json(a, used, capacity) + "\n",
                                     PorReports.verdict(a));
+                        } else if (operation.equals("consolidate")) {
+                            var r = por.consolidate();
+                            respond(ctx, keepAlive, HttpResponseStatus.OK, type, text ? PorReports.text(r)
+                                    : PorReports.json(r) + "\n", PorReports.verdict(r));
                         } else {
                             var r = por.repair();
                             int used = por.control().blocksUsed();

@@ -19,21 +19,30 @@ public final class GcSchedule implements AutoCloseable {
 
     private final Coffer coffer;
     private final Duration interval;
+    private final Runnable afterPass;
     private PeriodicJob job;
 
     /** {@code interval} must be positive (a zero setting means no collection: then {@code serve} makes none). */
     public GcSchedule(Coffer coffer, Duration interval) {
+        this(coffer, interval, () -> { });
+    }
+
+    /** As above, running {@code afterPass} after each pass this gateway made (the PoR store's consolidation). */
+    public GcSchedule(Coffer coffer, Duration interval, Runnable afterPass) {
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("gc interval must be positive: " + interval);
         }
         this.coffer = coffer;
         this.interval = interval;
+        this.afterPass = afterPass;
     }
 
     /** One pass now; empty when another process holds the lease (this gateway's turn is skipped). */
     public Optional<GcReport> runOnce() {
         try {
-            return Optional.of(coffer.collectGarbage());
+            GcReport report = coffer.collectGarbage();
+            afterPass.run(); // the blocks the pass freed may let the PoR store shrink
+            return Optional.of(report);
         } catch (LeaseHeldException e) {
             LOG.info("gc skipped: {}", e.getMessage());
             return Optional.empty();

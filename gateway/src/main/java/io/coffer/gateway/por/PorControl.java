@@ -1,6 +1,7 @@
 package io.coffer.gateway.por;
 
 import io.coffer.por.blob.PorAuditReport;
+import io.coffer.por.blob.PorConsolidationReport;
 import io.coffer.por.blob.PorRepairReport;
 
 /**
@@ -14,6 +15,15 @@ public interface PorControl {
 
     /** Reads every mapped block verified and repairs the failing ones; an I/O failure is unchecked. */
     PorRepairReport repair();
+
+    /**
+     * Consolidation (appendix A.3): when at most a quarter of the capacity is in use, the packs above the smallest
+     * capacity that holds them twice over (at least the initial one) move below it and the store shrinks; else
+     * nothing. An I/O failure is unchecked.
+     */
+    default PorConsolidationReport consolidate() {
+        throw new UnsupportedOperationException("this PoR store does not consolidate");
+    }
 
     /** Blocks of U that hold pack data. */
     int blocksUsed();

@@ -2,6 +2,7 @@ package io.coffer.gateway.por;
 
 import io.coffer.gateway.http.AccessLog;
 import io.coffer.por.blob.PorAuditReport;
+import io.coffer.por.blob.PorConsolidationReport;
 import io.coffer.por.blob.PorRepairReport;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -17,6 +18,8 @@ public final class PorReports {
     public static final String FAILED = "failed";
     public static final String REPAIRED = "repaired";
     public static final String UNREPAIRABLE = "unrepairable";
+    public static final String SHRUNK = "shrunk";
+    public static final String UNCHANGED = "unchanged";
 
     private PorReports() {
     }
@@ -27,6 +30,23 @@ public final class PorReports {
 
     public static String verdict(PorRepairReport r) {
         return r.unrepairable().isEmpty() ? REPAIRED : UNREPAIRABLE;
+    }
+
+    public static String verdict(PorConsolidationReport r) {
+        return r.shrank() ? SHRUNK : UNCHANGED;
+    }
+
+    public static String json(PorConsolidationReport r) {
+        return "{\"operation\":\"consolidate\",\"verdict\":\"" + verdict(r) + "\",\"capacityBefore\":"
+                + r.capacityBefore() + ",\"capacity\":" + r.capacityAfter() + ",\"blocksUsed\":" + r.blocksUsed()
+                + ",\"packsMoved\":" + r.packsMoved() + ",\"blocksMoved\":" + r.blocksMoved() + ",\"tookMillis\":"
+                + r.took().toMillis() + "}";
+    }
+
+    public static String text(PorConsolidationReport r) {
+        return String.format(Locale.ROOT, "PoR consolidation: capacity %d -> %d blocks, %d in use, %d packs (%d blocks)"
+                + " moved, %d ms%n%s%n", r.capacityBefore(), r.capacityAfter(), r.blocksUsed(), r.packsMoved(),
+                r.blocksMoved(), r.took().toMillis(), verdict(r));
     }
 
     public static String json(PorAuditReport a, int blocksUsed, int capacity) {

@@ -1,6 +1,7 @@
 package io.coffer.gateway.por;
 
 import io.coffer.por.blob.PorAuditReport;
+import io.coffer.por.blob.PorConsolidationReport;
 import io.coffer.por.blob.PorRepairReport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -18,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * here, one at a time, and leaves its metrics and one log line. Metrics: {@code coffer_por_audits_total{result}},
  * {@code coffer_por_last_audit_timestamp_seconds}, {@code coffer_por_last_audit_passed} (NaN until the first audit,
  * so that an alert on 0 does not fire on a fresh start), {@code coffer_por_blocks_used},
- * {@code coffer_por_blocks_capacity} and {@code coffer_por_repaired_blocks_total} (blocks written back by repairs and
- * by reads that found them damaged).
+ * {@code coffer_por_blocks_capacity}, {@code coffer_por_repaired_blocks_total} (blocks written back by repairs and
+ * by reads that found them damaged), {@code coffer_por_shrinks_total} and {@code coffer_por_moved_blocks_total}
+ * (consolidations that shrank the store, and the blocks they moved).
  */
 public final class PorService {
     private static final Logger LOG = LoggerFactory.getLogger(PorService.class);
@@ -29,6 +31,8 @@ public final class PorService {
     private final Counter passed;
     private final Counter failed;
     private final AtomicLong repairedByRepairs = new AtomicLong();
+    private final Counter shrinks;
+    private final Counter movedBlocks;
     private final AtomicReference<Double> lastAuditSeconds = new AtomicReference<>(Double.NaN);
     private final AtomicReference<Double> lastAuditPassed = new AtomicReference<>(Double.NaN);
 
@@ -43,6 +47,10 @@ public final class PorService {
                         s -> s.repairedByRepairs.get() + s.control.blocksRepairedOnRead())
                 .description("blocks of U decoded from C and H and written back by repairs and reads")
                 .register(registry);
+        shrinks = Counter.builder("coffer.por.shrinks").description("consolidations that shrank the PoR store")
+                .register(registry);
+        movedBlocks = Counter.builder("coffer.por.moved.blocks")
+                .description("blocks of U moved below a smaller capacity by consolidations").register(registry);
         Gauge.builder("coffer.por.last.audit.timestamp.seconds", lastAuditSeconds, AtomicReference::get)
                 .description("when the last PoR audit ended (Unix time)").register(registry);
         Gauge.builder("coffer.por.last.audit.passed", lastAuditPassed, AtomicReference::get)
@@ -93,6 +101,28 @@ public final class PorService {
             LOG.error(line, args);
         }
         return r;
+    }
+
+    /** Runs one consolidation pass (nothing when none is due), counts it and logs a shrink. */
+    public synchronized PorConsolidationReport consolidate() {
+        PorConsolidationReport r = control.consolidate();
+        movedBlocks.increment(r.blocksMoved());
+        if (r.shrank()) {
+            shrinks.increment();
+            LOG.info("PoR consolidation: shrunk from {} to {} blocks, {} in use, {} packs ({} blocks) moved, {} ms",
+                    r.capacityBefore(), r.capacityAfter(), r.blocksUsed(), r.packsMoved(), r.blocksMoved(),
+                    r.took().toMillis());
+        }
+        return r;
+    }
+
+    /** {@link #consolidate} after a gc pass: a failure is logged, the schedule goes on. */
+    public void consolidateAfterGc() {
+        try {
+            consolidate();
+        } catch (RuntimeException e) {
+            LOG.error("PoR consolidation after gc failed: {}", e.toString());
+        }
     }
 
     public PorControl control() {

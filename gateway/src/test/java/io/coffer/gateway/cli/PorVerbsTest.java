@@ -25,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code coffer audit} and {@code coffer repair} against a store with the embedded PoR server: what they print, their
- * JSON and exit codes (0 passed / repaired, 1 failed / unrepairable, 2 PoR off or no answer), on a stopped store and
- * through the admin port of a gateway that holds the data directory.
+ * {@code coffer audit}, {@code coffer repair} and {@code coffer por-consolidate} against a store with the embedded PoR
+ * server: what they print, their JSON and exit codes (0 passed / repaired / shrunk or unchanged, 1 failed /
+ * unrepairable, 2 PoR off or no answer), on a stopped store and through the admin port of a gateway that holds the
+ * data directory.
  */
 class PorVerbsTest {
     @TempDir
@@ -142,6 +143,33 @@ class PorVerbsTest {
         assertThat(json.exit()).isEqualTo(1);
         assertThat(json.json().path("passed").asBoolean()).isFalse();
         assertThat(json.json().path("verdict").asText()).isEqualTo("failed");
+    }
+
+    @Test
+    void consolidationShrinksAStoreMostlyFreeDownToTheFloorAndEveryObjectReadsBack() throws Exception {
+        Run atFloor = verb("por-consolidate", "--json"); // --por-k 10: the store's own k is the floor
+        assertThat(atFloor.exit()).as(atFloor.err()).isZero();
+        assertThat(atFloor.json().path("verdict").asText()).isEqualTo("unchanged");
+        assertThat(atFloor.json().path("capacity").asInt()).isEqualTo(1024);
+
+        java.nio.file.Path floor = dir.resolve("floor.conf");
+        java.nio.file.Files.writeString(floor, "por-k = 6\n"); // a floor below the store's k, as a start may give
+        Run shrunk = verb("por-consolidate", "--config", floor.toString());
+        assertThat(shrunk.exit()).as(shrunk.out() + shrunk.err()).isZero();
+        assertThat(shrunk.out()).contains("capacity 1024 -> 64 blocks").endsWith("shrunk" + System.lineSeparator());
+
+        Run audit = verb("audit", "--json", "--config", floor.toString());
+        assertThat(audit.exit()).as(audit.out() + audit.err()).isZero();
+        assertThat(audit.json().path("capacity").asInt()).isEqualTo(64);
+        try (OpenStore s = EngineOpener.openExistingStore(EmbeddedPorStore.config(data,
+                Map.of(io.coffer.gateway.config.ConfigKey.POR_K, "6")), true, true)) {
+            for (Map.Entry<String, byte[]> o : objects.entrySet()) {
+                assertThat(EmbeddedPorStore.read(s.coffer(), o.getKey())).as(o.getKey()).isEqualTo(o.getValue());
+            }
+        }
+        Run later = verb("audit", "--json"); // the embedded server reads por-k at its first start only
+        assertThat(later.exit()).as(later.out() + later.err()).isZero();
+        assertThat(later.json().path("capacity").asInt()).isEqualTo(64);
     }
 
     @Test

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The admin port's PoR endpoints: {@code POST /admin/por/audit} and {@code /repair} answer their report as JSON (or
- * text) with the verdict in a header and leave their metrics; with PoR off they are 404 with a clear message.
+ * The admin port's PoR endpoints: {@code POST /admin/por/audit}, {@code /repair} and {@code /consolidate} answer
+ * their report as JSON (or text) with the verdict in a header and leave their metrics; with PoR off they are 404 with a clear message.
  */
 class PorAdminEndpointTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -78,6 +78,13 @@ class PorAdminEndpointTest {
 
                 HttpResponse<String> repair = call(admin, "POST", "/admin/por/repair");
                 assertThat(repair.headers().firstValue(AdminServer.VERDICT_HEADER)).hasValue("repaired");
+
+                HttpResponse<String> consolidate = call(admin, "POST", "/admin/por/consolidate"); // at its floor
+                assertThat(consolidate.statusCode()).isEqualTo(200);
+                assertThat(consolidate.headers().firstValue(AdminServer.VERDICT_HEADER)).hasValue("unchanged");
+                assertThat(new ObjectMapper().readTree(consolidate.body()).path("capacity").asInt()).isEqualTo(1024);
+                assertThat(registry.scrape()).contains("coffer_por_shrinks_total 0.0")
+                        .contains("coffer_por_moved_blocks_total 0.0");
                 assertThat(new ObjectMapper().readTree(repair.body()).path("blocksDamaged").asLong()).isZero();
 
                 String metrics = registry.scrape();

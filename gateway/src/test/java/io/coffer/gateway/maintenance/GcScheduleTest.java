@@ -18,7 +18,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Scheduled garbage collection in {@code serve}: a pass per interval, skipped while another gateway holds the lease. */
+/**
+ * Scheduled garbage collection in {@code serve}: a pass per interval, skipped while another gateway holds the lease,
+ * and what runs after a pass (the PoR store's consolidation) only after one this gateway made.
+ */
 class GcScheduleTest {
     @TempDir
     Path dir;
@@ -31,17 +34,20 @@ class GcScheduleTest {
             coffer.createBucket("bkt", "t");
             coffer.putObject(PutObjectRequest.of("bkt", "k", 50_000), new ByteArrayInputStream(new byte[50_000]));
             coffer.deleteObject("bkt", "k");
-            GcSchedule schedule = new GcSchedule(coffer, Duration.ofHours(1));
+            int[] afterPasses = {0}; // the PoR store's consolidation runs after each pass this gateway made
+            GcSchedule schedule = new GcSchedule(coffer, Duration.ofHours(1), () -> afterPasses[0]++);
             Instant now = Instant.now();
             meta.acquireLease("gc", "gateway-b", now, now.plusSeconds(60));
 
             assertThat(schedule.runOnce()).isEmpty();
             assertThat(meters.counter("coffer.gc.lease.busy").count()).isEqualTo(1.0);
+            assertThat(afterPasses[0]).isZero();
 
             meta.releaseLease("gc", "gateway-b");
             Thread.sleep(5);
             Optional<GcReport> turn = schedule.runOnce();
             assertThat(turn).hasValueSatisfying(r -> assertThat(r.packsRetired()).isEqualTo(1));
+            assertThat(afterPasses[0]).isEqualTo(1);
         }
     }
 

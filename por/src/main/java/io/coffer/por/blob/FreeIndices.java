@@ -18,14 +18,54 @@ final class FreeIndices {
         for (int i : stored.freed()) {
             freed.add(i);
         }
+        cut(); // stored before a shrink was committed (a crash between the server's shrink and the commit)
     }
 
-    /** The store grew to {@code capacity} blocks: the indices from the old capacity on are unused. */
-    void grow(int capacity) {
-        if (capacity < this.capacity) {
-            throw new IllegalArgumentException("the store cannot shrink from " + this.capacity + " to " + capacity);
-        }
+    /**
+     * The store was resized to {@code capacity} blocks: after a grow the indices from the old capacity on are unused;
+     * after a shrink (every index from the new capacity on was free) those indices are forgotten.
+     */
+    void resize(int capacity) {
         this.capacity = capacity;
+        cut();
+    }
+
+    /** Keeps {@code nextUnused} within the capacity, no freed index at or above it, and none just below it. */
+    private void cut() {
+        nextUnused = Math.min(nextUnused, capacity);
+        freed.tailSet(nextUnused).clear();
+        while (nextUnused > 0 && freed.remove(nextUnused - 1)) {
+            nextUnused--;
+        }
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** The smallest k such that every index in use is below 2^k. */
+    int smallestK() {
+        int top = nextUnused - 1;
+        while (top >= 0 && freed.contains(top)) {
+            top--;
+        }
+        return top < 0 ? 0 : 32 - Integer.numberOfLeadingZeros(top);
+    }
+
+    /** Whether {@code index} holds no pack's block. */
+    boolean isFree(int index) {
+        return index >= nextUnused || freed.contains(index);
+    }
+
+    /** The next {@code count} free indices below {@code limit}, lowest first, without taking them; null: too few. */
+    int[] peekBelow(int count, int limit) {
+        int[] out = peek(count);
+        return count == 0 || out[count - 1] < limit ? out : null;
+    }
+
+    /** The blocks as the map stores them. */
+    FreeBlocks stored() {
+        return new FreeBlocks(nextUnused, freed.stream().mapToInt(Integer::intValue).toArray());
     }
 
     int used() {

@@ -72,7 +72,25 @@ final class PackWriter {
         for (int at = 0; at < head.length; at += blockBytes) {
             System.arraycopy(head, at, pack.blocks()[at / blockBytes], 0, Math.min(blockBytes, head.length - at));
         }
-        write(name, header.blocks(), j -> pack.blocks()[j], pack.sums(), () -> { });
+        write(name, header.blocks(), j -> pack.blocks()[j], pack.sums(), () -> { }, false);
+    }
+
+    /**
+     * Writes a pack that moves ({@link Consolidation}): header and {@code content} into the header's blocks, the first
+     * block (the header's start) last, so a header that U holds is always one whose blocks are all written; then
+     * flushes them into H.
+     */
+    void writeHeaderLast(String name, byte[] content, PackHeader header) throws IOException {
+        byte[] head = header.encode();
+        write(name, header.blocks(), j -> {
+            byte[] block = new byte[blockBytes];
+            long at = (long) j * blockBytes;
+            for (int i = 0; i < blockBytes; i++, at++) {
+                block[i] = at < head.length ? head[(int) at]
+                        : at - head.length < content.length ? content[(int) (at - head.length)] : 0;
+            }
+            return block;
+        }, new PorClient.Prepared[header.blocks().length], () -> { }, true);
     }
 
     /** Writes header and content into the header's blocks, read as they are written, and flushes them into H. */
@@ -93,7 +111,7 @@ final class PackWriter {
                     throw new IOException("blob " + name + " has more than the " + header.length()
                             + " bytes declared");
                 }
-            });
+            }, false);
         }
     }
 
@@ -114,14 +132,16 @@ final class PackWriter {
      * zeroes the blocks whose write was started; where that fails too, the store resynchronises before its next
      * change ({@link StateKeeper#changeFailed}).
      */
-    private void write(String name, int[] blocks, BlockSource source, PorClient.Prepared[] sums, EndCheck end)
-            throws IOException {
-        int started = 0;
+    private void write(String name, int[] blocks, BlockSource source, PorClient.Prepared[] sums, EndCheck end,
+            boolean headerLast) throws IOException {
+        int[] started = new int[blocks.length];
+        int count = 0;
         try {
             client.prefetchPaths(indices(blocks)); // one request for the pack's paths, not one per block
-            for (int j = 0; j < blocks.length; j++) {
+            for (int s = 0; s < blocks.length; s++) {
+                int j = headerLast ? blocks.length - 1 - s : s;
                 byte[] block = source.block(j);
-                started = j + 1;
+                started[count++] = blocks[j];
                 if (sums[j] != null) {
                     client.write(blocks[j], sums[j]);
                 } else {
@@ -132,7 +152,7 @@ final class PackWriter {
             client.flush();
         } catch (IOException | RuntimeException e) {
             try {
-                zero(Arrays.copyOf(blocks, started));
+                zero(Arrays.copyOf(started, count));
                 state.changeUndone(); // e.g. the content's stream broke: no resync before the next change
             } catch (IOException | RuntimeException again) {
                 e.addSuppressed(again); // the server may be ahead (a write whose answer was lost)

@@ -161,7 +161,7 @@ public final class PorBlobStore implements BlobStore {
      * batch changes U but not the log state: the writing marker (or, in this process, a change that failed part-way)
      * makes the resync happen then.
      */
-    private void resyncIfApart() throws IOException {
+    void resyncIfApart() throws IOException {
         LogState ours = client.state().hLog();
         LogState theirs;
         try {
@@ -176,11 +176,13 @@ public final class PorBlobStore implements BlobStore {
         LOG.warn("the PoR server's log is at t={} of epoch {}, the client state's at t={} of epoch {}{}: resynchronising"
                 + " (U's sealed checksums checked, C rebuilt)", theirs.t(), theirs.epoch(), ours.t(), ours.epoch(),
                 interrupted ? ", and block writes were interrupted" : "");
-        client.resync();
+        // a server at a smaller k: a shrink whose answer was lost, followed only where no mapped block is cut (with no
+        // map yet, the database lost, not at all)
+        client.resync(map.state().isPresent() ? free.smallestK() : client.state().k());
         map.saveState(state.stateBytes());
         state.saveBackup();
         state.clearWriting();
-        grown();
+        resized();
     }
 
     /**
@@ -189,17 +191,17 @@ public final class PorBlobStore implements BlobStore {
      * ahead of the client state, where every later write's and read's path check would fail until a restart: so
      * the next put, delete or read resynchronises first, as an open does after a crash (the store's lock held).
      */
-    private void resyncIfAChangeFailed() throws IOException {
+    void resyncIfAChangeFailed() throws IOException {
         if (state.changeFailed()) {
             resyncIfApart();
         }
     }
 
-    /** The capacity of the client's state, after a grow or a resync that followed the server's. */
-    private void grown() {
+    /** The capacity of the client's state, after a resize or a resync that followed the server's. */
+    void resized() {
         capacity = 1 << client.state().k();
         if (free != null) {
-            free.grow(capacity);
+            free.resize(capacity);
         }
     }
 
@@ -237,7 +239,7 @@ public final class PorBlobStore implements BlobStore {
         map.saveState(state.stateBytes());
         state.saveBackup();
         state.clearWriting();
-        grown();
+        resized();
         LOG.info("PoR store grown to {} blocks", capacity);
         return true;
     }
@@ -490,6 +492,52 @@ public final class PorBlobStore implements BlobStore {
     /** How many blocks reads have repaired on the way since the store opened ({@link #repair}'s are in its report). */
     public long blocksRepairedOnRead() {
         return repairedOnRead.get();
+    }
+
+    /**
+     * Consolidation (appendix A.3, {@link Consolidation}): when more than half of the indices ever used are deleted
+     * and the live blocks fit twice over in a smaller capacity of at least 2^{@code minK} blocks, the packs above it
+     * move below and the store shrinks. Puts, deletes and reads go on between the moves.
+     */
+    public PorConsolidationReport consolidate(int minK) throws IOException {
+        return new Consolidation(this).run(minK);
+    }
+
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    FreeIndices free() {
+        return free;
+    }
+
+    PorClient client() {
+        return client;
+    }
+
+    BlockMapStore map() {
+        return map;
+    }
+
+    PackReader reader() {
+        return reader;
+    }
+
+    PackWriter writer() {
+        return writer;
+    }
+
+    StateKeeper state() {
+        return state;
+    }
+
+    PorServer server() {
+        return server;
+    }
+
+    /** A change that zeroes blocks: open streams check their entry before reading on. */
+    void zeroing() {
+        generation++;
     }
 
     /** One audit (section 5.5); a server that cannot answer is a failed audit. */

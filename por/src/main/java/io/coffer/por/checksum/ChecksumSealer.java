@@ -16,7 +16,8 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <ul>
  *   <li>C and H: AES-256-GCM under the key kappa = HMAC-SHA256(sk0, 0x00 || buffer || level || t), t the time the
- *       level (or C) was written, with the block's whole address (buffer, level, part, index) as associated data. Both
+ *       level (or C) was written, with the block's whole address (buffer, level, part, index) and, from client state
+ *       version 3 on ({@link #boundTo}), the store's capacity exponent k as associated data. Both
  *       sides can compute t from the current time alone, so an old checksum (another t) or another block's (another
  *       address) fails to open: freshness without a tree.</li>
  *   <li>U: AES-256-GCM under the fixed key HMAC-SHA256(sk0, 0x01), the address as associated data; freshness comes
@@ -39,10 +40,15 @@ public final class ChecksumSealer {
     public static final int TAG_BYTES = 16;
     public static final int SEALED_BYTES = NONCE_BYTES + Checksum.BYTES + TAG_BYTES;
 
+    /** {@link #capacity()} of a sealer whose C and H checksums name no capacity (client state version 2). */
+    public static final int UNBOUND = -1;
+
     private final Mac prf;
     private final Cipher gcm;
     private final SecretKeySpec uKey;
     private final SecureRandom random;
+    /** The capacity exponent k in C's and H's associated data, or {@link #UNBOUND}. */
+    private final int capacity;
     /** Ciphers for {@link #openU}, one per thread: reads of U are verified concurrently. */
     private final ThreadLocal<Cipher> uOpeners = ThreadLocal.withInitial(ChecksumSealer::newGcm);
     private byte[] lastKeyInput;
@@ -61,6 +67,32 @@ public final class ChecksumSealer {
         this.gcm = newGcm();
         this.uKey = new SecretKeySpec(prf.doFinal(new byte[] {1}), "AES");
         this.random = random;
+        this.capacity = UNBOUND;
+    }
+
+    private ChecksumSealer(ChecksumSealer from, int capacity) {
+        this.prf = from.prf;
+        this.gcm = newGcm();
+        this.uKey = from.uKey;
+        this.random = from.random;
+        this.capacity = capacity;
+    }
+
+    /**
+     * This sealer with the store's capacity exponent {@code k} bound into the associated data of C's and H's sealed
+     * checksums (address || k): one sealed for another capacity, or by an unbound sealer, never opens here, whatever
+     * its time. U's sealing is unchanged (the Merkle root binds U). Shares this sealer's keys (same thread only).
+     */
+    public ChecksumSealer boundTo(int k) {
+        if (k < 0 || k > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException("capacity exponent out of range: " + k);
+        }
+        return new ChecksumSealer(this, k);
+    }
+
+    /** The capacity exponent bound into C's and H's sealed checksums, or {@link #UNBOUND}. */
+    public int capacity() {
+        return capacity;
     }
 
     private static Cipher newGcm() {
@@ -73,12 +105,23 @@ public final class ChecksumSealer {
 
     /** Seals the checksum of the block written at {@code address} (in C or H) at time {@code t}. */
     public byte[] seal(BlockAddress address, long t, Checksum checksum) {
-        return encrypt(key(address, t), address.toBytes(), checksum);
+        return encrypt(key(address, t), aad(address), checksum);
     }
 
     /** Opens a sealed checksum of C or H; throws {@link SealBrokenException} unless sealed at this address and t. */
     public Checksum open(BlockAddress address, long t, byte[] sealed) {
-        return decrypt(gcm, key(address, t), address.toBytes(), sealed, address);
+        return decrypt(gcm, key(address, t), aad(address), sealed, address);
+    }
+
+    /** C's and H's associated data: the address, then k (1 byte) once bound. */
+    private byte[] aad(BlockAddress address) {
+        byte[] bytes = address.toBytes();
+        if (capacity == UNBOUND) {
+            return bytes;
+        }
+        byte[] bound = Arrays.copyOf(bytes, bytes.length + 1);
+        bound[bytes.length] = (byte) capacity;
+        return bound;
     }
 
     /** Seals the checksum of block {@code index} of U. */

@@ -73,7 +73,7 @@ public final class ClientStateFile {
     public ClientState load() {
         try {
             long size = Files.size(path);
-            if (size != ClientState.BYTES && size != ClientState.BYTES_V2) {
+            if (size != ClientState.BYTES && size != ClientState.BYTES_NO_FLAGS) {
                 throw new IllegalArgumentException("PoR client state " + path + " is not " + ClientState.BYTES
                         + " bytes");
             }

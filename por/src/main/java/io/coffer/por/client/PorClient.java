@@ -2,20 +2,14 @@ package io.coffer.por.client;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditPlanner;
-import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.audit.AuditVerdict;
-import io.coffer.por.audit.AuditVerifier;
-import io.coffer.por.audit.AuditedRegion;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
-import io.coffer.por.code.DeamortizedSchedule;
-import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
-import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
@@ -29,7 +23,6 @@ import io.coffer.por.server.SealedVectors;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -55,7 +48,9 @@ public final class PorClient {
     private final int blockBytes;
     private final ChecksumKey blockKey;
     private final ChecksumKey batchKey;
+    /** U's sealer, and the one of C's and H's checksums at the current capacity ({@link ClientState#capacityBound}). */
     private final ChecksumSealer sealer;
+    private ChecksumSealer levelSealer;
     private final AuditPlanner planner;
     private final Consumer<ClientState> persist;
     private final Traffic traffic = new Traffic();
@@ -68,12 +63,12 @@ public final class PorClient {
     private ClientState state;
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
-    /** The epoch of this client's last grow attempt (0: none), so a retry never seals C under its time again. */
-    private long lastGrowEpoch;
+    private final StoreResize resize;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
-        // A server larger than the state: it grew and the client crashed before it recorded so; resync() follows.
-        if (server.blockBytes() != state.blockBytes() || server.k() < state.k() || server.k() > server.maxK()
+        // A server of another capacity than the state: it was resized and the client crashed before it recorded so;
+        // resync() follows a larger one, resync(k) a smaller one this client shrank it to.
+        if (server.blockBytes() != state.blockBytes() || server.k() > server.maxK()
                 || server.batchExponent() != state.batchExponent()) {
             throw new IllegalArgumentException("server holds 2^" + server.k() + " blocks of " + server.blockBytes()
                     + " bytes in batches of 2^" + server.batchExponent() + ", the client state 2^" + state.k()
@@ -92,14 +87,16 @@ public final class PorClient {
         this.planner = new AuditPlanner(AuditPlanner.DEFAULT_LAMBDA, random);
         this.persist = persist;
         this.state = state;
-        atCapacity(state.k());
+        this.resize = new StoreResize(this, server, sealer);
+        atCapacity(state.k(), state.capacityBound());
     }
 
-    /** The parameters of a store of 2^k blocks: C's log over blocks and H's over batches. */
-    private void atCapacity(int k) {
+    /** The parameters of a store of 2^k blocks: C's log over blocks and H's over batches, and their sealer. */
+    private void atCapacity(int k, boolean bound) {
         this.cParams = new CodeParameters(k);
         this.hParams = new CodeParameters(k - state.batchExponent());
-        this.hAdd = new HAddSimulation(server, hParams, sealer, traffic);
+        this.levelSealer = bound ? sealer.boundTo(k) : sealer;
+        this.hAdd = new HAddSimulation(server, hParams, levelSealer, traffic);
     }
 
     /** Sets up an empty store of 2^k blocks on {@code server}: C is built over the all-zero U. */
@@ -358,7 +355,7 @@ public final class PorClient {
      * point the old C and the ended epoch's frozen runs as well.
      */
     public AuditVerdict audit() {
-        return new ClientAudit(server, planner, sealer, traffic, blockKey, batchKey).audit(state);
+        return new ClientAudit(server, planner, levelSealer, traffic, blockKey, batchKey).audit(state);
     }
 
     /**
@@ -388,11 +385,20 @@ public final class PorClient {
      * state then is the one reserved below, and a later resync starts again.
      */
     public void resync() {
+        resync(cParams.k());
+    }
+
+    /**
+     * {@link #resync()}, following also a server that shrank to 2^{@code smallestK} blocks or more: a caller that knows
+     * it shrank the store and crashed before recording it (the blocks cut off are not checked: they are gone), so a
+     * server cannot drop blocks by claiming a shrink no caller asked for.
+     */
+    public void resync(int smallestK) {
         paths = null; // U's root is recomputed from the server's checksums
         LogState theirs = server.logState();
         traffic.down(12);
-        int k = server.k(); // above the state's after a grow this client never recorded
-        if (k < cParams.k() || k > Math.min(server.maxK(), CodeParameters.MAX_K)
+        int k = server.k(); // above the state's after a grow this client never recorded, below after a shrink
+        if (k < Math.min(smallestK, cParams.k()) || k > Math.min(server.maxK(), CodeParameters.MAX_K)
                 || theirs.k() != k - state.batchExponent() || theirs.epoch() >= PorServer.MAX_EPOCH) {
             throw new PorVerificationException("the server reports an impossible log state: " + theirs + " at k = "
                     + k);
@@ -405,7 +411,7 @@ public final class PorClient {
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
         update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root())
                 .withWindow(false));
-        atCapacity(k);
+        atCapacity(k, true); // C resealed with k bound, H emptied: a version 2 state becomes bound
         try {
             List<byte[]> sealedU = downloadSealedU();
             byte[] root = MerkleRootStream.of(sealedU);
@@ -413,64 +419,37 @@ public final class PorClient {
             SealedLevel c = encodeC(sealedU, epoch - 1, cParams);
             server.resync(epoch, c);
             traffic.up(8 + c.wireBytes());
-            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), root).withWindow(false));
+            update(state.with(new LogState(hParams.k(), 0, epoch), 0, Checksum.zero(), root).bound());
         } finally {
-            atCapacity(state.k()); // the state's: the server's when the resync passed, else the reserved one's
+            // the state's: the server's when the resync passed, else the reserved one's
+            atCapacity(state.k(), state.capacityBound());
         }
     }
 
     /**
-     * Resizing (appendix A.3): the store grows from 2^k to 2^{@code k} blocks, k at most {@link PorServer#maxK}. U's
-     * sealed checksums are downloaded and checked against the root (as for a C rebuild), C's checksums for 2^k blocks
-     * are simulated over them (the new indices never written), sealed under a fresh epoch ({@link #growEpoch}) and
-     * sent with {@link PorServer#grow}; the new root is computed here, the old root beside an all-empty subtree, so
-     * the server's tree is never trusted: a read or write against another tree fails its path check. H and a pending
-     * batch are dropped (their blocks are in U, which the new C encodes). One C rebuild at the new capacity: the cost
-     * of an epoch's. Throws {@link PorVerificationException} when U's checksums do not match the root; a grow the
-     * server may have applied or not (its answer lost) leaves the client state at the old capacity, and the next
-     * {@link #resync} follows the server to the new one.
+     * Resizing (appendix A.3): the store grows to 2^{@code k} blocks, k at most {@link PorServer#maxK}
+     * ({@link StoreResize}: one C rebuild at the new capacity, the new root computed here). Throws
+     * {@link PorVerificationException} when U's checksums do not match the root; a grow whose answer was lost leaves
+     * the client state at the old capacity, and the next {@link #resync} follows the server to the new one.
      */
     public void grow(int k) {
-        int from = cParams.k();
-        if (k <= from || k > server.maxK() || k > CodeParameters.MAX_K) {
-            throw new IllegalArgumentException("a store of 2^" + from + " blocks grows to 2^k with k in (" + from
-                    + ", " + Math.min(server.maxK(), CodeParameters.MAX_K) + "], not k = " + k);
-        }
-        paths = null;
-        List<byte[]> sealedU = downloadSealedU();
-        if (!Arrays.equals(treeOf(sealedU).root(), state.root())) {
-            throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
-        }
-        long epoch = growEpoch(state.hLog().epoch(), lastGrowEpoch);
-        lastGrowEpoch = epoch; // a later attempt (this one refused or its answer lost) seals beyond it
-        if (epoch > PorServer.MAX_EPOCH) {
-            throw new PorVerificationException("no epoch is left to grow to");
-        }
-        byte[] root = state.root();
-        for (int size = cParams.n(); size < 1 << k; size <<= 1) {
-            root = MerkleHash.node(root, MerkleTree.emptyRoot(size));
-        }
-        List<byte[]> grownU = new ArrayList<>(sealedU);
-        grownU.addAll(Collections.nCopies((1 << k) - sealedU.size(), null)); // never written
-        CodeParameters grown = new CodeParameters(k);
-        SealedLevel c = encodeC(grownU, epoch - 1, grown);
-        server.grow(k, epoch, c);
-        traffic.up(12 + c.wireBytes());
-        ClientState next = state.with(new LogState(k - state.batchExponent(), 0, epoch), 0, Checksum.zero(), root)
-                .withWindow(false);
-        atCapacity(k);
-        update(next);
+        resize.grow(k);
     }
 
     /**
-     * The epoch a grow seals C for: after any this client may have sealed C for (epoch + 2, as a resync), after an
-     * earlier attempt's, and above {@link PorServer#MAX_EPOCH} / 2. C's seal time is e * 2^(k+1) at capacity 2^k, so
-     * the grown store's E * 2^(k'+1) is the time of epoch E * 2^(k'-k) at the old k, beyond the largest epoch: a C
-     * sealed for a grow (one the server refused and kept) can never pass for a C of a smaller capacity.
+     * Consolidation (appendix A.3): the store shrinks to 2^{@code k} blocks, every index from 2^k on holding the empty
+     * block (never written or deleted); {@link StoreResize}. Throws {@link BlocksInUseException}, changing nothing,
+     * when some do not.
      */
-    static long growEpoch(long epoch, long lastAttempt) {
-        long beyond = epoch > PorServer.MAX_EPOCH / 2 ? epoch : PorServer.MAX_EPOCH / 2 + epoch;
-        return Math.max(beyond, lastAttempt) + 2;
+    public void shrink(int k) {
+        resize.shrink(k);
+    }
+
+    /** The state after a resize the server made: at its capacity, C and H sealed bound to it. */
+    void resized(ClientState next) {
+        paths = null;
+        atCapacity(next.k(), true);
+        update(next.withWindow(false)); // C rebuilt in full at the new capacity: no window
     }
 
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
@@ -496,7 +475,7 @@ public final class PorClient {
                 .withWindow(window));
     }
 
-    private List<byte[]> downloadSealedU() {
+    List<byte[]> downloadSealedU() {
         List<byte[]> sealedU = server.sealedU();
         int n = cParams.n();
         if (sealedU.size() != n) {
@@ -511,8 +490,9 @@ public final class PorClient {
         return sealedU;
     }
 
-    private MerkleTree treeOf(List<byte[]> sealedU) {
-        MerkleTree tree = new MerkleTree(cParams.n());
+    /** The Merkle tree over {@code sealedU}, one leaf each (null: never written). */
+    MerkleTree treeOf(List<byte[]> sealedU) {
+        MerkleTree tree = new MerkleTree(sealedU.size());
         for (int i = 0; i < sealedU.size(); i++) {
             if (sealedU.get(i) != null) {
                 tree.set(i, MerkleHash.leaf(sealedU.get(i)));
@@ -521,9 +501,13 @@ public final class PorClient {
         return tree;
     }
 
-    /** C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed. */
-    private SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
-        return CRebuildSimulation.encode(sealedU, epoch, params, sealer, this::neverWritten);
+    /**
+     * C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed as the
+     * current capacity's C and H are, or for another capacity (a resize) with its k bound.
+     */
+    SealedLevel encodeC(List<byte[]> sealedU, long epoch, CodeParameters params) {
+        ChecksumSealer s = params.k() == cParams.k() ? levelSealer : sealer.boundTo(params.k());
+        return CRebuildSimulation.encode(sealedU, epoch, params, s, this::neverWritten);
     }
 
     /** {@code proven}'s block once its path leads to the client's root and it matches its checksum; else throws. */
@@ -567,7 +551,7 @@ public final class PorClient {
     }
 
     /** sigma of a block never written: zero but for its tag index + 1 (the last element). */
-    private Checksum neverWritten(int index) {
+    Checksum neverWritten(int index) {
         return blockKey.column(blockWidth - 1).times(index + 1);
     }
 

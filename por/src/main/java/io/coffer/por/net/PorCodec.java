@@ -131,7 +131,7 @@ public final class PorCodec {
         return w.toBytes();
     }
 
-    /** A grow (PorServer.grow): the new capacity exponent, then a RESYNC payload at that k. */
+    /** A resize (PorServer.resize, GROW): the new capacity exponent, then a RESYNC payload at that k. */
     public record GrowRequest(int k, long epoch, SealedLevel c) {
     }
 
@@ -144,14 +144,18 @@ public final class PorCodec {
         return out;
     }
 
-    /** A grow to a k above these parameters' and at most {@code maxK}, checked against the parameters at that k. */
+    /**
+     * A resize to a k other than these parameters', at least the batch exponent and at most {@code maxK}, checked
+     * against the parameters at that k.
+     */
     public GrowRequest readGrow(byte[] payload, int maxK) {
         if (payload.length < 1) {
             throw new MalformedFrameException("an empty grow");
         }
         int k = payload[0] & 0xff;
-        if (k <= params.k() || k > Math.min(maxK, ServerParameters.MAX_K)) {
-            throw new MalformedFrameException("a grow from k = " + params.k() + " to k = " + k + ", beyond " + maxK);
+        if (k == params.k() || k < params.batchExponent() || k > Math.min(maxK, ServerParameters.MAX_K)) {
+            throw new MalformedFrameException("a resize from k = " + params.k() + " to k = " + k + ", beyond "
+                    + maxK + " or below " + params.batchExponent());
         }
         ResyncRequest r = at(k).readResync(java.util.Arrays.copyOfRange(payload, 1, payload.length));
         return new GrowRequest(k, r.epoch(), r.c());

@@ -24,8 +24,10 @@ import java.util.function.Supplier;
  */
 public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     private final Supplier<RemotePorServer> connector;
-    /** The server's, as its last handshake or grow stated them: k grows. */
+    /** The server's, as its last handshake or resize stated them. */
     private volatile ServerParameters parameters;
+    /** The smallest k a shrink sent through this side asked for: a reconnect may find the server there. */
+    private int smallestK = Integer.MAX_VALUE;
     private RemotePorServer connection;
     private int reconnects;
 
@@ -170,9 +172,10 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
+    public void resize(int k, long epoch, SealedLevel c) {
+        smallestK = Math.min(smallestK, k); // a shrink whose answer is lost: the server may come back at k
         once(s -> {
-            s.grow(k, epoch, c);
+            s.resize(k, epoch, c);
             parameters = s.parameters();
             return null;
         });
@@ -216,8 +219,9 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
         if (connection == null) {
             RemotePorServer fresh = connector.get();
             ServerParameters p = fresh.parameters();
-            // a larger k: the server grew (a grow whose answer was lost); the client resynchronises to it
-            if (p.k() < parameters.k() || p.batchExponent() != parameters.batchExponent()
+            // a larger k: the server grew (a grow whose answer was lost); a smaller one only down to a shrink this
+            // side sent; the client resynchronises to it
+            if (p.k() < Math.min(parameters.k(), smallestK) || p.batchExponent() != parameters.batchExponent()
                     || p.blockBytes() != parameters.blockBytes()) {
                 fresh.close();
                 throw new PorTransportException("the PoR server came back with other parameters: " + fresh.parameters()

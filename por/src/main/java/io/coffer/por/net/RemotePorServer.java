@@ -131,11 +131,15 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
         return maxK;
     }
 
-    /** The server grows; then this side's bounds are those of the new k (as a new handshake would state them). */
+    /**
+     * The server grows or shrinks (GROW); then this side's bounds are those of the new k (as a new handshake would
+     * state them).
+     */
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
-        if (k <= k() || k > maxK) {
-            throw new IllegalArgumentException("the server grows from k = " + k() + " up to " + maxK + ", not to " + k);
+    public void resize(int k, long epoch, SealedLevel c) {
+        if (k == k() || k < batchExponent() || k > maxK) {
+            throw new IllegalArgumentException("the server resizes from k = " + k() + " within [" + batchExponent()
+                    + ", " + maxK + "], not to " + k);
         }
         ok(call(MessageType.GROW, codec.grow(k, epoch, c), MessageType.OK));
         codec = codec.at(k);

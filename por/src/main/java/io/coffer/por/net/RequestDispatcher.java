@@ -119,7 +119,7 @@ public final class RequestDispatcher {
             case GROW -> {
                 PorCodec.GrowRequest g = codec.readGrow(payload, server.maxK());
                 return done(() -> {
-                    server.grow(g.k(), g.epoch(), g.c());
+                    server.resize(g.k(), g.epoch(), g.c());
                     codec = codec.at(server.k());
                 });
             }

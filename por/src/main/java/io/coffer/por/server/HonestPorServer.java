@@ -325,11 +325,12 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     /**
-     * A grow ({@link PorServer#grow}) once the caller has made {@code grown}, its storage at the new capacity holding
-     * this one's U: the server continues over it, H discarded and C rebuilt from U at {@code epoch}, as a resync
-     * does. The caller checked the call with {@link #checkGrow} before making the storage.
+     * A resize ({@link PorServer#resize}) once the caller has made {@code grown}, its storage at the new capacity
+     * holding this one's U (the first 2^k blocks of it after a shrink): the server continues over it, H discarded and
+     * C rebuilt from U at {@code epoch}, as a resync does. The caller checked the call with {@link #checkResize}
+     * before making the storage.
      */
-    protected final void grown(S grown, long epoch, SealedLevel c) {
+    protected final void resized(S grown, long epoch, SealedLevel c) {
         dropPrepared();
         dropWindow();
         storage = grown;
@@ -340,11 +341,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         keepC(c);
     }
 
-    /** Checks a {@link PorServer#grow} to 2^{@code k} blocks, at most 2^{@code maxK}, without making it. */
-    public final void checkGrow(int k, int maxK, long epoch, SealedLevel c) {
-        if (k <= cParams.k() || k > maxK) {
-            throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks grows to 2^k blocks with k in ("
-                    + cParams.k() + ", " + maxK + "], not k = " + k);
+    /**
+     * Checks a {@link PorServer#resize} to 2^{@code k} blocks, at most 2^{@code maxK} and at least a batch, without
+     * making it.
+     */
+    public final void checkResize(int k, int maxK, long epoch, SealedLevel c) {
+        if (k == cParams.k() || k > maxK || k < batchExponent()) {
+            throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks resizes to 2^k blocks with k in ["
+                    + batchExponent() + ", " + maxK + "] but " + cParams.k() + ", not k = " + k);
         }
         ServerChecks.sealed(c, new CodeParameters(k).cLevel(), 1 << k);
         checkEpoch(epoch);

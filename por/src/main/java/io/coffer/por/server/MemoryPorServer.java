@@ -19,7 +19,7 @@ public final class MemoryPorServer extends HonestPorServer<ServerStorage> {
         this(k, batchExponent, blockBytes, Math.max(k, ServerParameters.MAX_K));
     }
 
-    /** As above, growing ({@link #grow}) up to 2^maxK blocks. */
+    /** As above, growing ({@link #resize}) up to 2^maxK blocks. */
     public MemoryPorServer(int k, int batchExponent, int blockBytes, int maxK) {
         super(new ServerStorage(k, batchExponent, blockBytes, Segments.count(blockBytes) + 1),
                 LogState.empty(k - batchExponent)); // the storage has checked k and the batch exponent
@@ -46,8 +46,8 @@ public final class MemoryPorServer extends HonestPorServer<ServerStorage> {
 
     /** U copied into storage for 2^k blocks (the blocks themselves: tests damage them there), then C rebuilt. */
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
-        checkGrow(k, maxK, epoch, c);
-        grown(storage().grownTo(k), epoch, c);
+    public void resize(int k, long epoch, SealedLevel c) {
+        checkResize(k, maxK, epoch, c);
+        resized(storage().resizedTo(k), epoch, c);
     }
 }

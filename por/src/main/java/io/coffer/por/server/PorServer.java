@@ -141,19 +141,20 @@ public interface PorServer {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resynchronise a client");
     }
 
-    /** The largest capacity exponent this server grows to ({@link #grow}); its k where it cannot grow. */
+    /** The largest capacity exponent this server grows to ({@link #resize}); its k where it cannot grow. */
     default int maxK() {
         return k();
     }
 
     /**
      * Resizing (appendix A.3): U grows to 2^{@code k} blocks (k above the server's, at most {@link #maxK}; the new
-     * indices hold the empty block of their index, as an unused index does), H and any pending batch are discarded
-     * (their blocks are in U), U is encoded into C for 2^k blocks as the C rebuild that starts {@code epoch} (later
-     * than the server's own epoch) and the client's sealed checksums {@code c} of that C are kept: a
-     * resynchronisation at a larger capacity. Refused while a block of U is lost.
+     * indices hold the empty block of their index, as an unused index does) or shrinks to them (k below the server's:
+     * the indices from 2^k on are dropped, the client having checked that each holds the empty block), H and any
+     * pending batch are discarded (their blocks are in U), U is encoded into C for 2^k blocks as the C rebuild that
+     * starts {@code epoch} (later than the server's own epoch) and the client's sealed checksums {@code c} of that C
+     * are kept: a resynchronisation at another capacity. Refused while a block of U is lost.
      */
-    default void grow(int k, long epoch, SealedLevel c) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot grow");
+    default void resize(int k, long epoch, SealedLevel c) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot resize");
     }
 }

@@ -43,7 +43,8 @@ import java.util.stream.IntStream;
  */
 public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
-    private static final int U_RECORD = 2 + SEALED;
+    /** A record of u.sealed: block present (1), checksum present (1), the sealed checksum. */
+    static final int U_RECORD = 2 + SEALED;
     private static final int CHUNK = 1 << 16;
 
     private final Path dir;

@@ -313,15 +313,16 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * capacity: a kill -9 at any instant leaves the old store (no record) or one that the next open grows.
      */
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
+    public void resize(int k, long epoch, SealedLevel c) {
+        int from = k();
         recordGrow(k, epoch, c);
-        completeGrow();
+        completeGrow(from);
     }
 
-    /** The first half of {@link #grow}: checked and recorded; a server killed now grows when it is next opened. */
+    /** The first half of {@link #resize}: checked and recorded; a server killed now grows when it is next opened. */
     void recordGrow(int k, long epoch, SealedLevel c) {
         usable();
-        inner.checkGrow(k, maxK, epoch, c);
+        inner.checkResize(k, maxK, epoch, c);
         try {
             journal.force();
             storage.force();
@@ -333,8 +334,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         }
     }
 
-    /** The second half of {@link #grow}: the recorded grow made, and the server reopened at the new capacity. */
-    private void completeGrow() {
+    /** The second half of {@link #resize}: the recorded grow made, and the server reopened at the new capacity. */
+    private void completeGrow(int from) {
         try {
             inner.discardPreparedDecode();
             failed = true; // until reopened: the journal and the storage are closed
@@ -353,7 +354,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             baseSegment = grown.baseSegment;
             callsSinceCheckpoint = grown.callsSinceCheckpoint;
             failed = false;
-            LOG.info("PoR server in {}: grown to 2^{} blocks", dir, k());
+            LOG.info("PoR server in {}: {} to 2^{} blocks", dir, k() < from ? "shrunk" : "grown", k());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("PoR server: a recorded grow could not be made; restart the server", e);
         }

@@ -56,15 +56,13 @@ public final class ServerStorage implements WindowStorage {
     }
 
     /**
-     * Storage for 2^{@code k} blocks (k at least this one's) holding this one's U, blocks and sealed checksums at the
-     * same indices (the arrays themselves), the rest never written; no code vectors: the grown store's C is rebuilt.
+     * Storage for 2^{@code k} blocks holding this one's U (its first 2^k blocks, when smaller), blocks and sealed
+     * checksums at the same indices (the arrays themselves), the rest never written; no code vectors: the resized
+     * store's C is rebuilt.
      */
-    public ServerStorage grownTo(int k) {
-        if (k < cParams.k()) {
-            throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks cannot shrink to 2^" + k);
-        }
+    public ServerStorage resizedTo(int k) {
         ServerStorage grown = new ServerStorage(k, batchExponent, blockBytes, cVectors.width());
-        for (int i = 0; i < u.length; i++) {
+        for (int i = 0; i < Math.min(u.length, grown.u.length); i++) {
             grown.u[i] = u[i];
             if (uSealed[i] != null) {
                 grown.setUSealed(i, uSealed[i]);

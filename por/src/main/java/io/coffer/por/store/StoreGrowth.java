@@ -25,7 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A grow of a {@link JournaledPorServer} to 2^k blocks (appendix A.3), crash-safe through one file, {@code grow} in
+ * A resize of a {@link JournaledPorServer} to 2^k blocks (appendix A.3: a grow, or a shrink whose extra steps are
+ * {@link StoreShrink}'s), crash-safe through one file, {@code grow} in
  * the server's directory: once it is in place (written whole, forced, renamed) the grow is decided, and a server
  * that opens the directory completes it before anything else; before that the directory is the old store. The server
  * records it only after every journal record and U's writes are on disk, so completing it reads U from its files alone:
@@ -86,22 +87,16 @@ final class StoreGrowth {
         Path parametersFile = dir.resolve("parameters");
         ParametersFile.Stored stored = ParametersFile.fix(parametersFile, null);
         ServerParameters old = stored.parameters();
-        if (k < old.k()) {
-            throw new IOException("PoR server in " + dir + ": a grow to 2^" + k + " blocks recorded in a store of 2^"
-                    + old.k());
-        }
         ServerParameters grown = new ServerParameters(k, old.batchExponent(), old.blockBytes());
         PorCodec.ResyncRequest request = new PorCodec(grown).readResync(resync);
-        LOG.info("PoR server in {}: growing from 2^{} to 2^{} blocks (C rebuilt at epoch {})", dir, old.k(), k,
-                request.epoch());
+        LOG.info("PoR server in {}: {} from 2^{} to 2^{} blocks (C rebuilt at epoch {})", dir,
+                k < old.k() ? "shrinking" : "growing", old.k(), k, request.epoch());
         if (old.k() != k) {
             ParametersFile.grow(parametersFile, k);
-            if (objects == null) { // the old C's files; in a bucket, deleteFormerC at the open after this
-                for (String part : List.of("x", "y")) {
-                    Files.deleteIfExists(dir.resolve("c-" + (old.k() + 1) + "-" + part + ".vectors"));
-                }
-            }
         }
+        // the other capacities' C files; past a shrink U's cut indices and H's higher levels (a grow has none);
+        // in a bucket C's objects go in deleteFormerC at the open after this
+        StoreShrink.cut(dir, objects, grown);
         int b0 = grown.batchExponent();
         try (DirectoryStorage storage = DirectoryStorage.open(dir, k, b0, grown.blockBytes(),
                 Segments.count(grown.blockBytes()) + 1, objects, stored.vectorOrder(), memoryBudget)) {
@@ -124,18 +119,22 @@ final class StoreGrowth {
     }
 
     /**
-     * Deletes from the bucket the C objects of every capacity below 2^{@code k} ({@code c-<level>-x|y/<i>} for the
-     * levels 1..k; C at 2^k is level k + 1, H's and U's names are not touched), left by grows: the grown C is rebuilt
-     * from U, so none of them is read again. Run at every open, once a recorded grow is complete, so that a crash
-     * between a grow and these deletes (or during them) leaves them to the next open; a bucket that fails now leaves
-     * them likewise (logged, the open goes on). One LIST per former level, and one per 1,000 objects deleted.
+     * Deletes from the bucket the C objects of every capacity but 2^{@code k} ({@code c-<level>-x|y/<i>} for the
+     * levels 1..MAX_K + 1 but k + 1, where C at 2^k is; H's and U's names are not touched), left by grows and
+     * shrinks: the resized C is rebuilt from U, so none of them is read again. Run at every open, once a recorded
+     * resize is complete, so that a crash between a resize and these deletes (or during them) leaves them to the next
+     * open; a bucket that fails now leaves them likewise (logged, the open goes on). One LIST per other level, and one
+     * per 1,000 objects deleted.
      */
     static void deleteFormerC(BlobStore objects, int k) {
         long deleted = 0;
         try {
-            for (int level = 1; level <= k; level++) {
-                for (List<String> names = firstNames(objects, "c-" + level + "-"); !names.isEmpty();
-                        names = firstNames(objects, "c-" + level + "-")) {
+            for (int level = 1; level <= ServerParameters.MAX_K + 1; level++) {
+                if (level == k + 1) {
+                    continue;
+                }
+                for (List<String> names = StoreShrink.firstNames(objects, "c-" + level + "-"); !names.isEmpty();
+                        names = StoreShrink.firstNames(objects, "c-" + level + "-")) {
                     for (String name : names) {
                         objects.delete(name);
                     }
@@ -149,19 +148,5 @@ final class StoreGrowth {
         if (deleted > 0) {
             LOG.info("PoR server: deleted {} C objects of former capacities from {}", deleted, objects.describe());
         }
-    }
-
-    /** Up to 1,000 names under {@code prefix}: a listing is not read while its objects are deleted. */
-    private static List<String> firstNames(BlobStore objects, String prefix) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (BlobListing listing = objects.list(prefix)) {
-            Iterator<BlobInfo> it = listing.iterator();
-            while (names.size() < 1000 && it.hasNext()) {
-                names.add(it.next().name());
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        return names;
     }
 }

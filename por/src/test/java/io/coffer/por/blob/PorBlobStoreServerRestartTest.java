@@ -48,7 +48,7 @@ class PorBlobStoreServerRestartTest {
     void aPutAfterAGrowWhoseAnswerWasLostFollowsTheServersGrowInsteadOfFailingToo() throws IOException {
         try (PorStoreFixture f = PorStoreFixture.open(dir, 4, 1, BLOCK)) {
             f.put(f.store, "p/a", 6 * BLOCK, 1);
-            KilledServer killed = new KilledServer(f.server, "grow"); // the server dies after it grew
+            KilledServer killed = new KilledServer(f.server, "resize"); // the server dies after it grew
             PorBlobStore store = f.reopen(killed.proxy());
 
             assertThatThrownBy(() -> f.put(store, "p/b", 12 * BLOCK, 2)).isInstanceOf(IOException.class)

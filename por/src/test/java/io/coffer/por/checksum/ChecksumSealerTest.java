@@ -74,4 +74,24 @@ class ChecksumSealerTest {
         assertThatThrownBy(() -> sealer.seal(BlockAddress.u(0), 0, checksum))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aChecksumSealedForOneCapacityOpensForNoOtherNorUnbound() {
+        Checksum checksum = Checksum.zero();
+        BlockAddress at = BlockAddress.c(Part.X, 3);
+        ChecksumSealer atTen = sealer.boundTo(10);
+        byte[] sealed = atTen.seal(at, 1L << 20, checksum);
+
+        assertThat(atTen.open(at, 1L << 20, sealed)).isEqualTo(checksum);
+        assertThat(sealer.boundTo(10).open(at, 1L << 20, sealed)).isEqualTo(checksum);
+        // the same address and time (epoch 2^9 at 2^10 blocks is epoch 2^8 at 2^11): only k tells them apart
+        assertThatThrownBy(() -> sealer.boundTo(9).open(at, 1L << 20, sealed))
+                .isInstanceOf(SealBrokenException.class);
+        assertThatThrownBy(() -> sealer.boundTo(11).open(at, 1L << 20, sealed))
+                .isInstanceOf(SealBrokenException.class);
+        assertThatThrownBy(() -> sealer.open(at, 1L << 20, sealed)).isInstanceOf(SealBrokenException.class);
+        byte[] unbound = sealer.seal(at, 1L << 20, checksum);
+        assertThatThrownBy(() -> atTen.open(at, 1L << 20, unbound)).isInstanceOf(SealBrokenException.class);
+        assertThat(sealer.boundTo(10).openU(3, sealer.sealU(3, checksum))).isEqualTo(checksum); // U is not bound
+    }
 }

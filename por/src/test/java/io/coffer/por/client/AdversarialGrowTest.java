@@ -48,8 +48,8 @@ class AdversarialGrowTest {
         MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
         PorClient client = filled(new ForwardingPorServer(honest) {
             @Override
-            public void grow(int k, long epoch, SealedLevel c) {
-                cheat.grow(honest, k, () -> super.grow(k, epoch, c));
+            public void resize(int k, long epoch, SealedLevel c) {
+                cheat.grow(honest, k, () -> super.resize(k, epoch, c));
             }
         });
 
@@ -115,8 +115,8 @@ class AdversarialGrowTest {
         byte[][] oldLeaf = new byte[1][];
         ForwardingPorServer otherTree = new ForwardingPorServer(honest) {
             @Override
-            public void grow(int k, long epoch, SealedLevel c) {
-                super.grow(k, epoch, c);
+            public void resize(int k, long epoch, SealedLevel c) {
+                super.resize(k, epoch, c);
                 honest.storage().setUSealed(5, oldLeaf[0]); // an older checksum of block 5 in the new tree
             }
         };
@@ -137,7 +137,7 @@ class AdversarialGrowTest {
         MemoryPorServer honest = new MemoryPorServer(K, BLOCK);
         ForwardingPorServer ignores = new ForwardingPorServer(honest) {
             @Override
-            public void grow(int k, long epoch, SealedLevel c) {
+            public void resize(int k, long epoch, SealedLevel c) {
                 // acknowledged, not done
             }
         };

@@ -154,7 +154,7 @@ class BatchedWritesTest {
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
         PorKeys keys = PorKeys.derive(HonestServerTest.MASTER_KEY);
         ChecksumKey batchKey = ChecksumKey.derive(keys.batchChecksumKey(), (Segments.count(8) + 1) << b);
-        ChecksumSealer sealer = new ChecksumSealer(keys.sealingKey(), new SecureRandom());
+        ChecksumSealer sealer = new ChecksumSealer(keys.sealingKey(), new SecureRandom()).boundTo(k);
         byte[] block = new byte[8];
         for (int i = 0; i < (1 << k) - 1; i++) {
             random.nextBytes(block);

@@ -42,18 +42,29 @@ class ClientStateTest {
     }
 
     @Test
-    void aVersionTwoStateWithoutTheFlagsByteReadsAsAnEpochWithoutAWindow() {
-        byte[] v3 = state.toBytes();
-        byte[] v2 = Arrays.copyOf(v3, ClientState.BYTES_V2);
-        v2[4] = 2;
+    void aVersionThreeStateWithoutTheFlagsByteReadsAsABoundEpochWithoutAWindow() {
+        byte[] v4 = state.withWindow(true).toBytes();
+        byte[] v3 = Arrays.copyOf(v4, ClientState.BYTES_NO_FLAGS);
+        v3[4] = 3;
         CRC32C crc = new CRC32C();
-        crc.update(v2, 0, v2.length - 4);
-        ByteBuffer.wrap(v2, v2.length - 4, 4).putInt((int) crc.getValue());
-        ClientState read = ClientState.fromBytes(v2);
+        crc.update(v3, 0, v3.length - 4);
+        ByteBuffer.wrap(v3, v3.length - 4, 4).putInt((int) crc.getValue());
+        ClientState read = ClientState.fromBytes(v3);
         assertThat(read).isEqualTo(state);
         assertThat(read.window()).isFalse();
-        v2[4] = 3; // a version-3 state of the version-2 length
-        assertThatThrownBy(() -> ClientState.fromBytes(v2)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(read.capacityBound()).isTrue();
+        v3[4] = 4; // a version-4 state of the shorter length
+        assertThatThrownBy(() -> ClientState.fromBytes(v3)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anUnboundStateWithAWindowKeepsBothFlags() {
+        ClientState unboundWindow = new ClientState(4096, 4, new LogState(16, 12345, 7), 3, Checksum.zero(),
+                HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(1 << 20), false, true);
+        byte[] bytes = unboundWindow.toBytes();
+        assertThat(bytes).hasSize(ClientState.BYTES);
+        assertThat(ClientState.fromBytes(bytes)).isEqualTo(unboundWindow);
+        assertThat(unboundWindow.bound().window()).isTrue();
     }
 
     @Test
@@ -75,5 +86,20 @@ class ClientStateTest {
     @Test
     void toStringNeverShowsTheKey() {
         assertThat(state.toString()).doesNotContain("masterKey").contains("4096");
+    }
+
+    @Test
+    void aVersion2StateReadsAsUnboundAndIsWrittenBackAsVersion2UntilBound() {
+        ClientState unbound = new ClientState(4096, 4, new LogState(16, 12345, 7), 3,
+                Checksum.of(new int[] {1, 2, 3, 4, 5}), HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(1 << 20),
+                false);
+        byte[] bytes = unbound.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 2);
+        assertThat(ClientState.fromBytes(bytes)).isEqualTo(unbound).isNotEqualTo(state);
+        assertThat(ClientState.fromBytes(bytes).capacityBound()).isFalse();
+        assertThat(state.toBytes()[4]).isEqualTo((byte) 4);
+        assertThat(unbound.bound()).isEqualTo(state);
+        assertThat(unbound.with(unbound.hLog(), 0, Checksum.zero(), unbound.root()).capacityBound()).isFalse();
     }
 }

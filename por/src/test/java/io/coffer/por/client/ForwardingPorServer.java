@@ -89,8 +89,8 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
-    public void grow(int k, long epoch, SealedLevel c) {
-        inner.grow(k, epoch, c);
+    public void resize(int k, long epoch, SealedLevel c) {
+        inner.resize(k, epoch, c);
     }
 
     @Override

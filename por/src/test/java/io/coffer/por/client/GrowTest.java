@@ -124,8 +124,8 @@ class GrowTest {
         MemoryPorServer server = new MemoryPorServer(K, 1, BLOCK, K + 2);
         PorServer answerLost = new ForwardingPorServer(server) {
             @Override
-            public void grow(int k, long epoch, SealedLevel c) {
-                super.grow(k, epoch, c);
+            public void resize(int k, long epoch, SealedLevel c) {
+                super.resize(k, epoch, c);
                 throw new IllegalStateException("connection reset");
             }
         };
@@ -166,12 +166,12 @@ class GrowTest {
         List<Long> epochs = new ArrayList<>();
         PorServer refusesOnce = new ForwardingPorServer(server) {
             @Override
-            public void grow(int k, long epoch, SealedLevel c) {
+            public void resize(int k, long epoch, SealedLevel c) {
                 epochs.add(epoch);
                 if (epochs.size() == 1) {
                     throw new IllegalStateException("refused");
                 }
-                super.grow(k, epoch, c);
+                super.resize(k, epoch, c);
             }
         };
         PorClient client = PorClient.initialize(refusesOnce, HonestServerTest.MASTER_KEY, new SecureRandom(),
@@ -187,6 +187,6 @@ class GrowTest {
         assertThat(epochs.get(1)).isGreaterThan(epochs.get(0));
         assertThat(client.audit().passed()).isTrue();
         assertEveryBlockReadsBack(client);
-        assertThat(PorClient.growEpoch(PorServer.MAX_EPOCH / 2 + 9, 0)).isEqualTo(PorServer.MAX_EPOCH / 2 + 11);
+        assertThat(StoreResize.resizeEpoch(PorServer.MAX_EPOCH / 2 + 9, 0)).isEqualTo(PorServer.MAX_EPOCH / 2 + 11);
     }
 }

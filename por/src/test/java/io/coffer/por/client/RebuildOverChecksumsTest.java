@@ -35,7 +35,7 @@ class RebuildOverChecksumsTest {
         PorKeys keys = PorKeys.derive(HonestServerTest.MASTER_KEY);
         ChecksumKey blockKey = ChecksumKey.derive(keys.checksumKey(), Segments.count(blockBytes) + 1);
         ChecksumKey batchKey = ChecksumKey.derive(keys.batchChecksumKey(), Segments.count(blockBytes) + 1);
-        ChecksumSealer sealer = new ChecksumSealer(keys.sealingKey(), new SecureRandom());
+        ChecksumSealer sealer = new ChecksumSealer(keys.sealingKey(), new SecureRandom()).boundTo(k);
         SplittableRandom random = new SplittableRandom(16);
         byte[] block = new byte[blockBytes];
         for (int i = 0; i < (1 << k) - 1; i++) {

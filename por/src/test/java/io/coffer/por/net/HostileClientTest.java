@@ -186,8 +186,9 @@ class HostileClientTest {
     }
 
     @Test
-    void aGrowBeyondTheServersLargestKIsRefusedAndOnlyAGrowMayExceedTheSessionLimit() throws IOException {
+    void aGrowBeyondTheServersLargestKOrToItsOwnKIsRefusedAndOnlyAGrowMayExceedTheSessionLimit() throws IOException {
         assertThat(refusedInTheSession(MessageType.GROW, new byte[] {21}).message()).contains("to k = 21");
+        assertThat(refusedInTheSession(MessageType.GROW, new byte[] {K}).message()).contains("to k = " + K);
         int limit = new ServerParameters(K, 0, BLOCK).maxFrameBytes();
         int growLimit = new ServerParameters(ServerParameters.MAX_K, 0, BLOCK).maxFrameBytes() + 1;
         try (RawConnection c = new RawConnection(net.port()).handshake(KEY)) {

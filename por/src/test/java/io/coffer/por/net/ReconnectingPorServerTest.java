@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.server.MemoryPorServer;
+import io.coffer.por.server.PorServer;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -15,7 +16,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A lost connection to the PoR server is replaced on the next call, and the client carries on. */
+/**
+ * A lost connection to the PoR server is replaced on the next call, and the client carries on; a server that comes
+ * back resized is reached where the resize could have been this side's (larger, or down to a shrink sent through it).
+ */
 class ReconnectingPorServerTest {
     private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -96,5 +100,42 @@ class ReconnectingPorServerTest {
         address.set(new InetSocketAddress("127.0.0.1", start(new MemoryPorServer(6, 32), 600).port()));
         assertThatThrownBy(() -> client.read(4)).isInstanceOf(PorVerificationException.class);
         assertThat(remote.k()).isEqualTo(6);
+    }
+
+    @Test
+    void aServerThatShrankWithoutAnsweringIsReachedAgainAtTheSmallerKAndTheClientFollowsIt() throws Exception {
+        MemoryPorServer server = new MemoryPorServer(5, 32);
+        PorServer answerLost = (PorServer) java.lang.reflect.Proxy.newProxyInstance(PorServer.class.getClassLoader(),
+                new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(server, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("resize")) {
+                        throw new IllegalStateException("the server died before it answered");
+                    }
+                    return result;
+                });
+        PorNetServer first = PorNetServer.start(answerLost, RemotePorServerTest.SESSION_KEY,
+                new InetSocketAddress("127.0.0.1", 0), new PorNetServer.Limits(32, 10_000, 600));
+        open.add(first);
+        AtomicReference<InetSocketAddress> address = new AtomicReference<>(
+                new InetSocketAddress("127.0.0.1", first.port()));
+        ReconnectingPorServer remote = connect(address);
+        PorClient client = PorClient.initialize(remote, RemotePorServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        client.write(4, block(4));
+
+        assertThatThrownBy(() -> client.shrink(4)).hasMessageContaining("died");
+        assertThat(server.k()).isEqualTo(4);
+        first.close(); // the server restarts at the smaller k
+        address.set(new InetSocketAddress("127.0.0.1", start(server, 600).port()));
+
+        client.resync(4); // reached although smaller than the connection's k: a shrink went through it
+        assertThat(remote.k()).isEqualTo(4);
+        assertThat(client.state().k()).isEqualTo(4);
+        assertThat(client.read(4)).isEqualTo(block(4));
+        assertThat(client.audit().passed()).isTrue();
     }
 }

@@ -290,10 +290,11 @@ class RemotePorServerTest {
     /**
      * A grow over the socket (protocol version 3's GROW): from 2^3 to 2^14 blocks, whose C's checksums (1.5 MiB) are
      * a frame longer than any other the session at k = 3 accepts; then both sides use the bounds of k = 14, and a new
-     * connection's handshake states it.
+     * connection's handshake states it. Then it shrinks back to 2^3 (the same message), once every index from 8 on is
+     * empty again.
      */
     @Test
-    void aClientGrowsTheServerOverASocketBeyondTheOldFrameLimit() throws Exception {
+    void aClientGrowsTheServerOverASocketBeyondTheOldFrameLimitAndShrinksItBack() throws Exception {
         int blockBytes = 24;
         MemoryPorServer server = new MemoryPorServer(3, 1, blockBytes, 14);
         PorNetServer net = PorNetServer.start(server, SESSION_KEY, new InetSocketAddress("127.0.0.1", 0),
@@ -329,6 +330,19 @@ class RemotePorServerTest {
         }
         try (RemotePorServer again = RemotePorServer.connect(address, SESSION_KEY, Duration.ofSeconds(30))) {
             assertThat(again.parameters()).isEqualTo(new ServerParameters(14, 1, blockBytes));
+        }
+
+        client.write(10_000, new byte[blockBytes]); // deleted: every index from 8 on empty again
+        client.shrink(3); // the same GROW message, to a smaller k
+
+        assertThat(server.k()).isEqualTo(3);
+        assertThat(remote.k()).isEqualTo(3);
+        assertThat(client.audit().passed()).isTrue();
+        for (int i = 0; i < 8; i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i]);
+        }
+        try (RemotePorServer again = RemotePorServer.connect(address, SESSION_KEY, Duration.ofSeconds(30))) {
+            assertThat(again.parameters()).isEqualTo(new ServerParameters(3, 1, blockBytes));
         }
     }
 

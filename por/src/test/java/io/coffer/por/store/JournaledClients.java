@@ -1,17 +1,22 @@
 package io.coffer.por.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.server.PorServer;
+import io.coffer.por.server.SealedLevel;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -70,6 +75,14 @@ final class JournaledClients {
         }
     }
 
+    /** The content is there, {@code more} writes and a flush go on, and it is there again. */
+    void assertGoesOn(PorClient client, byte[][] expected, int more) {
+        assertContent(client, expected);
+        writeRandom(client, expected, more);
+        client.flush();
+        assertContent(client, expected);
+    }
+
     /** A client resumed on {@code server}: the content is there, {@code more} writes go on, and it is there again. */
     PorClient assertResumes(PorServer server, byte[][] expected, int more) {
         PorClient client = resume(server);
@@ -102,5 +115,41 @@ final class JournaledClients {
             return files.filter(f -> f.getFileName().toString().startsWith(SegmentedJournal.PREFIX)).sorted()
                     .toList();
         }
+    }
+
+    /**
+     * {@code resize} (a grow or shrink of {@code client}) reaches the server, which records it and is killed before it
+     * makes it.
+     */
+    static void killedOnceRecorded(JournaledPorServer server, PorClient client, Consumer<PorClient> resize) {
+        PorServer killedOnResize = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
+                new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("resize")) {
+                        server.recordGrow((int) args[0], (long) args[1], (SealedLevel) args[2]);
+                        server.haltAsKilled();
+                        throw new IllegalStateException("killed");
+                    }
+                    try {
+                        return method.invoke(server, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        PorClient resizing = new PorClient(killedOnResize, client.state(), new SecureRandom(), s -> { });
+        assertThatThrownBy(() -> resize.accept(resizing)).hasMessageContaining("killed");
+    }
+
+    /**
+     * {@code resize} recorded and the server killed ({@link #killedOnceRecorded}), the next open making it, then killed
+     * before the record's delete: the record is put back, as such a kill leaves it. The resized store's k is checked.
+     */
+    static void resizedWithItsRecordPutBack(Path dir, JournaledPorServer killed, PorClient client,
+            Consumer<PorClient> resize, int k) throws IOException {
+        killedOnceRecorded(killed, client, resize);
+        byte[] record = Files.readAllBytes(dir.resolve(StoreGrowth.FILE));
+        JournaledPorServer resized = JournaledPorServer.open(dir, null);
+        assertThat(resized.k()).isEqualTo(k);
+        resized.haltAsKilled();
+        Files.write(dir.resolve(StoreGrowth.FILE), record);
     }
 }

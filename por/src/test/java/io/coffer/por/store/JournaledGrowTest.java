@@ -6,14 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.net.ServerParameters;
-import io.coffer.por.server.PorServer;
-import io.coffer.por.server.SealedLevel;
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,10 +56,7 @@ class JournaledGrowTest {
             client.grow(K + 1);
             assertThat(server.k()).isEqualTo(K + 1);
             expected = grown(expected, K + 1);
-            clients.assertContent(client, expected);
-            clients.writeRandom(client, expected, 40); // over a C rebuild at the new k
-            client.flush();
-            clients.assertContent(client, expected);
+            clients.assertGoesOn(client, expected, 40); // over a C rebuild at the new k
         }
         assertThat(dir.resolve(StoreGrowth.FILE)).doesNotExist();
         assertThat(dir.resolve("c-" + (K + 1) + "-x.vectors")).doesNotExist(); // the old C's files are gone
@@ -81,7 +73,7 @@ class JournaledGrowTest {
         JournaledPorServer killed = JournaledPorServer.open(dir, INITIAL);
         byte[][] expected = filled(killed);
         ClientState before = clients.persisted.get(clients.persisted.size() - 1);
-        killedOnceRecorded(killed, clients.resume(killed, before), K + 1);
+        JournaledClients.killedOnceRecorded(killed, clients.resume(killed, before), c -> c.grow(K + 1));
         assertThat(dir.resolve(StoreGrowth.FILE)).exists();
         // a crash in the middle of completing it: the parameters already grown, the tree and C's checksums torn
         ParametersFile.grow(dir.resolve("parameters"), K + 1);
@@ -95,10 +87,7 @@ class JournaledGrowTest {
             client.resync();
             assertThat(client.state().k()).isEqualTo(K + 1);
             expected = grown(expected, K + 1);
-            clients.assertContent(client, expected);
-            clients.writeRandom(client, expected, 30);
-            client.flush();
-            clients.assertContent(client, expected);
+            clients.assertGoesOn(client, expected, 30);
         }
     }
 
@@ -106,12 +95,8 @@ class JournaledGrowTest {
     void aGrowCompletedAgainAfterAKillBeforeItsRecordWasDeletedChangesNothing() throws IOException {
         JournaledPorServer killed = JournaledPorServer.open(dir, INITIAL);
         byte[][] expected = filled(killed);
-        killedOnceRecorded(killed, clients.resume(killed), K + 1);
-        byte[] record = Files.readAllBytes(dir.resolve(StoreGrowth.FILE));
-        JournaledPorServer grown = JournaledPorServer.open(dir, null);
-        assertThat(grown.k()).isEqualTo(K + 1);
-        grown.haltAsKilled();
-        Files.write(dir.resolve(StoreGrowth.FILE), record); // as if killed before the record's delete
+        // as if killed before the record's delete
+        JournaledClients.resizedWithItsRecordPutBack(dir, killed, clients.resume(killed), c -> c.grow(K + 1), K + 1);
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             PorClient client = clients.resume(server);
@@ -152,24 +137,5 @@ class JournaledGrowTest {
             assertThat(dir.resolve(StoreGrowth.FILE)).doesNotExist();
             clients.assertContent(client, expected);
         }
-    }
-
-    /** The client's grow reaches the server, which records it and is killed before it makes it. */
-    private static void killedOnceRecorded(JournaledPorServer server, PorClient client, int k) {
-        PorServer killedOnGrow = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
-                new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("grow")) {
-                        server.recordGrow((int) args[0], (long) args[1], (SealedLevel) args[2]);
-                        server.haltAsKilled();
-                        throw new IllegalStateException("killed");
-                    }
-                    try {
-                        return method.invoke(server, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        PorClient growing = new PorClient(killedOnGrow, client.state(), new SecureRandom(), s -> { });
-        assertThatThrownBy(() -> growing.grow(k)).hasMessageContaining("killed");
     }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A grow of the journaled server whose U, C and H are objects of a bucket ({@link MemoryBlobStore} as the bucket):
- * the C objects of the former capacities are deleted once the grow is made, or at the next open when a crash came
+ * the C objects of the former capacities are deleted once the grow is made (past a shrink also U's cut blocks and
+ * H's higher levels), or at the next open when a crash came
  * between the grow and the deletes or the bucket failed them; C's objects at the current capacity, U's and H's stay.
  */
 class ObjectStorageGrowTest {
@@ -88,6 +89,35 @@ class ObjectStorageGrowTest {
             assertThat(names("c-2-")).isEmpty();
             assertThat(names("c-" + (K + 2) + "-")).isEqualTo(current);
             clients.assertResumes(server, Arrays.copyOf(expected, 1 << (K + 1)), 30);
+        }
+    }
+
+    @Test
+    void aShrinkDeletesTheCutBlocksHsHigherLevelsAndTheLargerCodeFromTheBucket() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, INITIAL, bucket, 0)) {
+            PorClient client = clients.initialize(server);
+            client.grow(K + 2);
+            byte[][] expected = new byte[1 << (K + 2)][];
+            clients.writeRandom(client, expected, 70); // over C rebuilds at K + 2: H's highest level written
+            for (int i = 1 << K; i < expected.length; i++) {
+                client.write(i, new byte[48]);
+                expected[i] = null;
+            }
+            assertThat(names("u/")).hasSizeGreaterThan(1 << K);
+            assertThat(names("h-" + K + "-")).isNotEmpty();
+
+            client.shrink(K);
+
+            assertThat(names("u/")).allMatch(name -> Integer.parseInt(name.substring(2)) < 1 << K);
+            assertThat(names("c-" + (K + 3) + "-")).isEmpty();
+            assertThat(names("c-" + (K + 1) + "-")).hasSize(2 << K);
+            assertThat(names("h-" + K + "-")).isEmpty(); // H's k - b is K - 1 now
+            assertThat(names("h-" + (K + 1) + "-")).isEmpty();
+            expected = Arrays.copyOf(expected, 1 << K);
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 30);
+            client.flush();
+            clients.assertContent(client, expected);
         }
     }
 
