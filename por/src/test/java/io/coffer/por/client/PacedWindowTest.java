@@ -110,6 +110,28 @@ class PacedWindowTest {
     }
 
     @Test
+    void aShrinkInTheWindowEndsItWithAFullRebuild() {
+        int k = 7;
+        MemoryPorServer server = new MemoryPorServer(k, 0, BLOCK);
+        PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        SplittableRandom random = new SplittableRandom(21);
+        byte[][] expected = new byte[1 << (k - 1)][BLOCK];
+        for (int i = 0; i < (1 << k) + 5; i++) { // only the lower half in use: the store may shrink
+            int index = random.nextInt(1 << (k - 1));
+            random.nextBytes(expected[index]);
+            client.write(index, expected[index].clone());
+        }
+        assertThat(ClientAudit.beforeSwitch(client.state())).isTrue();
+        client.shrink(k - 1);
+        assertThat(client.state().window()).isFalse();
+        assertThat(server.windowProgress()).isNull();
+        assertThat(client.audit().passed()).isTrue();
+        for (int i = 0; i < 1 << (k - 1); i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i]);
+        }
+    }
+
+    @Test
     void aServerThatDropsTheOldCInTheWindowFailsTheNextAudit() {
         Window w = new Window(7);
         MemoryLevelStore c = w.server.storage().cVectors();
