@@ -25,7 +25,7 @@ public interface WindowStorage extends PorStorage {
     /** The store the paced rebuild writes the next C into (at C's level), emptied at each freeze. */
     LevelStore nextCVectors();
 
-    /** The switch: the next C replaces C, with the client's sealed checksums {@code x} and {@code y}; the frozen H goes. */
+    /** The switch: the next C replaces C, with the client's sealed checksums {@code x} and {@code y}; frozen H goes. */
     void switchC(byte[][] x, byte[][] y);
 
     /** Ends a window without a switch (a resync or a grow rebuilds C in full): the frozen H and the next C go. */
