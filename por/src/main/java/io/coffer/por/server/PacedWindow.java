@@ -21,7 +21,9 @@ import java.util.function.Supplier;
 final class PacedWindow {
     private final WindowStorage storage;
     private final int batchExponent;
-    private final SealedLevel nextC;
+    /** The next C's sealed checksums, copied at the epoch's end (already O(n) there), not at the switch. */
+    private final byte[][] nextX;
+    private final byte[][] nextY;
     private final List<LogRun> frozenRuns;
     private final Supplier<SlicedRecovery> recovery;
     private final CopyOnWriteSnapshot snapshot;
@@ -31,7 +33,8 @@ final class PacedWindow {
     PacedWindow(WindowStorage storage, SealedLevel nextC, Supplier<SlicedRecovery> recovery) {
         this.storage = storage;
         this.batchExponent = storage.batchExponent();
-        this.nextC = nextC;
+        this.nextX = nextC.x();
+        this.nextY = nextC.y();
         this.recovery = recovery;
         int hK = storage.hParameters().k();
         this.frozenRuns = DeamortizedSchedule.runs(hK, 1 << hK); // a window follows a full epoch
@@ -67,14 +70,14 @@ final class PacedWindow {
         if (!rebuild.complete()) {
             return false;
         }
-        storage.switchC(nextC.x(), nextC.y());
+        storage.switchC(nextX, nextY);
         return true;
     }
 
     /** Runs every remaining unit and switches: an epoch that ends with its predecessor's window still open. */
     void finish() {
         rebuild.finish();
-        storage.switchC(nextC.x(), nextC.y());
+        storage.switchC(nextX, nextY);
     }
 
     /** Ends the window without a switch (a resync or a grow rebuilds C in full). */
