@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * butterflies per level. Uses only the API main and the deamortised branch share, so main's {@code por} classes first
  * on the class path measure HAdd. H's levels in memory: as {@code -Dcoffer.por.levels-memory-mib} says.
  * {@code -Dcoffer.por.memory=true} runs the in-memory server ({@link MemoryPorServer}) instead: the adds' coding and
- * checksum work without the files and the journal's forces.
+ * checksum work without the files and the journal's forces, with C's rebuild paced over the next epoch's first half;
+ * {@code -Dcoffer.por.memory=oneshot} the in-memory server that rebuilds C at once at the epoch's end (paired A/B).
  *
  * <p>Usage: {@code PorAddLatency [K] [BLOCK_BYTES]} (14, 1024).
  */
@@ -41,15 +42,19 @@ public final class PorAddLatency {
         Random random = new Random(1);
         byte[] block = new byte[blockBytes];
         int n = 1 << k;
-        boolean inMemory = Boolean.getBoolean("coffer.por.memory");
+        String memory = System.getProperty("coffer.por.memory", "false");
+        boolean oneShot = memory.equals("oneshot");
+        boolean inMemory = oneShot || Boolean.parseBoolean(memory);
         try (JournaledPorServer files = inMemory ? null
                 : JournaledPorServer.open(dir, new ServerParameters(k, 0, blockBytes))) {
-            PorServer server = inMemory ? new MemoryPorServer(k, 0, blockBytes) : files;
+            PorServer server = !inMemory ? files : oneShot ? MemoryPorServer.oneShot(k, 0, blockBytes)
+                    : new MemoryPorServer(k, 0, blockBytes);
             PorClient client = PorClient.initialize(server, key, new SecureRandom(), s -> { });
             for (int i = 0; i < n; i++) { // the first epoch, unmeasured
                 random.nextBytes(block);
                 client.write(random.nextInt(n), block);
             }
+            String label = !inMemory ? "files" : oneShot ? "in memory, C at once" : "in memory, C paced";
             double[] wall = new double[n - 1];
             double[] cpu = new double[n - 1];
             for (int i = 0; i < n; i++) {
@@ -64,7 +69,7 @@ public final class PorAddLatency {
                     cpu[i] = c;
                 } else {
                     System.out.printf("k = %d, %d-byte blocks, %s: the epoch's last write (add and C rebuild)"
-                            + " %.1f ms wall, %.1f ms CPU%n", k, blockBytes, inMemory ? "in memory" : "files", w, c);
+                            + " %.1f ms wall, %.1f ms CPU%n", k, blockBytes, label, w, c);
                 }
             }
             int worst = 0;

@@ -11,24 +11,32 @@ import java.util.zip.CRC32C;
  * Everything the PoR client keeps between operations, O(1) in n: the block size; the batch exponent b; H's log state
  * (capacity exponent k - b, the batches t of this epoch, whose bits say which levels are filled, and the epoch, which
  * is also C's); the blocks written into the pending batch and the checksum of that partial batch (so the batch's
- * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums.
+ * checksum never needs its blocks again); the 32-byte master key; the Merkle root over U's sealed checksums; whether
+ * the current epoch has a paced C rebuild's window ({@code window}: its epoch ended on a server that paces, not on an
+ * initialisation, a resync or a resize), which with t gives the switch point.
  *
- * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 3 (2: C's and H's sealed checksums name no
- * capacity, {@link #capacityBound}), block size (4), b (1), H's log state (16: k - b, t, epoch), pending blocks (4),
- * the pending batch's checksum (20), master key (32), root (32), CRC-32C of what precedes (4), so a torn or altered
- * file is refused, not misread.
+ * <p>Encoding ({@link #BYTES} bytes, big-endian): "CPOR", version 4, block size (4), b (1), H's log state (16: k - b,
+ * t, epoch), pending blocks (4), the pending batch's checksum (20), master key (32), root (32), flags (1: bit 0 the
+ * window, bit 1 not capacity-bound; other bits refused), CRC-32C of what precedes (4), so a torn or altered file is
+ * refused, not misread. Versions 2 and 3 ({@link #BYTES_NO_FLAGS} bytes: no flags byte) are read as an epoch without
+ * a window, 2 unbound and 3 bound; an unbound state without a window is still written as version 2.
  *
  * <p>{@code capacityBound}: C and H are sealed with k in their associated data
  * ({@link io.coffer.por.checksum.ChecksumSealer#boundTo}); false only for a version 2 state read from an older store,
  * until its next resize or resynchronisation, which reseals C bound and empties H.
  */
 public record ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
-        byte[] masterKey, byte[] root, boolean capacityBound) {
+        byte[] masterKey, byte[] root, boolean capacityBound, boolean window) {
     public static final int BYTES = 4 + 1 + 4 + 1 + LogState.SERIALIZED_BYTES + 4 + Checksum.BYTES + 32
-            + MerkleHash.BYTES + 4;
+            + MerkleHash.BYTES + 1 + 4;
+    /** The size of a version 2 or 3 state, written before the flags byte. */
+    public static final int BYTES_NO_FLAGS = BYTES - 1;
     private static final byte[] MAGIC = {'C', 'P', 'O', 'R'};
-    private static final byte VERSION = 3;
+    private static final byte VERSION = 4;
+    private static final byte BOUND_VERSION = 3;
     private static final byte UNBOUND_VERSION = 2;
+    private static final int WINDOW = 1;
+    private static final int UNBOUND = 2;
 
     public ClientState {
         if (blockBytes <= 0) {
@@ -47,7 +55,13 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         root = root.clone();
     }
 
-    /** A state of the current version: C and H sealed with the capacity bound. */
+    /** A state whose epoch has no window. */
+    public ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
+            byte[] masterKey, byte[] root, boolean capacityBound) {
+        this(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, capacityBound, false);
+    }
+
+    /** A state of the current version: C and H sealed with the capacity bound; no window. */
     public ClientState(int blockBytes, int batchExponent, LogState hLog, int pending, Checksum pendingChecksum,
             byte[] masterKey, byte[] root) {
         this(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true);
@@ -76,26 +90,39 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
 
     public ClientState with(LogState newHLog, int newPending, Checksum newPendingChecksum, byte[] newRoot) {
         return new ClientState(blockBytes, batchExponent, newHLog, newPending, newPendingChecksum, masterKey, newRoot,
-                capacityBound);
+                capacityBound, window);
+    }
+
+    /** This state with the window's flag set to {@code hasWindow} (a new epoch's). */
+    public ClientState withWindow(boolean hasWindow) {
+        return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root,
+                capacityBound, hasWindow);
     }
 
     /** This state once C is resealed with the capacity bound and H emptied (a resize or a resync). */
     public ClientState bound() {
-        return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true);
+        return new ClientState(blockBytes, batchExponent, hLog, pending, pendingChecksum, masterKey, root, true,
+                window);
     }
 
+    /** {@link #BYTES} bytes, or {@link #BYTES_NO_FLAGS} for an unbound state without a window (version 2). */
     public byte[] toBytes() {
-        ByteBuffer out = ByteBuffer.allocate(BYTES);
-        out.put(MAGIC).put(capacityBound ? VERSION : UNBOUND_VERSION).putInt(blockBytes).put((byte) batchExponent).put(hLog.toBytes()).putInt(pending)
-                .put(pendingChecksum.toBytes()).put(masterKey).put(root);
+        boolean v2 = !capacityBound && !window;
+        int size = v2 ? BYTES_NO_FLAGS : BYTES;
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put(MAGIC).put(v2 ? UNBOUND_VERSION : VERSION).putInt(blockBytes).put((byte) batchExponent)
+                .put(hLog.toBytes()).putInt(pending).put(pendingChecksum.toBytes()).put(masterKey).put(root);
+        if (!v2) {
+            out.put((byte) ((window ? WINDOW : 0) | (capacityBound ? 0 : UNBOUND)));
+        }
         CRC32C crc = new CRC32C();
-        crc.update(out.array(), 0, BYTES - 4);
+        crc.update(out.array(), 0, size - 4);
         out.putInt((int) crc.getValue());
         return out.array();
     }
 
     public static ClientState fromBytes(byte[] bytes) {
-        if (bytes.length != BYTES) {
+        if (bytes.length != BYTES && bytes.length != BYTES_NO_FLAGS) {
             throw new IllegalArgumentException("PoR client state must be " + BYTES + " bytes, got " + bytes.length);
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
@@ -105,12 +132,14 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
             throw new IllegalArgumentException("not a PoR client state (bad magic)");
         }
         byte version = in.get();
-        if (version != VERSION && version != UNBOUND_VERSION) {
-            throw new IllegalArgumentException("unsupported PoR client state version " + version);
+        int size = version == VERSION ? BYTES : BYTES_NO_FLAGS;
+        if ((version != VERSION && version != BOUND_VERSION && version != UNBOUND_VERSION) || bytes.length != size) {
+            throw new IllegalArgumentException("unsupported PoR client state version " + version + " of "
+                    + bytes.length + " bytes");
         }
         CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, BYTES - 4);
-        if (ByteBuffer.wrap(bytes, BYTES - 4, 4).getInt() != (int) crc.getValue()) {
+        crc.update(bytes, 0, size - 4);
+        if (ByteBuffer.wrap(bytes, size - 4, 4).getInt() != (int) crc.getValue()) {
             throw new IllegalArgumentException("PoR client state fails its CRC-32C: torn or altered");
         }
         int blockBytes = in.getInt();
@@ -124,8 +153,12 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         in.get(key);
         byte[] root = new byte[MerkleHash.BYTES];
         in.get(root);
+        int flags = version == VERSION ? in.get() : version == UNBOUND_VERSION ? UNBOUND : 0;
+        if ((flags & ~(WINDOW | UNBOUND)) != 0) {
+            throw new IllegalArgumentException("PoR client state has unknown flags " + flags);
+        }
         return new ClientState(blockBytes, batchExponent, LogState.fromBytes(log), pending, Checksum.fromBytes(sum),
-                key, root, version == VERSION);
+                key, root, (flags & UNBOUND) == 0, (flags & WINDOW) != 0);
     }
 
     @Override
@@ -133,7 +166,7 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
         return o instanceof ClientState s && blockBytes == s.blockBytes && batchExponent == s.batchExponent
                 && hLog.equals(s.hLog) && pending == s.pending && pendingChecksum.equals(s.pendingChecksum)
                 && Arrays.equals(masterKey, s.masterKey) && Arrays.equals(root, s.root)
-                && capacityBound == s.capacityBound;
+                && capacityBound == s.capacityBound && window == s.window;
     }
 
     @Override
@@ -144,6 +177,6 @@ public record ClientState(int blockBytes, int batchExponent, LogState hLog, int 
     @Override
     public String toString() {
         return "ClientState[blockBytes=" + blockBytes + ", b=" + batchExponent + ", hLog=" + hLog + ", pending="
-                + pending + (capacityBound ? "" : ", unbound") + "]"; // never the key
+                + pending + (capacityBound ? "" : ", unbound") + ", window=" + window + "]"; // never the key
     }
 }

@@ -72,7 +72,8 @@ public final class ClientStateFile {
 
     public ClientState load() {
         try {
-            if (Files.size(path) != ClientState.BYTES) {
+            long size = Files.size(path);
+            if (size != ClientState.BYTES && size != ClientState.BYTES_NO_FLAGS) {
                 throw new IllegalArgumentException("PoR client state " + path + " is not " + ClientState.BYTES
                         + " bytes");
             }

@@ -2,18 +2,13 @@ package io.coffer.por.client;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditPlanner;
-import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.audit.AuditVerdict;
-import io.coffer.por.audit.AuditVerifier;
-import io.coffer.por.audit.AuditedRegion;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
-import io.coffer.por.code.DeamortizedSchedule;
-import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
@@ -356,39 +351,13 @@ public final class PorClient {
     public record Fetched(int index, ProvenBlock proven, byte[] root) {}
 
     /**
-     * One audit: lambda random code blocks of C, and lambda of each current run of H (the runs that hold every write
-     * of the epoch, {@link DeamortizedSchedule#runs}), each set checked through its aggregate (two challenges: C's
-     * vectors are blocks, H's are batches, under different checksum matrices).
+     * One audit ({@link ClientAudit}): C and the current runs of H, in a paced C rebuild's window before its switch
+     * point the old C and the ended epoch's frozen runs as well.
      */
     public AuditVerdict audit() {
-        LogState log = state.hLog();
-        AuditVerdict c = audit(List.of(AuditedRegion.c(2L * cParams.n(), SealClock.cTime(log.epoch(), cParams.k()))),
-                blockKey);
-        List<AuditedRegion> levels = new ArrayList<>();
-        long epochTime = SealClock.hEpochTime(log.epoch(), hParams.k());
-        for (LogRun run : DeamortizedSchedule.runs(hParams.k(), log.t())) {
-            levels.add(AuditedRegion.run(run.level(), run.start() >> run.level(), epochTime));
-        }
-        if (levels.isEmpty() || !c.passed()) {
-            return c;
-        }
-        AuditVerdict h = audit(levels, batchKey);
-        return h.passed() ? AuditVerdict.pass(c.blocksSampled() + h.blocksSampled())
-                : AuditVerdict.fail(c.blocksSampled() + h.blocksSampled(), h.reason());
+        return new ClientAudit(server, planner, levelSealer, traffic, blockKey, batchKey).audit(state);
     }
 
-    private AuditVerdict audit(List<AuditedRegion> regions, ChecksumKey key) {
-        AuditPlanner.Plan plan = planner.plan(regions);
-        traffic.up(plan.challenge().wireBytes());
-        AuditResponse response;
-        try {
-            response = server.audit(plan.challenge());
-        } catch (RuntimeException e) {
-            return AuditVerdict.fail(plan.challenge().size(), "the server could not answer: " + e.getMessage());
-        }
-        traffic.down(response.wireBytes());
-        return new AuditVerifier(key, levelSealer).verify(plan, response);
-    }
     /**
      * Repairs blocks of U: the server decodes them from C and H, the client checks each against its Merkle-verified
      * checksum, and only then lets the server store it back. Throws if any decoded block fails its check.
@@ -440,8 +409,9 @@ public final class PorClient {
             throw new PorVerificationException("no epoch is left to resynchronise to");
         }
         // Reserve the epoch first: a crash during this resync makes the next one seal beyond it.
-        update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root()));
-        atCapacity(k, true); // C resealed with k bound, H emptied: a version 2 state becomes version 3
+        update(state.with(new LogState(hParams.k(), 0, epoch - 1), 0, Checksum.zero(), state.root())
+                .withWindow(false));
+        atCapacity(k, true); // C resealed with k bound, H emptied: a version 2 state becomes bound
         try {
             List<byte[]> sealedU = downloadSealedU();
             byte[] root = MerkleRootStream.of(sealedU);
@@ -479,7 +449,7 @@ public final class PorClient {
     void resized(ClientState next) {
         paths = null;
         atCapacity(next.k(), true);
-        update(next);
+        update(next.withWindow(false)); // C rebuilt in full at the new capacity: no window
     }
 
     /** Runs the C rebuild an epoch's last H add left due, if it failed then (the server's answer did not verify). */
@@ -497,9 +467,12 @@ public final class PorClient {
         }
         long epoch = state.hLog().epoch();
         SealedLevel c = encodeC(sealedU, epoch, cParams);
+        // asked first, so a lost answer leaves the client before the rebuild; a new store's first C has no window
+        boolean window = epoch != 0 && server.pacesCRebuild();
         server.rebuildC(c);
         traffic.up(c.wireBytes());
-        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root()));
+        update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root())
+                .withWindow(window));
     }
 
     List<byte[]> downloadSealedU() {

@@ -282,6 +282,18 @@ public final class PorCodec {
         return new RestoreRequest(index, block);
     }
 
+    /** A yes or no answer (PACES): one byte, 0 or 1. */
+    public static byte[] flag(boolean value) {
+        return new byte[] {(byte) (value ? 1 : 0)};
+    }
+
+    public static boolean readFlag(byte[] payload) {
+        if (payload.length != 1 || (payload[0] & 0xfe) != 0) {
+            throw new MalformedFrameException("a flag is one byte, 0 or 1");
+        }
+        return payload[0] == 1;
+    }
+
     public static void readEmpty(byte[] payload) {
         new WireReader(payload).end();
     }

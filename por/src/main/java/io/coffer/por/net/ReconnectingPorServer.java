@@ -123,6 +123,16 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public AuditResponse auditFrozen(AuditChallenge challenge) {
+        return retried(s -> s.auditFrozen(challenge));
+    }
+
+    @Override
+    public boolean pacesCRebuild() {
+        return retried(RemotePorServer::pacesCRebuild);
+    }
+
+    @Override
     public void prepareDecode(List<Integer> indices) {
         retried(s -> {
             s.prepareDecode(indices);

@@ -225,6 +225,18 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public AuditResponse auditFrozen(AuditChallenge challenge) {
+        byte[] payload = call(MessageType.AUDIT_FROZEN, codec.audit(challenge), MessageType.AUDIT_RESPONSE);
+        return parse(() -> codec.readAuditResponse(payload));
+    }
+
+    @Override
+    public boolean pacesCRebuild() {
+        byte[] payload = call(MessageType.PACES, Message.EMPTY, MessageType.FLAG);
+        return parse(() -> PorCodec.readFlag(payload));
+    }
+
+    @Override
     public void prepareDecode(List<Integer> indices) {
         ok(call(MessageType.PREPARE_DECODE, codec.prepareDecode(indices), MessageType.OK));
     }

@@ -88,6 +88,14 @@ public final class RequestDispatcher {
                 AuditChallenge challenge = codec.readAudit(payload);
                 return answer(MessageType.AUDIT_RESPONSE, () -> codec.auditResponse(server.audit(challenge)));
             }
+            case AUDIT_FROZEN -> {
+                AuditChallenge challenge = codec.readAudit(payload);
+                return answer(MessageType.AUDIT_RESPONSE, () -> codec.auditResponse(server.auditFrozen(challenge)));
+            }
+            case PACES -> {
+                PorCodec.readEmpty(payload);
+                return answer(MessageType.FLAG, () -> PorCodec.flag(server.pacesCRebuild()));
+            }
             case DECODE -> {
                 List<Integer> indices = codec.readDecode(payload);
                 return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.decode(indices)));

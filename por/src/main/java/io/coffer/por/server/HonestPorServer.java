@@ -20,6 +20,7 @@ import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.store.DecodeSpool;
 import io.coffer.por.store.PorStorage;
+import io.coffer.por.store.WindowStorage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,6 +54,10 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     private CodeParameters hParams;
     private BatchedLog log;
     private Prepared prepared;
+    /** A paced C rebuild's window, from an epoch's end to its switch point; null outside one. */
+    private PacedWindow window;
+    /** Whether a storage that keeps a window is used for one: off for benchmarks and tests of the one-shot rebuild. */
+    private boolean paced = true;
 
     /**
      * A server over {@code storage}, its log of batches in {@code hState} (C's log in the same epoch), no batch
@@ -174,11 +179,23 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         boolean completesBatch = checkWrite(index, block, sealedChecksum, written);
         dropPrepared();
         int[] tagged = BlockTag.ofBlock(block, index);
+        if (window != null) {
+            window.beforeOverwrite(index);
+        }
         storage.setU(index, block.clone());
         storage.setUSealed(index, sealedChecksum.clone());
         log.add(tagged);
         if (completesBatch) {
             keepWritten(written);
+            advanceWindow();
+        }
+    }
+
+    /** After an H add: the window's share of the paced rebuild, and the switch at its point. */
+    private void advanceWindow() {
+        if (window != null && window.advance(state().t())) {
+            window = null;
+            log = log(state()); // over the switched C; no batch is pending right after an add
         }
     }
 
@@ -202,7 +219,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (completesBatch) {
             checkLayout();
         }
-        checkWritten(written, completesBatch);
+        ServerChecks.written(written, completesBatch, log.h().state().t() + 1, hParams.k());
         return completesBatch;
     }
 
@@ -213,6 +230,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (pending) {
             log.flush();
             keepWritten(written);
+            advanceWindow();
         }
     }
 
@@ -225,7 +243,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (pending && log.h().state().cRebuildDue()) {
             throw new IllegalArgumentException("C must be rebuilt before the next add");
         }
-        checkWritten(written, pending);
+        ServerChecks.written(written, pending, log.h().state().t() + 1, hParams.k());
         return pending;
     }
 
@@ -245,10 +263,44 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         dropPrepared();
         if (log.h().state().epoch() == 0 && storage.uEmpty()) {
             log.rebuildCOfEmptyU(); // a new store: only the tags are non-zero, so only they are computed
+        } else if (pacesCRebuild() && log.h().state().epoch() != 0) {
+            if (window != null) {
+                window.finish();
+            }
+            window = new PacedWindow((WindowStorage) storage, c, this::recovery);
+            log = log(new LogState(hParams.k(), 0, state().epoch() + 1)); // over the fresh H
+            return;
         } else {
             rebuildCFromU();
         }
         keepC(c);
+    }
+
+    /**
+     * Whether this server paces C's rebuild (its storage keeps a window: {@link WindowStorage}): the C rebuild that
+     * ends an epoch then only freezes H, and the new C replaces the old at the switch point (docs/POR.md).
+     */
+    @Override
+    public boolean pacesCRebuild() {
+        return paced && storage instanceof WindowStorage;
+    }
+
+    /** Rebuilds C at once at every epoch's end from now on, as servers without a window do. */
+    protected final void rebuildCAtOnce() {
+        paced = false;
+    }
+
+    /** Units of the paced rebuild done in the current window and U's vectors kept aside; null outside a window. */
+    public final long[] windowProgress() {
+        return window == null ? null : new long[] {window.unitsDone(), window.copies()};
+    }
+
+    /** Ends a window without its switch: C is about to be rebuilt in full. */
+    private void dropWindow() {
+        if (window != null) {
+            window.drop();
+            window = null;
+        }
     }
 
     /**
@@ -266,6 +318,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     public void resync(long epoch, SealedLevel c) {
         checkResync(epoch, c);
         dropPrepared();
+        dropWindow();
         log = log(new LogState(hParams.k(), 0, epoch - 1));
         rebuildCFromU();
         keepC(c);
@@ -279,6 +332,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
      */
     protected final void resized(S grown, long epoch, SealedLevel c) {
         dropPrepared();
+        dropWindow();
         storage = grown;
         cParams = grown.cParameters();
         hParams = grown.hParameters();
@@ -296,7 +350,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("a store of 2^" + cParams.k() + " blocks resizes to 2^k blocks with k in ["
                     + batchExponent() + ", " + maxK + "] but " + cParams.k() + ", not k = " + k);
         }
-        checkSealed(c, new CodeParameters(k).cLevel(), 1 << k);
+        ServerChecks.sealed(c, new CodeParameters(k).cLevel(), 1 << k);
         checkEpoch(epoch);
         checkNothingLost();
     }
@@ -310,7 +364,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     /** Checks a {@link #resync} without making it: throws as the resync would. */
     public final void checkResync(long epoch, SealedLevel c) {
-        checkSealed(c, cParams.cLevel(), cParams.n());
+        ServerChecks.sealed(c, cParams.cLevel(), cParams.n());
         checkEpoch(epoch);
         checkNothingLost();
     }
@@ -331,7 +385,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */
     public final void checkRebuildC(SealedLevel c) {
-        checkSealed(c, cParams.cLevel(), cParams.n());
+        ServerChecks.sealed(c, cParams.cLevel(), cParams.n());
         LogState state = log.h().state();
         if (state.epoch() != 0 && !state.cRebuildDue()) {
             throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
@@ -357,9 +411,31 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         BlockAddress.Buffer buffer = challenge.addresses().get(0).buffer();
         List<LogRun> runs = log.h().runs();
         for (BlockAddress address : challenge.addresses()) {
-            checkAudited(address, buffer, runs);
+            ServerChecks.audited(address, buffer, runs, cParams.n(), storage.hasSealedC());
         }
-        LevelStore vectors = buffer == BlockAddress.Buffer.C ? storage.cVectors() : storage.hVectors();
+        if (buffer == BlockAddress.Buffer.C) {
+            return prove(challenge, storage.cVectors(), a -> storage.sealedC(a.part(), (int) a.index()));
+        }
+        return prove(challenge, storage.hVectors(), a -> storage.sealedH(a.level(), a.part(), (int) a.index()));
+    }
+
+    /** Answers an audit of the frozen H's runs in a paced rebuild's window: see {@link PorServer#auditFrozen}. */
+    @Override
+    public AuditResponse auditFrozen(AuditChallenge challenge) {
+        if (challenge.size() == 0 || window == null) {
+            throw new IllegalArgumentException(window == null ? "no paced C rebuild is in its window: no frozen H"
+                    : "an audit samples at least one block");
+        }
+        for (BlockAddress address : challenge.addresses()) {
+            ServerChecks.audited(address, BlockAddress.Buffer.H, window.frozenRuns(), cParams.n(), true);
+        }
+        WindowStorage frozen = (WindowStorage) storage;
+        return prove(challenge, frozen.frozenHVectors(),
+                a -> frozen.frozenSealedH(a.level(), a.part(), (int) a.index()));
+    }
+
+    private AuditResponse prove(AuditChallenge challenge, LevelStore vectors,
+            java.util.function.Function<BlockAddress, byte[]> sealedAt) {
         return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
             @Override
             public int[] block(BlockAddress address) {
@@ -370,9 +446,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
             @Override
             public byte[] sealedChecksum(BlockAddress address) {
-                int index = (int) address.index();
-                byte[] sealed = address.buffer() == BlockAddress.Buffer.C ? storage.sealedC(address.part(), index)
-                        : storage.sealedH(address.level(), address.part(), index);
+                byte[] sealed = sealedAt.apply(address);
                 if (sealed == null) {
                     throw new IllegalStateException("the sealed checksum of " + address + " is lost");
                 }
@@ -394,7 +468,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         int[] rows = SlicedRecovery.distinct(indices.stream().mapToInt(Integer::intValue).toArray());
         DecodeSpool spool = storage.decodeSpool(rows.length, storage.cVectors().width());
         try {
-            recovery().recover(log.h().runs(), storage.hSlices(), storage.cSlices(), rows, spool);
+            recovery().recover(storage.cSlices(), layers(), rows, spool);
         } catch (RuntimeException e) {
             spool.close();
             throw e;
@@ -414,8 +488,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
                 u[i] = prepared.spool().row(prepared.row(indices.get(i)));
             }
         } else {
-            u = recovery().recover(log.h().runs(), storage.hSlices(), storage.cSlices(),
-                    indices.stream().mapToInt(Integer::intValue).toArray());
+            u = recovery().recover(storage.cSlices(), layers(), indices.stream().mapToInt(Integer::intValue).toArray());
         }
         List<ProvenBlock> out = new ArrayList<>(indices.size());
         for (int i = 0; i < indices.size(); i++) {
@@ -440,6 +513,12 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             return mib << 20;
         }
         return Math.max(MIN_DECODE_BUDGET, Math.min(MAX_DECODE_BUDGET, Runtime.getRuntime().maxMemory() / 8));
+    }
+
+    /** H's layers over C: in a window the frozen H under the current one (the old C holds U at the epoch's end). */
+    private List<SlicedRecovery.Layer> layers() {
+        SlicedRecovery.Layer current = new SlicedRecovery.Layer(log.h().runs(), storage.hSlices());
+        return window == null ? List.of(current) : List.of(window.frozenLayer(), current);
     }
 
     private SlicedRecovery recovery() {
@@ -507,74 +586,6 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     private int levelOf(BlockAddress address) {
         return address.buffer() == BlockAddress.Buffer.C ? cParams.cLevel() : address.level();
-    }
-
-    /** An audit samples C, or the current runs of H: exactly the positions {@code runs} cover. */
-    private void checkAudited(BlockAddress address, BlockAddress.Buffer buffer, List<LogRun> runs) {
-        if (address.buffer() != buffer || buffer == BlockAddress.Buffer.U) {
-            throw new IllegalArgumentException("an audit samples C or H, one of them per challenge: " + address);
-        }
-        if (buffer == BlockAddress.Buffer.C) {
-            if (address.index() >= cParams.n()) {
-                throw new IllegalArgumentException("audit address out of range: " + address);
-            }
-            if (!storage.hasSealedC()) {
-                throw new IllegalArgumentException("audit of a region with no checksums: " + address);
-            }
-            return;
-        }
-        for (LogRun run : runs) {
-            if (run.level() == address.level() && address.index() >= run.offset()
-                    && address.index() < run.offset() + run.size()) {
-                return;
-            }
-        }
-        throw new IllegalArgumentException("audit of a vector in no current run of H: " + address);
-    }
-
-    /**
-     * The sealed checksums sent with an add: exactly one per vector the add writes ({@code expected}), for the next
-     * add; none when the call makes no add.
-     */
-    private void checkWritten(SealedVectors written, boolean expected) {
-        if (!expected) {
-            if (written != null) {
-                throw new IllegalArgumentException("this call makes no add to H, but checksums were sent");
-            }
-            return;
-        }
-        int count = log.h().state().t() + 1;
-        if (written == null) {
-            throw new IllegalArgumentException("add " + count + " of H writes vectors: their sealed checksums are "
-                    + "required");
-        }
-        int size = DeamortizedSchedule.outputs(hParams.k(), count).size();
-        if (written.count() != count || written.size() != size) {
-            throw new IllegalArgumentException("expected the sealed checksums of the " + size + " vectors add "
-                    + count + " writes, got " + written.size() + " for add " + written.count());
-        }
-        for (int i = 0; i < size; i++) {
-            for (Part part : Part.values()) {
-                byte[] s = written.get(part, i);
-                if (s == null || s.length != ChecksumSealer.SEALED_BYTES) {
-                    throw new IllegalArgumentException("a sealed checksum of add " + count + " is malformed");
-                }
-            }
-        }
-    }
-
-    private static void checkSealed(SealedLevel sealed, int level, int size) {
-        if (sealed.level() != level || sealed.partSize() != size) {
-            throw new IllegalArgumentException("expected the sealed checksums of level " + level + " (" + size
-                    + " per part), got level " + sealed.level() + " with " + sealed.partSize());
-        }
-        for (Part part : Part.values()) {
-            for (byte[] s : sealed.part(part)) {
-                if (s == null || s.length != ChecksumSealer.SEALED_BYTES) {
-                    throw new IllegalArgumentException("a sealed checksum of level " + level + " is malformed");
-                }
-            }
-        }
     }
 
     private int checkIndex(int index) {

@@ -29,6 +29,16 @@ public final class MemoryPorServer extends HonestPorServer<ServerStorage> {
         this.maxK = maxK;
     }
 
+    /**
+     * A server for n = 2^k blocks that rebuilds C at once at every epoch's end (no window): the former behaviour, for
+     * paired measurements and tests of a server that replaces C at the epoch's end.
+     */
+    public static MemoryPorServer oneShot(int k, int batchExponent, int blockBytes) {
+        MemoryPorServer server = new MemoryPorServer(k, batchExponent, blockBytes);
+        server.rebuildCAtOnce();
+        return server;
+    }
+
     @Override
     public int maxK() {
         return maxK;

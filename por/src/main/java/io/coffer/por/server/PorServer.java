@@ -93,6 +93,22 @@ public interface PorServer {
     /** Answers an audit: B* over the sampled code blocks and their sealed checksums. */
     AuditResponse audit(AuditChallenge challenge);
 
+    /**
+     * Whether the C rebuild that ends an epoch is paced (docs/POR.md, "C's rebuild paced"): {@link #rebuildC} then
+     * freezes H beside the old C, which stay until the switch point (add ceil(stepsToComplete(k) / 2^b) of the next
+     * epoch), audited with {@link #auditFrozen} and {@link #audit}; the new C is audited after it. A client asks at
+     * each epoch's end and keeps the answer with its state. Either answer is safe for the client: each view encodes
+     * all of U.
+     */
+    default boolean pacesCRebuild() {
+        return false;
+    }
+
+    /** Answers an audit of the frozen H's runs (the ended epoch's) in a paced rebuild's window, before the switch. */
+    default AuditResponse auditFrozen(AuditChallenge challenge) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not pace C's rebuild");
+    }
+
     /** Blocks of U decoded from C and H (not read from U), each with its sealed checksum and path, to repair U. */
     List<ProvenBlock> decode(List<Integer> indices);
 

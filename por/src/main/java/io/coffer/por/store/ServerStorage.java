@@ -6,6 +6,7 @@ import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.Recovery;
+import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.merkle.MerkleTree;
@@ -17,7 +18,7 @@ import java.util.Arrays;
  * blocks) and of C (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no
  * protocol logic; a test damages it the way a disk or a dishonest server would.
  */
-public final class ServerStorage implements PorStorage {
+public final class ServerStorage implements WindowStorage {
     private final int blockBytes;
     private final int batchExponent;
     private final CodeParameters cParams;
@@ -25,10 +26,14 @@ public final class ServerStorage implements PorStorage {
     private final byte[][] u;
     private final byte[][] uSealed;
     private final MerkleTree tree;
-    private final MemoryLevelStore hVectors;
-    private final MemoryLevelStore cVectors;
-    private final byte[][][][] sealedH; // [level][part][position], allocated on first write
+    private MemoryLevelStore hVectors;
+    private MemoryLevelStore cVectors;
+    private byte[][][][] sealedH; // [level][part][position], allocated on first write
     private byte[][][] sealedC; // [part][index]
+    /** A paced rebuild's window: the frozen H and its sealed checksums, the next C; null outside a window. */
+    private MemoryLevelStore frozenH;
+    private byte[][][][] frozenSealedH;
+    private MemoryLevelStore nextC;
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
     public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
@@ -193,6 +198,68 @@ public final class ServerStorage implements PorStorage {
     @Override
     public Recovery.PartReader cParts() {
         return cVectors::copy;
+    }
+
+    /** Swaps references only: the window's storage costs no copy. */
+    @Override
+    public void freezeH() {
+        frozenH = hVectors;
+        frozenSealedH = sealedH;
+        hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
+        sealedH = new byte[hParams.k() + 1][][][];
+        nextC = new MemoryLevelStore(cParams, cVectors.width());
+    }
+
+    @Override
+    public MemoryLevelStore frozenHVectors() {
+        return inWindow(frozenH);
+    }
+
+    @Override
+    public byte[] frozenSealedH(int level, Part part, int position) {
+        inWindow(frozenH);
+        if (position < 0 || position >= hParams.partSize(level, DeamortizedLog.SLOTS)) {
+            throw new IllegalArgumentException("no sealed checksum " + position + " in level " + level + " of H");
+        }
+        byte[][][] parts = frozenSealedH[level];
+        return parts == null ? null : parts[part.ordinal()][position];
+    }
+
+    /** The frozen H's sealed checksums of {@code level}, [part][position] (null if none): tests damage them here. */
+    public byte[][][] frozenSealedH(int level) {
+        inWindow(frozenH);
+        return frozenSealedH[level];
+    }
+
+    @Override
+    public SlicedRecovery.SliceReader frozenHSlices() {
+        return SlicedRecovery.SliceReader.of(inWindow(frozenH)::copy);
+    }
+
+    @Override
+    public MemoryLevelStore nextCVectors() {
+        return inWindow(nextC);
+    }
+
+    @Override
+    public void switchC(byte[][] x, byte[][] y) {
+        cVectors = inWindow(nextC);
+        setSealedC(x, y);
+        dropWindow();
+    }
+
+    @Override
+    public void dropWindow() {
+        frozenH = null;
+        frozenSealedH = null;
+        nextC = null;
+    }
+
+    private static <T> T inWindow(T held) {
+        if (held == null) {
+            throw new IllegalStateException("no paced C rebuild is in its window");
+        }
+        return held;
     }
 
     @Override

@@ -321,7 +321,7 @@ class AdversarialServerTest {
 
     @Test
     void skippingACRebuildFailsTheAudit() {
-        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        MemoryPorServer honest = MemoryPorServer.oneShot(6, 0, BLOCK); // a paced one keeps the old C in the window
         ForwardingPorServer keepsOldC = new ForwardingPorServer(honest) {
             @Override
             public void rebuildC(SealedLevel c) {
@@ -380,7 +380,7 @@ class AdversarialServerTest {
 
     @Test
     void replayingAnOldCChecksumFailsTheAudit() {
-        MemoryPorServer honest = new MemoryPorServer(6, BLOCK);
+        MemoryPorServer honest = MemoryPorServer.oneShot(6, 0, BLOCK); // a paced one keeps the old C in the window
         byte[][][] firstC = new byte[2][][];
         ForwardingPorServer replay = new ForwardingPorServer(honest) {
             @Override

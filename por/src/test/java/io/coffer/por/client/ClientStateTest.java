@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.code.LogState;
 import io.coffer.por.merkle.MerkleTree;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +22,10 @@ class ClientStateTest {
     @Test
     void theEncodingRoundTripsAndIsSmallAndIndependentOfN() {
         byte[] bytes = state.toBytes();
-        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(118);
+        assertThat(bytes).hasSize(ClientState.BYTES).hasSize(119);
         assertThat(ClientState.fromBytes(bytes)).isEqualTo(state);
+        ClientState windowed = state.withWindow(true);
+        assertThat(ClientState.fromBytes(windowed.toBytes())).isEqualTo(windowed).isNotEqualTo(state);
         ClientState small = ClientState.empty(4096, 3, 0, HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(8));
         assertThat(small.toBytes()).hasSize(ClientState.BYTES);
     }
@@ -34,6 +39,32 @@ class ClientStateTest {
             assertThatThrownBy(() -> ClientState.fromBytes(altered)).isInstanceOf(IllegalArgumentException.class);
         }
         assertThatThrownBy(() -> ClientState.fromBytes(new byte[117])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aVersionThreeStateWithoutTheFlagsByteReadsAsABoundEpochWithoutAWindow() {
+        byte[] v4 = state.withWindow(true).toBytes();
+        byte[] v3 = Arrays.copyOf(v4, ClientState.BYTES_NO_FLAGS);
+        v3[4] = 3;
+        CRC32C crc = new CRC32C();
+        crc.update(v3, 0, v3.length - 4);
+        ByteBuffer.wrap(v3, v3.length - 4, 4).putInt((int) crc.getValue());
+        ClientState read = ClientState.fromBytes(v3);
+        assertThat(read).isEqualTo(state);
+        assertThat(read.window()).isFalse();
+        assertThat(read.capacityBound()).isTrue();
+        v3[4] = 4; // a version-4 state of the shorter length
+        assertThatThrownBy(() -> ClientState.fromBytes(v3)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anUnboundStateWithAWindowKeepsBothFlags() {
+        ClientState unboundWindow = new ClientState(4096, 4, new LogState(16, 12345, 7), 3, Checksum.zero(),
+                HonestServerTest.MASTER_KEY, MerkleTree.emptyRoot(1 << 20), false, true);
+        byte[] bytes = unboundWindow.toBytes();
+        assertThat(bytes).hasSize(ClientState.BYTES);
+        assertThat(ClientState.fromBytes(bytes)).isEqualTo(unboundWindow);
+        assertThat(unboundWindow.bound().window()).isTrue();
     }
 
     @Test
@@ -67,7 +98,7 @@ class ClientStateTest {
         assertThat(bytes[4]).isEqualTo((byte) 2);
         assertThat(ClientState.fromBytes(bytes)).isEqualTo(unbound).isNotEqualTo(state);
         assertThat(ClientState.fromBytes(bytes).capacityBound()).isFalse();
-        assertThat(state.toBytes()[4]).isEqualTo((byte) 3);
+        assertThat(state.toBytes()[4]).isEqualTo((byte) 4);
         assertThat(unbound.bound()).isEqualTo(state);
         assertThat(unbound.with(unbound.hLog(), 0, Checksum.zero(), unbound.root()).capacityBound()).isFalse();
     }

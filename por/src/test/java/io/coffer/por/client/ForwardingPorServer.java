@@ -99,6 +99,16 @@ abstract class ForwardingPorServer implements PorServer {
     }
 
     @Override
+    public AuditResponse auditFrozen(AuditChallenge challenge) {
+        return inner.auditFrozen(challenge);
+    }
+
+    @Override
+    public boolean pacesCRebuild() {
+        return inner.pacesCRebuild();
+    }
+
+    @Override
     public List<ProvenBlock> decode(List<Integer> indices) {
         return inner.decode(indices);
     }

@@ -9,6 +9,7 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedSchedule;
 import io.coffer.por.code.LogRun;
 import io.coffer.por.code.LogState;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.field.Segments;
@@ -52,6 +53,11 @@ class RebuildOverChecksumsTest {
         client.write(0, block); // the 2^16-th write, then C is rebuilt over all of U
         LogState after = client.state().hLog();
         assertThat(after.t()).isZero();
+        for (long i = 0; i < PacedCRebuild.stepsToComplete(k); i++) { // the paced rebuild's window, to its switch
+            random.nextBytes(block);
+            client.write(random.nextInt(1 << k), block);
+        }
+        assertThat(server.windowProgress()).isNull();
         assertLevelMatches(server.storage(), blockKey, sealer, new CodeParameters(k).cLevel(),
                 SealClock.cTime(after.epoch(), k));
     }

@@ -157,6 +157,15 @@ class PorCodecTest {
     }
 
     @Test
+    void aFlagIsOneByteZeroOrOne() {
+        assertThat(PorCodec.readFlag(PorCodec.flag(true))).isTrue();
+        assertThat(PorCodec.readFlag(PorCodec.flag(false))).isFalse();
+        assertThatThrownBy(() -> PorCodec.readFlag(new byte[] {2})).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> PorCodec.readFlag(new byte[0])).isInstanceOf(MalformedFrameException.class);
+        assertThatThrownBy(() -> PorCodec.readFlag(new byte[2])).isInstanceOf(MalformedFrameException.class);
+    }
+
+    @Test
     void fieldsOutOfBoundsAreRefused() {
         assertThatThrownBy(() -> codec.readIndex(new byte[] {0, 0, 0, 64})).isInstanceOf(MalformedFrameException.class);
         assertThatThrownBy(() -> codec.readAddCount(new byte[] {0, 0, 0, 17})) // H's adds: 1..2^(k-b) = 16

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.PorVerificationException;
+import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditVerdict;
+import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.client.PorClient;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
@@ -47,6 +49,35 @@ class RemotePorServerTest {
                 Duration.ofSeconds(30));
         open.add(remote);
         return remote;
+    }
+
+    @Test
+    void aPacedRebuildsWindowIsAuditedAndDecodedThroughTheSocket() throws Exception {
+        int k = 6;
+        int blockBytes = 24;
+        MemoryPorServer server = new MemoryPorServer(k, 1, blockBytes);
+        RemotePorServer remote = serve(server);
+        assertThat(remote.pacesCRebuild()).isTrue();
+        PorClient client = PorClient.initialize(remote, MASTER_KEY, new SecureRandom(), s -> { });
+        byte[][] expected = new byte[1 << k][blockBytes];
+        SplittableRandom random = new SplittableRandom(12);
+        for (int i = 0; i < (1 << k) + 6; i++) { // an epoch, then three adds of the window
+            int index = random.nextInt(1 << k);
+            random.nextBytes(expected[index]);
+            client.write(index, expected[index].clone());
+        }
+        assertThat(client.state().window()).isTrue();
+        assertThat(server.windowProgress()).isNotNull();
+        assertThat(client.audit().passed()).isTrue(); // the old C, the frozen runs (AUDIT_FROZEN), the current runs
+        server.storage().setU(5, null);
+        client.repair(List.of(5));
+        assertThat(client.read(5)).isEqualTo(expected[5]);
+        while (server.windowProgress() != null) {
+            client.write(0, expected[0]);
+        }
+        assertThat(client.audit().passed()).isTrue(); // the new C
+        assertThatThrownBy(() -> remote.auditFrozen(new AuditChallenge(List.of(BlockAddress.h(0, Part.X, 0)),
+                new int[] {1}))).hasMessageContaining("no paced C rebuild");
     }
 
     @Test

@@ -1,0 +1,106 @@
+package io.coffer.por.server;
+
+import io.coffer.por.code.BlockTag;
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.CopyOnWriteSnapshot;
+import io.coffer.por.code.DeamortizedSchedule;
+import io.coffer.por.code.LogRun;
+import io.coffer.por.code.PacedCRebuild;
+import io.coffer.por.code.SlicedRecovery;
+import io.coffer.por.store.WindowStorage;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The server's side of a paced C rebuild's window (docs/POR.md, "C's rebuild paced"): opened at an epoch's end, it
+ * freezes H beside the old C, keeps U's vectors aside at their first change ({@link CopyOnWriteSnapshot}) and runs
+ * the window's share of {@link PacedCRebuild} into the next C after every H add, switching when the rebuild is
+ * complete: at add ceil({@link PacedCRebuild#stepsToComplete} / 2^b) of the epoch, which the client computes from its
+ * own counters. Until then the old C and the frozen H hold U as it was at the epoch's end, for audits and decoding.
+ */
+final class PacedWindow {
+    private final WindowStorage storage;
+    private final int batchExponent;
+    /** The next C's sealed checksums, copied at the epoch's end (already O(n) there), not at the switch. */
+    private final byte[][] nextX;
+    private final byte[][] nextY;
+    private final List<LogRun> frozenRuns;
+    private final Supplier<SlicedRecovery> recovery;
+    private final CopyOnWriteSnapshot snapshot;
+    private final PacedCRebuild rebuild;
+
+    /** Opens the window: H frozen (the caller starts its log over the fresh H), the rebuild at unit 0. */
+    PacedWindow(WindowStorage storage, SealedLevel nextC, Supplier<SlicedRecovery> recovery) {
+        this.storage = storage;
+        this.batchExponent = storage.batchExponent();
+        this.nextX = nextC.x();
+        this.nextY = nextC.y();
+        this.recovery = recovery;
+        int hK = storage.hParameters().k();
+        this.frozenRuns = DeamortizedSchedule.runs(hK, 1 << hK); // a window follows a full epoch
+        storage.freezeH();
+        CodeParameters cParams = storage.cParameters();
+        this.snapshot = new CopyOnWriteSnapshot(this::unchanged, storage.cVectors().width());
+        this.rebuild = new PacedCRebuild(cParams, snapshot, storage.nextCVectors(), cParams.cLevel());
+    }
+
+    /**
+     * U[i] tagged, for an index unchanged since the epoch's end; a lost block is decoded from the old C and the frozen
+     * H, which hold U as it was then, so a disk's loss in the window does not reach the next C.
+     */
+    private void unchanged(int i, int[] into) {
+        byte[] block = storage.u(i);
+        int[] tagged;
+        if (block == null && storage.uSealed(i) != null) {
+            tagged = recovery.get().recover(storage.cSlices(), List.of(frozenLayer()), new int[] {i})[0];
+        } else {
+            tagged = block == null ? BlockTag.empty(into.length - 1, i) : BlockTag.ofBlock(block, i);
+        }
+        System.arraycopy(tagged, 0, into, 0, into.length);
+    }
+
+    /** Called before a write changes U[index]: its vector at the epoch's end is kept at its first change. */
+    void beforeOverwrite(int index) {
+        snapshot.beforeOverwrite(index);
+    }
+
+    /** Runs the share of the epoch's first {@code adds} H adds; switches and returns true once the rebuild is done. */
+    boolean advance(int adds) {
+        rebuild.advanceTo((long) adds << batchExponent);
+        if (!rebuild.complete()) {
+            return false;
+        }
+        storage.switchC(nextX, nextY);
+        return true;
+    }
+
+    /** Runs every remaining unit and switches: an epoch that ends with its predecessor's window still open. */
+    void finish() {
+        rebuild.finish();
+        storage.switchC(nextX, nextY);
+    }
+
+    /** Ends the window without a switch (a resync or a grow rebuilds C in full). */
+    void drop() {
+        storage.dropWindow();
+    }
+
+    /** The ended epoch's runs, which the frozen H holds: audited and decoded until the switch. */
+    List<LogRun> frozenRuns() {
+        return frozenRuns;
+    }
+
+    /** The frozen H as a decoding layer, under the current runs. */
+    SlicedRecovery.Layer frozenLayer() {
+        return new SlicedRecovery.Layer(frozenRuns, storage.frozenHSlices());
+    }
+
+    /** U's vectors kept aside so far: at most one per write of the window. */
+    int copies() {
+        return snapshot.asideCount();
+    }
+
+    long unitsDone() {
+        return rebuild.done();
+    }
+}
