@@ -29,7 +29,10 @@ final class PacedWindow {
     private final CopyOnWriteSnapshot snapshot;
     private final PacedCRebuild rebuild;
 
-    /** Opens the window: H frozen (the caller starts its log over the fresh H), the rebuild at unit 0. */
+    /**
+     * Opens the window over H frozen by the caller (which starts its log over the fresh H), the rebuild at unit 0:
+     * at the epoch's end, or at a restart inside the window over the copies the storage kept.
+     */
     PacedWindow(WindowStorage storage, SealedLevel nextC, Supplier<SlicedRecovery> recovery) {
         this.storage = storage;
         this.batchExponent = storage.batchExponent();
@@ -38,9 +41,8 @@ final class PacedWindow {
         this.recovery = recovery;
         int hK = storage.hParameters().k();
         this.frozenRuns = DeamortizedSchedule.runs(hK, 1 << hK); // a window follows a full epoch
-        storage.freezeH();
         CodeParameters cParams = storage.cParameters();
-        this.snapshot = new CopyOnWriteSnapshot(this::unchanged, storage.cVectors().width());
+        this.snapshot = new CopyOnWriteSnapshot(this::unchanged, storage.cVectors().width(), storage.copies());
         this.rebuild = new PacedCRebuild(cParams, snapshot, storage.nextCVectors(), cParams.cLevel());
     }
 

@@ -2,6 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
@@ -34,6 +35,7 @@ public final class ServerStorage implements WindowStorage {
     private MemoryLevelStore frozenH;
     private byte[][][][] frozenSealedH;
     private MemoryLevelStore nextC;
+    private CopyOnWriteSnapshot.Aside copies;
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
     public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
@@ -202,7 +204,8 @@ public final class ServerStorage implements WindowStorage {
 
     /** Swaps references only: the window's storage costs no copy. */
     @Override
-    public void freezeH() {
+    public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
+        copies = CopyOnWriteSnapshot.Aside.inMemory();
         frozenH = hVectors;
         frozenSealedH = sealedH;
         hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
@@ -237,6 +240,11 @@ public final class ServerStorage implements WindowStorage {
     }
 
     @Override
+    public CopyOnWriteSnapshot.Aside copies() {
+        return inWindow(copies);
+    }
+
+    @Override
     public MemoryLevelStore nextCVectors() {
         return inWindow(nextC);
     }
@@ -253,6 +261,7 @@ public final class ServerStorage implements WindowStorage {
         frozenH = null;
         frozenSealedH = null;
         nextC = null;
+        copies = null;
     }
 
     private static <T> T inWindow(T held) {

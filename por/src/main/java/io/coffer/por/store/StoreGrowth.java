@@ -103,6 +103,7 @@ final class StoreGrowth {
             if (!stored.hDeamortized()) {
                 storage.awaitDeamortizedLayout(parametersFile); // emptied now: marked deamortised
             }
+            storage.dropWindow(); // a paced C rebuild's window ends without its switch: C is rebuilt in full
             new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1)).resync(request.epoch(),
                     request.c());
             storage.force();

@@ -1,5 +1,6 @@
 package io.coffer.por.store;
 
+import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
@@ -10,8 +11,20 @@ import io.coffer.por.code.SlicedRecovery;
  * writes the next C beside the live one. Storage without it has C rebuilt at once at the epoch's end.
  */
 public interface WindowStorage extends PorStorage {
-    /** Moves H's vectors and sealed checksums aside as the frozen H and starts an empty H. */
-    void freezeH();
+    /**
+     * Moves H's vectors and sealed checksums aside as the frozen H and starts an empty H, for the window of
+     * {@code epoch} whose next C has the client's sealed checksums {@code nextX} and {@code nextY} (a durable storage
+     * keeps them for a restart in the window).
+     */
+    void freezeH(long epoch, byte[][] nextX, byte[][] nextY);
+
+    /** Whether this storage keeps a window at all (one whose vectors are in a bucket may not). */
+    default boolean keepsWindow() {
+        return true;
+    }
+
+    /** Where U's vectors are kept aside in the window, at their first change ({@link CopyOnWriteSnapshot}). */
+    CopyOnWriteSnapshot.Aside copies();
 
     /** The frozen H's vectors, as {@link #hVectors} were at the freeze. */
     LevelStore frozenHVectors();
