@@ -148,20 +148,9 @@ final class PacedWindowFiles implements AutoCloseable {
 
     /** Writes the record: magic (8), epoch (8), phase (1), CRC-32C of the rest (4); forced and renamed into place. */
     static void write(Path dir, long epoch, byte phase) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(RECORD_BYTES);
+        ByteBuffer b = ByteBuffer.allocate(RECORD_BYTES - 4);
         b.put(MAGIC).putLong(epoch).put(phase);
-        CRC32C crc = new CRC32C();
-        crc.update(b.array(), 0, b.position());
-        b.putInt((int) crc.getValue()).flip();
-        Path tmp = dir.resolve(RECORD + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (b.hasRemaining()) {
-                out.write(b);
-            }
-            out.force(true);
-        }
-        Durable.replace(tmp, dir.resolve(RECORD));
+        Durable.writeChecked(dir.resolve(RECORD), b.array());
     }
 
     /**

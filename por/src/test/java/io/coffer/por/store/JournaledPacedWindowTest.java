@@ -115,6 +115,29 @@ class JournaledPacedWindowTest {
         assertReopensAfterTheSwitch();
     }
 
+    @Test
+    void blocksLostInTheWindowAreRepairedThroughTheOldCAndBothHsAndReachTheNextC() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
+            PorClient client = clients.initialize(server);
+            for (int i = 0; i < 1 << K; i++) {
+                write(client, i);
+            }
+            write(client, 2);
+            write(client, 7);
+            server.storage().setU(2, null); // changed in the window: decoded through the current H
+            server.storage().setU(11, null); // unchanged: through the old C and the frozen H
+            client.repair(List.of(2, 11));
+            clients.assertContent(client, expected);
+            server.storage().setU(12, null); // lost when the rebuild reads it: decoded for the next C
+            for (int i = 2; i < SWITCH; i++) {
+                write(client, 0);
+            }
+            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
+            client.repair(List.of(12));
+            clients.assertGoesOn(client, expected, 1 << K);
+        }
+    }
+
     /** The epoch's last write with the journal as a kill right after the REBUILD_C record leaves it. */
     private void killedAfterTheEpochsEnd() throws IOException {
         JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
