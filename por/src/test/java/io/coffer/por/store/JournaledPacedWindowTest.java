@@ -116,6 +116,16 @@ class JournaledPacedWindowTest {
     }
 
     @Test
+    void aCleanCloseInsideTheWindowReopensInIt() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, (1 << K) + 2);
+            assertThat(server.storage().windowEpoch()).isEqualTo(2);
+        }
+        assertReopensInTheWindowAndGoesOn(2);
+    }
+
+    @Test
     void blocksLostInTheWindowAreRepairedThroughTheOldCAndBothHsAndReachTheNextC() throws IOException {
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
             PorClient client = clients.initialize(server);
