@@ -269,7 +269,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             }
             long epoch = state().epoch() + 1;
             ((WindowStorage) storage).freezeH(epoch, c.x(), c.y());
-            window = new PacedWindow((WindowStorage) storage, c, this::recovery);
+            window = new PacedWindow((WindowStorage) storage, this::recovery);
             log = log(new LogState(hParams.k(), 0, epoch)); // over the fresh H
             return;
         } else {
@@ -288,16 +288,15 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     /**
-     * Reopens the window that a durable storage kept (a restart inside it), whose next C has the client's sealed
-     * checksums {@code nextC}: H was frozen at the epoch's end and the server's log is over the fresh H; the rebuild
-     * starts again from unit 0 over the storage's copies and runs the share of the adds made so far (switching if
-     * that completes it).
+     * Reopens the window that a durable storage kept (a restart inside it): H was frozen at the epoch's end and the
+     * server's log is over the fresh H; the rebuild starts again from unit 0 over the storage's copies and runs the
+     * share of the adds made so far (switching if that completes it).
      */
-    public final void resumeWindow(SealedLevel nextC) {
+    public final void resumeWindow() {
         if (!pacesCRebuild() || window != null || state().epoch() == 0) {
             throw new IllegalStateException("no paced C rebuild's window to resume");
         }
-        window = new PacedWindow((WindowStorage) storage, nextC, this::recovery);
+        window = new PacedWindow((WindowStorage) storage, this::recovery);
         advanceWindow();
     }
 

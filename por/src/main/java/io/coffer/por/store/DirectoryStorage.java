@@ -477,9 +477,12 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         return open().copies();
     }
 
-    /** The switch: the next C forced, then renamed over C under the record, and the window's files deleted. */
+    /**
+     * The switch: the next C forced, then renamed over C with {@code c.next.sealed} (the client's sealed checksums, kept
+     * at the freeze) under the record, and the window's files deleted.
+     */
     @Override
-    public void switchC(byte[][] x, byte[][] y) {
+    public void switchC() {
         PacedWindowFiles w = open();
         try {
             w.nextC().force();

@@ -188,8 +188,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             server.segmentStarts.putAll(starts);
             server.segmentStarts.put(segment, checkpoint.t());
             if (storage.windowEpoch() == state.epoch()) { // a restart inside a paced C rebuild's window
-                byte[][][] next = PacedWindowFiles.nextSealedC(dir, storage.cParameters().n());
-                server.inner.resumeWindow(new SealedLevel(storage.cParameters().cLevel(), next[0], next[1]));
+                server.inner.resumeWindow();
             }
             server.replay(entries, dir);
             return server;

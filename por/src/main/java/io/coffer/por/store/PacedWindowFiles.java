@@ -3,7 +3,6 @@ package io.coffer.por.store;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.DeamortizedLog;
-import io.coffer.por.code.Part;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -119,12 +118,6 @@ final class PacedWindowFiles implements AutoCloseable {
         }
         write(dir, epoch, FREEZING);
         complete(dir);
-    }
-
-    /** The client's sealed checksums of the open window's next C ([part][index]), kept at the freeze. */
-    static byte[][][] nextSealedC(Path dir, int n) {
-        Path file = dir.resolve(NEXT_SEALED);
-        return new byte[][][] {SealedLevelFile.read(file, Part.X, n), SealedLevelFile.read(file, Part.Y, n)};
     }
 
     /** The record in {@code dir}, or null where no window is open; a damaged one is refused. */

@@ -36,6 +36,8 @@ public final class ServerStorage implements WindowStorage {
     private byte[][][][] frozenSealedH;
     private MemoryLevelStore nextC;
     private CopyOnWriteSnapshot.Aside copies;
+    /** The next C's sealed checksums, X and Y, from the epoch's end (already O(n) there), not copied at the switch. */
+    private byte[][][] nextSealed;
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
     public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
@@ -206,6 +208,7 @@ public final class ServerStorage implements WindowStorage {
     @Override
     public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
         copies = CopyOnWriteSnapshot.Aside.inMemory();
+        nextSealed = new byte[][][] {nextX, nextY};
         frozenH = hVectors;
         frozenSealedH = sealedH;
         hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
@@ -250,9 +253,9 @@ public final class ServerStorage implements WindowStorage {
     }
 
     @Override
-    public void switchC(byte[][] x, byte[][] y) {
+    public void switchC() {
         cVectors = inWindow(nextC);
-        setSealedC(x, y);
+        setSealedC(nextSealed[0], nextSealed[1]);
         dropWindow();
     }
 
@@ -262,6 +265,7 @@ public final class ServerStorage implements WindowStorage {
         frozenSealedH = null;
         nextC = null;
         copies = null;
+        nextSealed = null;
     }
 
     private static <T> T inWindow(T held) {

@@ -13,8 +13,8 @@ import io.coffer.por.code.SlicedRecovery;
 public interface WindowStorage extends PorStorage {
     /**
      * Moves H's vectors and sealed checksums aside as the frozen H and starts an empty H, for the window of
-     * {@code epoch} whose next C has the client's sealed checksums {@code nextX} and {@code nextY} (a durable storage
-     * keeps them for a restart in the window).
+     * {@code epoch} whose next C has the client's sealed checksums {@code nextX} and {@code nextY}, kept until the
+     * switch (a durable storage keeps them on disk, not in memory).
      */
     void freezeH(long epoch, byte[][] nextX, byte[][] nextY);
 
@@ -38,8 +38,8 @@ public interface WindowStorage extends PorStorage {
     /** The store the paced rebuild writes the next C into (at C's level), emptied at each freeze. */
     LevelStore nextCVectors();
 
-    /** The switch: the next C replaces C, with the client's sealed checksums {@code x} and {@code y}; frozen H goes. */
-    void switchC(byte[][] x, byte[][] y);
+    /** The switch: the next C replaces C, with the client's sealed checksums kept at the freeze; frozen H goes. */
+    void switchC();
 
     /** Ends a window without a switch (a resync or a grow rebuilds C in full): the frozen H and the next C go. */
     void dropWindow();
