@@ -126,6 +126,27 @@ class JournaledPacedWindowTest {
     }
 
     @Test
+    void aKillWithABatchPendingInTheWindowRedoesItsWritesOverTheResumedWindow() throws IOException {
+        ServerParameters batched = new ServerParameters(6, 2, BLOCK);
+        byte[][] all = new byte[1 << 6][];
+        JournaledPorServer killed = JournaledPorServer.open(dir, batched);
+        PorClient writer = clients.initialize(killed);
+        clients.writeRandom(writer, all, (1 << 6) + 4 * 3 + 2); // three adds of the window, two blocks pending
+        assertThat(killed.storage().windowEpoch()).isEqualTo(2);
+        killed.haltAsKilled();
+        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
+            assertThat(server.state()).isEqualTo(new LogState(4, 3, 2));
+            assertThat(server.storage().windowEpoch()).isEqualTo(2);
+            PorClient client = clients.resume(server);
+            clients.assertContent(client, all);
+            // the switch at the add that completes stepsToComplete(6) blocks of the window
+            clients.assertGoesOn(client, all, (int) PacedCRebuild.stepsToComplete(6) - (4 * 3 + 2));
+            assertThat(server.state()).isEqualTo(new LogState(4, (int) PacedCRebuild.stepsToComplete(6) / 4, 2));
+            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void blocksLostInTheWindowAreRepairedThroughTheOldCAndBothHsAndReachTheNextC() throws IOException {
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
             PorClient client = clients.initialize(server);
