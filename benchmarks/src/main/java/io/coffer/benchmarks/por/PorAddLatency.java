@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * 99th percentile and the largest add (and which one) of the first 2^K - 1 writes (the last one also rebuilds C,
  * printed apart), in wall and thread CPU milliseconds. With HAdd the add that fills level l rebuilds 2 * 2^l vectors; deamortised, every add does at most two
  * butterflies per level. Uses only the API main and the deamortised branch share, so main's {@code por} classes first
- * on the class path measure HAdd. H's levels in memory: as {@code -Dcoffer.por.levels-memory-mib} says.
+ * on the class path measure HAdd (or, since the files server paces C's rebuild, the one-shot rebuild in files). H's levels in memory: as {@code -Dcoffer.por.levels-memory-mib} says.
  * {@code -Dcoffer.por.memory=true} runs the in-memory server ({@link MemoryPorServer}) instead: the adds' coding and
  * checksum work without the files and the journal's forces, with C's rebuild paced over the next epoch's first half;
  * {@code -Dcoffer.por.memory=oneshot} the in-memory server that rebuilds C at once at the epoch's end (paired A/B).

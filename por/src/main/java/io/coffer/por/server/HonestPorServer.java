@@ -267,8 +267,10 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             if (window != null) {
                 window.finish();
             }
-            window = new PacedWindow((WindowStorage) storage, c, this::recovery);
-            log = log(new LogState(hParams.k(), 0, state().epoch() + 1)); // over the fresh H
+            long epoch = state().epoch() + 1;
+            ((WindowStorage) storage).freezeH(epoch, c.x(), c.y());
+            window = new PacedWindow((WindowStorage) storage, this::recovery);
+            log = log(new LogState(hParams.k(), 0, epoch)); // over the fresh H
             return;
         } else {
             rebuildCFromU();
@@ -282,7 +284,20 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
      */
     @Override
     public boolean pacesCRebuild() {
-        return paced && storage instanceof WindowStorage;
+        return paced && storage instanceof WindowStorage w && w.keepsWindow();
+    }
+
+    /**
+     * Reopens the window that a durable storage kept (a restart inside it): H was frozen at the epoch's end and the
+     * server's log is over the fresh H; the rebuild starts again from unit 0 over the storage's copies and runs the
+     * share of the adds made so far (switching if that completes it).
+     */
+    public final void resumeWindow() {
+        if (!pacesCRebuild() || window != null || state().epoch() == 0) {
+            throw new IllegalStateException("no paced C rebuild's window to resume");
+        }
+        window = new PacedWindow((WindowStorage) storage, this::recovery);
+        advanceWindow();
     }
 
     /** Rebuilds C at once at every epoch's end from now on, as servers without a window do. */

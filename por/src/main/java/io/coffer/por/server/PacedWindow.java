@@ -21,26 +21,23 @@ import java.util.function.Supplier;
 final class PacedWindow {
     private final WindowStorage storage;
     private final int batchExponent;
-    /** The next C's sealed checksums, copied at the epoch's end (already O(n) there), not at the switch. */
-    private final byte[][] nextX;
-    private final byte[][] nextY;
     private final List<LogRun> frozenRuns;
     private final Supplier<SlicedRecovery> recovery;
     private final CopyOnWriteSnapshot snapshot;
     private final PacedCRebuild rebuild;
 
-    /** Opens the window: H frozen (the caller starts its log over the fresh H), the rebuild at unit 0. */
-    PacedWindow(WindowStorage storage, SealedLevel nextC, Supplier<SlicedRecovery> recovery) {
+    /**
+     * Opens the window over H frozen by the caller (which starts its log over the fresh H), the rebuild at unit 0:
+     * at the epoch's end, or at a restart inside the window over the copies the storage kept.
+     */
+    PacedWindow(WindowStorage storage, Supplier<SlicedRecovery> recovery) {
         this.storage = storage;
         this.batchExponent = storage.batchExponent();
-        this.nextX = nextC.x();
-        this.nextY = nextC.y();
         this.recovery = recovery;
         int hK = storage.hParameters().k();
         this.frozenRuns = DeamortizedSchedule.runs(hK, 1 << hK); // a window follows a full epoch
-        storage.freezeH();
         CodeParameters cParams = storage.cParameters();
-        this.snapshot = new CopyOnWriteSnapshot(this::unchanged, storage.cVectors().width());
+        this.snapshot = new CopyOnWriteSnapshot(this::unchanged, storage.cVectors().width(), storage.copies());
         this.rebuild = new PacedCRebuild(cParams, snapshot, storage.nextCVectors(), cParams.cLevel());
     }
 
@@ -70,14 +67,14 @@ final class PacedWindow {
         if (!rebuild.complete()) {
             return false;
         }
-        storage.switchC(nextX, nextY);
+        storage.switchC();
         return true;
     }
 
     /** Runs every remaining unit and switches: an epoch that ends with its predecessor's window still open. */
     void finish() {
         rebuild.finish();
-        storage.switchC(nextX, nextY);
+        storage.switchC();
     }
 
     /** Ends the window without a switch (a resync or a grow rebuilds C in full). */

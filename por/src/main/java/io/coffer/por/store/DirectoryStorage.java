@@ -2,6 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
@@ -41,11 +42,10 @@ import java.util.stream.IntStream;
  * memory budget (none by default: {@link SmallLevelsInMemory#defaultBudget}) H's smallest levels, vectors and sealed
  * checksums, are kept in memory only.
  */
-public final class DirectoryStorage implements PorStorage, AutoCloseable {
+public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
     /** A record of u.sealed: block present (1), checksum present (1), the sealed checksum. */
     static final int U_RECORD = 2 + SEALED;
-    private static final int CHUNK = 1 << 16;
 
     private final Path dir;
     private final int blockBytes;
@@ -55,9 +55,15 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     private final UBlocks uBlocks;
     private final FileChannel uSealed;
     private FileMerkleTree tree;
-    private final SmallLevelsInMemory hVectors;
-    private final VectorStore cVectors;
-    private final SealedHFiles hSealed;
+    private SmallLevelsInMemory hVectors;
+    private VectorStore cVectors;
+    private SealedHFiles hSealed;
+    /** Where the vectors are files (not a bucket's objects): only then does C's rebuild have a paced window. */
+    private final boolean vectorsInFiles;
+    private final ByteOrder vectorOrder;
+    private final int blockWidth;
+    /** A paced C rebuild's open window (docs/POR.md), null outside one. */
+    private PacedWindowFiles window;
     /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
     private Path layoutToMark;
     private boolean cSealed;
@@ -82,7 +88,11 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     }
 
     private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, UBlocks uBlocks,
-            FileChannel uSealed, SmallLevelsInMemory hVectors, VectorStore cVectors) {
+            FileChannel uSealed, SmallLevelsInMemory hVectors, VectorStore cVectors, boolean vectorsInFiles,
+            ByteOrder vectorOrder, int blockWidth) {
+        this.vectorsInFiles = vectorsInFiles;
+        this.vectorOrder = vectorOrder;
+        this.blockWidth = blockWidth;
         this.dir = dir;
         this.blockBytes = blockBytes;
         this.batchExponent = batchExponent;
@@ -131,6 +141,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
         }
         Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve("decode.spool")); // scratch of a decode a crash interrupted
+        PacedWindowFiles.State windowState = objects == null ? PacedWindowFiles.complete(dir) : null;
         CodeParameters cParams = new CodeParameters(k);
         CodeParameters hParams = new CodeParameters(k - batchExponent);
         UBlocks blocks = objects == null ? new FileUBlocks(dir.resolve("u.blocks"), blockBytes)
@@ -151,8 +162,13 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
                 SmallLevelsInMemory.memoryLevels(hParams, hWidth, slots, memoryBudget));
         VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder)
                 : new BlobLevelStore(objects, "c", cParams, blockWidth, vectorOrder);
-        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c);
+        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c,
+                objects == null, vectorOrder, blockWidth);
         try {
+            if (windowState != null) {
+                storage.window = PacedWindowFiles.open(dir, windowState.epoch(), cParams, hParams, blockWidth, hWidth,
+                        vectorOrder);
+            }
             storage.rebuildTree();
         } catch (IOException | RuntimeException e) {
             storage.close();
@@ -386,18 +402,120 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
 
     @Override
     public byte[][] sealedC(Part part) {
-        return cSealed ? readSealed(dir.resolve("c.sealed"), part, cParams.n()) : null;
+        return cSealed ? SealedLevelFile.read(dir.resolve("c.sealed"), part, cParams.n()) : null;
     }
 
     @Override
     public byte[] sealedC(Part part, int index) {
-        return readSealed(dir.resolve("c.sealed"), part, cParams.n(), index);
+        return SealedLevelFile.read(dir.resolve("c.sealed"), part, cParams.n(), index);
     }
 
     @Override
     public void setSealedC(byte[][] x, byte[][] y) {
-        writeSealed(dir.resolve("c.sealed"), cParams.n(), x, y);
+        SealedLevelFile.write(dir.resolve("c.sealed"), cParams.n(), x, y);
         cSealed = true;
+    }
+
+    @Override
+    public boolean keepsWindow() {
+        return vectorsInFiles;
+    }
+
+    /**
+     * The freeze (docs/POR.md, "C's rebuild paced in the servers"): H's levels in memory spilled and everything forced,
+     * the next C's sealed checksums written, then H's files renamed aside under the record (PacedWindowFiles) and a
+     * fresh H begun.
+     */
+    @Override
+    public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
+        if (!vectorsInFiles || window != null) {
+            throw new IllegalStateException(window != null ? "a paced C rebuild's window is open already"
+                    : "no paced C rebuild with the vectors in a bucket");
+        }
+        try {
+            spillMemoryLevels();
+            force();
+            int memoryLevels = hVectors.memoryLevels();
+            int hWidth = hVectors.width();
+            PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, hVectors, hSealed);
+            hVectors = new SmallLevelsInMemory(new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder,
+                    DeamortizedLog.SLOTS), hParams, memoryLevels);
+            hSealed = new SealedHFiles(dir, hParams, memoryLevels);
+            window = PacedWindowFiles.open(dir, epoch, cParams, hParams, blockWidth, hWidth, vectorOrder);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot freeze H in " + dir, e);
+        }
+    }
+
+    /** The epoch of the open window, or -1 outside one. */
+    public long windowEpoch() {
+        return window == null ? -1 : window.epoch();
+    }
+
+    @Override
+    public LevelStore frozenHVectors() {
+        return open().frozenH();
+    }
+
+    @Override
+    public byte[] frozenSealedH(int level, Part part, int position) {
+        return open().frozenSealed().get(level, part, position);
+    }
+
+    @Override
+    public SlicedRecovery.SliceReader frozenHSlices() {
+        return open().frozenH()::readSlice;
+    }
+
+    @Override
+    public LevelStore nextCVectors() {
+        return open().nextC();
+    }
+
+    @Override
+    public CopyOnWriteSnapshot.Aside copies() {
+        return open().copies();
+    }
+
+    /**
+     * The switch: the next C forced, then renamed over C with {@code c.next.sealed} (the client's sealed checksums, kept
+     * at the freeze) under the record, and the window's files deleted.
+     */
+    @Override
+    public void switchC() {
+        PacedWindowFiles w = open();
+        try {
+            w.nextC().force();
+            PacedWindowFiles.write(dir, w.epoch(), PacedWindowFiles.SWITCHING);
+            window = null;
+            w.close();
+            cVectors.close();
+            PacedWindowFiles.complete(dir);
+            cVectors = new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder);
+            cSealed = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot switch to the next C in " + dir, e);
+        }
+    }
+
+    /** Ends the window without a switch (also a former window's files left by a crash). */
+    @Override
+    public void dropWindow() {
+        try (PacedWindowFiles w = window) {
+            window = null;
+            if (vectorsInFiles) {
+                PacedWindowFiles.drop(dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot end the paced C rebuild's window in " + dir, e);
+        }
+    }
+
+    private PacedWindowFiles open() {
+        if (window == null) {
+            throw new IllegalStateException("no paced C rebuild is in its window");
+        }
+        return window;
     }
 
     /**
@@ -422,6 +540,13 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
      * replay.
      */
     public void writePendingU() {
+        if (window != null && !pendingU.isEmpty()) {
+            try {
+                window.forceCopies(); // U's old vectors on disk before the writes that replace them
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot force " + PacedWindowFiles.COPIES, e);
+            }
+        }
         for (Map.Entry<Integer, PendingU> e : pendingU.entrySet()) {
             long at = (long) e.getKey() * U_RECORD;
             if (e.getValue().block != null) {
@@ -437,7 +562,7 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
     @Override
     public void close() throws IOException {
         try (UBlocks u = uBlocks; uSealed; VectorStore h = hVectors; SealedHFiles hs = hSealed;
-                VectorStore c = cVectors; FileMerkleTree t = tree) {
+                VectorStore c = cVectors; FileMerkleTree t = tree; PacedWindowFiles w = window) {
             // closes them all (the tree is null when the storage failed to open)
         }
     }
@@ -472,67 +597,5 @@ public final class DirectoryStorage implements PorStorage, AutoCloseable {
             }
         });
         return out;
-    }
-
-    private static byte[][] readSealed(Path file, Part part, int size) {
-        byte[][] out = new byte[size][];
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer all = ByteBuffer.allocate(Math.multiplyExact(size, SEALED));
-            PositionalIo.readFully(channel, all, (long) part.ordinal() * size * SEALED, file.toString());
-            all.flip();
-            for (int i = 0; i < size; i++) {
-                out[i] = new byte[SEALED];
-                all.get(out[i]);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read " + file, e);
-        }
-    }
-
-    private static byte[] readSealed(Path file, Part part, int size, int index) {
-        if (index < 0 || index >= size) {
-            throw new IllegalArgumentException("checksum " + index + " outside [0, " + size + ")");
-        }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.allocate(SEALED);
-            PositionalIo.readFully(channel, b, ((long) part.ordinal() * size + index) * SEALED, file.toString());
-            return b.array();
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read " + file, e);
-        }
-    }
-
-    /** Writes a level's sealed checksums to a new file, forced, then renamed over the old one. */
-    private static void writeSealed(Path file, int size, byte[][] x, byte[][] y) {
-        if (x.length != size || y.length != size) {
-            throw new IllegalArgumentException("expected " + size + " sealed checksums per part");
-        }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer chunk = ByteBuffer.allocate(Math.max(SEALED, CHUNK / SEALED * SEALED));
-            long position = 0;
-            for (byte[][] part : new byte[][][] {x, y}) {
-                for (byte[] s : part) {
-                    if (chunk.remaining() < SEALED) {
-                        chunk.flip();
-                        position += PositionalIo.writeFully(out, chunk, position, tmp.toString());
-                        chunk.clear();
-                    }
-                    chunk.put(s);
-                }
-            }
-            chunk.flip();
-            PositionalIo.writeFully(out, chunk, position, tmp.toString());
-            out.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot write " + tmp, e);
-        }
-        try {
-            Durable.replace(tmp, file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot replace " + file, e);
-        }
     }
 }

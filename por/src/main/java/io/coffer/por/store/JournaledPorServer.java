@@ -166,6 +166,10 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             }
             long segment = journal.currentSegment();
             JournalCheckpoint checkpoint = JournalCheckpoint.of(entries.get(0), k, segment, dir);
+            if (objects == null) {
+                checkpoint = afterFreeze(dir, journal, checkpoint, entries, k);
+                segment = journal.currentSegment();
+            }
             journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
             int blockWidth = Segments.count(params.blockBytes()) + 1;
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
@@ -183,6 +187,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                     lockFile, lock, checkpoint, dir, objects, memoryBudget);
             server.segmentStarts.putAll(starts);
             server.segmentStarts.put(segment, checkpoint.t());
+            if (storage.windowEpoch() == state.epoch()) { // a restart inside a paced C rebuild's window
+                server.inner.resumeWindow();
+            }
             server.replay(entries, dir);
             return server;
         } catch (IOException | RuntimeException e) {
@@ -190,6 +197,30 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Finishes a paced window's freeze or switch that a crash interrupted (PacedWindowFiles). A window that the
+     * freeze opened at the epoch after the checkpoint's: every call before the freeze was applied and forced, so the
+     * journal's calls are moot and the checkpoint moves to the window's epoch (as the freeze's own call would have
+     * moved it). A window of another epoch is a former one's (a resize ended it): dropped.
+     */
+    private static JournalCheckpoint afterFreeze(Path dir, SegmentedJournal journal, JournalCheckpoint checkpoint,
+            List<ServerJournal.Entry> entries, int k) throws IOException {
+        PacedWindowFiles.State window = PacedWindowFiles.complete(dir);
+        if (window == null || window.epoch() == checkpoint.epoch()) {
+            return checkpoint;
+        }
+        if (window.epoch() != checkpoint.epoch() + 1) {
+            PacedWindowFiles.drop(dir);
+            return checkpoint;
+        }
+        long next = journal.currentSegment() + 1;
+        JournalCheckpoint moved = JournalCheckpoint.inFiles(new LogState(k, 0, window.epoch()), next);
+        journal.startSegment(moved.entry(), next);
+        entries.clear();
+        entries.add(moved.entry());
+        return JournalCheckpoint.of(moved.entry(), k, next, dir);
     }
 
     /** The storage in the directory, for tests that damage it. */
@@ -363,6 +394,17 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     @Override
     public AuditResponse audit(AuditChallenge challenge) {
         return inner.audit(challenge);
+    }
+
+    /** Paced over the files (PacedWindowFiles) unless the vectors are a bucket's objects. */
+    @Override
+    public boolean pacesCRebuild() {
+        return inner.pacesCRebuild();
+    }
+
+    @Override
+    public AuditResponse auditFrozen(AuditChallenge challenge) {
+        return inner.auditFrozen(challenge);
     }
 
     @Override

@@ -23,13 +23,20 @@ final class SealedHFiles implements AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
 
     private final Path dir;
+    private final String prefix;
     private final CodeParameters hParams;
     private final byte[][][][] memory; // [level][part][position], levels below memoryLevels
     private final FileChannel[] channels; // per level, opened on first use
     private final boolean[] dirty;
 
     SealedHFiles(Path dir, CodeParameters hParams, int memoryLevels) {
+        this(dir, "h", hParams, memoryLevels);
+    }
+
+    /** With the files named {@code <prefix>-<l>.sealed} (a paced window's frozen H: {@code hf}). */
+    SealedHFiles(Path dir, String prefix, CodeParameters hParams, int memoryLevels) {
         this.dir = dir;
+        this.prefix = prefix;
         this.hParams = hParams;
         this.memory = new byte[memoryLevels][][][];
         this.channels = new FileChannel[hParams.k() + 1];
@@ -146,6 +153,6 @@ final class SealedHFiles implements AutoCloseable {
     }
 
     private Path file(int level) {
-        return dir.resolve("h-" + level + ".sealed");
+        return dir.resolve(prefix + "-" + level + ".sealed");
     }
 }

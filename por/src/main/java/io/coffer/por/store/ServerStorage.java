@@ -2,6 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.MemoryLevelStore;
 import io.coffer.por.code.Part;
@@ -34,6 +35,9 @@ public final class ServerStorage implements WindowStorage {
     private MemoryLevelStore frozenH;
     private byte[][][][] frozenSealedH;
     private MemoryLevelStore nextC;
+    private CopyOnWriteSnapshot.Aside copies;
+    /** The next C's sealed checksums, X and Y, from the epoch's end (already O(n) there), not copied at the switch. */
+    private byte[][][] nextSealed;
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
     public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
@@ -202,7 +206,9 @@ public final class ServerStorage implements WindowStorage {
 
     /** Swaps references only: the window's storage costs no copy. */
     @Override
-    public void freezeH() {
+    public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
+        copies = CopyOnWriteSnapshot.Aside.inMemory();
+        nextSealed = new byte[][][] {nextX, nextY};
         frozenH = hVectors;
         frozenSealedH = sealedH;
         hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
@@ -237,14 +243,19 @@ public final class ServerStorage implements WindowStorage {
     }
 
     @Override
+    public CopyOnWriteSnapshot.Aside copies() {
+        return inWindow(copies);
+    }
+
+    @Override
     public MemoryLevelStore nextCVectors() {
         return inWindow(nextC);
     }
 
     @Override
-    public void switchC(byte[][] x, byte[][] y) {
+    public void switchC() {
         cVectors = inWindow(nextC);
-        setSealedC(x, y);
+        setSealedC(nextSealed[0], nextSealed[1]);
         dropWindow();
     }
 
@@ -253,6 +264,8 @@ public final class ServerStorage implements WindowStorage {
         frozenH = null;
         frozenSealedH = null;
         nextC = null;
+        copies = null;
+        nextSealed = null;
     }
 
     private static <T> T inWindow(T held) {

@@ -11,11 +11,9 @@ import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -50,20 +48,9 @@ final class StoreGrowth {
      * (4); forced and renamed into place.
      */
     static void record(Path dir, int k, byte[] resync) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(MAGIC.length + 8 + resync.length + 4);
+        ByteBuffer b = ByteBuffer.allocate(MAGIC.length + 8 + resync.length);
         b.put(MAGIC).putInt(k).putInt(resync.length).put(resync);
-        CRC32C crc = new CRC32C();
-        crc.update(b.array(), 0, b.position());
-        b.putInt((int) crc.getValue()).flip();
-        Path tmp = dir.resolve(FILE + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (b.hasRemaining()) {
-                out.write(b);
-            }
-            out.force(true);
-        }
-        Durable.replace(tmp, dir.resolve(FILE));
+        Durable.writeChecked(dir.resolve(FILE), b.array());
     }
 
     /** Completes the grow recorded in {@code dir}, if one is; the directory's lock is held. */
@@ -103,6 +90,7 @@ final class StoreGrowth {
             if (!stored.hDeamortized()) {
                 storage.awaitDeamortizedLayout(parametersFile); // emptied now: marked deamortised
             }
+            storage.dropWindow(); // a paced C rebuild's window ends without its switch: C is rebuilt in full
             new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1)).resync(request.epoch(),
                     request.c());
             storage.force();

@@ -1,5 +1,6 @@
 package io.coffer.por.store;
 
+import io.coffer.por.code.CopyOnWriteSnapshot;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
@@ -10,8 +11,20 @@ import io.coffer.por.code.SlicedRecovery;
  * writes the next C beside the live one. Storage without it has C rebuilt at once at the epoch's end.
  */
 public interface WindowStorage extends PorStorage {
-    /** Moves H's vectors and sealed checksums aside as the frozen H and starts an empty H. */
-    void freezeH();
+    /**
+     * Moves H's vectors and sealed checksums aside as the frozen H and starts an empty H, for the window of
+     * {@code epoch} whose next C has the client's sealed checksums {@code nextX} and {@code nextY}, kept until the
+     * switch (a durable storage keeps them on disk, not in memory).
+     */
+    void freezeH(long epoch, byte[][] nextX, byte[][] nextY);
+
+    /** Whether this storage keeps a window at all (one whose vectors are in a bucket may not). */
+    default boolean keepsWindow() {
+        return true;
+    }
+
+    /** Where U's vectors are kept aside in the window, at their first change ({@link CopyOnWriteSnapshot}). */
+    CopyOnWriteSnapshot.Aside copies();
 
     /** The frozen H's vectors, as {@link #hVectors} were at the freeze. */
     LevelStore frozenHVectors();
@@ -25,8 +38,8 @@ public interface WindowStorage extends PorStorage {
     /** The store the paced rebuild writes the next C into (at C's level), emptied at each freeze. */
     LevelStore nextCVectors();
 
-    /** The switch: the next C replaces C, with the client's sealed checksums {@code x} and {@code y}; frozen H goes. */
-    void switchC(byte[][] x, byte[][] y);
+    /** The switch: the next C replaces C, with the client's sealed checksums kept at the freeze; frozen H goes. */
+    void switchC();
 
     /** Ends a window without a switch (a resync or a grow rebuilds C in full): the frozen H and the next C go. */
     void dropWindow();

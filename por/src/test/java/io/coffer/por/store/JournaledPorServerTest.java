@@ -209,8 +209,9 @@ class JournaledPorServerTest {
         }
     }
 
+    /** The epoch's end only freezes H (C's rebuild is paced): C stays whole, and the open goes on in the window. */
     @Test
-    void aCrashWhileCIsRebuiltIsRedoneOnOpenOverAHalfWrittenC() throws IOException {
+    void aCrashRightAfterTheEpochsEndIsRecordedOpensInThePacedWindowWithCWhole() throws IOException {
         ServerParameters params = new ServerParameters(4, 0, BLOCK);
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, params)) {
@@ -221,15 +222,15 @@ class JournaledPorServerTest {
             assertThat(server.state().epoch()).isEqualTo(2);
             crash.rewindJournal();
         }
-        clients.garble(dir.resolve("c-5-x.vectors"));
-        clients.garble(dir.resolve("c-5-y.vectors"));
-        clients.garble(dir.resolve("c.sealed"));
         try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
             assertThat(server.state()).isEqualTo(new LogState(4, 0, 2));
+            assertThat(server.storage().windowEpoch()).isEqualTo(2);
             PorClient client = clients.resume(server);
             for (int i = 0; i < 5; i++) {
-                clients.assertContent(client, expected); // audits of C among them
+                clients.assertContent(client, expected); // audits of the old C and the frozen H among them
             }
+            clients.assertGoesOn(client, expected, 8); // past the switch
+            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
         }
     }
 

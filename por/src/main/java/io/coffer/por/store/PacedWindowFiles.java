@@ -1,0 +1,303 @@
+package io.coffer.por.store;
+
+import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.CopyOnWriteSnapshot;
+import io.coffer.por.code.DeamortizedLog;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * A paced C rebuild's window in a server's directory (docs/POR.md, "C's rebuild paced in the servers"; docs/FORMAT.md):
+ * the record {@code window} (its epoch and phase), the frozen H ({@code hf-<l>-<x|y>.vectors}, {@code hf-<l>.sealed}:
+ * H's files renamed aside), the next C ({@code cn-<k+1>-<x|y>.vectors}) and its sealed checksums
+ * ({@code c.next.sealed}), and U's vectors kept aside ({@code window.copies}).
+ *
+ * <p>Each multi-file step is decided by the record and completed at open ({@link #complete}), as a grow is: the
+ * freeze writes {@code c.next.sealed}, then the record in phase freezing, renames H's files, then the record in phase
+ * open; the switch forces the next C, writes the record in phase switching, renames the next C's files over C's, then
+ * deletes the window's files and the record. A crash at any instant leaves the old store (no record) or a step that
+ * the next open finishes. The copies are appended unforced and forced before any write of U reaches U's files
+ * ({@link #forceCopies}), so a copy that a crash lost belongs to a write whose block never reached the disk.
+ */
+final class PacedWindowFiles implements AutoCloseable {
+    static final String RECORD = "window";
+    static final String NEXT_SEALED = "c.next.sealed";
+    static final String COPIES = "window.copies";
+    static final String FROZEN_PREFIX = "hf";
+    static final String NEXT_PREFIX = "cn";
+    static final byte FREEZING = 0;
+    static final byte OPEN = 1;
+    static final byte SWITCHING = 2;
+    private static final byte[] MAGIC = "CPORWIN1".getBytes(StandardCharsets.US_ASCII);
+    private static final int RECORD_BYTES = MAGIC.length + 8 + 1 + 4;
+
+    /** The record: the window's epoch (the one the freeze began) and the phase its steps reached. */
+    record State(long epoch, byte phase) {
+    }
+
+    private final long epoch;
+    private final FileLevelStore frozenH;
+    private final SealedHFiles frozenSealed;
+    private final FileLevelStore nextC;
+    private final Copies copies;
+
+    private PacedWindowFiles(long epoch, FileLevelStore frozenH, SealedHFiles frozenSealed, FileLevelStore nextC,
+            Copies copies) {
+        this.epoch = epoch;
+        this.frozenH = frozenH;
+        this.frozenSealed = frozenSealed;
+        this.nextC = nextC;
+        this.copies = copies;
+    }
+
+    /** Opens the files of the open window of {@code epoch} (H frozen): the copies read back, a torn tail cut. */
+    static PacedWindowFiles open(Path dir, long epoch, CodeParameters cParams, CodeParameters hParams, int blockWidth,
+            int hWidth, ByteOrder order) throws IOException {
+        Copies copies = new Copies(dir.resolve(COPIES), blockWidth);
+        return new PacedWindowFiles(epoch, new FileLevelStore(dir, FROZEN_PREFIX, hParams, hWidth, order,
+                DeamortizedLog.SLOTS), new SealedHFiles(dir, FROZEN_PREFIX, hParams, 0),
+                new FileLevelStore(dir, NEXT_PREFIX, cParams, blockWidth, order), copies);
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    FileLevelStore frozenH() {
+        return frozenH;
+    }
+
+    SealedHFiles frozenSealed() {
+        return frozenSealed;
+    }
+
+    FileLevelStore nextC() {
+        return nextC;
+    }
+
+    CopyOnWriteSnapshot.Aside copies() {
+        return copies;
+    }
+
+    /** Before U's pending writes go to its files: the copies of their old vectors on disk first. */
+    void forceCopies() throws IOException {
+        copies.force();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try (FileLevelStore f = frozenH; SealedHFiles s = frozenSealed; FileLevelStore c = nextC; Copies k = copies) {
+            // closes them all
+        }
+    }
+
+    /**
+     * The freeze's files, H's stores {@code h} and {@code hSealed} spilled and forced by the caller: a former window's
+     * leftovers deleted, the next C's sealed checksums written, H's stores closed, the record in phase freezing, the
+     * renames, the record open.
+     */
+    static void freeze(Path dir, long epoch, int n, byte[][] nextX, byte[][] nextY, VectorStore h,
+            SealedHFiles hSealed) throws IOException {
+        deleteLeftovers(dir);
+        SealedLevelFile.write(dir.resolve(NEXT_SEALED), n, nextX, nextY);
+        try (VectorStore a = h; SealedHFiles b = hSealed) {
+            // closed before their files are renamed
+        }
+        write(dir, epoch, FREEZING);
+        complete(dir);
+    }
+
+    /** The record in {@code dir}, or null where no window is open; a damaged one is refused. */
+    static State read(Path dir) throws IOException {
+        Path file = dir.resolve(RECORD);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, Math.max(0, bytes.length - 4));
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        if (bytes.length != RECORD_BYTES || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)
+                || b.getInt(bytes.length - 4) != (int) crc.getValue() || bytes[MAGIC.length + 8] > SWITCHING
+                || bytes[MAGIC.length + 8] < FREEZING) {
+            throw new IOException("PoR server in " + dir + ": the record of a paced C rebuild's window (" + RECORD
+                    + ") is damaged");
+        }
+        return new State(b.getLong(MAGIC.length), bytes[MAGIC.length + 8]);
+    }
+
+    /** Writes the record: magic (8), epoch (8), phase (1), CRC-32C of the rest (4); forced and renamed into place. */
+    static void write(Path dir, long epoch, byte phase) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(RECORD_BYTES - 4);
+        b.put(MAGIC).putLong(epoch).put(phase);
+        Durable.writeChecked(dir.resolve(RECORD), b.array());
+    }
+
+    /**
+     * Finishes a freeze or a switch a crash interrupted; returns the record of the window now open, or null. Every
+     * step is a rename of the files that still have the old name, so it may be redone.
+     */
+    static State complete(Path dir) throws IOException {
+        Files.deleteIfExists(dir.resolve(RECORD + ".tmp"));
+        State state = read(dir);
+        if (state == null || state.phase() == OPEN) {
+            return state;
+        }
+        if (state.phase() == FREEZING) {
+            renamePrefix(dir, "h-", FROZEN_PREFIX + "-");
+            write(dir, state.epoch(), OPEN);
+            return new State(state.epoch(), OPEN);
+        }
+        renamePrefix(dir, NEXT_PREFIX + "-", "c-");
+        Path nextSealed = dir.resolve(NEXT_SEALED);
+        if (Files.exists(nextSealed)) {
+            Files.move(nextSealed, dir.resolve("c.sealed"), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+        Durable.forceDirectory(dir);
+        drop(dir);
+        return null;
+    }
+
+    /** Ends the window: the record first (the store is then outside a window), then its files. */
+    static void drop(Path dir) throws IOException {
+        Files.deleteIfExists(dir.resolve(RECORD));
+        Durable.forceDirectory(dir);
+        deleteLeftovers(dir);
+    }
+
+    /** Deletes a former window's files (a drop that a crash cut short leaves them; none is read outside a window). */
+    static void deleteLeftovers(Path dir) throws IOException {
+        for (Path p : list(dir)) {
+            String name = p.getFileName().toString();
+            if (name.startsWith(FROZEN_PREFIX + "-") || name.startsWith(NEXT_PREFIX + "-") || name.equals(COPIES)
+                    || name.equals(NEXT_SEALED)) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** Renames every H or next-C file (vectors or sealed checksums) whose name starts with {@code from}. */
+    private static void renamePrefix(Path dir, String from, String to) throws IOException {
+        for (Path p : list(dir)) {
+            String name = p.getFileName().toString();
+            if (name.startsWith(from) && (name.endsWith(".vectors") || name.endsWith(".sealed"))) {
+                Files.move(p, dir.resolve(to + name.substring(from.length())), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Durable.forceDirectory(dir);
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.toList();
+        }
+    }
+
+    /**
+     * U's vectors as they were at the freeze, each at its first change in the window: records of index (4), the
+     * tagged vector (width ints, big-endian) and CRC-32C of both (4), appended; a record cut short by a crash, and
+     * what follows it, is dropped at open (its write never reached U's files).
+     */
+    static final class Copies implements CopyOnWriteSnapshot.Aside, AutoCloseable {
+        private final Path file;
+        private final int width;
+        private final int recordBytes;
+        private final FileChannel channel;
+        private final Map<Integer, Long> at = new HashMap<>();
+        private long end;
+        private boolean dirty;
+
+        Copies(Path file, int width) throws IOException {
+            this.file = file;
+            this.width = width;
+            this.recordBytes = 4 + 4 * width + 4;
+            this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            try {
+                long size = channel.size();
+                ByteBuffer b = ByteBuffer.allocate(recordBytes);
+                while (end + recordBytes <= size) {
+                    b.clear();
+                    PositionalIo.readFully(channel, b, end, file.toString());
+                    if (!intact(b.array())) {
+                        break;
+                    }
+                    at.putIfAbsent(b.getInt(0), end);
+                    end += recordBytes;
+                }
+                channel.truncate(end);
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        }
+
+        private boolean intact(byte[] record) {
+            CRC32C crc = new CRC32C();
+            crc.update(record, 0, recordBytes - 4);
+            return ByteBuffer.wrap(record).getInt(recordBytes - 4) == (int) crc.getValue();
+        }
+
+        @Override
+        public int[] get(int index) {
+            Long position = at.get(index);
+            if (position == null) {
+                return null;
+            }
+            ByteBuffer b = ByteBuffer.allocate(recordBytes);
+            PositionalIo.readFully(channel, b, position, file.toString());
+            int[] vector = new int[width];
+            b.position(4);
+            b.asIntBuffer().get(vector);
+            return vector;
+        }
+
+        @Override
+        public void put(int index, int[] vector) {
+            ByteBuffer b = ByteBuffer.allocate(recordBytes);
+            b.putInt(index);
+            for (int v : vector) {
+                b.putInt(v);
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(b.array(), 0, recordBytes - 4);
+            b.putInt((int) crc.getValue()).flip();
+            PositionalIo.writeFully(channel, b, end, file.toString());
+            at.put(index, end);
+            end += recordBytes;
+            dirty = true;
+        }
+
+        @Override
+        public int size() {
+            return at.size();
+        }
+
+        void force() throws IOException {
+            if (dirty) {
+                channel.force(false);
+                dirty = false;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+}
