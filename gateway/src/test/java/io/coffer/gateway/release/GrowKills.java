@@ -180,7 +180,11 @@ final class GrowKills {
 
     /** What the restarted process's log says it made of the state the kill left. */
     private String found() {
-        String log = target.restartedLog();
+        return found(target.restartedLog());
+    }
+
+    /** What a restarted process's log says it made of the state a kill left. */
+    static String found(String log) {
         List<String> found = new ArrayList<>();
         if (log.contains("growing from 2^")) {
             found.add("a recorded grow, completed at open");

@@ -153,7 +153,7 @@ class PorGrowKillReleaseIT {
         }
     }
 
-    private static void auditLive(Path gatewayDir, List<String> store, ShippedGateway gateway) throws Exception {
+    static void auditLive(Path gatewayDir, List<String> store, ShippedGateway gateway) throws Exception {
         StockClients.Result live = ShippedGateway.launcher(gatewayDir, Map.of(), PorRepairReleaseIT.verb("audit",
                 store, "--admin", gateway.adminEndpoint().toString(), "--json"));
         assertThat(live.exitCode()).as("audit of the grown store: %s%s", live.stdout(), live.stderr()).isZero();
@@ -176,13 +176,18 @@ class PorGrowKillReleaseIT {
     /** {@code ./coffer por-server --k 6 --block-size 16384} on {@code port} (0: any), on the same data each time. */
     private int startPorServer(int port) throws Exception {
         Path log = work.resolve("por-server-" + porServerStarts++ + ".log");
-        ProcessBuilder pb = new ProcessBuilder(ShippedGateway.REPOSITORY.resolve("coffer").toString(), "por-server",
-                "--data", "por", "--port", Integer.toString(port), "--k", Integer.toString(INITIAL_K), "--block-size",
-                Integer.toString(BLOCK_BYTES)).directory(work.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
-        porServer = pb.start();
+        porServer = launchPorServer(work, log, port, INITIAL_K, BLOCK_BYTES);
         return PorServerReleaseIT.awaitListening(porServer, log);
+    }
+
+    /** Starts {@code ./coffer por-server --data por --port P --k K --block-size B} in {@code work}, output to log. */
+    static Process launchPorServer(Path work, Path log, int port, int k, int blockBytes) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(ShippedGateway.REPOSITORY.resolve("coffer").toString(), "por-server",
+                "--data", "por", "--port", Integer.toString(port), "--k", Integer.toString(k), "--block-size",
+                Integer.toString(blockBytes)).directory(work.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(e -> e.startsWith("COFFER_"));
+        return pb.start();
     }
 
     private void stopPorServer() throws InterruptedException {
