@@ -30,10 +30,17 @@ final class GrowKills {
 
     /** What is killed and restarted, and the gateway the puts go through. */
     interface Target {
-        URI endpoint();
+        /** The gateway now running, which the puts go through. */
+        ShippedGateway gateway();
+
+        default URI endpoint() {
+            return gateway().endpoint();
+        }
 
         /** The log of the gateway now running (whose PorBlobStore writes the grow lines). */
-        String gatewayLog();
+        default String gatewayLog() {
+            return gateway().output();
+        }
 
         /** SIGKILL; returns once the process is gone. */
         void kill() throws Exception;

@@ -19,20 +19,23 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * kill -9 of the shipped launcher's gateway ({@code ./coffer serve --por embedded}) inside C's paced rebuild windows
- * and during a consolidation, restarted on the same data each time.
+ * kill -9 of the shipped launcher's processes inside C's paced rebuild windows and during a consolidation, each
+ * restarted on the same data.
  *
  * <p>Windows: a store of 2^6 blocks of 16 KiB (an epoch every 64 block writes) takes 256 KiB puts with aws-cli over
- * a few keys, overwritten in turn, while gc (interval and grace 1s) frees the packs they replace, so epochs end every
- * few puts and their windows open and switch. Kills come at seeded instants within a put; most wait for the window
- * record ({@code data/por/server/window}) to exist, and the test counts those that found it there. Only a put a kill
- * cut may fail, its retry succeeds; the objects never overwritten and each key's last acknowledged put read back
- * byte-exact and the live and offline audits pass.
+ * a few keys, overwritten in turn, while gc (interval 1s, grace 2s) frees the packs they replace, so epochs end every
+ * few puts and their windows open and switch. The target is the gateway ({@code serve --por embedded}) or
+ * {@code ./coffer por-server} under a running gateway, which reconnects. Kills come at seeded instants within a put;
+ * the first ones wait for the window record ({@code window} in the server's directory) to exist, and the test counts
+ * those that found it there. Only a put a kill cut may fail, its retry succeeds; the objects never overwritten and
+ * each key's last acknowledged put read back byte-exact and audits pass.
  *
  * <p>Consolidation: the store grows to hold 6 MiB, five objects are deleted and collected, and {@code ./coffer
- * por-consolidate --admin} is cut twice by a SIGKILL a seeded delay after the gateway logs that it consolidates
- * (sampled over twice the time a read of the kept object takes, what a move reads and writes); after each restart the
- * kept object reads back and audits pass, and a last consolidation leaves the store smaller than it grew.
+ * por-consolidate --admin} is cut by a SIGKILL of the gateway a seeded delay after the gateway logs that it
+ * consolidates, up to three times: the first delay sampled over twice the time a read of the kept object takes (what
+ * a move reads and writes), each next over twice the span before, so later kills reach the shrink. After each restart
+ * the kept object reads back and the live audit passes; a last consolidation (unchanged if a kill came after the
+ * shrink) leaves the store smaller than it grew, and the offline audit passes.
  */
 class PorWindowKillReleaseIT {
     private static final int BLOCK_BYTES = 16384;
@@ -40,6 +43,11 @@ class PorWindowKillReleaseIT {
     private static final int KEYS = 3;
     private static final int PUTS = 18;
     private static final int PUT_BYTES = 256 << 10;
+    /**
+     * gc's grace for the window tests: short, so replaced packs are freed and written over within the test, but a put
+     * that grows the store on a loaded machine (800 ms seen) stays under the gateway's three quarters of it.
+     */
+    private static final String GRACE = "2s";
     /** Kills that wait for the window record, then kills at their instant whatever the state. */
     private static final int WINDOW_KILLS = 3;
     private static final int PLAIN_KILLS = 1;
@@ -53,41 +61,12 @@ class PorWindowKillReleaseIT {
     @Test
     void anEmbeddedGatewayKilledInsidePacedRebuildWindowsLosesNoAcknowledgedObject() throws Exception {
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
-        List<String> serve = List.of("--por", "embedded", "--por-k", Integer.toString(WINDOW_K), "--por-block-size",
-                Integer.toString(BLOCK_BYTES), "--gc-grace", "1s", "--gc-interval", "1s");
         List<String> store = List.of("--por", "embedded");
-        ShippedGateway[] gateway = {ShippedGateway.start(gatewayDir, serve, Map.of())};
-        int[] starts = {0};
-        try {
-            putThroughKills(new GrowKills.Target() {
-                @Override
-                public URI endpoint() {
-                    return gateway[0].endpoint();
-                }
-
-                @Override
-                public String gatewayLog() {
-                    return gateway[0].output();
-                }
-
-                @Override
-                public void kill() throws Exception {
-                    gateway[0].kill();
-                }
-
-                @Override
-                public void restart() throws Exception {
-                    gateway[0] = restartGateway(gatewayDir, serve, ++starts[0]);
-                }
-
-                @Override
-                public String restartedLog() {
-                    return gateway[0].output();
-                }
-            }, gatewayDir.resolve("data/por/server/window"));
-            PorGrowKillReleaseIT.auditLive(gatewayDir, store, gateway[0]);
-        } finally {
-            gateway[0].close();
+        try (KillTargets.EmbeddedGateway target = new KillTargets.EmbeddedGateway(gatewayDir, concat(store, "--por-k",
+                Integer.toString(WINDOW_K), "--por-block-size", Integer.toString(BLOCK_BYTES), "--gc-grace", GRACE,
+                "--gc-interval", "1s"))) {
+            putThroughKills(target, gatewayDir.resolve("data/por/server/window"));
+            PorGrowKillReleaseIT.auditLive(gatewayDir, store, target.gateway());
         }
         auditOffline(gatewayDir, store);
     }
@@ -95,49 +74,11 @@ class PorWindowKillReleaseIT {
     @Test
     void aPorServerKilledInsidePacedRebuildWindowsUnderARunningGatewayLosesNoAcknowledgedObject() throws Exception {
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
-        Process[] server = {null};
-        int[] starts = {0};
-        Path[] log = {work.resolve("por-server-0.log")};
-        server[0] = PorGrowKillReleaseIT.launchPorServer(work, log[0], 0, WINDOW_K, BLOCK_BYTES);
-        int port = PorServerReleaseIT.awaitListening(server[0], log[0]);
-        List<String> remote = List.of("--por", "127.0.0.1:" + port, "--por-key-file",
-                work.resolve("por/session.key").toString());
-        try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, concat(remote, "--gc-grace", "1s",
-                "--gc-interval", "1s"), Map.of())) {
-            putThroughKills(new GrowKills.Target() {
-                @Override
-                public URI endpoint() {
-                    return gateway.endpoint();
-                }
-
-                @Override
-                public String gatewayLog() {
-                    return gateway.output();
-                }
-
-                @Override
-                public void kill() throws Exception {
-                    server[0].destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-
-                @Override
-                public void restart() throws Exception {
-                    log[0] = work.resolve("por-server-" + ++starts[0] + ".log");
-                    server[0] = PorGrowKillReleaseIT.launchPorServer(work, log[0], port, WINDOW_K, BLOCK_BYTES);
-                    PorServerReleaseIT.awaitListening(server[0], log[0]);
-                }
-
-                @Override
-                public String restartedLog() {
-                    return GrowKills.read(log[0]);
-                }
-            }, work.resolve("por/window"));
-            PorGrowKillReleaseIT.auditLive(gatewayDir, remote, gateway);
-        } finally {
-            server[0].destroy();
-            if (!server[0].waitFor(60, TimeUnit.SECONDS)) {
-                server[0].destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        try (KillTargets.PorServer server = new KillTargets.PorServer(work, WINDOW_K, BLOCK_BYTES);
+                ShippedGateway gateway = ShippedGateway.start(gatewayDir, concat(server.attach(), "--gc-grace", GRACE,
+                        "--gc-interval", "1s"), Map.of())) {
+            putThroughKills(server.under(gateway), work.resolve("por/window"));
+            PorGrowKillReleaseIT.auditLive(gatewayDir, server.attach(), gateway);
         }
     }
 
@@ -240,78 +181,72 @@ class PorWindowKillReleaseIT {
         }
         Path kept = files.get(files.size() - 1); // put last: its packs lie highest, so the consolidation moves them
         Map<String, Path> expected = Map.of(kept.getFileName().toString(), kept);
-        ShippedGateway[] gateway = {ShippedGateway.start(gatewayDir, serve, Map.of())};
+        KillTargets.EmbeddedGateway target = new KillTargets.EmbeddedGateway(gatewayDir, serve);
         ExecutorService verbs = Executors.newSingleThreadExecutor();
         int grownK;
         List<String> kills = new ArrayList<>();
         try {
-            StockClients.awsCli(gateway[0].endpoint(), work, "s3", "mb", "s3://shrinks").requireSuccess();
+            StockClients.awsCli(target.endpoint(), work, "s3", "mb", "s3://shrinks").requireSuccess();
             for (Path f : files) {
-                StockClients.awsCli(gateway[0].endpoint(), work, "s3", "cp", f.toString(), "s3://shrinks/"
+                StockClients.awsCli(target.endpoint(), work, "s3", "cp", f.toString(), "s3://shrinks/"
                         + f.getFileName()).requireSuccess();
             }
             grownK = PorShrinkReleaseIT.k(parametersFile);
             for (Path f : files) {
                 if (!f.equals(kept)) {
-                    StockClients.awsCli(gateway[0].endpoint(), work, "s3", "rm", "s3://shrinks/" + f.getFileName())
+                    StockClients.awsCli(target.endpoint(), work, "s3", "rm", "s3://shrinks/" + f.getFileName())
                             .requireSuccess();
                 }
             }
-            PorShrinkReleaseIT.collect(gateway[0].adminEndpoint(), 128);
+            PorShrinkReleaseIT.collect(target.gateway().adminEndpoint(), 128);
             long read = System.nanoTime();
-            assertReadBack(gateway[0].endpoint(), "shrinks", expected);
+            assertReadBack(target.endpoint(), "shrinks", expected);
             long span = 2 * (System.nanoTime() - read);
             for (int cut = 1; cut <= CONSOLIDATION_KILLS; cut++) {
-                URI admin = gateway[0].adminEndpoint();
+                URI admin = target.gateway().adminEndpoint();
                 Future<StockClients.Result> consolidate = verbs.submit(() -> ShippedGateway.launcher(gatewayDir,
                         Map.of(), PorRepairReleaseIT.verb("por-consolidate", store, "--admin", admin.toString(),
                                 "--json")));
-                while (!gateway[0].output().contains(CONSOLIDATING) && !consolidate.isDone()) {
+                while (!target.gatewayLog().contains(CONSOLIDATING) && !consolidate.isDone()) {
                     Thread.sleep(2);
                 }
-                if (!gateway[0].output().contains(CONSOLIDATING)) {
+                if (!target.gatewayLog().contains(CONSOLIDATING)) {
                     System.out.println("PorWindowKillReleaseIT: nothing left to consolidate after " + kills.size()
                             + " cut: " + consolidate.get().stdout().trim());
                     break;
                 }
                 long delay = sample(random, span);
                 TimeUnit.NANOSECONDS.sleep(delay);
-                boolean shrunk = gateway[0].output().contains("PoR store shrunk from");
-                gateway[0].kill();
+                boolean shrunk = target.gatewayLog().contains("PoR store shrunk from");
+                target.kill();
                 StockClients.Result r = consolidate.get(5, TimeUnit.MINUTES);
                 kills.add("consolidation " + cut + ", " + TimeUnit.NANOSECONDS.toMillis(delay) + " ms after it began"
                         + " (sampled over " + TimeUnit.NANOSECONDS.toMillis(span) + " ms), "
-                        + (shrunk ? "after the shrink was logged" : "before its end") + "; the verb: exit "
+                        + (shrunk ? "after the shrink was logged" : "before the shrink was logged") + "; the verb: exit "
                         + r.exitCode());
                 System.out.println("PorWindowKillReleaseIT: SIGKILL at " + kills.get(kills.size() - 1));
                 span *= 2; // the next kill reaches further: through the moves into the shrink
-                gateway[0] = restartGateway(gatewayDir, serve, cut);
-                assertReadBack(gateway[0].endpoint(), "shrinks", expected);
-                PorGrowKillReleaseIT.auditLive(gatewayDir, store, gateway[0]);
+                target.restart();
+                assertReadBack(target.endpoint(), "shrinks", expected);
+                PorGrowKillReleaseIT.auditLive(gatewayDir, store, target.gateway());
             }
             StockClients.Result last = ShippedGateway.launcher(gatewayDir, Map.of(), PorRepairReleaseIT.verb(
-                    "por-consolidate", store, "--admin", gateway[0].adminEndpoint().toString(), "--json"));
+                    "por-consolidate", store, "--admin", target.gateway().adminEndpoint().toString(), "--json"));
             assertThat(last.exitCode()).as("%s%s", last.stdout(), last.stderr()).isZero();
             System.out.println("PorWindowKillReleaseIT: the consolidation after the kills: " + last.stdout().trim()
-                    + gateway[0].output().lines().filter(l -> l.contains("zeroing")).map(l -> "; " + l).findFirst()
+                    + target.gatewayLog().lines().filter(l -> l.contains("zeroing")).map(l -> "; " + l).findFirst()
                     .orElse(""));
-            assertReadBack(gateway[0].endpoint(), "shrinks", expected);
-            PorGrowKillReleaseIT.auditLive(gatewayDir, store, gateway[0]);
+            assertReadBack(target.endpoint(), "shrinks", expected);
+            PorGrowKillReleaseIT.auditLive(gatewayDir, store, target.gateway());
         } finally {
             verbs.shutdownNow();
-            gateway[0].close();
+            target.close();
         }
         int k = PorShrinkReleaseIT.k(parametersFile);
         System.out.println("PorWindowKillReleaseIT: grew from 2^" + WINDOW_K + " to 2^" + grownK + ", shrank to 2^" + k
                 + " with " + kills.size() + " consolidations cut");
         assertThat(k).as("k after the consolidations").isLessThan(grownK).isGreaterThanOrEqualTo(WINDOW_K);
         auditOffline(gatewayDir, store);
-    }
-
-    /** Restarts the gateway on the same data, keeping the killed one's log beside it. */
-    private static ShippedGateway restartGateway(Path gatewayDir, List<String> serve, int kill) throws Exception {
-        Files.copy(gatewayDir.resolve("gateway.log"), gatewayDir.resolve("gateway-killed-" + kill + ".log"));
-        return ShippedGateway.start(gatewayDir, serve, Map.of());
     }
 
     private static void assertReadBack(URI endpoint, String bucket, Map<String, Path> expected) throws Exception {
