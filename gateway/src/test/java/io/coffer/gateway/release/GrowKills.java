@@ -30,10 +30,17 @@ final class GrowKills {
 
     /** What is killed and restarted, and the gateway the puts go through. */
     interface Target {
-        URI endpoint();
+        /** The gateway now running, which the puts go through. */
+        ShippedGateway gateway();
+
+        default URI endpoint() {
+            return gateway().endpoint();
+        }
 
         /** The log of the gateway now running (whose PorBlobStore writes the grow lines). */
-        String gatewayLog();
+        default String gatewayLog() {
+            return gateway().output();
+        }
 
         /** SIGKILL; returns once the process is gone. */
         void kill() throws Exception;
@@ -180,7 +187,11 @@ final class GrowKills {
 
     /** What the restarted process's log says it made of the state the kill left. */
     private String found() {
-        String log = target.restartedLog();
+        return found(target.restartedLog());
+    }
+
+    /** What a restarted process's log says it made of the state a kill left. */
+    static String found(String log) {
         List<String> found = new ArrayList<>();
         if (log.contains("growing from 2^")) {
             found.add("a recorded grow, completed at open");

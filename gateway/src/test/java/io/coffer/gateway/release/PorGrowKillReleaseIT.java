@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,46 +35,16 @@ class PorGrowKillReleaseIT {
     @TempDir
     Path work;
 
-    private Process porServer;
-    private int porServerStarts;
-
     @Test
     void aRemotePorServerKilledDuringItsGrowsLosesNoAcknowledgedObjectAndTheGatewayReconnects() throws Exception {
-        int port = startPorServer(0);
-        assertThat(porServer.info().command().orElse("")).as("the launcher execs the JVM: SIGKILL reaches java")
-                .endsWith("java");
-        try {
+        try (KillTargets.PorServer server = new KillTargets.PorServer(work, INITIAL_K, BLOCK_BYTES)) {
+            assertThat(server.process().info().command().orElse(""))
+                    .as("the launcher execs the JVM: SIGKILL reaches java").endsWith("java");
             Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
-            List<String> remote = List.of("--por", "127.0.0.1:" + port, "--por-key-file",
-                    work.resolve("por/session.key").toString());
+            List<String> remote = server.attach();
             List<Path> files = files();
             try (ShippedGateway gateway = ShippedGateway.start(gatewayDir, remote, Map.of())) {
-                GrowKills kills = new GrowKills(new GrowKills.Target() {
-                    @Override
-                    public URI endpoint() {
-                        return gateway.endpoint();
-                    }
-
-                    @Override
-                    public String gatewayLog() {
-                        return gateway.output();
-                    }
-
-                    @Override
-                    public void kill() throws Exception {
-                        porServer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    }
-
-                    @Override
-                    public void restart() throws Exception {
-                        startPorServer(port);
-                    }
-
-                    @Override
-                    public String restartedLog() {
-                        return GrowKills.read(work.resolve("por-server-" + (porServerStarts - 1) + ".log"));
-                    }
-                }, GrowKills.seed());
+                GrowKills kills = new GrowKills(server.under(gateway), GrowKills.seed());
                 createBucket(gateway.endpoint());
                 kills.putAll("grows", files, GROW_KILLS, PLAIN_KILL);
                 kills.assertReadBack("grows", files);
@@ -83,8 +52,6 @@ class PorGrowKillReleaseIT {
                 auditLive(gatewayDir, remote, gateway);
             }
             assertGrownAndAudited(gatewayDir, remote, work.resolve("por/parameters"));
-        } finally {
-            stopPorServer();
         }
     }
 
@@ -94,46 +61,15 @@ class PorGrowKillReleaseIT {
         List<String> serve = List.of("--por", "embedded", "--por-k", Integer.toString(INITIAL_K), "--por-block-size",
                 Integer.toString(BLOCK_BYTES));
         List<Path> files = files();
-        ShippedGateway[] gateway = {ShippedGateway.start(gatewayDir, serve, Map.of())};
-        try {
-            assertThat(gateway[0].jvmArguments()).as("the launcher execs the JVM: SIGKILL reaches java")
+        try (KillTargets.EmbeddedGateway target = new KillTargets.EmbeddedGateway(gatewayDir, serve)) {
+            assertThat(target.gateway().jvmArguments()).as("the launcher execs the JVM: SIGKILL reaches java")
                     .contains("io.coffer.gateway.cli.CofferCommand");
-            int[] starts = {1};
-            GrowKills kills = new GrowKills(new GrowKills.Target() {
-                @Override
-                public URI endpoint() {
-                    return gateway[0].endpoint();
-                }
-
-                @Override
-                public String gatewayLog() {
-                    return gateway[0].output();
-                }
-
-                @Override
-                public void kill() throws Exception {
-                    gateway[0].kill();
-                }
-
-                @Override
-                public void restart() throws Exception {
-                    Path log = gatewayDir.resolve("gateway.log"); // kept: the restart starts a new one
-                    Files.copy(log, gatewayDir.resolve("gateway-" + starts[0]++ + ".log"));
-                    gateway[0] = ShippedGateway.start(gatewayDir, serve, Map.of());
-                }
-
-                @Override
-                public String restartedLog() {
-                    return gateway[0].output();
-                }
-            }, GrowKills.seed());
-            createBucket(gateway[0].endpoint());
+            GrowKills kills = new GrowKills(target, GrowKills.seed());
+            createBucket(target.endpoint());
             kills.putAll("grows", files, GROW_KILLS, PLAIN_KILL);
             kills.assertReadBack("grows", files);
             assertThat(kills.kills()).hasSizeGreaterThanOrEqualTo(2);
-            auditLive(gatewayDir, List.of("--por", "embedded"), gateway[0]);
-        } finally {
-            gateway[0].close();
+            auditLive(gatewayDir, List.of("--por", "embedded"), target.gateway());
         }
         assertGrownAndAudited(gatewayDir, List.of("--por", "embedded"),
                 gatewayDir.resolve("data/por/server/parameters"));
@@ -153,10 +89,10 @@ class PorGrowKillReleaseIT {
         }
     }
 
-    private static void auditLive(Path gatewayDir, List<String> store, ShippedGateway gateway) throws Exception {
+    static void auditLive(Path gatewayDir, List<String> store, ShippedGateway gateway) throws Exception {
         StockClients.Result live = ShippedGateway.launcher(gatewayDir, Map.of(), PorRepairReleaseIT.verb("audit",
                 store, "--admin", gateway.adminEndpoint().toString(), "--json"));
-        assertThat(live.exitCode()).as("audit of the grown store: %s%s", live.stdout(), live.stderr()).isZero();
+        assertThat(live.exitCode()).as("live audit: %s%s", live.stdout(), live.stderr()).isZero();
         assertThat(live.stdout()).contains("\"passed\"");
     }
 
@@ -171,26 +107,5 @@ class PorGrowKillReleaseIT {
         StockClients.Result offline = ShippedGateway.launcher(gatewayDir, Map.of(), PorRepairReleaseIT.verb("audit",
                 store));
         assertThat(offline.exitCode()).as("audit: %s%s", offline.stdout(), offline.stderr()).isZero();
-    }
-
-    /** {@code ./coffer por-server --k 6 --block-size 16384} on {@code port} (0: any), on the same data each time. */
-    private int startPorServer(int port) throws Exception {
-        Path log = work.resolve("por-server-" + porServerStarts++ + ".log");
-        ProcessBuilder pb = new ProcessBuilder(ShippedGateway.REPOSITORY.resolve("coffer").toString(), "por-server",
-                "--data", "por", "--port", Integer.toString(port), "--k", Integer.toString(INITIAL_K), "--block-size",
-                Integer.toString(BLOCK_BYTES)).directory(work.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("COFFER_"));
-        porServer = pb.start();
-        return PorServerReleaseIT.awaitListening(porServer, log);
-    }
-
-    private void stopPorServer() throws InterruptedException {
-        if (porServer != null) {
-            porServer.destroy();
-            if (!porServer.waitFor(60, TimeUnit.SECONDS)) {
-                porServer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
     }
 }

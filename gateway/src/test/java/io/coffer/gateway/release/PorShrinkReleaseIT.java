@@ -58,18 +58,7 @@ class PorShrinkReleaseIT {
                             .requireSuccess();
                 }
             }
-            // gc passes until the dead packs are gone: one retires them, one after the grace period deletes them
-            HttpClient http = HttpClient.newHttpClient();
-            double used = Double.MAX_VALUE;
-            for (int pass = 0; pass < 8 && used > 128; pass++) {
-                Thread.sleep(pass == 0 ? 0 : 1500);
-                HttpResponse<String> gc = http.send(HttpRequest.newBuilder(URI.create(gateway.adminEndpoint()
-                        + "/admin/gc")).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                assertThat(gc.statusCode()).as(gc.body()).isEqualTo(200);
-                used = metric(http, gateway.adminEndpoint(), "coffer_por_blocks_used");
-            }
-            assertThat(used).as("blocks in use after gc").isLessThanOrEqualTo(128);
+            collect(gateway.adminEndpoint(), 128);
             StockClients.Result consolidate = ShippedGateway.launcher(gatewayDir, env, PorRepairReleaseIT.verb(
                     "por-consolidate", store, "--admin", gateway.adminEndpoint().toString(), "--json"));
             assertThat(consolidate.exitCode()).as("%s%s", consolidate.stdout(), consolidate.stderr()).isZero();
@@ -97,6 +86,23 @@ class PorShrinkReleaseIT {
         }
     }
 
+    /**
+     * gc passes on the admin port (gc-grace 1s) until the dead packs are gone, one retiring them and one after the
+     * grace period deleting them, and {@code coffer_por_blocks_used} is at most {@code blocks}.
+     */
+    static void collect(URI admin, double blocks) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        double used = Double.MAX_VALUE;
+        for (int pass = 0; pass < 8 && used > blocks; pass++) {
+            Thread.sleep(pass == 0 ? 0 : 1500);
+            HttpResponse<String> gc = http.send(HttpRequest.newBuilder(URI.create(admin + "/admin/gc"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(gc.statusCode()).as(gc.body()).isEqualTo(200);
+            used = metric(http, admin, "coffer_por_blocks_used");
+        }
+        assertThat(used).as("blocks in use after gc").isLessThanOrEqualTo(blocks);
+    }
+
     private static double metric(HttpClient http, URI admin, String name) throws Exception {
         String body = http.send(HttpRequest.newBuilder(URI.create(admin + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -104,7 +110,7 @@ class PorShrinkReleaseIT {
                 l.substring(name.length() + 1).trim())).findFirst().orElseThrow();
     }
 
-    private static int k(Path parametersFile) throws Exception {
+    static int k(Path parametersFile) throws Exception {
         Properties parameters = new Properties();
         try (var in = Files.newBufferedReader(parametersFile)) {
             parameters.load(in);

@@ -67,6 +67,16 @@ public final class StockClients {
         return run(command, Map.of(), workDir);
     }
 
+    /**
+     * Runs {@code aws --endpoint-url ENDPOINT ARGS} in {@code workDir} with the client's retries off (a put cut by a
+     * kill fails at once, and the test retries it against the restarted gateway, which listens on another port).
+     */
+    static Result awsCliOnce(URI endpoint, Path workDir, String... args) {
+        List<String> command = new ArrayList<>(List.of(aws().toString(), "--endpoint-url", endpoint.toString()));
+        command.addAll(List.of(args));
+        return run(command, Map.of("AWS_RETRY_MODE", "standard", "AWS_MAX_ATTEMPTS", "1"), workDir);
+    }
+
     /** Runs test resource release/boto3_checks.py with {@code ENDPOINT ARGS} in {@code workDir}. */
     public static Result boto3(URI endpoint, Path workDir, String... args) {
         List<String> command = new ArrayList<>(List.of(python().toString(), resource("boto3_checks.py").toString(),
