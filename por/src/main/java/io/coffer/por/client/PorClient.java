@@ -490,17 +490,6 @@ public final class PorClient {
         return sealedU;
     }
 
-    /** The Merkle tree over {@code sealedU}, one leaf each (null: never written). */
-    MerkleTree treeOf(List<byte[]> sealedU) {
-        MerkleTree tree = new MerkleTree(sealedU.size());
-        for (int i = 0; i < sealedU.size(); i++) {
-            if (sealedU.get(i) != null) {
-                tree.set(i, MerkleHash.leaf(sealedU.get(i)));
-            }
-        }
-        return tree;
-    }
-
     /**
      * C's sealed checksums for the C rebuild that ends {@code epoch}: U's opened checksums encoded, sealed as the
      * current capacity's C and H are, or for another capacity (a resize) with its k bound.

@@ -6,6 +6,7 @@ import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LogState;
 import io.coffer.por.merkle.MerkleHash;
+import io.coffer.por.merkle.MerkleRootStream;
 import io.coffer.por.merkle.MerkleTree;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.SealedLevel;
@@ -63,7 +64,7 @@ final class StoreResize {
         int from = state.k();
         client.forgetPaths();
         List<byte[]> sealedU = client.downloadSealedU();
-        if (!Arrays.equals(client.treeOf(sealedU).root(), state.root())) {
+        if (!Arrays.equals(MerkleRootStream.of(sealedU), state.root())) {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
         int n = 1 << k;
@@ -88,7 +89,7 @@ final class StoreResize {
                 throw new BlocksInUseException(k, inUse);
             }
             resized = new ArrayList<>(sealedU.subList(0, n));
-            root = client.treeOf(resized).root();
+            root = MerkleRootStream.of(resized);
         }
         long epoch = resizeEpoch(state.hLog().epoch(), lastEpoch);
         lastEpoch = epoch; // a later attempt (this one refused or its answer lost) seals beyond it
