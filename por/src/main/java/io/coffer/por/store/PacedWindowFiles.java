@@ -1,11 +1,8 @@
 package io.coffer.por.store;
 
-import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.CopyOnWriteSnapshot;
-import io.coffer.por.code.DeamortizedLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,12 +46,12 @@ final class PacedWindowFiles implements AutoCloseable {
     }
 
     private final long epoch;
-    private final FileLevelStore frozenH;
+    private final VectorStore frozenH;
     private final SealedHFiles frozenSealed;
-    private final FileLevelStore nextC;
+    private final VectorStore nextC;
     private final Copies copies;
 
-    private PacedWindowFiles(long epoch, FileLevelStore frozenH, SealedHFiles frozenSealed, FileLevelStore nextC,
+    private PacedWindowFiles(long epoch, VectorStore frozenH, SealedHFiles frozenSealed, VectorStore nextC,
             Copies copies) {
         this.epoch = epoch;
         this.frozenH = frozenH;
@@ -63,20 +60,27 @@ final class PacedWindowFiles implements AutoCloseable {
         this.copies = copies;
     }
 
-    /** Opens the files of the open window of {@code epoch} (H frozen): the copies read back, a torn tail cut. */
-    static PacedWindowFiles open(Path dir, long epoch, CodeParameters cParams, CodeParameters hParams, int blockWidth,
-            int hWidth, ByteOrder order) throws IOException {
-        Copies copies = new Copies(dir.resolve(COPIES), blockWidth);
-        return new PacedWindowFiles(epoch, new FileLevelStore(dir, FROZEN_PREFIX, hParams, hWidth, order,
-                DeamortizedLog.SLOTS), new SealedHFiles(dir, FROZEN_PREFIX, hParams, 0),
-                new FileLevelStore(dir, NEXT_PREFIX, cParams, blockWidth, order), copies);
+    /**
+     * Opens the open window of {@code epoch} (H frozen) over its stores of the frozen H and the next C (files or a
+     * bucket's objects): the copies read back, a torn tail cut.
+     */
+    static PacedWindowFiles open(Path dir, long epoch, VectorStore frozenH, SealedHFiles frozenSealed,
+            VectorStore nextC, int blockWidth) throws IOException {
+        try {
+            return new PacedWindowFiles(epoch, frozenH, frozenSealed, nextC, new Copies(dir.resolve(COPIES),
+                    blockWidth));
+        } catch (IOException | RuntimeException e) {
+            try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC) {
+                throw e;
+            }
+        }
     }
 
     long epoch() {
         return epoch;
     }
 
-    FileLevelStore frozenH() {
+    VectorStore frozenH() {
         return frozenH;
     }
 
@@ -84,7 +88,7 @@ final class PacedWindowFiles implements AutoCloseable {
         return frozenSealed;
     }
 
-    FileLevelStore nextC() {
+    VectorStore nextC() {
         return nextC;
     }
 
@@ -99,7 +103,7 @@ final class PacedWindowFiles implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (FileLevelStore f = frozenH; SealedHFiles s = frozenSealed; FileLevelStore c = nextC; Copies k = copies) {
+        try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC; Copies k = copies) {
             // closes them all
         }
     }
@@ -117,7 +121,7 @@ final class PacedWindowFiles implements AutoCloseable {
             // closed before their files are renamed
         }
         write(dir, epoch, FREEZING);
-        complete(dir);
+        complete(dir, null);
     }
 
     /** The record in {@code dir}, or null where no window is open; a damaged one is refused. */
@@ -148,9 +152,11 @@ final class PacedWindowFiles implements AutoCloseable {
 
     /**
      * Finishes a freeze or a switch a crash interrupted; returns the record of the window now open, or null. Every
-     * step is a rename of the files that still have the old name, so it may be redone.
+     * step is a rename of the files that still have the old name, so it may be redone; with the vectors in a bucket
+     * ({@code generations} not null) only the sealed checksums are files, and the switch records the window's
+     * generation as C's before the record goes.
      */
-    static State complete(Path dir) throws IOException {
+    static State complete(Path dir, BlobGenerations generations) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD + ".tmp"));
         State state = read(dir);
         if (state == null || state.phase() == OPEN) {
@@ -168,12 +174,29 @@ final class PacedWindowFiles implements AutoCloseable {
                     StandardCopyOption.REPLACE_EXISTING);
         }
         Durable.forceDirectory(dir);
-        drop(dir);
+        if (generations != null) {
+            generations.switchTo(state.epoch());
+        }
+        deleteRecord(dir);
         return null;
     }
 
-    /** Ends the window: the record first (the store is then outside a window), then its files. */
-    static void drop(Path dir) throws IOException {
+    /**
+     * Ends the window: the record first (the store is then outside a window), then its files. In a bucket C first
+     * takes the window's generation, where H is (the caller rebuilds C in full), and the former one is deleted.
+     */
+    static void drop(Path dir, BlobGenerations generations) throws IOException {
+        State state = generations == null ? null : read(dir);
+        if (state != null) {
+            generations.switchTo(state.epoch());
+        }
+        deleteRecord(dir);
+        if (generations != null) {
+            generations.finishRetired();
+        }
+    }
+
+    private static void deleteRecord(Path dir) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD));
         Durable.forceDirectory(dir);
         deleteLeftovers(dir);
