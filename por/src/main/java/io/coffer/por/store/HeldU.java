@@ -169,11 +169,13 @@ final class HeldU implements AutoCloseable {
                         : indices[start + count - 1]) + " outside [0, " + n + ")");
             }
             ByteBuffer b = ByteBuffer.allocate(count * DirectoryStorage.U_RECORD);
-            PositionalIo.readFully(sealed, b, (long) indices[start] * DirectoryStorage.U_RECORD, "u.sealed"); // zeros past the end: never written
+            // zeros past the end: never written
+            PositionalIo.readFully(sealed, b, (long) indices[start] * DirectoryStorage.U_RECORD, "u.sealed");
             for (int i = start; i < start + count; i++) {
                 Held h = held.get(indices[i]);
                 int at = (i - start) * DirectoryStorage.U_RECORD;
-                out[i] = h != null ? h.record.clone() : Arrays.copyOfRange(b.array(), at, at + DirectoryStorage.U_RECORD);
+                out[i] = h != null ? h.record.clone()
+                        : Arrays.copyOfRange(b.array(), at, at + DirectoryStorage.U_RECORD);
             }
         });
         return out;

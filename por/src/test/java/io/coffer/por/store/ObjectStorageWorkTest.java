@@ -62,8 +62,8 @@ class ObjectStorageWorkTest {
                 long deletesPerAdd = (formerObjects + (1L << (k - 1)) - 1) >> (k - 1);
                 long uBlocks = 2 + PacedCRebuild.unitsPerStep(k); // the write, its copy, the rebuild's reads of U
                 assertThat(windows).as("k = %d", k).isEqualTo(3); // each epoch's end opens one
-                System.out.printf("k = %d: at most %d requests of the bucket per write, %d at an epoch's end%n", k, worst,
-                        endOfEpoch);
+                System.out.printf("k = %d: at most %d requests of the bucket per write, %d at an epoch's end%n", k,
+                        worst, endOfEpoch);
                 long bound = vectors + deletesPerAdd + uBlocks;
                 assertThat(worst).as("k = %d", k).isLessThanOrEqualTo(bound).isLessThan(1L << k);
                 // the write that ends an epoch: its own add, no more (a rebuild at once reads n blocks, writes 2n)
