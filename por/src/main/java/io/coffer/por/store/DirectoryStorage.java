@@ -60,6 +60,15 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     private final int blockWidth;
     /** A paced C rebuild's open window (docs/POR.md), null outside one. */
     private PacedWindowFiles window;
+    /**
+     * In files, the adds between two shares of the next C's force and of the former window's deletes: at most 32 (an
+     * fsync per add doubled the median add: docs/BENCHMARKS.md, "C's rebuild paced (cdeam)"), and at least 32 shares
+     * in the half epoch after the switch.
+     */
+    private final int shareAdds;
+    private int addsSinceShare;
+    /** In files, after a switch: the frozen H's and the old C's files, deleted a share per add; else null. */
+    private RetiredFiles retired;
     /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
     private Path layoutToMark;
     private boolean cSealed;
@@ -75,6 +84,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         this.batchExponent = batchExponent;
         this.cParams = new CodeParameters(k);
         this.hParams = new CodeParameters(k - batchExponent);
+        this.shareAdds = Math.max(1, Math.min(32, hParams.n() / 64));
         this.u = u;
         this.hVectors = hVectors;
         this.cVectors = cVectors;
@@ -119,6 +129,9 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         Files.deleteIfExists(dir.resolve("decode.spool")); // scratch of a decode a crash interrupted
         BlobGenerations generations = objects == null ? null : BlobGenerations.read(dir, objects);
         PacedWindowFiles.State windowState = PacedWindowFiles.complete(dir, generations);
+        if (windowState == null) { // a former window's files a switch left to be cut, or a crash
+            PacedWindowFiles.deleteLeftovers(dir);
+        }
         if (generations != null) {
             generations.finishRetiredOrLeave(); // a switch's deletes a crash or a close cut short
         }
@@ -386,6 +399,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
                 generations.finishRetired(); // none is left in a paced epoch: the share ends them before its end
             }
             int memoryLevels = hVectors.memoryLevels();
+            retired = null; // any left are deleted with the former window's files
             PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, hVectors, hSealed);
             hVectors = new SmallLevelsInMemory(vectors(dir, objects, hPrefix(new PacedWindowFiles.State(epoch,
                     PacedWindowFiles.OPEN), generations), hParams, hVectors.width(), vectorOrder,
@@ -441,22 +455,40 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
             window = null;
             w.close();
             cVectors.close();
-            PacedWindowFiles.complete(dir, generations);
+            PacedWindowFiles.complete(dir, generations, true);
             cVectors = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
             cSealed = true;
-            if (generations != null) { // the switch is at most half an epoch in: the rest of it deletes them
-                generations.paceRetired(cParams, hParams, Math.max(1, hParams.n() / 2));
+            long adds = Math.max(1, hParams.n() / 2); // the switch is at most half an epoch in: the rest deletes them
+            if (generations != null) {
+                generations.paceRetired(cParams, hParams, adds);
+            } else {
+                retired = RetiredFiles.of(dir, Math.max(1, adds / shareAdds));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot switch to the next C in " + dir, e);
         }
     }
 
-    /** After an H add: in a bucket, the next share of a former generation's deletes. */
+    /**
+     * After an H add: in a bucket, the next share of a former generation's deletes; in files, every
+     * {@link #shareAdds} adds, in a window the next C forced with what the adds' shares wrote, so that the switch has
+     * one share left to force, not 2n vectors, and after the switch the next share of the former window's files
+     * deleted.
+     */
     @Override
     public void afterAdd() {
         if (generations != null) {
             generations.afterAdd();
+        } else if (++addsSinceShare < shareAdds) {
+            return;
+        } else if ((addsSinceShare = 0) == 0 && window != null) {
+            try {
+                window.nextC().force();
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot force the next C in " + dir, e);
+            }
+        } else if (retired != null && !retired.afterAdd()) {
+            retired = null;
         }
     }
 
@@ -473,6 +505,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     public void dropWindow() {
         try (PacedWindowFiles w = window) {
             window = null;
+            retired = null; // deleted with the window's files
             PacedWindowFiles.drop(dir, generations);
             if (generations != null) {
                 cVectors.close();

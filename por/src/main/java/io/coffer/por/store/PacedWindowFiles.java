@@ -35,6 +35,8 @@ final class PacedWindowFiles implements AutoCloseable {
     static final String COPIES = "window.copies";
     static final String FROZEN_PREFIX = "hf";
     static final String NEXT_PREFIX = "cn";
+    /** The old C's files after the switch, deleted a share per add (RetiredFiles) or at open. */
+    static final String FORMER_PREFIX = "co";
     static final byte FREEZING = 0;
     static final byte OPEN = 1;
     static final byte SWITCHING = 2;
@@ -121,7 +123,7 @@ final class PacedWindowFiles implements AutoCloseable {
             // closed before their files are renamed
         }
         write(dir, epoch, FREEZING);
-        complete(dir, null);
+        complete(dir, null, false);
     }
 
     /** The record in {@code dir}, or null where no window is open; a damaged one is refused. */
@@ -157,6 +159,15 @@ final class PacedWindowFiles implements AutoCloseable {
      * generation as C's before the record goes.
      */
     static State complete(Path dir, BlobGenerations generations) throws IOException {
+        return complete(dir, generations, false);
+    }
+
+    /**
+     * As {@link #complete(Path, BlobGenerations)}; with {@code keepRetired} a switch leaves the frozen H's and the old
+     * C's vector files ({@code hf-*.vectors}, {@code co-*.vectors}) for the caller to delete a share at a time
+     * ({@link RetiredFiles}): deleting them at once frees all of their pages in the write that switches.
+     */
+    static State complete(Path dir, BlobGenerations generations, boolean keepRetired) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD + ".tmp"));
         State state = read(dir);
         if (state == null || state.phase() == OPEN) {
@@ -167,7 +178,17 @@ final class PacedWindowFiles implements AutoCloseable {
             write(dir, state.epoch(), OPEN);
             return new State(state.epoch(), OPEN);
         }
-        renamePrefix(dir, NEXT_PREFIX + "-", "c-");
+        for (Path p : list(dir)) { // the old C's files aside, then the next C's in their place
+            String name = p.getFileName().toString();
+            if (name.startsWith(NEXT_PREFIX + "-") && name.endsWith(".vectors")) {
+                String c = "c-" + name.substring(NEXT_PREFIX.length() + 1);
+                if (Files.exists(dir.resolve(c))) {
+                    Files.move(dir.resolve(c), dir.resolve(FORMER_PREFIX + "-" + c.substring(2)),
+                            StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(p, dir.resolve(c), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
         Path nextSealed = dir.resolve(NEXT_SEALED);
         if (Files.exists(nextSealed)) {
             Files.move(nextSealed, dir.resolve("c.sealed"), StandardCopyOption.ATOMIC_MOVE,
@@ -177,7 +198,7 @@ final class PacedWindowFiles implements AutoCloseable {
         if (generations != null) {
             generations.switchTo(state.epoch());
         }
-        deleteRecord(dir);
+        deleteRecord(dir, keepRetired);
         return null;
     }
 
@@ -190,27 +211,45 @@ final class PacedWindowFiles implements AutoCloseable {
         if (state != null) {
             generations.switchTo(state.epoch());
         }
-        deleteRecord(dir);
+        deleteRecord(dir, false);
         if (generations != null) {
             generations.finishRetired();
         }
     }
 
-    private static void deleteRecord(Path dir) throws IOException {
+    private static void deleteRecord(Path dir, boolean keepRetired) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD));
         Durable.forceDirectory(dir);
-        deleteLeftovers(dir);
+        deleteLeftovers(dir, keepRetired);
     }
 
     /** Deletes a former window's files (a drop that a crash cut short leaves them; none is read outside a window). */
     static void deleteLeftovers(Path dir) throws IOException {
+        deleteLeftovers(dir, false);
+    }
+
+    private static void deleteLeftovers(Path dir, boolean keepRetired) throws IOException {
         for (Path p : list(dir)) {
             String name = p.getFileName().toString();
+            if (keepRetired && retired(name)) {
+                continue;
+            }
             if (name.startsWith(FROZEN_PREFIX + "-") || name.startsWith(NEXT_PREFIX + "-") || name.equals(COPIES)
-                    || name.equals(NEXT_SEALED)) {
+                    || name.equals(NEXT_SEALED) || name.startsWith(FORMER_PREFIX + "-")) {
                 Files.deleteIfExists(p);
             }
         }
+    }
+
+    /** The frozen H's and the old C's vector files, which a switch leaves to {@link RetiredFiles}. */
+    static boolean retired(String name) {
+        return (name.startsWith(FROZEN_PREFIX + "-") || name.startsWith(FORMER_PREFIX + "-"))
+                && name.endsWith(".vectors");
+    }
+
+    /** The retired files in {@code dir} ({@link #retired}). */
+    static List<Path> retiredFiles(Path dir) throws IOException {
+        return list(dir).stream().filter(p -> retired(p.getFileName().toString())).sorted().toList();
     }
 
     /** Renames every H or next-C file (vectors or sealed checksums) whose name starts with {@code from}. */

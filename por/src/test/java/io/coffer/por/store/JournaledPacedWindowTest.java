@@ -110,9 +110,36 @@ class JournaledPacedWindowTest {
         PorClient client = clients.initialize(server);
         clients.writeRandom(client, expected, (1 << K) + SWITCH);
         server.haltAsKilled();
-        assertThat(named("hf-")).isEmpty();
+        // only the frozen H's vectors left to be cut a share at a time (deleted at the open)
+        assertThat(named("hf-")).allMatch(p -> PacedWindowFiles.retired(p.getFileName().toString()));
         assertThat(named("cn-")).isEmpty();
         assertReopensAfterTheSwitch();
+    }
+
+    @Test
+    void theFormerWindowsFilesAreCutAShareAtATimeAfterTheSwitchAndDeletedAtOpenAfterAKill() throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
+        PorClient client = clients.initialize(server);
+        clients.writeRandom(client, expected, (1 << K) + SWITCH);
+        assertThat(server.storage().windowEpoch()).isEqualTo(-1);
+        List<Path> retired = PacedWindowFiles.retiredFiles(dir);
+        assertThat(retired).isNotEmpty().anyMatch(p -> p.getFileName().toString().startsWith("co-"))
+                .anyMatch(p -> p.getFileName().toString().startsWith("hf-"));
+        long before = sizes(retired);
+        clients.writeRandom(client, expected, 1);
+        client.flush();
+        assertThat(sizes(PacedWindowFiles.retiredFiles(dir))).isLessThan(before); // one share cut
+        server.haltAsKilled();
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null)) {
+            assertThat(PacedWindowFiles.retiredFiles(dir)).isEmpty(); // nothing reads them: deleted at open
+            PorClient resumed = clients.resume(reopened);
+            clients.assertContent(resumed, expected);
+            clients.assertGoesOn(resumed, expected, (1 << K) - SWITCH - 1); // to the epoch's end: a new window
+            assertThat(reopened.storage().windowEpoch()).isEqualTo(3);
+            assertThat(named("co-")).isEmpty(); // the hf- files now are the new window's frozen H
+            clients.assertGoesOn(resumed, expected, SWITCH + 1); // its switch and a share after it
+            assertThat(named("co-")).isNotEmpty().allMatch(p -> PacedWindowFiles.retired(p.getFileName().toString()));
+        }
     }
 
     @Test
@@ -229,6 +256,14 @@ class JournaledPacedWindowTest {
             clients.assertContent(client, expected);
             clients.assertGoesOn(client, expected, 1 << K);
         }
+    }
+
+    private static long sizes(List<Path> files) throws IOException {
+        long bytes = 0;
+        for (Path p : files) {
+            bytes += Files.size(p);
+        }
+        return bytes;
     }
 
     private List<Path> named(String prefix) throws IOException {
