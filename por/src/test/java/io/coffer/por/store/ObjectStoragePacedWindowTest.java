@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,10 +96,7 @@ class ObjectStoragePacedWindowTest {
         assertThat(server.storage().windowEpoch()).isEqualTo(2);
         server.haltAsKilled();
         crash.rewindJournal();
-        for (Path p : files("hf-")) { // as before the freeze's record: H's sealed checksums under their names
-            Files.move(p, dir.resolve("h-" + p.getFileName().toString().substring(3)));
-        }
-        Files.delete(dir.resolve(PacedWindowFiles.RECORD));
+        PacedWindowSteps.freezeCutBeforeItsRecord(dir); // H's sealed checksums under their names: no object moved
         assertReopensInTheWindowAndGoesOn(0);
     }
 
@@ -109,12 +105,7 @@ class ObjectStoragePacedWindowTest {
         JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
         clients.writeRandom(clients.initialize(server), expected, 1 << K);
         server.haltAsKilled();
-        List<Path> frozen = files("hf-");
-        assertThat(frozen).isNotEmpty();
-        for (Path p : frozen.subList(0, frozen.size() / 2)) { // half of the renames not made yet
-            Files.move(p, dir.resolve("h-" + p.getFileName().toString().substring(3)));
-        }
-        PacedWindowFiles.write(dir, 2, PacedWindowFiles.FREEZING);
+        PacedWindowSteps.freezeCutAfterItsRecord(dir, 2);
         assertReopensInTheWindowAndGoesOn(0);
     }
 
@@ -167,22 +158,13 @@ class ObjectStoragePacedWindowTest {
         }
     }
 
-    /** Reopened at add {@code adds} of the window: content and audits there, past the switch, and a further epoch. */
+    /** As in files; then C is in generation 2, generation 0's objects gone. */
     private void assertReopensInTheWindowAndGoesOn(int adds) throws IOException {
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket, 0)) {
-            assertThat(server.state()).isEqualTo(new LogState(K, adds, 2));
-            assertThat(server.storage().windowEpoch()).isEqualTo(2);
-            PorClient client = clients.resume(server);
-            clients.assertContent(client, expected);
-            clients.assertGoesOn(client, expected, SWITCH - adds); // the switch
-            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
-            assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(2);
-            clients.assertGoesOn(client, expected, 1 << K); // a further epoch, its own window
-            assertThat(names("c-")).isEmpty();
-        }
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket, 0)) {
-            clients.assertContent(clients.resume(server), expected);
-        }
+        PacedWindowSteps.assertReopensInTheWindowAndGoesOn(() -> JournaledPorServer.open(dir, null, bucket, 0),
+                clients, expected, K, adds, SWITCH);
+        assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(3); // the further epoch's switch
+        assertThat(names("c-")).isEmpty();
+        assertThat(names("h-")).isEmpty();
     }
 
     private void assertReopensAfterTheSwitch() throws IOException {
@@ -207,11 +189,5 @@ class ObjectStoragePacedWindowTest {
     private List<String> prefixes() throws IOException {
         return bucket.list("").toList().stream().map(b -> b.name().substring(0, b.name().indexOf('/') + 1))
                 .distinct().toList();
-    }
-
-    private List<Path> files(String prefix) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
-        }
     }
 }
