@@ -9,8 +9,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,6 +100,55 @@ class PackStreamTest {
             // the first part was fetched at the get, from the old blocks: the rest comes from the new ones
             assertThat(in.readAllBytes()).isEqualTo(big);
         }
+    }
+
+    /**
+     * Streams and ranged reads of the pack on other threads, in small pieces, while this thread consolidates: every one
+     * reads byte-exact, whichever of the moves' steps it meets.
+     */
+    @Test
+    void readsOnOtherThreadsDuringAConsolidationAllReadByteExact() throws Exception {
+        byte[] big = bigPackHighInAStoreDueToShrink();
+        int[] before = entry("p/big").blocks();
+        ExecutorService readers = Executors.newFixedThreadPool(3);
+        AtomicBoolean consolidated = new AtomicBoolean();
+        try {
+            List<Future<Integer>> reads = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                int offset = r * 9_999;
+                reads.add(readers.submit(() -> {
+                    int passes = 0;
+                    do { // at least one pass after the consolidation
+                        boolean last = consolidated.get();
+                        try (InputStream in = f.store.get("p/big", offset, -1)) {
+                            byte[] got = new byte[BIG - offset];
+                            for (int at = 0; at < got.length; ) {
+                                at += in.read(got, at, Math.min(64 << 10, got.length - at));
+                            }
+                            assertThat(got).isEqualTo(Arrays.copyOfRange(big, offset, BIG));
+                        }
+                        int at = (passes * 7_919) % (BIG - BLOCK);
+                        assertThat(f.store.read("p/big", at, BLOCK)).isEqualTo(Arrays.copyOfRange(big, at, at + BLOCK));
+                        passes++;
+                        if (last) {
+                            break;
+                        }
+                    } while (true);
+                    return passes;
+                }));
+            }
+            PorConsolidationReport report = f.store.consolidate(INITIAL_K);
+            consolidated.set(true);
+            for (Future<Integer> read : reads) {
+                assertThat(read.get(2, TimeUnit.MINUTES)).isPositive();
+            }
+            assertThat(report.packsMoved()).isEqualTo(1);
+            assertThat(entry("p/big").blocks()).isNotEqualTo(before);
+        } finally {
+            consolidated.set(true);
+            readers.shutdownNow();
+        }
+        f.assertEveryPackReadsBack(f.store);
     }
 
     @Test
