@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The launcher's processes that the kill ITs SIGKILL and restart on the same data ({@link GrowKills.Target}). */
+/**
+ * The launcher's processes that the kill ITs SIGKILL and restart on the same data ({@link GrowKills.Target}); the
+ * PoR server also for ITs that stop and start it again ({@link PorServer#restart}).
+ */
 final class KillTargets {
     private KillTargets() {
     }
