@@ -3,16 +3,21 @@ package io.coffer.por.blob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.coffer.por.server.PorServer;
+import io.coffer.por.server.ProvenBlock;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A stream of a pack ({@link PorBlobStore#get}, read a part of {@link PackStream#PART} at a time) that a consolidation
  * moves while it is open reads on at the pack's new blocks, byte-exact, from any offset; a stream of a pack replaced
- * by a put, or deleted, fails rather than mix versions, also after a move.
+ * by a put, or deleted, fails rather than mix versions, also after a move. A ranged read's block that fails its check
+ * is read again where the pack is now.
  */
 class PackStreamTest {
     private static final int BLOCK = 16384;
@@ -149,6 +155,69 @@ class PackStreamTest {
             readers.shutdownNow();
         }
         f.assertEveryPackReadsBack(f.store);
+    }
+
+    /**
+     * A ranged read (the engine's {@code readInto}) whose last block the server serves damaged, and a consolidation
+     * that moves the pack and shrinks the store between the read's fetch and its re-read of that block (the lock held
+     * by this thread from the fetch's end): the re-read goes to the block's new index, which passes, and the read
+     * returns the pack byte-exact with nothing repaired (read at the old index it would fail: cut off by the shrink).
+     */
+    @Test
+    void aBlockThatFailsItsCheckIsReadAgainWhereAConsolidationMovedItsPack() throws Exception {
+        byte[] big = bigPackHighInAStoreDueToShrink();
+        int[] before = entry("p/big").blocks();
+        int last = before[before.length - 1];
+        Thread consolidating = Thread.currentThread();
+        CountDownLatch served = new CountDownLatch(1);
+        AtomicBoolean armed = new AtomicBoolean(true);
+        PorServer damaging = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
+                new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(f.server, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("readBlocks") && ((List<?>) args[0]).contains(last)
+                            && armed.compareAndSet(true, false)) {
+                        List<ProvenBlock> blocks = new ArrayList<>((List<ProvenBlock>) result);
+                        ProvenBlock p = blocks.get(blocks.size() - 1);
+                        byte[] damaged = p.block().clone();
+                        damaged[0] ^= 1;
+                        blocks.set(blocks.size() - 1, new ProvenBlock(p.index(), damaged, p.sealedChecksum(),
+                                p.proof()));
+                        served.countDown();
+                        // the fetch ends (and its lock is released) once the consolidating thread waits for the lock
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                        while (!f.store.lock().hasQueuedThread(consolidating) && System.nanoTime() < deadline) {
+                            Thread.sleep(1);
+                        }
+                        result = blocks;
+                    }
+                    return result;
+                });
+        PorBlobStore store = f.reopen(damaging);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            Future<byte[]> read = reader.submit(() -> store.read("p/big", 0, BIG));
+            assertThat(served.await(1, TimeUnit.MINUTES)).isTrue();
+            PorConsolidationReport report;
+            store.lock().lock();
+            try {
+                report = store.consolidate(INITIAL_K);
+            } finally {
+                store.lock().unlock();
+            }
+
+            assertThat(read.get(1, TimeUnit.MINUTES)).isEqualTo(big);
+            assertThat(report.packsMoved()).isEqualTo(1);
+            assertThat(last).isGreaterThanOrEqualTo(store.capacity());
+            assertThat(store.blocksRepairedOnRead()).isZero();
+        } finally {
+            reader.shutdownNow();
+        }
+        f.assertEveryPackReadsBack(store);
     }
 
     @Test
