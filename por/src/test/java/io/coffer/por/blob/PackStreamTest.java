@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -171,6 +172,7 @@ class PackStreamTest {
         Thread consolidating = Thread.currentThread();
         CountDownLatch served = new CountDownLatch(1);
         AtomicBoolean armed = new AtomicBoolean(true);
+        List<Integer> singleReads = Collections.synchronizedList(new ArrayList<>());
         PorServer damaging = (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(),
                 new Class<?>[] {PorServer.class}, (proxy, method, args) -> {
                     Object result;
@@ -178,6 +180,9 @@ class PackStreamTest {
                         result = method.invoke(f.server, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
+                    }
+                    if (method.getName().equals("read")) {
+                        singleReads.add((Integer) args[0]);
                     }
                     if (method.getName().equals("readBlocks") && ((List<?>) args[0]).contains(last)
                             && armed.compareAndSet(true, false)) {
@@ -214,6 +219,9 @@ class PackStreamTest {
             assertThat(report.packsMoved()).isEqualTo(1);
             assertThat(last).isGreaterThanOrEqualTo(store.capacity());
             assertThat(store.blocksRepairedOnRead()).isZero();
+            int[] after = entry("p/big").blocks();
+            assertThat(singleReads).as("the re-read, at the last block's new index").containsExactly(
+                    after[after.length - 1]);
         } finally {
             reader.shutdownNow();
         }
