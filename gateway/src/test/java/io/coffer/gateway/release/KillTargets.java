@@ -2,11 +2,15 @@ package io.coffer.gateway.release;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The launcher's processes that the kill ITs SIGKILL and restart on the same data ({@link GrowKills.Target}). */
+/**
+ * The launcher's processes that the kill ITs SIGKILL and restart on the same data ({@link GrowKills.Target}); the
+ * PoR server also for ITs that stop and start it again ({@link PorServer#restart}).
+ */
 final class KillTargets {
     private KillTargets() {
     }
@@ -56,22 +60,37 @@ final class KillTargets {
     }
 
     /**
-     * {@code ./coffer por-server --data por --k K --block-size B} in {@code work}, its logs {@code por-server-N.log};
-     * a restart starts it again on the same data and port.
+     * {@code ./coffer por-server --data por --k K --block-size B} plus further flags in {@code work}, its logs
+     * {@code por-server-N.log}; a restart starts it again on the same data and port.
      */
     static final class PorServer implements AutoCloseable {
         private final Path work;
         private final int k;
         private final int blockBytes;
+        private final List<String> more;
+        private final Map<String, String> env;
         private final int port;
         private Process process;
         private int starts;
 
         PorServer(Path work, int k, int blockBytes) throws Exception {
+            this(work, k, blockBytes, List.of(), Map.of());
+        }
+
+        /** With {@code more} flags (a backend's) and {@code env} added to an environment cleared of COFFER_*. */
+        PorServer(Path work, int k, int blockBytes, List<String> more, Map<String, String> env) throws Exception {
             this.work = work;
             this.k = k;
             this.blockBytes = blockBytes;
+            this.more = List.copyOf(more);
+            this.env = Map.copyOf(env);
             this.port = start(0);
+        }
+
+        /** Stops the server (as {@link #close}) and starts it again on the same data and port. */
+        void restart() throws Exception {
+            close();
+            start(port);
         }
 
         /** The flags that attach a gateway to this server. */
@@ -115,11 +134,14 @@ final class KillTargets {
 
         private int start(int on) throws Exception {
             Path log = log(starts++);
-            ProcessBuilder pb = new ProcessBuilder(ShippedGateway.REPOSITORY.resolve("coffer").toString(),
+            List<String> command = new ArrayList<>(List.of(ShippedGateway.REPOSITORY.resolve("coffer").toString(),
                     "por-server", "--data", "por", "--port", Integer.toString(on), "--k", Integer.toString(k),
-                    "--block-size", Integer.toString(blockBytes)).directory(work.toFile()).redirectErrorStream(true)
+                    "--block-size", Integer.toString(blockBytes)));
+            command.addAll(more);
+            ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             pb.environment().keySet().removeIf(e -> e.startsWith("COFFER_"));
+            pb.environment().putAll(env);
             process = pb.start();
             return PorServerReleaseIT.awaitListening(process, log);
         }

@@ -193,14 +193,14 @@ class PorWindowKillReleaseIT {
                 StockClients.awsCli(target.endpoint(), work, "s3", "cp", f.toString(), "s3://shrinks/"
                         + f.getFileName()).requireSuccess();
             }
-            grownK = PorShrinkReleaseIT.k(parametersFile);
+            grownK = PorShrinkScenario.k(parametersFile);
             for (Path f : files) {
                 if (!f.equals(kept)) {
                     StockClients.awsCli(target.endpoint(), work, "s3", "rm", "s3://shrinks/" + f.getFileName())
                             .requireSuccess();
                 }
             }
-            PorShrinkReleaseIT.collect(target.gateway().adminEndpoint(), 128);
+            PorShrinkScenario.collect(target.gateway().adminEndpoint(), 128);
             long read = System.nanoTime();
             assertReadBack(target.endpoint(), "shrinks", expected);
             long span = 2 * (System.nanoTime() - read);
@@ -244,7 +244,7 @@ class PorWindowKillReleaseIT {
             verbs.shutdownNow();
             target.close();
         }
-        int k = PorShrinkReleaseIT.k(parametersFile);
+        int k = PorShrinkScenario.k(parametersFile);
         System.out.println("PorWindowKillReleaseIT: grew from 2^" + WINDOW_K + " to 2^" + grownK + ", shrank to 2^" + k
                 + " with " + kills.size() + " consolidations cut");
         assertThat(k).as("k after the consolidations").isLessThan(grownK).isGreaterThanOrEqualTo(WINDOW_K);

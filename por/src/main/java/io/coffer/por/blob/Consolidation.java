@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * ({@link MapRebuild}: the newest header of a name wins, equal times the lower first block) finds two complete copies
  * at most, both valid, or one whose header is gone. Each pack is moved under the store's lock, so puts, deletes and
  * reads go on between moves; a pack put at or above the new capacity meanwhile is moved at the shrink, under the
- * lock.
+ * lock. A stream of a pack moved meanwhile reads on at its new blocks ({@link PackStream}).
  */
 final class Consolidation {
     private static final Logger LOG = LoggerFactory.getLogger(PorBlobStore.class);

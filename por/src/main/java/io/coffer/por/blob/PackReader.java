@@ -1,6 +1,7 @@
 package io.coffer.por.blob;
 
 import io.coffer.por.client.PorClient;
+import io.coffer.sdk.meta.BlockMapStore;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -19,13 +20,16 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class PackReader {
     private final PorClient client;
+    private final BlockMapStore map;
     private final VerifiedBlocks blocks;
     private final ReentrantLock lock;
     private final int blockBytes;
     private final CheckPool checks;
 
-    PackReader(PorClient client, VerifiedBlocks blocks, ReentrantLock lock, int blockBytes, CheckPool checks) {
+    PackReader(PorClient client, BlockMapStore map, VerifiedBlocks blocks, ReentrantLock lock, int blockBytes,
+            CheckPool checks) {
         this.client = client;
+        this.map = map;
         this.blocks = blocks;
         this.lock = lock;
         this.blockBytes = blockBytes;
@@ -63,6 +67,19 @@ final class PackReader {
             fetched.add(f);
         }
         return new Fetch(entry, within, n, first, fetched);
+    }
+
+    /**
+     * {@code entry} as the map holds it now (the lock held): itself, or the same pack where a consolidation moved it
+     * ({@link PackVersions#samePack}); a pack replaced or deleted since is an IOException, so a read never mixes two
+     * versions of a name.
+     */
+    Entry current(Entry entry) throws IOException {
+        Entry now = map.entry(entry.name()).orElse(null);
+        if (now == null || !PackVersions.samePack(now, entry)) {
+            throw new IOException("blob " + entry.name() + " was replaced or deleted while being read");
+        }
+        return now;
     }
 
     /** Blocks fetched for a range, to be checked and copied out without the lock. */
@@ -154,13 +171,16 @@ final class PackReader {
     }
 
     /**
-     * Block {@code j} of {@code entry} read again under the lock; when it fails, every block of the pack is checked
-     * and all that fail are repaired from C and H together, then the block is read again.
+     * Block {@code j} of {@code entry} read again under the lock, where the map has the pack now (moved since the
+     * fetch, it is read at its new index; replaced or deleted, the read fails rather than read, or repair, blocks that
+     * are free or another pack's); when it fails, every block of the pack is checked and all that fail are repaired
+     * from C and H together, then the block is read again.
      */
     private byte[] verifiedUnderLock(Entry entry, int j) throws IOException {
         lock.lock();
         try {
-            return blocks.verified(entry.name(), j, entry.blocks()[j], entry.blocks());
+            Entry now = current(entry);
+            return blocks.verified(now.name(), j, now.blocks()[j], now.blocks());
         } finally {
             lock.unlock();
         }

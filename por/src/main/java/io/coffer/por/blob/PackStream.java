@@ -6,16 +6,25 @@ import java.io.InputStream;
 
 /**
  * A range of a pack, read from U a part at a time (at most {@link #PART} bytes in memory). If the pack is replaced
- * or deleted while the stream is open, the next part fails rather than mixing versions.
+ * or deleted while the stream is open, the next part fails rather than mixing versions. If a consolidation moves it,
+ * the next part is read at its new blocks, at the same offset (the header, hence where content bytes lie in the
+ * blocks, has the same length: same name and block count), each block verified as any read's.
+ *
+ * <p>Why follow the move rather than defer the zeroing of the old blocks while a stream holds them: a deferred zeroing
+ * would hold the old blocks out of the free indices, need a durable record to finish it after a crash, and keep a
+ * shrink from completing while a slow download (minutes for a large object) holds blocks above the new capacity; the
+ * move costs the stream one map lookup, and crash safety stays that of a put that replaces a pack.
  */
 final class PackStream extends InputStream {
     static final int PART = 1 << 20;
 
     private final PorBlobStore store;
-    private final Entry entry;
     private final long end;
     private long next;
-    private long generation;
+    /** The pack's map row as of the last part: where a consolidation moved it, the moved one. */
+    Entry entry;
+    /** The store's count of zeroing changes at the last part ({@link PorBlobStore#readForStream}). */
+    long generation;
     private byte[] buffer = new byte[0];
     private int at;
 
@@ -34,7 +43,7 @@ final class PackStream extends InputStream {
         }
         int n = (int) Math.min(PART, end - next);
         byte[] part = new byte[n];
-        generation = store.readForStream(entry, generation, next, part, n);
+        store.readForStream(this, next, part, n);
         next += n;
         buffer = part;
         at = 0;

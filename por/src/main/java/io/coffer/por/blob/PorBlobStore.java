@@ -80,8 +80,10 @@ public final class PorBlobStore implements BlobStore {
     /** Blocks that reads found damaged and repaired on the way (a metric: read without the lock). */
     private final AtomicLong repairedOnRead = new AtomicLong();
     private FreeIndices free;
-    /** Counts the changes that zero blocks (deletes, overwrites), so an open stream notices its blocks may be gone. */
+    /** Counts the changes that zero blocks (deletes, overwrites, moves), so an open stream looks its pack up again. */
     private volatile long generation;
+    /** Creation times that tell versions of a name apart (a stream follows a moved pack, not a replaced one). */
+    private final PackVersions versions = new PackVersions();
 
     private PorBlobStore(BlobStore inner, BlockMapStore map, PorServer server, Path stateBackup, SecureRandom random,
             long preparedBudget) {
@@ -249,7 +251,7 @@ public final class PorBlobStore implements BlobStore {
         state.attach(c);
         VerifiedBlocks blocks = new VerifiedBlocks(c, repairedOnRead);
         this.writer = new PackWriter(c, state, blockBytes);
-        this.reader = new PackReader(c, blocks, lock, blockBytes, checks);
+        this.reader = new PackReader(c, map, blocks, lock, blockBytes, checks);
         this.maintenance = new PorMaintenance(c, blocks, map, lock, random);
         this.capacity = 1 << c.state().k();
         this.free = new FreeIndices(capacity, stored);
@@ -294,7 +296,8 @@ public final class PorBlobStore implements BlobStore {
                         + length + " bytes) needs " + (count < 0 ? "more than that" : count));
             }
             int[] blocks = free.peek(count);
-            Instant created = Instant.ofEpochMilli(System.currentTimeMillis());
+            Optional<Entry> old = map.entry(name);
+            Instant created = versions.next(old);
             state.markWriting();
             PackHeader header = new PackHeader(name, length, created, blocks);
             if (prepared != null) {
@@ -302,7 +305,6 @@ public final class PorBlobStore implements BlobStore {
             } else {
                 writer.writeBlocks(name, content, header);
             }
-            Optional<Entry> old = map.entry(name);
             map.put(new Entry(name, length, blocks, created), free.nextUnusedAfter(blocks), state.stateBytes());
             free.take(blocks);
             backup = state.stageBackup();
@@ -371,22 +373,24 @@ public final class PorBlobStore implements BlobStore {
         fetch.copyVerified(dst, dstOffset);
     }
 
-    /** Reads part of a stream's entry, unless it was replaced or deleted since the stream saw generation {@code seen}. */
-    long readForStream(Entry entry, long seen, long from, byte[] dst, int n) throws IOException {
+    /**
+     * Reads part of {@code stream}'s pack: fetched under the lock, verified after it. When a change zeroed blocks since
+     * the stream's last part (a delete, a put that replaced a pack, a consolidation's move), its pack is looked up again
+     * first ({@link PackReader#current}): moved, the stream reads on at the new blocks; replaced or deleted, it fails.
+     */
+    void readForStream(PackStream stream, long from, byte[] dst, int n) throws IOException {
         PackReader.Fetch fetch;
-        long now;
         lock.lock();
         try {
-            if (generation != seen && !map.entry(entry.name()).map(entry::equals).orElse(false)) {
-                throw new IOException("blob " + entry.name() + " was replaced or deleted while being read");
+            if (generation != stream.generation) {
+                stream.entry = reader.current(stream.entry);
+                stream.generation = generation;
             }
-            fetch = reader.fetch(entry, from, n);
-            now = generation;
+            fetch = reader.fetch(stream.entry, from, n);
         } finally {
             lock.unlock();
         }
         fetch.copyVerified(dst, 0);
-        return now;
     }
 
     @Override
@@ -413,6 +417,7 @@ public final class PorBlobStore implements BlobStore {
                 return;
             }
             resyncIfAChangeFailed();
+            versions.retired(entry.get());
             generation++;
             state.markWriting();
             try {
@@ -535,7 +540,7 @@ public final class PorBlobStore implements BlobStore {
         return server;
     }
 
-    /** A change that zeroes blocks: open streams check their entry before reading on. */
+    /** A change that zeroes blocks: open streams look their pack up again before reading on. */
     void zeroing() {
         generation++;
     }

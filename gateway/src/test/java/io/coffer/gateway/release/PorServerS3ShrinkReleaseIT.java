@@ -1,0 +1,62 @@
+package io.coffer.gateway.release;
+
+import static io.coffer.gateway.release.PorShrinkScenario.BLOCK_BYTES;
+import static io.coffer.gateway.release.PorShrinkScenario.INITIAL_K;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.coffer.sdk.blob.S3BlobStore;
+import io.coffer.sdk.testing.S3ServerFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A shrink over a PoR server that keeps U, C and H in a bucket: {@code ./coffer por-server --k 6 --block-size 16384
+ * --backend s3} on s3proxy (a loopback port of the test JVM), and {@code ./coffer serve --por HOST:PORT --por-k 6}
+ * over it (por-k is the floor a consolidation keeps). The store grows for 6 MiB put with aws-cli, five of the six
+ * objects are deleted and gc'd, and {@code POST /admin/por/consolidate} shrinks it while aws-cli downloads the kept
+ * object ({@link PorShrinkScenario}); after a restart of the server (its next open) the bucket holds C's objects of
+ * the smaller capacity only, none of the grown one's, nor U's blocks past the smaller capacity; the offline audit
+ * passes and the kept object reads back from a restarted gateway.
+ */
+class PorServerS3ShrinkReleaseIT {
+    @TempDir
+    Path work;
+
+    @Test
+    void aPorServerOnS3ShrinksAndItsBucketKeepsOnlyTheSmallerCapacitysObjects() throws Exception {
+        S3ServerFixture s3 = S3ServerFixture.start();
+        String bucket = s3.createBucket();
+        List<String> backend = List.of("--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint",
+                s3.endpoint().toString(), "--s3-path-style");
+        Map<String, String> credentials = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
+                "COFFER_BACKEND_SECRET_KEY", s3.secretKey());
+        try (KillTargets.PorServer server = new KillTargets.PorServer(work, INITIAL_K, BLOCK_BYTES, backend,
+                credentials)) {
+            Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+            List<String> store = server.attach();
+            List<String> serve = new ArrayList<>(store);
+            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K), "--gc-grace", "1s", "--gc-interval", "0"));
+            PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir, work.resolve("por/parameters"),
+                    1L << 20, 1L << 20);
+
+            int k = scenario.growDeleteAndConsolidateWhileDownloading(serve, store, Map.of());
+
+            server.restart();
+            try (S3BlobStore objects = s3.storeBuilder(bucket).build()) {
+                for (int former = k + 1; former <= scenario.grownK(); former++) {
+                    assertThat(objects.list("c-" + (former + 1) + "-").toList()).as("C's objects at 2^%d", former)
+                            .isEmpty();
+                }
+                assertThat(objects.list("c-" + (k + 1) + "-").toList()).hasSize(2 << k); // x and y, n each
+                assertThat(objects.list("u/").toList()).isNotEmpty()
+                        .allMatch(u -> Integer.parseInt(u.name().substring(2)) < 1 << k);
+            }
+            scenario.auditOfflineAndReadBackAfterARestart(serve, store, Map.of());
+        }
+    }
+}
