@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.net.RemotePorServer;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.S3BlobStore;
@@ -16,6 +17,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,7 @@ import picocli.CommandLine;
  * {@code coffer por-server --backend s3} keeps U, C and H as objects in a bucket (s3proxy on a loopback port) and
  * its journal and checksums under {@code --data}: a client writes, audits and reads back across a restart, and a
  * restart that names another backend for the directory is refused; a grow leaves only the current capacity's C
- * objects in the bucket.
+ * objects in the bucket; C's rebuild is paced there (PACES: yes), audited inside its window and after it.
  */
 class PorServerS3BackendTest {
     @RegisterExtension
@@ -85,6 +87,52 @@ class PorServerS3BackendTest {
     }
 
     @Test
+    void writesPastAnEpochsEndArePacedWithAuditsInsideAndAfterTheWindowAndTheFormerGenerationGoes()
+            throws Exception {
+        String bucket = S3.createBucket();
+        String[] args = {"--data", dir.toString(), "--port", "0", "--k", "4", "--block-size", "64", "--batch", "0",
+            "--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint", S3.endpoint().toString(), "--s3-path-style"};
+        byte[] masterKey = new byte[32];
+        new SecureRandom().nextBytes(masterKey);
+        int toSwitch = (int) PacedCRebuild.stepsToComplete(4); // b = 0: an add per write, the window half an epoch
+        InProcessPorServer first = InProcessPorServer.start(backendEnv(), args);
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, first.port())) {
+            assertThat(remote.pacesCRebuild()).isTrue(); // PACES: yes
+            PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
+            for (int i = 0; i < 16 + toSwitch - 1; i++) { // past the epoch's end, to its window's last add
+                client.write(i % 16, block(i));
+            }
+            client.flush();
+            assertThat(client.state().window()).isTrue();
+            assertThat(client.audit().passed()).isTrue(); // the old C, the frozen H and the current H
+            // the old C where it was, the next C under way under the window's generation (its epoch's prefix)
+            assertThat(cObjects(bucket)).filteredOn(name -> name.startsWith("c-")).hasSize(2 << 4);
+            assertThat(cObjects(bucket)).filteredOn(name -> name.matches("g[0-9]+/c-5-.*")).isNotEmpty();
+        }
+        assertThat(first.stop()).isZero();
+
+        InProcessPorServer second = InProcessPorServer.start(backendEnv(), args); // a restart inside the window
+        try (RemotePorServer remote = InProcessPorServer.connect(dir, second.port())) {
+            PorClient client = new PorClient(remote, persisted.get(persisted.size() - 1), new SecureRandom(),
+                    persisted::add);
+            assertThat(client.audit().passed()).isTrue();
+            for (int i = 16 + toSwitch - 1; i < 32; i++) { // through the switch to the epoch's end
+                client.write(i % 16, block(i));
+            }
+            client.flush();
+            assertThat(client.audit().passed()).isTrue();
+            for (int i = 0; i < 16; i++) {
+                assertThat(client.read(i)).isEqualTo(block(i + 16));
+            }
+        }
+        assertThat(second.stop()).isZero();
+        // the epoch's rest deleted generation 0's C and H: C is whole under the window's generation alone
+        assertThat(cObjects(bucket)).noneMatch(name -> name.startsWith("c-"));
+        assertThat(cObjects(bucket).stream().collect(Collectors.groupingBy(PorServerS3BackendTest::generation,
+                Collectors.counting()))).containsValue(2L << 4);
+    }
+
+    @Test
     void aGrowOverTheProtocolLeavesOnlyTheNewCapacitysCObjectsAndARestartDeletesFormerOnesACrashLeft()
             throws Exception {
         String bucket = S3.createBucket();
@@ -103,9 +151,10 @@ class PorServerS3BackendTest {
             assertThat(client.read(3)).isEqualTo(block(19));
         }
         assertThat(first.stop()).isZero();
-        assertOnlyTheCObjectsOfK5(bucket);
+        String generation = assertOnlyTheCObjectsOfK5(bucket);
         try (S3BlobStore objects = S3.storeBuilder(bucket).build()) {
-            objects.put("c-5-x/0", BlobContent.of(new byte[28])); // as a crash before the deletes leaves it
+            // as a crash before the deletes leaves it, under C's generation (the grow ended a paced window)
+            objects.put(generation + "c-5-x/0", BlobContent.of(new byte[28]));
         }
 
         InProcessPorServer second = InProcessPorServer.start(backendEnv(), args);
@@ -119,12 +168,29 @@ class PorServerS3BackendTest {
         assertOnlyTheCObjectsOfK5(bucket);
     }
 
-    /** C at 2^5 blocks is level 6, x and y, 32 vectors each; none is left of level 5 (2^4 blocks). */
-    private static void assertOnlyTheCObjectsOfK5(String bucket) throws Exception {
+    /**
+     * C at 2^5 blocks is level 6, x and y, 32 vectors each, under one generation's prefix (returned); none is left of
+     * level 5 (2^4 blocks) under any.
+     */
+    private static String assertOnlyTheCObjectsOfK5(String bucket) throws Exception {
+        List<String> c = cObjects(bucket);
+        assertThat(c).noneMatch(name -> name.contains("c-5-"));
+        assertThat(c).filteredOn(name -> name.contains("c-6-")).hasSize(2 << 5);
+        List<String> generations = c.stream().map(PorServerS3BackendTest::generation).distinct().toList();
+        assertThat(generations).hasSize(1);
+        return generations.get(0);
+    }
+
+    /** Every C object of the bucket, under whichever generation's prefix ({@code g<epoch>/}, or none). */
+    private static List<String> cObjects(String bucket) throws Exception {
         try (S3BlobStore objects = S3.storeBuilder(bucket).build()) {
-            assertThat(objects.list("c-5-").toList()).isEmpty();
-            assertThat(objects.list("c-6-").toList()).hasSize(2 << 5);
+            return objects.list("").toList().stream().map(b -> b.name())
+                    .filter(name -> name.substring(generation(name).length()).startsWith("c-")).toList();
         }
+    }
+
+    private static String generation(String name) {
+        return name.matches("g[0-9]+/.*") ? name.substring(0, name.indexOf('/') + 1) : "";
     }
 
     private static String[] concat(String[] a, String[] b) {

@@ -193,6 +193,9 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     /** After an H add: the window's share of the paced rebuild, and the switch at its point. */
     private void advanceWindow() {
+        if (storage instanceof WindowStorage w) {
+            w.afterAdd();
+        }
         if (window != null && window.advance(state().t())) {
             window = null;
             log = log(state()); // over the switched C; no batch is pending right after an add
@@ -284,7 +287,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
      */
     @Override
     public boolean pacesCRebuild() {
-        return paced && storage instanceof WindowStorage w && w.keepsWindow();
+        return paced && storage instanceof WindowStorage;
     }
 
     /**
@@ -406,7 +409,9 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
                     + state.t());
         }
-        checkNothingLost();
+        if (!pacesCRebuild() || state.epoch() == 0) { // paced: a lost block is decoded when the rebuild reads it
+            checkNothingLost();
+        }
     }
 
     private void checkNothingLost() {

@@ -13,15 +13,9 @@ import io.coffer.por.merkle.MerkleProof;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
@@ -34,7 +28,9 @@ import java.util.stream.IntStream;
  *   <li>{@code h-<level>.sealed}: the sealed checksum of each vector of H's level, written in place
  *   ({@link SealedHFiles}); {@code c.sealed}: C's, part X, then part Y.</li>
  * </ul>
- * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}).
+ * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}),
+ * C's and H's under key prefixes of generations ({@link BlobGenerations}). U's writes are held until {@link #force}
+ * ({@link HeldU}); a paced C rebuild's window is kept in files or the bucket alike ({@link PacedWindowFiles}).
  * Files grow as they are written (sparse where never written). Which of H's vectors are current is not stored here:
  * it follows from the log state (its runs); whether C has checksums the owner restores with
  * {@link #resetSealedPresence}. The Merkle tree is {@code u.merkle} ({@link FileMerkleTree}), rebuilt from
@@ -52,45 +48,35 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     private final int batchExponent;
     private final CodeParameters cParams;
     private final CodeParameters hParams;
-    private final UBlocks uBlocks;
-    private final FileChannel uSealed;
+    private final HeldU u;
     private FileMerkleTree tree;
     private SmallLevelsInMemory hVectors;
     private VectorStore cVectors;
     private SealedHFiles hSealed;
-    /** Where the vectors are files (not a bucket's objects): only then does C's rebuild have a paced window. */
-    private final boolean vectorsInFiles;
+    /** The bucket of U's blocks and the code vectors, and where in it C and H are; both null: files. */
+    private final BlobStore objects;
+    private final BlobGenerations generations;
     private final ByteOrder vectorOrder;
     private final int blockWidth;
     /** A paced C rebuild's open window (docs/POR.md), null outside one. */
     private PacedWindowFiles window;
+    /**
+     * In files, the adds between two shares of the next C's force and of the former window's deletes: at most 32 (an
+     * fsync per add doubled the median add: docs/BENCHMARKS.md, "C's rebuild paced (cdeam)"), and at least 32 shares
+     * in the half epoch after the switch.
+     */
+    private final int shareAdds;
+    private int addsSinceShare;
+    /** In files, after a switch: the frozen H's and the old C's files, deleted a share per add; else null. */
+    private RetiredFiles retired;
     /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
     private Path layoutToMark;
     private boolean cSealed;
-    private boolean dirty;
-    /**
-     * U's writes since the last {@link #force}, by index: the block (null: unchanged) and the whole u.sealed record.
-     * They reach u.blocks and u.sealed only in {@link #force}, which the journaled server calls once their journal
-     * records are on disk (write-behind: a write that does not end a batch is not forced on its own, and its file
-     * changes must not reach the disk before its record). The writes since the journal was last forced: at most
-     * the batches between two checkpoints and the pending one.
-     */
-    private final Map<Integer, PendingU> pendingU = new HashMap<>();
-
-    /** A write of U not yet in the files. */
-    private static final class PendingU {
-        byte[] block;
-        final byte[] record;
-
-        PendingU(byte[] record) {
-            this.record = record;
-        }
-    }
-
-    private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, UBlocks uBlocks,
-            FileChannel uSealed, SmallLevelsInMemory hVectors, VectorStore cVectors, boolean vectorsInFiles,
+    private DirectoryStorage(Path dir, int k, int batchExponent, int blockBytes, HeldU u,
+            SmallLevelsInMemory hVectors, VectorStore cVectors, BlobStore objects, BlobGenerations generations,
             ByteOrder vectorOrder, int blockWidth) {
-        this.vectorsInFiles = vectorsInFiles;
+        this.objects = objects;
+        this.generations = generations;
         this.vectorOrder = vectorOrder;
         this.blockWidth = blockWidth;
         this.dir = dir;
@@ -98,8 +84,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         this.batchExponent = batchExponent;
         this.cParams = new CodeParameters(k);
         this.hParams = new CodeParameters(k - batchExponent);
-        this.uBlocks = uBlocks;
-        this.uSealed = uSealed;
+        this.shareAdds = Math.max(1, Math.min(32, hParams.n() / 64));
+        this.u = u;
         this.hVectors = hVectors;
         this.cVectors = cVectors;
         this.hSealed = new SealedHFiles(dir, hParams, hVectors.memoryLevels());
@@ -141,33 +127,29 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         }
         Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve("decode.spool")); // scratch of a decode a crash interrupted
-        PacedWindowFiles.State windowState = objects == null ? PacedWindowFiles.complete(dir) : null;
+        BlobGenerations generations = objects == null ? null : BlobGenerations.read(dir, objects);
+        PacedWindowFiles.State windowState = PacedWindowFiles.complete(dir, generations);
+        if (windowState == null) { // a former window's files a switch left to be cut, or a crash
+            PacedWindowFiles.deleteLeftovers(dir);
+        }
+        if (generations != null) {
+            generations.finishRetiredOrLeave(); // a switch's deletes a crash or a close cut short
+        }
         CodeParameters cParams = new CodeParameters(k);
         CodeParameters hParams = new CodeParameters(k - batchExponent);
-        UBlocks blocks = objects == null ? new FileUBlocks(dir.resolve("u.blocks"), blockBytes)
-                : new BlobUBlocks(objects, "", blockBytes);
-        FileChannel sealed;
-        try {
-            sealed = FileChannel.open(dir.resolve("u.sealed"), StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-        } catch (IOException | RuntimeException e) {
-            blocks.close();
-            throw e;
-        }
+        HeldU u = HeldU.open(dir, objects == null ? new FileUBlocks(dir.resolve("u.blocks"), blockBytes)
+                : new BlobUBlocks(objects, "", blockBytes), cParams.n(), blockBytes);
         int hWidth = blockWidth << batchExponent;
-        int slots = DeamortizedLog.SLOTS;
-        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder, slots)
-                : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder, slots);
+        VectorStore hFiles = vectors(dir, objects, hPrefix(windowState, generations), hParams, hWidth, vectorOrder,
+                DeamortizedLog.SLOTS);
         SmallLevelsInMemory h = new SmallLevelsInMemory(hFiles, hParams,
-                SmallLevelsInMemory.memoryLevels(hParams, hWidth, slots, memoryBudget));
-        VectorStore c = objects == null ? new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder)
-                : new BlobLevelStore(objects, "c", cParams, blockWidth, vectorOrder);
-        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, blocks, sealed, h, c,
-                objects == null, vectorOrder, blockWidth);
+                SmallLevelsInMemory.memoryLevels(hParams, hWidth, DeamortizedLog.SLOTS, memoryBudget));
+        VectorStore c = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
+        DirectoryStorage storage = new DirectoryStorage(dir, k, batchExponent, blockBytes, u, h, c, objects,
+                generations, vectorOrder, blockWidth);
         try {
             if (windowState != null) {
-                storage.window = PacedWindowFiles.open(dir, windowState.epoch(), cParams, hParams, blockWidth, hWidth,
-                        vectorOrder);
+                storage.window = storage.openWindow(windowState.epoch());
             }
             storage.rebuildTree();
         } catch (IOException | RuntimeException e) {
@@ -175,6 +157,37 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
             throw e;
         }
         return storage;
+    }
+
+    /**
+     * A level store of the code vectors: files {@code <name>-<level>-<x|y>.vectors} in {@code dir}, or objects under
+     * {@code <generation's prefix><name>-} in {@code objects}; {@code name} is "h", "c", or a window's.
+     */
+    private static VectorStore vectors(Path dir, BlobStore objects, String name, CodeParameters params, int width,
+            ByteOrder order, int slots) {
+        return objects == null ? new FileLevelStore(dir, name, params, width, order, slots)
+                : new BlobLevelStore(objects, name, params, width, order, slots);
+    }
+
+    /** H's name: "h", under the window's generation while a window record is there (BlobGenerations). */
+    private static String hPrefix(PacedWindowFiles.State window, BlobGenerations generations) {
+        return generations == null ? "h"
+                : BlobGenerations.prefix(window != null ? window.epoch() : generations.current()) + "h";
+    }
+
+    private static String cPrefix(BlobGenerations generations) {
+        return generations == null ? "c" : BlobGenerations.prefix(generations.current()) + "c";
+    }
+
+    /** The open window of {@code epoch}: the frozen H and the next C as files or in the bucket, the copies in files. */
+    private PacedWindowFiles openWindow(long epoch) throws IOException {
+        int hWidth = hVectors.width();
+        String frozen = generations == null ? PacedWindowFiles.FROZEN_PREFIX
+                : BlobGenerations.prefix(generations.current()) + "h";
+        String next = generations == null ? PacedWindowFiles.NEXT_PREFIX : BlobGenerations.prefix(epoch) + "c";
+        return PacedWindowFiles.open(dir, epoch, vectors(dir, objects, frozen, hParams, hWidth, vectorOrder,
+                DeamortizedLog.SLOTS), new SealedHFiles(dir, PacedWindowFiles.FROZEN_PREFIX, hParams, 0),
+                vectors(dir, objects, next, cParams, blockWidth, vectorOrder, 1), blockWidth);
     }
 
     /** How many of H's levels, from level 0, are kept in memory only. */
@@ -237,32 +250,18 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     /** Written (its checksum is there) and its block is not: marked lost, or gone from the bucket. */
     @Override
     public boolean lost(int index) {
-        byte[] record = record(index);
-        PendingU p = pendingU.get(index);
-        boolean blockThere = p != null && p.block != null || uBlocks.present(index);
-        return record[1] == 1 && (record[0] != 1 || !blockThere);
+        return u.lost(index);
     }
 
     /** Whether {@code u.sealed}, where every block and checksum stored is marked, was never written. */
     @Override
     public boolean uEmpty() {
-        try {
-            return pendingU.isEmpty() && uSealed.size() == 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot read u.sealed", e);
-        }
+        return u.empty();
     }
 
     @Override
     public void setU(int index, byte[] block) {
-        if (block != null) {
-            if (block.length != blockBytes) {
-                throw new IllegalArgumentException("block of " + block.length + " bytes, expected " + blockBytes);
-            }
-        }
-        PendingU p = pending(index);
-        p.block = block; // the caller no longer changes it (PorStorage.setU): the server hands over a copy
-        p.record[0] = (byte) (block == null ? 0 : 1);
+        u.setBlock(index, block); // the caller no longer changes it (PorStorage.setU): the server hands over a copy
     }
 
     @Override
@@ -272,22 +271,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
 
     @Override
     public void setUSealed(int index, byte[] sealedChecksum) {
-        if (sealedChecksum.length != SEALED) {
-            throw new IllegalArgumentException("a sealed checksum is " + SEALED + " bytes");
-        }
-        PendingU p = pending(index);
-        p.record[1] = 1;
-        System.arraycopy(sealedChecksum, 0, p.record, 2, SEALED);
+        u.setSealed(index, sealedChecksum);
         tree.set(index, MerkleHash.leaf(sealedChecksum)); // the tree file is a cache, rebuilt from u.sealed at open
-    }
-
-    private PendingU pending(int index) {
-        PendingU p = pendingU.get(index);
-        if (p == null) {
-            p = new PendingU(record(index));
-            pendingU.put(index, p);
-        }
-        return p;
     }
 
     @Override
@@ -295,34 +280,15 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         return tree.proof(index);
     }
 
-    /** Fresh arrays; a run of adjacent blocks is one read of u.blocks, and their records one of u.sealed. */
+    /** Fresh arrays; a run of adjacent blocks is one read of U's blocks, and their records one of u.sealed. */
     @Override
     public byte[][] uBlocks(int[] indices) {
-        byte[][] records = records(indices);
-        byte[][] out = new byte[indices.length][];
-        AdjacentRuns.forEach(indices, (start, count) -> {
-            byte[][] run = null;
-            for (int i = start; i < start + count; i++) {
-                PendingU p = pendingU.get(indices[i]);
-                if (records[i][0] == 1 && p != null && p.block != null) {
-                    out[i] = p.block.clone();
-                } else if (records[i][0] == 1) { // else never written: null, as u() gives
-                    run = run == null ? uBlocks.readRun(indices[start], count) : run;
-                    out[i] = run[i - start];
-                }
-            }
-        });
-        return out;
+        return u.blocks(indices);
     }
 
     @Override
     public byte[][] uSealedAll(int[] indices) {
-        byte[][] records = records(indices);
-        byte[][] out = new byte[indices.length][];
-        for (int i = 0; i < indices.length; i++) {
-            out[i] = records[i][1] == 1 ? Arrays.copyOfRange(records[i], 2, 2 + SEALED) : null;
-        }
-        return out;
+        return u.sealed(indices);
     }
 
     @Override
@@ -416,32 +382,30 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         cSealed = true;
     }
 
-    @Override
-    public boolean keepsWindow() {
-        return vectorsInFiles;
-    }
-
     /**
      * The freeze (docs/POR.md, "C's rebuild paced in the servers"): H's levels in memory spilled and everything forced,
      * the next C's sealed checksums written, then H's files renamed aside under the record (PacedWindowFiles) and a
-     * fresh H begun.
+     * fresh H begun: in a bucket H's objects stay where they are and the fresh H takes the window's generation.
      */
     @Override
     public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
-        if (!vectorsInFiles || window != null) {
-            throw new IllegalStateException(window != null ? "a paced C rebuild's window is open already"
-                    : "no paced C rebuild with the vectors in a bucket");
+        if (window != null) {
+            throw new IllegalStateException("a paced C rebuild's window is open already");
         }
         try {
             spillMemoryLevels();
             force();
+            if (generations != null) {
+                generations.finishRetired(); // none is left in a paced epoch: the share ends them before its end
+            }
             int memoryLevels = hVectors.memoryLevels();
-            int hWidth = hVectors.width();
+            retired = null; // any left are deleted with the former window's files
             PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, hVectors, hSealed);
-            hVectors = new SmallLevelsInMemory(new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder,
+            hVectors = new SmallLevelsInMemory(vectors(dir, objects, hPrefix(new PacedWindowFiles.State(epoch,
+                    PacedWindowFiles.OPEN), generations), hParams, hVectors.width(), vectorOrder,
                     DeamortizedLog.SLOTS), hParams, memoryLevels);
             hSealed = new SealedHFiles(dir, hParams, memoryLevels);
-            window = PacedWindowFiles.open(dir, epoch, cParams, hParams, blockWidth, hWidth, vectorOrder);
+            window = openWindow(epoch);
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot freeze H in " + dir, e);
         }
@@ -479,7 +443,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
 
     /**
      * The switch: the next C forced, then renamed over C with {@code c.next.sealed} (the client's sealed checksums, kept
-     * at the freeze) under the record, and the window's files deleted.
+     * at the freeze) under the record, and the window's files deleted; in a bucket the record of generations names the
+     * window's as C's and the former one's objects are deleted a share per H add ({@link #afterAdd}).
      */
     @Override
     public void switchC() {
@@ -490,21 +455,61 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
             window = null;
             w.close();
             cVectors.close();
-            PacedWindowFiles.complete(dir);
-            cVectors = new FileLevelStore(dir, "c", cParams, blockWidth, vectorOrder);
+            PacedWindowFiles.complete(dir, generations, true);
+            cVectors = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
             cSealed = true;
+            long adds = Math.max(1, hParams.n() / 2); // the switch is at most half an epoch in: the rest deletes them
+            if (generations != null) {
+                generations.paceRetired(cParams, hParams, adds);
+            } else {
+                retired = RetiredFiles.of(dir, Math.max(1, adds / shareAdds));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot switch to the next C in " + dir, e);
         }
     }
 
-    /** Ends the window without a switch (also a former window's files left by a crash). */
+    /**
+     * After an H add: in a bucket, the next share of a former generation's deletes; in files, every
+     * {@link #shareAdds} adds, in a window the next C forced with what the adds' shares wrote, so that the switch has
+     * one share left to force, not 2n vectors, and after the switch the next share of the former window's files
+     * deleted.
+     */
+    @Override
+    public void afterAdd() {
+        if (generations != null) {
+            generations.afterAdd();
+        } else if (++addsSinceShare < shareAdds) {
+            return;
+        } else if ((addsSinceShare = 0) == 0 && window != null) {
+            try {
+                window.nextC().force();
+            } catch (IOException e) {
+                throw new UncheckedIOException("PoR storage: cannot force the next C in " + dir, e);
+            }
+        } else if (retired != null && !retired.afterAdd()) {
+            retired = null;
+        }
+    }
+
+    /** A former generation's objects the paced deletes have left (0 with files), for tests. */
+    long retiredObjectsLeft() {
+        return generations == null ? 0 : generations.pendingDeletes();
+    }
+
+    /**
+     * Ends the window without a switch (also a former window's files left by a crash); in a bucket C takes the
+     * window's generation, where the caller rebuilds it in full.
+     */
     @Override
     public void dropWindow() {
         try (PacedWindowFiles w = window) {
             window = null;
-            if (vectorsInFiles) {
-                PacedWindowFiles.drop(dir);
+            retired = null; // deleted with the window's files
+            PacedWindowFiles.drop(dir, generations);
+            if (generations != null) {
+                cVectors.close();
+                cVectors = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot end the paced C rebuild's window in " + dir, e);
@@ -527,11 +532,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         hVectors.force();
         hSealed.force();
         cVectors.force();
-        if (dirty) {
-            uBlocks.force();
-            uSealed.force(false);
-            dirty = false;
-        }
+        u.force();
     }
 
     /**
@@ -540,29 +541,21 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      * replay.
      */
     public void writePendingU() {
-        if (window != null && !pendingU.isEmpty()) {
+        if (window != null && u.holding()) {
             try {
                 window.forceCopies(); // U's old vectors on disk before the writes that replace them
             } catch (IOException e) {
                 throw new UncheckedIOException("PoR storage: cannot force " + PacedWindowFiles.COPIES, e);
             }
         }
-        for (Map.Entry<Integer, PendingU> e : pendingU.entrySet()) {
-            long at = (long) e.getKey() * U_RECORD;
-            if (e.getValue().block != null) {
-                uBlocks.write(e.getKey(), e.getValue().block);
-            }
-            PositionalIo.writeFully(uSealed, ByteBuffer.wrap(e.getValue().record), at, "u.sealed");
-            dirty = true;
-        }
-        pendingU.clear();
+        u.writeHeld();
         tree.flush(); // a cache: the order against the journal does not matter, and it is never forced
     }
 
     @Override
     public void close() throws IOException {
-        try (UBlocks u = uBlocks; uSealed; VectorStore h = hVectors; SealedHFiles hs = hSealed;
-                VectorStore c = cVectors; FileMerkleTree t = tree; PacedWindowFiles w = window) {
+        try (HeldU held = u; VectorStore h = hVectors; SealedHFiles hs = hSealed; VectorStore c = cVectors;
+                FileMerkleTree t = tree; PacedWindowFiles w = window) {
             // closes them all (the tree is null when the storage failed to open)
         }
     }
@@ -574,28 +567,5 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
                 into.put(sealed == null ? MerkleHash.EMPTY_LEAF : MerkleHash.leaf(sealed));
             }
         });
-    }
-
-    private byte[] record(int index) {
-        return records(new int[] {index})[0];
-    }
-
-    /** {@link #record} of each of {@code indices}: a run of adjacent ones with one read. */
-    private byte[][] records(int[] indices) {
-        byte[][] out = new byte[indices.length][];
-        AdjacentRuns.forEach(indices, (start, count) -> {
-            if (indices[start] < 0 || indices[start + count - 1] >= cParams.n()) {
-                throw new IllegalArgumentException("block index " + (indices[start] < 0 ? indices[start]
-                        : indices[start + count - 1]) + " outside [0, " + cParams.n() + ")");
-            }
-            ByteBuffer b = ByteBuffer.allocate(count * U_RECORD);
-            PositionalIo.readFully(uSealed, b, (long) indices[start] * U_RECORD, "u.sealed"); // zeros past the end: never written
-            for (int i = start; i < start + count; i++) {
-                PendingU p = pendingU.get(indices[i]);
-                int at = (i - start) * U_RECORD;
-                out[i] = p != null ? p.record.clone() : Arrays.copyOfRange(b.array(), at, at + U_RECORD);
-            }
-        });
-        return out;
     }
 }

@@ -153,7 +153,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         ByteOrder vectorOrder = stored.vectorOrder();
         int k = params.k() - params.batchExponent();
         if (objects != null) {
-            StoreGrowth.deleteFormerC(objects, params.k()); // left by a grow, also one a crash cut short
+            StoreGrowth.deleteFormerC(objects, BlobGenerations.prefix(BlobGenerations.read(dir, objects).current()),
+                    params.k()); // left by a grow, also one a crash cut short
         }
         List<ServerJournal.Entry> entries = new ArrayList<>();
         SegmentedJournal journal = SegmentedJournal.open(dir, params.maxFrameBytes(), entries,
@@ -166,10 +167,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             }
             long segment = journal.currentSegment();
             JournalCheckpoint checkpoint = JournalCheckpoint.of(entries.get(0), k, segment, dir);
-            if (objects == null) {
-                checkpoint = afterFreeze(dir, journal, checkpoint, entries, k);
-                segment = journal.currentSegment();
-            }
+            checkpoint = afterFreeze(dir, journal, checkpoint, entries, k,
+                    objects == null ? null : BlobGenerations.read(dir, objects));
+            segment = journal.currentSegment();
             journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
             int blockWidth = Segments.count(params.blockBytes()) + 1;
             storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
@@ -206,13 +206,13 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * moved it). A window of another epoch is a former one's (a resize ended it): dropped.
      */
     private static JournalCheckpoint afterFreeze(Path dir, SegmentedJournal journal, JournalCheckpoint checkpoint,
-            List<ServerJournal.Entry> entries, int k) throws IOException {
-        PacedWindowFiles.State window = PacedWindowFiles.complete(dir);
+            List<ServerJournal.Entry> entries, int k, BlobGenerations generations) throws IOException {
+        PacedWindowFiles.State window = PacedWindowFiles.complete(dir, generations);
         if (window == null || window.epoch() == checkpoint.epoch()) {
             return checkpoint;
         }
         if (window.epoch() != checkpoint.epoch() + 1) {
-            PacedWindowFiles.drop(dir);
+            PacedWindowFiles.drop(dir, generations);
             return checkpoint;
         }
         long next = journal.currentSegment() + 1;
@@ -396,7 +396,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         return inner.audit(challenge);
     }
 
-    /** Paced over the files (PacedWindowFiles) unless the vectors are a bucket's objects. */
+    /** Paced, over files or a bucket's generations of objects (PacedWindowFiles, BlobGenerations). */
     @Override
     public boolean pacesCRebuild() {
         return inner.pacesCRebuild();

@@ -1,11 +1,8 @@
 package io.coffer.por.store;
 
-import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.CopyOnWriteSnapshot;
-import io.coffer.por.code.DeamortizedLog;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +35,8 @@ final class PacedWindowFiles implements AutoCloseable {
     static final String COPIES = "window.copies";
     static final String FROZEN_PREFIX = "hf";
     static final String NEXT_PREFIX = "cn";
+    /** The old C's files after the switch, deleted a share per add (RetiredFiles) or at open. */
+    static final String FORMER_PREFIX = "co";
     static final byte FREEZING = 0;
     static final byte OPEN = 1;
     static final byte SWITCHING = 2;
@@ -49,12 +48,12 @@ final class PacedWindowFiles implements AutoCloseable {
     }
 
     private final long epoch;
-    private final FileLevelStore frozenH;
+    private final VectorStore frozenH;
     private final SealedHFiles frozenSealed;
-    private final FileLevelStore nextC;
+    private final VectorStore nextC;
     private final Copies copies;
 
-    private PacedWindowFiles(long epoch, FileLevelStore frozenH, SealedHFiles frozenSealed, FileLevelStore nextC,
+    private PacedWindowFiles(long epoch, VectorStore frozenH, SealedHFiles frozenSealed, VectorStore nextC,
             Copies copies) {
         this.epoch = epoch;
         this.frozenH = frozenH;
@@ -63,20 +62,27 @@ final class PacedWindowFiles implements AutoCloseable {
         this.copies = copies;
     }
 
-    /** Opens the files of the open window of {@code epoch} (H frozen): the copies read back, a torn tail cut. */
-    static PacedWindowFiles open(Path dir, long epoch, CodeParameters cParams, CodeParameters hParams, int blockWidth,
-            int hWidth, ByteOrder order) throws IOException {
-        Copies copies = new Copies(dir.resolve(COPIES), blockWidth);
-        return new PacedWindowFiles(epoch, new FileLevelStore(dir, FROZEN_PREFIX, hParams, hWidth, order,
-                DeamortizedLog.SLOTS), new SealedHFiles(dir, FROZEN_PREFIX, hParams, 0),
-                new FileLevelStore(dir, NEXT_PREFIX, cParams, blockWidth, order), copies);
+    /**
+     * Opens the open window of {@code epoch} (H frozen) over its stores of the frozen H and the next C (files or a
+     * bucket's objects): the copies read back, a torn tail cut.
+     */
+    static PacedWindowFiles open(Path dir, long epoch, VectorStore frozenH, SealedHFiles frozenSealed,
+            VectorStore nextC, int blockWidth) throws IOException {
+        try {
+            return new PacedWindowFiles(epoch, frozenH, frozenSealed, nextC, new Copies(dir.resolve(COPIES),
+                    blockWidth));
+        } catch (IOException | RuntimeException e) {
+            try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC) {
+                throw e;
+            }
+        }
     }
 
     long epoch() {
         return epoch;
     }
 
-    FileLevelStore frozenH() {
+    VectorStore frozenH() {
         return frozenH;
     }
 
@@ -84,7 +90,7 @@ final class PacedWindowFiles implements AutoCloseable {
         return frozenSealed;
     }
 
-    FileLevelStore nextC() {
+    VectorStore nextC() {
         return nextC;
     }
 
@@ -99,7 +105,7 @@ final class PacedWindowFiles implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (FileLevelStore f = frozenH; SealedHFiles s = frozenSealed; FileLevelStore c = nextC; Copies k = copies) {
+        try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC; Copies k = copies) {
             // closes them all
         }
     }
@@ -117,7 +123,7 @@ final class PacedWindowFiles implements AutoCloseable {
             // closed before their files are renamed
         }
         write(dir, epoch, FREEZING);
-        complete(dir);
+        complete(dir, null, false);
     }
 
     /** The record in {@code dir}, or null where no window is open; a damaged one is refused. */
@@ -148,9 +154,20 @@ final class PacedWindowFiles implements AutoCloseable {
 
     /**
      * Finishes a freeze or a switch a crash interrupted; returns the record of the window now open, or null. Every
-     * step is a rename of the files that still have the old name, so it may be redone.
+     * step is a rename of the files that still have the old name, so it may be redone; with the vectors in a bucket
+     * ({@code generations} not null) only the sealed checksums are files, and the switch records the window's
+     * generation as C's before the record goes.
      */
-    static State complete(Path dir) throws IOException {
+    static State complete(Path dir, BlobGenerations generations) throws IOException {
+        return complete(dir, generations, false);
+    }
+
+    /**
+     * As {@link #complete(Path, BlobGenerations)}; with {@code keepRetired} a switch leaves the frozen H's and the old
+     * C's vector files ({@code hf-*.vectors}, {@code co-*.vectors}) for the caller to delete a share at a time
+     * ({@link RetiredFiles}): deleting them at once frees all of their pages in the write that switches.
+     */
+    static State complete(Path dir, BlobGenerations generations, boolean keepRetired) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD + ".tmp"));
         State state = read(dir);
         if (state == null || state.phase() == OPEN) {
@@ -161,33 +178,78 @@ final class PacedWindowFiles implements AutoCloseable {
             write(dir, state.epoch(), OPEN);
             return new State(state.epoch(), OPEN);
         }
-        renamePrefix(dir, NEXT_PREFIX + "-", "c-");
+        for (Path p : list(dir)) { // the old C's files aside, then the next C's in their place
+            String name = p.getFileName().toString();
+            if (name.startsWith(NEXT_PREFIX + "-") && name.endsWith(".vectors")) {
+                String c = "c-" + name.substring(NEXT_PREFIX.length() + 1);
+                if (Files.exists(dir.resolve(c))) {
+                    Files.move(dir.resolve(c), dir.resolve(FORMER_PREFIX + "-" + c.substring(2)),
+                            StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(p, dir.resolve(c), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
         Path nextSealed = dir.resolve(NEXT_SEALED);
         if (Files.exists(nextSealed)) {
             Files.move(nextSealed, dir.resolve("c.sealed"), StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
         }
         Durable.forceDirectory(dir);
-        drop(dir);
+        if (generations != null) {
+            generations.switchTo(state.epoch());
+        }
+        deleteRecord(dir, keepRetired);
         return null;
     }
 
-    /** Ends the window: the record first (the store is then outside a window), then its files. */
-    static void drop(Path dir) throws IOException {
+    /**
+     * Ends the window: the record first (the store is then outside a window), then its files. In a bucket C first
+     * takes the window's generation, where H is (the caller rebuilds C in full), and the former one is deleted.
+     */
+    static void drop(Path dir, BlobGenerations generations) throws IOException {
+        State state = generations == null ? null : read(dir);
+        if (state != null) {
+            generations.switchTo(state.epoch());
+        }
+        deleteRecord(dir, false);
+        if (generations != null) {
+            generations.finishRetired();
+        }
+    }
+
+    private static void deleteRecord(Path dir, boolean keepRetired) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD));
         Durable.forceDirectory(dir);
-        deleteLeftovers(dir);
+        deleteLeftovers(dir, keepRetired);
     }
 
     /** Deletes a former window's files (a drop that a crash cut short leaves them; none is read outside a window). */
     static void deleteLeftovers(Path dir) throws IOException {
+        deleteLeftovers(dir, false);
+    }
+
+    private static void deleteLeftovers(Path dir, boolean keepRetired) throws IOException {
         for (Path p : list(dir)) {
             String name = p.getFileName().toString();
+            if (keepRetired && retired(name)) {
+                continue;
+            }
             if (name.startsWith(FROZEN_PREFIX + "-") || name.startsWith(NEXT_PREFIX + "-") || name.equals(COPIES)
-                    || name.equals(NEXT_SEALED)) {
+                    || name.equals(NEXT_SEALED) || name.startsWith(FORMER_PREFIX + "-")) {
                 Files.deleteIfExists(p);
             }
         }
+    }
+
+    /** The frozen H's and the old C's vector files, which a switch leaves to {@link RetiredFiles}. */
+    static boolean retired(String name) {
+        return (name.startsWith(FROZEN_PREFIX + "-") || name.startsWith(FORMER_PREFIX + "-"))
+                && name.endsWith(".vectors");
+    }
+
+    /** The retired files in {@code dir} ({@link #retired}). */
+    static List<Path> retiredFiles(Path dir) throws IOException {
+        return list(dir).stream().filter(p -> retired(p.getFileName().toString())).sorted().toList();
     }
 
     /** Renames every H or next-C file (vectors or sealed checksums) whose name starts with {@code from}. */

@@ -107,22 +107,24 @@ final class StoreGrowth {
     }
 
     /**
-     * Deletes from the bucket the C objects of every capacity but 2^{@code k} ({@code c-<level>-x|y/<i>} for the
+     * Deletes from the bucket the C objects of every capacity but 2^{@code k} under C's {@code generation} prefix
+     * ({@link BlobGenerations}; {@code c-<level>-x|y/<i>} for the
      * levels 1..MAX_K + 1 but k + 1, where C at 2^k is; H's and U's names are not touched), left by grows and
      * shrinks: the resized C is rebuilt from U, so none of them is read again. Run at every open, once a recorded
      * resize is complete, so that a crash between a resize and these deletes (or during them) leaves them to the next
      * open; a bucket that fails now leaves them likewise (logged, the open goes on). One LIST per other level, and one
      * per 1,000 objects deleted.
      */
-    static void deleteFormerC(BlobStore objects, int k) {
+    static void deleteFormerC(BlobStore objects, String generation, int k) {
         long deleted = 0;
         try {
             for (int level = 1; level <= ServerParameters.MAX_K + 1; level++) {
                 if (level == k + 1) {
                     continue;
                 }
-                for (List<String> names = StoreShrink.firstNames(objects, "c-" + level + "-"); !names.isEmpty();
-                        names = StoreShrink.firstNames(objects, "c-" + level + "-")) {
+                String prefix = generation + "c-" + level + "-";
+                for (List<String> names = StoreShrink.firstNames(objects, prefix); !names.isEmpty();
+                        names = StoreShrink.firstNames(objects, prefix)) {
                     for (String name : names) {
                         objects.delete(name);
                     }

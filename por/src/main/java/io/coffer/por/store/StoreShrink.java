@@ -51,10 +51,11 @@ final class StoreShrink {
             }
         }
         int hK = params.k() - params.batchExponent();
+        String hGeneration = objects == null ? "" : BlobGenerations.hPrefix(dir, objects);
         for (int level = 0; level <= ServerParameters.MAX_K + 1; level++) {
             if (level > hK) {
                 Files.deleteIfExists(dir.resolve("h-" + level + ".sealed"));
-                deleteLevel(dir, objects, "h-" + level);
+                deleteLevel(dir, objects, hGeneration, "h-" + level);
             }
             if (level != params.k() + 1) {
                 for (String part : List.of("x", "y")) { // C's in a bucket: StoreGrowth.deleteFormerC at every open
@@ -77,16 +78,20 @@ final class StoreShrink {
         }
     }
 
-    /** H's level {@code name} ({@code h-<level>}): its files, or its objects in a bucket, 1,000 listed at a time. */
-    private static void deleteLevel(Path dir, BlobStore objects, String name) throws IOException {
+    /**
+     * H's level {@code name} ({@code h-<level>}): its files, or its objects in a bucket under H's {@code generation}
+     * prefix, 1,000 listed at a time.
+     */
+    private static void deleteLevel(Path dir, BlobStore objects, String generation, String name)
+            throws IOException {
         for (String part : List.of("x", "y")) {
             Files.deleteIfExists(dir.resolve(name + "-" + part + ".vectors"));
         }
         if (objects == null) {
             return;
         }
-        for (List<String> names = firstNames(objects, name + "-"); !names.isEmpty();
-                names = firstNames(objects, name + "-")) {
+        for (List<String> names = firstNames(objects, generation + name + "-"); !names.isEmpty();
+                names = firstNames(objects, generation + name + "-")) {
             for (String object : names) {
                 objects.delete(object);
             }

@@ -18,9 +18,8 @@ public interface WindowStorage extends PorStorage {
      */
     void freezeH(long epoch, byte[][] nextX, byte[][] nextY);
 
-    /** Whether this storage keeps a window at all (one whose vectors are in a bucket may not). */
-    default boolean keepsWindow() {
-        return true;
+    /** After every H add, in and out of a window: a storage may pace its own work there (a bucket's deletes). */
+    default void afterAdd() {
     }
 
     /** Where U's vectors are kept aside in the window, at their first change ({@link CopyOnWriteSnapshot}). */

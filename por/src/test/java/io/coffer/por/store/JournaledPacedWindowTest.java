@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,22 +37,14 @@ class JournaledPacedWindowTest {
     @Test
     void aFreezeKilledAfterItsRecordIsCompletedAtOpen() throws IOException {
         killedAfterTheEpochsEnd();
-        List<Path> frozen = named("hf-");
-        assertThat(frozen).isNotEmpty();
-        for (Path p : frozen.subList(0, frozen.size() / 2)) { // half of the renames not made yet
-            Files.move(p, dir.resolve("h-" + p.getFileName().toString().substring(3)));
-        }
-        PacedWindowFiles.write(dir, 2, PacedWindowFiles.FREEZING);
+        PacedWindowSteps.freezeCutAfterItsRecord(dir, 2);
         assertReopensInTheWindowAndGoesOn(0);
     }
 
     @Test
     void aFreezeKilledBeforeItsRecordIsRedoneFromTheJournal() throws IOException {
         killedAfterTheEpochsEnd();
-        for (Path p : named("hf-")) {
-            Files.move(p, dir.resolve("h-" + p.getFileName().toString().substring(3)));
-        }
-        Files.delete(dir.resolve(PacedWindowFiles.RECORD)); // c.next.sealed stays: left over, written again
+        PacedWindowSteps.freezeCutBeforeItsRecord(dir);
         assertReopensInTheWindowAndGoesOn(0);
     }
 
@@ -110,9 +101,36 @@ class JournaledPacedWindowTest {
         PorClient client = clients.initialize(server);
         clients.writeRandom(client, expected, (1 << K) + SWITCH);
         server.haltAsKilled();
-        assertThat(named("hf-")).isEmpty();
+        // only the frozen H's vectors left to be cut a share at a time (deleted at the open)
+        assertThat(named("hf-")).allMatch(p -> PacedWindowFiles.retired(p.getFileName().toString()));
         assertThat(named("cn-")).isEmpty();
         assertReopensAfterTheSwitch();
+    }
+
+    @Test
+    void theFormerWindowsFilesAreCutAShareAtATimeAfterTheSwitchAndDeletedAtOpenAfterAKill() throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
+        PorClient client = clients.initialize(server);
+        clients.writeRandom(client, expected, (1 << K) + SWITCH);
+        assertThat(server.storage().windowEpoch()).isEqualTo(-1);
+        List<Path> retired = PacedWindowFiles.retiredFiles(dir);
+        assertThat(retired).isNotEmpty().anyMatch(p -> p.getFileName().toString().startsWith("co-"))
+                .anyMatch(p -> p.getFileName().toString().startsWith("hf-"));
+        long before = sizes(retired);
+        clients.writeRandom(client, expected, 1);
+        client.flush();
+        assertThat(sizes(PacedWindowFiles.retiredFiles(dir))).isLessThan(before); // one share cut
+        server.haltAsKilled();
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null)) {
+            assertThat(PacedWindowFiles.retiredFiles(dir)).isEmpty(); // nothing reads them: deleted at open
+            PorClient resumed = clients.resume(reopened);
+            clients.assertContent(resumed, expected);
+            clients.assertGoesOn(resumed, expected, (1 << K) - SWITCH - 1); // to the epoch's end: a new window
+            assertThat(reopened.storage().windowEpoch()).isEqualTo(3);
+            assertThat(named("co-")).isEmpty(); // the hf- files now are the new window's frozen H
+            clients.assertGoesOn(resumed, expected, SWITCH + 1); // its switch and a share after it
+            assertThat(named("co-")).isNotEmpty().allMatch(p -> PacedWindowFiles.retired(p.getFileName().toString()));
+        }
     }
 
     @Test
@@ -203,20 +221,9 @@ class JournaledPacedWindowTest {
         expected[index] = block;
     }
 
-    /** Reopened at add {@code adds} of the window: content and audits there, past the switch, and a further epoch. */
     private void assertReopensInTheWindowAndGoesOn(int adds) throws IOException {
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            assertThat(server.state()).isEqualTo(new LogState(K, adds, 2));
-            assertThat(server.storage().windowEpoch()).isEqualTo(2);
-            PorClient client = clients.resume(server);
-            clients.assertContent(client, expected);
-            clients.assertGoesOn(client, expected, SWITCH - adds); // the switch
-            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
-            clients.assertGoesOn(client, expected, 1 << K); // a further epoch, its own window
-        }
-        try (JournaledPorServer server = JournaledPorServer.open(dir, null)) {
-            clients.assertContent(clients.resume(server), expected);
-        }
+        PacedWindowSteps.assertReopensInTheWindowAndGoesOn(() -> JournaledPorServer.open(dir, null), clients, expected,
+                K, adds, SWITCH);
     }
 
     private void assertReopensAfterTheSwitch() throws IOException {
@@ -231,9 +238,15 @@ class JournaledPacedWindowTest {
         }
     }
 
-    private List<Path> named(String prefix) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).sorted().toList();
+    private static long sizes(List<Path> files) throws IOException {
+        long bytes = 0;
+        for (Path p : files) {
+            bytes += Files.size(p);
         }
+        return bytes;
+    }
+
+    private List<Path> named(String prefix) throws IOException {
+        return PacedWindowSteps.named(dir, prefix);
     }
 }

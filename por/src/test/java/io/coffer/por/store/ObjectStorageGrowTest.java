@@ -38,15 +38,15 @@ class ObjectStorageGrowTest {
             byte[][] expected = new byte[1 << K][];
             PorClient client = clients.initialize(server);
             clients.writeRandom(client, expected, 20); // over a C rebuild: C's objects at level K + 1 written
-            assertThat(names("c-" + (K + 1) + "-")).isNotEmpty();
+            assertThat(cNames("c-" + (K + 1) + "-")).isNotEmpty();
 
             client.grow(K + 1);
             client.grow(K + 2);
 
-            assertThat(names("c-" + (K + 1) + "-")).isEmpty();
-            assertThat(names("c-" + (K + 2) + "-")).isEmpty();
-            assertThat(names("c-" + (K + 3) + "-")).hasSize(2 << (K + 2)); // x and y, n each
-            assertThat(names("h-")).isNotEmpty();
+            assertThat(cNames("c-" + (K + 1) + "-")).isEmpty();
+            assertThat(cNames("c-" + (K + 2) + "-")).isEmpty();
+            assertThat(cNames("c-" + (K + 3) + "-")).hasSize(2 << (K + 2)); // x and y, n each
+            assertThat(hNames("h-")).isNotEmpty();
             expected = Arrays.copyOf(expected, 1 << (K + 2));
             clients.assertContent(client, expected);
             clients.writeRandom(client, expected, 40); // over a C rebuild at the new k
@@ -64,14 +64,14 @@ class ObjectStorageGrowTest {
             client.grow(K + 1);
             client.flush();
         }
-        List<String> current = names("c-" + (K + 2) + "-");
+        List<String> current = cNames("c-" + (K + 2) + "-");
         // as a kill -9 between the grow and its deletes leaves them (and 2,500 of an older grow, level 2: deleted
         // 1,000 at a time)
         for (String name : List.of("c-" + (K + 1) + "-x/0", "c-" + (K + 1) + "-y/7")) {
-            bucket.put(name, BlobContent.of(new byte[16]));
+            bucket.put(cPrefix() + name, BlobContent.of(new byte[16]));
         }
         for (int i = 0; i < 2500; i++) {
-            bucket.put("c-2-x/" + i, BlobContent.of(new byte[16]));
+            bucket.put(cPrefix() + "c-2-x/" + i, BlobContent.of(new byte[16]));
         }
         BlobStore failingDeletes = new ForwardingBlobStore(bucket) {
             @Override
@@ -80,14 +80,14 @@ class ObjectStorageGrowTest {
             }
         };
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, failingDeletes, 0)) {
-            assertThat(names("c-2-")).hasSize(2500); // left to the next open; this one goes on
+            assertThat(cNames("c-2-")).hasSize(2500); // left to the next open; this one goes on
             clients.assertResumes(server, Arrays.copyOf(expected, 1 << (K + 1)), 0);
         }
 
         try (JournaledPorServer server = JournaledPorServer.open(dir, null, bucket, 0)) {
-            assertThat(names("c-" + (K + 1) + "-")).isEmpty();
-            assertThat(names("c-2-")).isEmpty();
-            assertThat(names("c-" + (K + 2) + "-")).isEqualTo(current);
+            assertThat(cNames("c-" + (K + 1) + "-")).isEmpty();
+            assertThat(cNames("c-2-")).isEmpty();
+            assertThat(cNames("c-" + (K + 2) + "-")).isEqualTo(current);
             clients.assertResumes(server, Arrays.copyOf(expected, 1 << (K + 1)), 30);
         }
     }
@@ -104,21 +104,34 @@ class ObjectStorageGrowTest {
                 expected[i] = null;
             }
             assertThat(names("u/")).hasSizeGreaterThan(1 << K);
-            assertThat(names("h-" + K + "-")).isNotEmpty();
+            assertThat(hNames("h-" + K + "-")).isNotEmpty();
 
             client.shrink(K);
 
             assertThat(names("u/")).allMatch(name -> Integer.parseInt(name.substring(2)) < 1 << K);
-            assertThat(names("c-" + (K + 3) + "-")).isEmpty();
-            assertThat(names("c-" + (K + 1) + "-")).hasSize(2 << K);
-            assertThat(names("h-" + K + "-")).isEmpty(); // H's k - b is K - 1 now
-            assertThat(names("h-" + (K + 1) + "-")).isEmpty();
+            assertThat(cNames("c-" + (K + 3) + "-")).isEmpty();
+            assertThat(cNames("c-" + (K + 1) + "-")).hasSize(2 << K);
+            assertThat(hNames("h-" + K + "-")).isEmpty(); // H's k - b is K - 1 now
+            assertThat(hNames("h-" + (K + 1) + "-")).isEmpty();
             expected = Arrays.copyOf(expected, 1 << K);
             clients.assertContent(client, expected);
             clients.writeRandom(client, expected, 30);
             client.flush();
             clients.assertContent(client, expected);
         }
+    }
+
+    /** C's names under its generation's prefix (BlobGenerations: a paced window's switch moves it). */
+    private List<String> cNames(String prefix) throws IOException {
+        return names(cPrefix() + prefix);
+    }
+
+    private List<String> hNames(String prefix) throws IOException {
+        return names(BlobGenerations.hPrefix(dir, bucket) + prefix);
+    }
+
+    private String cPrefix() throws IOException {
+        return BlobGenerations.prefix(BlobGenerations.read(dir, bucket).current());
     }
 
     private List<String> names(String prefix) throws IOException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.client.ClientState;
 import io.coffer.por.client.PorClient;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.MemoryBlobStore;
@@ -81,7 +82,7 @@ class ObjectStorageTest {
     }
 
     @Test
-    void aCRebuildWaitsWhileABlockIsGoneFromTheBucket() throws IOException {
+    void aBlockGoneFromTheBucketAtTheEpochsEndIsDecodedForThePacedNextCAndRepaired() throws IOException {
         MemoryBlobStore bucket = new MemoryBlobStore("bucket");
         byte[][] expected = new byte[16][];
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(4, 0, BLOCK), bucket)) {
@@ -91,13 +92,17 @@ class ObjectStorageTest {
             }
             client.flush(); // the writes so far on disk: U's blocks in the bucket
             bucket.delete("u/2");
-            // the epoch's last write goes in; the C rebuild it makes due is refused until block 2 is repaired
-            byte[] last = new byte[BLOCK];
-            random.nextBytes(last);
-            expected[15] = last;
-            assertThatThrownBy(() -> client.write(15, last)).hasMessageContaining("block 2 of U is lost");
-            client.repair(List.of(2));
-            client.flush(); // runs the C rebuild that is due
+            // the epoch's last write goes in: the paced rebuild (no C rebuilt at once) decodes block 2 when it
+            // reads it, from the old C and the frozen H
+            write(client, expected, 15);
+            assertThat(server.storage().windowEpoch()).isEqualTo(2);
+            for (int i = 0; i < PacedCRebuild.stepsToComplete(4); i++) { // to the switch
+                write(client, expected, 15);
+            }
+            assertThat(server.storage().windowEpoch()).isEqualTo(-1);
+            assertThatThrownBy(() -> client.read(2)).hasMessageContaining("lost");
+            client.repair(List.of(2)); // from the new C
+            client.flush();
             assertContent(client, expected);
         }
     }
