@@ -7,22 +7,35 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * A {@link LevelStore} in files: one file per (level, part), {@code <prefix>-<level>-<x|y>.vectors}, of fixed-size
- * records (vector i at offset i * width * 4, its elements as ints in the store's byte order), read and written with
- * positional FileChannel I/O. A record goes through a direct buffer per part: in the platform's order (what a new
- * store records) the ints are copied, not swapped, and the channel reads and writes it without a copy of its own;
- * a store created before the order was recorded is big-endian and pays the swap. (H's smallest levels never reach
- * these files: {@link SmallLevelsInMemory}.) Memory: one record buffer per part, whatever the number of vectors.
- * {@link #clear} keeps the files: the log never reads a cleared
- * vector before writing it again. {@link #force} makes the writes durable. One thread per part at a time, as
+ * records (vector i at offset i * width * 4, its elements as ints in the store's byte order).
+ *
+ * <p>A store opened {@code mapped} (H's live levels, which every add's merges read and write) reads and writes its
+ * records through memory mappings of the files, a chunk of records ({@link #CHUNK_BYTES}) each, mapped at its first
+ * use: one copy between the caller's array and the page cache, where positional I/O copies twice (array to direct
+ * buffer, then the kernel into the page cache) and makes a system call per record. Mapping a chunk past the file's
+ * end extends the file to the chunk's end (a hole: it reads as zero and takes no disk), so a mapped store's files
+ * may be longer than its highest record written. A kill -9 loses nothing either way (the page cache holds both);
+ * {@link #force} forces each chunk written since the last force. A mapping lasts until the garbage collector frees
+ * it (Java cannot unmap): a deleted file's disk space with it. Otherwise, and for every record of an unmapped store,
+ * a record goes through a direct buffer per part with positional FileChannel I/O: in the platform's order (what a
+ * new store records) the ints are copied, not swapped; a store created before the order was recorded is big-endian
+ * and pays the swap. (H's smallest levels never reach these files: {@link SmallLevelsInMemory}.) {@link #clear} keeps
+ * the files: the log never reads a cleared vector before writing it again. One thread per part at a time, as
  * {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
 final class FileLevelStore implements VectorStore {
+    /** At most this many bytes of records per mapping (Java maps at most 2 GiB at once), rounded down to records. */
+    static final long CHUNK_BYTES = 1L << 30;
+    /** {@code false} turns the mappings off: every record by positional I/O (a comparison's baseline). */
+    static final String MAPPED_PROPERTY = "coffer.por.levels-mapped";
+
     private final Path dir;
     private final String prefix;
     private final CodeParameters params;
@@ -34,6 +47,11 @@ final class FileLevelStore implements VectorStore {
     private final boolean[][] dirty;
     private final ByteBuffer[] buffers; // per part, direct
     private final IntBuffer[] ints; // views of buffers in the store's order
+    private final boolean mapped;
+    private final int chunkRecords; // records per mapped chunk
+    private final MappedByteBuffer[][][] chunks; // [level][part][chunk], mapped on first use once the file covers it
+    private final IntBuffer[][][] chunkInts; // their views in the store's order
+    private final boolean[][][] chunkDirty; // written since the last force
 
     /** A store in the platform's byte order (tests). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width) {
@@ -47,6 +65,22 @@ final class FileLevelStore implements VectorStore {
 
     /** A store whose records are ints in {@code order}, {@code slots} run slots per level of H (C: n vectors). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots) {
+        this(dir, prefix, params, width, order, slots, false);
+    }
+
+    /**
+     * The same, its records read and written through mappings if {@code mapped} (unless {@link #MAPPED_PROPERTY} is
+     * {@code false}).
+     */
+    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots,
+            boolean mapped) {
+        this(dir, prefix, params, width, order, slots,
+                mapped && !"false".equals(System.getProperty(MAPPED_PROPERTY)) ? CHUNK_BYTES : 0);
+    }
+
+    /** The same, mapped in chunks of at most {@code chunkBytes} (whole records, at least one), or not if 0. */
+    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots,
+            long chunkBytes) {
         params.partSize(0, slots); // validates
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
@@ -66,6 +100,14 @@ final class FileLevelStore implements VectorStore {
             buffers[p] = ByteBuffer.allocateDirect(recordBytes).order(order);
             ints[p] = buffers[p].asIntBuffer();
         }
+        if (chunkBytes < 0 || chunkBytes > CHUNK_BYTES) {
+            throw new IllegalArgumentException("chunk bytes must be in [0, " + CHUNK_BYTES + "]: " + chunkBytes);
+        }
+        this.mapped = chunkBytes > 0;
+        this.chunkRecords = (int) Math.max(1, chunkBytes / recordBytes);
+        this.chunks = new MappedByteBuffer[params.k() + 2][2][];
+        this.chunkInts = new IntBuffer[params.k() + 2][2][];
+        this.chunkDirty = new boolean[params.k() + 2][2][];
     }
 
     @Override
@@ -75,6 +117,15 @@ final class FileLevelStore implements VectorStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
+        IntBuffer chunk = mapping(level, part, index);
+        if (chunk != null) {
+            try {
+                chunk.get(index % chunkRecords * width, into, 0, width);
+            } catch (InternalError e) { // the JVM's answer to SIGBUS: an I/O error under the mapping
+                throw new UncheckedIOException(new IOException("PoR storage: cannot read " + file(level, part), e));
+            }
+            return;
+        }
         FileChannel channel = channel(level, part, index);
         ByteBuffer buffer = buffers[part.ordinal()];
         buffer.clear();
@@ -97,6 +148,16 @@ final class FileLevelStore implements VectorStore {
     public void write(int level, Part part, int index, int[] vector) {
         if (vector.length != width) {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
+        }
+        IntBuffer chunk = mapping(level, part, index);
+        if (chunk != null) {
+            try {
+                chunk.put(index % chunkRecords * width, vector, 0, width);
+            } catch (InternalError e) { // SIGBUS: no disk block for a page of a hole (a full disk), or an I/O error
+                throw new UncheckedIOException(new IOException("PoR storage: cannot write " + file(level, part), e));
+            }
+            chunkDirty[level][part.ordinal()][index / chunkRecords] = true;
+            return;
         }
         FileChannel channel = channel(level, part, index);
         ByteBuffer buffer = buffers[part.ordinal()];
@@ -131,6 +192,7 @@ final class FileLevelStore implements VectorStore {
         for (Part part : Part.values()) {
             FileChannel channel = channel(level, part, 0);
             int[] values = part == Part.X ? x : y;
+            unmap(level, part); // their pages past the new end must not be touched again
             try {
                 channel.truncate(0);
                 for (int i = 0; i < size; i++) {
@@ -204,11 +266,18 @@ final class FileLevelStore implements VectorStore {
         return out;
     }
 
-    /** Forces every file written since the last force to disk. */
+    /** Forces every mapped chunk and every file written since the last force to disk. */
     @Override
     public void force() throws IOException {
         for (int level = 0; level < channels.length; level++) {
             for (int p = 0; p < 2; p++) {
+                boolean[] dirtyChunks = chunkDirty[level][p];
+                for (int c = 0; dirtyChunks != null && c < dirtyChunks.length; c++) {
+                    if (dirtyChunks[c]) {
+                        chunks[level][p][c].force();
+                        dirtyChunks[c] = false;
+                    }
+                }
                 if (dirty[level][p]) {
                     channels[level][p].force(false);
                     dirty[level][p] = false;
@@ -219,6 +288,10 @@ final class FileLevelStore implements VectorStore {
 
     @Override
     public void close() throws IOException {
+        for (int level = 0; level < channels.length; level++) { // the garbage collector unmaps them
+            unmap(level, Part.X);
+            unmap(level, Part.Y);
+        }
         IOException failure = null;
         for (FileChannel[] parts : channels) {
             for (FileChannel c : parts) {
@@ -234,6 +307,50 @@ final class FileLevelStore implements VectorStore {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** The view of the mapped chunk that holds record {@code index}, mapped now if not yet; null if not mapped. */
+    private IntBuffer mapping(int level, Part part, int index) {
+        FileChannel channel = channel(level, part, index); // validates the index
+        if (!mapped) {
+            return null;
+        }
+        int p = part.ordinal();
+        int chunk = index / chunkRecords;
+        if (chunkInts[level][p] == null) {
+            int count = (params.partSize(level, slots) + chunkRecords - 1) / chunkRecords;
+            chunks[level][p] = new MappedByteBuffer[count];
+            chunkInts[level][p] = new IntBuffer[count];
+            chunkDirty[level][p] = new boolean[count];
+        }
+        IntBuffer view = chunkInts[level][p][chunk];
+        if (view != null) {
+            return view;
+        }
+        int first = chunk * chunkRecords;
+        long start = (long) first * recordBytes;
+        long bytes = (long) Math.min(chunkRecords, params.partSize(level, slots) - first) * recordBytes;
+        try {
+            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, start, bytes);
+            mapping.order(order);
+            view = mapping.asIntBuffer();
+            chunks[level][p][chunk] = mapping;
+            chunkInts[level][p][chunk] = view;
+        } catch (IOException e) {
+            throw new UncheckedIOException("PoR storage: cannot map " + file(level, part), e);
+        }
+        return view;
+    }
+
+    /**
+     * Forgets the part's mappings (before a truncation): Java cannot unmap them, the garbage collector does once they
+     * are unreachable.
+     */
+    private void unmap(int level, Part part) {
+        int p = part.ordinal();
+        chunks[level][p] = null;
+        chunkInts[level][p] = null;
+        chunkDirty[level][p] = null;
     }
 
     private FileChannel channel(int level, Part part, int index) {

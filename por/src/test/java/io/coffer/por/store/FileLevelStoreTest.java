@@ -9,11 +9,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Level files in either byte order. */
+/** Level files in either byte order, written by positional I/O or through mappings. */
 class FileLevelStoreTest {
     private static final int WIDTH = 12;
     private static final long VECTOR_BYTES = WIDTH * Integer.BYTES;
@@ -91,6 +92,80 @@ class FileLevelStoreTest {
             for (int i = 0; i < 4; i++) {
                 assertThat(slice[i]).containsExactly(vectors[i][0], vectors[i][5], vectors[i][11]);
             }
+        }
+    }
+
+    /** A mapped store of levels 0..4, one run slot, chunks of three records (a level's last chunk shorter). */
+    private FileLevelStore mapped(Path in) {
+        return new FileLevelStore(in, "h", params, WIDTH, ByteOrder.nativeOrder(), 1, 3 * VECTOR_BYTES);
+    }
+
+    @Test
+    void aMappedStoreLeavesThePositionalRecordsAndZerosPastTheHighestWritten() throws IOException {
+        Path positional = Files.createDirectories(dir.resolve("positional"));
+        Path mappedDir = Files.createDirectories(dir.resolve("mapped"));
+        int[][] vectors = {vector(), vector(), vector()};
+        int[] indices = {4, 1, 6}; // level 4 has 16 vectors: chunks 0..5, the last of one record
+        try (FileLevelStore a = new FileLevelStore(positional, "h", params, WIDTH);
+                FileLevelStore b = mapped(mappedDir)) {
+            for (int i = 0; i < indices.length; i++) {
+                a.write(4, Part.X, indices[i], vectors[i]);
+                b.write(4, Part.X, indices[i], vectors[i]);
+            }
+            a.force();
+            b.force();
+            int[] into = new int[WIDTH];
+            for (int i = 0; i < indices.length; i++) {
+                b.read(4, Part.X, indices[i], into);
+                assertThat(into).isEqualTo(vectors[i]);
+            }
+        }
+        byte[] expected = Files.readAllBytes(positional.resolve("h-4-x.vectors"));
+        byte[] got = Files.readAllBytes(mappedDir.resolve("h-4-x.vectors"));
+        assertThat(expected).hasSize((int) (7 * VECTOR_BYTES));
+        assertThat(got).as("mapped to the end of record 6's chunk, records 6..8").hasSize((int) (9 * VECTOR_BYTES));
+        assertThat(Arrays.copyOf(got, expected.length)).isEqualTo(expected);
+        assertThat(Arrays.copyOfRange(got, expected.length, got.length)).containsOnly((byte) 0);
+    }
+
+    @Test
+    void aMappedStoreReadsWhatPositionalIoWroteAndTheOtherWayRound() throws IOException {
+        int[][][][] written;
+        try (FileLevelStore store = new FileLevelStore(dir, "h", params, WIDTH)) {
+            written = fill(store);
+        }
+        try (FileLevelStore store = mapped(dir)) {
+            assertHolds(store, written);
+            written = fill(store);
+            store.force();
+        }
+        try (FileLevelStore store = new FileLevelStore(dir, "h", params, WIDTH)) {
+            assertHolds(store, written);
+        }
+    }
+
+    @Test
+    void oneElementVectorsOverMappedRecordsReadBackAsWritten() throws IOException {
+        int size = params.partSize(3);
+        int[] x = random.ints(size, 0, 1 << 30).toArray();
+        int[] y = random.ints(size, 0, 1 << 30).toArray();
+        try (FileLevelStore store = mapped(dir)) {
+            fill(store); // level 3's chunks mapped and written, then truncated under them
+            store.writeOneElement(3, 5, x, y);
+            int[] into = new int[WIDTH];
+            for (int i = 0; i < size; i++) {
+                store.read(3, Part.X, i, into);
+                int[] expected = new int[WIDTH];
+                expected[5] = x[i];
+                assertThat(into).isEqualTo(expected);
+                store.read(3, Part.Y, i, into);
+                expected[5] = y[i];
+                assertThat(into).isEqualTo(expected);
+            }
+            int[] v = vector();
+            store.write(3, Part.X, 7, v);
+            store.read(3, Part.X, 7, into);
+            assertThat(into).isEqualTo(v);
         }
     }
 }
