@@ -16,23 +16,28 @@ import java.nio.file.StandardOpenOption;
  * A {@link LevelStore} in files: one file per (level, part), {@code <prefix>-<level>-<x|y>.vectors}, of fixed-size
  * records (vector i at offset i * width * 4, its elements as ints in the store's byte order).
  *
- * <p>A store opened {@code mapped} (H's live levels, which every add's merges read and write) reads and writes its
- * records through memory mappings of the files, a chunk of records ({@link #CHUNK_BYTES}) each, mapped at its first
- * use: one copy between the caller's array and the page cache, where positional I/O copies twice (array to direct
- * buffer, then the kernel into the page cache) and makes a system call per record. Mapping a chunk past the file's
- * end extends the file to the chunk's end (a hole: it reads as zero and takes no disk), so a mapped store's files
- * may be longer than its highest record written. A kill -9 loses nothing either way (the page cache holds both);
- * {@link #force} forces each chunk written since the last force. A mapping lasts until the garbage collector frees
- * it (Java cannot unmap): a deleted file's disk space with it. Otherwise, and for every record of an unmapped store,
- * a record goes through a direct buffer per part with positional FileChannel I/O: in the platform's order (what a
- * new store records) the ints are copied, not swapped; a store created before the order was recorded is big-endian
- * and pays the swap. (H's smallest levels never reach these files: {@link SmallLevelsInMemory}.) {@link #clear} keeps
- * the files: the log never reads a cleared vector before writing it again. One thread per part at a time, as
- * {@link io.coffer.por.code.HierarchicalLog} uses it.
+ * <p>A store opened {@code mapped} (H's live levels, whose merges read two records per part and level at every add)
+ * reads its records through memory mappings of the files, a chunk of records ({@link #CHUNK_BYTES}) each, mapped once
+ * the file covers the whole chunk (a mapping never extends a file): one copy from the page cache into the caller's
+ * array and no system call, where a positional read copies twice (the kernel into a direct buffer, then into the
+ * array). Writes stay positional: through a mapping each page written since the last writeback faults and is
+ * dirtied by the file system one page at a time, which costs more than the kernel's copy (docs/BENCHMARKS.md,
+ * porio2); Linux's page cache makes them visible to the mappings at once. A mapping lasts until the garbage collector
+ * frees it (Java cannot unmap): a deleted file's disk space with it.
+ *
+ * <p>A positional read or write goes through a direct buffer per part: in the platform's order (what a new store
+ * records) the ints are copied, not swapped, and the channel reads and writes it without a copy of its own; a store
+ * created before the order was recorded is big-endian and pays the swap. (H's smallest levels never reach these
+ * files: {@link SmallLevelsInMemory}.) Memory outside the page cache: one record buffer per part. {@link #clear}
+ * keeps the files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes
+ * durable. One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
 final class FileLevelStore implements VectorStore {
-    /** At most this many bytes of records per mapping (Java maps at most 2 GiB at once), rounded down to records. */
-    static final long CHUNK_BYTES = 1L << 30;
+    /**
+     * At most this many bytes of records per mapping, rounded down to whole records: small enough that a growing file
+     * soon covers a chunk, large enough for few mappings (a 7 GB level file: about a hundred).
+     */
+    static final long CHUNK_BYTES = 64L << 20;
     /** {@code false} turns the mappings off: every record by positional I/O (a comparison's baseline). */
     static final String MAPPED_PROPERTY = "coffer.por.levels-mapped";
 
@@ -49,9 +54,7 @@ final class FileLevelStore implements VectorStore {
     private final IntBuffer[] ints; // views of buffers in the store's order
     private final boolean mapped;
     private final int chunkRecords; // records per mapped chunk
-    private final MappedByteBuffer[][][] chunks; // [level][part][chunk], mapped on first use once the file covers it
-    private final IntBuffer[][][] chunkInts; // their views in the store's order
-    private final boolean[][][] chunkDirty; // written since the last force
+    private final IntBuffer[][][] chunkInts; // [level][part][chunk]: views of mapped chunks in the store's order
 
     /** A store in the platform's byte order (tests). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width) {
@@ -105,9 +108,7 @@ final class FileLevelStore implements VectorStore {
         }
         this.mapped = chunkBytes > 0;
         this.chunkRecords = (int) Math.max(1, chunkBytes / recordBytes);
-        this.chunks = new MappedByteBuffer[params.k() + 2][2][];
         this.chunkInts = new IntBuffer[params.k() + 2][2][];
-        this.chunkDirty = new boolean[params.k() + 2][2][];
     }
 
     @Override
@@ -121,7 +122,7 @@ final class FileLevelStore implements VectorStore {
         if (chunk != null) {
             try {
                 chunk.get(index % chunkRecords * width, into, 0, width);
-            } catch (InternalError e) { // the JVM's answer to SIGBUS: an I/O error under the mapping
+            } catch (InternalError e) { // the JVM's answer to SIGBUS: an I/O error, or a file cut under the mapping
                 throw new UncheckedIOException(new IOException("PoR storage: cannot read " + file(level, part), e));
             }
             return;
@@ -148,16 +149,6 @@ final class FileLevelStore implements VectorStore {
     public void write(int level, Part part, int index, int[] vector) {
         if (vector.length != width) {
             throw new IllegalArgumentException("vector of " + vector.length + " elements, store width " + width);
-        }
-        IntBuffer chunk = mapping(level, part, index);
-        if (chunk != null) {
-            try {
-                chunk.put(index % chunkRecords * width, vector, 0, width);
-            } catch (InternalError e) { // SIGBUS: no disk block for a page of a hole (a full disk), or an I/O error
-                throw new UncheckedIOException(new IOException("PoR storage: cannot write " + file(level, part), e));
-            }
-            chunkDirty[level][part.ordinal()][index / chunkRecords] = true;
-            return;
         }
         FileChannel channel = channel(level, part, index);
         ByteBuffer buffer = buffers[part.ordinal()];
@@ -266,18 +257,11 @@ final class FileLevelStore implements VectorStore {
         return out;
     }
 
-    /** Forces every mapped chunk and every file written since the last force to disk. */
+    /** Forces every file written since the last force to disk. */
     @Override
     public void force() throws IOException {
         for (int level = 0; level < channels.length; level++) {
             for (int p = 0; p < 2; p++) {
-                boolean[] dirtyChunks = chunkDirty[level][p];
-                for (int c = 0; dirtyChunks != null && c < dirtyChunks.length; c++) {
-                    if (dirtyChunks[c]) {
-                        chunks[level][p][c].force();
-                        dirtyChunks[c] = false;
-                    }
-                }
                 if (dirty[level][p]) {
                     channels[level][p].force(false);
                     dirty[level][p] = false;
@@ -309,7 +293,10 @@ final class FileLevelStore implements VectorStore {
         }
     }
 
-    /** The view of the mapped chunk that holds record {@code index}, mapped now if not yet; null if not mapped. */
+    /**
+     * The view of the mapped chunk that holds record {@code index}, mapped now if the file covers the chunk; null if it
+     * does not yet (the record is read by positional I/O) or the store is not mapped.
+     */
     private IntBuffer mapping(int level, Part part, int index) {
         FileChannel channel = channel(level, part, index); // validates the index
         if (!mapped) {
@@ -319,9 +306,7 @@ final class FileLevelStore implements VectorStore {
         int chunk = index / chunkRecords;
         if (chunkInts[level][p] == null) {
             int count = (params.partSize(level, slots) + chunkRecords - 1) / chunkRecords;
-            chunks[level][p] = new MappedByteBuffer[count];
             chunkInts[level][p] = new IntBuffer[count];
-            chunkDirty[level][p] = new boolean[count];
         }
         IntBuffer view = chunkInts[level][p][chunk];
         if (view != null) {
@@ -331,10 +316,12 @@ final class FileLevelStore implements VectorStore {
         long start = (long) first * recordBytes;
         long bytes = (long) Math.min(chunkRecords, params.partSize(level, slots) - first) * recordBytes;
         try {
-            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, start, bytes);
+            if (channel.size() < start + bytes) {
+                return null;
+            }
+            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_ONLY, start, bytes);
             mapping.order(order);
             view = mapping.asIntBuffer();
-            chunks[level][p][chunk] = mapping;
             chunkInts[level][p][chunk] = view;
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot map " + file(level, part), e);
@@ -348,9 +335,7 @@ final class FileLevelStore implements VectorStore {
      */
     private void unmap(int level, Part part) {
         int p = part.ordinal();
-        chunks[level][p] = null;
         chunkInts[level][p] = null;
-        chunkDirty[level][p] = null;
     }
 
     private FileChannel channel(int level, Part part, int index) {

@@ -14,15 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A kill -9 of a JVM that wrote level records through mappings: what it forced, and what it wrote after its last
- * force (the page cache holds it), reads back whole, whether the next store maps the files or not.
+ * A kill -9 of a JVM that wrote level records and read them back through mappings: what it forced, and what it wrote
+ * after its last force (the page cache holds it), reads back whole, whether the next store maps the files or not.
  */
 class MappedLevelFilesKillTest {
     @TempDir
     Path dir;
 
     @Test
-    void aKillBetweenMappedWritesAndTheirForceLosesNothingWritten() throws Exception {
+    void aKillBetweenWritesToAMappedStoreAndTheirForceLosesNothingWritten() throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process child = new ProcessBuilder(List.of(java.toString(), "-Xmx64m", "-cp",
                 System.getProperty("java.class.path"), MappedWritesThenKilled.class.getName(), dir.toString()))

@@ -4,10 +4,12 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.Part;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * The child JVM of {@link MappedLevelFilesKillTest}: writes vectors of {@link #PARAMS} through a mapped
- * {@link FileLevelStore} in chunks of {@link #CHUNK_BYTES}, forces, writes the rest, says so and waits to be killed.
+ * The child JVM of {@link MappedLevelFilesKillTest}: writes vectors of {@link #PARAMS} to a mapped
+ * {@link FileLevelStore} in chunks of {@link #CHUNK_BYTES} (reading each back, through the mappings once the files
+ * cover them), forces, writes the rest, says so and waits to be killed.
  * Usage: {@code MappedWritesThenKilled DIR}.
  */
 final class MappedWritesThenKilled {
@@ -43,10 +45,15 @@ final class MappedWritesThenKilled {
     }
 
     private static void writeLevels(FileLevelStore store, int from, int to) {
+        int[] into = new int[WIDTH];
         for (int level = from; level < to; level++) {
             for (Part part : Part.values()) {
                 for (int i = 0; i < PARAMS.partSize(level, SLOTS); i++) {
                     store.write(level, part, i, vector(level, part, i));
+                    store.read(level, part, i / 2, into); // as a merge reads its inputs between its writes
+                    if (!Arrays.equals(into, vector(level, part, i / 2))) {
+                        throw new IllegalStateException("level " + level + " " + part + " " + i / 2 + " read wrong");
+                    }
                 }
             }
         }
