@@ -156,7 +156,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         }
         int hWidth = blockWidth << batchExponent;
         int slots = DeamortizedLog.SLOTS;
-        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder, slots, true)
+        VectorStore hFiles = objects == null ? new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder, slots)
                 : new BlobLevelStore(objects, "h", hParams, hWidth, vectorOrder, slots);
         SmallLevelsInMemory h = new SmallLevelsInMemory(hFiles, hParams,
                 SmallLevelsInMemory.memoryLevels(hParams, hWidth, slots, memoryBudget));
@@ -439,7 +439,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
             int hWidth = hVectors.width();
             PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, hVectors, hSealed);
             hVectors = new SmallLevelsInMemory(new FileLevelStore(dir, "h", hParams, hWidth, vectorOrder,
-                    DeamortizedLog.SLOTS, true), hParams, memoryLevels);
+                    DeamortizedLog.SLOTS), hParams, memoryLevels);
             hSealed = new SealedHFiles(dir, hParams, memoryLevels);
             window = PacedWindowFiles.open(dir, epoch, cParams, hParams, blockWidth, hWidth, vectorOrder);
         } catch (IOException e) {

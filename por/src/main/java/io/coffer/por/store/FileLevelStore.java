@@ -7,40 +7,22 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * A {@link LevelStore} in files: one file per (level, part), {@code <prefix>-<level>-<x|y>.vectors}, of fixed-size
- * records (vector i at offset i * width * 4, its elements as ints in the store's byte order).
- *
- * <p>A store opened {@code mapped} (H's live levels, whose merges read two records per part and level at every add)
- * reads its records through memory mappings of the files, a chunk of records ({@link #CHUNK_BYTES}) each, mapped once
- * the file covers the whole chunk (a mapping never extends a file): one copy from the page cache into the caller's
- * array and no system call, where a positional read copies twice (the kernel into a direct buffer, then into the
- * array). Writes stay positional: through a mapping each page written since the last writeback faults and is
- * dirtied by the file system one page at a time, which costs more than the kernel's copy (docs/BENCHMARKS.md,
- * porio2); Linux's page cache makes them visible to the mappings at once. A mapping lasts until the garbage collector
- * frees it (Java cannot unmap): a deleted file's disk space with it.
- *
- * <p>A positional read or write goes through a direct buffer per part: in the platform's order (what a new store
- * records) the ints are copied, not swapped, and the channel reads and writes it without a copy of its own; a store
- * created before the order was recorded is big-endian and pays the swap. (H's smallest levels never reach these
- * files: {@link SmallLevelsInMemory}.) Memory outside the page cache: one record buffer per part. {@link #clear}
- * keeps the files: the log never reads a cleared vector before writing it again. {@link #force} makes the writes
- * durable. One thread per part at a time, as {@link io.coffer.por.code.HierarchicalLog} uses it.
+ * records (vector i at offset i * width * 4, its elements as ints in the store's byte order), read and written with
+ * positional FileChannel I/O. A record goes through a direct buffer per part: in the platform's order (what a new
+ * store records) the ints are copied, not swapped, and the channel reads and writes it without a copy of its own;
+ * a store created before the order was recorded is big-endian and pays the swap. (H's smallest levels never reach
+ * these files: {@link SmallLevelsInMemory}.) Memory: one record buffer per part, whatever the number of vectors.
+ * {@link #clear} keeps the files: the log never reads a cleared
+ * vector before writing it again. {@link #force} makes the writes durable. One thread per part at a time, as
+ * {@link io.coffer.por.code.HierarchicalLog} uses it.
  */
 final class FileLevelStore implements VectorStore {
-    /**
-     * At most this many bytes of records per mapping, rounded down to whole records: small enough that a growing file
-     * soon covers a chunk, large enough for few mappings (a 7 GB level file: about a hundred).
-     */
-    static final long CHUNK_BYTES = 64L << 20;
-    /** {@code false} turns the mappings off: every record by positional I/O (a comparison's baseline). */
-    static final String MAPPED_PROPERTY = "coffer.por.levels-mapped";
-
     private final Path dir;
     private final String prefix;
     private final CodeParameters params;
@@ -52,9 +34,6 @@ final class FileLevelStore implements VectorStore {
     private final boolean[][] dirty;
     private final ByteBuffer[] buffers; // per part, direct
     private final IntBuffer[] ints; // views of buffers in the store's order
-    private final boolean mapped;
-    private final int chunkRecords; // records per mapped chunk
-    private final IntBuffer[][][] chunkInts; // [level][part][chunk]: views of mapped chunks in the store's order
 
     /** A store in the platform's byte order (tests). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width) {
@@ -68,22 +47,6 @@ final class FileLevelStore implements VectorStore {
 
     /** A store whose records are ints in {@code order}, {@code slots} run slots per level of H (C: n vectors). */
     FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots) {
-        this(dir, prefix, params, width, order, slots, false);
-    }
-
-    /**
-     * The same, its records read and written through mappings if {@code mapped} (unless {@link #MAPPED_PROPERTY} is
-     * {@code false}).
-     */
-    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots,
-            boolean mapped) {
-        this(dir, prefix, params, width, order, slots,
-                mapped && !"false".equals(System.getProperty(MAPPED_PROPERTY)) ? CHUNK_BYTES : 0);
-    }
-
-    /** The same, mapped in chunks of at most {@code chunkBytes} (whole records, at least one), or not if 0. */
-    FileLevelStore(Path dir, String prefix, CodeParameters params, int width, ByteOrder order, int slots,
-            long chunkBytes) {
         params.partSize(0, slots); // validates
         if (width <= 0) {
             throw new IllegalArgumentException("width must be positive: " + width);
@@ -103,12 +66,6 @@ final class FileLevelStore implements VectorStore {
             buffers[p] = ByteBuffer.allocateDirect(recordBytes).order(order);
             ints[p] = buffers[p].asIntBuffer();
         }
-        if (chunkBytes < 0 || chunkBytes > CHUNK_BYTES) {
-            throw new IllegalArgumentException("chunk bytes must be in [0, " + CHUNK_BYTES + "]: " + chunkBytes);
-        }
-        this.mapped = chunkBytes > 0;
-        this.chunkRecords = (int) Math.max(1, chunkBytes / recordBytes);
-        this.chunkInts = new IntBuffer[params.k() + 2][2][];
     }
 
     @Override
@@ -118,15 +75,6 @@ final class FileLevelStore implements VectorStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        IntBuffer chunk = mapping(level, part, index);
-        if (chunk != null) {
-            try {
-                chunk.get(index % chunkRecords * width, into, 0, width);
-            } catch (InternalError e) { // the JVM's answer to SIGBUS: an I/O error, or a file cut under the mapping
-                throw new UncheckedIOException(new IOException("PoR storage: cannot read " + file(level, part), e));
-            }
-            return;
-        }
         FileChannel channel = channel(level, part, index);
         ByteBuffer buffer = buffers[part.ordinal()];
         buffer.clear();
@@ -183,7 +131,6 @@ final class FileLevelStore implements VectorStore {
         for (Part part : Part.values()) {
             FileChannel channel = channel(level, part, 0);
             int[] values = part == Part.X ? x : y;
-            unmap(level, part); // their pages past the new end must not be touched again
             try {
                 channel.truncate(0);
                 for (int i = 0; i < size; i++) {
@@ -272,10 +219,6 @@ final class FileLevelStore implements VectorStore {
 
     @Override
     public void close() throws IOException {
-        for (int level = 0; level < channels.length; level++) { // the garbage collector unmaps them
-            unmap(level, Part.X);
-            unmap(level, Part.Y);
-        }
         IOException failure = null;
         for (FileChannel[] parts : channels) {
             for (FileChannel c : parts) {
@@ -291,51 +234,6 @@ final class FileLevelStore implements VectorStore {
         if (failure != null) {
             throw failure;
         }
-    }
-
-    /**
-     * The view of the mapped chunk that holds record {@code index}, mapped now if the file covers the chunk; null if it
-     * does not yet (the record is read by positional I/O) or the store is not mapped.
-     */
-    private IntBuffer mapping(int level, Part part, int index) {
-        FileChannel channel = channel(level, part, index); // validates the index
-        if (!mapped) {
-            return null;
-        }
-        int p = part.ordinal();
-        int chunk = index / chunkRecords;
-        if (chunkInts[level][p] == null) {
-            int count = (params.partSize(level, slots) + chunkRecords - 1) / chunkRecords;
-            chunkInts[level][p] = new IntBuffer[count];
-        }
-        IntBuffer view = chunkInts[level][p][chunk];
-        if (view != null) {
-            return view;
-        }
-        int first = chunk * chunkRecords;
-        long start = (long) first * recordBytes;
-        long bytes = (long) Math.min(chunkRecords, params.partSize(level, slots) - first) * recordBytes;
-        try {
-            if (channel.size() < start + bytes) {
-                return null;
-            }
-            MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_ONLY, start, bytes);
-            mapping.order(order);
-            view = mapping.asIntBuffer();
-            chunkInts[level][p][chunk] = view;
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot map " + file(level, part), e);
-        }
-        return view;
-    }
-
-    /**
-     * Forgets the part's mappings (before a truncation): Java cannot unmap them, the garbage collector does once they
-     * are unreachable.
-     */
-    private void unmap(int level, Part part) {
-        int p = part.ordinal();
-        chunkInts[level][p] = null;
     }
 
     private FileChannel channel(int level, Part part, int index) {

@@ -1,7 +1,6 @@
 package io.coffer.por.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.Part;
@@ -14,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Level files in either byte order, read by positional I/O or through mappings. */
+/** Level files in either byte order. */
 class FileLevelStoreTest {
     private static final int WIDTH = 12;
     private static final long VECTOR_BYTES = WIDTH * Integer.BYTES;
@@ -92,85 +91,6 @@ class FileLevelStoreTest {
             for (int i = 0; i < 4; i++) {
                 assertThat(slice[i]).containsExactly(vectors[i][0], vectors[i][5], vectors[i][11]);
             }
-        }
-    }
-
-    /** A mapped store of levels 0..4, one run slot, chunks of three records (a level's last chunk shorter). */
-    private FileLevelStore mapped(Path in) {
-        return new FileLevelStore(in, "h", params, WIDTH, ByteOrder.nativeOrder(), 1, 3 * VECTOR_BYTES);
-    }
-
-    @Test
-    void aMappedStoreWritesWhatPositionalIoWritesAndReadsItBackBeforeAndAfterTheFileCoversAChunk()
-            throws IOException {
-        Path positional = Files.createDirectories(dir.resolve("positional"));
-        Path mappedDir = Files.createDirectories(dir.resolve("mapped"));
-        try (FileLevelStore a = new FileLevelStore(positional, "h", params, WIDTH);
-                FileLevelStore b = mapped(mappedDir)) {
-            int[] into = new int[WIDTH];
-            // level 4 has 16 vectors: chunks of records 0..2, 3..5, .., 15; record 4's is not covered until 5 is written
-            int[] first = vector();
-            a.write(4, Part.X, 4, first);
-            b.write(4, Part.X, 4, first);
-            b.read(4, Part.X, 4, into);
-            assertThat(into).as("read before the file covers its chunk").isEqualTo(first);
-            int[] fifth = vector();
-            a.write(4, Part.X, 5, fifth);
-            b.write(4, Part.X, 5, fifth);
-            b.read(4, Part.X, 4, into);
-            assertThat(into).as("read through the chunk's mapping").isEqualTo(first);
-            int[] again = vector();
-            a.write(4, Part.X, 4, again);
-            b.write(4, Part.X, 4, again);
-            b.read(4, Part.X, 4, into);
-            assertThat(into).as("a write after the chunk was mapped").isEqualTo(again);
-            b.read(4, Part.X, 5, into);
-            assertThat(into).isEqualTo(fifth);
-            assertThatThrownBy(() -> b.read(4, Part.X, 6, into)).as("past the file's end")
-                    .isInstanceOf(IllegalStateException.class);
-        }
-        assertThat(Files.readAllBytes(mappedDir.resolve("h-4-x.vectors")))
-                .isEqualTo(Files.readAllBytes(positional.resolve("h-4-x.vectors"))).hasSize((int) (6 * VECTOR_BYTES));
-    }
-
-    @Test
-    void aMappedStoreReadsWhatPositionalIoWroteAndTheOtherWayRound() throws IOException {
-        int[][][][] written;
-        try (FileLevelStore store = new FileLevelStore(dir, "h", params, WIDTH)) {
-            written = fill(store);
-        }
-        try (FileLevelStore store = mapped(dir)) {
-            assertHolds(store, written);
-            written = fill(store);
-            store.force();
-        }
-        try (FileLevelStore store = new FileLevelStore(dir, "h", params, WIDTH)) {
-            assertHolds(store, written);
-        }
-    }
-
-    @Test
-    void oneElementVectorsOverMappedRecordsReadBackAsWritten() throws IOException {
-        int size = params.partSize(3);
-        int[] x = random.ints(size, 0, 1 << 30).toArray();
-        int[] y = random.ints(size, 0, 1 << 30).toArray();
-        try (FileLevelStore store = mapped(dir)) {
-            assertHolds(store, fill(store)); // level 3's chunks mapped, then the file cut under them
-            store.writeOneElement(3, 5, x, y);
-            int[] into = new int[WIDTH];
-            for (int i = 0; i < size; i++) {
-                store.read(3, Part.X, i, into);
-                int[] expected = new int[WIDTH];
-                expected[5] = x[i];
-                assertThat(into).isEqualTo(expected);
-                store.read(3, Part.Y, i, into);
-                expected[5] = y[i];
-                assertThat(into).isEqualTo(expected);
-            }
-            int[] v = vector();
-            store.write(3, Part.X, 7, v);
-            store.read(3, Part.X, 7, into);
-            assertThat(into).isEqualTo(v);
         }
     }
 }
