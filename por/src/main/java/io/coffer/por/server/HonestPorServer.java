@@ -36,24 +36,11 @@ import java.util.List;
  * type.
  */
 public class HonestPorServer<S extends PorStorage> implements PorServer {
-    /** The system property that sets the decode budget in MiB (docs/POR.md, "Repair"). */
-    public static final String DECODE_BUDGET_PROPERTY = "coffer.por.decode-budget-mib";
-    /** The least and the most a decode's slices take by default, whatever the heap. */
-    static final long MIN_DECODE_BUDGET = 8L << 20;
-    static final long MAX_DECODE_BUDGET = 256L << 20;
-
-    /** A decode made ahead ({@link #prepareDecode}): the blocks, for the log state they were decoded in. */
-    private record Prepared(int[] rows, DecodeSpool spool, LogState state) {
-        int row(int index) {
-            return Arrays.binarySearch(rows, index);
-        }
-    }
-
     private S storage;
     private CodeParameters cParams;
     private CodeParameters hParams;
     private BatchedLog log;
-    private Prepared prepared;
+    private final PreparedDecode prepared = new PreparedDecode();
     /** A paced C rebuild's window, from an epoch's end to its switch point; null outside one. */
     private PacedWindow window;
     /** Whether a storage that keeps a window is used for one: off for benchmarks and tests of the one-shot rebuild. */
@@ -493,7 +480,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             spool.close();
             throw e;
         }
-        prepared = new Prepared(rows, spool, log.h().state());
+        prepared.keep(rows, spool, log.h().state());
     }
 
     /** Answered from the spool of {@link #prepareDecode} when it holds every index asked for; decoded now if not. */
@@ -501,13 +488,8 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     public List<ProvenBlock> decode(List<Integer> indices) {
         indices.forEach(this::checkIndex);
         checkDecodable();
-        int[][] u;
-        if (preparedFor(indices)) {
-            u = new int[indices.size()][];
-            for (int i = 0; i < u.length; i++) {
-                u[i] = prepared.spool().row(prepared.row(indices.get(i)));
-            }
-        } else {
+        int[][] u = prepared.rows(indices, log.h().state());
+        if (u == null) {
             u = recovery().recover(storage.cSlices(), layers(), indices.stream().mapToInt(Integer::intValue).toArray());
         }
         List<ProvenBlock> out = new ArrayList<>(indices.size());
@@ -519,22 +501,6 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         return out;
     }
 
-    /**
-     * The memory a decode's slices may take: {@value #DECODE_BUDGET_PROPERTY} MiB when set, else an eighth of the
-     * heap, at least 8 MiB and at most 256 MiB. A larger budget means wider slices: fewer passes over each level
-     * and longer reads.
-     */
-    public static long decodeBudgetBytes() {
-        Long mib = Long.getLong(DECODE_BUDGET_PROPERTY);
-        if (mib != null) {
-            if (mib < 1 || mib > 1L << 20) {
-                throw new IllegalArgumentException(DECODE_BUDGET_PROPERTY + " must be in [1, 1048576] MiB: " + mib);
-            }
-            return mib << 20;
-        }
-        return Math.max(MIN_DECODE_BUDGET, Math.min(MAX_DECODE_BUDGET, Runtime.getRuntime().maxMemory() / 8));
-    }
-
     /** H's layers over C: in a window the frozen H under the current one (the old C holds U at the epoch's end). */
     private List<SlicedRecovery.Layer> layers() {
         SlicedRecovery.Layer current = new SlicedRecovery.Layer(log.h().runs(), storage.hSlices());
@@ -542,7 +508,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     private SlicedRecovery recovery() {
-        return new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), decodeBudgetBytes());
+        return new SlicedRecovery(cParams, batchExponent(), storage.cVectors().width(), DecodeBudget.bytes());
     }
 
     private void checkDecodable() {
@@ -552,18 +518,6 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         }
     }
 
-    private boolean preparedFor(List<Integer> indices) {
-        if (prepared == null || !prepared.state().equals(log.h().state())) {
-            return false;
-        }
-        for (int index : indices) {
-            if (prepared.row(index) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Frees the spool of a prepared decode (a server closing); later decodes decode again. */
     public final void discardPreparedDecode() {
         dropPrepared();
@@ -571,11 +525,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     /** Frees the spool of a prepared decode: H or C is about to change, so it would no longer be current. */
     private void dropPrepared() {
-        if (prepared != null) {
-            Prepared old = prepared;
-            prepared = null;
-            old.spool().close();
-        }
+        prepared.drop();
     }
 
     @Override
