@@ -208,9 +208,13 @@ final class GrowKills {
     }
 
     private int count(String line) {
-        String log = target.gatewayLog();
+        return occurrences(target.gatewayLog(), line);
+    }
+
+    /** How many times {@code what} occurs in {@code text}. */
+    static int occurrences(String text, String what) {
         int n = 0;
-        for (int at = log.indexOf(line); at >= 0; at = log.indexOf(line, at + 1)) {
+        for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
             n++;
         }
         return n;

@@ -41,7 +41,8 @@ class PorServerS3ShrinkReleaseIT {
             Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
             List<String> store = server.attach();
             List<String> serve = new ArrayList<>(store);
-            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K), "--gc-grace", "1s", "--gc-interval", "0"));
+            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K)));
+            serve.addAll(PorShrinkScenario.GC_OPTIONS);
             PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir, work.resolve("por/parameters"),
                     1L << 20, 1L << 20);
 

@@ -5,6 +5,7 @@ import static io.coffer.gateway.release.PorShrinkScenario.INITIAL_K;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,8 +26,9 @@ class PorShrinkReleaseIT {
     @Test
     void aGrownEmbeddedStoreShrinksWhileADownloadReadsTheObjectItMovesAndAuditsPass() throws Exception {
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
-        List<String> serve = List.of("--por", "embedded", "--por-k", Integer.toString(INITIAL_K), "--por-block-size",
-                Integer.toString(BLOCK_BYTES), "--gc-grace", "1s", "--gc-interval", "0");
+        List<String> serve = new ArrayList<>(List.of("--por", "embedded", "--por-k", Integer.toString(INITIAL_K),
+                "--por-block-size", Integer.toString(BLOCK_BYTES)));
+        serve.addAll(PorShrinkScenario.GC_OPTIONS);
         List<String> store = List.of("--por", "embedded"); // the verbs open the store as it is
         PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir,
                 gatewayDir.resolve("data/por/server/parameters"), 4L << 20, 15L << 20);

@@ -23,13 +23,17 @@ import java.util.regex.Pattern;
 /**
  * A PoR store that grows and shrinks as an operator sees it, over whichever PoR server {@code serve} names: five
  * fillers and then the kept object (so that its packs lie high in U) put with aws-cli grow the store; the fillers are
- * deleted with aws-cli and gc passes on the admin port free their packs (the gateway runs with {@code --gc-grace 1s
- * --gc-interval 0}); {@code POST /admin/por/consolidate} moves the kept object's packs below the smaller capacity and
+ * deleted with aws-cli and gc passes on the admin port free their packs (the gateway runs with {@link #GC_OPTIONS}); {@code POST /admin/por/consolidate} moves the kept object's packs below the smaller capacity and
  * shrinks the store while aws-cli downloads the kept object back to back, each download exiting 0 and byte-exact; the
  * live audit passes and the server's parameters record the smaller k.
  */
 final class PorShrinkScenario {
     static final int INITIAL_K = 6;
+    /**
+     * gc only when asked, with a grace short enough for the test and long enough that a put on a loaded machine stays
+     * within three quarters of it (a 4 MiB put took over 750 ms at load 7: refused as too slow, 500, at 1s).
+     */
+    static final List<String> GC_OPTIONS = List.of("--gc-grace", "3s", "--gc-interval", "0");
     static final int BLOCK_BYTES = 16384;
     private static final int FILLERS = 5;
     /** Downloads at most, back to back while the consolidation runs (each of a few MiB). */
@@ -172,7 +176,7 @@ final class PorShrinkScenario {
     }
 
     /**
-     * gc passes on the admin port (gc-grace 1s) until the dead packs are gone, one retiring them and one after the
+     * gc passes on the admin port (gc-grace 3s) until the dead packs are gone, one retiring them and one after the
      * grace period deleting them, and {@code coffer_por_blocks_used} is at most {@code blocks}.
      */
     static void collect(URI admin, double blocks) throws Exception {
