@@ -68,8 +68,10 @@ public final class PorAddLatency {
                     wall[i] = w;
                     cpu[i] = c;
                 } else {
-                    System.out.printf("k = %d, %d-byte blocks, %s: the epoch's last write (add and C rebuild)"
-                            + " %.1f ms wall, %.1f ms CPU%n", k, blockBytes, label, w, c);
+                    // at once the epoch's last write also rebuilds C; paced it freezes H and opens the window
+                    System.out.printf("k = %d, %d-byte blocks, %s: the epoch's last write (add and %s)"
+                            + " %.1f ms wall, %.1f ms CPU%n", k, blockBytes, label,
+                            oneShot ? "C rebuild" : "freeze", w, c);
                 }
             }
             int worst = 0;
