@@ -4,7 +4,6 @@ import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -148,7 +147,9 @@ final class BlobGenerations {
 
     /**
      * After an H add: deletes the next share of the retired generation's objects; once they are all gone, a listing
-     * of its prefixes removes any a former capacity left, and the record says none is retired.
+     * of its prefixes removes any a former capacity left, and the record says none is retired. A bucket that fails a
+     * delete does not fail the write: nothing reads those objects again, so the rest is left, logged, to the next
+     * freeze or open ({@link #finishRetired}, which the record still asks for).
      */
     void afterAdd() {
         if (cParams == null) {
@@ -162,9 +163,10 @@ final class BlobGenerations {
                 cParams = null;
                 finishRetired();
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PoR storage: cannot delete the former generation " + retired + " from "
-                    + objects.describe(), e);
+        } catch (IOException | RuntimeException e) {
+            cParams = null;
+            LOG.warn("PoR server: deleting the former generation {} from {} failed; the rest is deleted at the next"
+                    + " freeze or open: {}", retired, objects.describe(), e.toString());
         }
     }
 

@@ -9,11 +9,14 @@ import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobStore;
+import io.coffer.sdk.blob.ForwardingBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -151,6 +154,38 @@ class ObjectStoragePacedWindowTest {
         server.haltAsKilled();
         assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
         try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, bucket, 0)) {
+            assertThat(names("c-")).isEmpty();
+            assertThat(names("h-")).isEmpty();
+            assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+            clients.assertResumes(reopened, expected, 1 << K);
+        }
+    }
+
+    @Test
+    void aBucketThatFailsTheFormerGenerationsDeletesFailsNoWriteAndTheNextOpenDeletesThem() throws IOException {
+        AtomicBoolean unavailable = new AtomicBoolean();
+        BlobStore failingDeletes = new ForwardingBlobStore(bucket) {
+            @Override
+            public void delete(String name) throws IOException {
+                if (unavailable.get()) {
+                    throw new IOException("the bucket is unavailable");
+                }
+                super.delete(name);
+            }
+        };
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, failingDeletes, 0)) {
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, (1 << K) + SWITCH); // the switch: generation 0 retired
+            assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
+            unavailable.set(true);
+            clients.writeRandom(client, expected, (1 << K) - SWITCH - 1); // every paced share fails, no write does
+            assertThat(server.storage().retiredObjectsLeft()).isZero(); // given up until the next freeze or open
+            assertThat(names("c-").size() + names("h-").size()).isPositive();
+            assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
+            clients.assertContent(client, expected);
+        }
+        unavailable.set(false);
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, failingDeletes, 0)) {
             assertThat(names("c-")).isEmpty();
             assertThat(names("h-")).isEmpty();
             assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
