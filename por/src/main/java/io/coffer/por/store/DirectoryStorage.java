@@ -479,9 +479,13 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     public void afterAdd() {
         if (generations != null) {
             generations.afterAdd();
-        } else if (++addsSinceShare < shareAdds) {
             return;
-        } else if ((addsSinceShare = 0) == 0 && window != null) {
+        }
+        if (++addsSinceShare < shareAdds) {
+            return;
+        }
+        addsSinceShare = 0;
+        if (window != null) {
             try {
                 window.nextC().force();
             } catch (IOException e) {

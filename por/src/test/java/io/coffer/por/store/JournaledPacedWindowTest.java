@@ -134,6 +134,24 @@ class JournaledPacedWindowTest {
     }
 
     @Test
+    void aRetiredFileThatCannotBeCutFailsNoWriteAndTheNextFreezeDeletesTheRest() throws IOException {
+        try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
+            PorClient client = clients.initialize(server);
+            clients.writeRandom(client, expected, (1 << K) + SWITCH);
+            List<Path> retired = PacedWindowFiles.retiredFiles(dir);
+            assertThat(retired).hasSizeGreaterThan(1);
+            Files.delete(retired.get(0)); // the first file the shares cut: the cut fails
+            clients.writeRandom(client, expected, (1 << K) - SWITCH - 1); // every share after it: no write fails
+            client.flush();
+            assertThat(PacedWindowFiles.retiredFiles(dir)).isNotEmpty(); // given up: left to the freeze
+            clients.assertContent(client, expected);
+            clients.writeRandom(client, expected, 1); // the epoch's end: the freeze deletes them
+            assertThat(named("co-")).isEmpty();
+            clients.assertContent(client, expected);
+        }
+    }
+
+    @Test
     void aCleanCloseInsideTheWindowReopensInIt() throws IOException {
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS)) {
             PorClient client = clients.initialize(server);
