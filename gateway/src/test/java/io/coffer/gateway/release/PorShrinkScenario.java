@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
 /**
  * A PoR store that grows and shrinks as an operator sees it, over whichever PoR server {@code serve} names: five
  * fillers and then the kept object (so that its packs lie high in U) put with aws-cli grow the store; the fillers are
- * deleted with aws-cli and gc passes on the admin port free their packs (the gateway runs with {@link #GC_OPTIONS}); {@code POST /admin/por/consolidate} moves the kept object's packs below the smaller capacity and
- * shrinks the store while aws-cli downloads the kept object back to back, each download exiting 0 and byte-exact; the
+ * deleted with aws-cli and gc passes on the admin port free their packs (the gateway runs with {@link #GC_OPTIONS});
+ * {@code POST /admin/por/consolidate} moves the kept object's packs below the smaller capacity and shrinks the store
+ * while aws-cli downloads the kept object back to back, each download exiting 0 and byte-exact; the
  * live audit passes and the server's parameters record the smaller k.
  */
 final class PorShrinkScenario {

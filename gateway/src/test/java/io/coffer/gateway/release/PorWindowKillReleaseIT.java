@@ -90,9 +90,9 @@ class PorWindowKillReleaseIT {
     /**
      * Puts with aws-cli through the target's gateway, overwriting {@link #KEYS} keys in turn, and kills the target
      * during puts: each kill at an instant sampled after aws-cli's own start (measured with a head-bucket; at most
-     * half of the last uncut put's time) over the rest of that put's time; the first {@link #WINDOW_KILLS} wait from there for the window record
-     * {@code window} (or pass to a later put). The put a kill cut is retried after the restart and must succeed then;
-     * the objects never overwritten and each key's last put read back byte-exact.
+     * half of the last uncut put's time) over the rest of that put's time; the first {@link #WINDOW_KILLS} wait from
+     * there for the window record {@code window} (or pass to a later put). The put a kill cut is retried after the
+     * restart and must succeed then; the objects never overwritten and each key's last put read back byte-exact.
      */
     private void putThroughKills(GrowKills.Target target, Path window) throws Exception {
         Random random = new Random(GrowKills.seed());
@@ -190,7 +190,8 @@ class PorWindowKillReleaseIT {
     void aConsolidationCutByKillsOfTheGatewayLosesNoObjectAndALaterOneShrinks() throws Exception {
         Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
         List<String> serve = concat(List.of("--por", "embedded", "--por-k", Integer.toString(WINDOW_K),
-                "--por-block-size", Integer.toString(BLOCK_BYTES)), PorShrinkScenario.GC_OPTIONS.toArray(String[]::new));
+                "--por-block-size", Integer.toString(BLOCK_BYTES)),
+                PorShrinkScenario.GC_OPTIONS.toArray(String[]::new));
         List<String> store = List.of("--por", "embedded");
         Path parametersFile = gatewayDir.resolve("data/por/server/parameters");
         Random random = new Random(GrowKills.seed());
