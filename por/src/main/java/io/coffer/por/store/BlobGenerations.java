@@ -74,8 +74,12 @@ final class BlobGenerations {
 
     /** H's key prefix in the bucket: the window's generation while a window record is there, else C's. */
     static String hPrefix(Path dir, BlobStore objects) throws IOException {
-        PacedWindowFiles.State window = PacedWindowFiles.read(dir);
-        return prefix(window != null ? window.epoch() : read(dir, objects).current());
+        return hPrefix(PacedWindowFiles.read(dir), read(dir, objects));
+    }
+
+    /** H's key prefix given the window record ({@code null}: none) and the record of generations. */
+    static String hPrefix(PacedWindowFiles.State window, BlobGenerations generations) {
+        return prefix(window != null ? window.epoch() : generations.current());
     }
 
     /** C's generation, and the frozen H's in a window. */

@@ -171,8 +171,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
 
     /** H's name: "h", under the window's generation while a window record is there (BlobGenerations). */
     private static String hPrefix(PacedWindowFiles.State window, BlobGenerations generations) {
-        return generations == null ? "h"
-                : BlobGenerations.prefix(window != null ? window.epoch() : generations.current()) + "h";
+        return generations == null ? "h" : BlobGenerations.hPrefix(window, generations) + "h";
     }
 
     private static String cPrefix(BlobGenerations generations) {
