@@ -117,13 +117,19 @@ final class BlobGenerations {
         if (retired < 0) {
             return;
         }
-        long deleted = 0;
-        for (String p : RETIRED_PREFIXES) {
-            deleted += deleteListed(prefix(retired) + p);
-        }
+        long deleted = deleteGeneration(retired);
         LOG.info("PoR server: deleted {} objects of the former generation {} from {}", deleted, retired,
                 objects.describe());
         write(current, -1);
+    }
+
+    /** Deletes every H and C object under generation {@code g}'s prefix, listed; returns how many. */
+    long deleteGeneration(long g) throws IOException {
+        long deleted = 0;
+        for (String p : RETIRED_PREFIXES) {
+            deleted += deleteListed(prefix(g) + p);
+        }
+        return deleted;
     }
 
     /**

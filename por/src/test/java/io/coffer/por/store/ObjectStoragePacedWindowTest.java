@@ -192,6 +192,34 @@ class ObjectStoragePacedWindowTest {
         }
     }
 
+    @Test
+    void aWindowRecordOfAnEpochTheJournalHasLeftIsDroppedAtOpenWithCKeptInItsGeneration() throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
+        clients.writeRandom(clients.initialize(server), expected, 3 * (1 << K) - 1); // epoch 3, its window switched
+        assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(3);
+        assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+        server.haltAsKilled();
+        // the record of epoch 2's window and that window's objects, as if its end had left them (no step does)
+        PacedWindowFiles.write(dir, 2, PacedWindowFiles.OPEN);
+        Files.write(dir.resolve(PacedWindowFiles.COPIES), new byte[0]);
+        byte[] stale = new byte[BLOCK];
+        clients.nextBytes(stale);
+        for (String name : List.of("g2/h-0-x/0", "g2/c-" + (K + 1) + "-x/0", "g2/c-" + (K + 1) + "-y/3")) {
+            bucket.put(name, BlobContent.of(stale));
+        }
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, bucket, 0)) {
+            assertThat(reopened.state()).isEqualTo(new LogState(K, (1 << K) - 1, 3));
+            assertThat(reopened.storage().windowEpoch()).isEqualTo(-1);
+            assertThat(Files.exists(dir.resolve(PacedWindowFiles.RECORD))).isFalse();
+            assertThat(Files.exists(dir.resolve(PacedWindowFiles.COPIES))).isFalse();
+            assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(3); // C where it was rebuilt
+            assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+            assertThat(names("g2/")).isEmpty();
+            assertThat(names("g3/c-" + (K + 1) + "-")).hasSize(2 << K);
+            clients.assertResumes(reopened, expected, 1 << K); // audits, and a further epoch with its window
+        }
+    }
+
     /** As in files; then C is in generation 2, generation 0's objects gone. */
     private void assertReopensInTheWindowAndGoesOn(int adds) throws IOException {
         PacedWindowSteps.assertReopensInTheWindowAndGoesOn(() -> JournaledPorServer.open(dir, null, bucket, 0),
