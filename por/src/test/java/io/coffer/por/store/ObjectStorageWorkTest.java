@@ -37,20 +37,14 @@ class ObjectStorageWorkTest {
     void noWriteOfThreeEpochsTouchesMoreThanOrderKObjectsOfTheBucketAtKSevenAndNine() throws IOException {
         for (int k = 7; k <= 9; k += 2) {
             Counting bucket = new Counting(new MemoryBlobStore("bucket"));
-            Path at = dir.resolve("k" + k);
-            JournaledClients clients = new JournaledClients(k, BLOCK, 2);
-            try (JournaledPorServer server = JournaledPorServer.open(at, new ServerParameters(k, 0, BLOCK), bucket,
-                    0)) {
-                PorClient client = clients.initialize(server);
-                client.flush();
-                byte[][] expected = new byte[1 << k][];
+            try (Run run = new Run(k, bucket, 2)) {
+                JournaledPorServer server = run.server;
                 long worst = 0;
                 long endOfEpoch = 0;
                 int windows = 0;
                 for (int write = 0; write < 3 << k; write++) {
                     bucket.requests = 0;
-                    clients.writeRandom(client, expected, 1);
-                    client.flush();
+                    run.writeOne();
                     if (server.storage().windowEpoch() == server.state().epoch() && server.state().t() == 0) {
                         endOfEpoch = Math.max(endOfEpoch, bucket.requests);
                         windows++;
@@ -70,7 +64,6 @@ class ObjectStorageWorkTest {
                 // the write that ends an epoch: its own add, no more (a rebuild at once reads n blocks, writes 2n)
                 assertThat(endOfEpoch).as("the epoch's end at k = %d", k).isLessThanOrEqualTo(bound)
                         .isLessThan(1L << k);
-                clients.assertContent(client, expected);
             }
         }
     }
@@ -81,13 +74,9 @@ class ObjectStorageWorkTest {
         for (int k = 7; k <= 9; k += 2) {
             MemoryBlobStore plain = new MemoryBlobStore("bucket");
             Counting bucket = new Counting(plain);
-            Path at = dir.resolve("k" + k);
-            JournaledClients clients = new JournaledClients(k, BLOCK, 0);
-            try (JournaledPorServer server = JournaledPorServer.open(at, new ServerParameters(k, 0, BLOCK), bucket,
-                    0)) {
-                PorClient client = clients.initialize(server);
-                client.flush();
-                byte[][] expected = new byte[1 << k][];
+            try (Run run = new Run(k, bucket, 0)) {
+                JournaledPorServer server = run.server;
+                Path at = run.at;
                 long share = deleteShare(k);
                 long listsPerWrite = listingsPerWrite(k);
                 int switches = 0;
@@ -99,8 +88,7 @@ class ObjectStorageWorkTest {
                     long formerObjects = objects(plain, former + "h-") + objects(plain, former + "c-");
                     bucket.deletes = 0;
                     bucket.lists = 0;
-                    clients.writeRandom(client, expected, 1);
-                    client.flush();
+                    run.writeOne();
                     if (inWindow && server.storage().windowEpoch() < 0) { // this write switched
                         switches++;
                         held = formerObjects;
@@ -123,7 +111,6 @@ class ObjectStorageWorkTest {
                 assertThat(bucket.missingDeletes).as("deletes of objects that are not there").isZero();
                 System.out.printf("k = %d: the former generation held %d of %d possible objects; at most %d deletes"
                         + " and %d listings per write%n", k, held, possibleObjects(k), share, listsPerWrite);
-                clients.assertContent(client, expected);
             }
         }
     }
@@ -146,6 +133,37 @@ class ObjectStorageWorkTest {
 
     private static long objects(BlobStore bucket, String prefix) throws IOException {
         return bucket.list(prefix).toList().size();
+    }
+
+    /** A server at 2^k blocks (b = 0) over a bucket and its client, written a block at a time. */
+    private final class Run implements AutoCloseable {
+        final Path at;
+        final JournaledPorServer server;
+        private final JournaledClients clients;
+        private final PorClient client;
+        private final byte[][] expected;
+
+        Run(int k, BlobStore bucket, int audits) throws IOException {
+            at = dir.resolve("k" + k);
+            clients = new JournaledClients(k, BLOCK, audits);
+            server = JournaledPorServer.open(at, new ServerParameters(k, 0, BLOCK), bucket, 0);
+            client = clients.initialize(server);
+            client.flush();
+            expected = new byte[1 << k][];
+        }
+
+        void writeOne() {
+            clients.writeRandom(client, expected, 1);
+            client.flush();
+        }
+
+        /** Every block read back (and audited, if asked for), then the server closed. */
+        @Override
+        public void close() throws IOException {
+            try (JournaledPorServer s = server) {
+                clients.assertContent(client, expected);
+            }
+        }
     }
 
     /** Counts every request made of the bucket. */
