@@ -9,6 +9,7 @@ import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.ForwardingBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The paced C rebuild with U, C and H in a bucket (the sdk's {@link MemoryBlobStore}, as {@code coffer por-server
@@ -160,16 +163,27 @@ class ObjectStoragePacedWindowTest {
         }
     }
 
-    @Test
-    void aBucketThatFailsTheFormerGenerationsDeletesFailsNoWriteAndTheNextOpenDeletesThem() throws IOException {
+    /** With {@code listings}, the bucket fails the listings that find the former generation's objects, else deletes. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aBucketThatFailsTheFormerGenerationsDeletesFailsNoWriteAndTheNextOpenDeletesThem(boolean listings)
+            throws IOException {
         AtomicBoolean unavailable = new AtomicBoolean();
         BlobStore failingDeletes = new ForwardingBlobStore(bucket) {
             @Override
             public void delete(String name) throws IOException {
-                if (unavailable.get()) {
+                if (unavailable.get() && !listings) {
                     throw new IOException("the bucket is unavailable");
                 }
                 super.delete(name);
+            }
+
+            @Override
+            public BlobListing list(String prefix) throws IOException {
+                if (unavailable.get() && listings) {
+                    throw new IOException("the bucket is unavailable");
+                }
+                return super.list(prefix);
             }
         };
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, failingDeletes, 0)) {
