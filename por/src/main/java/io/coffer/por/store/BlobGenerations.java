@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * {@code generations} in the server's directory names g, C's generation (the switch moves it to w), and r, a former
  * generation whose objects are being deleted (-1: none). H's generation is the window's epoch while a window record
  * exists ({@link PacedWindowFiles}), else g. Generation 0 is the empty prefix: a store from before generations keeps
- * its names. The former generation's objects are deleted a share per H add after the switch (the switch is at most half
- * an epoch in, so the share finishes them before the next freeze), and at open whatever a crash left.
+ * its names. The former generation's objects, as a listing finds them, are deleted a share per H add after the switch
+ * (the switch is at most half an epoch in, so the share finishes them before the next freeze), and at open whatever a
+ * crash left.
  */
 final class BlobGenerations {
     private static final Logger LOG = LoggerFactory.getLogger(BlobGenerations.class);
@@ -34,12 +36,17 @@ final class BlobGenerations {
     private final BlobStore objects;
     private long current;
     private long retired;
-    /** The paced deletes of the retired generation: its capacity (null: none paced), how many, the next, a share. */
-    private CodeParameters cParams;
-    private CodeParameters hParams;
-    private long total;
-    private long cursor;
+    /** The prefixes of a generation's objects under its own: H's, then C's (U's are never under one). */
+    private static final List<String> RETIRED_PREFIXES = List.of("h-", "c-");
+    /**
+     * The paced deletes of the retired generation: whether under way, the share per add, the prefix being listed, a
+     * page of its names not deleted yet, and whether that page holds the prefix's last names.
+     */
+    private boolean paced;
     private long perAdd;
+    private int prefixAt;
+    private final ArrayDeque<String> page = new ArrayDeque<>();
+    private boolean listedAll;
 
     private BlobGenerations(Path dir, BlobStore objects, long current, long retired) {
         this.dir = dir;
@@ -110,10 +117,19 @@ final class BlobGenerations {
         if (retired < 0) {
             return;
         }
-        long deleted = deleteListed(prefix(retired) + "h-") + deleteListed(prefix(retired) + "c-");
+        long deleted = deleteGeneration(retired);
         LOG.info("PoR server: deleted {} objects of the former generation {} from {}", deleted, retired,
                 objects.describe());
         write(current, -1);
+    }
+
+    /** Deletes every H and C object under generation {@code g}'s prefix, listed; returns how many. */
+    long deleteGeneration(long g) throws IOException {
+        long deleted = 0;
+        for (String p : RETIRED_PREFIXES) {
+            deleted += deleteListed(prefix(g) + p);
+        }
+        return deleted;
     }
 
     /**
@@ -130,70 +146,83 @@ final class BlobGenerations {
     }
 
     /**
-     * Starts deleting the retired generation a share per H add: its C at {@code c} and H of {@code h} with
-     * {@link DeamortizedLog#SLOTS} run slots a level, over {@code adds} adds (the half epoch at least that follows
-     * a switch). Only a cursor over the names is held: memory independent of n.
+     * Starts deleting the retired generation a share per H add over the {@code adds} adds (the half epoch at least)
+     * that follow a switch, C at {@code c} and H of {@code h} with {@link DeamortizedLog#SLOTS} run slots a level.
+     * The objects are found by listing the generation's {@code h-} and {@code c-} prefixes a page at a time, so only
+     * objects that exist are deleted (H's slots the schedule never wrote, and names a former capacity or a store from
+     * before generations left, are all taken as they are). The share is the names the capacity can have over one add
+     * less than {@code adds}: every add but the last deletes a full share, and the one after the last may list once
+     * more, so they are gone by the next freeze. Memory: one page of names, independent of n.
      */
     void paceRetired(CodeParameters c, CodeParameters h, long adds) {
         if (retired < 0) {
             return;
         }
-        cParams = c;
-        hParams = h;
-        long hVectors = 0;
+        paced = true;
+        prefixAt = 0;
+        page.clear();
+        listedAll = false;
+        perAdd = sharePerAdd(c, h, adds);
+    }
+
+    /** The paced deletes' share per add: the most objects a generation of C at c and H of h holds, over adds - 1. */
+    static long sharePerAdd(CodeParameters c, CodeParameters h, long adds) {
+        long names = 2L * c.n();
         for (int level = 0; level <= h.k(); level++) {
-            hVectors += h.partSize(level, DeamortizedLog.SLOTS);
+            names += 2L * h.partSize(level, DeamortizedLog.SLOTS);
         }
-        total = 2 * (c.n() + hVectors);
-        cursor = 0;
-        perAdd = Math.max(1, (total + adds - 1) / Math.max(1, adds));
+        long over = Math.max(1, adds - 1);
+        return Math.max(1, (names + over - 1) / over);
     }
 
     /**
-     * After an H add: deletes the next share of the retired generation's objects; once they are all gone, a listing
-     * of its prefixes removes any a former capacity left, and the record says none is retired. A bucket that fails a
-     * delete does not fail the write: nothing reads those objects again, so the rest is left, logged, to the next
-     * freeze or open ({@link #finishRetired}, which the record still asks for).
+     * After an H add: deletes the next share of the retired generation's objects, listing a page of names when the
+     * last is used up (at most ceil(share / page) + 2 listings an add: one per full page, one per prefix that ends);
+     * once both prefixes list empty the record says none is retired. A bucket that fails a listing or a delete does not
+     * fail the write: nothing reads those objects again, so the rest is left, logged, to the next freeze or open
+     * ({@link #finishRetired}, which the record still asks for).
      */
     void afterAdd() {
-        if (cParams == null) {
+        if (!paced) {
             return;
         }
         try {
-            for (long end = Math.min(total, cursor + perAdd); cursor < end; cursor++) {
-                objects.delete(name(cursor));
+            for (long deleted = 0; deleted < perAdd && nextPage(); deleted++) {
+                objects.delete(page.poll());
             }
-            if (cursor == total) {
-                cParams = null;
-                finishRetired();
+            if (page.isEmpty() && listedAll && prefixAt == RETIRED_PREFIXES.size() - 1) {
+                paced = false;
+                write(current, -1);
             }
         } catch (IOException | RuntimeException e) {
-            cParams = null;
+            paced = false;
+            page.clear();
             LOG.warn("PoR server: deleting the former generation {} from {} failed; the rest is deleted at the next"
                     + " freeze or open: {}", retired, objects.describe(), e.toString());
         }
     }
 
-    /** The retired generation's objects left to the paced share (for tests), or 0. */
-    long pendingDeletes() {
-        return cParams == null ? 0 : total - cursor;
+    /**
+     * Whether a name is left in the page, listing the next page of the prefix (or the next prefix) once it is used
+     * up; false: both prefixes listed to their ends and every name deleted.
+     */
+    private boolean nextPage() throws IOException {
+        while (page.isEmpty()) {
+            if (listedAll) {
+                if (prefixAt == RETIRED_PREFIXES.size() - 1) {
+                    return false;
+                }
+                prefixAt++;
+            }
+            page.addAll(StoreShrink.firstNames(objects, prefix(retired) + RETIRED_PREFIXES.get(prefixAt)));
+            listedAll = page.size() < StoreShrink.PAGE; // a retired generation gains no object: the prefix's rest
+        }
+        return true;
     }
 
-    /** The name of the {@code i}th object of the retired generation: C's part X, Y, then H's levels' X, Y. */
-    private String name(long i) {
-        String p = prefix(retired);
-        int n = cParams.n();
-        if (i < 2L * n) {
-            return p + "c-" + cParams.cLevel() + "-" + (i < n ? "x/" + i : "y/" + (i - n));
-        }
-        long at = i - 2L * n;
-        for (int level = 0; ; level++) {
-            long size = hParams.partSize(level, DeamortizedLog.SLOTS);
-            if (at < 2 * size) {
-                return p + "h-" + level + "-" + (at < size ? "x/" + at : "y/" + (at - size));
-            }
-            at -= 2 * size;
-        }
+    /** Whether the retired generation's deletes are being paced (for tests). */
+    boolean pacing() {
+        return paced;
     }
 
     private long deleteListed(String prefix) throws IOException {
@@ -216,7 +245,8 @@ final class BlobGenerations {
         current = c;
         retired = r;
         if (r < 0) {
-            cParams = null;
+            paced = false;
+            page.clear();
         }
     }
 }

@@ -495,9 +495,9 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         }
     }
 
-    /** A former generation's objects the paced deletes have left (0 with files), for tests. */
-    long retiredObjectsLeft() {
-        return generations == null ? 0 : generations.pendingDeletes();
+    /** Whether a former generation's objects are being deleted a share per add (never with files), for tests. */
+    boolean retiredDeletesPaced() {
+        return generations != null && generations.pacing();
     }
 
     /**

@@ -203,7 +203,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      * Finishes a paced window's freeze or switch that a crash interrupted (PacedWindowFiles). A window that the
      * freeze opened at the epoch after the checkpoint's: every call before the freeze was applied and forced, so the
      * journal's calls are moot and the checkpoint moves to the window's epoch (as the freeze's own call would have
-     * moved it). A window of another epoch is a former one's (a resize ended it): dropped.
+     * moved it). A window of another epoch (no step leaves one: PacedWindowFiles.dropStale) is dropped, C's
+     * generation kept.
      */
     private static JournalCheckpoint afterFreeze(Path dir, SegmentedJournal journal, JournalCheckpoint checkpoint,
             List<ServerJournal.Entry> entries, int k, BlobGenerations generations) throws IOException {
@@ -212,7 +213,9 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             return checkpoint;
         }
         if (window.epoch() != checkpoint.epoch() + 1) {
-            PacedWindowFiles.drop(dir, generations);
+            LOG.warn("PoR server in {}: the record of a paced C rebuild's window of epoch {} outlived it (the journal"
+                    + " is at epoch {}): dropped, C kept", dir, window.epoch(), checkpoint.epoch());
+            PacedWindowFiles.dropStale(dir, generations, window.epoch());
             return checkpoint;
         }
         long next = journal.currentSegment() + 1;

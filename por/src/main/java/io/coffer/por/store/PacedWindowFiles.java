@@ -217,6 +217,21 @@ final class PacedWindowFiles implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends, at open, a window of {@code epoch}, an epoch the journal's checkpoint is neither at nor one before. No step
+     * leaves one: a resync and a resize end their window (the record deleted and the directory forced) before the
+     * checkpoint leaves its epoch, and a freeze's record is of the checkpoint's epoch or the next. Unlike
+     * {@link #drop}, no C rebuild follows, so C keeps the generation that {@code generations} names; the window's own
+     * objects (its fresh H and next C, under its generation) are deleted first when that is not C's, then the record
+     * and the window's files.
+     */
+    static void dropStale(Path dir, BlobGenerations generations, long epoch) throws IOException {
+        if (generations != null && generations.current() != epoch) {
+            generations.deleteGeneration(epoch);
+        }
+        deleteRecord(dir, false);
+    }
+
     private static void deleteRecord(Path dir, boolean keepRetired) throws IOException {
         Files.deleteIfExists(dir.resolve(RECORD));
         Durable.forceDirectory(dir);

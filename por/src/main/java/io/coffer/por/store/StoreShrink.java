@@ -24,6 +24,9 @@ import java.util.List;
  * checksums' files) and the code files of every other capacity. The client checked that every cut block was empty.
  */
 final class StoreShrink {
+    /** Names listed at a time: one page of an S3 listing (one request). */
+    static final int PAGE = 1000;
+
     private StoreShrink() {
     }
 
@@ -98,12 +101,12 @@ final class StoreShrink {
         }
     }
 
-    /** Up to 1,000 names under {@code prefix}: a listing is not read while its objects are deleted. */
+    /** Up to {@link #PAGE} names under {@code prefix}: a listing is not read while its objects are deleted. */
     static List<String> firstNames(BlobStore objects, String prefix) throws IOException {
         List<String> names = new ArrayList<>();
         try (BlobListing listing = objects.list(prefix)) {
             Iterator<BlobInfo> it = listing.iterator();
-            while (names.size() < 1000 && it.hasNext()) {
+            while (names.size() < PAGE && it.hasNext()) {
                 names.add(it.next().name());
             }
         } catch (UncheckedIOException e) {

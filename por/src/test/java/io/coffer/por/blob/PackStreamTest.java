@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,9 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stream of a pack ({@link PorBlobStore#get}, read a part of {@link PackStream#PART} at a time) that a consolidation
@@ -34,23 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * by a put, or deleted, fails rather than mix versions, also after a move. A ranged read's block that fails its check
  * is read again where the pack is now.
  */
-class PackStreamTest {
+class PackStreamTest extends WithPorStore {
     private static final int BLOCK = 16384;
     private static final int INITIAL_K = 6;
     /** Three and a half parts: a stream of it fetches four times. */
     private static final int BIG = 3 * PackStream.PART + PackStream.PART / 2;
-
-    @TempDir
-    Path dir;
-
-    private PorStoreFixture f;
-
-    @AfterEach
-    void close() throws IOException {
-        if (f != null) {
-            f.close();
-        }
-    }
 
     /**
      * Fillers first, then {@code p/big} (so its blocks lie high in U), and {@code p/low} among the fillers; the

@@ -9,11 +9,8 @@ import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,20 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * of the indices used are deleted or below the floor. A crash (the process gone: the store dropped, its database and
  * the server kept) at any write of the moves or at the shrink loses no pack, and the next pass completes.
  */
-class PorBlobStoreConsolidateTest {
+class PorBlobStoreConsolidateTest extends WithPorStore {
     private static final int BLOCK = 4096;
-
-    @TempDir
-    Path dir;
-
-    private PorStoreFixture f;
-
-    @AfterEach
-    void close() throws IOException {
-        if (f != null) {
-            f.close();
-        }
-    }
 
     /** Grown from 16 to 64 blocks by 14 packs of 4 blocks; all but three deleted, two of them high in U. */
     private void grownThenMostlyDeleted(int b) throws IOException {

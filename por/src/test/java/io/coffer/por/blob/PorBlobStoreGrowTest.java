@@ -8,12 +8,9 @@ import io.coffer.por.client.PorClient;
 import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The pack store grows (appendix A.3) when a pack needs more blocks than are free, instead of failing: every pack
@@ -21,20 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (the map rebuilt from U at the new capacity), a crash between the server's grow and the commit of the state is
  * resynchronised at the next open, and a grow the server refuses fails the put and changes nothing.
  */
-class PorBlobStoreGrowTest {
+class PorBlobStoreGrowTest extends WithPorStore {
     private static final int BLOCK = 4096;
-
-    @TempDir
-    Path dir;
-
-    private PorStoreFixture f;
-
-    @AfterEach
-    void close() throws IOException {
-        if (f != null) {
-            f.close();
-        }
-    }
 
     @Test
     void aStoreOutOfBlocksGrowsAndEveryPackReadsBackAlsoAfterReopeningAndFromTheBackupAlone() throws IOException {

@@ -8,12 +8,9 @@ import io.coffer.sdk.meta.BlockMapStore.Entry;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A put that replaces a pack, killed after its map switch and before the old copy's first block (its header) is
@@ -22,20 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * replacing pack's time later than the replaced one's in every case, {@code PackVersionsTest} shows it with times
  * ahead of the clock), and every pack reads back.
  */
-class PorBlobStoreReplaceTest {
+class PorBlobStoreReplaceTest extends WithPorStore {
     private static final int BLOCK = 4096;
-
-    @TempDir
-    Path dir;
-
-    private PorStoreFixture f;
-
-    @AfterEach
-    void close() throws IOException {
-        if (f != null) {
-            f.close();
-        }
-    }
 
     @Test
     void aReplacingPutKilledBeforeTheOldCopyIsZeroedRebuildsToTheNewVersion() throws IOException {

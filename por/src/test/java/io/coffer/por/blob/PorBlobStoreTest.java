@@ -18,28 +18,14 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The PoR pack store: packs in U, damage found and repaired, audits, the map rebuilt from U, a full store (one that
  * grows: {@link PorBlobStoreGrowTest}).
  */
-class PorBlobStoreTest {
+class PorBlobStoreTest extends WithPorStore {
     private static final int BLOCK = 4096;
-
-    @TempDir
-    java.nio.file.Path dir;
-
-    private PorStoreFixture f;
-
-    @AfterEach
-    void close() throws IOException {
-        if (f != null) {
-            f.close();
-        }
-    }
 
     private static byte[] random(int length, long seed) {
         byte[] out = new byte[length];

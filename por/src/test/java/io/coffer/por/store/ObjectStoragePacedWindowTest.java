@@ -9,6 +9,7 @@ import io.coffer.por.net.MessageType;
 import io.coffer.por.net.ServerParameters;
 import io.coffer.sdk.blob.BlobContent;
 import io.coffer.sdk.blob.BlobInfo;
+import io.coffer.sdk.blob.BlobListing;
 import io.coffer.sdk.blob.BlobStore;
 import io.coffer.sdk.blob.ForwardingBlobStore;
 import io.coffer.sdk.blob.MemoryBlobStore;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The paced C rebuild with U, C and H in a bucket (the sdk's {@link MemoryBlobStore}, as {@code coffer por-server
@@ -148,8 +151,7 @@ class ObjectStoragePacedWindowTest {
     void theFormerGenerationsDeletesCutByAKillAreFinishedAtOpen() throws IOException {
         JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
         clients.writeRandom(clients.initialize(server), expected, (1 << K) + SWITCH + 1);
-        long left = server.storage().retiredObjectsLeft();
-        assertThat(left).isPositive(); // one share deleted, the rest paced over the epoch
+        assertThat(server.storage().retiredDeletesPaced()).isTrue(); // one share deleted, the rest paced over the epoch
         assertThat(names("c-").size() + names("h-").size()).isPositive();
         server.haltAsKilled();
         assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
@@ -161,16 +163,27 @@ class ObjectStoragePacedWindowTest {
         }
     }
 
-    @Test
-    void aBucketThatFailsTheFormerGenerationsDeletesFailsNoWriteAndTheNextOpenDeletesThem() throws IOException {
+    /** With {@code listings}, the bucket fails the listings that find the former generation's objects, else deletes. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aBucketThatFailsTheFormerGenerationsDeletesFailsNoWriteAndTheNextOpenDeletesThem(boolean listings)
+            throws IOException {
         AtomicBoolean unavailable = new AtomicBoolean();
         BlobStore failingDeletes = new ForwardingBlobStore(bucket) {
             @Override
             public void delete(String name) throws IOException {
-                if (unavailable.get()) {
+                if (unavailable.get() && !listings) {
                     throw new IOException("the bucket is unavailable");
                 }
                 super.delete(name);
+            }
+
+            @Override
+            public BlobListing list(String prefix) throws IOException {
+                if (unavailable.get() && listings) {
+                    throw new IOException("the bucket is unavailable");
+                }
+                return super.list(prefix);
             }
         };
         try (JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, failingDeletes, 0)) {
@@ -179,7 +192,7 @@ class ObjectStoragePacedWindowTest {
             assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
             unavailable.set(true);
             clients.writeRandom(client, expected, (1 << K) - SWITCH - 1); // every paced share fails, no write does
-            assertThat(server.storage().retiredObjectsLeft()).isZero(); // given up until the next freeze or open
+            assertThat(server.storage().retiredDeletesPaced()).isFalse(); // given up to the next freeze or open
             assertThat(names("c-").size() + names("h-").size()).isPositive();
             assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
             clients.assertContent(client, expected);
@@ -190,6 +203,34 @@ class ObjectStoragePacedWindowTest {
             assertThat(names("h-")).isEmpty();
             assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
             clients.assertResumes(reopened, expected, 1 << K);
+        }
+    }
+
+    @Test
+    void aWindowRecordOfAnEpochTheJournalHasLeftIsDroppedAtOpenWithCKeptInItsGeneration() throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
+        clients.writeRandom(clients.initialize(server), expected, 3 * (1 << K) - 1); // epoch 3, its window switched
+        assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(3);
+        assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+        server.haltAsKilled();
+        // the record of epoch 2's window and that window's objects, as if its end had left them (no step does)
+        PacedWindowFiles.write(dir, 2, PacedWindowFiles.OPEN);
+        Files.write(dir.resolve(PacedWindowFiles.COPIES), new byte[0]);
+        byte[] stale = new byte[BLOCK];
+        clients.nextBytes(stale);
+        for (String name : List.of("g2/h-0-x/0", "g2/c-" + (K + 1) + "-x/0", "g2/c-" + (K + 1) + "-y/3")) {
+            bucket.put(name, BlobContent.of(stale));
+        }
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, bucket, 0)) {
+            assertThat(reopened.state()).isEqualTo(new LogState(K, (1 << K) - 1, 3));
+            assertThat(reopened.storage().windowEpoch()).isEqualTo(-1);
+            assertThat(Files.exists(dir.resolve(PacedWindowFiles.RECORD))).isFalse();
+            assertThat(Files.exists(dir.resolve(PacedWindowFiles.COPIES))).isFalse();
+            assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(3); // C where it was rebuilt
+            assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+            assertThat(names("g2/")).isEmpty();
+            assertThat(names("g3/c-" + (K + 1) + "-")).hasSize(2 << K);
+            clients.assertResumes(reopened, expected, 1 << K); // audits, and a further epoch with its window
         }
     }
 
