@@ -77,7 +77,7 @@ def main():
                 cat[name] += n
                 break
         else:
-            cat["other:" + stack.split(";")[-1].split("(")[0][-60:]] += n
+            cat["other:" + leaf[-60:]] += n
     print(f"total samples {total}, {total * interval / units:.3f} ms of CPU per unit")
     for name, n in cat.most_common(40):
         print(f"{n:6d} {n * interval / units:.3f} ms/unit {100 * n / total:5.1f} %  {name}")
@@ -87,7 +87,7 @@ def main():
             print(f"{n:6d} {n * interval / units:.3f} ms/unit {100 * n / total:5.1f} %  {name}")
     if leaves_shown:
         print(f"stacks in the kernel: {in_kernel * interval / units:.3f} ms/unit {100 * in_kernel / total:5.1f} %")
-        print(f"costliest leaf frames:")
+        print("costliest leaf frames:")
         for name, n in leaves.most_common(leaves_shown):
             print(f"{n:6d} {n * interval / units:.3f} ms/unit {100 * n / total:5.1f} %  {name}")
 
