@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.coffer.gateway.release.LaunchedProcess;
 import io.coffer.gateway.release.StockClients;
 import io.coffer.sdk.testing.S3ServerFixture;
 import java.io.ByteArrayOutputStream;
@@ -19,12 +20,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -45,7 +48,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The container image that {@code docker/build-image.py} writes without a Docker daemon: a docker-archive whose config
  * runs the gateway as an unprivileged user with a health check, whose layers hold exactly what that config names; and,
- * where this test may {@code chroot} (it runs as root), the image's own root file system runs {@code coffer serve} as
+ * where this test may {@code chroot} (it runs as root; /proc and a minimal /dev mounted, as a container runtime
+ * would), the image's own root file system runs {@code coffer serve} as
  * user 10001, passes the image's HEALTHCHECK command, fails it once stopped, and stores and returns an object for the
  * AWS SDK; on an S3 backend, serves aws-cli and boto3 (the release stage's smoke test); runs compose's
  * keyserver-init without a shell; and starts its JVM with the gateway's G1 options, which a user's
@@ -288,13 +292,18 @@ class ContainerImageIT {
         assertThat(Files.getAttribute(ca, "unix:uid")).isEqualTo(10001);
     }
 
-    /** The image's layers unpacked once for every test, with /proc mounted; assumes root (chroot needs it). */
+    /**
+     * The image's layers unpacked once for every test, with /proc mounted and a /dev of its own as a container runtime
+     * gives one (a tmpfs with null, zero, full, random and urandom: without the last two each JVM's SecureRandom seeds
+     * itself from thread timings, about 8 s, and the native crypto provider refuses to load); assumes root (chroot
+     * needs it).
+     */
     private static synchronized Path mountedRootFileSystem() throws Exception {
         assumeThat(isRoot()).as("chroot needs root").isTrue();
         Path rootfs = TARGET.resolve("image-rootfs");
         if (!rootfsMounted) {
-            // a run that was killed may have left /proc mounted there
-            unmountProc(rootfs);
+            // a run that was killed may have left /proc and /dev mounted there
+            unmountProcAndDev(rootfs);
             deleteTree(rootfs);
             Files.createDirectories(rootfs);
             for (Path layer : layers) {
@@ -303,7 +312,19 @@ class ContainerImageIT {
             Process mount = new ProcessBuilder("mount", "-t", "proc", "proc", rootfs.resolve("proc").toString())
                     .redirectErrorStream(true).start();
             assumeThat(mount.waitFor()).as("mounting /proc in the root file system").isZero();
+            Path dev = rootfs.resolve("dev");
+            Process tmpfs = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "mode=755", "tmpfs", dev.toString())
+                    .redirectErrorStream(true).start();
+            int devMounted = tmpfs.waitFor();
+            if (devMounted != 0) {
+                unmountProcAndDev(rootfs);
+            }
+            assumeThat(devMounted).as("mounting a tmpfs on /dev in the root file system").isZero();
             rootfsMounted = true;
+            for (Map.Entry<String, String> node : Map.of("null", "3", "zero", "5", "full", "7", "random", "8",
+                    "urandom", "9").entrySet()) {
+                run(List.of("mknod", "-m", "666", dev.resolve(node.getKey()).toString(), "c", "1", node.getValue()));
+            }
         }
         return rootfs;
     }
@@ -311,19 +332,23 @@ class ContainerImageIT {
     @AfterAll
     static void unmountRootFileSystem() throws Exception {
         if (rootfsMounted) {
-            unmountProc(TARGET.resolve("image-rootfs"));
+            unmountProcAndDev(TARGET.resolve("image-rootfs"));
             rootfsMounted = false;
         }
     }
 
-    private static void unmountProc(Path rootfs) throws IOException, InterruptedException {
-        new ProcessBuilder("umount", rootfs.resolve("proc").toString()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    private static void unmountProcAndDev(Path rootfs) throws IOException, InterruptedException {
+        for (String mountpoint : List.of("proc", "dev")) {
+            new ProcessBuilder("umount", rootfs.resolve(mountpoint).toString()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
     }
 
     /**
      * Runs the image's entrypoint and command in {@code rootfs} as the image's user, with the image's environment
-     * plus {@code env} (bound to 127.0.0.1), and waits until the image's HEALTHCHECK passes.
+     * plus {@code env} (bound to 127.0.0.1), waits until its admin port reports ready, and checks that the image's
+     * HEALTHCHECK then passes. Polled over HTTP: each HEALTHCHECK is a JVM of its own, and starting one every half
+     * second took CPU from the starting gateway on two cores.
      */
     private static Process startGateway(Path rootfs, int adminPort, Map<String, String> env, Path log)
             throws Exception {
@@ -335,17 +360,28 @@ class ContainerImageIT {
         pb.environment().put("COFFER_BIND", "127.0.0.1");
         pb.environment().putAll(env);
         Process gateway = pb.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        int health = healthCheck(rootfs, adminPort);
-        while (health != 0 && System.nanoTime() < deadline && gateway.isAlive()) {
-            Thread.sleep(500);
+        int health;
+        try {
+            LaunchedProcess.awaitReady(gateway, adminPort, Duration.ofSeconds(90), "the image's coffer serve",
+                    () -> readLog(log), Optional::empty);
             health = healthCheck(rootfs, adminPort);
+        } catch (InterruptedException | IOException | RuntimeException | AssertionError e) {
+            stop(gateway);
+            throw e;
         }
         if (health != 0) {
             stop(gateway);
         }
-        assertThat(health).as("HEALTHCHECK exit status; gateway log: " + Files.readString(log)).isZero();
+        assertThat(health).as("HEALTHCHECK exit status; gateway log: " + readLog(log)).isZero();
         return gateway;
+    }
+
+    private static String readLog(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(cannot read " + log + ": " + e + ")";
+        }
     }
 
     private static void stop(Process gateway) throws InterruptedException {

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * What the release tests do with a process the {@code ./coffer} launcher started (a gateway, a key server): wait until
  * its admin port's {@code /health/ready} answers 200, and stop it with everything it started.
  */
-final class LaunchedProcess {
+public final class LaunchedProcess {
     private LaunchedProcess() {
     }
 
@@ -22,7 +22,7 @@ final class LaunchedProcess {
      * Polls {@code /health/ready} on {@code adminPort} until it answers 200; fails with {@code what} and the process's
      * {@code output} when {@code refusal} names a reason, the process exits, or {@code timeout} passes.
      */
-    static void awaitReady(Process process, int adminPort, Duration timeout, String what, Supplier<String> output,
+    public static void awaitReady(Process process, int adminPort, Duration timeout, String what, Supplier<String> output,
                            Supplier<Optional<String>> refusal) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
