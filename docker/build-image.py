@@ -114,21 +114,26 @@ def jlink(home, mods, dest):
 
 
 def bundled_natives(jars, work):
-    """Linux x86-64 native libraries that jars extract and load at run time (SQLite's, Netty's), unpacked for ldd."""
+    """Linux x86-64 native libraries that jars extract and load at run time (SQLite's, Netty's, and every one in a
+    jar whose classifier is linux-x86_64, such as the native crypto provider's), unpacked for ldd."""
     out = os.path.join(work, "natives")
     found = []
     for jar in jars:
+        platform_jar = linux_x86_64(os.path.basename(jar).lower())
         with zipfile.ZipFile(jar) as z:
             for name in z.namelist():
                 low = name.lower()
-                if low.endswith(".so") and "linux" in low and ("x86_64" in low or "amd64" in low or "x86-64" in low) \
-                        and "musl" not in low:
+                if low.endswith(".so") and (platform_jar or linux_x86_64(low)) and "musl" not in low:
                     target = os.path.join(out, str(len(found)), os.path.basename(name))
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     with z.open(name) as src, open(target, "wb") as dst:
                         shutil.copyfileobj(src, dst)
                     found.append(target)
     return found
+
+
+def linux_x86_64(name):
+    return "linux" in name and ("x86_64" in name or "amd64" in name or "x86-64" in name)
 
 
 def shared_libraries(runtime, natives):

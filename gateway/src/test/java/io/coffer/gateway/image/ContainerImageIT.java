@@ -173,6 +173,9 @@ class ContainerImageIT {
                 assertThat(s3.getObjectAsBytes(b -> b.bucket("from-the-image").key("k")).asByteArray())
                         .isEqualTo(body);
             }
+            // the image carries the libraries the native crypto provider links against (libdl among them)
+            assertThat(readLog(TARGET.resolve("image-serve.log"))).contains("native crypto provider installed")
+                    .doesNotContain("native crypto provider unavailable");
             // the data went where the image's volume is, owned by the unprivileged user
             Path data = rootfs.resolve("var/lib/coffer");
             assertThat(Files.getAttribute(data.resolve("master.key"), "unix:uid")).isEqualTo(10001);
