@@ -156,10 +156,7 @@ class ObjectStoragePacedWindowTest {
         server.haltAsKilled();
         assertThat(BlobGenerations.read(dir, bucket).retired()).isZero();
         try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, bucket, 0)) {
-            assertThat(names("c-")).isEmpty();
-            assertThat(names("h-")).isEmpty();
-            assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
-            clients.assertResumes(reopened, expected, 1 << K);
+            assertFormerGenerationGoneAndResumes(reopened);
         }
     }
 
@@ -199,10 +196,7 @@ class ObjectStoragePacedWindowTest {
         }
         unavailable.set(false);
         try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, failingDeletes, 0)) {
-            assertThat(names("c-")).isEmpty();
-            assertThat(names("h-")).isEmpty();
-            assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
-            clients.assertResumes(reopened, expected, 1 << K);
+            assertFormerGenerationGoneAndResumes(reopened);
         }
     }
 
@@ -232,6 +226,14 @@ class ObjectStoragePacedWindowTest {
             assertThat(names("g3/c-" + (K + 1) + "-")).hasSize(2 << K);
             clients.assertResumes(reopened, expected, 1 << K); // audits, and a further epoch with its window
         }
+    }
+
+    /** After a reopen: generation 0's C and H objects deleted, none retired, and the store audits and goes on. */
+    private void assertFormerGenerationGoneAndResumes(JournaledPorServer reopened) throws IOException {
+        assertThat(names("c-")).isEmpty();
+        assertThat(names("h-")).isEmpty();
+        assertThat(BlobGenerations.read(dir, bucket).retired()).isEqualTo(-1);
+        clients.assertResumes(reopened, expected, 1 << K);
     }
 
     /** As in files; then C is in generation 2, generation 0's objects gone. */
