@@ -3,32 +3,24 @@ package io.coffer.sdk.meta.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.coffer.sdk.Bucket;
-import io.coffer.sdk.BucketStats;
 import io.coffer.sdk.CofferException;
 import io.coffer.sdk.ErrorCode;
 import io.coffer.sdk.ObjectPage;
 import io.coffer.sdk.ObjectSummary;
 import io.coffer.sdk.Precondition;
-import io.coffer.sdk.StorageStats;
-import io.coffer.sdk.StoreStats;
-import io.coffer.sdk.UploadPage;
 import io.coffer.sdk.UploadRecord;
-import io.coffer.sdk.UsageStats;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.coffer.sdk.meta.MetadataStore;
 import io.coffer.sdk.meta.NewChunks;
 import io.coffer.sdk.meta.ObjectRecord;
 import io.coffer.sdk.meta.PackRecord;
-import io.coffer.sdk.meta.PackUsage;
 import io.coffer.sdk.meta.PartRecord;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,12 +30,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,8 +44,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The behaviours every {@link MetadataStore} must have, run against each {@link JdbcMetadataStore} dialect. */
-abstract class MetadataStoreContractTest implements BlockMapStoreContract, MaintenanceStoreContract,
-        ObjectVersionsContract, ObjectLocksContract, ObjectAttributesContract {
+abstract class MetadataStoreContractTest implements StoreContract, BlockMapStoreContract, MaintenanceStoreContract,
+        ObjectVersionsContract, ObjectLocksContract, ObjectAttributesContract, MultipartUploadsContract, PacksContract,
+        StoreStatsContract, BucketsContract {
     static final Instant T0 = Instant.parse("2025-01-02T03:04:05.678Z");
     static final Comparator<String> UTF8_ORDER =
             (a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
@@ -122,161 +113,12 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract, Maint
                 new byte[] {1, 2}, ("manifest-" + version).getBytes(StandardCharsets.UTF_8), ids(chunks));
     }
 
-    void bucket(String name) {
-        store.createBucket(new Bucket(name, "alice", "us-east-1", T0));
-    }
 
-    void put(String bucket, String key, String version, int... chunks) {
-        store.commitObject(object(bucket, key, version, chunks), NewChunks.NONE, Precondition.NONE, null);
-    }
 
-    long refs(int n) {
-        OptionalLong refs = store.refCount(id(n));
-        assertThat(refs).as("chunk %d is indexed", n).isPresent();
-        return refs.getAsLong();
-    }
 
     static void assertCode(ErrorCode code, Runnable action) {
         assertThatThrownBy(action::run).isInstanceOfSatisfying(CofferException.class,
                 e -> assertThat(e.code()).isEqualTo(code));
-    }
-
-    // ---- buckets
-
-    @Test
-    void bucketsAreCreatedReadAndListedInByteOrder() {
-        for (String name : List.of("b-2", "a.b", "a-b", "ab", "a0")) {
-            store.createBucket(new Bucket(name, "alice", "eu-west-1", T0));
-        }
-        assertThat(store.bucket("a-b")).contains(new Bucket("a-b", "alice", "eu-west-1", T0));
-        assertThat(store.bucket("nope")).isEmpty();
-        assertThat(store.buckets()).extracting(Bucket::name).containsExactly("a-b", "a.b", "a0", "ab", "b-2");
-    }
-
-    @Test
-    void creatingAnExistingBucketSaysWhoOwnsIt() {
-        bucket("b");
-        assertCode(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, () -> bucket("b"));
-        assertCode(ErrorCode.BUCKET_ALREADY_EXISTS,
-                () -> store.createBucket(new Bucket("b", "mallory", "us-east-1", T0)));
-        assertThat(store.bucket("b")).map(Bucket::owner).contains("alice");
-    }
-
-    @Test
-    void aBucketCreatedWithConfigurationHasItFromTheStartAndARefusedCreateWritesNone() {
-        byte[] lock = "Enabled".getBytes(StandardCharsets.UTF_8);
-        store.createBucket(new Bucket("locked", "alice", null, T0), Map.of("object-lock", lock));
-        assertThat(store.bucketConfigs("locked")).containsOnlyKeys("object-lock");
-        assertThat(store.bucketConfigs("locked").get("object-lock")).isEqualTo(lock);
-        assertCode(ErrorCode.BUCKET_ALREADY_EXISTS, () -> store.createBucket(new Bucket("locked", "mallory", null,
-                T0), Map.of("cors", lock)));
-        assertThat(store.bucketConfigs("locked")).containsOnlyKeys("object-lock");
-    }
-
-    @Test
-    void deleteBucketRequiresABucketWithoutObjects() {
-        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.deleteBucket("missing"));
-        bucket("b");
-        store.registerPack(new PackRecord("p", 1000, T0), newChunks("p", 1).chunks());
-        put("b", "k", "v1", 1);
-        assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
-        store.deleteObject("b", "k");
-        store.deleteBucket("b");
-        assertThat(store.bucket("b")).isEmpty();
-        assertThat(store.buckets()).isEmpty();
-    }
-
-    @Test
-    void deletingABucketAbortsItsUploadsAndReleasesTheirParts() {
-        bucket("b");
-        bucket("other");
-        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
-        store.createUpload(new UploadRecord("u2", "b", "k2", "alice", T0, null));
-        store.createUpload(new UploadRecord("u3", "b", "k3", "alice", T0, null));
-        store.createUpload(new UploadRecord("o1", "other", "k", "alice", T0, null));
-        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
-        store.commitPart(part("u1", 2, 3), newChunks("p2", 3));
-        store.commitPart(part("u2", 1, 2, 4), newChunks("p3", 4));
-        store.commitPart(part("o1", 1, 4), NewChunks.NONE);
-        put("b", "k", "v1", 1);
-
-        // an object keeps the bucket, and then nothing changes
-        assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
-        assertThat(store.upload("u1")).isPresent();
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(2L, 2L, 1L, 2L);
-
-        store.deleteObject("b", "k");
-        store.deleteBucket("b");
-        assertThat(store.bucket("b")).isEmpty();
-        for (String upload : List.of("u1", "u2", "u3")) {
-            assertThat(store.upload(upload)).as(upload).isEmpty();
-            assertThat(store.parts(upload, 0, 10)).as(upload).isEmpty();
-        }
-        // released as an abort releases them; chunk 4 is still held by the other bucket's upload
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(0L, 0L, 0L, 1L);
-        assertThat(store.upload("o1")).isPresent();
-        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.deleteBucket("b"));
-        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitPart(part("u1", 3, 4), NewChunks.NONE));
-        assertThat(refs(4)).isEqualTo(1);
-    }
-
-    @Test
-    void aDeleteBucketRacingACompleteEitherFailsOrAbortsTheUpload() throws Exception {
-        ExecutorService executor = Executors.newFixedThreadPool(2);
-        int deleted = 0;
-        try {
-            for (int r = 0; r < 20; r++) {
-                int round = r;
-                String bucket = "race" + round;
-                String upload = "u" + round;
-                bucket(bucket);
-                store.createUpload(new UploadRecord(upload, bucket, "k", "alice", T0, null));
-                store.commitPart(part(upload, 1, round), newChunks("p" + round, round));
-                CountDownLatch go = new CountDownLatch(1);
-                Future<?> complete = executor.submit(() -> {
-                    go.await();
-                    return store.commitObject(object(bucket, "k", "v" + round, round), NewChunks.NONE,
-                            Precondition.NONE, upload);
-                });
-                Future<?> delete = executor.submit(() -> {
-                    go.await();
-                    store.deleteBucket(bucket);
-                    return null;
-                });
-                go.countDown();
-                ErrorCode completeError = errorOf(complete);
-                ErrorCode deleteError = errorOf(delete);
-                if (deleteError == null) {
-                    deleted++;
-                    assertThat(completeError).as("round %d", round).isIn(ErrorCode.NO_SUCH_BUCKET,
-                            ErrorCode.NO_SUCH_UPLOAD);
-                    assertThat(store.object(bucket, "k")).as("round %d", round).isEmpty();
-                    assertThat(refs(round)).as("round %d", round).isZero();
-                } else {
-                    assertThat(deleteError).as("round %d", round).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
-                    assertThat(completeError).as("round %d", round).isNull();
-                    assertThat(store.object(bucket, "k")).as("round %d", round).isPresent();
-                    assertThat(refs(round)).as("round %d", round).isEqualTo(1);
-                }
-                assertThat(store.upload(upload)).as("round %d", round).isEmpty();
-            }
-        } finally {
-            executor.shutdownNow();
-        }
-        assertThat(store.buckets()).hasSize(20 - deleted);
-    }
-
-    /** The error code a store call ended with; null if it succeeded. */
-    static ErrorCode errorOf(Future<?> call) throws Exception {
-        try {
-            call.get(30, TimeUnit.SECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof CofferException ce) {
-                return ce.code();
-            }
-            throw e;
-        }
     }
 
     // ---- objects and reference counts
@@ -619,284 +461,14 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract, Maint
     /** Asserts that a plan of the listing range query seeks an index rather than scanning the table. */
     abstract void assertIndexRangeScan(String plan);
 
-    // ---- multipart uploads
+    // ---- multipart uploads (MultipartUploadsContract)
 
     static PartRecord part(String upload, int number, int... chunks) {
         return new PartRecord(upload, number, 5L * chunks.length, "petag-" + number, T0, new byte[] {7},
                 new byte[] {8, (byte) number}, ids(chunks));
     }
 
-    @Test
-    void partsReferenceChunksAndReplacingAPartReleasesTheOldOne() {
-        bucket("b");
-        assertCode(ErrorCode.NO_SUCH_BUCKET,
-                () -> store.createUpload(new UploadRecord("u0", "nope", "k", "alice", T0, null)));
-        UploadRecord upload = new UploadRecord("u1", "b", "dir/ké", "alice", T0, new byte[] {3});
-        store.createUpload(upload);
-        UploadRecord read = store.upload("u1").orElseThrow();
-        assertThat(read.key()).isEqualTo("dir/ké");
-        assertThat(read.owner()).isEqualTo("alice");
-        assertThat(read.initiated()).isEqualTo(T0);
-        assertThat(read.attributes()).containsExactly(3);
-        assertThat(store.upload("u2")).isEmpty();
 
-        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
-        store.commitPart(part("u1", 2, 2, 3), newChunks("p2", 3));
-        store.commitPart(part("u1", 3, 4), newChunks("p3", 4));
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(1L, 2L, 1L, 1L);
-
-        store.commitPart(part("u1", 2, 3, 5), newChunks("p4", 5));
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4), refs(5))).containsExactly(1L, 1L, 1L, 1L, 1L);
-
-        assertThat(store.parts("u1", 0, 10)).extracting(PartRecord::partNumber).containsExactly(1, 2, 3);
-        assertThat(store.parts("u1", 1, 1)).singleElement().satisfies(p -> {
-            assertThat(p.partNumber()).isEqualTo(2);
-            assertThat(p.chunkRefs()).containsExactlyElementsOf(ids(3, 5));
-            assertThat(p.manifest()).containsExactly(8, 2);
-            assertThat(p.etag()).isEqualTo("petag-2");
-            assertThat(p.size()).isEqualTo(10);
-        });
-        assertThat(store.parts("u1", 3, 10)).isEmpty();
-        assertThat(store.parts("nope", 0, 10)).isEmpty();
-
-        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitPart(part("nope", 1, 1), NewChunks.NONE));
-        assertCode(ErrorCode.CONFLICT_RETRY, () -> store.commitPart(part("u1", 4, 1, 77), NewChunks.NONE));
-        assertThat(refs(1)).isEqualTo(1);
-
-        store.abortUpload("u1");
-        assertThat(store.upload("u1")).isEmpty();
-        assertThat(store.parts("u1", 0, 10)).isEmpty();
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4), refs(5))).containsOnly(0L);
-        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.abortUpload("u1"));
-    }
-
-    @Test
-    void completingAnUploadMovesReferencesFromPartsToTheObject() {
-        bucket("b");
-        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
-        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
-        store.commitPart(part("u1", 2, 3), newChunks("p2", 3));
-        store.commitPart(part("u1", 3, 4), newChunks("p3", 4));
-        put("b", "k", "old", 4);
-        assertThat(refs(4)).isEqualTo(2);
-
-        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitObject(object("b", "k", "v1", 1, 2, 3),
-                NewChunks.NONE, Precondition.NONE, "u9"));
-        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("old");
-
-        // part 3 is left out of the completed object: its chunk is released with the part
-        Optional<ObjectRecord> replaced = store.commitObject(object("b", "k", "v1", 1, 2, 3), NewChunks.NONE,
-                Precondition.NONE, "u1");
-        assertThat(replaced).map(ObjectRecord::versionId).contains("old");
-        assertThat(List.of(refs(1), refs(2), refs(3), refs(4))).containsExactly(1L, 1L, 1L, 0L);
-        assertThat(store.upload("u1")).isEmpty();
-        assertThat(store.parts("u1", 0, 100)).isEmpty();
-        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
-        assertCode(ErrorCode.NO_SUCH_UPLOAD, () -> store.commitObject(object("b", "k", "v2", 1), NewChunks.NONE,
-                Precondition.NONE, "u1"));
-        assertCode(ErrorCode.BUCKET_NOT_EMPTY, () -> store.deleteBucket("b"));
-    }
-
-    @Test
-    void uploadsInitiatedBeforeACutoffArePagedAndExpiredButACompletedOneIsLeftAlone() {
-        bucket("b");
-        bucket("other");
-        Instant cutoff = T0.plusSeconds(60);
-        store.createUpload(new UploadRecord("u1", "b", "k1", "alice", T0, null));
-        store.createUpload(new UploadRecord("u2", "other", "k2", "alice", T0, null));
-        store.createUpload(new UploadRecord("u3", "b", "k3", "alice", T0, null));
-        store.createUpload(new UploadRecord("young", "b", "k4", "alice", cutoff, null));
-        store.commitPart(part("u1", 1, 1, 2), newChunks("p1", 1, 2));
-        store.commitPart(part("u3", 1, 3), newChunks("p2", 3));
-
-        assertThat(store.uploadsInitiatedBefore(cutoff, null, 2)).extracting(UploadRecord::uploadId)
-                .containsExactly("u1", "u2");
-        assertThat(store.uploadsInitiatedBefore(cutoff, "u2", 2)).extracting(UploadRecord::uploadId)
-                .containsExactly("u3");
-
-        // u3 was completed meanwhile: its row is gone, so expiry leaves the object and its references alone
-        store.commitObject(object("b", "k3", "v1", 3), NewChunks.NONE, Precondition.NONE, "u3");
-        assertThat(store.expireUpload("u3", cutoff)).isFalse();
-        assertThat(refs(3)).isEqualTo(1);
-        assertThat(store.object("b", "k3")).map(ObjectRecord::versionId).contains("v1");
-
-        assertThat(store.expireUpload("young", cutoff)).isFalse();
-        assertThat(store.upload("young")).isPresent();
-        assertThat(store.expireUpload("u1", cutoff)).isTrue();
-        assertThat(store.expireUpload("u1", cutoff)).isFalse();
-        assertThat(store.upload("u1")).isEmpty();
-        assertThat(store.parts("u1", 0, 10)).isEmpty();
-        assertThat(List.of(refs(1), refs(2))).containsExactly(0L, 0L);
-        assertThat(store.uploadsInitiatedBefore(cutoff, null, 10)).extracting(UploadRecord::uploadId)
-                .containsExactly("u2");
-    }
-
-    @Test
-    void anObjectRemembersTheUploadItWasCompletedFromUntilReplaced() {
-        bucket("b");
-        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
-        store.commitPart(part("u1", 1, 1), newChunks("p1", 1));
-        put("b", "k", "old", 1);
-        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
-
-        store.commitObject(object("b", "k", "v1", 1), NewChunks.NONE, Precondition.NONE, "u1");
-        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v1");
-        assertThat(store.completedUpload("b", "k", "u2")).isEmpty();
-        assertThat(store.completedUpload("b", "k2", "u1")).isEmpty();
-        assertThat(store.completedUpload("other", "k", "u1")).isEmpty();
-
-        put("b", "k", "v2", 1);
-        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
-    }
-
-    @Test
-    void aVersionOneDatabaseIsMigratedKeepingItsObjects() throws SQLException {
-        bucket("b");
-        put("b", "k", "v1");
-        store.close();
-        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
-            s.executeUpdate("ALTER TABLE chunks DROP COLUMN plain_length");
-            s.executeUpdate("DROP TABLE block_map");
-            s.executeUpdate("DROP TABLE block_free");
-            s.executeUpdate("DROP TABLE block_state");
-            s.executeUpdate("DROP TABLE bucket_configs");
-            s.executeUpdate("DROP TABLE leases");
-            s.executeUpdate("DROP TABLE object_versions");
-            s.executeUpdate("ALTER TABLE objects DROP COLUMN null_version");
-            s.executeUpdate("DROP TABLE object_locks");
-            s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
-        }
-        store = reopenStore();
-        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
-        store.putBucketConfig("b", "cors", new byte[] {1});
-        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
-        assertThat(store.storageStats().store().objects()).isEqualTo(1);
-        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
-        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
-        store.commitObject(object("b", "k", "v2"), NewChunks.NONE, Precondition.NONE, "u1");
-        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v2");
-    }
-
-    @Test
-    void uploadsAreListedByKeyThenUploadIdWithMarkersAndDelimiters() {
-        bucket("b");
-        bucket("other");
-        List<String[]> uploads = List.of(new String[] {"a/1", "u3"}, new String[] {"a/1", "u1"},
-                new String[] {"a/2", "u2"}, new String[] {"b", "u5"}, new String[] {"b", "u4"},
-                new String[] {"bé", "u6"}, new String[] {"b😀", "u7"}, new String[] {"c/x/y", "u8"});
-        for (String[] u : uploads) {
-            store.createUpload(new UploadRecord(u[1], "b", u[0], "alice", T0, null));
-        }
-        store.createUpload(new UploadRecord("u9", "other", "a/1", "alice", T0, null));
-
-        UploadPage all = store.listUploads("b", "", null, null, null, 100);
-        assertThat(all.uploads()).extracting(u -> u.key() + "#" + u.uploadId()).containsExactly(
-                "a/1#u1", "a/1#u3", "a/2#u2", "b#u4", "b#u5", "bé#u6", "b😀#u7", "c/x/y#u8");
-        assertThat(all.truncated()).isFalse();
-
-        UploadPage first = store.listUploads("b", "", null, null, null, 4);
-        assertThat(first.truncated()).isTrue();
-        assertThat(first.nextKeyMarker()).isEqualTo("b");
-        assertThat(first.nextUploadIdMarker()).isEqualTo("u4");
-        UploadPage second = store.listUploads("b", "", null, first.nextKeyMarker(), first.nextUploadIdMarker(), 4);
-        assertThat(second.uploads()).extracting(UploadRecord::uploadId).containsExactly("u5", "u6", "u7", "u8");
-        assertThat(second.truncated()).isFalse();
-
-        assertThat(store.listUploads("b", "", null, "b", null, 100).uploads()).extracting(UploadRecord::uploadId)
-                .containsExactly("u6", "u7", "u8");
-
-        UploadPage grouped = store.listUploads("b", "", "/", null, null, 3);
-        assertThat(grouped.commonPrefixes()).containsExactly("a/");
-        assertThat(grouped.uploads()).extracting(UploadRecord::uploadId).containsExactly("u4", "u5");
-        assertThat(grouped.truncated()).isTrue();
-        assertThat(grouped.nextKeyMarker()).isEqualTo("b");
-        UploadPage rest = store.listUploads("b", "", "/", grouped.nextKeyMarker(), grouped.nextUploadIdMarker(), 3);
-        assertThat(rest.uploads()).extracting(UploadRecord::uploadId).containsExactly("u6", "u7");
-        assertThat(rest.commonPrefixes()).containsExactly("c/");
-        assertThat(rest.truncated()).isFalse();
-
-        UploadPage prefixed = store.listUploads("b", "c/", "/", null, null, 10);
-        assertThat(prefixed.commonPrefixes()).containsExactly("c/x/");
-        assertThat(prefixed.uploads()).isEmpty();
-        UploadPage byPrefix = store.listUploads("b", "a/", null, null, null, 10);
-        assertThat(byPrefix.uploads()).extracting(UploadRecord::uploadId).containsExactly("u1", "u3", "u2");
-        assertCode(ErrorCode.NO_SUCH_BUCKET, () -> store.listUploads("nope", "", null, null, null, 10));
-    }
-
-    // ---- packs and garbage collection
-
-    @Test
-    void packUsageCountsReferencedAndRecentlyReleasedChunksAsLive() {
-        bucket("b");
-        store.registerPack(new PackRecord("p2", 1000, T0), newChunks("p2", 5).chunks());
-        store.commitObject(object("b", "k", "v1", 1, 2, 3), newChunks("p1", 1, 2, 3), Precondition.NONE, null);
-        store.commitObject(object("b", "k", "v2", 1), NewChunks.NONE, Precondition.NONE, null);
-        // chunks 2 and 3 and the never-referenced 5 are released "now": live within the grace period
-        Instant past = Instant.now().minus(Duration.ofHours(1));
-        Instant future = Instant.now().plus(Duration.ofHours(1));
-
-        List<PackUsage> recent = store.packUsage(past);
-        assertThat(recent).extracting(u -> u.pack().name()).containsExactly("p1", "p2");
-        assertThat(recent.get(0).liveBytes()).isEqualTo(300);
-        assertThat(recent.get(0).liveChunks()).isEqualTo(3);
-        assertThat(recent.get(0).deadChunks()).isZero();
-        assertThat(recent.get(0).deadBytes()).isEqualTo(10);
-        assertThat(recent.get(1).liveChunks()).isEqualTo(1);
-
-        List<PackUsage> later = store.packUsage(future);
-        assertThat(later.get(0).liveBytes()).isEqualTo(100);
-        assertThat(later.get(0).liveChunks()).isEqualTo(1);
-        assertThat(later.get(0).deadChunks()).isEqualTo(2);
-        assertThat(later.get(0).deadBytes()).isEqualTo(210);
-        assertThat(later.get(1).liveBytes()).isZero();
-        assertThat(later.get(1).deadChunks()).isEqualTo(1);
-        assertThat(store.packs()).extracting(PackRecord::name).containsExactly("p1", "p2");
-        assertThat(store.packs().get(0)).isEqualTo(new PackRecord("p1", 310, T0));
-    }
-
-    @Test
-    void retirePackMovesLiveChunksDropsDeadOnesAndRefusesToLoseLiveOnes() {
-        bucket("b");
-        store.commitObject(object("b", "k", "v1", 1, 2, 3), newChunks("old", 1, 2, 3), Precondition.NONE, null);
-        store.commitObject(object("b", "k", "v2", 1, 2), NewChunks.NONE, Precondition.NONE, null);
-        store.registerPack(new PackRecord("new", 300, T0), List.of());
-        Instant future = Instant.now().plus(Duration.ofHours(1));
-
-        // chunk 2 is referenced but not moved: nothing may change
-        assertCode(ErrorCode.CONFLICT_RETRY, () -> store.retirePack("old",
-                List.of(new ChunkLocation(id(1), "new", 0, 100)), future));
-        assertThat(store.locate(ids(1, 2, 3)).values()).extracting(ChunkLocation::pack).containsOnly("old");
-        assertThat(store.packs()).extracting(PackRecord::name).containsExactly("new", "old");
-
-        // chunk 3 was released but is still within the grace period (cutoff in the past): live, not moved
-        assertCode(ErrorCode.CONFLICT_RETRY, () -> store.retirePack("old", List.of(
-                new ChunkLocation(id(1), "new", 0, 100), new ChunkLocation(id(2), "new", 100, 100)),
-                Instant.now().minus(Duration.ofHours(1))));
-        assertThat(store.locate(ids(3))).containsKey(id(3));
-
-        store.retirePack("old", List.of(new ChunkLocation(id(1), "new", 0, 100),
-                new ChunkLocation(id(2), "new", 100, 100)), future);
-        Map<ChunkId, ChunkLocation> located = store.locate(ids(1, 2, 3));
-        assertThat(located).containsOnlyKeys(id(1), id(2));
-        assertThat(located.get(id(2))).isEqualTo(new ChunkLocation(id(2), "new", 100, 100));
-        assertThat(List.of(refs(1), refs(2))).containsExactly(1L, 1L);
-        assertThat(store.packs()).extracting(PackRecord::name).containsExactly("new");
-        assertThat(store.packUsage(future)).extracting(u -> u.pack().name()).containsExactly("new");
-
-        assertThat(store.retiredPacks(Instant.now().minus(Duration.ofHours(1)))).isEmpty();
-        assertThat(store.retiredPacks(future)).containsExactly("old");
-        assertCode(ErrorCode.INVALID_ARGUMENT, () -> store.forgetPack("new"));
-        store.forgetPack("old");
-        assertThat(store.retiredPacks(future)).isEmpty();
-        store.forgetPack("old");
-
-        // the object still reads and a commit referencing a dropped chunk is a conflict
-        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v2");
-        assertCode(ErrorCode.CONFLICT_RETRY, () -> store.commitObject(object("b", "k2", "v3", 3), NewChunks.NONE,
-                Precondition.NONE, null));
-        assertThat(store.object("b", "k2")).isEmpty();
-    }
 
     // ---- concurrency
 
@@ -986,94 +558,36 @@ abstract class MetadataStoreContractTest implements BlockMapStoreContract, Maint
         assertThat(refs(1)).isEqualTo(1);
     }
 
-    // ---- whole-store views
-
-    @Test
-    void statsVersionIdsAndEmptiness() {
-        assertThat(store.isEmpty()).isTrue();
-        assertThat(store.stats()).isEqualTo(new StoreStats(0, 0, 0, 0, 0, 0));
-        assertThat(store.versionIds()).isEmpty();
-
-        bucket("b");
-        assertThat(store.isEmpty()).isFalse();
-        store.commitObject(object("b", "x", "v1", 1, 2), newChunks("p1", 1, 2), Precondition.NONE, null);
-        store.commitObject(object("b", "y", "v2", 1, 2, 3), newChunks("p2", 3), Precondition.NONE, null);
-        assertThat(store.stats()).isEqualTo(new StoreStats(2, 50, 3, 300, 2, 210 + 110));
-        assertThat(store.versionIds()).containsExactlyInAnyOrder("v1", "v2");
-
-        store.commitObject(object("b", "x", "v3", 3), NewChunks.NONE, Precondition.NONE, null);
-        assertThat(store.versionIds()).containsExactlyInAnyOrder("v3", "v2");
-        assertThat(store.stats().objects()).isEqualTo(2);
-        assertThat(store.stats().logicalBytes()).isEqualTo(40);
-    }
-
-    @Test
-    void packsAloneMakeTheStoreNonEmpty() {
-        store.registerPack(new PackRecord("p", 10, T0), List.of());
-        assertThat(store.isEmpty()).isFalse();
-        assertThat(store.stats()).isEqualTo(new StoreStats(0, 0, 0, 0, 1, 10));
-    }
-
-    @Test
-    void storageStatsCountDistinctChunksPerBucketTenantAndStore() {
-        assertThat(store.storageStats()).isEqualTo(new StorageStats(List.of(), Map.of(), UsageStats.EMPTY, 0, 0));
-        store.createBucket(new Bucket("a", "alice", null, T0));
-        store.createBucket(new Bucket("b", "bob", null, T0));
-        store.createBucket(new Bucket("c", "alice", null, T0));
-        // chunk 1 stored compressed (300 plaintext bytes in 100), 2 uncompressed (format 2: 16 bytes of tag), 3 of
-        // unknown plaintext length (indexed as reindex indexes chunks)
-        NewChunks p1 = new NewChunks(List.of(new PackRecord("p1", 400, T0)), List.of(
-                new ChunkLocation(id(1), "p1", 0, 100, 300), new ChunkLocation(id(2), "p1", 100, 116, 100),
-                new ChunkLocation(id(3), "p1", 216, 50)));
-        store.commitObject(sized("a", "x", 400, 1, 2), p1, Precondition.NONE, null);
-        store.commitObject(sized("a", "y", 300, 1), NewChunks.NONE, Precondition.NONE, null);
-        store.commitObject(sized("a", "small", 5), NewChunks.NONE, Precondition.NONE, null);
-        store.commitObject(sized("b", "z", 150, 2, 3), NewChunks.NONE, Precondition.NONE, null);
-
-        StorageStats stats = store.storageStats();
-        // a: chunk 1 counts once although two objects share it; b shares chunk 2 with a and counts it too
-        UsageStats a = new UsageStats(3, 705, 1, 5, 3 * 8, 2, 400, 216, 0);
-        UsageStats b = new UsageStats(1, 150, 0, 0, 8, 2, 150, 166, 1);
-        assertThat(stats.buckets()).containsExactly(new BucketStats("a", "alice", a), new BucketStats("b", "bob", b),
-                new BucketStats("c", "alice", UsageStats.EMPTY));
-        assertThat(stats.tenants()).containsExactly(Map.entry("alice", a), Map.entry("bob", b));
-        assertThat(stats.store()).isEqualTo(new UsageStats(4, 855, 1, 5, 4 * 8, 3, 450, 266, 1));
-        assertThat(stats.packs()).isEqualTo(1);
-        assertThat(stats.packBytes()).isEqualTo(400);
-        assertThat(a.dedupRatio()).isEqualTo(700.0 / 400);
-        assertThat(a.compressionRatio()).isEqualTo(400.0 / 216);
-        assertThat(a.totalRatio()).isEqualTo(700.0 / 216);
-        assertThat(UsageStats.EMPTY.dedupRatio()).isNaN();
-    }
-
-    @Test
-    void storageStatsSplitLongChunkListsIntoEveryId() {
-        bucket("b");
-        int n = 1001;
-        List<ChunkLocation> locations = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            locations.add(new ChunkLocation(id(i), "p", 10L * i, 10, 20 + i % 3));
-        }
-        int[] all = IntStream.range(0, n).toArray();
-        int[] some = IntStream.range(0, n).filter(i -> i % 7 == 0).toArray();
-        store.commitObject(sized("b", "all", 20L * n, all), new NewChunks(List.of(new PackRecord("p", 10L * n, T0)),
-                locations), Precondition.NONE, null);
-        store.commitObject(sized("b", "some", 20L * some.length, some), NewChunks.NONE, Precondition.NONE, null);
-
-        long plain = IntStream.range(0, n).mapToLong(i -> 20 + i % 3).sum();
-        UsageStats usage = store.storageStats().buckets().get(0).usage();
-        assertThat(usage.chunks()).isEqualTo(n);
-        assertThat(usage.referencedBytes()).isEqualTo(plain);
-        assertThat(usage.storedBytes()).isEqualTo(10L * n);
-    }
-
-    /** An object of {@code size} bytes referencing {@code chunks}, with a manifest of 8 bytes. */
-    static ObjectRecord sized(String bucket, String key, long size, int... chunks) {
-        return new ObjectRecord(bucket, key, "v-" + bucket + key, size, "etag", T0, new byte[] {1},
-                "manifest".getBytes(StandardCharsets.UTF_8), ids(chunks));
-    }
-
     // ---- schema
+
+    @Test
+    void aVersionOneDatabaseIsMigratedKeepingItsObjects() throws SQLException {
+        bucket("b");
+        put("b", "k", "v1");
+        store.close();
+        try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("ALTER TABLE objects DROP COLUMN upload_id");
+            s.executeUpdate("ALTER TABLE chunks DROP COLUMN plain_length");
+            s.executeUpdate("DROP TABLE block_map");
+            s.executeUpdate("DROP TABLE block_free");
+            s.executeUpdate("DROP TABLE block_state");
+            s.executeUpdate("DROP TABLE bucket_configs");
+            s.executeUpdate("DROP TABLE leases");
+            s.executeUpdate("DROP TABLE object_versions");
+            s.executeUpdate("ALTER TABLE objects DROP COLUMN null_version");
+            s.executeUpdate("DROP TABLE object_locks");
+            s.executeUpdate("DELETE FROM schema_version WHERE version > 1");
+        }
+        store = reopenStore();
+        assertThat(store.object("b", "k")).map(ObjectRecord::versionId).contains("v1");
+        store.putBucketConfig("b", "cors", new byte[] {1});
+        assertThat(store.bucketConfigs("b")).containsOnlyKeys("cors");
+        assertThat(store.storageStats().store().objects()).isEqualTo(1);
+        assertThat(store.completedUpload("b", "k", "u1")).isEmpty();
+        store.createUpload(new UploadRecord("u1", "b", "k", "alice", T0, null));
+        store.commitObject(object("b", "k", "v2"), NewChunks.NONE, Precondition.NONE, "u1");
+        assertThat(store.completedUpload("b", "k", "u1")).map(ObjectRecord::versionId).contains("v2");
+    }
 
     @Test
     void reopeningKeepsDataAndANewerSchemaIsRefused() throws SQLException {
