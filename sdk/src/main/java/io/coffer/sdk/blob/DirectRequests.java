@@ -7,9 +7,6 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
-import org.apache.http.Header;
-import org.apache.http.HttpEntity;
-import org.apache.http.client.methods.CloseableHttpResponse;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -36,20 +33,13 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
  * <p>Used only where the request is plain to build: a configured endpoint with path-style addressing and keys of
  * unreserved URL characters (Coffer's own blob names: hex ids, '/' and a prefix of the same characters).
  */
-final class DirectRequests implements AutoCloseable {
-    /**
-     * The most one socket read asks for: the JDK reads a channel socket through a temporary direct buffer as large as
-     * the read and keeps it for the thread ({@link ChannelSocketFactory}), so each I/O thread keeps at most this much.
-     */
-    static final int READ_SLICE = 1 << 20;
+final class DirectRequests {
     private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z0-9._~/-]+");
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final int PARTIAL_CONTENT = 206;
 
     private final SdkHttpClient http;
     private final WholeBodyPuts puts;
-    /** The ranged reads' client: its own pool, of sockets from {@link ChannelSocketFactory}. */
-    private final WholeBodyPuts readClient;
     private final AwsCredentialsProvider credentials;
     private final AwsV4HttpSigner signer;
     private final URI endpoint;
@@ -59,12 +49,10 @@ final class DirectRequests implements AutoCloseable {
     private final AtomicLong stored = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
 
-    DirectRequests(SdkHttpClient http, WholeBodyPuts puts, WholeBodyPuts readClient,
-                   AwsCredentialsProvider credentials,
+    DirectRequests(SdkHttpClient http, WholeBodyPuts puts, AwsCredentialsProvider credentials,
                    AwsV4HttpSigner signer, URI endpoint, String bucket, String region, boolean signPayload) {
         this.http = http;
         this.puts = puts;
-        this.readClient = readClient;
         this.credentials = credentials;
         this.signer = signer;
         this.endpoint = endpoint;
@@ -130,31 +118,38 @@ final class DirectRequests implements AutoCloseable {
                 .putHeader("Range", "bytes=" + offset + "-" + last)
                 .build();
         int got = 0;
-        try (CloseableHttpResponse response = readClient.get(sign(request, null).request())) {
-            HttpEntity entity = response.getEntity();
-            if (entity == null) {
+        try {
+            HttpExecuteResponse response = execute(request, null);
+            AbortableInputStream body = response.responseBody().orElse(null);
+            if (body == null) {
                 return 0;
             }
-            if (response.getStatusLine().getStatusCode() != PARTIAL_CONTENT
-                    || !Integer.toString(length).equals(value(response.getFirstHeader("Content-Length")))
-                    || !value(response.getFirstHeader("Content-Range")).startsWith(
-                            "bytes " + offset + "-" + last + "/")) {
-                // not this range (an error, or a server that ignored Range): closing the answer unread drops the
-                // connection, not the body
-                return 0;
-            }
-            // an answer closed before its body's end drops its connection (a read that broke off)
-            InputStream body = entity.getContent();
-            while (got < length) {
-                int n = body.read(dst, dstOffset + got, Math.min(READ_SLICE, length - got));
-                if (n < 0) {
-                    break;
+            try (body) {
+                SdkHttpResponse head = response.httpResponse();
+                if (head.statusCode() != PARTIAL_CONTENT
+                        || !head.firstMatchingHeader("Content-Length").equals(Optional.of(Integer.toString(length)))
+                        || !head.firstMatchingHeader("Content-Range").filter(r -> r.startsWith(
+                                "bytes " + offset + "-" + last + "/")).isPresent()) {
+                    // not this range (an error, or a server that ignored Range): drop the connection, not the body
+                    body.abort();
+                    return 0;
                 }
-                got += n;
-                told(progress, got);
+                try {
+                    while (got < length) {
+                        int n = body.read(dst, dstOffset + got, length - got);
+                        if (n < 0) {
+                            break;
+                        }
+                        got += n;
+                        told(progress, got);
+                    }
+                } finally {
+                    if (got < length) {
+                        body.abort(); // not drained: the connection goes
+                    }
+                }
             }
             if (got == length) {
-                body.close(); // at its end: the connection goes back to the pool
                 reads.incrementAndGet();
             }
             return got;
@@ -166,10 +161,6 @@ final class DirectRequests implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return got;
         }
-    }
-
-    private static String value(Header h) {
-        return h == null ? "" : h.getValue();
     }
 
     private static void told(BlobStore.Progress progress, int bytes) {
@@ -185,11 +176,6 @@ final class DirectRequests implements AutoCloseable {
         ProgressFailure(Exception cause) {
             super(cause);
         }
-    }
-
-    @Override
-    public void close() {
-        readClient.close();
     }
 
     private SdkHttpFullRequest.Builder request(SdkHttpMethod method, String key) {

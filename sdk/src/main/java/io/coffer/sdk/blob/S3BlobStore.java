@@ -313,9 +313,6 @@ public final class S3BlobStore implements BlobStore {
         if (directPutClient != null) {
             directPutClient.close();
         }
-        if (direct != null) {
-            direct.close();
-        }
     }
 
     /** Puts that went straight through the HTTP client (see {@link DirectRequests}); -1 where that path is off. */

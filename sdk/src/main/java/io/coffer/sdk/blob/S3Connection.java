@@ -85,8 +85,7 @@ record S3Connection(S3Client s3, SdkHttpClient http, DirectRequests direct, Whol
         DirectRequests direct = null;
         if (b.endpoint != null && b.pathStyleAccess && b.interceptors.isEmpty()) {
             puts = new WholeBodyPuts(b.connectionTimeout, b.socketTimeout, b.maxConnections);
-            direct = new DirectRequests(http, puts, new WholeBodyPuts(b.connectionTimeout, b.socketTimeout,
-                    b.maxConnections, ChannelSocketFactory.INSTANCE), credentials,
+            direct = new DirectRequests(http, puts, credentials,
                     b.signPayloadOverHttp ? AwsV4HttpSigner.create() : new UnsignedPayloadAuthScheme().signer(),
                     b.endpoint, b.bucket, b.region, b.signPayloadOverHttp);
         }

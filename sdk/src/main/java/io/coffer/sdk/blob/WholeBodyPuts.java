@@ -9,9 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.methods.CloseableHttpResponse;
-import org.apache.http.client.methods.HttpGet;
 import org.apache.http.client.methods.HttpPut;
-import org.apache.http.client.methods.HttpRequestBase;
 import org.apache.http.config.RegistryBuilder;
 import org.apache.http.config.SocketConfig;
 import org.apache.http.conn.socket.ConnectionSocketFactory;
@@ -36,15 +34,9 @@ final class WholeBodyPuts implements AutoCloseable {
     private final CloseableHttpClient client;
 
     WholeBodyPuts(Duration connectionTimeout, Duration socketTimeout, int maxConnections) {
-        this(connectionTimeout, socketTimeout, maxConnections, PlainConnectionSocketFactory.getSocketFactory());
-    }
-
-    /** A client whose plain-http connections come from {@code plain} ({@link ChannelSocketFactory} for reads). */
-    WholeBodyPuts(Duration connectionTimeout, Duration socketTimeout, int maxConnections,
-                  ConnectionSocketFactory plain) {
         PoolingHttpClientConnectionManager pool = new PoolingHttpClientConnectionManager(
                 RegistryBuilder.<ConnectionSocketFactory>create()
-                        .register("http", plain)
+                        .register("http", PlainConnectionSocketFactory.getSocketFactory())
                         .register("https", SSLConnectionSocketFactory.getSystemSocketFactory())
                         .build());
         pool.setMaxTotal(maxConnections);
@@ -77,7 +69,15 @@ final class WholeBodyPuts implements AutoCloseable {
      * server answered 2xx. The answer's body is read to its end so that the connection goes back to the pool.
      */
     boolean put(SdkHttpRequest signed, ByteBuffer body) throws IOException {
-        HttpPut put = withHeaders(new HttpPut(signed.getUri()), signed);
+        HttpPut put = new HttpPut(signed.getUri());
+        for (Map.Entry<String, List<String>> header : signed.headers().entrySet()) {
+            // the entity gives the length (a second Content-Length is refused); Host stays as signed
+            if (!header.getKey().equalsIgnoreCase("Content-Length")) {
+                for (String value : header.getValue()) {
+                    put.addHeader(header.getKey(), value);
+                }
+            }
+        }
         put.setEntity(new BufferEntity(body));
         try (CloseableHttpResponse response = client.execute(put)) {
             if (response.getEntity() != null) {
@@ -88,26 +88,6 @@ final class WholeBodyPuts implements AutoCloseable {
             int status = response.getStatusLine().getStatusCode();
             return status >= 200 && status < 300;
         }
-    }
-
-    /**
-     * Sends {@code signed} (a signed GET, a ranged read); the caller reads the answer and closes it (before its end:
-     * the connection is dropped, not reused).
-     */
-    CloseableHttpResponse get(SdkHttpRequest signed) throws IOException {
-        return client.execute(withHeaders(new HttpGet(signed.getUri()), signed));
-    }
-
-    private static <T extends HttpRequestBase> T withHeaders(T request, SdkHttpRequest signed) {
-        for (Map.Entry<String, List<String>> header : signed.headers().entrySet()) {
-            // a PUT's entity gives the length (a second Content-Length is refused); Host stays as signed
-            if (!header.getKey().equalsIgnoreCase("Content-Length")) {
-                for (String value : header.getValue()) {
-                    request.addHeader(header.getKey(), value);
-                }
-            }
-        }
-        return request;
     }
 
     @Override
