@@ -2,9 +2,18 @@ package io.coffer.benchmarks;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.coffer.sdk.crypto.JceWarmup;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
@@ -28,10 +37,25 @@ import javax.crypto.spec.SecretKeySpec;
  *   into a direct buffer with {@code Cipher.doFinal(ByteBuffer, ByteBuffer)}, by ACCP and by the JDK.</li>
  * <li>{@code accp-direct-inplace}, {@code jdk-direct-inplace}: the second lever's decryption, the chunk stored in and
  *   opened in place in a direct buffer (where the socket read would have put it).</li>
+ * <li>{@code socket+heap+copy}, {@code socket-direct+jdk-inplace}: the whole path with a real socket read in front, the
+ *   chunks arriving over loopback TCP from a thread that sends them over and over: today's read into the run array
+ *   through {@code Socket}'s InputStream (as the SDK's Apache client reads, the JDK's temporary direct buffer
+ *   included), ACCP's opening and the copy to Netty's buffers; against both levers, {@code SocketChannel.read} into
+ *   direct memory and the JDK's opening in place there. The receive system calls count (a thread's CPU time is user
+ *   and system time), the sending thread's CPU does not.</li>
+ * <li>{@code channel+heap+copy}, {@code adaptor+heap+copy}: today's path but the run array filled through a
+ *   {@code SocketChannel} (its read of a heap buffer goes through one temporary direct buffer as large as the read, so
+ *   one system call takes whatever has arrived, where {@code Socket}'s takes at most 128 KiB), directly and through
+ *   the channel's {@code Socket} adaptor's InputStream (what an HTTP client given such sockets would call).</li>
  * </ul>
- * Each chunk's ciphertext is put back (untimed) after an in-place opening. Prints per way and chunk size the median
- * over the measured rounds of CPU ms per MiB, with min and max, and against each of the first two ways the median of
- * the per-round (paired) differences and in how many rounds the way took less.
+ * The socket ways' sender is always ahead of the reader, and their figures did not carry over to the gateway: its
+ * backend reads through channel sockets took 10 % more CPU against s3proxy, not less (getdirect's A/B in
+ * "Levers tried (issue 23)"). The in-memory ways are the decryption and copies alone.
+ *
+ * <p>Each chunk's ciphertext is put back (untimed) after an in-place opening of a stored copy. Prints per way and
+ * chunk size the median over the measured rounds of CPU ms per MiB, with min and max, and against each of the three
+ * ways of today's path ({@code heap+copy}, {@code landing+heap+copy}, {@code socket+heap+copy}) the median of the
+ * per-round (paired) differences and in how many rounds the way took less.
  *
  * <p>Run: {@code java -cp CLASSPATH io.coffer.benchmarks.ChunkToSocketCpuTime [MEASURED_ROUNDS] [WARMUP_ROUNDS]}
  * (defaults 9 and 3).
@@ -45,7 +69,8 @@ public final class ChunkToSocketCpuTime {
     private static final int NETTY_BUFFERS = 64;
     private static final int LANDING = 128 << 10;
     private static final String[] WAYS = {"heap+copy", "landing+heap+copy", "accp-direct-out", "jdk-direct-out",
-        "accp-direct-inplace", "jdk-direct-inplace"};
+        "accp-direct-inplace", "jdk-direct-inplace", "socket+heap+copy", "socket-direct+jdk-inplace",
+        "channel+heap+copy", "adaptor+heap+copy"};
 
     private final SecretKeySpec key = new SecretKeySpec(Data.random(32, 5), "AES");
     private final GCMParameterSpec nonce = new GCMParameterSpec(128, new byte[12]);
@@ -53,10 +78,13 @@ public final class ChunkToSocketCpuTime {
     private final Cipher jdk;
     private final ByteBuffer[] netty = new ByteBuffer[NETTY_BUFFERS];
     private final ByteBuffer landing = ByteBuffer.allocateDirect(LANDING);
+    private final ServerSocketChannel server;
     private int nextNetty;
     private long sink;
 
-    private ChunkToSocketCpuTime(Provider accpProvider, Provider jdkProvider) throws GeneralSecurityException {
+    private ChunkToSocketCpuTime(Provider accpProvider, Provider jdkProvider) throws GeneralSecurityException,
+            IOException {
+        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         accp = Cipher.getInstance("AES/GCM/NoPadding", accpProvider);
         jdk = Cipher.getInstance("AES/GCM/NoPadding", jdkProvider);
         for (int i = 0; i < NETTY_BUFFERS; i++) {
@@ -71,8 +99,13 @@ public final class ChunkToSocketCpuTime {
         final byte[] sealed;
         final byte[] run;
         final ByteBuffer direct;
+        /** Loopback connections whose far ends send {@link #sealed} over and over. */
+        final InputStream stream;
+        final SocketChannel channel;
+        final SocketChannel heapChannel;
+        final InputStream adaptor;
 
-        Chunks(int size) throws GeneralSecurityException {
+        Chunks(int size) throws GeneralSecurityException, IOException {
             this.size = size;
             this.count = (TOTAL_MIB << 20) / size;
             byte[] plain = Data.random(size, size);
@@ -88,11 +121,41 @@ public final class ChunkToSocketCpuTime {
             run = sealed.clone();
             direct = ByteBuffer.allocateDirect(sealed.length);
             direct.put(sealed).clear();
+            Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.socket().getLocalPort());
+            send(server.accept());
+            stream = socket.getInputStream();
+            channel = connect();
+            heapChannel = connect();
+            adaptor = connect().socket().getInputStream();
+        }
+
+        private SocketChannel connect() throws IOException {
+            SocketChannel c = SocketChannel.open(server.getLocalAddress());
+            send(server.accept());
+            return c;
+        }
+
+        /** A daemon thread that writes the sealed chunks to {@code to} until the benchmark ends. */
+        private void send(SocketChannel to) {
+            Thread t = new Thread(() -> {
+                try {
+                    while (true) {
+                        ByteBuffer all = ByteBuffer.wrap(sealed);
+                        while (all.hasRemaining()) {
+                            to.write(all);
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, "sender-" + size);
+            t.setDaemon(true);
+            t.start();
         }
     }
 
     /** Runs {@code way} over all of {@code c}'s chunks; returns this thread's CPU nanoseconds. */
-    private long run(String way, Chunks c) throws GeneralSecurityException {
+    private long run(String way, Chunks c) throws GeneralSecurityException, IOException {
         int stored = c.size + TAG;
         long cpu = 0;
         for (int i = 0; i < c.count; i++) {
@@ -122,10 +185,39 @@ public final class ChunkToSocketCpuTime {
                         c.direct, at, stored);
                 case "jdk-direct-inplace" -> openInto(jdk, c.direct.duplicate().position(at).limit(at + stored),
                         c.direct, at, stored);
+                case "socket+heap+copy" -> {
+                    readFully(c.stream, c.run, at, stored);
+                    openInPlace(accp, c.run, at, stored);
+                    toNetty(c.run, at, c.size);
+                }
+                case "channel+heap+copy" -> {
+                    ByteBuffer region = ByteBuffer.wrap(c.run, at, stored);
+                    while (region.hasRemaining()) {
+                        if (c.heapChannel.read(region) < 0) {
+                            throw new EOFException();
+                        }
+                    }
+                    openInPlace(accp, c.run, at, stored);
+                    toNetty(c.run, at, c.size);
+                }
+                case "adaptor+heap+copy" -> {
+                    readFully(c.adaptor, c.run, at, stored);
+                    openInPlace(accp, c.run, at, stored);
+                    toNetty(c.run, at, c.size);
+                }
+                case "socket-direct+jdk-inplace" -> {
+                    ByteBuffer region = c.direct.duplicate().position(at).limit(at + stored);
+                    while (region.hasRemaining()) {
+                        if (c.channel.read(region) < 0) {
+                            throw new EOFException();
+                        }
+                    }
+                    openInto(jdk, c.direct.duplicate().position(at).limit(at + stored), c.direct, at, stored);
+                }
                 default -> throw new IllegalArgumentException(way);
             }
             cpu += THREADS.getCurrentThreadCpuTime() - start;
-            // untimed: the ciphertext back where the next round opens it in place
+            // untimed: the ciphertext back where the next way opens it in place (a socket way leaves plaintext there)
             if (way.endsWith("inplace") || way.endsWith("direct-out")) {
                 c.direct.put(at, c.sealed, at, stored);
             } else {
@@ -133,6 +225,15 @@ public final class ChunkToSocketCpuTime {
             }
         }
         return cpu;
+    }
+
+    private static void readFully(InputStream in, byte[] b, int off, int len) throws IOException {
+        for (int n; len > 0; off += n, len -= n) {
+            n = in.read(b, off, len);
+            if (n < 0) {
+                throw new EOFException();
+            }
+        }
     }
 
     private void openInPlace(Cipher cipher, byte[] buf, int at, int stored) throws GeneralSecurityException {
@@ -168,7 +269,7 @@ public final class ChunkToSocketCpuTime {
         return String.format("%+.3f | %d of %d", ProviderCryptoCpuTime.median(diff), lower, v.length);
     }
 
-    public static void main(String[] args) throws GeneralSecurityException {
+    public static void main(String[] args) throws GeneralSecurityException, IOException {
         int measured = args.length > 0 ? Integer.parseInt(args[0]) : 9;
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         JceWarmup.run();
@@ -196,14 +297,14 @@ public final class ChunkToSocketCpuTime {
                 + "(medians [min-max])%n", AmazonCorrettoCryptoProvider.INSTANCE.getVersionStr(), measured, warmup,
                 TOTAL_MIB);
         System.out.println("| way | chunk | ms/MiB | vs heap+copy | lower in rounds | vs landing+heap+copy | lower in"
-                + " rounds |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+                + " rounds | vs socket+heap+copy | lower in rounds |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (int s = 0; s < SIZES.length; s++) {
             for (int w = 0; w < WAYS.length; w++) {
                 double[] v = msPerMib[s][w];
-                System.out.printf("| %s | %d MiB | %.3f [%.3f-%.3f] | %s | %s |%n", WAYS[w], SIZES[s] >> 20,
+                System.out.printf("| %s | %d MiB | %.3f [%.3f-%.3f] | %s | %s | %s |%n", WAYS[w], SIZES[s] >> 20,
                         ProviderCryptoCpuTime.median(v), ProviderCryptoCpuTime.min(v), ProviderCryptoCpuTime.max(v),
-                        against(v, msPerMib[s][0]), against(v, msPerMib[s][1]));
+                        against(v, msPerMib[s][0]), against(v, msPerMib[s][1]), against(v, msPerMib[s][6]));
             }
         }
         if (bench.sink == Long.MIN_VALUE) {
