@@ -185,17 +185,17 @@ public final class ProviderCryptoCpuTime {
         return TOTAL_MIB / (Math.max(cpuNanos, 1) / 1e9);
     }
 
-    private static double median(double[] v) {
+    static double median(double[] v) {
         double[] c = v.clone();
         Arrays.sort(c);
         return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
     }
 
-    private static double min(double[] v) {
+    static double min(double[] v) {
         return Arrays.stream(v).min().orElse(Double.NaN);
     }
 
-    private static double max(double[] v) {
+    static double max(double[] v) {
         return Arrays.stream(v).max().orElse(Double.NaN);
     }
 }
