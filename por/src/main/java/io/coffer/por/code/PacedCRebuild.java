@@ -110,8 +110,16 @@ public final class PacedCRebuild {
 
     /** Runs the units up to {@code target(k, steps)}: the share of the window's first {@code steps} writes. */
     public void advanceTo(long steps) {
-        long goal = target(params.k(), steps);
-        while (done < goal) {
+        advanceUnits(target(params.k(), steps));
+    }
+
+    /**
+     * Runs the units up to {@code goal} (at most {@link #totalUnits}): a caller that paces the rebuild by its own
+     * budget of units, as the client's part over checksums does.
+     */
+    public void advanceUnits(long goal) {
+        long end = Math.min(goal, totalUnits(params.k()));
+        while (done < end) {
             unit(done);
             done++;
         }
