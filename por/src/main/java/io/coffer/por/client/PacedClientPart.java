@@ -34,6 +34,10 @@ import java.util.function.IntFunction;
  * restarted in the window starts again from index 0, its first call then running ceil(n (k + 5) / calls left).
  */
 final class PacedClientPart {
+    /** The encoding's in-memory group, per part: small, so that no call allocates O(n) at once. */
+    private static final int GROUP_BYTES = 1 << 16;
+    private static final int CHUNK_BITS = 12;
+    private static final int CHUNK = 1 << CHUNK_BITS;
     private final PorServer server;
     private final Traffic traffic;
     private final CodeParameters params;
@@ -42,7 +46,8 @@ final class PacedClientPart {
     private final byte[] snapshotRoot;
     private final long sealTime;
     private final MerkleRootStream root;
-    private final int[] opened; // n checksums' rows, flat
+    /** The opened checksums' rows, a chunk of {@link #CHUNK} checksums allocated as the download reaches it. */
+    private final int[][] opened;
     private final ChecksumLevelStore encoded;
     private final PacedCRebuild encode;
     private int downloaded;
@@ -64,11 +69,10 @@ final class PacedClientPart {
         this.snapshotRoot = snapshotRoot.clone();
         this.sealTime = SealClock.cTime(epoch, params.k());
         this.root = new MerkleRootStream(params.n());
-        this.opened = new int[params.n() * Checksum.ROWS];
+        this.opened = new int[(params.n() + CHUNK - 1) >>> CHUNK_BITS][];
         this.encoded = new ChecksumLevelStore(params);
-        this.encode = new PacedCRebuild(params,
-                (i, into) -> System.arraycopy(opened, i * Checksum.ROWS, into, 0, Checksum.ROWS), encoded,
-                params.cLevel());
+        this.encode = new PacedCRebuild(params, (i, into) -> System.arraycopy(opened[i >>> CHUNK_BITS],
+                (i & (CHUNK - 1)) * Checksum.ROWS, into, 0, Checksum.ROWS), encoded, params.cLevel(), GROUP_BYTES);
     }
 
     /** All the units of the part at capacity 2^k: n downloads, the encoding's n (k + 2), 2n sealings. */
@@ -133,7 +137,11 @@ final class PacedClientPart {
                 sigma = sealer.openU(i, sealed); // throws unless this client sealed it for index i
                 root.add(MerkleHash.leaf(sealed));
             }
-            System.arraycopy(sigma.rows(), 0, opened, i * Checksum.ROWS, Checksum.ROWS);
+            if (opened[i >>> CHUNK_BITS] == null) {
+                opened[i >>> CHUNK_BITS] = new int[Math.min(CHUNK, params.n()) * Checksum.ROWS];
+            }
+            System.arraycopy(sigma.rows(), 0, opened[i >>> CHUNK_BITS], (i & (CHUNK - 1)) * Checksum.ROWS,
+                    Checksum.ROWS);
             downloaded++;
         }
         lastOpened = count;

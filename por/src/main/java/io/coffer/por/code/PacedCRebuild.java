@@ -48,8 +48,11 @@ public final class PacedCRebuild {
         this(params, source, target, level, GROUP_BYTES);
     }
 
-    /** With the in-memory group limited to {@code groupBytes} per part (tests use small ones). */
-    PacedCRebuild(CodeParameters params, VectorSource source, LevelStore target, int level, int groupBytes) {
+    /**
+     * With the in-memory group limited to {@code groupBytes} per part: tests use small ones, and the client's part
+     * over checksums one that it allocates in a call without a pause (the units, n (k + 2), are the same).
+     */
+    public PacedCRebuild(CodeParameters params, VectorSource source, LevelStore target, int level, int groupBytes) {
         this.params = params;
         this.source = source;
         this.target = target;
