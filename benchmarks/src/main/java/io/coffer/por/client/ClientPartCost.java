@@ -1,5 +1,6 @@
 package io.coffer.por.client;
 
+import io.coffer.benchmarks.por.PacedRebuildCost;
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.checksum.BlockAddress;
@@ -19,7 +20,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 
 /**
  * What the client's part of a C rebuild costs its worst write: at the epoch's end at once (U's n sealed checksums
@@ -51,16 +51,7 @@ public final class ClientPartCost {
         CodeParameters params = new CodeParameters(k);
         int n = params.n();
         ChecksumSealer sealer = new ChecksumSealer(new byte[32], new SecureRandom());
-        SplittableRandom random = new SplittableRandom(k);
-        byte[][] sealedU = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            int[] rows = new int[Checksum.ROWS];
-            for (int r = 0; r < rows.length; r++) {
-                rows[r] = random.nextInt(1 << 30);
-            }
-            sealedU[i] = sealer.sealU(i, Checksum.of(rows));
-        }
-        List<byte[]> snapshot = Arrays.asList(sealedU);
+        List<byte[]> snapshot = Arrays.asList(PacedRebuildCost.randomSealedU(sealer, k));
         byte[] root = MerkleRootStream.of(snapshot);
         int adds = PacedClientPart.addsToSwitch(k, b);
         long epoch = 2;
