@@ -465,9 +465,8 @@ public final class PorClient {
     }
 
     /**
-     * CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied. On a
-     * server that paces the client's part only H is frozen here: the client keeps U's root, its part follows a share
-     * per call in the window ({@link #payClientPart}).
+     * CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied; where the
+     * server paces the client's part, only U's root is kept here ({@link #payClientPart}).
      */
     private void rebuildC() {
         long epoch = state.hLog().epoch();
@@ -491,9 +490,8 @@ public final class PorClient {
     }
 
     /**
-     * The window's share of the client's part of C's rebuild ({@link PacedClientPart}), before this call's add can
-     * switch; the state drops the snapshot's root once every part is uploaded. A call that fails leaves the part to
-     * start again from index 0 (what it folded in may be a lying server's).
+     * The window's share of the client's part of C's rebuild ({@link PacedClientPart}) before this call's add; a
+     * failed call restarts the part from index 0 (what it folded in may be a lying server's).
      */
     private void payClientPart() {
         if (!state.clientPartPending()) {

@@ -285,7 +285,6 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         openWindow(true, epoch -> ((ClientPartStorage) storage).freezeHForClient(epoch));
     }
 
-    /** Whether the storage keeps U's sealed checksums of the epoch's end for the client ({@link ClientPartStorage}). */
     @Override
     public boolean pacesClientPart() {
         return pacesCRebuild() && storage instanceof ClientPartStorage;
@@ -302,10 +301,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     private PacedWindow inWindow() {
-        if (window == null) {
-            throw new IllegalArgumentException("no paced C rebuild is in its window");
-        }
-        return window;
+        return ServerChecks.present(window, "no paced C rebuild is in its window");
     }
 
     /** Refuses the H add that would switch to a next C whose sealed checksums the client has not all sent. */

@@ -86,4 +86,12 @@ final class ServerChecks {
         }
         return s.clone();
     }
+
+    /** {@code value} when it is there; a refused call otherwise. */
+    static <T> T present(T value, String refusal) {
+        if (value == null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        return value;
+    }
 }
