@@ -163,6 +163,28 @@ class PacedClientPartWorkTest {
     }
 
     @Test
+    void withOneAddAnEpochTheWindowsFirstCallRunsAllOfThePart() {
+        int k = 6; // b = k: the epoch's one add is its switch, so nothing is left to pace the part over
+        Counted server = new Counted(new MemoryPorServer(k, k, BLOCK), true);
+        PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        assertThat(PacedClientPart.addsToSwitch(k, k)).isEqualTo(1);
+        SplittableRandom random = new SplittableRandom(9);
+        while (!client.state().clientPartPending()) {
+            client.write(random.nextInt(1 << k), block(random));
+        }
+        server.reset();
+        client.write(random.nextInt(1 << k), block(random));
+        assertThat(server.opened).isEqualTo(1L << k);
+        assertThat(server.sealed).isEqualTo(2L << k);
+        assertThat(client.state().clientPartPending()).isFalse();
+        long epoch = client.state().hLog().epoch();
+        while (client.state().hLog().epoch() == epoch) { // the add that switches ends the epoch too
+            client.write(random.nextInt(1 << k), block(random));
+        }
+        assertThat(client.audit().passed()).isTrue();
+    }
+
+    @Test
     void withoutTheClientsPartPacedTheEpochsEndMovesAllOfUAndC() {
         int k = 8;
         Counted server = new Counted(new MemoryPorServer(k, BLOCK), false);
