@@ -110,19 +110,25 @@ public final class PacedRebuildCost {
         }
     }
 
-    private static void client(int k) {
-        CodeParameters params = new CodeParameters(k);
-        int n = params.n();
-        ChecksumSealer sealer = new ChecksumSealer(new byte[32], new SecureRandom());
+    /** U's 2^k sealed checksums of random checksums (seeded by k), as {@code sealer} seals U's. */
+    public static byte[][] randomSealedU(ChecksumSealer sealer, int k) {
         SplittableRandom random = new SplittableRandom(k);
-        byte[][] sealedU = new byte[n][];
-        for (int i = 0; i < n; i++) {
+        byte[][] sealedU = new byte[1 << k][];
+        for (int i = 0; i < sealedU.length; i++) {
             int[] rows = new int[Checksum.ROWS];
             for (int r = 0; r < rows.length; r++) {
                 rows[r] = random.nextInt(1 << 30);
             }
             sealedU[i] = sealer.sealU(i, Checksum.of(rows));
         }
+        return sealedU;
+    }
+
+    private static void client(int k) {
+        CodeParameters params = new CodeParameters(k);
+        int n = params.n();
+        ChecksumSealer sealer = new ChecksumSealer(new byte[32], new SecureRandom());
+        byte[][] sealedU = randomSealedU(sealer, k);
         long cpuTree = THREADS.getCurrentThreadCpuTime();
         MerkleTree tree = new MerkleTree(n);
         for (int i = 0; i < n; i++) {

@@ -11,12 +11,15 @@ import io.coffer.por.code.Part;
  * one operation: O(n) checksums, none between operations. (H's adds run over a {@link SparseChecksumStore}.)
  */
 final class ChecksumLevelStore implements LevelStore {
+    /** Checksums per chunk: a level's parts are allocated a chunk at a time, at its first write (no O(n) pause). */
+    private static final int CHUNK_BITS = 12;
+    private static final int CHUNK = 1 << CHUNK_BITS;
     private final CodeParameters params;
-    private final int[][][] levels; // [level][part] -> partSize * ROWS elements, null when not held
+    private final int[][][][] levels; // [level][part][chunk] -> CHUNK * ROWS elements; null: not held (or zero)
 
     ChecksumLevelStore(CodeParameters params) {
         this.params = params;
-        this.levels = new int[params.cLevel() + 1][][];
+        this.levels = new int[params.cLevel() + 1][][][];
     }
 
     @Override
@@ -32,16 +35,26 @@ final class ChecksumLevelStore implements LevelStore {
 
     @Override
     public void read(int level, Part part, int index, int[] into) {
-        int[][] parts = levels[level];
+        int[][][] parts = levels[level];
         if (parts == null) {
             throw new IllegalStateException("level " + level + " was not loaded");
         }
-        System.arraycopy(parts[part.ordinal()], index * Checksum.ROWS, into, 0, Checksum.ROWS);
+        int[] chunk = parts[part.ordinal()][index >>> CHUNK_BITS];
+        if (chunk == null) {
+            java.util.Arrays.fill(into, 0, Checksum.ROWS, 0); // never written: zero, as a fresh array's
+        } else {
+            System.arraycopy(chunk, (index & (CHUNK - 1)) * Checksum.ROWS, into, 0, Checksum.ROWS);
+        }
     }
 
     @Override
     public void write(int level, Part part, int index, int[] vector) {
-        System.arraycopy(vector, 0, parts(level)[part.ordinal()], index * Checksum.ROWS, Checksum.ROWS);
+        int[][] chunks = parts(level)[part.ordinal()];
+        int c = index >>> CHUNK_BITS;
+        if (chunks[c] == null) {
+            chunks[c] = new int[Math.min(CHUNK, params.partSize(level)) * Checksum.ROWS];
+        }
+        System.arraycopy(vector, 0, chunks[c], (index & (CHUNK - 1)) * Checksum.ROWS, Checksum.ROWS);
     }
 
     @Override
@@ -49,10 +62,10 @@ final class ChecksumLevelStore implements LevelStore {
         levels[level] = null;
     }
 
-    private int[][] parts(int level) {
+    private int[][][] parts(int level) {
         if (levels[level] == null) {
-            int size = params.partSize(level) * Checksum.ROWS;
-            levels[level] = new int[][] {new int[size], new int[size]};
+            int chunks = (params.partSize(level) + CHUNK - 1) >>> CHUNK_BITS;
+            levels[level] = new int[][][] {new int[chunks][], new int[chunks][]};
         }
         return levels[level];
     }

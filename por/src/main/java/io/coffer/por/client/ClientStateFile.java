@@ -73,7 +73,8 @@ public final class ClientStateFile {
     public ClientState load() {
         try {
             long size = Files.size(path);
-            if (size != ClientState.BYTES && size != ClientState.BYTES_NO_FLAGS) {
+            if (size != ClientState.BYTES && size != ClientState.BYTES_NO_FLAGS
+                    && size != ClientState.BYTES_WITH_SNAPSHOT) {
                 throw new IllegalArgumentException("PoR client state " + path + " is not " + ClientState.BYTES
                         + " bytes");
             }

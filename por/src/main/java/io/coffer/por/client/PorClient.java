@@ -64,6 +64,8 @@ public final class PorClient {
     /** The paths of the run of writes {@link #prefetchPaths} announced; null when none. */
     private PathCache paths;
     private final StoreResize resize;
+    /** The client's part of the window's C rebuild in progress ({@link ClientState#clientPartPending}); else null. */
+    private PacedClientPart clientPart;
 
     public PorClient(PorServer server, ClientState state, SecureRandom random, Consumer<ClientState> persist) {
         // A server of another capacity than the state: it was resized and the client crashed before it recorded so;
@@ -97,6 +99,7 @@ public final class PorClient {
         this.hParams = new CodeParameters(k - state.batchExponent());
         this.levelSealer = bound ? sealer.boundTo(k) : sealer;
         this.hAdd = new HAddSimulation(server, hParams, levelSealer, traffic);
+        this.clientPart = null;
     }
 
     /** Sets up an empty store of 2^k blocks on {@code server}: C is built over the all-zero U. */
@@ -180,6 +183,7 @@ public final class PorClient {
                     + state.blockBytes());
         }
         finishEpoch();
+        payClientPart();
         LeafProof leaf;
         if (paths != null && paths.covers(index, state.root())) {
             leaf = paths.leaf(index);
@@ -284,6 +288,7 @@ public final class PorClient {
      */
     public void flush() {
         finishEpoch();
+        payClientPart();
         if (state.pending() == 0) {
             server.flush(null); // nothing to add, but the writes so far must be on disk when this returns
             return;
@@ -459,20 +464,56 @@ public final class PorClient {
         }
     }
 
-    /** CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied. */
+    /**
+     * CRebuild over checksums: U's sealed checksums (checked against the root) encoded into C's, H emptied; where the
+     * server paces the client's part, only U's root is kept here ({@link #payClientPart}).
+     */
     private void rebuildC() {
+        long epoch = state.hLog().epoch();
+        // asked first, so a lost answer leaves the client before the rebuild; a new store's first C has no window
+        boolean window = epoch != 0 && server.pacesCRebuild();
+        if (window && server.pacesClientPart()) {
+            server.rebuildCPaced();
+            update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root())
+                    .withClientPart(state.root()));
+            return;
+        }
         List<byte[]> sealedU = downloadSealedU();
         if (!Arrays.equals(MerkleRootStream.of(sealedU), state.root())) {
             throw new PorVerificationException("U's checksums do not match the Merkle root: stale or altered");
         }
-        long epoch = state.hLog().epoch();
         SealedLevel c = encodeC(sealedU, epoch, cParams);
-        // asked first, so a lost answer leaves the client before the rebuild; a new store's first C has no window
-        boolean window = epoch != 0 && server.pacesCRebuild();
         server.rebuildC(c);
         traffic.up(c.wireBytes());
         update(state.with(new LogState(hParams.k(), 0, epoch + 1), 0, Checksum.zero(), state.root())
                 .withWindow(window));
+    }
+
+    /**
+     * The window's share of the client's part of C's rebuild ({@link PacedClientPart}) before this call's add; a
+     * failed call restarts the part from index 0 (what it folded in may be a lying server's).
+     */
+    private void payClientPart() {
+        if (!state.clientPartPending()) {
+            clientPart = null;
+            return;
+        }
+        if (clientPart == null) {
+            clientPart = new PacedClientPart(server, traffic, cParams, levelSealer, this::neverWritten,
+                    state.snapshotRoot(), state.hLog().epoch());
+        }
+        boolean done;
+        try {
+            done = clientPart.step(PacedClientPart.addsToSwitch(cParams.k(), state.batchExponent())
+                    - state.hLog().t());
+        } catch (RuntimeException e) {
+            clientPart = null;
+            throw e;
+        }
+        if (done) {
+            clientPart = null;
+            update(state.withClientPart(null));
+        }
     }
 
     List<byte[]> downloadSealedU() {

@@ -48,8 +48,11 @@ public final class PacedCRebuild {
         this(params, source, target, level, GROUP_BYTES);
     }
 
-    /** With the in-memory group limited to {@code groupBytes} per part (tests use small ones). */
-    PacedCRebuild(CodeParameters params, VectorSource source, LevelStore target, int level, int groupBytes) {
+    /**
+     * With the in-memory group limited to {@code groupBytes} per part: tests use small ones, and the client's part
+     * over checksums one that it allocates in a call without a pause (the units, n (k + 2), are the same).
+     */
+    public PacedCRebuild(CodeParameters params, VectorSource source, LevelStore target, int level, int groupBytes) {
         this.params = params;
         this.source = source;
         this.target = target;
@@ -110,8 +113,16 @@ public final class PacedCRebuild {
 
     /** Runs the units up to {@code target(k, steps)}: the share of the window's first {@code steps} writes. */
     public void advanceTo(long steps) {
-        long goal = target(params.k(), steps);
-        while (done < goal) {
+        advanceUnits(target(params.k(), steps));
+    }
+
+    /**
+     * Runs the units up to {@code goal} (at most {@link #totalUnits}): a caller that paces the rebuild by its own
+     * budget of units, as the client's part over checksums does.
+     */
+    public void advanceUnits(long goal) {
+        long end = Math.min(goal, totalUnits(params.k()));
+        while (done < end) {
             unit(done);
             done++;
         }

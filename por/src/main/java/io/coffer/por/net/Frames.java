@@ -13,8 +13,11 @@ import java.io.OutputStream;
 final class Frames {
     /** 2 since H is deamortised: an add's sealed checksums per vector (SEALED_INPUTS) instead of whole levels. */
     /** 3 since porgrow: the CHALLENGE states the server's largest k, and GROW exists. */
-    /** 4 since cdeam2: PACES and AUDIT_FROZEN for a paced C rebuild's window. */
-    static final byte VERSION = 4;
+    /**
+     * 5 since cpace: PACES_PART, REBUILD_C_PACED, SNAPSHOT_U and NEXT_SEALED_C for the client's paced part of C's
+     * rebuild; 4 (cdeam2) added PACES and AUDIT_FROZEN for a paced C rebuild's window.
+     */
+    static final byte VERSION = 5;
     /** A frame before the session is open: HELLO, CHALLENGE, AUTH, or an error. */
     static final int HANDSHAKE_LIMIT = 1200;
 

@@ -8,7 +8,7 @@ public enum MessageType {
     HELLO(1), CHALLENGE(2), AUTH(3),
     READ(10), LEAF(11), SEALED_INPUTS(12), WRITE(13), FLUSH(14), SEALED_U(15), REBUILD_C(16), AUDIT(17), DECODE(18),
     RESTORE(19), LOG_STATE(20), RESYNC(21), PREPARE_DECODE(22), READ_BLOCKS(23), LEAVES(24), GROW(25),
-    AUDIT_FROZEN(26), PACES(27),
+    AUDIT_FROZEN(26), PACES(27), PACES_PART(28), REBUILD_C_PACED(29), SNAPSHOT_U(30), NEXT_SEALED_C(31),
     OK(40), PROVEN_BLOCK(41), LEAF_PROOF(42), SEALED_VECTORS(43), SEALED_LIST(44), AUDIT_RESPONSE(45),
     PROVEN_BLOCKS(46), STATE(47), LEAF_PROOFS(48), FLAG(49),
     ERROR(50);
@@ -38,6 +38,6 @@ public enum MessageType {
 
     /** Whether a client sends this type once its session is open. */
     public boolean isRequest() {
-        return code >= READ.code && code <= PACES.code;
+        return code >= READ.code && code <= NEXT_SEALED_C.code;
     }
 }

@@ -133,6 +133,34 @@ public final class ReconnectingPorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public boolean pacesClientPart() {
+        return retried(RemotePorServer::pacesClientPart);
+    }
+
+    /** Not retried, as {@link #rebuildC}: the server may have applied it. */
+    @Override
+    public void rebuildCPaced() {
+        once(s -> {
+            s.rebuildCPaced();
+            return null;
+        });
+    }
+
+    @Override
+    public List<byte[]> snapshotSealedU(int from, int count) {
+        return retried(s -> s.snapshotSealedU(from, count));
+    }
+
+    /** Retried: a part sent again replaces itself. */
+    @Override
+    public void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        retried(s -> {
+            s.putNextSealedC(from, x, y);
+            return null;
+        });
+    }
+
+    @Override
     public void prepareDecode(List<Integer> indices) {
         retried(s -> {
             s.prepareDecode(indices);

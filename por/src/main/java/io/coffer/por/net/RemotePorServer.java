@@ -237,6 +237,30 @@ public final class RemotePorServer implements PorServer, AutoCloseable {
     }
 
     @Override
+    public boolean pacesClientPart() {
+        byte[] payload = call(MessageType.PACES_PART, Message.EMPTY, MessageType.FLAG);
+        return parse(() -> PorCodec.readFlag(payload));
+    }
+
+    @Override
+    public void rebuildCPaced() {
+        ok(call(MessageType.REBUILD_C_PACED, Message.EMPTY, MessageType.OK));
+    }
+
+    @Override
+    public List<byte[]> snapshotSealedU(int from, int count) {
+        ClientPartCodec part = new ClientPartCodec(codec.parameters());
+        byte[] payload = call(MessageType.SNAPSHOT_U, part.range(from, count), MessageType.SEALED_LIST);
+        return parse(() -> part.readSnapshot(payload, count));
+    }
+
+    @Override
+    public void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        ok(call(MessageType.NEXT_SEALED_C, new ClientPartCodec(codec.parameters()).nextSealed(from, x, y),
+                MessageType.OK));
+    }
+
+    @Override
     public void prepareDecode(List<Integer> indices) {
         ok(call(MessageType.PREPARE_DECODE, codec.prepareDecode(indices), MessageType.OK));
     }

@@ -96,6 +96,24 @@ public final class RequestDispatcher {
                 PorCodec.readEmpty(payload);
                 return answer(MessageType.FLAG, () -> PorCodec.flag(server.pacesCRebuild()));
             }
+            case PACES_PART -> {
+                PorCodec.readEmpty(payload);
+                return answer(MessageType.FLAG, () -> PorCodec.flag(server.pacesClientPart()));
+            }
+            case REBUILD_C_PACED -> {
+                PorCodec.readEmpty(payload);
+                return done(server::rebuildCPaced);
+            }
+            case SNAPSHOT_U -> {
+                ClientPartCodec part = new ClientPartCodec(codec.parameters());
+                ClientPartCodec.Range range = part.readRange(payload);
+                return answer(MessageType.SEALED_LIST,
+                        () -> part.snapshot(server.snapshotSealedU(range.from(), range.count())));
+            }
+            case NEXT_SEALED_C -> {
+                ClientPartCodec.NextSealed next = new ClientPartCodec(codec.parameters()).readNextSealed(payload);
+                return done(() -> server.putNextSealedC(next.from(), next.x(), next.y()));
+            }
             case DECODE -> {
                 List<Integer> indices = codec.readDecode(payload);
                 return answer(MessageType.PROVEN_BLOCKS, () -> codec.provenBlocks(server.decode(indices)));

@@ -1,7 +1,6 @@
 package io.coffer.por.server;
 
 import io.coffer.por.audit.AuditChallenge;
-import io.coffer.por.audit.AuditProver;
 import io.coffer.por.audit.AuditResponse;
 import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.ChecksumSealer;
@@ -18,6 +17,7 @@ import io.coffer.por.code.Part;
 import io.coffer.por.code.SlicedRecovery;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleProof;
+import io.coffer.por.store.ClientPartStorage;
 import io.coffer.por.store.DecodeSpool;
 import io.coffer.por.store.PorStorage;
 import io.coffer.por.store.WindowStorage;
@@ -208,6 +208,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         boolean completesBatch = log.pending() + 1 == 1 << batchExponent();
         if (completesBatch) {
             checkLayout();
+            checkSwitchable();
         }
         ServerChecks.written(written, completesBatch, log.h().state().t() + 1, hParams.k());
         return completesBatch;
@@ -229,6 +230,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         boolean pending = log.pending() > 0;
         if (pending) {
             checkLayout();
+            checkSwitchable();
         }
         if (pending && log.h().state().cRebuildDue()) {
             throw new IllegalArgumentException("C must be rebuilt before the next add");
@@ -254,18 +256,59 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         if (log.h().state().epoch() == 0 && storage.uEmpty()) {
             log.rebuildCOfEmptyU(); // a new store: only the tags are non-zero, so only they are computed
         } else if (pacesCRebuild() && log.h().state().epoch() != 0) {
-            if (window != null) {
-                window.finish();
-            }
-            long epoch = state().epoch() + 1;
-            ((WindowStorage) storage).freezeH(epoch, c.x(), c.y());
-            window = new PacedWindow((WindowStorage) storage, this::recovery);
-            log = log(new LogState(hParams.k(), 0, epoch)); // over the fresh H
+            openWindow(false, epoch -> ((WindowStorage) storage).freezeH(epoch, c.x(), c.y()));
             return;
         } else {
             rebuildCFromU();
         }
         keepC(c);
+    }
+
+    /** Freezes H for the window of the next epoch ({@code freeze}) and opens it over the fresh H. */
+    private void openWindow(boolean clientPart, java.util.function.LongConsumer freeze) {
+        if (window != null) {
+            window.finish();
+        }
+        long epoch = state().epoch() + 1;
+        freeze.accept(epoch);
+        window = new PacedWindow((WindowStorage) storage, this::recovery, clientPart);
+        log = log(new LogState(hParams.k(), 0, epoch)); // over the fresh H
+    }
+
+    @Override
+    public void rebuildCPaced() {
+        if (!pacesClientPart() || state().epoch() == 0) {
+            throw new IllegalArgumentException("this server takes C's sealed checksums at the epoch's end");
+        }
+        checkRebuildCDue();
+        dropPrepared();
+        openWindow(true, epoch -> ((ClientPartStorage) storage).freezeHForClient(epoch));
+    }
+
+    @Override
+    public boolean pacesClientPart() {
+        return pacesCRebuild() && storage instanceof ClientPartStorage;
+    }
+
+    @Override
+    public List<byte[]> snapshotSealedU(int from, int count) {
+        return inWindow().snapshotSealedU(from, count);
+    }
+
+    @Override
+    public void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        inWindow().putNextSealedC(from, x, y);
+    }
+
+    private PacedWindow inWindow() {
+        return ServerChecks.present(window, "no paced C rebuild is in its window");
+    }
+
+    /** Refuses the H add that would switch to a next C whose sealed checksums the client has not all sent. */
+    private void checkSwitchable() {
+        if (window != null && window.switchesAt(state().t() + 1) && !window.nextSealedComplete()) {
+            throw new IllegalArgumentException("the add that switches to the next C needs all its sealed checksums");
+        }
     }
 
     /**
@@ -391,6 +434,10 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */
     public final void checkRebuildC(SealedLevel c) {
         ServerChecks.sealed(c, cParams.cLevel(), cParams.n());
+        checkRebuildCDue();
+    }
+
+    private void checkRebuildCDue() {
         LogState state = log.h().state();
         if (state.epoch() != 0 && !state.cRebuildDue()) {
             throw new IllegalArgumentException("C is rebuilt after every " + hParams.n() + " H adds, not at add "
@@ -443,23 +490,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     private AuditResponse prove(AuditChallenge challenge, LevelStore vectors,
             java.util.function.Function<BlockAddress, byte[]> sealedAt) {
-        return AuditProver.prove(challenge, vectors.width(), new AuditProver.CodeBlocks() {
-            @Override
-            public int[] block(BlockAddress address) {
-                int[] v = new int[vectors.width()];
-                vectors.read(levelOf(address), address.part(), (int) address.index(), v);
-                return v;
-            }
-
-            @Override
-            public byte[] sealedChecksum(BlockAddress address) {
-                byte[] sealed = sealedAt.apply(address);
-                if (sealed == null) {
-                    throw new IllegalStateException("the sealed checksum of " + address + " is lost");
-                }
-                return sealed;
-            }
-        });
+        return StoredCodeBlocks.prove(challenge, vectors, this::levelOf, sealedAt);
     }
 
     /**

@@ -7,7 +7,9 @@ import io.coffer.por.code.DeamortizedSchedule;
 import io.coffer.por.code.LogRun;
 import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.code.SlicedRecovery;
+import io.coffer.por.store.ClientPartStorage;
 import io.coffer.por.store.WindowStorage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -25,13 +27,21 @@ final class PacedWindow {
     private final Supplier<SlicedRecovery> recovery;
     private final CopyOnWriteSnapshot snapshot;
     private final PacedCRebuild rebuild;
+    /** Whether the next C's sealed checksums come from the client in the window ({@link ClientPartStorage}). */
+    private final ClientPartStorage clientPart;
 
     /**
      * Opens the window over H frozen by the caller (which starts its log over the fresh H), the rebuild at unit 0:
      * at the epoch's end, or at a restart inside the window over the copies the storage kept.
      */
     PacedWindow(WindowStorage storage, Supplier<SlicedRecovery> recovery) {
+        this(storage, recovery, false);
+    }
+
+    /** As above; with {@code clientPart} the client uploads the next C's sealed checksums in the window. */
+    PacedWindow(WindowStorage storage, Supplier<SlicedRecovery> recovery, boolean clientPart) {
         this.storage = storage;
+        this.clientPart = clientPart ? (ClientPartStorage) storage : null;
         this.batchExponent = storage.batchExponent();
         this.recovery = recovery;
         int hK = storage.hParameters().k();
@@ -59,6 +69,62 @@ final class PacedWindow {
     /** Called before a write changes U[index]: its vector at the epoch's end is kept at its first change. */
     void beforeOverwrite(int index) {
         snapshot.beforeOverwrite(index);
+        if (clientPart != null) {
+            clientPart.keepSealedUAside(index);
+        }
+    }
+
+    /** Whether the H add that makes the epoch's {@code adds} switches: the client's rule as well. */
+    boolean switchesAt(int adds) {
+        return ((long) adds << batchExponent) >= PacedCRebuild.stepsToComplete(storage.cParameters().k());
+    }
+
+    /** Whether the switch has every sealed checksum of the next C (a window whose client uploads them: once all are). */
+    boolean nextSealedComplete() {
+        return clientPart == null || clientPart.nextSealedComplete();
+    }
+
+    /** U's sealed checksums [from, from + count) at the epoch's end: see {@link PorServer#snapshotSealedU}. */
+    List<byte[]> snapshotSealedU(int from, int count) {
+        ClientPartStorage part = clientPart();
+        checkRange(from, count);
+        List<byte[]> out = new ArrayList<>(count);
+        for (int i = from; i < from + count; i++) {
+            byte[] sealed = part.snapshotSealedU(i);
+            out.add(sealed == null ? null : sealed.clone());
+        }
+        return out;
+    }
+
+    /** Keeps a part of the next C's sealed checksums: see {@link PorServer#putNextSealedC}. */
+    void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        ClientPartStorage part = clientPart();
+        checkRange(from, x.length);
+        if (y.length != x.length) {
+            throw new IllegalArgumentException(x.length + " sealed checksums of X, " + y.length + " of Y");
+        }
+        byte[][] xs = new byte[x.length][];
+        byte[][] ys = new byte[y.length][];
+        for (int i = 0; i < x.length; i++) {
+            xs[i] = ServerChecks.sealedChecksum(x[i]);
+            ys[i] = ServerChecks.sealedChecksum(y[i]);
+        }
+        part.setNextSealedC(from, xs, ys);
+    }
+
+    private ClientPartStorage clientPart() {
+        if (clientPart == null) {
+            throw new IllegalArgumentException("the window's next C has its sealed checksums from the epoch's end");
+        }
+        return clientPart;
+    }
+
+    private void checkRange(int from, int count) {
+        int n = storage.cParameters().n();
+        if (from < 0 || count <= 0 || (long) from + count > n) {
+            throw new IllegalArgumentException("positions [" + from + ", " + from + " + " + count + ") outside [0, "
+                    + n + ")");
+        }
     }
 
     /** Runs the share of the epoch's first {@code adds} H adds; switches and returns true once the rebuild is done. */

@@ -104,6 +104,43 @@ public interface PorServer {
         return false;
     }
 
+    /**
+     * Whether, besides pacing its own part ({@link #pacesCRebuild}), the server takes the next C's sealed checksums
+     * from the client a part at a time in the window ({@link #rebuildCPaced}, {@link #snapshotSealedU},
+     * {@link #putNextSealedC}), so that the client's part is paced too (docs/POR.md, "C's rebuild paced"). A client
+     * asks at each epoch's end; a server that answers no gets them all at the epoch's end ({@link #rebuildC}).
+     */
+    default boolean pacesClientPart() {
+        return false;
+    }
+
+    /**
+     * The C rebuild that ends an epoch on a server that paces the client's part: as {@link #rebuildC} on a server that
+     * paces, without the next C's sealed checksums; they come with {@link #putNextSealedC} before the switch point,
+     * and the server refuses the H add that would switch while any is missing.
+     */
+    default void rebuildCPaced() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not pace the client's part");
+    }
+
+    /**
+     * U's sealed checksums at indices [{@code from}, {@code from + count}) as they were at the window's epoch end
+     * (null where never written), whatever the writes since: the client's part of the rebuild downloads them all and
+     * checks them against the root it kept. Only in a window opened by {@link #rebuildCPaced}.
+     */
+    default List<byte[]> snapshotSealedU(int from, int count) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not pace the client's part");
+    }
+
+    /**
+     * Keeps the client's sealed checksums of the next C at positions [{@code from}, {@code from + x.length}) of X and
+     * Y ({@code y} as long as {@code x}; a durable server has them on disk before it returns). Only in a window opened
+     * by {@link #rebuildCPaced}, before its switch; a part sent again replaces the former.
+     */
+    default void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not pace the client's part");
+    }
+
     /** Answers an audit of the frozen H's runs (the ended epoch's) in a paced rebuild's window, before the switch. */
     default AuditResponse auditFrozen(AuditChallenge challenge) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " does not pace C's rebuild");

@@ -78,4 +78,20 @@ final class ServerChecks {
             }
         }
     }
+
+    /** A copy of {@code s} once it is a sealed checksum's length; refused otherwise. */
+    static byte[] sealedChecksum(byte[] s) {
+        if (s == null || s.length != ChecksumSealer.SEALED_BYTES) {
+            throw new IllegalArgumentException("a sealed checksum of the next C is malformed");
+        }
+        return s.clone();
+    }
+
+    /** {@code value} when it is there; a refused call otherwise. */
+    static <T> T present(T value, String refusal) {
+        if (value == null) {
+            throw new IllegalArgumentException(refusal);
+        }
+        return value;
+    }
 }

@@ -12,6 +12,8 @@ import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
 import io.coffer.por.merkle.MerkleTree;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The {@link PorStorage} of a PoR server in memory: U (block bytes and sealed checksums, null where never written),
@@ -19,7 +21,7 @@ import java.util.Arrays;
  * blocks) and of C (level k + 1 of a log over single blocks), and their sealed checksums. Plain storage with no
  * protocol logic; a test damages it the way a disk or a dishonest server would.
  */
-public final class ServerStorage implements WindowStorage {
+public final class ServerStorage implements ClientPartStorage {
     private final int blockBytes;
     private final int batchExponent;
     private final CodeParameters cParams;
@@ -38,6 +40,11 @@ public final class ServerStorage implements WindowStorage {
     private CopyOnWriteSnapshot.Aside copies;
     /** The next C's sealed checksums, X and Y, from the epoch's end (already O(n) there), not copied at the switch. */
     private byte[][][] nextSealed;
+    /** The next C's positions whose sealed checksums the client has not uploaded yet. */
+    private int nextSealedMissing;
+    /** U's sealed checksums at the freeze, at their first change in the window ({@link #NEVER_WRITTEN}: none). */
+    private Map<Integer, byte[]> sealedAside;
+    private static final byte[] NEVER_WRITTEN = new byte[0];
 
     /** Storage for 2^k blocks of {@code blockBytes}, each a vector of {@code blockWidth} elements once tagged. */
     public ServerStorage(int k, int batchExponent, int blockBytes, int blockWidth) {
@@ -208,12 +215,53 @@ public final class ServerStorage implements WindowStorage {
     @Override
     public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
         copies = CopyOnWriteSnapshot.Aside.inMemory();
+        sealedAside = new HashMap<>();
         nextSealed = new byte[][][] {nextX, nextY};
+        nextSealedMissing = 0;
         frozenH = hVectors;
         frozenSealedH = sealedH;
         hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
         sealedH = new byte[hParams.k() + 1][][][];
         nextC = new MemoryLevelStore(cParams, cVectors.width());
+    }
+
+    @Override
+    public void freezeHForClient(long epoch) {
+        freezeH(epoch, new byte[cParams.n()][], new byte[cParams.n()][]);
+        nextSealedMissing = cParams.n();
+    }
+
+    @Override
+    public void keepSealedUAside(int index) {
+        inWindow(sealedAside).computeIfAbsent(index, i -> uSealed[i] == null ? NEVER_WRITTEN : uSealed[i]);
+    }
+
+    @Override
+    public byte[] snapshotSealedU(int index) {
+        byte[] sealed = inWindow(sealedAside).getOrDefault(index, uSealed[index]);
+        return sealed == NEVER_WRITTEN ? null : sealed;
+    }
+
+    @Override
+    public void setNextSealedC(int from, byte[][] x, byte[][] y) {
+        byte[][][] next = inWindow(nextSealed);
+        for (int i = 0; i < x.length; i++) {
+            if (next[0][from + i] == null) {
+                nextSealedMissing--;
+            }
+            next[0][from + i] = x[i];
+            next[1][from + i] = y[i];
+        }
+    }
+
+    @Override
+    public boolean nextSealedComplete() {
+        return inWindow(nextSealed) != null && nextSealedMissing == 0;
+    }
+
+    /** The next C's sealed checksums kept so far, [part][position]: tests drop or alter them here. */
+    public byte[][][] nextSealedC() {
+        return inWindow(nextSealed);
     }
 
     @Override
@@ -265,6 +313,7 @@ public final class ServerStorage implements WindowStorage {
         frozenSealedH = null;
         nextC = null;
         copies = null;
+        sealedAside = null;
         nextSealed = null;
     }
 

@@ -53,9 +53,11 @@ class CapacityBoundSealingTest {
         client.write((1 << K) - 1, blocks[(1 << K) - 1]); // the epoch's last add: C rebuilt, still unbound
         assertThat(client.state().hLog().epoch()).isEqualTo(2);
         assertThat(client.state().capacityBound()).isFalse();
-        // the in-process server paces that rebuild: a window, which only version 4's flags can say (bit 1: unbound)
+        // the in-process server paces that rebuild and the client's part of it: a window, and U's root of the
+        // epoch's end, which only version 5 can say (flags bit 1: unbound, bit 2: the client's part pending)
         assertThat(client.state().window()).isTrue();
-        assertThat(client.state().toBytes()[4]).isEqualTo((byte) 4);
+        assertThat(client.state().clientPartPending()).isTrue();
+        assertThat(client.state().toBytes()[4]).isEqualTo((byte) 5);
         assertThat(ClientState.fromBytes(client.state().toBytes())).isEqualTo(client.state());
         assertThat(client.audit().passed()).isTrue();
 

@@ -68,6 +68,44 @@ class ClientStateTest {
     }
 
     @Test
+    void theClientsPartPendingKeepsTheSnapshotsRootAsVersion5UntilItIsDone(@TempDir Path dir) {
+        byte[] snapshot = MerkleTree.emptyRoot(1 << 19);
+        ClientState pending = state.withClientPart(snapshot);
+        byte[] bytes = pending.toBytes();
+        assertThat(bytes).hasSize(ClientState.BYTES_WITH_SNAPSHOT).hasSize(151);
+        assertThat(bytes[4]).isEqualTo((byte) 5);
+        ClientState read = ClientState.fromBytes(bytes);
+        assertThat(read).isEqualTo(pending).isNotEqualTo(pending.withClientPart(new byte[32]));
+        assertThat(read.snapshotRoot()).isEqualTo(snapshot);
+        assertThat(read.window()).isTrue();
+        assertThat(read.clientPartPending()).isTrue();
+        ClientStateFile file = new ClientStateFile(dir.resolve("por-state"));
+        file.save(pending);
+        assertThat(file.load()).isEqualTo(pending);
+
+        ClientState done = pending.withClientPart(null);
+        assertThat(done.toBytes()).hasSize(ClientState.BYTES);
+        assertThat(done.window()).isTrue();
+        assertThat(pending.withWindow(false).clientPartPending()).isFalse(); // a resync or a resize ends it
+
+        byte[] flagWithoutRoot = done.toBytes();
+        flagWithoutRoot[ClientState.BYTES - 5] |= 4;
+        withCrc(flagWithoutRoot);
+        assertThatThrownBy(() -> ClientState.fromBytes(flagWithoutRoot)).isInstanceOf(IllegalArgumentException.class);
+        byte[] rootWithoutFlag = bytes.clone();
+        rootWithoutFlag[ClientState.BYTES - 5] &= ~4;
+        withCrc(rootWithoutFlag);
+        assertThatThrownBy(() -> ClientState.fromBytes(rootWithoutFlag)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Rewrites the CRC-32C at the end of {@code bytes}, so that only the change made before it is refused. */
+    private static void withCrc(byte[] bytes) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        java.nio.ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    }
+
+    @Test
     void theFileIsReplacedWholeAndReadBack(@TempDir Path dir) throws Exception {
         ClientStateFile file = new ClientStateFile(dir.resolve("por-state"));
         file.save(state);

@@ -85,12 +85,14 @@ class PacedWindowTest {
         assertThat(client.state().window()).as("an initialisation starts no window").isFalse();
         fill(client, 1 << k, 5);
         assertThat(client.state().window()).isTrue();
+        assertThat(client.state().clientPartPending()).isTrue(); // the epoch's end was its write, the part to come
         ClientState reopened = ClientState.fromBytes(client.state().toBytes());
         assertThat(reopened).isEqualTo(client.state());
         PorClient again = new PorClient(server, reopened, new SecureRandom(), persisted::add);
         assertThat(again.audit().passed()).isTrue();
         again.resync();
         assertThat(again.state().window()).as("a resync rebuilds C in full").isFalse();
+        assertThat(again.state().clientPartPending()).as("and takes its checksums: no part is owed").isFalse();
         assertThat(server.windowProgress()).isNull();
         assertThat(again.audit().passed()).isTrue();
     }
@@ -101,8 +103,10 @@ class PacedWindowTest {
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
         fill(client, 1 << 6, 6);
         assertThat(ClientAudit.beforeSwitch(client.state())).isTrue();
+        assertThat(client.state().clientPartPending()).isTrue();
         client.grow(7);
         assertThat(client.state().window()).isFalse();
+        assertThat(client.state().clientPartPending()).isFalse();
         assertThat(client.audit().passed()).isTrue();
         fill(client, (1 << 7) + 3, 7);
         assertThat(client.state().window()).isTrue();
@@ -124,6 +128,7 @@ class PacedWindowTest {
         assertThat(ClientAudit.beforeSwitch(client.state())).isTrue();
         client.shrink(k - 1);
         assertThat(client.state().window()).isFalse();
+        assertThat(client.state().clientPartPending()).isFalse();
         assertThat(server.windowProgress()).isNull();
         assertThat(client.audit().passed()).isTrue();
         for (int i = 0; i < 1 << (k - 1); i++) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.client.PorClient;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
 import java.net.InetSocketAddress;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A lost connection to the PoR server is replaced on the next call, and the client carries on; a server that comes
+ * A lost connection to the PoR server is replaced on the next call, and the client carries on (its paced part of
+ * C's rebuild too: SNAPSHOT_U and NEXT_SEALED_C are retried); a server that comes
  * back resized is reached where the resize could have been this side's (larger, or down to a shrink sent through it).
  */
 class ReconnectingPorServerTest {
@@ -70,6 +72,42 @@ class ReconnectingPorServerTest {
         assertThat(remote.reconnects()).isEqualTo(2);
         assertThat(client.audit().passed()).isTrue();
         assertThat(client.read(10)).isEqualTo(block(10));
+    }
+
+    @Test
+    void theClientsPacedPartCarriesOnOverReplacedConnections() throws Exception {
+        int k = 5;
+        MemoryPorServer server = new MemoryPorServer(k, 32);
+        PorNetServer net = start(server, 1);
+        ReconnectingPorServer remote = connect(new AtomicReference<>(new InetSocketAddress("127.0.0.1", net.port())));
+        PorClient client = PorClient.initialize(remote, RemotePorServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        byte[][] expected = new byte[1 << k][];
+        for (int i = 0; i < 1 << k; i++) { // the last write ends the epoch: a window whose part the client owes
+            expected[i] = block(i);
+            client.write(i, expected[i]);
+        }
+        assertThat(client.state().clientPartPending()).isTrue();
+        long switching = PacedCRebuild.stepsToComplete(k); // b = 0: one add a write
+        int written = 0;
+        while (client.state().hLog().t() < switching) {
+            long t = client.state().hLog().t();
+            if (t == 0 || t == switching - 2) { // the part's first call (SNAPSHOT_U), one of its last (NEXT_SEALED_C)
+                assertThat(client.state().clientPartPending()).as("at add %d", t).isTrue(); // its call comes first
+                int before = remote.reconnects();
+                Thread.sleep(2_500);
+                client.write(written % (1 << k), block(100 + written));
+                assertThat(remote.reconnects()).as("at add %d", t).isEqualTo(before + 1);
+            } else {
+                client.write(written % (1 << k), block(100 + written));
+            }
+            expected[written % (1 << k)] = block(100 + written);
+            written++;
+        }
+        assertThat(client.state().clientPartPending()).isFalse();
+        assertThat(client.audit().passed()).isTrue();
+        for (int i = 0; i < 1 << k; i++) {
+            assertThat(client.read(i)).isEqualTo(expected[i]);
+        }
     }
 
     @Test
