@@ -7,6 +7,7 @@ import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CodeParameters;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.code.Part;
 import io.coffer.por.merkle.MerkleRootStream;
 import io.coffer.por.server.LeafProof;
@@ -53,7 +54,7 @@ public final class ClientPartCost {
         ChecksumSealer sealer = new ChecksumSealer(new byte[32], new SecureRandom());
         List<byte[]> snapshot = Arrays.asList(PacedRebuildCost.randomSealedU(sealer, k));
         byte[] root = MerkleRootStream.of(snapshot);
-        int adds = PacedClientPart.addsToSwitch(k, b);
+        int adds = PacedCRebuild.addsToSwitch(k, b);
         long epoch = 2;
         System.out.printf(Locale.ROOT, "k = %d, b = %d: %d units over %d calls (share %d)%n", k, b,
                 PacedClientPart.totalUnits(k), adds, (PacedClientPart.totalUnits(k) + adds - 1) / adds);

@@ -4,6 +4,7 @@ import io.coffer.por.checksum.Checksum;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LevelStore;
 import io.coffer.por.code.Part;
+import java.util.Arrays;
 
 /**
  * The client's {@link LevelStore} while it simulates a C rebuild (section 5.4): vectors are checksums (width
@@ -41,7 +42,7 @@ final class ChecksumLevelStore implements LevelStore {
         }
         int[] chunk = parts[part.ordinal()][index >>> CHUNK_BITS];
         if (chunk == null) {
-            java.util.Arrays.fill(into, 0, Checksum.ROWS, 0); // never written: zero, as a fresh array's
+            Arrays.fill(into, 0, Checksum.ROWS, 0); // never written: zero, as a fresh array's
         } else {
             System.arraycopy(chunk, (index & (CHUNK - 1)) * Checksum.ROWS, into, 0, Checksum.ROWS);
         }

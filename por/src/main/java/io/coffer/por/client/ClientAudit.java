@@ -60,8 +60,7 @@ final class ClientAudit {
      * frozen H stand for U's snapshot. A pure function of the state (the window's flag, t and b), as the server's.
      */
     static boolean beforeSwitch(ClientState state) {
-        return state.window() && ((long) state.hLog().t() << state.batchExponent())
-                < PacedCRebuild.stepsToComplete(state.k());
+        return state.window() && state.hLog().t() < PacedCRebuild.addsToSwitch(state.k(), state.batchExponent());
     }
 
     /** The runs of H after {@code adds} adds of {@code epoch}, as audited regions under that epoch's time. */

@@ -80,12 +80,6 @@ final class PacedClientPart {
         return ((long) 3 << k) + PacedCRebuild.totalUnits(k);
     }
 
-    /** The H adds of a window up to and including its switch: ceil(stepsToComplete(k) / 2^b), at least one. */
-    static int addsToSwitch(int k, int batchExponent) {
-        long steps = PacedCRebuild.stepsToComplete(k);
-        return (int) Math.max(1, (steps + (1L << batchExponent) - 1) >> batchExponent);
-    }
-
     /** The units a call runs with {@code callsLeft} calls (this one included) before the switching add is sent. */
     long share(int callsLeft) {
         long remaining = remaining();

@@ -10,6 +10,7 @@ import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.DeamortizedLog;
 import io.coffer.por.code.LogState;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.field.Segments;
 import io.coffer.por.merkle.MerkleHash;
 import io.coffer.por.merkle.MerkleProof;
@@ -504,7 +505,7 @@ public final class PorClient {
         }
         boolean done;
         try {
-            done = clientPart.step(PacedClientPart.addsToSwitch(cParams.k(), state.batchExponent())
+            done = clientPart.step(PacedCRebuild.addsToSwitch(cParams.k(), state.batchExponent())
                     - state.hLog().t());
         } catch (RuntimeException e) {
             clientPart = null;

@@ -93,6 +93,15 @@ public final class PacedCRebuild {
         return (totalUnits(k) + unitsPerStep(k) - 1) / unitsPerStep(k);
     }
 
+    /**
+     * The switch point in H adds of 2^b blocks: the window's add count a at which the rebuild is complete, the first
+     * with a * 2^b >= {@link #stepsToComplete}, i.e. ceil(stepsToComplete(k) / 2^b), at least one. The one rule the
+     * server's switch, the client's audits and the client's paced part all follow.
+     */
+    public static int addsToSwitch(int k, int batchExponent) {
+        return (int) ((stepsToComplete(k) + (1L << batchExponent) - 1) >> batchExponent);
+    }
+
     public long done() {
         return done;
     }

@@ -24,6 +24,7 @@ import io.coffer.por.store.WindowStorage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The honest PoR server over a {@link PorStorage} (in memory: {@link MemoryPorServer}; in a directory:
@@ -265,7 +266,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     }
 
     /** Freezes H for the window of the next epoch ({@code freeze}) and opens it over the fresh H. */
-    private void openWindow(boolean clientPart, java.util.function.LongConsumer freeze) {
+    private void openWindow(boolean clientPart, LongConsumer freeze) {
         if (window != null) {
             window.finish();
         }

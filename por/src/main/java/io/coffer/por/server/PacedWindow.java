@@ -76,7 +76,7 @@ final class PacedWindow {
 
     /** Whether the H add that makes the epoch's {@code adds} switches: the client's rule as well. */
     boolean switchesAt(int adds) {
-        return ((long) adds << batchExponent) >= PacedCRebuild.stepsToComplete(storage.cParameters().k());
+        return adds >= PacedCRebuild.addsToSwitch(storage.cParameters().k(), batchExponent);
     }
 
     /** Whether the switch has every sealed checksum of the next C (a window whose client uploads them: once all are). */

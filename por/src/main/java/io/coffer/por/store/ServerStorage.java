@@ -256,7 +256,8 @@ public final class ServerStorage implements ClientPartStorage {
 
     @Override
     public boolean nextSealedComplete() {
-        return inWindow(nextSealed) != null && nextSealedMissing == 0;
+        inWindow(nextSealed);
+        return nextSealedMissing == 0;
     }
 
     /** The next C's sealed checksums kept so far, [part][position]: tests drop or alter them here. */

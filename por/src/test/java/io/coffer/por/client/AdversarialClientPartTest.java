@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.coffer.por.PorVerificationException;
 import io.coffer.por.checksum.SealBrokenException;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.code.Part;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
@@ -173,7 +174,7 @@ class AdversarialClientPartTest {
     }
 
     private void writeUntilTheSwitch(PorClient client) {
-        while (client.state().hLog().t() < PacedClientPart.addsToSwitch(K, 0)) {
+        while (client.state().hLog().t() < PacedCRebuild.addsToSwitch(K, 0)) {
             write(client, random.nextInt(1 << K));
         }
     }

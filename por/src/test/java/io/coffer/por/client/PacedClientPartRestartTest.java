@@ -2,6 +2,7 @@ package io.coffer.por.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.server.MemoryPorServer;
 import java.security.SecureRandom;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ class PacedClientPartRestartTest {
 
     @Test
     void aClientRestartedAtAnyPointOfItsPartRedoesItFromTheStartAndTheStorePassesItsAudits() {
-        int adds = PacedClientPart.addsToSwitch(K, 0);
+        int adds = PacedCRebuild.addsToSwitch(K, 0);
         long total = PacedClientPart.totalUnits(K);
         // in the download, in the encoding, in the upload, at the last add before the switch, after the part is done
         for (int restartAt : new int[] {2, adds / 2, adds - 3, adds - 1, adds + 1}) {

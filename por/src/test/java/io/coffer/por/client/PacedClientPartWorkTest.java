@@ -3,6 +3,7 @@ package io.coffer.por.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.checksum.ChecksumSealer;
+import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.SealedLevel;
@@ -91,7 +92,7 @@ class PacedClientPartWorkTest {
             Counted server = new Counted(new MemoryPorServer(k, BLOCK), true);
             PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
             // the sealings go by pairs (X and Y of a position), so a share may seal one checksum more
-            long share = ceil(PacedClientPart.totalUnits(k), PacedClientPart.addsToSwitch(k, 0)) + 1;
+            long share = ceil(PacedClientPart.totalUnits(k), PacedCRebuild.addsToSwitch(k, 0)) + 1;
             SplittableRandom random = new SplittableRandom(k);
             long worstChecksums = 0;
             long worstBytes = 0;
@@ -116,7 +117,7 @@ class PacedClientPartWorkTest {
                                 .isLessThan((long) ChecksumSealer.SEALED_BYTES << k);
                         assertThat(client.state().clientPartPending()).isTrue();
                     }
-                    if (client.state().hLog().t() >= PacedClientPart.addsToSwitch(k, 0)) {
+                    if (client.state().hLog().t() >= PacedCRebuild.addsToSwitch(k, 0)) {
                         assertThat(client.state().clientPartPending()).as("after the switch at k = %d", k).isFalse();
                     }
                 }
@@ -140,7 +141,7 @@ class PacedClientPartWorkTest {
         int b = 2;
         Counted server = new Counted(new MemoryPorServer(k, b, BLOCK), true);
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
-        long share = ceil(PacedClientPart.totalUnits(k), PacedClientPart.addsToSwitch(k, b)) + 1;
+        long share = ceil(PacedClientPart.totalUnits(k), PacedCRebuild.addsToSwitch(k, b)) + 1;
         SplittableRandom random = new SplittableRandom(3);
         long worst = 0;
         int windows = 0;
@@ -155,7 +156,7 @@ class PacedClientPartWorkTest {
             worst = Math.max(worst, server.opened + server.sealed);
             if (pendingBefore && !client.state().clientPartPending()) {
                 windows++;
-                assertThat(client.state().hLog().t()).isLessThan(PacedClientPart.addsToSwitch(k, b));
+                assertThat(client.state().hLog().t()).isLessThan(PacedCRebuild.addsToSwitch(k, b));
             }
         }
         assertThat(worst).isLessThanOrEqualTo(share);
@@ -167,7 +168,7 @@ class PacedClientPartWorkTest {
         int k = 6; // b = k: the epoch's one add is its switch, so nothing is left to pace the part over
         Counted server = new Counted(new MemoryPorServer(k, k, BLOCK), true);
         PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
-        assertThat(PacedClientPart.addsToSwitch(k, k)).isEqualTo(1);
+        assertThat(PacedCRebuild.addsToSwitch(k, k)).isEqualTo(1);
         SplittableRandom random = new SplittableRandom(9);
         while (!client.state().clientPartPending()) {
             client.write(random.nextInt(1 << k), block(random));
