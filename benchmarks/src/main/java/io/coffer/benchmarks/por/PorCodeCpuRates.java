@@ -18,9 +18,10 @@ import java.util.SplittableRandom;
 /**
  * The PoR code's one-thread speeds measured in the thread's CPU time as well as wall time, for a shared machine where
  * JMH's wall-clock scores are noisy (the benchmarks' convention: {@code EngineCpuBreakdown}). The same work as
- * {@link PorMixBenchmark} (mix at level 11) and {@link PorRebuildBenchmark} (an HAdd epoch and a CRebuild of 4,096
- * blocks of 4 KiB), and the checksum sigma = M * B of 64 blocks of 64 KiB (a verified read's main cost), in MiB/s of
- * block data; prints each round and the medians, and the checksum's microseconds per 64 KiB block.
+ * {@link PorMixBenchmark} (mix at level 11, out of place and in place) and {@link PorRebuildBenchmark} (an HAdd epoch
+ * and a CRebuild of 4,096 blocks of 4 KiB), and the checksum sigma = M * B of 64 blocks of 64 KiB (a verified read's
+ * main cost), in MiB/s of block data; prints each round and the medians, and the checksum's microseconds per 64 KiB
+ * block.
  *
  * <p>Usage: {@code java [--add-modules jdk.incubator.vector -XX:UseAVX=3] -cp
  * "benchmarks/target/classes:benchmarks/target/lib/*" io.coffer.benchmarks.por.PorCodeCpuRates [ROUNDS]} (default 9,
@@ -53,6 +54,7 @@ public final class PorCodeCpuRates {
         MemoryLevelStore store = new MemoryLevelStore(params, PorMixBenchmark.WIDTH);
         Runnable[] work = {
             () -> mix(blocks, out, params.zeta(K - 1)),
+            () -> mix(blocks, blocks, params.zeta(K - 1)),
             () -> {
                 HierarchicalLog log = new HierarchicalLog(params, store, LogState.empty(K));
                 for (int[] block : blocks) {
@@ -67,8 +69,8 @@ public final class PorCodeCpuRates {
                 }
             },
         };
-        String[] names = {"mix (level 11)", "hAdd (epoch)", "cRebuild", "checksum 64K"};
-        double[] mib = {MIB, MIB, MIB, CHECKSUM_MIB};
+        String[] names = {"mix (level 11)", "mix in place", "hAdd (epoch)", "cRebuild", "checksum 64K"};
+        double[] mib = {MIB, MIB, MIB, MIB, CHECKSUM_MIB};
         double[][] cpu = new double[work.length][rounds];
         double[][] wall = new double[work.length][rounds];
         for (int round = -3; round < rounds; round++) {
@@ -90,12 +92,15 @@ public final class PorCodeCpuRates {
             System.out.printf(Locale.ROOT, "median  %-15s cpu %8.1f MiB/s  wall %8.1f MiB/s%n", names[w],
                     median(cpu[w]), median(wall[w]));
         }
-        double perBlockMicros = 1e6 * CHECKSUM_MIB / CHECKSUM_BLOCKS / median(cpu[3]);
+        double perBlockMicros = 1e6 * CHECKSUM_MIB / CHECKSUM_BLOCKS / median(cpu[4]);
         System.out.printf(Locale.ROOT, "checksum of a 64 KiB block: %.1f us of CPU (median; sink %d)%n",
                 perBlockMicros, sink[0] & 1);
     }
 
-    /** Figure 4's mix of two level-11 codes of 2,048 blocks each (16 MiB of blocks in). */
+    /**
+     * Figure 4's mix of two level-11 codes of 2,048 blocks each (16 MiB of blocks in), into {@code out}; with {@code
+     * out} the blocks themselves, in place, as every butterfly of the product runs ({@link PorMixBenchmark}).
+     */
     private static void mix(int[][] blocks, int[][] out, int nu) {
         int half = blocks.length / 2;
         int twiddle = 1;
