@@ -87,6 +87,30 @@ class JournaledShrinkTest {
     }
 
     @Test
+    void aStoreShrunkBelowTheCapacityItWasCreatedWithReopensWithItsFirstParameters() throws IOException {
+        ServerParameters created = new ServerParameters(K + 1, B, BLOCK);
+        byte[][] expected = new byte[1 << (K + 1)][];
+        try (JournaledPorServer server = JournaledPorServer.open(dir, created)) {
+            PorClient client = clients.initialize(server);
+            for (int i = 0; i < 1 << K; i++) { // the upper half never written, so a shrink to 2^K keeps every block
+                expected[i] = new byte[BLOCK];
+                clients.nextBytes(expected[i]);
+                client.write(i, expected[i]);
+            }
+            client.flush();
+            client.shrink(K); // as a gateway's consolidation with a floor below the server's --k does
+            assertThat(server.k()).isEqualTo(K);
+        }
+        expected = kept(expected, K);
+        try (JournaledPorServer server = JournaledPorServer.open(dir, created)) { // the first command line again
+            assertThat(server.k()).isEqualTo(K);
+            clients.assertResumes(server, expected, 20);
+        }
+        assertThatThrownBy(() -> JournaledPorServer.open(dir, new ServerParameters(K + 2, B, BLOCK)))
+                .isInstanceOf(IOException.class).hasMessageContaining("was created with k = " + (K + 1));
+    }
+
+    @Test
     void aServerKilledOnceTheShrinkIsRecordedShrinksAtItsNextOpenAndTheClientFollows() throws IOException {
         JournaledPorServer killed = JournaledPorServer.open(dir, INITIAL);
         byte[][] expected = grownAndEmptiedAbove(killed);

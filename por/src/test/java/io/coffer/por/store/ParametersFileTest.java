@@ -45,6 +45,35 @@ class ParametersFileTest {
     }
 
     @Test
+    void aStartMayAskForTheCapacityTheStoreWasCreatedWithAfterAShrinkBelowIt() throws IOException {
+        Path file = dir.resolve("parameters");
+        ParametersFile.fix(file, PARAMS);
+        assertThat(Files.readString(file)).contains("createdK=6");
+        ParametersFile.grow(file, 4); // a shrink
+        assertThat(ParametersFile.fix(file, PARAMS).parameters()).isEqualTo(new ServerParameters(4, 2, 4096));
+        ParametersFile.grow(file, 8);
+        assertThat(ParametersFile.fix(file, new ServerParameters(8, 2, 4096)).parameters().k()).isEqualTo(8);
+        assertThat(Files.readString(file)).contains("createdK=6").doesNotContain("createdK=8");
+        assertThatThrownBy(() -> ParametersFile.fix(file, new ServerParameters(9, 2, 4096)))
+                .isInstanceOf(IOException.class).hasMessageContaining("was created with k = 6");
+    }
+
+    @Test
+    void aStoreFromBeforeCreatedKWasRecordedGetsTheCapacityItHadBeforeItsFirstShrink() throws IOException {
+        Path file = dir.resolve("parameters");
+        Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\n", StandardCharsets.US_ASCII);
+        ParametersFile.grow(file, 7); // a grow records nothing: the k it had is no larger than the current one
+        assertThat(Files.readString(file)).doesNotContain("createdK");
+        ParametersFile.grow(file, 5);
+        assertThat(Files.readString(file)).contains("createdK=7");
+        assertThat(ParametersFile.fix(file, PARAMS).parameters().k()).isEqualTo(5);
+        ParametersFile.grow(file, 3);
+        assertThat(Files.readString(file)).contains("createdK=7").doesNotContain("createdK=5");
+        assertThatThrownBy(() -> ParametersFile.fix(file, new ServerParameters(8, 2, 4096)))
+                .isInstanceOf(IOException.class).hasMessageContaining("was created with k = 7");
+    }
+
+    @Test
     void anUnknownByteOrderOrLayoutIsRefused() throws IOException {
         Path file = dir.resolve("parameters");
         Files.writeString(file, "k=6\nbatch=2\nblockBytes=4096\nvectorOrder=middle\n", StandardCharsets.US_ASCII);
