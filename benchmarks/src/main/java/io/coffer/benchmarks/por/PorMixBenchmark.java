@@ -83,30 +83,26 @@ public class PorMixBenchmark {
     @Benchmark
     @OperationsPerInvocation(MIB_PER_INVOCATION)
     public int[][] mix() {
-        int half = 1 << level;
-        int rounds = BLOCKS_PER_INVOCATION / (2 * half);
-        for (int r = 0; r < rounds; r++) {
-            int twiddle = 1;
-            for (int i = 0; i < half; i++) {
-                ZpVectors.butterfly(a0[i], a1[i], twiddle, out[i], out[i + half]);
-                twiddle = Zp.mul(twiddle, nu);
-            }
-        }
-        return out;
+        return mix(out, out, 1 << level);
     }
 
     @Benchmark
     @OperationsPerInvocation(MIB_PER_INVOCATION)
     public int[][] mixInPlace() {
+        return mix(a0, a1, 0);
+    }
+
+    /** A's low half into {@code low[i]}, its high half into {@code high[i + highOffset]}. */
+    private int[][] mix(int[][] low, int[][] high, int highOffset) {
         int half = 1 << level;
         int rounds = BLOCKS_PER_INVOCATION / (2 * half);
         for (int r = 0; r < rounds; r++) {
             int twiddle = 1;
             for (int i = 0; i < half; i++) {
-                ZpVectors.butterfly(a0[i], a1[i], twiddle, a0[i], a1[i]);
+                ZpVectors.butterfly(a0[i], a1[i], twiddle, low[i], high[i + highOffset]);
                 twiddle = Zp.mul(twiddle, nu);
             }
         }
-        return a0;
+        return low;
     }
 }
