@@ -30,7 +30,8 @@ import java.util.stream.IntStream;
  * </ul>
  * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}),
  * C's and H's under key prefixes of generations ({@link BlobGenerations}). U's writes are held until {@link #force}
- * ({@link HeldU}); a paced C rebuild's window is kept in files or the bucket alike ({@link PacedWindowFiles}).
+ * ({@link HeldU}); a paced C rebuild's window is kept in files or the bucket alike ({@link PacedWindowFiles}), also
+ * one whose next C's sealed checksums the client uploads in it ({@link ClientPartStorage}, {@link NextSealedFile}).
  * Files grow as they are written (sparse where never written). Which of H's vectors are current is not stored here:
  * it follows from the log state (its runs); whether C has checksums the owner restores with
  * {@link #resetSealedPresence}. The Merkle tree is {@code u.merkle} ({@link FileMerkleTree}), rebuilt from
@@ -38,7 +39,7 @@ import java.util.stream.IntStream;
  * memory budget (none by default: {@link SmallLevelsInMemory#defaultBudget}) H's smallest levels, vectors and sealed
  * checksums, are kept in memory only.
  */
-public final class DirectoryStorage implements WindowStorage, AutoCloseable {
+public final class DirectoryStorage implements ClientPartStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
     /** A record of u.sealed: block present (1), checksum present (1), the sealed checksum. */
     static final int U_RECORD = 2 + SEALED;
@@ -80,7 +81,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         this.cVectors = cVectors;
         this.hSealed = new SealedHFiles(dir, hParams, hVectors.memoryLevels());
         this.windows = new DirectoryWindow(dir, objects, generations, vectorOrder, cParams, hParams,
-                hVectors.width(), blockWidth);
+                hVectors.width(), blockWidth, this::uSealed);
     }
 
     /**
@@ -141,7 +142,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
                 generations, vectorOrder, blockWidth);
         try {
             if (windowState != null) {
-                storage.windows.resume(windowState.epoch());
+                storage.windows.resume(windowState);
             }
             storage.rebuildTree();
         } catch (IOException | RuntimeException e) {
@@ -369,6 +370,16 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      */
     @Override
     public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
+        freeze(epoch, nextX, nextY);
+    }
+
+    /** The freeze with {@code c.next.sealed} every position empty, and the record saying the client fills it. */
+    @Override
+    public void freezeHForClient(long epoch) {
+        freeze(epoch, null, null);
+    }
+
+    private void freeze(long epoch, byte[][] nextX, byte[][] nextY) {
         if (windows.isOpen()) {
             throw new IllegalStateException("a paced C rebuild's window is open already");
         }
@@ -384,6 +395,51 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot freeze H in " + dir, e);
         }
+    }
+
+    /** Kept already: U's vector copy at its first change in the window holds its sealed checksum (window.copies). */
+    @Override
+    public void keepSealedUAside(int index) {
+        if (!clientPartWindow().copies().has(index)) {
+            throw new IllegalStateException("U's sealed checksum of " + index + " is kept with its vector's copy");
+        }
+    }
+
+    /** The one kept with U's vector copy where the window changed the index; U's own otherwise. */
+    @Override
+    public byte[] snapshotSealedU(int index) {
+        PacedWindowFiles.Copies copies = clientPartWindow().copies();
+        return copies.has(index) ? copies.sealed(index) : uSealed(index);
+    }
+
+    /** Written at their positions of {@code c.next.sealed} and forced before it returns. */
+    @Override
+    public void setNextSealedC(int from, byte[][] x, byte[][] y) {
+        clientPartWindow().nextSealed().set(from, x, y);
+    }
+
+    @Override
+    public boolean nextSealedComplete() {
+        NextSealedFile next = windows.open().nextSealed();
+        return next == null || next.missing() == 0;
+    }
+
+    @Override
+    public boolean windowTakesClientPart() {
+        return windows.isOpen() && windows.open().nextSealed() != null;
+    }
+
+    /** Positions of the next C still without the client's sealed checksums, for tests. */
+    int nextSealedMissing() {
+        return clientPartWindow().nextSealed().missing();
+    }
+
+    private PacedWindowFiles clientPartWindow() {
+        PacedWindowFiles w = windows.open();
+        if (w.nextSealed() == null) {
+            throw new IllegalStateException("the window's next C has its sealed checksums from the epoch's end");
+        }
+        return w;
     }
 
     /** The epoch of the open window, or -1 outside one. */

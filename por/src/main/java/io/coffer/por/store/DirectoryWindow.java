@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.function.IntFunction;
 
 /**
  * The paced C rebuild's window of a {@link DirectoryStorage} (docs/POR.md, "C's rebuild paced in the servers"): its
@@ -23,6 +24,8 @@ final class DirectoryWindow implements AutoCloseable {
     private final CodeParameters hParams;
     private final int hWidth;
     private final int blockWidth;
+    /** U's sealed checksum of an index now, kept with its copy in a window that takes the client's part. */
+    private final IntFunction<byte[]> uSealed;
     /**
      * In files, the adds between two shares of the next C's force and of the former window's deletes: at most 32 (an
      * fsync per add doubled the median add: docs/BENCHMARKS.md, "C's rebuild paced (cdeam)"), and at least 32 shares
@@ -36,7 +39,7 @@ final class DirectoryWindow implements AutoCloseable {
     private PacedWindowFiles window;
 
     DirectoryWindow(Path dir, BlobStore objects, BlobGenerations generations, ByteOrder vectorOrder,
-            CodeParameters cParams, CodeParameters hParams, int hWidth, int blockWidth) {
+            CodeParameters cParams, CodeParameters hParams, int hWidth, int blockWidth, IntFunction<byte[]> uSealed) {
         this.dir = dir;
         this.objects = objects;
         this.generations = generations;
@@ -45,22 +48,25 @@ final class DirectoryWindow implements AutoCloseable {
         this.hParams = hParams;
         this.hWidth = hWidth;
         this.blockWidth = blockWidth;
+        this.uSealed = uSealed;
         this.shareAdds = Math.max(1, Math.min(32, hParams.n() / 64));
     }
 
-    /** At open: the window of {@code epoch} that the record in the directory names (its steps completed). */
-    void resume(long epoch) throws IOException {
-        window = openFiles(epoch);
+    /** At open: the window that the record in the directory names (its steps completed). */
+    void resume(PacedWindowFiles.State state) throws IOException {
+        window = openFiles(state);
     }
 
-    /** The open window of {@code epoch}: the frozen H and the next C as files or in the bucket, the copies in files. */
-    private PacedWindowFiles openFiles(long epoch) throws IOException {
+    /** The open window {@code state}: the frozen H and the next C as files or in the bucket, the rest in files. */
+    private PacedWindowFiles openFiles(PacedWindowFiles.State state) throws IOException {
+        long epoch = state.epoch();
         String frozen = generations == null ? PacedWindowFiles.FROZEN_PREFIX
                 : BlobGenerations.prefix(generations.current()) + "h";
         String next = generations == null ? PacedWindowFiles.NEXT_PREFIX : BlobGenerations.prefix(epoch) + "c";
-        return PacedWindowFiles.open(dir, epoch, DirectoryStorage.vectors(dir, objects, frozen, hParams, hWidth,
+        return PacedWindowFiles.open(dir, state, DirectoryStorage.vectors(dir, objects, frozen, hParams, hWidth,
                 vectorOrder, DeamortizedLog.SLOTS), new SealedHFiles(dir, PacedWindowFiles.FROZEN_PREFIX, hParams, 0),
-                DirectoryStorage.vectors(dir, objects, next, cParams, blockWidth, vectorOrder, 1), blockWidth);
+                DirectoryStorage.vectors(dir, objects, next, cParams, blockWidth, vectorOrder, 1), blockWidth,
+                cParams.n(), uSealed);
     }
 
     boolean isOpen() {
@@ -82,7 +88,8 @@ final class DirectoryWindow implements AutoCloseable {
 
     /**
      * The freeze's files, H's stores {@code h} and {@code hSealed} spilled and forced by the caller (and closed here):
-     * any former window's left deleted, the record and the renames ({@link PacedWindowFiles#freeze}), the window open.
+     * any former window's left deleted, the record and the renames ({@link PacedWindowFiles#freeze}), the window open;
+     * {@code nextX} null: the client uploads the next C's sealed checksums in the window.
      */
     void freeze(long epoch, byte[][] nextX, byte[][] nextY, VectorStore h, SealedHFiles hSealed) throws IOException {
         if (generations != null) {
@@ -90,7 +97,7 @@ final class DirectoryWindow implements AutoCloseable {
         }
         retired = null; // any left are deleted with the former window's files
         PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, h, hSealed);
-        window = openFiles(epoch);
+        window = openFiles(new PacedWindowFiles.State(epoch, PacedWindowFiles.OPEN, nextX == null));
     }
 
     /**
@@ -100,7 +107,8 @@ final class DirectoryWindow implements AutoCloseable {
     void switchC(VectorStore c) throws IOException {
         PacedWindowFiles w = open();
         w.nextC().force();
-        PacedWindowFiles.write(dir, w.epoch(), PacedWindowFiles.SWITCHING);
+        PacedWindowFiles.write(dir, new PacedWindowFiles.State(w.epoch(), PacedWindowFiles.SWITCHING,
+                w.nextSealed() != null));
         window = null;
         w.close();
         c.close();

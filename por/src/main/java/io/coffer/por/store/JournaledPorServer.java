@@ -216,6 +216,39 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         applied(() -> inner.rebuildC(c), true, true);
     }
 
+    /**
+     * Yes: the window's files keep the client's part too ({@link ClientPartStorage}: U's sealed checksums at the
+     * epoch's end with the copies, the uploaded ones in {@code c.next.sealed}), in files and with a bucket alike.
+     */
+    @Override
+    public boolean pacesClientPart() {
+        return inner.pacesClientPart();
+    }
+
+    /** Journaled like a C rebuild: recorded and forced, then H frozen with no checksum of the next C. */
+    @Override
+    public void rebuildCPaced() {
+        usable();
+        inner.checkRebuildCPaced();
+        append(MessageType.REBUILD_C_PACED, new byte[0]);
+        applied(inner::rebuildCPaced, true, true);
+    }
+
+    @Override
+    public List<byte[]> snapshotSealedU(int from, int count) {
+        return inner.snapshotSealedU(from, count);
+    }
+
+    /**
+     * Not journaled: written at its positions of {@code c.next.sealed} and forced before it returns, so an answered
+     * part is on disk; one cut short by a kill is sent again by the client (it had no answer), which replaces it.
+     */
+    @Override
+    public void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        usable();
+        inner.putNextSealedC(from, x, y);
+    }
+
     @Override
     public LogState logState() {
         return inner.logState(); // apart from any client's while H is in an older store's layout
