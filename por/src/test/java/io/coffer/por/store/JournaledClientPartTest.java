@@ -41,6 +41,9 @@ class JournaledClientPartTest {
 
     private final JournaledClients clients = new JournaledClients(43, BLOCK, 2);
     private final byte[][] expected = new byte[N][];
+    /** The server a test opened with {@link #opened}, and how its client reaches it (across a kill and a reopen). */
+    private JournaledPorServer server;
+    private ClientPartFiles reach;
 
     @Test
     void theEpochsEndFreezesWithEveryPositionEmptyAndTheWindowFillsThemBeforeItsSwitch() throws IOException {
@@ -77,10 +80,7 @@ class JournaledClientPartTest {
 
     @Test
     void aPartKilledBetweenItsWriteAndItsAnswerIsSentAgainAndTheWindowGoesOn() throws IOException {
-        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
-        ClientPartFiles reach = new ClientPartFiles(server);
-        PorClient client = clients.initialize(reach.proxy());
-        clients.writeRandom(client, expected, N);
+        PorClient client = opened(N);
         clients.writeRandom(client, expected, 1); // the part's first call: something in before the kill
         int[] missingAtKill = new int[1];
         AtomicReference<LogState> at = new AtomicReference<>();
@@ -102,10 +102,7 @@ class JournaledClientPartTest {
 
     @Test
     void aTornPartLeavesItsPositionsEmptyAndTheClientsResendFillsThem() throws IOException {
-        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
-        ClientPartFiles reach = new ClientPartFiles(server);
-        PorClient client = clients.initialize(reach.proxy());
-        clients.writeRandom(client, expected, N + 1);
+        PorClient client = opened(N + 1);
         AtomicReference<int[]> part = new AtomicReference<>();
         int[] missingAtKill = new int[1];
         reach.killAfterTheNextPart(range -> {
@@ -155,10 +152,7 @@ class JournaledClientPartTest {
 
     @Test
     void aReopenInTheWindowServesTheSameSnapshotWithTheSameEmptyPositions() throws IOException {
-        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
-        ClientPartFiles reach = new ClientPartFiles(server);
-        PorClient client = clients.initialize(reach.proxy());
-        clients.writeRandom(client, expected, N - 1);
+        PorClient client = opened(N - 1);
         int never = neverWritten();
         clients.writeRandom(client, expected, 1); // the epoch's end
         List<byte[]> atTheEnd = ClientPartFiles.snapshot(server, N);
@@ -192,10 +186,7 @@ class JournaledClientPartTest {
 
     @Test
     void aCopyRecordTornByTheKillIsTakenAgainWithTheSameSealedChecksum() throws IOException {
-        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS);
-        ClientPartFiles reach = new ClientPartFiles(server);
-        PorClient client = clients.initialize(reach.proxy());
-        clients.writeRandom(client, expected, N);
+        PorClient client = opened(N);
         List<byte[]> atTheEnd = ClientPartFiles.snapshot(server, N);
         write(client, 2);
         client.flush();
@@ -213,6 +204,15 @@ class JournaledClientPartTest {
             goesOnThroughTheSwitch(reopened, client);
         }
         assertReopensWithTheContent();
+    }
+
+    /** The server opened in the directory, a client reaching it through {@link #reach}, {@code writes} made. */
+    private PorClient opened(int writes) throws IOException {
+        server = JournaledPorServer.open(dir, PARAMS);
+        reach = new ClientPartFiles(server);
+        PorClient client = clients.initialize(reach.proxy());
+        clients.writeRandom(client, expected, writes);
+        return client;
     }
 
     /** The epoch's last write with the journal as a kill right after the REBUILD_C_PACED record leaves it. */
