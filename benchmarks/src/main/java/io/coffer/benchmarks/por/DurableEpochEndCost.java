@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * once, where they carry no part: what the part adds to a write). The client's
  * CPU of a call is the thread's CPU over the call less what it spent inside the server's methods (the proxy times
  * them); bytes are the client's own count ({@link PorClient#traffic}: checksums, proofs and C's sealed checksums, not
- * the blocks), and the part's alone in the window (the proxy counts SNAPSHOT_U's and NEXT_SEALED_C's checksums).
+ * the blocks), and the part's alone in the window (the proxy counts SNAPSHOT_U's and NEXT_SEALED_C's checksums). The
+ * window's writes are timed in wall time too, server included, and the NEXT_SEALED_C calls apart (each forces
+ * {@code c.next.sealed} before its answer).
  *
  * <p>Usage: {@code DurableEpochEndCost ROUNDS K B BLOCK_BYTES} (e.g. {@code 3 16 0 64}).
  */
@@ -62,7 +64,8 @@ public final class DurableEpochEndCost {
     private static String run(int k, int b, int blockBytes, boolean paced, long seed) throws Exception {
         Path dir = Files.createTempDirectory("por-epoch-end");
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(k, b, blockBytes))) {
-            long[] inServer = new long[3]; // CPU in the server, the part's bytes down and up
+            // CPU in the server, the part's bytes down and up, NEXT_SEALED_C's calls and their wall time
+            long[] inServer = new long[5];
             PorServer timed = timed(server, inServer, paced);
             byte[] key = new byte[32];
             new SecureRandom().nextBytes(key);
@@ -74,21 +77,25 @@ public final class DurableEpochEndCost {
             }
             Traffic traffic = client.traffic();
             traffic.reset();
+            long endWall0 = System.nanoTime();
             long cpu = clientCpu(() -> client.write(random.nextInt(n), block(random, blockBytes)), inServer);
+            long endWall = System.nanoTime() - endWall0;
             if (client.state().hLog().t() != 0) {
                 throw new IllegalStateException("the measured write did not end the epoch");
             }
-            String end = String.format(Locale.ROOT, "%-8s epoch's end: client cpu %.1f ms, down %.2f MiB, up %.2f MiB",
-                    paced ? "paced" : "at once", cpu / 1e6, traffic.overheadDown() / 1048576.0,
-                    traffic.overheadUp() / 1048576.0);
+            String end = String.format(Locale.ROOT, "%-8s epoch's end: client cpu %.1f ms, down %.2f MiB, up %.2f MiB,"
+                    + " wall %.1f ms (server included)", paced ? "paced" : "at once", cpu / 1e6,
+                    traffic.overheadDown() / 1048576.0, traffic.overheadUp() / 1048576.0, endWall / 1e6);
             int count = PacedCRebuild.addsToSwitch(k, b) << b;
             long[] calls = new long[count];
+            long[] walls = new long[count];
             long worstBytes = 0;
-            inServer[1] = 0;
-            inServer[2] = 0;
+            Arrays.fill(inServer, 1, inServer.length, 0);
             for (int i = 0; i < count; i++) {
                 traffic.reset();
+                long wall0 = System.nanoTime();
                 calls[i] = clientCpu(() -> client.write(random.nextInt(n), block(random, blockBytes)), inServer);
+                walls[i] = System.nanoTime() - wall0;
                 worstBytes = Math.max(worstBytes, traffic.overhead());
             }
             if (client.state().clientPartPending()) {
@@ -96,10 +103,15 @@ public final class DurableEpochEndCost {
             }
             long[] sorted = calls.clone();
             Arrays.sort(sorted);
+            Arrays.sort(walls);
             return end + String.format(Locale.ROOT, " | the window's %d writes: client cpu median %.1f us, p99 %.1f"
-                    + " us, max %.1f us, at most %d bytes a write; the part's checksums %.2f MiB down, %.2f MiB up",
+                    + " us, max %.1f us, at most %d bytes a write; the part's checksums %.2f MiB down, %.2f MiB up;"
+                    + " wall a write (server included) median %.1f us, p99 %.1f us, max %.1f ms, in all %.2f s; %d"
+                    + " NEXT_SEALED_C, %.2f s of wall in them",
                     count, sorted[count / 2] / 1e3, sorted[(int) (count * 0.99)] / 1e3, sorted[count - 1] / 1e3,
-                    worstBytes, inServer[1] / 1048576.0, inServer[2] / 1048576.0);
+                    worstBytes, inServer[1] / 1048576.0, inServer[2] / 1048576.0, walls[count / 2] / 1e3,
+                    walls[(int) (count * 0.99)] / 1e3, walls[count - 1] / 1e6, Arrays.stream(walls).sum() / 1e9,
+                    inServer[3], inServer[4] / 1e9);
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
@@ -118,8 +130,8 @@ public final class DurableEpochEndCost {
     }
 
     /**
-     * {@code server} with the thread CPU of its methods added to {@code inServer[0]}, the snapshot's bytes to [1] and
-     * the uploaded part's to [2]; PACES_PART no unless paced.
+     * {@code server} with the thread CPU of its methods added to {@code inServer[0]}, the snapshot's bytes to [1],
+     * the uploaded part's to [2], NEXT_SEALED_C's calls to [3] and their wall time to [4]; PACES_PART no unless paced.
      */
     private static PorServer timed(PorServer server, long[] inServer, boolean paced) {
         return (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(), new Class<?>[] {PorServer.class},
@@ -128,6 +140,7 @@ public final class DurableEpochEndCost {
                         return false; // the server as before cpacefiles: the client's part at the epoch's end
                     }
                     long cpu0 = THREADS.getCurrentThreadCpuTime();
+                    long wall0 = System.nanoTime();
                     try {
                         Object answer = method.invoke(server, args);
                         if (method.getName().equals("snapshotSealedU")) {
@@ -136,6 +149,8 @@ public final class DurableEpochEndCost {
                             }
                         } else if (method.getName().equals("putNextSealedC")) {
                             inServer[2] += 2L * ((byte[][]) args[1]).length * ChecksumSealer.SEALED_BYTES;
+                            inServer[3]++;
+                            inServer[4] += System.nanoTime() - wall0;
                         }
                         return answer;
                     } catch (InvocationTargetException e) {
