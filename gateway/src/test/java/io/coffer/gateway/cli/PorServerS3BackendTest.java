@@ -27,7 +27,8 @@ import picocli.CommandLine;
  * {@code coffer por-server --backend s3} keeps U, C and H as objects in a bucket (s3proxy on a loopback port) and
  * its journal and checksums under {@code --data}: a client writes, audits and reads back across a restart, and a
  * restart that names another backend for the directory is refused; a grow leaves only the current capacity's C
- * objects in the bucket; C's rebuild is paced there (PACES: yes), audited inside its window and after it.
+ * objects in the bucket; C's rebuild is paced there (PACES: yes), and the client's part too (PACES_PART: yes),
+ * audited inside its window and after it.
  */
 class PorServerS3BackendTest {
     @RegisterExtension
@@ -98,6 +99,7 @@ class PorServerS3BackendTest {
         InProcessPorServer first = InProcessPorServer.start(backendEnv(), args);
         try (RemotePorServer remote = InProcessPorServer.connect(dir, first.port())) {
             assertThat(remote.pacesCRebuild()).isTrue(); // PACES: yes
+            assertThat(remote.pacesClientPart()).isTrue(); // PACES_PART: yes, the client's part paced too
             PorClient client = PorClient.initialize(remote, masterKey, new SecureRandom(), persisted::add);
             for (int i = 0; i < 16 + toSwitch - 1; i++) { // past the epoch's end, to its window's last add
                 client.write(i % 16, block(i));
@@ -118,6 +120,9 @@ class PorServerS3BackendTest {
             assertThat(client.audit().passed()).isTrue();
             for (int i = 16 + toSwitch - 1; i < 32; i++) { // through the switch to the epoch's end
                 client.write(i % 16, block(i));
+                if (i == 16 + toSwitch - 1) { // the switching add: the part was uploaded before it
+                    assertThat(client.state().clientPartPending()).isFalse();
+                }
             }
             client.flush();
             assertThat(client.audit().passed()).isTrue();

@@ -278,12 +278,17 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
 
     @Override
     public void rebuildCPaced() {
+        checkRebuildCPaced();
+        dropPrepared();
+        openWindow(true, epoch -> ((ClientPartStorage) storage).freezeHForClient(epoch));
+    }
+
+    /** Checks a {@link #rebuildCPaced} without making it (a durable server records the call first). */
+    public final void checkRebuildCPaced() {
         if (!pacesClientPart() || state().epoch() == 0) {
             throw new IllegalArgumentException("this server takes C's sealed checksums at the epoch's end");
         }
         checkRebuildCDue();
-        dropPrepared();
-        openWindow(true, epoch -> ((ClientPartStorage) storage).freezeHForClient(epoch));
     }
 
     @Override
@@ -324,13 +329,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     /**
      * Reopens the window that a durable storage kept (a restart inside it): H was frozen at the epoch's end and the
      * server's log is over the fresh H; the rebuild starts again from unit 0 over the storage's copies and runs the
-     * share of the adds made so far (switching if that completes it).
+     * share of the adds made so far (switching if that completes it). A window that takes the client's part stays so.
      */
     public final void resumeWindow() {
         if (!pacesCRebuild() || window != null || state().epoch() == 0) {
             throw new IllegalStateException("no paced C rebuild's window to resume");
         }
-        window = new PacedWindow((WindowStorage) storage, this::recovery);
+        window = new PacedWindow((WindowStorage) storage, this::recovery,
+                storage instanceof ClientPartStorage c && c.windowTakesClientPart());
         advanceWindow();
     }
 
@@ -477,16 +483,8 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** Answers an audit of the frozen H's runs in a paced rebuild's window: see {@link PorServer#auditFrozen}. */
     @Override
     public AuditResponse auditFrozen(AuditChallenge challenge) {
-        if (challenge.size() == 0 || window == null) {
-            throw new IllegalArgumentException(window == null ? "no paced C rebuild is in its window: no frozen H"
-                    : "an audit samples at least one block");
-        }
-        for (BlockAddress address : challenge.addresses()) {
-            ServerChecks.audited(address, BlockAddress.Buffer.H, window.frozenRuns(), cParams.n(), true);
-        }
-        WindowStorage frozen = (WindowStorage) storage;
-        return prove(challenge, frozen.frozenHVectors(),
-                a -> frozen.frozenSealedH(a.level(), a.part(), (int) a.index()));
+        return ServerChecks.present(window, "no paced C rebuild is in its window: no frozen H").auditFrozen(challenge,
+                this::levelOf);
     }
 
     private AuditResponse prove(AuditChallenge challenge, LevelStore vectors,

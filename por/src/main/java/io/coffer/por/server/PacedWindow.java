@@ -1,5 +1,8 @@
 package io.coffer.por.server;
 
+import io.coffer.por.audit.AuditChallenge;
+import io.coffer.por.audit.AuditResponse;
+import io.coffer.por.checksum.BlockAddress;
 import io.coffer.por.code.BlockTag;
 import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.CopyOnWriteSnapshot;
@@ -12,6 +15,7 @@ import io.coffer.por.store.WindowStorage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * The server's side of a paced C rebuild's window (docs/POR.md, "C's rebuild paced"): opened at an epoch's end, it
@@ -32,13 +36,9 @@ final class PacedWindow {
 
     /**
      * Opens the window over H frozen by the caller (which starts its log over the fresh H), the rebuild at unit 0:
-     * at the epoch's end, or at a restart inside the window over the copies the storage kept.
+     * at the epoch's end, or at a restart inside the window over the copies the storage kept. With
+     * {@code clientPart} the client uploads the next C's sealed checksums in the window.
      */
-    PacedWindow(WindowStorage storage, Supplier<SlicedRecovery> recovery) {
-        this(storage, recovery, false);
-    }
-
-    /** As above; with {@code clientPart} the client uploads the next C's sealed checksums in the window. */
     PacedWindow(WindowStorage storage, Supplier<SlicedRecovery> recovery, boolean clientPart) {
         this.storage = storage;
         this.clientPart = clientPart ? (ClientPartStorage) storage : null;
@@ -146,6 +146,18 @@ final class PacedWindow {
     /** Ends the window without a switch (a resync or a grow rebuilds C in full). */
     void drop() {
         storage.dropWindow();
+    }
+
+    /** Answers an audit of the frozen H's runs: see {@link PorServer#auditFrozen}. */
+    AuditResponse auditFrozen(AuditChallenge challenge, ToIntFunction<BlockAddress> levelOf) {
+        if (challenge.size() == 0) {
+            throw new IllegalArgumentException("an audit samples at least one block");
+        }
+        for (BlockAddress address : challenge.addresses()) {
+            ServerChecks.audited(address, BlockAddress.Buffer.H, frozenRuns, storage.cParameters().n(), true);
+        }
+        return StoredCodeBlocks.prove(challenge, storage.frozenHVectors(), levelOf,
+                a -> storage.frozenSealedH(a.level(), a.part(), (int) a.index()));
     }
 
     /** The ended epoch's runs, which the frozen H holds: audited and decoded until the switch. */

@@ -21,4 +21,7 @@ public interface ClientPartStorage extends WindowStorage {
 
     /** Whether every sealed checksum of the next C is in (always, in a window whose freeze had them all). */
     boolean nextSealedComplete();
+
+    /** Whether a window is open whose freeze was {@link #freezeHForClient}: a restart resumes it as such. */
+    boolean windowTakesClientPart();
 }

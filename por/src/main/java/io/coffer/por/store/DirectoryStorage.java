@@ -30,7 +30,8 @@ import java.util.stream.IntStream;
  * </ul>
  * U's blocks and the code vectors may be objects of a bucket instead ({@link BlobUBlocks}, {@link BlobLevelStore}),
  * C's and H's under key prefixes of generations ({@link BlobGenerations}). U's writes are held until {@link #force}
- * ({@link HeldU}); a paced C rebuild's window is kept in files or the bucket alike ({@link PacedWindowFiles}).
+ * ({@link HeldU}); a paced C rebuild's window is kept in files or the bucket alike ({@link PacedWindowFiles}), also
+ * one whose next C's sealed checksums the client uploads in it ({@link ClientPartStorage}, {@link NextSealedFile}).
  * Files grow as they are written (sparse where never written). Which of H's vectors are current is not stored here:
  * it follows from the log state (its runs); whether C has checksums the owner restores with
  * {@link #resetSealedPresence}. The Merkle tree is {@code u.merkle} ({@link FileMerkleTree}), rebuilt from
@@ -38,7 +39,7 @@ import java.util.stream.IntStream;
  * memory budget (none by default: {@link SmallLevelsInMemory#defaultBudget}) H's smallest levels, vectors and sealed
  * checksums, are kept in memory only.
  */
-public final class DirectoryStorage implements WindowStorage, AutoCloseable {
+public final class DirectoryStorage implements ClientPartStorage, AutoCloseable {
     private static final int SEALED = ChecksumSealer.SEALED_BYTES;
     /** A record of u.sealed: block present (1), checksum present (1), the sealed checksum. */
     static final int U_RECORD = 2 + SEALED;
@@ -58,17 +59,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     private final BlobGenerations generations;
     private final ByteOrder vectorOrder;
     private final int blockWidth;
-    /** A paced C rebuild's open window (docs/POR.md), null outside one. */
-    private PacedWindowFiles window;
-    /**
-     * In files, the adds between two shares of the next C's force and of the former window's deletes: at most 32 (an
-     * fsync per add doubled the median add: docs/BENCHMARKS.md, "C's rebuild paced (cdeam)"), and at least 32 shares
-     * in the half epoch after the switch.
-     */
-    private final int shareAdds;
-    private int addsSinceShare;
-    /** In files, after a switch: the frozen H's and the old C's files, deleted a share per add; else null. */
-    private RetiredFiles retired;
+    /** A paced C rebuild's window (docs/POR.md) and, after its switch, its files' deletes. */
+    private final DirectoryWindow windows;
     /** The parameters file to mark once H is emptied, while H is in the amortised layout; else null. */
     private Path layoutToMark;
     private boolean cSealed;
@@ -84,11 +76,12 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         this.batchExponent = batchExponent;
         this.cParams = new CodeParameters(k);
         this.hParams = new CodeParameters(k - batchExponent);
-        this.shareAdds = Math.max(1, Math.min(32, hParams.n() / 64));
         this.u = u;
         this.hVectors = hVectors;
         this.cVectors = cVectors;
         this.hSealed = new SealedHFiles(dir, hParams, hVectors.memoryLevels());
+        this.windows = new DirectoryWindow(dir, objects, generations, vectorOrder, cParams, hParams,
+                hVectors.width(), blockWidth, this::uSealed);
     }
 
     /**
@@ -149,7 +142,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
                 generations, vectorOrder, blockWidth);
         try {
             if (windowState != null) {
-                storage.window = storage.openWindow(windowState.epoch());
+                storage.windows.resume(windowState);
             }
             storage.rebuildTree();
         } catch (IOException | RuntimeException e) {
@@ -163,7 +156,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      * A level store of the code vectors: files {@code <name>-<level>-<x|y>.vectors} in {@code dir}, or objects under
      * {@code <generation's prefix><name>-} in {@code objects}; {@code name} is "h", "c", or a window's.
      */
-    private static VectorStore vectors(Path dir, BlobStore objects, String name, CodeParameters params, int width,
+    static VectorStore vectors(Path dir, BlobStore objects, String name, CodeParameters params, int width,
             ByteOrder order, int slots) {
         return objects == null ? new FileLevelStore(dir, name, params, width, order, slots)
                 : new BlobLevelStore(objects, name, params, width, order, slots);
@@ -176,17 +169,6 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
 
     private static String cPrefix(BlobGenerations generations) {
         return generations == null ? "c" : BlobGenerations.prefix(generations.current()) + "c";
-    }
-
-    /** The open window of {@code epoch}: the frozen H and the next C as files or in the bucket, the copies in files. */
-    private PacedWindowFiles openWindow(long epoch) throws IOException {
-        int hWidth = hVectors.width();
-        String frozen = generations == null ? PacedWindowFiles.FROZEN_PREFIX
-                : BlobGenerations.prefix(generations.current()) + "h";
-        String next = generations == null ? PacedWindowFiles.NEXT_PREFIX : BlobGenerations.prefix(epoch) + "c";
-        return PacedWindowFiles.open(dir, epoch, vectors(dir, objects, frozen, hParams, hWidth, vectorOrder,
-                DeamortizedLog.SLOTS), new SealedHFiles(dir, PacedWindowFiles.FROZEN_PREFIX, hParams, 0),
-                vectors(dir, objects, next, cParams, blockWidth, vectorOrder, 1), blockWidth);
     }
 
     /** How many of H's levels, from level 0, are kept in memory only. */
@@ -388,56 +370,106 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      */
     @Override
     public void freezeH(long epoch, byte[][] nextX, byte[][] nextY) {
-        if (window != null) {
+        freeze(epoch, nextX, nextY);
+    }
+
+    /** The freeze with {@code c.next.sealed} every position empty, and the record saying the client fills it. */
+    @Override
+    public void freezeHForClient(long epoch) {
+        freeze(epoch, null, null);
+    }
+
+    private void freeze(long epoch, byte[][] nextX, byte[][] nextY) {
+        if (windows.isOpen()) {
             throw new IllegalStateException("a paced C rebuild's window is open already");
         }
         try {
             spillMemoryLevels();
             force();
-            if (generations != null) {
-                generations.finishRetired(); // none is left in a paced epoch: the share ends them before its end
-            }
             int memoryLevels = hVectors.memoryLevels();
-            retired = null; // any left are deleted with the former window's files
-            PacedWindowFiles.freeze(dir, epoch, cParams.n(), nextX, nextY, hVectors, hSealed);
+            windows.freeze(epoch, nextX, nextY, hVectors, hSealed);
             hVectors = new SmallLevelsInMemory(vectors(dir, objects, hPrefix(new PacedWindowFiles.State(epoch,
                     PacedWindowFiles.OPEN), generations), hParams, hVectors.width(), vectorOrder,
                     DeamortizedLog.SLOTS), hParams, memoryLevels);
             hSealed = new SealedHFiles(dir, hParams, memoryLevels);
-            window = openWindow(epoch);
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot freeze H in " + dir, e);
         }
     }
 
+    /** Kept already: U's vector copy at its first change in the window holds its sealed checksum (window.copies). */
+    @Override
+    public void keepSealedUAside(int index) {
+        if (!clientPartWindow().copies().has(index)) {
+            throw new IllegalStateException("U's sealed checksum of " + index + " is kept with its vector's copy");
+        }
+    }
+
+    /** The one kept with U's vector copy where the window changed the index; U's own otherwise. */
+    @Override
+    public byte[] snapshotSealedU(int index) {
+        PacedWindowFiles.Copies copies = clientPartWindow().copies();
+        return copies.has(index) ? copies.sealed(index) : uSealed(index);
+    }
+
+    /** Written at their positions of {@code c.next.sealed} and forced before it returns. */
+    @Override
+    public void setNextSealedC(int from, byte[][] x, byte[][] y) {
+        clientPartWindow().nextSealed().set(from, x, y);
+    }
+
+    @Override
+    public boolean nextSealedComplete() {
+        NextSealedFile next = windows.open().nextSealed();
+        return next == null || next.missing() == 0;
+    }
+
+    @Override
+    public boolean windowTakesClientPart() {
+        return windows.isOpen() && windows.open().nextSealed() != null;
+    }
+
+    /** Positions of the next C still without the client's sealed checksums, for tests. */
+    int nextSealedMissing() {
+        return clientPartWindow().nextSealed().missing();
+    }
+
+    private PacedWindowFiles clientPartWindow() {
+        PacedWindowFiles w = windows.open();
+        if (w.nextSealed() == null) {
+            throw new IllegalStateException("the window's next C has its sealed checksums from the epoch's end");
+        }
+        return w;
+    }
+
     /** The epoch of the open window, or -1 outside one. */
     public long windowEpoch() {
-        return window == null ? -1 : window.epoch();
+        return windows.epoch();
     }
 
     @Override
     public LevelStore frozenHVectors() {
-        return open().frozenH();
+        return windows.open().frozenH();
     }
 
     @Override
     public byte[] frozenSealedH(int level, Part part, int position) {
-        return open().frozenSealed().get(level, part, position);
+        return windows.open().frozenSealed().get(level, part, position);
     }
 
     @Override
     public SlicedRecovery.SliceReader frozenHSlices() {
-        return open().frozenH()::readSlice;
+        return windows.open().frozenH()::readSlice;
     }
 
     @Override
     public LevelStore nextCVectors() {
-        return open().nextC();
+        return windows.open().nextC();
     }
 
     @Override
     public CopyOnWriteSnapshot.Aside copies() {
-        return open().copies();
+        return windows.open().copies();
     }
 
     /**
@@ -447,57 +479,24 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      */
     @Override
     public void switchC() {
-        PacedWindowFiles w = open();
         try {
-            w.nextC().force();
-            PacedWindowFiles.write(dir, w.epoch(), PacedWindowFiles.SWITCHING);
-            window = null;
-            w.close();
-            cVectors.close();
-            PacedWindowFiles.complete(dir, generations, true);
+            windows.switchC(cVectors);
             cVectors = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
             cSealed = true;
-            long adds = Math.max(1, hParams.n() / 2); // the switch is at most half an epoch in: the rest deletes them
-            if (generations != null) {
-                generations.paceRetired(cParams, hParams, adds);
-            } else {
-                retired = RetiredFiles.of(dir, Math.max(1, adds / shareAdds));
-            }
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot switch to the next C in " + dir, e);
         }
     }
 
-    /**
-     * After an H add: in a bucket, the next share of a former generation's deletes; in files, every
-     * {@link #shareAdds} adds, in a window the next C forced with what the adds' shares wrote, so that the switch has
-     * one share left to force, not 2n vectors, and after the switch the next share of the former window's files
-     * deleted.
-     */
+    /** After an H add: the window's or a former window's share of work ({@link DirectoryWindow#afterAdd}). */
     @Override
     public void afterAdd() {
-        if (generations != null) {
-            generations.afterAdd();
-            return;
-        }
-        if (++addsSinceShare < shareAdds) {
-            return;
-        }
-        addsSinceShare = 0;
-        if (window != null) {
-            try {
-                window.nextC().force();
-            } catch (IOException e) {
-                throw new UncheckedIOException("PoR storage: cannot force the next C in " + dir, e);
-            }
-        } else if (retired != null && !retired.afterAdd()) {
-            retired = null;
-        }
+        windows.afterAdd();
     }
 
     /** Whether a former generation's objects are being deleted a share per add (never with files), for tests. */
     boolean retiredDeletesPaced() {
-        return generations != null && generations.pacing();
+        return windows.retiredDeletesPaced();
     }
 
     /**
@@ -506,10 +505,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      */
     @Override
     public void dropWindow() {
-        try (PacedWindowFiles w = window) {
-            window = null;
-            retired = null; // deleted with the window's files
-            PacedWindowFiles.drop(dir, generations);
+        try {
+            windows.drop();
             if (generations != null) {
                 cVectors.close();
                 cVectors = vectors(dir, objects, cPrefix(generations), cParams, blockWidth, vectorOrder, 1);
@@ -517,13 +514,6 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("PoR storage: cannot end the paced C rebuild's window in " + dir, e);
         }
-    }
-
-    private PacedWindowFiles open() {
-        if (window == null) {
-            throw new IllegalStateException("no paced C rebuild is in its window");
-        }
-        return window;
     }
 
     /**
@@ -544,12 +534,8 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
      * replay.
      */
     public void writePendingU() {
-        if (window != null && u.holding()) {
-            try {
-                window.forceCopies(); // U's old vectors on disk before the writes that replace them
-            } catch (IOException e) {
-                throw new UncheckedIOException("PoR storage: cannot force " + PacedWindowFiles.COPIES, e);
-            }
+        if (u.holding()) {
+            windows.beforeUWrites(); // U's old vectors on disk before the writes that replace them
         }
         u.writeHeld();
         tree.flush(); // a cache: the order against the journal does not matter, and it is never forced
@@ -558,7 +544,7 @@ public final class DirectoryStorage implements WindowStorage, AutoCloseable {
     @Override
     public void close() throws IOException {
         try (HeldU held = u; VectorStore h = hVectors; SealedHFiles hs = hSealed; VectorStore c = cVectors;
-                FileMerkleTree t = tree; PacedWindowFiles w = window) {
+                FileMerkleTree t = tree; DirectoryWindow w = windows) {
             // closes them all (the tree is null when the storage failed to open)
         }
     }

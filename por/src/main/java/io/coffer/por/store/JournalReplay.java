@@ -124,6 +124,12 @@ final class JournalReplay {
                     }
                     case FLUSH -> server.flush(codec.readFlush(e.payload()));
                     case REBUILD_C -> server.rebuildC(codec.readRebuildC(notInWindow(type, window, e)));
+                    case REBUILD_C_PACED -> {
+                        if (notInWindow(type, window, e).length != 0) {
+                            throw new IllegalArgumentException("a " + type + " record carries nothing");
+                        }
+                        server.rebuildCPaced();
+                    }
                     case RESYNC -> {
                         PorCodec.ResyncRequest r = codec.readResync(notInWindow(type, window, e));
                         server.resync(r.epoch(), r.c());

@@ -2,9 +2,7 @@ package io.coffer.por.store;
 
 import io.coffer.por.audit.AuditChallenge;
 import io.coffer.por.audit.AuditResponse;
-import io.coffer.por.code.CodeParameters;
 import io.coffer.por.code.LogState;
-import io.coffer.por.field.Segments;
 import io.coffer.por.net.MessageType;
 import io.coffer.por.net.PorCodec;
 import io.coffer.por.net.ServerParameters;
@@ -17,14 +15,9 @@ import io.coffer.por.server.SealedVectors;
 import io.coffer.sdk.blob.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -83,7 +76,7 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
      */
     private long baseSegment;
 
-    private JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, SegmentedJournal journal,
+    JournaledPorServer(HonestPorServer<DirectoryStorage> inner, PorCodec codec, SegmentedJournal journal,
             FileChannel lockFile, FileLock lock, JournalCheckpoint checkpoint, Path dir, BlobStore objects,
             long memoryBudget) {
         this.dir = dir;
@@ -120,110 +113,21 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
     /** As above, with at most {@code memoryBudget} bytes of H's smallest levels in memory (0: all in files). */
     static JournaledPorServer open(Path dir, ServerParameters requested, BlobStore objects, long memoryBudget)
             throws IOException {
-        Files.createDirectories(dir);
-        FileChannel lockFile = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = lockFile.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null; // held by this process
-        } catch (IOException | RuntimeException e) {
-            lockFile.close();
-            throw e;
-        }
-        if (lock == null) {
-            lockFile.close();
-            throw new IOException("the PoR server directory " + dir + " is in use by another process");
-        }
-        try {
-            StoreGrowth.complete(dir, objects, memoryBudget); // a grow a crash interrupted
-            ParametersFile.Stored stored = ParametersFile.fix(dir.resolve("parameters"), requested);
-            return open(dir, stored, objects, memoryBudget, lockFile, lock);
-        } catch (IOException | RuntimeException e) {
-            lock.release();
-            lockFile.close();
-            throw e;
-        }
-    }
-
-    private static JournaledPorServer open(Path dir, ParametersFile.Stored stored, BlobStore objects,
-            long memoryBudget, FileChannel lockFile, FileLock lock) throws IOException {
-        ServerParameters params = stored.parameters();
-        ByteOrder vectorOrder = stored.vectorOrder();
-        int k = params.k() - params.batchExponent();
-        if (objects != null) {
-            StoreGrowth.deleteFormerC(objects, BlobGenerations.prefix(BlobGenerations.read(dir, objects).current()),
-                    params.k()); // left by a grow, also one a crash cut short
-        }
-        List<ServerJournal.Entry> entries = new ArrayList<>();
-        SegmentedJournal journal = SegmentedJournal.open(dir, params.maxFrameBytes(), entries,
-                List.of(JournalCheckpoint.inFiles(LogState.empty(k), 1).entry()), JournalCheckpoint::fromFormer);
-        DirectoryStorage storage = null;
-        try {
-            if (entries.isEmpty()) {
-                throw new IOException("PoR journal in " + dir + " has lost its checkpoint (the log state): the"
-                        + " directory is damaged");
-            }
-            long segment = journal.currentSegment();
-            JournalCheckpoint checkpoint = JournalCheckpoint.of(entries.get(0), k, segment, dir);
-            checkpoint = afterFreeze(dir, journal, checkpoint, entries, k,
-                    objects == null ? null : BlobGenerations.read(dir, objects));
-            segment = journal.currentSegment();
-            journal.deleteBefore(checkpoint.windowSegment()); // left by a crash right after the checkpoint
-            int blockWidth = Segments.count(params.blockBytes()) + 1;
-            storage = DirectoryStorage.open(dir, params.k(), params.batchExponent(), params.blockBytes(), blockWidth,
-                    objects, vectorOrder, JournalReplay.budget(checkpoint, segment, entries.size() > 1,
-                            new CodeParameters(k), blockWidth << params.batchExponent(), memoryBudget, dir));
-            if (!stored.hDeamortized()) {
-                AmortizedLayout.checkJournal(entries, params, dir);
-                storage.awaitDeamortizedLayout(dir.resolve("parameters"));
-            }
-            PorCodec codec = new PorCodec(params);
-            Map<Long, Integer> starts = JournalReplay.replayWindow(storage, journal, checkpoint, codec, dir);
-            LogState state = checkpoint.state(k);
-            storage.resetSealedPresence(state.epoch() > 0);
-            JournaledPorServer server = new JournaledPorServer(new HonestPorServer<>(storage, state), codec, journal,
-                    lockFile, lock, checkpoint, dir, objects, memoryBudget);
-            server.segmentStarts.putAll(starts);
-            server.segmentStarts.put(segment, checkpoint.t());
-            if (storage.windowEpoch() == state.epoch()) { // a restart inside a paced C rebuild's window
-                server.inner.resumeWindow();
-            }
-            server.replay(entries, dir);
-            return server;
-        } catch (IOException | RuntimeException e) {
-            try (journal; DirectoryStorage s = storage) {
-                throw e;
-            }
-        }
+        return JournaledOpen.open(dir, requested, objects, memoryBudget);
     }
 
     /**
-     * Finishes a paced window's freeze or switch that a crash interrupted (PacedWindowFiles). A window that the
-     * freeze opened at the epoch after the checkpoint's: every call before the freeze was applied and forced, so the
-     * journal's calls are moot and the checkpoint moves to the window's epoch (as the freeze's own call would have
-     * moved it). A window of another epoch (no step leaves one: PacedWindowFiles.dropStale) is dropped, C's
-     * generation kept.
+     * The last steps of an open ({@link JournaledOpen}): the segments' starts of the window replayed, a window the
+     * storage kept resumed, then the calls after the checkpoint redone.
      */
-    private static JournalCheckpoint afterFreeze(Path dir, SegmentedJournal journal, JournalCheckpoint checkpoint,
-            List<ServerJournal.Entry> entries, int k, BlobGenerations generations) throws IOException {
-        PacedWindowFiles.State window = PacedWindowFiles.complete(dir, generations);
-        if (window == null || window.epoch() == checkpoint.epoch()) {
-            return checkpoint;
+    void resumeAndReplay(Map<Long, Integer> starts, long segment, List<ServerJournal.Entry> entries)
+            throws IOException {
+        segmentStarts.putAll(starts);
+        segmentStarts.put(segment, checkpoint.t());
+        if (storage.windowEpoch() == inner.state().epoch()) { // a restart inside a paced C rebuild's window
+            inner.resumeWindow();
         }
-        if (window.epoch() != checkpoint.epoch() + 1) {
-            LOG.warn("PoR server in {}: the record of a paced C rebuild's window of epoch {} outlived it (the journal"
-                    + " is at epoch {}): dropped, C kept", dir, window.epoch(), checkpoint.epoch());
-            PacedWindowFiles.dropStale(dir, generations, window.epoch());
-            return checkpoint;
-        }
-        long next = journal.currentSegment() + 1;
-        JournalCheckpoint moved = JournalCheckpoint.inFiles(new LogState(k, 0, window.epoch()), next);
-        journal.startSegment(moved.entry(), next);
-        entries.clear();
-        entries.add(moved.entry());
-        return JournalCheckpoint.of(moved.entry(), k, next, dir);
+        replay(entries, dir);
     }
 
     /** The storage in the directory, for tests that damage it. */
@@ -312,6 +216,39 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
         applied(() -> inner.rebuildC(c), true, true);
     }
 
+    /**
+     * Yes: the window's files keep the client's part too ({@link ClientPartStorage}: U's sealed checksums at the
+     * epoch's end with the copies, the uploaded ones in {@code c.next.sealed}), in files and with a bucket alike.
+     */
+    @Override
+    public boolean pacesClientPart() {
+        return inner.pacesClientPart();
+    }
+
+    /** Journaled like a C rebuild: recorded and forced, then H frozen with no checksum of the next C. */
+    @Override
+    public void rebuildCPaced() {
+        usable();
+        inner.checkRebuildCPaced();
+        append(MessageType.REBUILD_C_PACED, new byte[0]);
+        applied(inner::rebuildCPaced, true, true);
+    }
+
+    @Override
+    public List<byte[]> snapshotSealedU(int from, int count) {
+        return inner.snapshotSealedU(from, count);
+    }
+
+    /**
+     * Not journaled: written at its positions of {@code c.next.sealed} and forced before it returns, so an answered
+     * part is on disk; one cut short by a kill is sent again by the client (it had no answer), which replaces it.
+     */
+    @Override
+    public void putNextSealedC(int from, byte[][] x, byte[][] y) {
+        usable();
+        inner.putNextSealedC(from, x, y);
+    }
+
     @Override
     public LogState logState() {
         return inner.logState(); // apart from any client's while H is in an older store's layout
@@ -376,8 +313,8 @@ public final class JournaledPorServer implements PorServer, AutoCloseable {
             journal.close();
             storage.close();
             StoreGrowth.complete(dir, objects, memoryBudget);
-            JournaledPorServer grown = open(dir, ParametersFile.fix(dir.resolve("parameters"), null), objects,
-                    memoryBudget, lockFile, lock);
+            JournaledPorServer grown = JournaledOpen.open(dir, ParametersFile.fix(dir.resolve("parameters"), null),
+                    objects, memoryBudget, lockFile, lock);
             inner = grown.inner;
             storage = grown.storage;
             codec = grown.codec;

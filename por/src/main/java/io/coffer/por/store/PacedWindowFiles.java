@@ -1,5 +1,6 @@
 package io.coffer.por.store;
 
+import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.CopyOnWriteSnapshot;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,14 +14,17 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
  * A paced C rebuild's window in a server's directory (docs/POR.md, "C's rebuild paced in the servers"; docs/FORMAT.md):
- * the record {@code window} (its epoch and phase), the frozen H ({@code hf-<l>-<x|y>.vectors}, {@code hf-<l>.sealed}:
+ * the record {@code window} (its epoch, phase and whether the client uploads the next C's sealed checksums in the
+ * window: {@link NextSealedFile}), the frozen H ({@code hf-<l>-<x|y>.vectors}, {@code hf-<l>.sealed}:
  * H's files renamed aside), the next C ({@code cn-<k+1>-<x|y>.vectors}) and its sealed checksums
- * ({@code c.next.sealed}), and U's vectors kept aside ({@code window.copies}).
+ * ({@code c.next.sealed}), and U's vectors kept aside ({@code window.copies}; with the client's part, each with U's
+ * sealed checksum of that index at the freeze, which the client downloads).
  *
  * <p>Each multi-file step is decided by the record and completed at open ({@link #complete}), as a grow is: the
  * freeze writes {@code c.next.sealed}, then the record in phase freezing, renames H's files, then the record in phase
@@ -40,11 +44,21 @@ final class PacedWindowFiles implements AutoCloseable {
     static final byte FREEZING = 0;
     static final byte OPEN = 1;
     static final byte SWITCHING = 2;
+    /** The record without flags (a window whose next C's sealed checksums came at the freeze), and with them. */
     private static final byte[] MAGIC = "CPORWIN1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC_FLAGS = "CPORWIN2".getBytes(StandardCharsets.US_ASCII);
     private static final int RECORD_BYTES = MAGIC.length + 8 + 1 + 4;
+    /** Flag bit 0: the client uploads the next C's sealed checksums in the window (the only flag). */
+    private static final byte CLIENT_PART = 1;
 
-    /** The record: the window's epoch (the one the freeze began) and the phase its steps reached. */
-    record State(long epoch, byte phase) {
+    /**
+     * The record: the window's epoch (the one the freeze began), the phase its steps reached, and whether the client
+     * uploads the next C's sealed checksums in the window ({@code c.next.sealed} made empty at the freeze).
+     */
+    record State(long epoch, byte phase, boolean clientPart) {
+        State(long epoch, byte phase) {
+            this(epoch, phase, false);
+        }
     }
 
     private final long epoch;
@@ -52,27 +66,34 @@ final class PacedWindowFiles implements AutoCloseable {
     private final SealedHFiles frozenSealed;
     private final VectorStore nextC;
     private final Copies copies;
+    /** The next C's sealed checksums the client uploads; null where they came at the freeze. */
+    private final NextSealedFile nextSealed;
 
     private PacedWindowFiles(long epoch, VectorStore frozenH, SealedHFiles frozenSealed, VectorStore nextC,
-            Copies copies) {
+            Copies copies, NextSealedFile nextSealed) {
         this.epoch = epoch;
         this.frozenH = frozenH;
         this.frozenSealed = frozenSealed;
         this.nextC = nextC;
         this.copies = copies;
+        this.nextSealed = nextSealed;
     }
 
     /**
-     * Opens the open window of {@code epoch} (H frozen) over its stores of the frozen H and the next C (files or a
-     * bucket's objects): the copies read back, a torn tail cut.
+     * Opens the open window {@code state} (H frozen) over its stores of the frozen H and the next C (files or a
+     * bucket's objects): the copies read back, a torn tail cut; with the client's part, {@code c.next.sealed}'s empty
+     * positions (of n) counted and each copy keeping U's sealed checksum of its index ({@code uSealed}, U now) beside it.
      */
-    static PacedWindowFiles open(Path dir, long epoch, VectorStore frozenH, SealedHFiles frozenSealed,
-            VectorStore nextC, int blockWidth) throws IOException {
+    static PacedWindowFiles open(Path dir, State state, VectorStore frozenH, SealedHFiles frozenSealed,
+            VectorStore nextC, int blockWidth, int n, IntFunction<byte[]> uSealed) throws IOException {
+        Copies copies = null;
         try {
-            return new PacedWindowFiles(epoch, frozenH, frozenSealed, nextC, new Copies(dir.resolve(COPIES),
-                    blockWidth));
+            copies = new Copies(dir.resolve(COPIES), blockWidth, state.clientPart() ? uSealed : null);
+            NextSealedFile next = state.clientPart() ? NextSealedFile.open(dir.resolve(NEXT_SEALED), n)
+                    : null;
+            return new PacedWindowFiles(state.epoch(), frozenH, frozenSealed, nextC, copies, next);
         } catch (IOException | RuntimeException e) {
-            try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC) {
+            try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC; Copies k = copies) {
                 throw e;
             }
         }
@@ -94,8 +115,13 @@ final class PacedWindowFiles implements AutoCloseable {
         return nextC;
     }
 
-    CopyOnWriteSnapshot.Aside copies() {
+    Copies copies() {
         return copies;
+    }
+
+    /** The next C's sealed checksums as the client uploads them; null in a window whose freeze had them. */
+    NextSealedFile nextSealed() {
+        return nextSealed;
     }
 
     /** Before U's pending writes go to its files: the copies of their old vectors on disk first. */
@@ -105,24 +131,30 @@ final class PacedWindowFiles implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC; Copies k = copies) {
+        try (VectorStore f = frozenH; SealedHFiles s = frozenSealed; VectorStore c = nextC; Copies k = copies;
+                NextSealedFile n = nextSealed) {
             // closes them all
         }
     }
 
     /**
      * The freeze's files, H's stores {@code h} and {@code hSealed} spilled and forced by the caller: a former window's
-     * leftovers deleted, the next C's sealed checksums written, H's stores closed, the record in phase freezing, the
+     * leftovers deleted, the next C's sealed checksums written (null: the client uploads them in the window, and
+     * {@code c.next.sealed} is made with every position empty), H's stores closed, the record in phase freezing, the
      * renames, the record open.
      */
     static void freeze(Path dir, long epoch, int n, byte[][] nextX, byte[][] nextY, VectorStore h,
             SealedHFiles hSealed) throws IOException {
         deleteLeftovers(dir);
-        SealedLevelFile.write(dir.resolve(NEXT_SEALED), n, nextX, nextY);
+        if (nextX == null) {
+            NextSealedFile.createEmpty(dir.resolve(NEXT_SEALED), n);
+        } else {
+            SealedLevelFile.write(dir.resolve(NEXT_SEALED), n, nextX, nextY);
+        }
         try (VectorStore a = h; SealedHFiles b = hSealed) {
             // closed before their files are renamed
         }
-        write(dir, epoch, FREEZING);
+        write(dir, new State(epoch, FREEZING, nextX == null));
         complete(dir, null, false);
     }
 
@@ -136,19 +168,32 @@ final class PacedWindowFiles implements AutoCloseable {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, Math.max(0, bytes.length - 4));
         ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (bytes.length != RECORD_BYTES || !Arrays.equals(Arrays.copyOf(bytes, MAGIC.length), MAGIC)
+        byte[] magic = Arrays.copyOf(bytes, MAGIC.length);
+        boolean flagged = Arrays.equals(magic, MAGIC_FLAGS);
+        if (bytes.length != RECORD_BYTES + (flagged ? 1 : 0) || !flagged && !Arrays.equals(magic, MAGIC)
                 || b.getInt(bytes.length - 4) != (int) crc.getValue() || bytes[MAGIC.length + 8] > SWITCHING
-                || bytes[MAGIC.length + 8] < FREEZING) {
+                || bytes[MAGIC.length + 8] < FREEZING || flagged && bytes[MAGIC.length + 9] != CLIENT_PART) {
             throw new IOException("PoR server in " + dir + ": the record of a paced C rebuild's window (" + RECORD
                     + ") is damaged");
         }
-        return new State(b.getLong(MAGIC.length), bytes[MAGIC.length + 8]);
+        return new State(b.getLong(MAGIC.length), bytes[MAGIC.length + 8], flagged);
     }
 
-    /** Writes the record: magic (8), epoch (8), phase (1), CRC-32C of the rest (4); forced and renamed into place. */
+    /** {@link #write(Path, State)} of a window whose freeze had the next C's sealed checksums. */
     static void write(Path dir, long epoch, byte phase) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(RECORD_BYTES - 4);
-        b.put(MAGIC).putLong(epoch).put(phase);
+        write(dir, new State(epoch, phase));
+    }
+
+    /**
+     * Writes the record: magic (8), epoch (8), phase (1), CRC-32C of the rest (4); with the client's part the magic
+     * {@code CPORWIN2} and a flags byte (bit 0) before the CRC. Forced and renamed into place.
+     */
+    static void write(Path dir, State state) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(RECORD_BYTES - 4 + (state.clientPart() ? 1 : 0));
+        b.put(state.clientPart() ? MAGIC_FLAGS : MAGIC).putLong(state.epoch()).put(state.phase());
+        if (state.clientPart()) {
+            b.put(CLIENT_PART);
+        }
         Durable.writeChecked(dir.resolve(RECORD), b.array());
     }
 
@@ -175,8 +220,9 @@ final class PacedWindowFiles implements AutoCloseable {
         }
         if (state.phase() == FREEZING) {
             renamePrefix(dir, "h-", FROZEN_PREFIX + "-");
-            write(dir, state.epoch(), OPEN);
-            return new State(state.epoch(), OPEN);
+            State open = new State(state.epoch(), OPEN, state.clientPart());
+            write(dir, open);
+            return open;
         }
         for (Path p : list(dir)) { // the old C's files aside, then the next C's in their place
             String name = p.getFileName().toString();
@@ -287,22 +333,27 @@ final class PacedWindowFiles implements AutoCloseable {
 
     /**
      * U's vectors as they were at the freeze, each at its first change in the window: records of index (4), the
-     * tagged vector (width ints, big-endian) and CRC-32C of both (4), appended; a record cut short by a crash, and
-     * what follows it, is dropped at open (its write never reached U's files).
+     * tagged vector (width ints, big-endian), with the client's part U's sealed checksum of the index then (48, all
+     * zero where it was never written), and CRC-32C of the rest (4), appended; a record cut short by a crash, and what
+     * follows it, is dropped at open (its write never reached U's files).
      */
     static final class Copies implements CopyOnWriteSnapshot.Aside, AutoCloseable {
+        private static final int SEALED = ChecksumSealer.SEALED_BYTES;
         private final Path file;
         private final int width;
+        /** U's sealed checksum of an index now (before its first change), kept in its copy; null: not kept. */
+        private final IntFunction<byte[]> uSealed;
         private final int recordBytes;
         private final FileChannel channel;
         private final Map<Integer, Long> at = new HashMap<>();
         private long end;
         private boolean dirty;
 
-        Copies(Path file, int width) throws IOException {
+        Copies(Path file, int width, IntFunction<byte[]> uSealed) throws IOException {
             this.file = file;
             this.width = width;
-            this.recordBytes = 4 + 4 * width + 4;
+            this.uSealed = uSealed;
+            this.recordBytes = 4 + 4 * width + (uSealed == null ? 0 : SEALED) + 4;
             this.channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             try {
@@ -344,12 +395,33 @@ final class PacedWindowFiles implements AutoCloseable {
             return vector;
         }
 
+        /** Whether index has a copy (its first change in the window has come). */
+        boolean has(int index) {
+            return at.containsKey(index);
+        }
+
+        /** U's sealed checksum of {@code index} at the freeze, kept with its copy; null where it was never written. */
+        byte[] sealed(int index) {
+            Long position = at.get(index);
+            if (uSealed == null || position == null) {
+                throw new IllegalStateException("no sealed checksum of U kept aside for " + index);
+            }
+            ByteBuffer b = ByteBuffer.allocate(SEALED);
+            PositionalIo.readFully(channel, b, position + 4 + 4L * width, file.toString());
+            byte[] sealed = b.array();
+            return Arrays.equals(sealed, new byte[SEALED]) ? null : sealed;
+        }
+
         @Override
         public void put(int index, int[] vector) {
             ByteBuffer b = ByteBuffer.allocate(recordBytes);
             b.putInt(index);
             for (int v : vector) {
                 b.putInt(v);
+            }
+            if (uSealed != null) {
+                byte[] sealed = uSealed.apply(index);
+                b.put(sealed == null ? new byte[SEALED] : sealed);
             }
             CRC32C crc = new CRC32C();
             crc.update(b.array(), 0, recordBytes - 4);

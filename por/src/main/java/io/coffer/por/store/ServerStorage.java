@@ -42,6 +42,8 @@ public final class ServerStorage implements ClientPartStorage {
     private byte[][][] nextSealed;
     /** The next C's positions whose sealed checksums the client has not uploaded yet. */
     private int nextSealedMissing;
+    /** Whether the window's freeze was {@link #freezeHForClient}. */
+    private boolean clientPart;
     /** U's sealed checksums at the freeze, at their first change in the window ({@link #NEVER_WRITTEN}: none). */
     private Map<Integer, byte[]> sealedAside;
     private static final byte[] NEVER_WRITTEN = new byte[0];
@@ -218,6 +220,7 @@ public final class ServerStorage implements ClientPartStorage {
         sealedAside = new HashMap<>();
         nextSealed = new byte[][][] {nextX, nextY};
         nextSealedMissing = 0;
+        clientPart = false;
         frozenH = hVectors;
         frozenSealedH = sealedH;
         hVectors = new MemoryLevelStore(hParams, frozenH.width(), DeamortizedLog.SLOTS);
@@ -229,6 +232,7 @@ public final class ServerStorage implements ClientPartStorage {
     public void freezeHForClient(long epoch) {
         freezeH(epoch, new byte[cParams.n()][], new byte[cParams.n()][]);
         nextSealedMissing = cParams.n();
+        clientPart = true;
     }
 
     @Override
@@ -258,6 +262,11 @@ public final class ServerStorage implements ClientPartStorage {
     public boolean nextSealedComplete() {
         inWindow(nextSealed);
         return nextSealedMissing == 0;
+    }
+
+    @Override
+    public boolean windowTakesClientPart() {
+        return nextSealed != null && clientPart;
     }
 
     /** The next C's sealed checksums kept so far, [part][position]: tests drop or alter them here. */

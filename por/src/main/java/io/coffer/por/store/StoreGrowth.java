@@ -85,12 +85,17 @@ final class StoreGrowth {
         // in a bucket C's objects go in deleteFormerC at the open after this
         StoreShrink.cut(dir, objects, grown);
         int b0 = grown.batchExponent();
+        // a paced C rebuild's window ends without its switch (C is rebuilt in full below), before the storage opens
+        // at the new capacity, of which the window's files are not
+        BlobGenerations generations = objects == null ? null : BlobGenerations.read(dir, objects);
+        if (PacedWindowFiles.complete(dir, generations) != null) {
+            PacedWindowFiles.drop(dir, generations);
+        }
         try (DirectoryStorage storage = DirectoryStorage.open(dir, k, b0, grown.blockBytes(),
                 Segments.count(grown.blockBytes()) + 1, objects, stored.vectorOrder(), memoryBudget)) {
             if (!stored.hDeamortized()) {
                 storage.awaitDeamortizedLayout(parametersFile); // emptied now: marked deamortised
             }
-            storage.dropWindow(); // a paced C rebuild's window ends without its switch: C is rebuilt in full
             new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1)).resync(request.epoch(),
                     request.c());
             storage.force();

@@ -7,10 +7,15 @@ import io.coffer.por.code.PacedCRebuild;
 import io.coffer.por.server.MemoryPorServer;
 import io.coffer.por.server.PorServer;
 import io.coffer.por.server.SealedLevel;
+import io.coffer.por.net.ServerParameters;
+import io.coffer.por.store.JournaledPorServer;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * On a server that paces the client's part of C's rebuild, the write that ends an epoch downloads and uploads no
@@ -89,50 +94,64 @@ class PacedClientPartWorkTest {
     @Test
     void everyWriteOfThreeEpochsOpensAndSealsAtMostItsShareAndTheEpochsEndNoneAtKEightToTwelve() {
         for (int k = 8; k <= 12; k += 2) {
-            Counted server = new Counted(new MemoryPorServer(k, BLOCK), true);
-            PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
-            // the sealings go by pairs (X and Y of a position), so a share may seal one checksum more
-            long share = ceil(PacedClientPart.totalUnits(k), PacedCRebuild.addsToSwitch(k, 0)) + 1;
-            SplittableRandom random = new SplittableRandom(k);
-            long worstChecksums = 0;
-            long worstBytes = 0;
-            long epochEnds = 0;
-            for (int epoch = 1; epoch <= 3; epoch++) {
-                long openedInEpoch = 0;
-                long sealedInEpoch = 0;
-                for (int write = 0; write < 1 << k; write++) {
-                    server.reset();
-                    client.traffic().reset();
-                    int sealedUBefore = server.sealedUCalls;
-                    client.write(random.nextInt(1 << k), block(random));
-                    openedInEpoch += server.opened;
-                    sealedInEpoch += server.sealed;
-                    worstChecksums = Math.max(worstChecksums, server.opened + server.sealed);
-                    worstBytes = Math.max(worstBytes, server.bytesDown + server.bytesUp);
-                    assertThat(server.sealedUCalls).isEqualTo(sealedUBefore);
-                    if (client.state().hLog().t() == 0) { // the write that ended the epoch
-                        epochEnds++;
-                        assertThat(server.opened + server.sealed).as("the epoch's end at k = %d", k).isZero();
-                        assertThat(client.traffic().overhead()).as("the epoch's end's bytes at k = %d", k)
-                                .isLessThan((long) ChecksumSealer.SEALED_BYTES << k);
-                        assertThat(client.state().clientPartPending()).isTrue();
-                    }
-                    if (client.state().hLog().t() >= PacedCRebuild.addsToSwitch(k, 0)) {
-                        assertThat(client.state().clientPartPending()).as("after the switch at k = %d", k).isFalse();
-                    }
-                }
-                if (epoch > 1) { // the window of the epoch that ended the former one: all of U down, all of C up
-                    assertThat(openedInEpoch).isEqualTo(1L << k);
-                    assertThat(sealedInEpoch).isEqualTo(2L << k);
-                }
-                assertThat(client.audit().passed()).isTrue();
-            }
-            assertThat(epochEnds).isEqualTo(3);
-            assertThat(server.rebuildCPacedCalls).isEqualTo(3);
-            assertThat(server.rebuildCCalls).as("only the initialisation's").isEqualTo(1);
-            assertThat(worstChecksums).as("k = %d", k).isLessThanOrEqualTo(share).isLessThan(1L << k);
-            assertThat(worstBytes).as("k = %d", k).isLessThanOrEqualTo(share * ChecksumSealer.SEALED_BYTES);
+            assertPacedOverThreeEpochs(new Counted(new MemoryPorServer(k, BLOCK), true), k);
         }
+    }
+
+    /** The same bounds over the durable server in a directory (JournaledPorServer, files), which paces the part too. */
+    @Test
+    void overTheDurableServerTheEpochsEndMovesNoChecksumAndEachWindowMovesNAndTwoN(@TempDir Path dir)
+            throws IOException {
+        int k = 8;
+        try (JournaledPorServer journaled = JournaledPorServer.open(dir, new ServerParameters(k, 0, BLOCK))) {
+            assertThat(journaled.pacesClientPart()).isTrue();
+            assertPacedOverThreeEpochs(new Counted(journaled, true), k);
+        }
+    }
+
+    private static void assertPacedOverThreeEpochs(Counted server, int k) {
+        PorClient client = PorClient.initialize(server, HonestServerTest.MASTER_KEY, new SecureRandom(), s -> { });
+        // the sealings go by pairs (X and Y of a position), so a share may seal one checksum more
+        long share = ceil(PacedClientPart.totalUnits(k), PacedCRebuild.addsToSwitch(k, 0)) + 1;
+        SplittableRandom random = new SplittableRandom(k);
+        long worstChecksums = 0;
+        long worstBytes = 0;
+        long epochEnds = 0;
+        for (int epoch = 1; epoch <= 3; epoch++) {
+            long openedInEpoch = 0;
+            long sealedInEpoch = 0;
+            for (int write = 0; write < 1 << k; write++) {
+                server.reset();
+                client.traffic().reset();
+                int sealedUBefore = server.sealedUCalls;
+                client.write(random.nextInt(1 << k), block(random));
+                openedInEpoch += server.opened;
+                sealedInEpoch += server.sealed;
+                worstChecksums = Math.max(worstChecksums, server.opened + server.sealed);
+                worstBytes = Math.max(worstBytes, server.bytesDown + server.bytesUp);
+                assertThat(server.sealedUCalls).isEqualTo(sealedUBefore);
+                if (client.state().hLog().t() == 0) { // the write that ended the epoch
+                    epochEnds++;
+                    assertThat(server.opened + server.sealed).as("the epoch's end at k = %d", k).isZero();
+                    assertThat(client.traffic().overhead()).as("the epoch's end's bytes at k = %d", k)
+                            .isLessThan((long) ChecksumSealer.SEALED_BYTES << k);
+                    assertThat(client.state().clientPartPending()).isTrue();
+                }
+                if (client.state().hLog().t() >= PacedCRebuild.addsToSwitch(k, 0)) {
+                    assertThat(client.state().clientPartPending()).as("after the switch at k = %d", k).isFalse();
+                }
+            }
+            if (epoch > 1) { // the window of the epoch that ended the former one: all of U down, all of C up
+                assertThat(openedInEpoch).isEqualTo(1L << k);
+                assertThat(sealedInEpoch).isEqualTo(2L << k);
+            }
+            assertThat(client.audit().passed()).isTrue();
+        }
+        assertThat(epochEnds).isEqualTo(3);
+        assertThat(server.rebuildCPacedCalls).isEqualTo(3);
+        assertThat(server.rebuildCCalls).as("only the initialisation's").isEqualTo(1);
+        assertThat(worstChecksums).as("k = %d", k).isLessThanOrEqualTo(share).isLessThan(1L << k);
+        assertThat(worstBytes).as("k = %d", k).isLessThanOrEqualTo(share * ChecksumSealer.SEALED_BYTES);
     }
 
     @Test

@@ -63,6 +63,7 @@ class ClientPartServerTest {
         assertThatThrownBy(() -> server.putNextSealedC(0, sealedRange(1, 1), sealedRange(1, 1)))
                 .isInstanceOf(IllegalArgumentException.class); // no window
         server.rebuildCPaced();
+        assertThat(server.storage().windowTakesClientPart()).isTrue(); // what a durable storage's reopen resumes
         assertThatThrownBy(server::rebuildCPaced).isInstanceOf(IllegalArgumentException.class); // not due
         for (int[] bad : new int[][] {{-1, 1}, {N, 1}, {N - 1, 2}, {0, 0}}) {
             assertThatThrownBy(() -> server.snapshotSealedU(bad[0], bad[1])).isInstanceOf(
@@ -80,6 +81,7 @@ class ClientPartServerTest {
 
         MemoryPorServer withC = atTheEpochsEnd();
         withC.rebuildC(PacedWindowWorkTest.sealedC(K)); // a window whose next C's checksums came at the epoch's end
+        assertThat(withC.storage().windowTakesClientPart()).isFalse();
         assertThatThrownBy(() -> withC.snapshotSealedU(0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> withC.putNextSealedC(0, sealedRange(1, 1), sealedRange(1, 1)))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -101,6 +103,7 @@ class ClientPartServerTest {
         server.putNextSealedC(N - 1, sealedRange(1, 7), sealedRange(1, 8));
         server.write(0, new byte[16], sealed(1), PacedWindowWorkTest.written(K, switching));
         assertThat(server.windowProgress()).isNull(); // switched
+        assertThat(server.storage().windowTakesClientPart()).isFalse();
         assertThat(Arrays.asList(server.storage().sealedC(Part.X))).allSatisfy(s -> assertThat(s).isEqualTo(sealed(7)));
         assertThat(Arrays.asList(server.storage().sealedC(Part.Y))).allSatisfy(s -> assertThat(s).isEqualTo(sealed(8)));
     }

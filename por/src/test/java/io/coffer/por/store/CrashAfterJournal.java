@@ -21,8 +21,8 @@ import java.util.TreeMap;
 /**
  * Makes the journal of a {@link JournaledPorServer} look as a crash right after one call was journaled leaves it:
  * the proxy passes every call through, keeps the journal's segments as they were before the first call of
- * {@code type}, and {@link #rewindJournal} (with the server closed) puts back those segments, the newest with the
- * call's record appended. The files then hold the call's changes, whole or (after a test garbles them) in part: what
+ * {@code type} (for REBUILD_C the proxy answers PACES_PART with no, so that the client sends one), and
+ * {@link #rewindJournal} (with the server closed) puts back those segments, the newest with the call's record appended. The files then hold the call's changes, whole or (after a test garbles them) in part: what
  * the replay must cope with.
  */
 final class CrashAfterJournal {
@@ -44,6 +44,9 @@ final class CrashAfterJournal {
     PorServer proxy() {
         return (PorServer) Proxy.newProxyInstance(PorServer.class.getClassLoader(), new Class<?>[] {PorServer.class},
                 (p, method, args) -> {
+                    if (type == MessageType.REBUILD_C && method.getName().equals("pacesClientPart")) {
+                        return false; // as to a client from before the client's part was paced: it sends REBUILD_C
+                    }
                     if (before == null && recordOf(method.getName(), args) != null) {
                         before = segments();
                         record = recordOf(method.getName(), args);
@@ -63,6 +66,9 @@ final class CrashAfterJournal {
         }
         if (type == MessageType.REBUILD_C && method.equals("rebuildC")) {
             return codec.rebuildC((SealedLevel) args[0]);
+        }
+        if (type == MessageType.REBUILD_C_PACED && method.equals("rebuildCPaced")) {
+            return new byte[0];
         }
         if (type == MessageType.RESYNC && method.equals("resync")) {
             return codec.resync((long) args[0], (SealedLevel) args[1]);

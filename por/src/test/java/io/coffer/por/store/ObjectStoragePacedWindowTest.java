@@ -93,6 +93,40 @@ class ObjectStoragePacedWindowTest {
     }
 
     @Test
+    void theClientsPartIsPacedWithTheBucketAndAReopenInTheWindowServesTheSameSnapshot() throws IOException {
+        JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
+        assertThat(server.pacesClientPart()).isTrue();
+        ClientPartFiles reach = new ClientPartFiles(server);
+        PorClient client = clients.initialize(reach.proxy());
+        clients.writeRandom(client, expected, 1 << K);
+        assertThat(PacedWindowFiles.read(dir).clientPart()).isTrue();
+        assertThat(client.state().clientPartPending()).isTrue();
+        List<byte[]> atTheEnd = ClientPartFiles.snapshot(server, 1 << K);
+        while (server.storage().nextSealedMissing() == 1 << K) { // writes of the window until a part is in
+            clients.writeRandom(client, expected, 1);
+        }
+        assertThat(server.storage().windowEpoch()).isEqualTo(2);
+        int missing = server.storage().nextSealedMissing();
+        server.haltAsKilled();
+        try (JournaledPorServer reopened = JournaledPorServer.open(dir, null, bucket, 0)) {
+            assertThat(reopened.storage().windowTakesClientPart()).isTrue();
+            assertThat(reopened.storage().nextSealedMissing()).isEqualTo(missing);
+            List<byte[]> again = ClientPartFiles.snapshot(reopened, 1 << K);
+            for (int i = 0; i < 1 << K; i++) {
+                assertThat(again.get(i)).isEqualTo(atTheEnd.get(i));
+            }
+            reach.target = reopened;
+            clients.assertContent(client, expected);
+            while (reopened.storage().windowEpoch() == 2) {
+                clients.writeRandom(client, expected, 1);
+            }
+            assertThat(client.state().clientPartPending()).isFalse();
+            assertThat(BlobGenerations.read(dir, bucket).current()).isEqualTo(2);
+            clients.assertGoesOn(client, expected, 1 << K); // the switched C audited, and a further epoch
+        }
+    }
+
+    @Test
     void aFreezeKilledBeforeItsRecordIsRedoneFromTheJournal() throws IOException {
         JournaledPorServer server = JournaledPorServer.open(dir, PARAMS, bucket, 0);
         PorClient client = clients.initialize(server);

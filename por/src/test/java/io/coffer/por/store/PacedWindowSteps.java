@@ -30,7 +30,8 @@ final class PacedWindowSteps {
         for (Path p : frozen.subList(0, frozen.size() / 2)) {
             Files.move(p, dir.resolve("h-" + p.getFileName().toString().substring(3)));
         }
-        PacedWindowFiles.write(dir, epoch, PacedWindowFiles.FREEZING);
+        boolean clientPart = PacedWindowFiles.read(dir).clientPart(); // as the freeze wrote it
+        PacedWindowFiles.write(dir, new PacedWindowFiles.State(epoch, PacedWindowFiles.FREEZING, clientPart));
     }
 
     /** A freeze killed before its record: no rename made, no record (c.next.sealed left over, written again). */
