@@ -3,6 +3,7 @@ package io.coffer.por.code;
 import io.coffer.por.field.Zp;
 import io.coffer.por.field.ZpVectors;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -205,7 +206,8 @@ public final class HierarchicalLog implements WriteLog {
      * <p>The k butterfly passes of the FFT would each read and write all 2n vectors of C through the store. The
      * first g passes only combine vectors within aligned groups of 2^g, so they run in memory on one group at a time
      * (g as large as {@link #GROUP_BYTES} allows), and U is read and C written once for them; the remaining k - g
-     * passes go through the store.
+     * passes go through the store g at a time ({@link #storePasses}), so C is read and written ceil((k - g) / g) more
+     * times, not k - g.
      */
     public void rebuildC(VectorSource u) {
         int c = params.cLevel();
@@ -214,8 +216,8 @@ public final class HierarchicalLog implements WriteLog {
         int w = params.w();
         int groupBits = Math.min(k, 31 - Integer.numberOfLeadingZeros(Math.max(1, groupBytes / (4 * width))));
         int groupSize = 1 << groupBits;
-        int[][] x = new int[groupSize][width];
-        int[][] y = new int[groupSize][width];
+        int[][] x = new int[Math.max(2, groupSize)][width]; // a store pass takes at least one stage: two vectors
+        int[][] y = new int[x.length][width];
         for (int group = 0; group < n; group += groupSize) {
             for (int j = 0; j < groupSize; j++) {
                 // U[i] is the write at time i: it enters X as is and Y times w^psi(i), like HAdd's. Iterative FFTs
@@ -230,7 +232,7 @@ public final class HierarchicalLog implements WriteLog {
                 store.write(c, Part.Y, group + j, y[j]);
             }
         }
-        forBothParts(part -> storePasses(part, groupBits));
+        forBothParts(part -> storePasses(part, groupBits, part == Part.X ? x : y));
         newEpoch();
     }
 
@@ -288,24 +290,52 @@ public final class HierarchicalLog implements WriteLog {
         }
     }
 
-    /** The FFT passes from {@code firstStage} on, over one part of C through the store. */
-    private void storePasses(Part part, int firstStage) {
+    /**
+     * The FFT passes from {@code firstStage} on, over one part of C through the store, as many at a time as {@code
+     * group} holds vectors (g stages for 2^g; at least one): the vectors whose indices differ only in bits s..s+g-1
+     * are closed under the butterflies of stages s..s+g-1, so each such set is read once, taken through those stages
+     * in memory and written once (an out-of-core FFT). The butterflies and their twiddles are those of one stage at a
+     * time, in an order that keeps each stage's inputs before its outputs: the same C.
+     */
+    private void storePasses(Part part, int firstStage, int[][] group) {
         int c = params.cLevel();
         int n = params.n();
-        int[] a = this.a[part.ordinal()];
-        int[] b = this.b[part.ordinal()];
-        for (int stage = firstStage; stage < params.k(); stage++) {
-            int half = 1 << stage;
-            int nu = params.zeta(stage);
-            for (int base = 0; base < n; base += 2 * half) {
-                int twiddle = 1;
-                for (int j = 0; j < half; j++) {
-                    store.read(c, part, base + j, a);
-                    store.read(c, part, base + j + half, b);
-                    ZpVectors.butterfly(a, b, twiddle, a, b);
-                    store.write(c, part, base + j, a);
-                    store.write(c, part, base + j + half, b);
-                    twiddle = Zp.mul(twiddle, nu);
+        int k = params.k();
+        int perPass = 31 - Integer.numberOfLeadingZeros(group.length);
+        for (int first = firstStage; first < k; first += perPass) {
+            int stages = Math.min(perPass, k - first);
+            int size = 1 << stages;
+            int stride = 1 << first;
+            // stage first + t pairs index p with p + 2^(first + t) under the twiddle nu^(p mod 2^(first + t)), that is
+            // nu^low * (nu^stride)^j for the j-th pair of a run of the set at offset low
+            int[] nu = new int[stages];
+            int[] step = new int[stages];
+            int[] start = new int[stages];
+            for (int t = 0; t < stages; t++) {
+                nu[t] = params.zeta(first + t);
+                step[t] = Zp.pow(nu[t], stride);
+            }
+            for (int high = 0; high < n; high += stride << stages) {
+                Arrays.fill(start, 1);
+                for (int low = 0; low < stride; low++) {
+                    for (int m = 0; m < size; m++) {
+                        store.read(c, part, high + low + m * stride, group[m]);
+                    }
+                    for (int t = 0; t < stages; t++) {
+                        int half = 1 << t;
+                        for (int base = 0; base < size; base += 2 * half) {
+                            int twiddle = start[t];
+                            for (int j = 0; j < half; j++) {
+                                ZpVectors.butterfly(group[base + j], group[base + j + half], twiddle, group[base + j],
+                                        group[base + j + half]);
+                                twiddle = Zp.mul(twiddle, step[t]);
+                            }
+                        }
+                        start[t] = Zp.mul(start[t], nu[t]);
+                    }
+                    for (int m = 0; m < size; m++) {
+                        store.write(c, part, high + low + m * stride, group[m]);
+                    }
                 }
             }
         }

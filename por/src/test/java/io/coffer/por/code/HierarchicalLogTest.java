@@ -64,6 +64,51 @@ class HierarchicalLogTest {
         }
     }
 
+    @Test
+    void cRebuildTakesAsManyStagesPerStorePassAsItsGroupHoldsAndGivesTheSameC() {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int k = 6; k <= 9; k++) {
+            CodeParameters params = new CodeParameters(k);
+            int n = params.n();
+            int[][] u = new int[n][];
+            for (int i = 0; i < n; i++) {
+                u[i] = CodeVectors.random(random, 3);
+            }
+            for (int groupBits = 1; groupBits <= 4; groupBits++) {
+                MemoryLevelStore store = new MemoryLevelStore(params, 3);
+                int[] reads = new int[1];
+                LevelStore counted = new LevelStore() {
+                    @Override
+                    public int width() {
+                        return store.width();
+                    }
+
+                    @Override
+                    public void read(int level, Part part, int index, int[] into) {
+                        reads[0]++;
+                        store.read(level, part, index, into);
+                    }
+
+                    @Override
+                    public void write(int level, Part part, int index, int[] vector) {
+                        store.write(level, part, index, vector);
+                    }
+
+                    @Override
+                    public void clear(int level) {
+                        store.clear(level);
+                    }
+                };
+                new HierarchicalLog(params, counted, LogState.empty(k), null, (1 << groupBits) * 3 * 4)
+                        .rebuildC((i, into) -> System.arraycopy(u[i], 0, into, 0, 3));
+                assertMatchesClosedForm(params, store, params.cLevel(), 0, u);
+                // the k - g stages left after the groups in memory, g at a time, each pass reading C's 2n vectors once
+                int passes = (k - groupBits + groupBits - 1) / groupBits;
+                assertThat(reads[0]).as("store reads at k = %d, g = %d", k, groupBits).isEqualTo(passes * 2 * n);
+            }
+        }
+    }
+
     private static void assertMatchesClosedForm(CodeParameters params, MemoryLevelStore store, int level, int start,
             int[][] writes) {
         int closedLevel = level == params.cLevel() ? params.k() : level;
