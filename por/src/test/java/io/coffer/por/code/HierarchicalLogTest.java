@@ -77,26 +77,11 @@ class HierarchicalLogTest {
             for (int groupBits = 1; groupBits <= 4; groupBits++) {
                 MemoryLevelStore store = new MemoryLevelStore(params, 3);
                 int[] reads = new int[1];
-                LevelStore counted = new LevelStore() {
-                    @Override
-                    public int width() {
-                        return store.width();
-                    }
-
+                LevelStore counted = new ForwardingLevelStore(store) {
                     @Override
                     public void read(int level, Part part, int index, int[] into) {
                         reads[0]++;
-                        store.read(level, part, index, into);
-                    }
-
-                    @Override
-                    public void write(int level, Part part, int index, int[] vector) {
-                        store.write(level, part, index, vector);
-                    }
-
-                    @Override
-                    public void clear(int level) {
-                        store.clear(level);
+                        super.read(level, part, index, into);
                     }
                 };
                 new HierarchicalLog(params, counted, LogState.empty(k), null, (1 << groupBits) * 3 * 4)
