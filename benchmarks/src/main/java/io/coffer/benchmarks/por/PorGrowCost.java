@@ -28,13 +28,12 @@ import java.util.stream.Stream;
  */
 public final class PorGrowCost {
     private static final int BATCH = 4;
-    /** Bytes per block: 4 KiB unless {@code --block-size} is given. */
-    private static int blockBytes = 4096;
 
     private PorGrowCost() {}
 
     public static void main(String[] args) throws Exception {
         boolean shrink = false;
+        int blockBytes = 4096;
         List<String> ks = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -48,14 +47,14 @@ public final class PorGrowCost {
         }
         for (String k : ks) {
             if (shrink) {
-                measureShrink(Integer.parseInt(k));
+                measureShrink(Integer.parseInt(k), blockBytes);
             } else {
-                measure(Integer.parseInt(k));
+                measure(Integer.parseInt(k), blockBytes);
             }
         }
     }
 
-    private static void measureShrink(int k) throws Exception {
+    private static void measureShrink(int k, int blockBytes) throws Exception {
         Path dir = Files.createTempDirectory("por-shrink").toAbsolutePath();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(k + 1, BATCH, blockBytes))) {
@@ -94,7 +93,7 @@ public final class PorGrowCost {
         }
     }
 
-    private static void measure(int k) throws Exception {
+    private static void measure(int k, int blockBytes) throws Exception {
         Path dir = Files.createTempDirectory("por-grow").toAbsolutePath();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (JournaledPorServer server = JournaledPorServer.open(dir, new ServerParameters(k, BATCH, blockBytes))) {
