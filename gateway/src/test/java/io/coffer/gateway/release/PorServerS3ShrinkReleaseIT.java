@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * objects are deleted and gc'd, and {@code POST /admin/por/consolidate} shrinks it while aws-cli downloads the kept
  * object ({@link PorShrinkScenario}); after a restart of the server (its next open) the bucket holds C's objects of
  * the smaller capacity only, none of the grown one's, nor U's blocks past the smaller capacity; the offline audit
- * passes and the kept object reads back from a restarted gateway.
+ * passes and the kept object reads back from a restarted gateway. A server started with {@code --k 9}, above the
+ * gateway's floor, is shrunk below it by the same scenario and restarts with the same command line.
  */
 class PorServerS3ShrinkReleaseIT {
     @TempDir
@@ -65,6 +66,33 @@ class PorServerS3ShrinkReleaseIT {
                 assertThat(objects.list("u/").toList()).isNotEmpty()
                         .allMatch(u -> Integer.parseInt(u.name().substring(2)) < 1 << k);
             }
+            scenario.auditOfflineAndReadBackAfterARestart(serve, store, Map.of());
+        }
+    }
+
+    @Test
+    void aPorServerShrunkBelowItsOwnKRestartsWithTheSameCommandLine() throws Exception {
+        S3ServerFixture s3 = S3ServerFixture.start();
+        String bucket = s3.createBucket();
+        List<String> backend = List.of("--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint",
+                s3.endpoint().toString(), "--s3-path-style");
+        Map<String, String> credentials = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
+                "COFFER_BACKEND_SECRET_KEY", s3.secretKey());
+        int serverK = INITIAL_K + 3; // above the gateway's floor, and large enough for the 6 MiB without a grow
+        try (KillTargets.PorServer server = new KillTargets.PorServer(work, serverK, BLOCK_BYTES, backend,
+                credentials)) {
+            Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+            List<String> store = server.attach();
+            List<String> serve = new ArrayList<>(store);
+            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K)));
+            serve.addAll(PorShrinkScenario.GC_OPTIONS);
+            PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir, work.resolve("por/parameters"),
+                    1L << 20, 1L << 20);
+
+            int k = scenario.growDeleteAndConsolidateWhileDownloading(serve, store, Map.of());
+            assertThat(k).as("the capacity after the consolidation").isLessThan(serverK);
+
+            server.restart(); // --k as at the first start: the store has 2^k blocks now (parameters' createdK)
             scenario.auditOfflineAndReadBackAfterARestart(serve, store, Map.of());
         }
     }
