@@ -33,19 +33,10 @@ class PorServerS3ShrinkReleaseIT {
     void aPorServerOnS3ShrinksAndItsBucketKeepsOnlyTheSmallerCapacitysObjects() throws Exception {
         S3ServerFixture s3 = S3ServerFixture.start();
         String bucket = s3.createBucket();
-        List<String> backend = List.of("--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint",
-                s3.endpoint().toString(), "--s3-path-style");
-        Map<String, String> credentials = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
-                "COFFER_BACKEND_SECRET_KEY", s3.secretKey());
-        try (KillTargets.PorServer server = new KillTargets.PorServer(work, INITIAL_K, BLOCK_BYTES, backend,
-                credentials)) {
-            Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+        try (KillTargets.PorServer server = porServer(s3, bucket, INITIAL_K)) {
             List<String> store = server.attach();
-            List<String> serve = new ArrayList<>(store);
-            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K)));
-            serve.addAll(PorShrinkScenario.GC_OPTIONS);
-            PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir, work.resolve("por/parameters"),
-                    1L << 20, 1L << 20);
+            List<String> serve = serve(store);
+            PorShrinkScenario scenario = scenario();
 
             int k = scenario.growDeleteAndConsolidateWhileDownloading(serve, store, Map.of());
 
@@ -74,20 +65,11 @@ class PorServerS3ShrinkReleaseIT {
     void aPorServerShrunkBelowItsOwnKRestartsWithTheSameCommandLine() throws Exception {
         S3ServerFixture s3 = S3ServerFixture.start();
         String bucket = s3.createBucket();
-        List<String> backend = List.of("--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint",
-                s3.endpoint().toString(), "--s3-path-style");
-        Map<String, String> credentials = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
-                "COFFER_BACKEND_SECRET_KEY", s3.secretKey());
         int serverK = INITIAL_K + 3; // above the gateway's floor, and large enough for the 6 MiB without a grow
-        try (KillTargets.PorServer server = new KillTargets.PorServer(work, serverK, BLOCK_BYTES, backend,
-                credentials)) {
-            Path gatewayDir = Files.createDirectories(work.resolve("gateway"));
+        try (KillTargets.PorServer server = porServer(s3, bucket, serverK)) {
             List<String> store = server.attach();
-            List<String> serve = new ArrayList<>(store);
-            serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K)));
-            serve.addAll(PorShrinkScenario.GC_OPTIONS);
-            PorShrinkScenario scenario = new PorShrinkScenario(work, gatewayDir, work.resolve("por/parameters"),
-                    1L << 20, 1L << 20);
+            List<String> serve = serve(store);
+            PorShrinkScenario scenario = scenario();
 
             int k = scenario.growDeleteAndConsolidateWhileDownloading(serve, store, Map.of());
             assertThat(k).as("the capacity after the consolidation").isLessThan(serverK);
@@ -95,5 +77,27 @@ class PorServerS3ShrinkReleaseIT {
             server.restart(); // --k as at the first start: the store has 2^k blocks now (parameters' createdK)
             scenario.auditOfflineAndReadBackAfterARestart(serve, store, Map.of());
         }
+    }
+
+    /** {@code ./coffer por-server --k K --block-size 16384 --backend s3} on the bucket of {@code s3}. */
+    private KillTargets.PorServer porServer(S3ServerFixture s3, String bucket, int k) throws Exception {
+        List<String> backend = List.of("--backend", "s3", "--s3-bucket", bucket, "--s3-endpoint",
+                s3.endpoint().toString(), "--s3-path-style");
+        Map<String, String> credentials = Map.of("COFFER_BACKEND_ACCESS_KEY", s3.accessKey(),
+                "COFFER_BACKEND_SECRET_KEY", s3.secretKey());
+        return new KillTargets.PorServer(work, k, BLOCK_BYTES, backend, credentials);
+    }
+
+    /** {@code serve}'s options over the server: {@code --por-k 6}, the floor a consolidation keeps, and quick gc. */
+    private static List<String> serve(List<String> store) {
+        List<String> serve = new ArrayList<>(store);
+        serve.addAll(List.of("--por-k", Integer.toString(INITIAL_K)));
+        serve.addAll(PorShrinkScenario.GC_OPTIONS);
+        return serve;
+    }
+
+    private PorShrinkScenario scenario() throws Exception {
+        return new PorShrinkScenario(work, Files.createDirectories(work.resolve("gateway")),
+                work.resolve("por/parameters"), 1L << 20, 1L << 20);
     }
 }
