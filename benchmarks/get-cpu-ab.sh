@@ -21,6 +21,7 @@
 # place of a directory, and each batch also prints that backend's CPU per MB over the batch. MODE=put: each batch
 # instead uploads 4 fresh objects of 64 MiB of random bytes with boto3's upload_fileobj (16 MiB parts, 8 threads, the
 # transfer benchmark's shape) and deletes each after its upload; printed: CPU per MB stored (issue 23's large PUT).
+# PUT_MIB=N (default 64): objects of N MiB (256: 16 parts, 8 of them in flight at once, as in the transfer benchmark).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"; ROUNDS="${3:-8}"
@@ -70,9 +71,9 @@ print(s.generate_presigned_url('get_object',Params={'Bucket':'ab-bench','Key':'o
 PORT_old=$(free_port); PORT_new=$(free_port)
 P_old=$(start "$OLD" "$PORT_old" "${OLD_JAVA_OPTS:-}" old); P_new=$(start "$NEW" "$PORT_new" "${NEW_JAVA_OPTS:-}" new)
 U_old=$(setup "$PORT_old"); U_new=$(setup "$PORT_new")
-RANGES="${RANGES:-1}"; SIZE=$((64 << 20)); MODE="${MODE:-get}"; PUTS=4
+RANGES="${RANGES:-1}"; SIZE=$((64 << 20)); MODE="${MODE:-get}"; PUTS=4; PUT_SIZE=$((${PUT_MIB:-64} << 20))
 cat > "$WORK/put.py" <<'PY'
-import random, sys, io, boto3
+import os, sys, io, boto3
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 port, size, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -81,7 +82,7 @@ s3 = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{port}", config=Config(s
 part = 16 << 20
 transfer = TransferConfig(multipart_threshold=part, multipart_chunksize=part, max_concurrency=8)
 for i in range(count):  # fresh bytes each time: equal chunks would dedup and skip the work measured
-    s3.upload_fileobj(io.BytesIO(random.randbytes(size)), "ab-bench", f"put/{i}", Config=transfer)
+    s3.upload_fileobj(io.BytesIO(os.urandom(size)), "ab-bench", f"put/{i}", Config=transfer)
     s3.delete_object(Bucket="ab-bench", Key=f"put/{i}")
 PY
 get() { # url: the whole object, in RANGES concurrent ranged GETs
@@ -106,12 +107,12 @@ batch() { # label url pid port
   [[ -n "$P_s3" ]] && b0=$(cpu "$P_s3")
   g0=$(threads_cpu "$3" "$GC_THREADS"); j0=$(threads_cpu "$3" "$JIT_THREADS"); i0=$(threads_cpu "$3" "$IO_THREADS")
   c0=$(cpu "$3"); t0=$(date +%s.%N)
-  if [[ "$MODE" == put ]]; then "$ROOT/.venv/bin/python" "$WORK/put.py" "$4" "$SIZE" "$PUTS"
+  if [[ "$MODE" == put ]]; then "$ROOT/.venv/bin/python" "$WORK/put.py" "$4" "$PUT_SIZE" "$PUTS"
   else for _ in $(seq 1 15); do get "$2"; done; fi
   t1=$(date +%s.%N); c1=$(cpu "$3")
   g1=$(threads_cpu "$3" "$GC_THREADS"); j1=$(threads_cpu "$3" "$JIT_THREADS"); i1=$(threads_cpu "$3" "$IO_THREADS")
   [[ -n "$P_s3" ]] && b1=$(cpu "$P_s3")
-  python3 -c "mb = $([[ "$MODE" == put ]] && echo $PUTS || echo 15) * 67.108864; print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0))
+  python3 -c "mb = $([[ "$MODE" == put ]] && echo "$PUTS * $PUT_SIZE / 1e6" || echo "15 * 67.108864"); print('$1 %.3f ms/MB %.0f MB/s' % (($c1 - $c0) * 10 / mb, mb / ($t1 - $t0))
       + '  (gc %.3f, jit %.3f, io %.3f)' % (($g1 - $g0) * 10 / mb, ($j1 - $j0) * 10 / mb, ($i1 - $i0) * 10 / mb)
       + ('  backend %.3f ms/MB' % (($b1 - $b0) * 10 / mb) if '$P_s3' else ''))"
 }

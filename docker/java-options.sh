@@ -1,22 +1,26 @@
 # JVM options by verb, for ./coffer and for the image's docker/coffer (sourced by both, POSIX sh): one place for the
 # rules. A user's options (COFFER_JAVA_OPTS, JAVA_OPTS in the image) come after these on the command line, and win.
 
-# JVM options for the verbs that run PoR (docs/DECISIONS.md, "Vector kernels for PoR"): AVX-512 where the CPU has it
-# (JDK 17 leaves it off on Skylake-family Xeons; PoR's butterflies and checksums gain 15-100 %), and for the PoR
-# client's checksums the Vector API, which prints "WARNING: Using incubator modules" on stderr, so only these verbs get
-# it. A store with PoR set only in its config file runs the scalar checksums (same results, slower).
+# JVM options by verb for the Vector API (docs/DECISIONS.md, "Vector kernels for PoR" and "MD5 of several bodies at
+# once"). serve always gets the incubator module: its MD5 of several upload bodies at once runs in vector lanes (a body
+# left alone keeps the JDK's MD5), at the cost of "WARNING: Using incubator modules" on stderr at start. The verbs that
+# run PoR get it for the PoR client's checksums, and AVX-512 where the CPU has it (JDK 17 leaves it off on
+# Skylake-family Xeons; PoR's butterflies and checksums gain 15-100 %). A store with PoR set only in its config file
+# runs the scalar checksums (same results, slower).
 por_java_opts() {
-  local verb="${1:-}" avx=""
+  local verb="${1:-}" avx="" vector="--add-modules jdk.incubator.vector"
   grep -qw avx512dq /proc/cpuinfo 2>/dev/null && avx="-XX:UseAVX=3"
   case "$verb" in
     por-server) echo "$avx" ;;
-    audit|repair) echo "--add-modules jdk.incubator.vector $avx" ;;
+    audit|repair) echo "$vector $avx" ;;
     serve)
       case " $* " in
-        *" --por off "*|*" --por=off "*) ;;
-        *" --por "*|*" --por="*) echo "--add-modules jdk.incubator.vector $avx" ;;
+        *" --por off "*|*" --por=off "*) echo "$vector" ;;
+        *" --por "*|*" --por="*) echo "$vector $avx" ;;
         *) if [ -n "${COFFER_POR:-}" ] && [ "${COFFER_POR:-}" != off ]; then
-             echo "--add-modules jdk.incubator.vector $avx"
+             echo "$vector $avx"
+           else
+             echo "$vector"
            fi ;;
       esac ;;
   esac

@@ -14,8 +14,8 @@
  *       chunkers and checksum algorithms the builder and the API take (and the chunk ids the metadata store holds).</li>
  *   <li>{@code io.coffer.sdk.layer}: the layer-mode setting ({@code LayerModePolicy}) the builder takes.</li>
  * </ul>
- * {@code engine}, {@code manifest}, {@code pack} and {@code codec} are the engine's insides, and {@code deflate}
- * (partial gzip decoding) and {@code similarity} (SimEnc's similarity keys) the layer mode's; all may change in any
- * release.
+ * {@code engine}, {@code manifest}, {@code pack}, {@code codec} and {@code digest} (the bodies' MD5) are the engine's
+ * insides, {@code vector} the choice of Vector API kernels (the engine's and PoR's), and {@code deflate} (partial gzip
+ * decoding) and {@code similarity} (SimEnc's similarity keys) the layer mode's; all may change in any release.
  */
 package io.coffer.sdk;

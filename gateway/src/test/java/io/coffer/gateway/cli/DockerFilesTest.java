@@ -237,17 +237,18 @@ class DockerFilesTest {
     }
 
     /**
-     * The shared options under POSIX sh (docker/coffer's shell): the Vector API module for the verbs whose PoR client
-     * computes checksums, none for a gateway without PoR or for other verbs, G1's options only for serve.
+     * The shared options under POSIX sh (docker/coffer's shell): the Vector API module for serve (the MD5 lanes) and
+     * for the verbs whose PoR client computes checksums, AVX-512 only where PoR runs, nothing for other verbs, G1's
+     * options only for serve.
      */
     @Test
-    void sharedJavaOptionsGiveThePorModuleOnlyToTheVerbsThatRunPorUnderPosixSh() throws Exception {
+    void sharedJavaOptionsGiveTheVectorModuleToServeAndThePorVerbsUnderPosixSh() throws Exception {
         String vector = "--add-modules jdk.incubator.vector";
         assertThat(javaOptions("por_java_opts serve --por embedded")).startsWith(vector);
         assertThat(javaOptions("COFFER_POR=remote:9443 por_java_opts serve")).startsWith(vector);
         assertThat(javaOptions("por_java_opts audit --data d")).startsWith(vector);
-        assertThat(javaOptions("por_java_opts serve --por off")).isEmpty();
-        assertThat(javaOptions("por_java_opts serve")).isEmpty();
+        assertThat(javaOptions("por_java_opts serve --por off")).isEqualTo(vector);
+        assertThat(javaOptions("por_java_opts serve")).isEqualTo(vector);
         assertThat(javaOptions("por_java_opts por-server --data d")).doesNotContain(vector);
         assertThat(javaOptions("por_java_opts keyserver")).isEmpty();
         assertThat(javaOptions("gc_java_opts keyserver")).isEmpty();

@@ -8,6 +8,8 @@ import io.coffer.sdk.chunk.ChunkReader;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.JceWarmup;
+import io.coffer.sdk.digest.BodyDigest;
+import io.coffer.sdk.digest.Md5Lanes;
 import io.coffer.sdk.meta.ChunkLocation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -37,8 +39,10 @@ final class EngineContext implements AutoCloseable {
     final EngineConfig config;
     /** Backend reads and writes: I/O bound, so more threads than cores. */
     final ExecutorService io;
-    /** One MD5 digest per large upload in flight, each on its own thread (see {@link Md5Tap}). */
-    final ExecutorService md5;
+    /** MD5 of the large uploads in flight, several per thread (null without the Vector API; see {@link Md5Lanes}). */
+    private final Md5Lanes md5Lanes;
+    /** Else one MD5 digest per large upload in flight, each on its own thread (see {@link Md5Tap}). */
+    private final ExecutorService md5;
     /**
      * Recently seen chunk locations for reads; a hit saves a metadata query per chunk. A stale entry (a pack that
      * garbage collection here or on another gateway rewrote) costs the read a second lookup (ObjectReadStream).
@@ -88,6 +92,7 @@ final class EngineContext implements AutoCloseable {
         byte[] chunkSealKey = config.masterKey().deriveSecret(ChunkCipher.SEAL_PURPOSE);
         this.ciphers = ThreadLocal.withInitial(() -> new ChunkCipher(chunkSealKey, config.compression().level()));
         this.io = Executors.newFixedThreadPool(config.ioThreads(), daemon("coffer-io"));
+        this.md5Lanes = Md5Lanes.createIfSupported(daemon("coffer-md5-lanes"));
         this.md5 = Executors.newCachedThreadPool(daemon("coffer-md5"));
         this.manifestGroups = new ManifestGroups(config.blobs(), config.masterKey());
         this.bucketCache = new BucketCache(config.metadata());
@@ -229,10 +234,18 @@ final class EngineContext implements AutoCloseable {
                 e);
     }
 
+    /** The MD5 of a large body, digested beside the reading thread. */
+    BodyDigest largeBodyMd5() {
+        return md5Lanes != null ? md5Lanes.open() : new Md5Tap(md5);
+    }
+
     @Override
     public void close() {
         io.shutdown();
         md5.shutdownNow();
+        if (md5Lanes != null) {
+            md5Lanes.close();
+        }
     }
 
     private static ThreadFactory daemon(String prefix) {

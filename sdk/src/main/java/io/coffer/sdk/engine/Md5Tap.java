@@ -1,6 +1,7 @@
 package io.coffer.sdk.engine;
 
 import io.coffer.sdk.chunk.ChunkReader;
+import io.coffer.sdk.digest.BodyDigest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.security.MessageDigest;
@@ -19,9 +20,10 @@ import java.util.concurrent.TimeUnit;
  * running it beside chunking, hashing and encryption lets one stream go at MD5 speed on two cores. The digest
  * thread reads the reader's own buffer (no copy, no garbage); the reader waits in {@link #release} before it reuses
  * bytes the digest has not reached, so memory stays the reader's buffer and a queue of {@link #QUEUE_RANGES} small
- * records. Small bodies are digested inline: a thread hand-off costs more than it saves there.
+ * records. Small bodies are digested inline: a thread hand-off costs more than it saves there. Where the Vector API
+ * is there, large bodies go to {@link io.coffer.sdk.digest.Md5Lanes} instead, several on one thread.
  */
-final class Md5Tap implements ChunkReader.ReadTap {
+public final class Md5Tap implements BodyDigest {
     private static final int QUEUE_RANGES = 64;
 
     /** A range of the reader's buffer waiting for the digest. */
@@ -39,7 +41,7 @@ final class Md5Tap implements ChunkReader.ReadTap {
     private long digested;
 
     /** @param executor where the digest runs, or null to digest inline on the reading thread */
-    Md5Tap(ExecutorService executor) {
+    public Md5Tap(ExecutorService executor) {
         if (executor == null) {
             queue = null;
             digest = null;
@@ -90,13 +92,13 @@ final class Md5Tap implements ChunkReader.ReadTap {
         }
     }
 
-    /** Bytes read so far. */
-    long count() {
+    @Override
+    public long count() {
         return count;
     }
 
-    /** Waits for the digest of everything read. */
-    byte[] finish() throws IOException {
+    @Override
+    public byte[] finish() throws IOException {
         if (queue == null) {
             return md5.digest();
         }
@@ -125,7 +127,8 @@ final class Md5Tap implements ChunkReader.ReadTap {
     }
 
     /** Stops the digest thread without a result (the write failed). */
-    void abandon() {
+    @Override
+    public void abandon() {
         if (digest != null) {
             digest.cancel(true);
         }

@@ -8,6 +8,7 @@ import io.coffer.sdk.chunk.ChunkReader;
 import io.coffer.sdk.crypto.ChunkCipher;
 import io.coffer.sdk.crypto.ChunkId;
 import io.coffer.sdk.crypto.ChunkKey;
+import io.coffer.sdk.digest.BodyDigest;
 import io.coffer.sdk.key.KeySourceException;
 import io.coffer.sdk.manifest.ManifestEntry;
 import io.coffer.sdk.meta.ChunkLocation;
@@ -166,7 +167,8 @@ final class ObjectWriter {
             }
             body = new SequenceInputStream(new ByteArrayInputStream(head), body);
         }
-        Md5Tap md5 = new Md5Tap(expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT ? null : ctx.md5);
+        BodyDigest md5 = expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT
+                ? new Md5Tap(null) : ctx.largeBodyMd5();
         byte[] windowArray = pooledWindow ? ctx.windowArrays.take(ChunkReader.windowSize(ctx.config.chunker())) : null;
         try {
             ChunkReader reader = new ChunkReader(body, ctx.config.chunker(), md5, windowArray);
