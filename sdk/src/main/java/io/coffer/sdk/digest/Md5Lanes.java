@@ -376,9 +376,14 @@ public final class Md5Lanes implements AutoCloseable {
             return false;
         }
 
-        /** Whether the reader waits for the hasher, or the body's unhashed bytes reached {@link #BACKLOG}. */
+        /**
+         * Whether the reader waits for the hasher, the body's unhashed bytes reached {@link #BACKLOG}, or they span two
+         * of the reader's buffers: a reader that grew its buffer has dropped the old one, which only the unhashed
+         * ranges keep from the garbage collector (64 bodies at once held the load test's heap until it ran out).
+         */
         boolean urgent() {
-            return waiting || ended || count - released >= BACKLOG;
+            return waiting || ended || count - released >= BACKLOG
+                    || !ranges.isEmpty() && ranges.peekFirst().buf() != ranges.peekLast().buf();
         }
 
         /** The head range's next {@code n} bytes are no longer needed. Under the lock. */
@@ -407,10 +412,11 @@ public final class Md5Lanes implements AutoCloseable {
                     await(released + ranges.peekFirst().len() - pos);
                 }
                 check();
+                Range last = ranges.peekLast();
                 ranges.addLast(new Range(buf, off, len));
                 long before = count - released;
                 count += len;
-                if (before < BACKLOG && count - released >= BACKLOG) {
+                if (before < BACKLOG && count - released >= BACKLOG || last != null && last.buf() != buf) {
                     hasher.work.signal();
                 }
             } finally {

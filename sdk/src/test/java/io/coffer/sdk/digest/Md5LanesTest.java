@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -151,6 +152,33 @@ class Md5LanesTest {
                 assertThat(d.finish()).isEqualTo(jdkMd5(body));
             }
         });
+    }
+
+    /**
+     * A reader that grows its buffer drops the old one; bytes of it the lanes have not hashed yet (below the backlog)
+     * must not keep it from the garbage collector for the rest of the body.
+     */
+    @Test
+    void aBufferTheReaderDroppedIsReleasedBeforeTheBodyEnds() throws Exception {
+        BodyDigest d = inLanes();
+        byte[] old = new byte[100_000];
+        new Random(5).nextBytes(old);
+        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        md5.update(old);
+        md5.update(new byte[10]);
+        byte[] expected = md5.digest();
+        d.read(old, 0, old.length);
+        WeakReference<byte[]> dropped = new WeakReference<>(old);
+        old = null;
+        byte[] grown = new byte[200_000];
+        d.read(grown, 0, 10); // the reader's next read lands in its new buffer
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (dropped.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(dropped.get()).as("the dropped buffer was collected").isNull();
+        assertThat(d.finish()).isEqualTo(expected);
     }
 
     @Test
