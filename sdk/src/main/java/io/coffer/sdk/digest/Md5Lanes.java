@@ -246,13 +246,19 @@ public final class Md5Lanes implements AutoCloseable {
                 streams.removeIf(s -> s.digest != null);
             }
             if (lanes > 1) {
-                // every lane takes as many blocks as the shortest (the kernel's rule); the others go on next round
-                int shortest = MAX_BURST_BLOCKS;
+                // no lane goes on alone: past the second-longest, the longest waits for the next round
+                int longest = 0;
+                int second = 0;
                 for (int l = 0; l < lanes; l++) {
-                    shortest = Math.min(shortest, blocks[l]);
+                    if (blocks[l] > longest) {
+                        second = longest;
+                        longest = blocks[l];
+                    } else if (blocks[l] > second) {
+                        second = blocks[l];
+                    }
                 }
                 for (int l = 0; l < lanes; l++) {
-                    blocks[l] = shortest;
+                    blocks[l] = Math.min(blocks[l], second);
                 }
             }
             return lanes;
@@ -281,7 +287,7 @@ public final class Md5Lanes implements AutoCloseable {
                     ScalarMd5.compress(states[0], in[0], off[0] + b * ScalarMd5.BLOCK);
                 }
             } else if (lanes > 1) {
-                kernel.compress(lanes, states, in, off, blocks[0]);
+                kernel.compress(lanes, states, in, off, blocks);
             }
         }
 

@@ -13,10 +13,10 @@ import jdk.incubator.vector.VectorSpecies;
  * once"). Each of RFC 1321's 64 steps is written out: C2 keeps the vectors in registers only in straight-line code (a
  * loop over the steps with the round's function chosen inside ran at a fifteenth of the speed; the steps split into
  * a method per round, the states passing through an array, at a third). Rotations are two shifts and an or, which C2
- * compiles for 256- and 512-bit vectors alike (its rotate for 512-bit int vectors fell back to Java). Every lane takes
- * the same number of blocks, and no vector crosses a call: a branch per lane, and a call with the vectors when a lane
- * was done, made C2 deoptimise the loop, which then ran on in the Vector API's Java fallbacks, allocating for every
- * operation (seen in an allocation profile of the gateway). The message words are moved into lane order by scalar
+ * compiles for 256- and 512-bit vectors alike (its rotate for 512-bit int vectors fell back to Java). No vector
+ * crosses a call (the states go through an array every block): a call with the vectors when a lane was done made C2
+ * deoptimise the loop, which then ran on in the Vector API's Java fallbacks, allocating for every operation (seen in
+ * an allocation profile of the gateway). The message words are moved into lane order by scalar
  * code, {@link #LANES} x 16 ints per block. Loaded only once the incubator module is known to be there
  * ({@link Md5Lanes#createIfSupported}).
  */
@@ -35,11 +35,11 @@ final class VectorMd5Kernel {
     }
 
     /**
-     * Takes {@code lanes} (at most {@link #LANES}) streams through {@code blocks} blocks each: stream l's state
-     * {@code state[l]} (four ints) through consecutive 64-byte blocks of {@code in[l]} from {@code off[l]}. Lanes
-     * from {@code lanes} on idle (their results are dropped).
+     * Takes {@code lanes} (at most {@link #LANES}) streams through their blocks: stream l's state {@code state[l]}
+     * (four ints) through {@code blocks[l]} consecutive 64-byte blocks of {@code in[l]} from {@code off[l]}. A lane
+     * whose blocks are done, and the lanes from {@code lanes} on, idle (their results are dropped).
      */
-    void compress(int lanes, int[][] state, byte[][] in, int[] off, int blocks) {
+    void compress(int lanes, int[][] state, byte[][] in, int[] off, int[] blocks) {
         for (int l = 0; l < LANES; l++) {
             int[] s = l < lanes ? state[l] : ScalarMd5.INITIAL;
             for (int j = 0; j < 4; j++) {
@@ -50,12 +50,18 @@ final class VectorMd5Kernel {
         IntVector b = IntVector.fromArray(INTS, states, LANES);
         IntVector c = IntVector.fromArray(INTS, states, 2 * LANES);
         IntVector d = IntVector.fromArray(INTS, states, 3 * LANES);
-        for (int r = 0; r < blocks; r++) {
+        int rounds = 0;
+        for (int l = 0; l < lanes; l++) {
+            rounds = Math.max(rounds, blocks[l]);
+        }
+        for (int r = 0; r < rounds; r++) {
             for (int l = 0; l < lanes; l++) {
-                int at = off[l] + r * ScalarMd5.BLOCK;
-                byte[] src = in[l];
-                for (int w = 0; w < 16; w++) {
-                    words[w * LANES + l] = (int) ScalarMd5.LE_INT.get(src, at + 4 * w);
+                if (r < blocks[l]) {
+                    int at = off[l] + r * ScalarMd5.BLOCK;
+                    byte[] src = in[l];
+                    for (int w = 0; w < 16; w++) {
+                        words[w * LANES + l] = (int) ScalarMd5.LE_INT.get(src, at + 4 * w);
+                    }
                 }
             }
             IntVector a0 = a;
@@ -211,14 +217,17 @@ final class VectorMd5Kernel {
             b = b.add(b0);
             c = c.add(c0);
             d = d.add(d0);
-        }
-        a.intoArray(states, 0);
-        b.intoArray(states, LANES);
-        c.intoArray(states, 2 * LANES);
-        d.intoArray(states, 3 * LANES);
-        for (int l = 0; l < lanes; l++) {
-            for (int j = 0; j < 4; j++) {
-                state[l][j] = states[j * LANES + l];
+            // every round, so that no vector crosses a call; the lanes done with this round copy theirs out
+            a.intoArray(states, 0);
+            b.intoArray(states, LANES);
+            c.intoArray(states, 2 * LANES);
+            d.intoArray(states, 3 * LANES);
+            for (int l = 0; l < lanes; l++) {
+                if (r + 1 == blocks[l]) {
+                    for (int j = 0; j < 4; j++) {
+                        state[l][j] = states[j * LANES + l];
+                    }
+                }
             }
         }
     }
