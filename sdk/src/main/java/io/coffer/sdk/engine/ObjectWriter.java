@@ -167,9 +167,10 @@ final class ObjectWriter {
             }
             body = new SequenceInputStream(new ByteArrayInputStream(head), body);
         }
+        byte[] windowArray = pooledWindow ? ctx.windowArrays.take(ChunkReader.windowSize(ctx.config.chunker())) : null;
+        // opened last before the try: a lanes digest stays on its hasher until finished or abandoned
         BodyDigest md5 = expectedLength >= 0 && expectedLength <= INLINE_MD5_LIMIT
                 ? new Md5Tap(null) : ctx.largeBodyMd5();
-        byte[] windowArray = pooledWindow ? ctx.windowArrays.take(ChunkReader.windowSize(ctx.config.chunker())) : null;
         try {
             ChunkReader reader = new ChunkReader(body, ctx.config.chunker(), md5, windowArray);
             for (Chunk c = reader.next(); c != null; c = reader.next()) {
