@@ -273,7 +273,7 @@ public final class Md5Lanes implements AutoCloseable {
         private void decide(Stream s) {
             s.decided = true;
             if (streams.size() - 1 < LANES_FROM) {
-                s.jdk = ScalarMd5.jdkMd5();
+                s.jdk = BodyDigest.jdkMd5();
             }
         }
 

@@ -3,8 +3,6 @@ package io.coffer.sdk.digest;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /**
  * MD5 (RFC 1321) one stream at a time, on a state the caller keeps (four ints), so that a stream can move between this
@@ -20,15 +18,6 @@ final class ScalarMd5 {
     static final int[] INITIAL = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
 
     private ScalarMd5() {}
-
-    /** The JDK's MD5 (its intrinsic), for a body that never shares lanes. */
-    static MessageDigest jdkMd5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 unavailable", e);
-        }
-    }
 
     /** A fresh state. */
     static int[] initialState() {

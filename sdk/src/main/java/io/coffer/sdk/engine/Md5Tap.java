@@ -5,7 +5,6 @@ import io.coffer.sdk.digest.BodyDigest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -149,10 +148,6 @@ public final class Md5Tap implements BodyDigest {
     }
 
     static MessageDigest newMd5() {
-        try {
-            return MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 unavailable", e);
-        }
+        return BodyDigest.jdkMd5();
     }
 }
