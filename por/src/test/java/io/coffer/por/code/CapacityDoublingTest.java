@@ -3,7 +3,6 @@ package io.coffer.por.code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.coffer.por.field.Zp;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +64,7 @@ class CapacityDoublingTest {
                     writes[t] = CodeVectors.random(random, WIDTH);
                     log.add(writes[t]);
                 }
-                assertRunsAreTheirCode(large, before, log, writes);
+                assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, before, log.runs(), writes)).isEqualTo(grownAt);
                 MemoryLevelStore after = new MemoryLevelStore(large, WIDTH, DeamortizedLog.SLOTS);
                 for (int level = 0; level < k; level++) {
                     for (Part part : Part.values()) {
@@ -81,26 +80,10 @@ class CapacityDoublingTest {
                 for (int t = grownAt; t < 2 * n; t++) {
                     writes[t] = CodeVectors.random(random, WIDTH);
                     assertThat(grown.add(writes[t])).isEqualTo(t == 2 * n - 1);
-                    assertRunsAreTheirCode(large, after, grown, writes);
+                    assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, after, grown.runs(), writes)).isEqualTo(t + 1);
                 }
             }
         }
-    }
-
-    private static void assertRunsAreTheirCode(CodeParameters params, MemoryLevelStore store, DeamortizedLog log,
-            int[][] writes) {
-        int covered = 0;
-        for (LogRun run : log.runs()) {
-            assertThat(run.start()).isEqualTo(covered);
-            covered += run.size();
-            int[][][] expected = CodeVectors.closedForm(params, run.level(), run.start(),
-                    Arrays.copyOfRange(writes, run.start(), run.start() + run.size()));
-            int from = run.offset();
-            int to = from + run.size();
-            assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.X), from, to)).isEqualTo(expected[0]);
-            assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.Y), from, to)).isEqualTo(expected[1]);
-        }
-        assertThat(covered).isEqualTo(log.state().t());
     }
 
     private static MemoryLevelStore rebuilt(CodeParameters params, int[][] u) {

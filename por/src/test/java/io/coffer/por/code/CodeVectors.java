@@ -1,5 +1,7 @@
 package io.coffer.por.code;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.coffer.por.field.Zp;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +43,26 @@ final class CodeVectors {
             }
         }
         return new int[][][] {x, y};
+    }
+
+    /**
+     * Asserts that {@code runs} cover writes 0.. in order without gaps and that each run, at its offset in
+     * {@code store}, is equation (1) of its writes under {@code params}; returns the number of writes covered.
+     */
+    static int assertRunsAreTheCodeOfTheirWrites(CodeParameters params, MemoryLevelStore store, List<LogRun> runs,
+            int[][] writes) {
+        int covered = 0;
+        for (LogRun run : runs) {
+            assertThat(run.start()).as("runs in write order, without gaps").isEqualTo(covered);
+            covered += run.size();
+            int[][][] expected = closedForm(params, run.level(), run.start(),
+                    Arrays.copyOfRange(writes, run.start(), run.start() + run.size()));
+            int from = run.offset();
+            int to = from + run.size();
+            assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.X), from, to)).isEqualTo(expected[0]);
+            assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.Y), from, to)).isEqualTo(expected[1]);
+        }
+        return covered;
     }
 
     /** n vectors of {@code width} elements, the last of each its tag (index + 1): a U. */

@@ -2,7 +2,6 @@ package io.coffer.por.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -21,18 +20,8 @@ class DeamortizedLogTest {
             for (int t = 0; t < n; t++) {
                 writes[t] = CodeVectors.random(random, 2);
                 assertThat(log.add(writes[t])).isEqualTo(t == n - 1);
-                int covered = 0;
-                for (LogRun run : log.runs()) {
-                    assertThat(run.start()).as("runs in write order, without gaps").isEqualTo(covered);
-                    covered += run.size();
-                    int[][][] expected = CodeVectors.closedForm(params, run.level(), run.start(),
-                            Arrays.copyOfRange(writes, run.start(), run.start() + run.size()));
-                    int from = run.offset();
-                    int to = from + run.size();
-                    assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.X), from, to)).isEqualTo(expected[0]);
-                    assertThat(Arrays.copyOfRange(store.copy(run.level(), Part.Y), from, to)).isEqualTo(expected[1]);
-                }
-                assertThat(covered).isEqualTo(t + 1);
+                assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(params, store, log.runs(), writes))
+                        .isEqualTo(t + 1);
             }
             // by the epoch's end the first half of its writes sits in one complete run of level k - 1
             assertThat(log.runs().get(0).level()).isEqualTo(Math.max(k - 1, 0));
