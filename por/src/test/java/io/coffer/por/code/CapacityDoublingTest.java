@@ -64,7 +64,8 @@ class CapacityDoublingTest {
                     writes[t] = CodeVectors.random(random, WIDTH);
                     log.add(writes[t]);
                 }
-                assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, before, log.runs(), writes)).isEqualTo(grownAt);
+                assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, before, log.runs(), writes))
+                        .isEqualTo(grownAt);
                 MemoryLevelStore after = new MemoryLevelStore(large, WIDTH, DeamortizedLog.SLOTS);
                 for (int level = 0; level < k; level++) {
                     for (Part part : Part.values()) {
@@ -80,7 +81,8 @@ class CapacityDoublingTest {
                 for (int t = grownAt; t < 2 * n; t++) {
                     writes[t] = CodeVectors.random(random, WIDTH);
                     assertThat(grown.add(writes[t])).isEqualTo(t == 2 * n - 1);
-                    assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, after, grown.runs(), writes)).isEqualTo(t + 1);
+                    assertThat(CodeVectors.assertRunsAreTheCodeOfTheirWrites(large, after, grown.runs(), writes))
+                            .isEqualTo(t + 1);
                 }
             }
         }
