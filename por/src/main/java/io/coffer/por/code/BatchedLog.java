@@ -106,10 +106,19 @@ public final class BatchedLog {
 
     /** CRebuild: C := the code of U (tagged block vectors), H emptied. Pending blocks must be flushed first. */
     public void rebuildC(VectorSource u) {
-        if (pendingCount != 0) {
-            throw new IllegalStateException(pendingCount + " blocks are pending: flush them first");
-        }
+        nonePending("flush them first");
         c.rebuildC(u);
+        h.newEpoch();
+    }
+
+    /**
+     * CRebuild of a U whose blocks from 2^{@code usedK} on were never written (a store grown from 2^usedK blocks):
+     * their vectors are zero but for their tags, so the butterflies run over the first 2^usedK blocks only
+     * ({@link HierarchicalLog#rebuildCWithEmptyTail}); the same C as {@link #rebuildC}, H emptied.
+     */
+    public void rebuildCOfGrownU(VectorSource u, int usedK) {
+        nonePending("flush them first");
+        c.rebuildCWithEmptyTail(u, usedK, blockWidth - 1, BlockTag::valueOf);
         h.newEpoch();
     }
 
@@ -118,11 +127,15 @@ public final class BatchedLog {
      * tag position is computed ({@link HierarchicalLog#rebuildCOneElement}); H emptied.
      */
     public void rebuildCOfEmptyU() {
-        if (pendingCount != 0) {
-            throw new IllegalStateException(pendingCount + " blocks are pending: U is not empty");
-        }
-        c.rebuildCOneElement(blockWidth - 1, i -> i + 1); // BlockTag: index + 1
+        nonePending("U is not empty");
+        c.rebuildCOneElement(blockWidth - 1, BlockTag::valueOf);
         h.newEpoch();
+    }
+
+    private void nonePending(String why) {
+        if (pendingCount != 0) {
+            throw new IllegalStateException(pendingCount + " blocks are pending: " + why);
+        }
     }
 
     /** Splits a decoded batch vector into its blocks' tagged vectors, padding included. */

@@ -16,13 +16,18 @@ public final class BlockTag {
 
     private BlockTag() {}
 
+    /** The tag element of block {@code index}: index + 1. */
+    public static int valueOf(int index) {
+        return index + 1;
+    }
+
     /** The tagged vector: {@code elements} followed by index + 1. */
     public static int[] tag(int[] elements, int index) {
         if (index < 0 || index >= Zp.P - 1) {
             throw new IllegalArgumentException("block index out of range: " + index);
         }
         int[] out = Arrays.copyOf(elements, elements.length + 1);
-        out[elements.length] = index + 1;
+        out[elements.length] = valueOf(index);
         return out;
     }
 
@@ -42,7 +47,7 @@ public final class BlockTag {
                     + out.length);
         }
         Segments.fromBytes(block, 0, block.length, out);
-        out[elements] = index + 1;
+        out[elements] = valueOf(index);
         return out;
     }
 

@@ -243,9 +243,60 @@ public final class HierarchicalLog implements WriteLog {
      * keeps the zeros as it likes ({@link LevelStore#writeOneElement}: a file store leaves holes). H is emptied.
      */
     public void rebuildCOneElement(int position, IntUnaryOperator element) {
+        checkPosition(position);
+        int[][] code = oneElementCode(element);
+        store.writeOneElement(params.cLevel(), position, code[0], code[1]);
+        newEpoch();
+    }
+
+    /**
+     * CRebuild of a U whose vectors from 2^{@code usedK} on are zero but for element {@code position}, which is
+     * {@code emptyElement(i)} in vector i: a store grown from 2^usedK blocks, whose new blocks were never written. w at
+     * k is a 2^(k - usedK)-th root of w at usedK, so C at k is C at usedK of the first 2^usedK vectors repeated
+     * (X[j] and Y[j] at every j' = j mod 2^usedK) plus the code of the empty vectors, which is non-zero only at
+     * {@code position} (docs/POR.md, "Resizing"; {@code CapacityDoublingTest}): the butterflies run over 2^usedK
+     * vectors, the empty ones are not read, and C is written once more than by the rebuild at usedK. The same C as
+     * {@link #rebuildC}; H emptied.
+     */
+    public void rebuildCWithEmptyTail(VectorSource u, int usedK, int position, IntUnaryOperator emptyElement) {
+        checkPosition(position);
+        if (usedK < 0 || usedK > params.k()) {
+            throw new IllegalArgumentException("used capacity 2^" + usedK + " outside 2^0..2^" + params.k());
+        }
+        if (usedK == params.k()) {
+            rebuildC(u);
+            return;
+        }
+        int used = 1 << usedK;
+        int c = params.cLevel();
+        CodeParameters usedParams = new CodeParameters(usedK);
+        new HierarchicalLog(usedParams, new LevelView(store, usedParams.cLevel(), c), LogState.empty(usedK), executor,
+                groupBytes).rebuildC(u);
+        int[][] tail = oneElementCode(i -> i < used ? 0 : emptyElement.applyAsInt(i));
+        int[] v = new int[width];
+        for (Part part : Part.values()) {
+            int[] added = tail[part.ordinal()];
+            // ascending positions: the first copy of vector j goes over the used code's vector j, whose element at
+            // position the later copies take back from it
+            for (int q = 0; q < params.n(); q++) {
+                int j = q & (used - 1);
+                store.read(c, part, j, v);
+                int usedElement = q < used ? v[position] : Zp.sub(v[position], added[j]);
+                v[position] = Zp.add(usedElement, added[q]);
+                store.write(c, part, q, v);
+            }
+        }
+        newEpoch();
+    }
+
+    private void checkPosition(int position) {
         if (position < 0 || position >= width) {
             throw new IllegalArgumentException("element position " + position + " outside [0, " + width + ")");
         }
+    }
+
+    /** C's X and Y at one element position of a U whose vector i holds {@code element(i)} there: n ints each. */
+    private int[][] oneElementCode(IntUnaryOperator element) {
         int n = params.n();
         int w = params.w();
         int[] x = new int[n];
@@ -270,8 +321,34 @@ public final class HierarchicalLog implements WriteLog {
                 }
             }
         }
-        store.writeOneElement(params.cLevel(), position, x, y);
-        newEpoch();
+        return new int[][] {x, y};
+    }
+
+    /** A store seen with one level renamed: C of a smaller capacity written where this log's C is. */
+    private record LevelView(LevelStore store, int from, int to) implements LevelStore {
+        private int level(int level) {
+            return level == from ? to : level;
+        }
+
+        @Override
+        public int width() {
+            return store.width();
+        }
+
+        @Override
+        public void read(int level, Part part, int index, int[] into) {
+            store.read(level(level), part, index, into);
+        }
+
+        @Override
+        public void write(int level, Part part, int index, int[] vector) {
+            store.write(level(level), part, index, vector);
+        }
+
+        @Override
+        public void clear(int level) {
+            store.clear(level(level));
+        }
     }
 
     /** The first {@code passes} FFT passes over one group of vectors in memory. */

@@ -260,7 +260,7 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
             openWindow(false, epoch -> ((WindowStorage) storage).freezeH(epoch, c.x(), c.y()));
             return;
         } else {
-            rebuildCFromU();
+            rebuildCFromU(k());
         }
         keepC(c);
     }
@@ -371,11 +371,16 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     /** Discards H and the pending batch, then encodes U into C at {@code epoch}: see {@link PorServer#resync}. */
     @Override
     public void resync(long epoch, SealedLevel c) {
+        resyncGrownFrom(k(), epoch, c);
+    }
+
+    /** {@link #resync} of a store grown from 2^{@code usedK} blocks ({@link BatchedLog#rebuildCOfGrownU}). */
+    public final void resyncGrownFrom(int usedK, long epoch, SealedLevel c) {
         checkResync(epoch, c);
         dropPrepared();
         dropWindow();
         log = log(new LogState(hParams.k(), 0, epoch - 1));
-        rebuildCFromU();
+        rebuildCFromU(usedK);
         keepC(c);
     }
 
@@ -388,11 +393,12 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
     protected final void resized(S grown, long epoch, SealedLevel c) {
         dropPrepared();
         dropWindow();
+        int usedK = Math.min(cParams.k(), grown.cParameters().k()); // a grow's new blocks were never written
         storage = grown;
         cParams = grown.cParameters();
         hParams = grown.hParameters();
         log = log(new LogState(hParams.k(), 0, epoch - 1));
-        rebuildCFromU();
+        rebuildCFromU(usedK);
         keepC(c);
     }
 
@@ -429,13 +435,14 @@ public class HonestPorServer<S extends PorStorage> implements PorServer {
         storage.setSealedC(c.x(), c.y());
     }
 
-    private void rebuildCFromU() {
+    /** C := the code of U, whose blocks from 2^{@code usedK} on were never written (k: any may have been). */
+    private void rebuildCFromU(int usedK) {
         byte[] zero = new byte[blockBytes()];
-        log.rebuildC((i, into) -> {
+        log.rebuildCOfGrownU((i, into) -> {
             byte[] block = storage.u(i);
             int[] tagged = BlockTag.tag(Segments.fromBytes(block == null ? zero : block, 0, blockBytes()), i);
             System.arraycopy(tagged, 0, into, 0, tagged.length);
-        });
+        }, usedK);
     }
 
     /** Checks a {@link #rebuildC} without making it: throws as the rebuild would. */

@@ -96,8 +96,9 @@ final class StoreGrowth {
             if (!stored.hDeamortized()) {
                 storage.awaitDeamortizedLayout(parametersFile); // emptied now: marked deamortised
             }
-            new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1)).resync(request.epoch(),
-                    request.c());
+            // a grow's new blocks were never written (at a redo after the parameters file changed: not known here)
+            new HonestPorServer<>(storage, new LogState(k - b0, 0, request.epoch() - 1))
+                    .resyncGrownFrom(Math.min(k, old.k()), request.epoch(), request.c());
             storage.force();
         }
         List<ServerJournal.Entry> entries = new ArrayList<>();
