@@ -253,8 +253,8 @@ public final class HierarchicalLog implements WriteLog {
      * CRebuild of a U whose vectors from 2^{@code usedK} on are zero but for element {@code position}, which is
      * {@code emptyElement(i)} in vector i: a store grown from 2^usedK blocks, whose new blocks were never written. w at
      * k is a 2^(k - usedK)-th root of w at usedK, so C at k is C at usedK of the first 2^usedK vectors repeated
-     * (X[j] and Y[j] at every j' = j mod 2^usedK) plus the code of the empty vectors, which is non-zero only at
-     * {@code position} (docs/POR.md, "Resizing"; {@code CapacityDoublingTest}): the butterflies run over 2^usedK
+     * (its X[j] and Y[j] at every position j' with j' mod 2^usedK = j) plus the code of the empty vectors, non-zero at
+     * {@code position} only (docs/POR.md, "Resizing"; {@code CapacityDoublingTest}): the butterflies run over 2^usedK
      * vectors, the empty ones are not read, and C is written once more than by the rebuild at usedK. The same C as
      * {@link #rebuildC}; H emptied.
      */
