@@ -162,6 +162,9 @@ public final class ChunkReader implements Closeable {
         long bufBase = streamOffset - pos;
         if (buf.length < capacityLimit) {
             int grown = (int) Math.min(capacityLimit, Math.max(2L * buf.length, (long) available + maxSize));
+            if (tap != null) {
+                tap.release(bufBase + limit); // the old buffer is garbage once the tap is done with it, not later
+            }
             target = new byte[grown];
             staleBase = NO_STALE_BYTES;
         } else {

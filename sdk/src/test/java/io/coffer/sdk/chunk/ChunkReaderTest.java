@@ -274,4 +274,42 @@ class ChunkReaderTest {
         assertThat(pieces.stream().map(p -> p.bytes().length).toList())
                 .isEqualTo(FastCdcChunkerTest.chunk(chunker, data));
     }
+
+    @Test
+    void aTappedReaderThatGrowsItsBufferLetsTheOldOneGoOnlyOnceTheTapIsDoneWithIt() throws IOException {
+        Chunker chunker = ChunkerSpec.parse("fastcdc:64k:256k:1m").newChunker(); // grows from 64 KiB to 2 MiB
+        byte[] data = FastCdcChunkerTest.randomBytes(3_000_000, 13);
+        List<String> problems = new ArrayList<>();
+        ChunkReader.ReadTap tap = new ChunkReader.ReadTap() {
+            private byte[] current;
+            private long tapped;
+            private long released;
+
+            @Override
+            public void read(byte[] buf, int off, int len) {
+                if (current != null && buf != current && released < tapped) {
+                    problems.add("a new buffer at " + tapped + " with only " + released + " released");
+                }
+                current = buf;
+                tapped += len;
+            }
+
+            @Override
+            public void release(long end) {
+                released = Math.max(released, Math.min(end, tapped));
+            }
+        };
+        int arrays = 0;
+        byte[] last = null;
+        try (ChunkReader reader = new ChunkReader(new ByteArrayInputStream(data), chunker, tap, null)) {
+            for (Chunk c = reader.next(); c != null; c = reader.next()) {
+                if (c.array() != last) {
+                    arrays++;
+                    last = c.array();
+                }
+            }
+        }
+        assertThat(arrays).as("the buffer grew").isGreaterThan(1);
+        assertThat(problems).isEmpty();
+    }
 }
