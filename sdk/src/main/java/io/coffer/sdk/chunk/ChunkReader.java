@@ -27,7 +27,8 @@ public final class ChunkReader implements Closeable {
     /**
      * Sees every byte a reader reads, in stream order, straight from the reader's buffer (no copy). The reader does
      * not overwrite bytes it handed over until {@link #release} says the tap is done with them, so a tap may consume
-     * them later, on another thread.
+     * them later, on another thread; nor does it drop a buffer it grew away from before that (so a tap never holds
+     * the only reference to a buffer).
      */
     public interface ReadTap {
         /** {@code buf[off, off + len)} were just read; they stay unchanged until released. */
