@@ -12,14 +12,16 @@ import java.util.SplittableRandom;
 
 /**
  * The client's share of a PoR PUT per block, in the thread's CPU time: what {@code PorClient.prepare} does for each
- * 64 KiB block of a pack (its segments, sigma under M, and sigma under M_H at its batch slot, batches of 2^4), through
+ * 64 KiB block of a pack (sigma under M, and sigma under M_H at its batch slot, batches of 2^4, each key's rows reading
+ * the segments from the bytes: {@code ChecksumKey.checksumOfSegments}; a verified read does the first half), through
  * the public API only, so main's {@code por} classes first on the class path measure main. A fresh JVM's first blocks
  * are reported apart ("cold": the kernels before C2 compiled them, what a short run or a new gateway pays), then
  * rounds of warm blocks; prints ms of CPU per MB of block data and microseconds per block.
  *
  * <p>Usage: {@code java --add-modules jdk.incubator.vector -XX:UseAVX=3 -cp "benchmarks/target/classes:
- * benchmarks/target/lib/*" io.coffer.benchmarks.por.PorChecksumCpu [ROUNDS] [COLD_BLOCKS]} (default 7 rounds of 512
- * blocks, 256 cold blocks).
+ * benchmarks/target/lib/*" io.coffer.benchmarks.por.PorChecksumCpu [ROUNDS] [COLD_BLOCKS] [array]} (default 7 rounds
+ * of 512 blocks, 256 cold blocks); {@code array} times the form before it, the segments converted into an array once
+ * and both keys' rows over that, to compare the two in one build.
  */
 public final class PorChecksumCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -35,6 +37,7 @@ public final class PorChecksumCpu {
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         int coldBlocks = args.length > 1 ? Integer.parseInt(args[1]) : 256;
+        boolean array = args.length > 2 && args[2].equals("array");
         int width = Segments.count(BLOCK_BYTES) + 1;
         ChecksumKey blockKey = ChecksumKey.derive(key(1), width);
         ChecksumKey batchKey = ChecksumKey.derive(key(2), SLOTS * width);
@@ -43,14 +46,15 @@ public final class PorChecksumCpu {
         for (byte[] block : blocks) {
             random.nextBytes(block);
         }
-        System.out.println("checksum kernel: " + ChecksumKernels.chosenName());
+        System.out.println("checksum kernel: " + ChecksumKernels.chosenName() + (array ? ", segments into an array first"
+                : ", segments read from the bytes"));
         long[] sink = new long[1];
-        double cold = run(blockKey, batchKey, blocks, coldBlocks, sink);
+        double cold = run(blockKey, batchKey, blocks, coldBlocks, array, sink);
         System.out.printf(Locale.ROOT, "cold   first %d blocks: %7.3f ms/MB  %7.1f us/block%n", coldBlocks, cold,
                 cold * BLOCK_MB * 1000);
         double[] warm = new double[rounds];
         for (int round = 0; round < rounds; round++) {
-            warm[round] = run(blockKey, batchKey, blocks, ROUND_BLOCKS, sink);
+            warm[round] = run(blockKey, batchKey, blocks, ROUND_BLOCKS, array, sink);
             System.out.printf(Locale.ROOT, "round %d %d blocks: %7.3f ms/MB  %7.1f us/block%n", round, ROUND_BLOCKS,
                     warm[round], warm[round] * BLOCK_MB * 1000);
         }
@@ -66,15 +70,21 @@ public final class PorChecksumCpu {
     }
 
     /** CPU milliseconds per MB for {@code count} blocks, each prepared as the client prepares a block of a pack. */
-    private static double run(ChecksumKey blockKey, ChecksumKey batchKey, byte[][] blocks, int count, long[] sink) {
+    private static double run(ChecksumKey blockKey, ChecksumKey batchKey, byte[][] blocks, int count, boolean array,
+            long[] sink) {
         int width = blockKey.width();
         long cpu0 = THREADS.getCurrentThreadCpuTime();
         for (int i = 0; i < count; i++) {
             byte[] block = blocks[i % blocks.length];
-            int[] untagged = new int[width];
-            Segments.fromBytes(block, 0, block.length, untagged);
-            sink[0] += blockKey.checksum(untagged).hashCode();
-            sink[0] += batchKey.checksum(untagged, (i % SLOTS) * width).hashCode();
+            if (array) {
+                int[] untagged = new int[width];
+                Segments.fromBytes(block, 0, block.length, untagged);
+                sink[0] += blockKey.checksum(untagged).hashCode();
+                sink[0] += batchKey.checksum(untagged, (i % SLOTS) * width).hashCode();
+            } else {
+                sink[0] += blockKey.checksumOfSegments(block, 0).hashCode();
+                sink[0] += batchKey.checksumOfSegments(block, (i % SLOTS) * width).hashCode();
+            }
         }
         return (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6 / (count * BLOCK_MB);
     }

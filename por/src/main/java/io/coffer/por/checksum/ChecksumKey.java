@@ -1,5 +1,6 @@
 package io.coffer.por.checksum;
 
+import io.coffer.por.field.Segments;
 import io.coffer.por.field.Zp;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
@@ -102,6 +103,22 @@ public final class ChecksumKey {
         for (int r = 0; r < Checksum.ROWS; r++) {
             rows[r] = kernel.dot(m, r * width + offset, block);
         }
+        return Checksum.of(rows);
+    }
+
+    /**
+     * sigma of the segments of {@code bytes} ({@link Segments#fromBytes}) at columns {@code offset ..} and zero
+     * elsewhere: what {@link #checksum(int[], int)} gives for them, without an array of them where the kernel reads
+     * them from the bytes (a verified read's check, docs/BENCHMARKS.md "The gateway with PoR on and off"). Segments
+     * are below 2^30, so no element check is needed.
+     */
+    public Checksum checksumOfSegments(byte[] bytes, int offset) {
+        int elements = Segments.count(bytes.length);
+        if (offset < 0 || offset > width - elements) {
+            throw new IllegalArgumentException(elements + " segments at column " + offset + " exceed width " + width);
+        }
+        int[] rows = new int[Checksum.ROWS];
+        ChecksumKernels.chosen().dotSegments(m, width, offset, bytes, rows);
         return Checksum.of(rows);
     }
 

@@ -71,6 +71,55 @@ class ChecksumKernelsTest {
     }
 
     @Test
+    void bothKernelsRowsOfABlocksSegmentsReadFromItsBytesAreTheRowsOfTheSegmentsConverted() {
+        SplittableRandom random = new SplittableRandom(29);
+        int[] m = elements(random, 5 * 40_000);
+        List<Integer> lengths = new ArrayList<>();
+        for (int length = 0; length <= 260; length++) {
+            lengths.add(length);
+        }
+        lengths.addAll(List.of(4095, 4096, 65535, 65536, 65537, 100_000));
+        for (int length : lengths) {
+            byte[] bytes = new byte[length];
+            int kind = random.nextInt(3);
+            if (kind == 0) {
+                Arrays.fill(bytes, (byte) 0xff); // every segment 2^30 - 1
+            } else {
+                random.nextBytes(bytes);
+            }
+            int[] segments = Segments.fromBytes(bytes, 0, length);
+            int width = 40_000;
+            for (int offset : new int[] {0, 1, 3, width - segments.length}) {
+                int[] expected = new int[5];
+                for (int r = 0; r < 5; r++) {
+                    expected[r] = reference(m, r * width + offset, segments);
+                }
+                int[] scalar = new int[5];
+                ScalarChecksumKernel.INSTANCE.dotSegments(m, width, offset, bytes, scalar);
+                assertThat(scalar).as("scalar, %d bytes at %d", length, offset).isEqualTo(expected);
+                int[] vector = new int[5];
+                VectorChecksumKernel.INSTANCE.dotSegments(m, width, offset, bytes, vector);
+                assertThat(vector).as("vector, %d bytes at %d", length, offset).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void theLargestSegmentsAgainstTheLargestEntriesDoNotOverflowTheVectorKernelsBytePath() {
+        int width = Segments.count(65536);
+        int[] m = new int[5 * width];
+        Arrays.fill(m, Zp.P - 1);
+        byte[] bytes = new byte[65536];
+        Arrays.fill(bytes, (byte) 0xff);
+        int[] segments = Segments.fromBytes(bytes, 0, bytes.length);
+        int[] vector = new int[5];
+        VectorChecksumKernel.INSTANCE.dotSegments(m, width, 0, bytes, vector);
+        for (int r = 0; r < 5; r++) {
+            assertThat(vector[r]).isEqualTo(reference(m, r * width, segments));
+        }
+    }
+
+    @Test
     void aJvmWithoutTheVectorModuleRunsTheScalarKernelWithTheSameChecksums() throws Exception {
         List<String> out = probe(List.of());
         assertThat(out.get(0)).isEqualTo("scalar");

@@ -155,6 +155,22 @@ class ChecksumKeyTest {
     }
 
     @Test
+    void aBlocksChecksumFromItsBytesIsThatOfItsSegmentsAtTheOffset() {
+        int blockWidth = Segments.count(4096) + 1; // a tag column, as the client's keys have
+        ChecksumKey key = ChecksumKey.derive(bytes(32, 21), 3 * blockWidth);
+        byte[] block = bytes(4096, 21);
+        int[] segments = Segments.fromBytes(block, 0, block.length);
+        for (int offset : new int[] {0, blockWidth, 3 * blockWidth - segments.length}) {
+            int[] placed = new int[3 * blockWidth];
+            System.arraycopy(segments, 0, placed, offset, segments.length);
+            assertThat(key.checksumOfSegments(block, offset)).as("at %d", offset).isEqualTo(key.checksum(placed));
+        }
+        assertThatThrownBy(() -> key.checksumOfSegments(block, 3 * blockWidth - segments.length + 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> key.checksumOfSegments(block, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void checksumBytesRoundTrip() {
         Checksum c = Checksum.of(new int[] {0, 1, Zp.P - 1, 12345, 1 << 30});
         assertThat(Checksum.fromBytes(c.toBytes())).isEqualTo(c);
