@@ -13,8 +13,9 @@ import jdk.incubator.vector.VectorSpecies;
  * kernel's exact sums, each long lane taking two adjacent columns, four products summed per lane before the low and
  * high halves are split off, lanes added at the end. C2 turns the lane products into vpmullq where the JVM uses
  * AVX-512 (2.8 times the scalar loop's speed here), and into a slow emulation where it does not, which is why
- * {@link ChecksumKernels} only picks this kernel where it can run natively. Loaded only once the module is known to be there: referencing
- * this class without it fails.
+ * {@link ChecksumKernels} only picks this kernel where it can run natively. {@link #dotSegments} reads a block's
+ * segments from its bytes in the same loop. Loaded only once the module is known to be there: referencing this class
+ * without it fails.
  */
 final class VectorChecksumKernel implements ChecksumKernel {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
@@ -34,14 +35,16 @@ final class VectorChecksumKernel implements ChecksumKernel {
      * lane; the lane count is even, so a step starts on a whole 15-byte group of {@link Segments}.
      */
     private static final int STEP_BYTES = LANES * 2 * Zp.SEGMENT_BITS / Byte.SIZE;
-    /** Lane p's pair starts at bit 60p of a step, 4p bits below the 8 bytes at 8p: shifted up by 4p ... */
-    private static final LongVector PAIR_UP = LongVector.zero(LONGS).addIndex(4);
-    /** 2^(4p): the shift up as a product, the multiplication the rows use anyway (a variable left shift here was
-     * one of the vector operations that JDK 17's C2 left as a call). */
-    private static final LongVector PAIR_UP_FACTOR = LongVector.broadcast(LONGS, 1L).lanewise(VectorOperators.LSHL,
-            PAIR_UP);
-    /** ... and the 4p bits below it come from the top of the 8 bytes before ({@link #FROM_BELOW}; none in lane 0). */
-    private static final LongVector BELOW_DOWN = LongVector.broadcast(LONGS, 64).sub(PAIR_UP);
+    /** Lane p's pair starts at bit 60p of a step, 4p bits below the 8 bytes at 8p: those are shifted up by 4p ... */
+    private static final LongVector PAIR_SHIFT = LongVector.zero(LONGS).addIndex(4);
+    /**
+     * ... as a product with 2^(4p), the multiplication the rows use anyway: a shift by a vector of counts there was
+     * left as a call by JDK 17's C2 (docs/DECISIONS.md, "Vector kernels for PoR") ...
+     */
+    private static final LongVector PAIR_UP = LongVector.broadcast(LONGS, 1L).lanewise(VectorOperators.LSHL,
+            PAIR_SHIFT);
+    /** ... and the 4p bits below them come from the top of the 8 bytes before ({@link #FROM_BELOW}: none in lane 0). */
+    private static final LongVector BELOW_DOWN = LongVector.broadcast(LONGS, 64).sub(PAIR_SHIFT);
     private static final LongVector FROM_BELOW = LongVector.broadcast(LONGS, -1L)
             .blend(0L, LONGS.indexInRange(0, 1));
 
@@ -105,7 +108,8 @@ final class VectorChecksumKernel implements ChecksumKernel {
      * as whole vector steps go, and returns the byte they end at. Each step loads the 8 bytes at 8p and the 8 before
      * them per lane p, so lane p holds the 60 bits of segments 2p and 2p + 1 (shifts and masks, no shuffle), which
      * multiply against M's columns as {@link #dot} does with its even and odd ones; the bytes are read once for all
-     * five rows (about 15 microseconds per 64 KiB block here against 37 converted into an array first).
+     * five rows (a verified read's check half the CPU of the segments converted into an array first: docs/BENCHMARKS.md,
+     * porbytes).
      */
     private static int vectorSums(int[] m, int width, int column, byte[] bytes, int from, long[] sums) {
         int b0 = column;
@@ -126,11 +130,11 @@ final class VectorChecksumKernel implements ChecksumKernel {
         int i = from;
         for (int c = 0; i + STEP_BYTES + LONGS.vectorByteSize() <= bytes.length; i += 2 * STEP_BYTES, c += 4 * LANES) {
             LongVector v0 = LongVector.fromByteArray(LONGS, bytes, i, ByteOrder.LITTLE_ENDIAN)
-                    .mul(PAIR_UP_FACTOR)
+                    .mul(PAIR_UP)
                     .or(LongVector.fromByteArray(LONGS, bytes, i - 8, ByteOrder.LITTLE_ENDIAN)
                             .lanewise(VectorOperators.LSHR, BELOW_DOWN).and(FROM_BELOW));
             LongVector v1 = LongVector.fromByteArray(LONGS, bytes, i + STEP_BYTES, ByteOrder.LITTLE_ENDIAN)
-                    .mul(PAIR_UP_FACTOR)
+                    .mul(PAIR_UP)
                     .or(LongVector.fromByteArray(LONGS, bytes, i + STEP_BYTES - 8, ByteOrder.LITTLE_ENDIAN)
                             .lanewise(VectorOperators.LSHR, BELOW_DOWN).and(FROM_BELOW));
             LongVector e0 = v0.and(SEGMENT); // segment c + 2p of the step
