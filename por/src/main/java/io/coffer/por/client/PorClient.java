@@ -150,7 +150,7 @@ public final class PorClient {
             return new Prepared(block, slot, Checksum.zero(), Checksum.zero());
         }
         // the segments read from the bytes by each key's rows: with the vector kernel twice is cheaper than once into
-        // an array (docs/BENCHMARKS.md, "The gateway with PoR on and off"), with the scalar one a conversion more
+        // an array (docs/BENCHMARKS.md, porbytes), with the scalar one a conversion more
         return new Prepared(block, slot, blockKey.checksumOfSegments(block, 0),
                 batchKey.checksumOfSegments(block, slot * blockWidth));
     }
