@@ -23,6 +23,11 @@ interface ChecksumKernel {
         }
     }
 
+    /** Whether {@link #dotSegments} reads the segments from the bytes, i.e. costs no conversion of its own. */
+    default boolean readsSegmentsFromBytes() {
+        return false;
+    }
+
     /** What the kernel runs on, for logs and benchmarks ("scalar", "vector-256"). */
     String name();
 }

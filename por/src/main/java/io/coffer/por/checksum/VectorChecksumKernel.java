@@ -188,6 +188,11 @@ final class VectorChecksumKernel implements ChecksumKernel {
     }
 
     @Override
+    public boolean readsSegmentsFromBytes() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "vector-" + preferredBits();
     }

@@ -4,6 +4,7 @@ import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditPlanner;
 import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.checksum.Checksum;
+import io.coffer.por.checksum.ChecksumKernels;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BlockTag;
@@ -149,10 +150,13 @@ public final class PorClient {
         if (isZero(block)) {
             return new Prepared(block, slot, Checksum.zero(), Checksum.zero());
         }
-        // the segments read from the bytes by each key's rows: with the vector kernel twice is cheaper than once into
-        // an array (docs/BENCHMARKS.md, porbytes), with the scalar one a conversion more
-        return new Prepared(block, slot, blockKey.checksumOfSegments(block, 0),
-                batchKey.checksumOfSegments(block, slot * blockWidth));
+        if (ChecksumKernels.segmentsReadFromBytes()) { // twice from the bytes beats once into an array (porbytes)
+            return new Prepared(block, slot, blockKey.checksumOfSegments(block, 0),
+                    batchKey.checksumOfSegments(block, slot * blockWidth));
+        }
+        int[] untagged = new int[blockWidth]; // the scalar kernel: one conversion for both keys
+        Segments.fromBytes(block, 0, block.length, untagged);
+        return new Prepared(block, slot, blockKey.checksum(untagged), batchKey.checksum(untagged, slot * blockWidth));
     }
 
     /** Blocks per H add (2^b): the batch slots of {@link #prepare}. */
