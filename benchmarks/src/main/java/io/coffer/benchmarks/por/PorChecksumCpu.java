@@ -1,5 +1,6 @@
 package io.coffer.benchmarks.por;
 
+import io.coffer.por.checksum.Checksum;
 import io.coffer.por.checksum.ChecksumKernels;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.field.Segments;
@@ -12,17 +13,17 @@ import java.util.SplittableRandom;
 
 /**
  * The client's share of a PoR PUT per block, in the thread's CPU time: what {@code PorClient.prepare} does for each
- * 64 KiB block of a pack (sigma under M, and sigma under M_H at its batch slot, batches of 2^4; with the vector kernel
- * each key's rows read the segments from the bytes, {@code ChecksumKey.checksumOfSegments}, with the scalar one the
- * segments are converted once for both; a verified read does the first half), through
+ * 64 KiB block of a pack (sigma under M, and sigma under M_H at its batch slot, batches of 2^4, through
+ * {@code ChecksumKey.ofSegments}: with the vector kernel each key's rows read the segments from the bytes, with the
+ * scalar one the segments are converted once for both; a verified read does the first half), through
  * the public API only, so main's {@code por} classes first on the class path measure main. A fresh JVM's first blocks
  * are reported apart ("cold": the kernels before C2 compiled them, what a short run or a new gateway pays), then
  * rounds of warm blocks; prints ms of CPU per MB of block data and microseconds per block.
  *
  * <p>Usage: {@code java --add-modules jdk.incubator.vector -XX:UseAVX=3 -cp "benchmarks/target/classes:
  * benchmarks/target/lib/*" io.coffer.benchmarks.por.PorChecksumCpu [ROUNDS] [COLD_BLOCKS] [array]} (default 7 rounds
- * of 512 blocks, 256 cold blocks); {@code array} times the vector kernel over the segments converted into an array once
- * (the form before porbytes), to compare the two in one build.
+ * of 512 blocks, 256 cold blocks); {@code array} times the segments converted into an array once whatever the kernel
+ * (the vector kernel's form before porbytes), to compare the two in one build.
  */
 public final class PorChecksumCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -38,8 +39,7 @@ public final class PorChecksumCpu {
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         int coldBlocks = args.length > 1 ? Integer.parseInt(args[1]) : 256;
-        // as PorClient.prepare: the scalar kernel converts once for both keys
-        boolean array = args.length > 2 && args[2].equals("array") || !ChecksumKernels.segmentsReadFromBytes();
+        boolean array = args.length > 2 && args[2].equals("array");
         int width = Segments.count(BLOCK_BYTES) + 1;
         ChecksumKey blockKey = ChecksumKey.derive(key(1), width);
         ChecksumKey batchKey = ChecksumKey.derive(key(2), SLOTS * width);
@@ -49,7 +49,7 @@ public final class PorChecksumCpu {
             random.nextBytes(block);
         }
         System.out.println("checksum kernel: " + ChecksumKernels.chosenName() + (array ? ", segments into an array first"
-                : ", segments read from the bytes"));
+                : ", as PorClient.prepare (ChecksumKey.ofSegments)"));
         long[] sink = new long[1];
         double cold = run(blockKey, batchKey, blocks, coldBlocks, array, sink);
         System.out.printf(Locale.ROOT, "cold   first %d blocks: %7.3f ms/MB  %7.1f us/block%n", coldBlocks, cold,
@@ -84,8 +84,10 @@ public final class PorChecksumCpu {
                 sink[0] += blockKey.checksum(untagged).hashCode();
                 sink[0] += batchKey.checksum(untagged, (i % SLOTS) * width).hashCode();
             } else {
-                sink[0] += blockKey.checksumOfSegments(block, 0).hashCode();
-                sink[0] += batchKey.checksumOfSegments(block, (i % SLOTS) * width).hashCode();
+                for (Checksum sum : ChecksumKey.ofSegments(block, new ChecksumKey[] {blockKey, batchKey},
+                        new int[] {0, (i % SLOTS) * width})) {
+                    sink[0] += sum.hashCode();
+                }
             }
         }
         return (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e6 / (count * BLOCK_MB);

@@ -23,15 +23,6 @@ public final class ChecksumKernels {
         return CHOSEN;
     }
 
-    /**
-     * Whether the chosen kernel reads a block's segments from its bytes ({@link ChecksumKey#checksumOfSegments}
-     * converts nothing first): then one block's checksums under several keys are cheapest from the bytes each time,
-     * else from one conversion ({@code Segments.fromBytes}) shared by all of them.
-     */
-    public static boolean segmentsReadFromBytes() {
-        return CHOSEN.readsSegmentsFromBytes();
-    }
-
     /** The chosen kernel's name: "scalar" or "vector-BITS". */
     public static String chosenName() {
         return CHOSEN.name();

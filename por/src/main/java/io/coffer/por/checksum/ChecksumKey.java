@@ -123,6 +123,24 @@ public final class ChecksumKey {
     }
 
     /**
+     * One block's checksums under several keys, {@code keys[i]}'s at columns {@code offsets[i] ..} (a put's sums under
+     * M and M_H): each from the bytes where the chosen kernel reads them so (twice from the bytes costs less than once
+     * into an array, docs/BENCHMARKS.md porbytes), else over one conversion shared by all keys.
+     */
+    public static Checksum[] ofSegments(byte[] bytes, ChecksumKey[] keys, int[] offsets) {
+        if (keys.length != offsets.length) {
+            throw new IllegalArgumentException(keys.length + " keys, " + offsets.length + " offsets");
+        }
+        Checksum[] sums = new Checksum[keys.length];
+        boolean fromBytes = ChecksumKernels.chosen().readsSegmentsFromBytes();
+        int[] segments = fromBytes ? null : Segments.fromBytes(bytes, 0, bytes.length);
+        for (int i = 0; i < keys.length; i++) {
+            sums[i] = fromBytes ? keys[i].checksumOfSegments(bytes, offsets[i]) : keys[i].checksum(segments, offsets[i]);
+        }
+        return sums;
+    }
+
+    /**
      * Whether every element is in [0, p): one pass over the block before the rows, with int operations only, which
      * C2 vectorises (an element is outside iff it or p - 1 - it is negative). Checked in the row loop instead, the
      * compare cost as much as the products (docs/BENCHMARKS.md, porvec).

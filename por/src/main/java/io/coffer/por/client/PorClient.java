@@ -4,7 +4,6 @@ import io.coffer.por.PorVerificationException;
 import io.coffer.por.audit.AuditPlanner;
 import io.coffer.por.audit.AuditVerdict;
 import io.coffer.por.checksum.Checksum;
-import io.coffer.por.checksum.ChecksumKernels;
 import io.coffer.por.checksum.ChecksumKey;
 import io.coffer.por.checksum.ChecksumSealer;
 import io.coffer.por.code.BlockTag;
@@ -150,13 +149,9 @@ public final class PorClient {
         if (isZero(block)) {
             return new Prepared(block, slot, Checksum.zero(), Checksum.zero());
         }
-        if (ChecksumKernels.segmentsReadFromBytes()) { // twice from the bytes beats once into an array (porbytes)
-            return new Prepared(block, slot, blockKey.checksumOfSegments(block, 0),
-                    batchKey.checksumOfSegments(block, slot * blockWidth));
-        }
-        int[] untagged = new int[blockWidth]; // the scalar kernel: one conversion for both keys
-        Segments.fromBytes(block, 0, block.length, untagged);
-        return new Prepared(block, slot, blockKey.checksum(untagged), batchKey.checksum(untagged, slot * blockWidth));
+        Checksum[] sums = ChecksumKey.ofSegments(block, new ChecksumKey[] {blockKey, batchKey},
+                new int[] {0, slot * blockWidth});
+        return new Prepared(block, slot, sums[0], sums[1]);
     }
 
     /** Blocks per H add (2^b): the batch slots of {@link #prepare}. */

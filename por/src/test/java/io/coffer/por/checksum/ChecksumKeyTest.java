@@ -171,6 +171,21 @@ class ChecksumKeyTest {
     }
 
     @Test
+    void oneBlocksChecksumsUnderSeveralKeysAreEachKeysChecksumOfItsSegments() {
+        int blockWidth = Segments.count(4096) + 1;
+        ChecksumKey blockKey = ChecksumKey.derive(bytes(32, 23), blockWidth);
+        ChecksumKey batchKey = ChecksumKey.derive(bytes(32, 24), 4 * blockWidth);
+        byte[] block = bytes(4096, 23);
+        int[] segments = Segments.fromBytes(block, 0, block.length);
+        Checksum[] sums = ChecksumKey.ofSegments(block, new ChecksumKey[] {blockKey, batchKey},
+                new int[] {0, 2 * blockWidth}); // whichever form the chosen kernel takes: this suite runs both
+        assertThat(sums[0]).isEqualTo(blockKey.checksum(segments, 0));
+        assertThat(sums[1]).isEqualTo(batchKey.checksum(segments, 2 * blockWidth));
+        assertThatThrownBy(() -> ChecksumKey.ofSegments(block, new ChecksumKey[] {blockKey}, new int[] {0, 1}))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void checksumBytesRoundTrip() {
         Checksum c = Checksum.of(new int[] {0, 1, Zp.P - 1, 12345, 1 << 30});
         assertThat(Checksum.fromBytes(c.toBytes())).isEqualTo(c);
